@@ -1,0 +1,68 @@
+// Builds the Hono app: global middleware, error handling, the tenant API under /api and /api/v1, docs.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { Hono } from 'hono';
+import { getPath } from 'hono/utils/url';
+import { HTTPException } from 'hono/http-exception';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './env';
+import { ApiError } from './lib/errors';
+import { validationError } from './lib/validation';
+import { requestId } from './middleware/request-id';
+import { authenticate } from './middleware/auth';
+import { auditTrail } from './middleware/audit';
+import { mountDocs } from './routes/docs/docs.index';
+import { mountUsers } from './routes/users/users.index';
+import { mountSettings } from './routes/settings/settings.index';
+import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
+import { mountAuditEvents } from './routes/audit-events/audit-events.index';
+
+/** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
+function routingPath(request: Request): string {
+  const path = getPath(request);
+  return path === '/api/v1' || path.startsWith('/api/v1/') ? `/api${path.slice('/api/v1'.length)}` : path;
+}
+
+export function errorResponse(err: Error, c: Context<AppEnv>): Response {
+  if (err instanceof ApiError) {
+    for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+    return c.json({ error: err.error, ...err.extra }, err.status);
+  }
+  if (err instanceof HTTPException && err.status < 500) {
+    return c.json({ error: err.message || 'Bad request.' }, err.status as ContentfulStatusCode);
+  }
+  // A real fault: log it with the request id, answer without internals (spec › Errors, 500).
+  console.error(`[${c.var.requestId}] ${c.req.method} ${c.req.path}:`, err);
+  const body: Record<string, unknown> = { error: 'Internal server error.', reference: c.var.requestId };
+  if (c.env.ENVIRONMENT === 'development') body.detail = err.message;
+  return c.json(body, 500);
+}
+
+export function createTenantApi(): OpenAPIHono<AppEnv> {
+  const api = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error);
+    },
+  });
+  api.use('*', authenticate());
+  api.use('*', auditTrail());
+  mountUsers(api);
+  mountSettings(api);
+  mountAccessTokens(api);
+  mountAuditEvents(api);
+  return api;
+}
+
+export function createApp() {
+  const app = new Hono<AppEnv>({ getPath: routingPath });
+  app.use('*', requestId());
+  app.onError(errorResponse);
+  app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
+
+  const api = createTenantApi();
+  mountDocs(app, api);
+  // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
+  app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
+  app.route('/api', api);
+  return app;
+}

@@ -1,0 +1,104 @@
+// Access token rows. Tokens are looked up by the SHA-256 of their value; the value is never stored.
+import { and, count, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import type { Db } from '../client';
+import { accessTokens, accounts, users, type AccessToken, type Account, type User } from '../schema';
+import { cursorConditions } from '../cursor';
+import type { CursorWindow } from '../../lib/pagination';
+
+export async function findPrincipalByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<{ token: AccessToken; user: User; account: Account } | undefined> {
+  // One round trip: authentication is on every request's path.
+  return db
+    .select({ token: accessTokens, user: users, account: accounts })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .innerJoin(accounts, eq(accounts.id, accessTokens.accountId))
+    .where(eq(accessTokens.tokenHash, tokenHash))
+    .get();
+}
+
+/**
+ * Records use without a write per request: the row is only updated when its stored value is older
+ * than `staleBefore`, so a busy token costs at most one write per interval.
+ */
+export async function touchLastUsed(db: Db, id: number, at: string, staleBefore: string): Promise<void> {
+  await db
+    .update(accessTokens)
+    .set({ lastUsedAt: at })
+    .where(
+      and(eq(accessTokens.id, id), or(isNull(accessTokens.lastUsedAt), lt(accessTokens.lastUsedAt, staleBefore))),
+    );
+}
+
+export async function insertAccessToken(
+  db: Db,
+  values: Pick<AccessToken, 'accountId' | 'userId' | 'name' | 'tokenHash' | 'tokenPrefix' | 'scopes' | 'allowedIps' | 'expiresAt'>,
+): Promise<AccessToken> {
+  const [row] = await db.insert(accessTokens).values(values).returning();
+  return row;
+}
+
+/** `userId` narrows to one user's tokens (non-admins see only their own). */
+export async function listAccessTokens(
+  db: Db,
+  accountId: number,
+  userId: number | null,
+  window: CursorWindow,
+): Promise<AccessToken[]> {
+  const { where, orderBy } = cursorConditions(accessTokens.id, window);
+  return db
+    .select()
+    .from(accessTokens)
+    .where(and(eq(accessTokens.accountId, accountId), userId === null ? undefined : eq(accessTokens.userId, userId), ...where))
+    .orderBy(orderBy)
+    .limit(window.take);
+}
+
+export async function getAccessToken(
+  db: Db,
+  accountId: number,
+  id: number,
+  userId: number | null,
+): Promise<AccessToken | undefined> {
+  return db
+    .select()
+    .from(accessTokens)
+    .where(
+      and(
+        eq(accessTokens.accountId, accountId),
+        eq(accessTokens.id, id),
+        userId === null ? undefined : eq(accessTokens.userId, userId),
+      ),
+    )
+    .get();
+}
+
+export async function revokeAccessToken(db: Db, accountId: number, id: number, at: string): Promise<AccessToken | undefined> {
+  // Revoking twice keeps the first revocation time.
+  await db
+    .update(accessTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(accessTokens.accountId, accountId), eq(accessTokens.id, id), isNull(accessTokens.revokedAt)));
+  return db
+    .select()
+    .from(accessTokens)
+    .where(and(eq(accessTokens.accountId, accountId), eq(accessTokens.id, id)))
+    .get();
+}
+
+/** Tokens that can still authenticate: not revoked and not past their expiry. */
+export async function countUsableAccessTokens(db: Db, accountId: number, at: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(accessTokens)
+    .where(
+      and(
+        eq(accessTokens.accountId, accountId),
+        isNull(accessTokens.revokedAt),
+        or(isNull(accessTokens.expiresAt), gt(accessTokens.expiresAt, at)),
+      ),
+    );
+  return row.n;
+}

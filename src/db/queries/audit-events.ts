@@ -1,0 +1,46 @@
+// Audit trail rows (spec › Limits: retained 7 years; nothing here deletes them).
+import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
+import type { Db } from '../client';
+import { auditEvents, type AuditEvent } from '../schema';
+import { cursorConditions } from '../cursor';
+import type { CursorWindow } from '../../lib/pagination';
+
+export type NewAuditEvent = typeof auditEvents.$inferInsert;
+
+export async function insertAuditEvent(db: Db, event: NewAuditEvent): Promise<void> {
+  await db.insert(auditEvents).values(event);
+}
+
+export type AuditEventFilters = {
+  action?: string;
+  resourceType?: string;
+  resourceId?: string;
+  userId?: number;
+  createdAfter?: string;
+  createdBefore?: string;
+};
+
+export async function listAuditEvents(
+  db: Db,
+  accountId: number,
+  filters: AuditEventFilters,
+  window: CursorWindow,
+): Promise<AuditEvent[]> {
+  const { where, orderBy } = cursorConditions(auditEvents.id, window);
+  const conditions: (SQL | undefined)[] = [
+    eq(auditEvents.accountId, accountId),
+    filters.action ? eq(auditEvents.action, filters.action) : undefined,
+    filters.resourceType ? eq(auditEvents.resourceType, filters.resourceType) : undefined,
+    filters.resourceId ? eq(auditEvents.resourceId, filters.resourceId) : undefined,
+    filters.userId ? eq(auditEvents.userId, filters.userId) : undefined,
+    filters.createdAfter ? gte(auditEvents.createdAt, filters.createdAfter) : undefined,
+    filters.createdBefore ? lte(auditEvents.createdAt, filters.createdBefore) : undefined,
+    ...where,
+  ];
+  return db
+    .select()
+    .from(auditEvents)
+    .where(and(...conditions))
+    .orderBy(orderBy)
+    .limit(window.take);
+}

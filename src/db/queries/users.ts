@@ -1,0 +1,63 @@
+// User rows: team members of an account.
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { users, type User } from '../schema';
+import { cursorConditions } from '../cursor';
+import type { CursorWindow } from '../../lib/pagination';
+import { nowIso } from '../../lib/time';
+
+export async function getUser(db: Db, accountId: number, id: number): Promise<User | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, accountId), eq(users.id, id)))
+    .get();
+}
+
+export async function listUsers(db: Db, accountId: number, window: CursorWindow): Promise<User[]> {
+  const { where, orderBy } = cursorConditions(users.id, window);
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, accountId), isNull(users.archivedAt), ...where))
+    .orderBy(orderBy)
+    .limit(window.take);
+}
+
+export async function findUserByEmail(db: Db, accountId: number, email: string): Promise<User | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, accountId), sql`lower(${users.email}) = lower(${email})`))
+    .get();
+}
+
+export async function countActiveUsers(db: Db, accountId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.accountId, accountId), isNull(users.archivedAt)));
+  return row.n;
+}
+
+export async function insertUser(
+  db: Db,
+  values: { accountId: number; email: string; name: string; role: string },
+): Promise<User> {
+  const [row] = await db.insert(users).values(values).returning();
+  return row;
+}
+
+export async function updateUser(
+  db: Db,
+  accountId: number,
+  id: number,
+  changes: Partial<Pick<User, 'name' | 'role' | 'email' | 'archivedAt'>>,
+): Promise<User | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ ...changes, updatedAt: nowIso() })
+    .where(and(eq(users.accountId, accountId), eq(users.id, id)))
+    .returning();
+  return row;
+}

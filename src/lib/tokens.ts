@@ -1,0 +1,15 @@
+// Formats of the secrets the service issues.
+import { randomBase62 } from './random';
+
+/** Tenant API tokens: `tok_` + 40 base62 characters (≈238 bits). */
+export const API_TOKEN_PREFIX = 'tok_';
+/** Operator keys for /api/partner/v1 (decisions.md › Bootstrap). */
+export const PARTNER_KEY_PREFIX = 'ptk_';
+
+/** Characters of a token shown again after creation (prefix + 8 random characters). */
+const DISPLAY_PREFIX_LENGTH = API_TOKEN_PREFIX.length + 8;
+
+export function generateApiToken(): { token: string; prefix: string } {
+  const token = API_TOKEN_PREFIX + randomBase62(40);
+  return { token, prefix: token.slice(0, DISPLAY_PREFIX_LENGTH) };
+}

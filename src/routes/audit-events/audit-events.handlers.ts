@@ -1,0 +1,41 @@
+// Handlers for the account audit trail.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { createDb } from '../../db/client';
+import { listAuditEvents as listRows } from '../../db/queries/audit-events';
+import type { AuditEvent } from '../../db/schema';
+import { paginateByCursor } from '../../lib/pagination';
+import type * as routes from './audit-events.routes';
+
+function serializeAuditEvent(event: AuditEvent) {
+  return {
+    id: event.id,
+    action: event.action,
+    resource_type: event.resourceType,
+    resource_id: event.resourceId,
+    user_id: event.userId,
+    access_token_id: event.accessTokenId,
+    method: event.method,
+    path: event.path,
+    status: event.status,
+    ip: event.ip,
+    user_agent: event.userAgent,
+    request_id: event.requestId,
+    created_at: event.createdAt,
+  };
+}
+
+export const listAuditEvents: RouteHandler<typeof routes.listAuditEvents, AppEnv> = async (c) => {
+  const query = c.req.valid('query');
+  const db = createDb(c.env.DB);
+  const filters = {
+    action: query.action,
+    resourceType: query.resource_type,
+    resourceId: query.resource_id,
+    userId: query.user_id,
+    createdAfter: query.created_after && new Date(query.created_after).toISOString(),
+    createdBefore: query.created_before && new Date(query.created_before).toISOString(),
+  };
+  const page = await paginateByCursor(query, (window) => listRows(db, c.var.principal.account.id, filters, window));
+  return c.json({ data: page.data.map(serializeAuditEvent), pagination: page.pagination }, 200);
+};

@@ -1,0 +1,48 @@
+// Route declarations for the account audit trail.
+import { z } from '@hono/zod-openapi';
+import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
+import { tenantRoute } from '../openapi-helpers';
+
+export const auditEventSchema = z
+  .object({
+    id: z.number().int(),
+    action: z.string().openapi({ example: 'access_token.create' }),
+    resource_type: z.string().nullable(),
+    resource_id: z.string().nullable(),
+    user_id: z.number().int().nullable(),
+    access_token_id: z.number().int().nullable(),
+    method: z.string(),
+    path: z.string(),
+    status: z.number().int().openapi({ description: 'HTTP status of the request; refused attempts are recorded too.' }),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    request_id: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('AuditEvent');
+
+export const listAuditEvents = tenantRoute(
+  { scopes: ['audit_events:read'], feature: 'audit_events' },
+  {
+    method: 'get',
+    path: '/audit_events',
+    tags: ['Audit trail'],
+    summary: 'List audit events, newest first',
+    request: {
+      query: cursorQuerySchema.extend({
+        action: z.string().max(100).optional(),
+        resource_type: z.string().max(100).optional(),
+        resource_id: z.string().max(100).optional(),
+        user_id: z.coerce.number().int().positive().optional(),
+        created_after: z.iso.datetime({ offset: true }).optional(),
+        created_before: z.iso.datetime({ offset: true }).optional(),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'A page of audit events.',
+        content: { 'application/json': { schema: z.object({ data: z.array(auditEventSchema), pagination: cursorPaginationSchema }) } },
+      },
+    },
+  },
+);

@@ -1,0 +1,55 @@
+// The OpenAPI 3.1 document and its browsable page (served offline from vendored Swagger UI).
+import type { Hono } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API reference</title>
+<link rel="stylesheet" href="/vendor/swagger-ui/swagger-ui.css">
+<link rel="icon" href="/vendor/swagger-ui/favicon-32x32.png">
+</head>
+<body>
+<div id="docs"></div>
+<script src="/vendor/swagger-ui/swagger-ui-bundle.js"></script>
+<script>
+window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#docs', deepLinking: true, persistAuthorization: true });
+</script>
+</body>
+</html>`;
+
+export function mountDocs(app: Hono<AppEnv>, api: OpenAPIHono<AppEnv>) {
+  api.openAPIRegistry.registerComponent('securitySchemes', 'ApiToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Auth-Token',
+    description: 'An API token from POST /api/access_tokens or `npm run setup`.',
+  });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'BearerToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The same API token as `Authorization: Bearer <token>`.',
+  });
+
+  let document: unknown;
+  app.get('/api/openapi.json', (c) => {
+    // Built once per isolate: the routes cannot change while it runs.
+    document ??= api.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: `${c.env.SERVICE_NAME} API`,
+        version: 'v1',
+        description:
+          'E-signature REST API. Every path is served under /api and, pinned, under /api/v1. ' +
+          'Errors are `{error: string | string[]}`; every response carries X-Request-Id and X-API-Version.',
+      },
+      servers: [{ url: '/api', description: 'Current version' }, { url: '/api/v1', description: 'Pinned to v1' }],
+    });
+    return c.json(document);
+  });
+  app.get('/api/docs', (c) => c.html(DOCS_PAGE));
+  app.get('/vendor/*', (c) => c.env.ASSETS.fetch(c.req.raw));
+}

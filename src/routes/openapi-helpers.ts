@@ -1,0 +1,77 @@
+// Declares tenant API routes once: zod schemas, authorization and every response, 4xx included.
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env';
+import { authorize, type AuthorizeOptions } from '../middleware/authorize';
+import { requireJsonBody } from '../middleware/json-body';
+
+export const errorSchema = z
+  .object({
+    error: z.union([z.string(), z.array(z.string())]).openapi({ description: 'A sentence, or several for several problems.' }),
+    message: z.string().optional().openapi({ description: 'Authentication failures: what to do about it.' }),
+    status: z.number().int().optional().openapi({ description: 'Authentication failures: the HTTP status.' }),
+    upgrade_url: z.string().optional().openapi({ description: 'Plan-limit 403s: where to upgrade.' }),
+    code: z.string().optional().openapi({ description: 'Machine-readable reason where one exists.' }),
+    reference: z.string().optional().openapi({ description: '500s: the request id to quote to support.' }),
+  })
+  .openapi('Error');
+
+const ERROR_DESCRIPTIONS = {
+  400: 'Malformed JSON, wrong content type, a missing required parameter or a value of the wrong type.',
+  401: 'Token missing, unknown, revoked or expired.',
+  403: 'Insufficient scope, IP not allowed, not an admin, or the plan does not include this.',
+  404: 'No such resource in this account.',
+  409: 'Conflicts with the current state, or an idempotent request with this key is still running.',
+  422: 'Validation failed; the body says why in sentences.',
+  429: 'Rate limit exceeded; see Retry-After.',
+} as const;
+
+export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+
+export function errorResponses(statuses: readonly ErrorStatus[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorSchema } } },
+    ]),
+  );
+}
+
+export const tenantSecurity = [{ ApiToken: [] }, { BearerToken: [] }];
+
+type TenantRouteOptions = AuthorizeOptions & {
+  /** Error statuses beyond those derived from the route's shape. */
+  errors?: readonly ErrorStatus[];
+};
+
+/**
+ * createRoute plus what every tenant route shares: the authorize middleware, the security schemes,
+ * a JSON content-type check for JSON bodies, and the error responses the route can give.
+ */
+export function tenantRoute<const R extends RouteConfig>(options: TenantRouteOptions, route: R): R {
+  const hasJsonBody = Boolean(route.request?.body?.content?.['application/json']);
+  const takesInput = Boolean(route.request?.body || route.request?.query || route.request?.params);
+  const statuses = new Set<ErrorStatus>([401, 403, 429]);
+  if (takesInput) statuses.add(400).add(422);
+  if (route.path.includes('{')) statuses.add(404);
+  for (const status of options.errors ?? []) statuses.add(status);
+  const middleware: MiddlewareHandler<AppEnv>[] = [authorize(options)];
+  if (hasJsonBody) middleware.push(requireJsonBody());
+  const scopeNote = `Scopes: ${options.scopes.map((s) => `\`${s}\``).join(' or ')}${options.admin ? ' · account admins only' : ''}${options.feature ? ` · plan feature \`${options.feature}\`` : ''}.`;
+  return createRoute({
+    ...route,
+    description: route.description ? `${route.description}\n\n${scopeNote}` : scopeNote,
+    security: tenantSecurity,
+    middleware,
+    responses: { ...errorResponses([...statuses].sort()), ...route.responses },
+  }) as R;
+}
+
+/** `{id}` path parameter of integer-keyed resources. */
+export const idParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: 'must be an integer id' })
+    .int('must be an integer id')
+    .positive('must be a positive integer id')
+    .openapi({ param: { name: 'id', in: 'path' }, example: 1 }),
+});

@@ -1,0 +1,35 @@
+// Handlers for account settings.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { createDb } from '../../db/client';
+import { updateAccount } from '../../db/queries/accounts';
+import type { Account } from '../../db/schema';
+import type * as routes from './settings.routes';
+
+export function serializeAccount(account: Account) {
+  return {
+    id: account.id,
+    name: account.name,
+    locale: account.locale,
+    timezone: account.timezone,
+    mfa_enforced: account.mfaEnforced,
+    plan: account.plan,
+    created_at: account.createdAt,
+    updated_at: account.updatedAt,
+  };
+}
+
+export const getAccountSettings: RouteHandler<typeof routes.getAccountSettings, AppEnv> = (c) =>
+  c.json({ account: serializeAccount(c.var.principal.account) }, 200);
+
+export const updateAccountSettings: RouteHandler<typeof routes.updateAccountSettings, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const account = await updateAccount(createDb(c.env.DB), c.var.principal.account.id, {
+    name: body.name,
+    locale: body.locale === undefined ? undefined : Intl.getCanonicalLocales(body.locale)[0],
+    timezone: body.timezone,
+    mfaEnforced: body.mfa_enforced,
+  });
+  c.set('audit', { action: 'account.update', resourceType: 'account', resourceId: account.id });
+  return c.json({ account: serializeAccount(account) }, 200);
+};

@@ -1,0 +1,71 @@
+// Route declarations for account settings.
+import { z } from '@hono/zod-openapi';
+import { tenantRoute } from '../openapi-helpers';
+
+export const accountSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    locale: z.string(),
+    timezone: z.string(),
+    mfa_enforced: z.boolean(),
+    plan: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Account');
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isLocale(value: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(value).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+export const accountUpdateSchema = z.object({
+  name: z.string().trim().min(1).max(255).optional(),
+  locale: z
+    .string()
+    .refine(isLocale, 'must be a BCP 47 language tag such as en-US or de')
+    .optional()
+    .openapi({ example: 'en-US' }),
+  timezone: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')
+    .optional()
+    .openapi({ example: 'Europe/Berlin' }),
+  mfa_enforced: z.boolean().optional(),
+});
+
+export const getAccountSettings = tenantRoute(
+  { scopes: ['account:read'] },
+  {
+    method: 'get',
+    path: '/settings/account',
+    tags: ['Settings'],
+    summary: 'The account’s settings',
+    responses: { 200: { description: 'The account.', content: { 'application/json': { schema: z.object({ account: accountSchema }) } } } },
+  },
+);
+
+export const updateAccountSettings = tenantRoute(
+  { scopes: ['account:write'], admin: true },
+  {
+    method: 'put',
+    path: '/settings/account',
+    tags: ['Settings'],
+    summary: 'Update the account’s name, locale, time zone or MFA enforcement',
+    request: { body: { required: true, content: { 'application/json': { schema: accountUpdateSchema } } } },
+    responses: { 200: { description: 'The updated account.', content: { 'application/json': { schema: z.object({ account: accountSchema }) } } } },
+  },
+);

@@ -1,0 +1,88 @@
+// Handlers for users: parse → query → shape.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { createDb } from '../../db/client';
+import * as usersDb from '../../db/queries/users';
+import type { User } from '../../db/schema';
+import { notFound, unprocessable } from '../../lib/errors';
+import { paginateByCursor } from '../../lib/pagination';
+import { serializeAccount } from '../settings/settings.handlers';
+import type * as routes from './users.routes';
+
+export function serializeUser(user: User) {
+  return {
+    id: user.id,
+    account_id: user.accountId,
+    email: user.email,
+    name: user.name,
+    role: user.role as (typeof routes.ROLES)[number],
+    archived_at: user.archivedAt,
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+  };
+}
+
+export const getCurrentUser: RouteHandler<typeof routes.getCurrentUser, AppEnv> = (c) => {
+  const { user, account } = c.var.principal;
+  return c.json({ ...serializeUser(user), account: serializeAccount(account) }, 200);
+};
+
+export const listUsers: RouteHandler<typeof routes.listUsers, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const page = await paginateByCursor(c.req.valid('query'), (window) =>
+    usersDb.listUsers(db, c.var.principal.account.id, window),
+  );
+  return c.json({ data: page.data.map(serializeUser), pagination: page.pagination }, 200);
+};
+
+export const getUser: RouteHandler<typeof routes.getUser, AppEnv> = async (c) => {
+  const user = await usersDb.getUser(createDb(c.env.DB), c.var.principal.account.id, c.req.valid('param').id);
+  if (!user) throw notFound('User');
+  return c.json(serializeUser(user), 200);
+};
+
+export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const accountId = c.var.principal.account.id;
+  const body = c.req.valid('json');
+  if (await usersDb.findUserByEmail(db, accountId, body.email)) {
+    throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
+  }
+  const user = await usersDb.insertUser(db, { accountId, ...body });
+  c.set('audit', { action: 'user.create', resourceType: 'user', resourceId: user.id });
+  return c.json(serializeUser(user), 201);
+};
+
+export const updateUser: RouteHandler<typeof routes.updateUser, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const { account, user: caller } = c.var.principal;
+  const { id } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const existing = await usersDb.getUser(db, account.id, id);
+  if (!existing) throw notFound('User');
+  if (body.email && body.email.toLowerCase() !== existing.email.toLowerCase()) {
+    if (await usersDb.findUserByEmail(db, account.id, body.email)) {
+      throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
+    }
+  }
+  if (id === caller.id && body.role && body.role !== 'admin') {
+    throw unprocessable('You cannot remove your own admin role; ask another admin to do it.');
+  }
+  const user = (await usersDb.updateUser(db, account.id, id, body))!;
+  c.set('audit', { action: 'user.update', resourceType: 'user', resourceId: id });
+  return c.json(serializeUser(user), 200);
+};
+
+export const archiveUser: RouteHandler<typeof routes.archiveUser, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const { account, user: caller } = c.var.principal;
+  const { id } = c.req.valid('param');
+  const existing = await usersDb.getUser(db, account.id, id);
+  if (!existing) throw notFound('User');
+  if (id === caller.id) throw unprocessable('You cannot remove yourself from the account.');
+  const user = existing.archivedAt
+    ? existing
+    : (await usersDb.updateUser(db, account.id, id, { archivedAt: new Date().toISOString() }))!;
+  c.set('audit', { action: 'user.archive', resourceType: 'user', resourceId: id });
+  return c.json(serializeUser(user), 200);
+};

@@ -1,0 +1,77 @@
+// Issuing API tokens: the rules on scopes, IPs, expiry, ownership and plan limits.
+import type { Db } from '../db/client';
+import { countUsableAccessTokens, insertAccessToken } from '../db/queries/access-tokens';
+import { getUser } from '../db/queries/users';
+import type { AccessToken, Account, User } from '../db/schema';
+import { sha256Hex } from '../lib/crypto';
+import { ApiError, forbidden, unprocessable } from '../lib/errors';
+import { canonicalIpEntry, describeInvalidIpEntry } from '../lib/ip';
+import { planOf } from '../lib/plans';
+import { isScope, SCOPES } from '../lib/scopes';
+import { generateApiToken } from '../lib/tokens';
+
+export type IssueTokenInput = {
+  name: string;
+  scopes: string[];
+  allowedIps: string[];
+  expiresAt?: string | null;
+  userId?: number;
+};
+
+/** Every problem with the input as one sentence each, so a caller can fix them all at once. */
+export function accessTokenProblems(input: IssueTokenInput, now: number): string[] {
+  const problems: string[] = [];
+  const unknown = input.scopes.filter((scope) => !isScope(scope));
+  if (unknown.length) {
+    problems.push(`Unknown ${unknown.length === 1 ? 'scope' : 'scopes'} ${unknown.map((s) => `"${s}"`).join(', ')}; valid scopes are ${SCOPES.join(', ')}.`);
+  }
+  for (const entry of input.allowedIps) {
+    const problem = describeInvalidIpEntry(entry);
+    if (problem) problems.push(`allowed_ips: ${problem}`);
+  }
+  if (input.expiresAt && Date.parse(input.expiresAt) <= now) {
+    problems.push('expires_at must be in the future.');
+  }
+  return problems;
+}
+
+export async function issueAccessToken(
+  db: Db,
+  caller: { account: Account; user: User },
+  input: IssueTokenInput,
+  upgradeUrl: string,
+): Promise<{ token: string; row: AccessToken }> {
+  const now = Date.now();
+  const problems = accessTokenProblems(input, now);
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+
+  let owner = caller.user;
+  if (input.userId !== undefined && input.userId !== caller.user.id) {
+    if (caller.user.role !== 'admin') throw forbidden('Only account admins can create tokens for other users.');
+    const other = await getUser(db, caller.account.id, input.userId);
+    if (!other || other.archivedAt) throw unprocessable(`user_id ${input.userId} is not a user of this account.`);
+    owner = other;
+  }
+
+  const limit = planOf(caller.account.plan).limits.accessTokens;
+  if ((await countUsableAccessTokens(db, caller.account.id, new Date(now).toISOString())) >= limit) {
+    throw new ApiError(
+      403,
+      `Your ${caller.account.plan} plan allows ${limit} active API ${limit === 1 ? 'token' : 'tokens'}; revoke one or upgrade.`,
+      { upgrade_url: upgradeUrl },
+    );
+  }
+
+  const { token, prefix } = generateApiToken();
+  const row = await insertAccessToken(db, {
+    accountId: caller.account.id,
+    userId: owner.id,
+    name: input.name,
+    tokenHash: await sha256Hex(token),
+    tokenPrefix: prefix,
+    scopes: [...new Set(input.scopes)],
+    allowedIps: [...new Set(input.allowedIps.map(canonicalIpEntry))],
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+  });
+  return { token, row };
+}

@@ -1,0 +1,67 @@
+// Test fixtures written straight to D1 (the same tables the app uses) and a request helper.
+import { env, SELF } from 'cloudflare:test';
+import { sha256Hex } from '../src/lib/crypto';
+import { generateApiToken } from '../src/lib/tokens';
+
+export type TestAccount = { accountId: number; userId: number; token: string };
+
+let counter = 0;
+
+export async function createAccount(
+  options: { name?: string; plan?: string; role?: string; scopes?: string[] } = {},
+): Promise<TestAccount> {
+  counter += 1;
+  const account = await env.DB.prepare('INSERT INTO accounts (name, plan) VALUES (?, ?) RETURNING id')
+    .bind(options.name ?? `Account ${counter}`, options.plan ?? 'pro')
+    .first<{ id: number }>();
+  const user = await env.DB.prepare('INSERT INTO users (account_id, email, name, role) VALUES (?, ?, ?, ?) RETURNING id')
+    .bind(account!.id, `user${counter}@example.com`, `User ${counter}`, options.role ?? 'admin')
+    .first<{ id: number }>();
+  const token = await createToken(account!.id, user!.id, options.scopes ?? []);
+  return { accountId: account!.id, userId: user!.id, token };
+}
+
+export async function addUser(accountId: number, role: string, scopes: string[] = []): Promise<TestAccount> {
+  counter += 1;
+  const user = await env.DB.prepare('INSERT INTO users (account_id, email, name, role) VALUES (?, ?, ?, ?) RETURNING id')
+    .bind(accountId, `member${counter}@example.com`, `Member ${counter}`, role)
+    .first<{ id: number }>();
+  return { accountId, userId: user!.id, token: await createToken(accountId, user!.id, scopes) };
+}
+
+export async function createToken(accountId: number, userId: number, scopes: string[] = [], extra: { allowedIps?: string[]; expiresAt?: string } = {}) {
+  const { token, prefix } = generateApiToken();
+  await env.DB.prepare(
+    'INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix, scopes, allowed_ips, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  )
+    .bind(accountId, userId, 'test', await sha256Hex(token), prefix, JSON.stringify(scopes), JSON.stringify(extra.allowedIps ?? []), extra.expiresAt ?? null)
+    .run();
+  return token;
+}
+
+type RequestOptions = {
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  ip?: string;
+};
+
+/** A real HTTP request through the Worker's fetch handler. */
+export async function api(method: string, path: string, options: RequestOptions = {}) {
+  const headers: Record<string, string> = { 'CF-Connecting-IP': options.ip ?? '198.51.100.7', ...options.headers };
+  if (options.token) headers['X-Auth-Token'] = options.token;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await SELF.fetch(`https://api.test${path}`, { method, headers, body });
+  const text = await response.text();
+  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}

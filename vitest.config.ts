@@ -1,0 +1,26 @@
+// Tests run inside workerd against real local D1, R2, Durable Objects and Queues.
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            ENVIRONMENT: 'test',
+            TEST_MIGRATIONS: migrations,
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ['test/**/*.test.ts'],
+      exclude: ['test/e2e/**'],
+      setupFiles: ['./test/setup.ts'],
+    },
+  };
+});
