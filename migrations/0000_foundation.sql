@@ -60,4 +60,16 @@ CREATE TABLE `users` (
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `users_account_email` ON `users` (`account_id`,lower("email"));
+CREATE UNIQUE INDEX `users_account_email` ON `users` (`account_id`,lower("email"));--> statement-breakpoint
+CREATE TABLE `events` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`account_id` integer NOT NULL,
+	`event` text NOT NULL,
+	`data` text NOT NULL,
+	`dispatched_at` text,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `events_account` ON `events` (`account_id`,`id`);--> statement-breakpoint
+CREATE INDEX `events_undispatched` ON `events` (`dispatched_at`,`id`);

@@ -1,5 +1,5 @@
 // Hono environment: Worker bindings plus the request-scoped variables middleware sets on `c.var`.
-import type { Account, AccessToken, User } from './db/schema';
+import type { Account, AccessToken, User } from './db/schema/index';
 
 export type Bindings = {
   DB: D1Database;

@@ -42,6 +42,11 @@ export const tenantSecurity = [{ ApiToken: [] }, { BearerToken: [] }];
 type TenantRouteOptions = AuthorizeOptions & {
   /** Error statuses beyond those derived from the route's shape. */
   errors?: readonly ErrorStatus[];
+  /**
+   * A create or send operation: accepts `Idempotency-Key` (spec › Limits › Idempotency). The
+   * idempotency middleware reads this flag; every create/send route sets it.
+   */
+  idempotent?: boolean;
 };
 
 /**

@@ -2,7 +2,7 @@
 import type { Db } from '../db/client';
 import { countUsableAccessTokens, insertAccessToken } from '../db/queries/access-tokens';
 import { getUser } from '../db/queries/users';
-import type { AccessToken, Account, User } from '../db/schema';
+import type { AccessToken, Account, User } from '../db/schema/index';
 import { sha256Hex } from '../lib/crypto';
 import { ApiError, forbidden, unprocessable } from '../lib/errors';
 import { canonicalIpEntry, describeInvalidIpEntry } from '../lib/ip';

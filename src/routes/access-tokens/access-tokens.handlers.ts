@@ -3,7 +3,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv, Principal } from '../../env';
 import { createDb } from '../../db/client';
 import * as tokensDb from '../../db/queries/access-tokens';
-import type { AccessToken } from '../../db/schema';
+import type { AccessToken } from '../../db/schema/index';
 import { notFound } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
 import { upgradeUrl } from '../../middleware/authorize';

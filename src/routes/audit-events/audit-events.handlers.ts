@@ -3,7 +3,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import { createDb } from '../../db/client';
 import { listAuditEvents as listRows } from '../../db/queries/audit-events';
-import type { AuditEvent } from '../../db/schema';
+import type { AuditEvent } from '../../db/schema/index';
 import { paginateByCursor } from '../../lib/pagination';
 import type * as routes from './audit-events.routes';
 

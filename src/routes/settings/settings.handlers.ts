@@ -3,7 +3,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import { createDb } from '../../db/client';
 import { updateAccount } from '../../db/queries/accounts';
-import type { Account } from '../../db/schema';
+import type { Account } from '../../db/schema/index';
 import type * as routes from './settings.routes';
 
 export function serializeAccount(account: Account) {

@@ -3,7 +3,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import { createDb } from '../../db/client';
 import * as usersDb from '../../db/queries/users';
-import type { User } from '../../db/schema';
+import type { User } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
 import { serializeAccount } from '../settings/settings.handlers';

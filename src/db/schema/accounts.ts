@@ -1,9 +1,8 @@
-// Drizzle table definitions for D1. `npm run db:generate` turns changes here into a migration.
+// Accounts and who acts for them: users, API tokens, and the audit trail of what they did.
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
-/** ISO 8601 with milliseconds, UTC — sorts lexically in time order. */
-const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+import { now } from './columns';
 
 export const accounts = sqliteTable('accounts', {
   id: integer('id').primaryKey({ autoIncrement: true }),

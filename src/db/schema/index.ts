@@ -1,0 +1,3 @@
+// Every D1 table. drizzle-kit reads this file (`npm run db:generate`); add a line per schema file.
+export * from './accounts';
+export * from './events';
