@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Idempotent local setup (decisions.md › Bootstrap): secrets in .dev.vars, D1 migrations, the dev
+// account `Dev` (plan pro) with admin@example.com and a full-access API token, printed at the end.
+// `npm run setup -- --json` prints one JSON line instead, for scripts.
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const json = process.argv.includes('--json');
+const log = (...args) => { if (!json) console.log(...args); };
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const base62 = (n) => Array.from({ length: n }, () => BASE62[randomInt(62)]).join('');
+
+// 1. Local secrets: generate what is missing, keep what is there.
+const SECRETS = {
+  ENCRYPTION_KEY: () => randomBytes(32).toString('base64'),
+  PARTNER_API_KEYS: () => `ptk_${base62(40)}`,
+};
+const varsPath = join(root, '.dev.vars');
+const existing = existsSync(varsPath) ? readFileSync(varsPath, 'utf8') : '';
+const vars = Object.fromEntries(
+  existing.split('\n').filter((l) => /^\s*[A-Z0-9_]+\s*=/.test(l)).map((l) => {
+    const i = l.indexOf('=');
+    return [l.slice(0, i).trim(), l.slice(i + 1).trim().replace(/^"(.*)"$/, '$1')];
+  }),
+);
+const added = Object.entries(SECRETS).filter(([name]) => !vars[name]).map(([name, make]) => [name, make()]);
+if (added.length) {
+  const lines = added.map(([name, value]) => `${name}="${value}"`).join('\n');
+  writeFileSync(varsPath, `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${lines}\n`);
+  for (const [name, value] of added) vars[name] = value;
+  log(`Wrote ${added.map(([n]) => n).join(', ')} to .dev.vars`);
+}
+
+// 2. Migrations and the dev account, through wrangler against the local D1 (.wrangler/state).
+function wrangler(args) {
+  const result = spawnSync('wrangler', args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    shell: process.platform === 'win32',
+  });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout ?? '');
+    process.stderr.write(result.stderr ?? '');
+    throw new Error(`wrangler ${args.slice(0, 3).join(' ')} failed`);
+  }
+  return result.stdout;
+}
+
+wrangler(['d1', 'migrations', 'apply', 'DB', '--local']);
+log('Applied D1 migrations (local)');
+
+const credentialsPath = join(root, '.wrangler', 'dev-credentials.json');
+let token = existsSync(credentialsPath) ? JSON.parse(readFileSync(credentialsPath, 'utf8')).token : null;
+token ??= `tok_${base62(40)}`;
+const hash = createHash('sha256').update(token).digest('hex');
+const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
+
+const seedPath = join(root, '.wrangler', 'dev-seed.sql');
+mkdirSync(dirname(seedPath), { recursive: true });
+writeFileSync(
+  seedPath,
+  `
+INSERT INTO accounts (name, plan) SELECT 'Dev', 'pro'
+  WHERE NOT EXISTS (SELECT 1 FROM accounts a JOIN users u ON u.account_id = a.id
+                    WHERE a.name = 'Dev' AND lower(u.email) = 'admin@example.com');
+INSERT INTO users (account_id, email, name, role)
+  SELECT id, 'admin@example.com', 'Dev Admin', 'admin' FROM accounts a WHERE a.name = 'Dev'
+    AND NOT EXISTS (SELECT 1 FROM accounts x JOIN users u ON u.account_id = x.id
+                    WHERE x.name = 'Dev' AND lower(u.email) = 'admin@example.com')
+  ORDER BY a.id LIMIT 1;
+INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix)
+  SELECT u.account_id, u.id, 'Development token', ${sqlString(hash)}, ${sqlString(token.slice(0, 12))}
+  FROM users u JOIN accounts a ON a.id = u.account_id
+  WHERE a.name = 'Dev' AND lower(u.email) = 'admin@example.com'
+    AND NOT EXISTS (SELECT 1 FROM access_tokens WHERE token_hash = ${sqlString(hash)})
+  ORDER BY u.id LIMIT 1;
+UPDATE access_tokens SET revoked_at = NULL, expires_at = NULL WHERE token_hash = ${sqlString(hash)};
+`,
+);
+wrangler(['d1', 'execute', 'DB', '--local', `--file=${seedPath}`]);
+const out = wrangler([
+  'd1', 'execute', 'DB', '--local', '--json',
+  `--command=SELECT account_id, user_id FROM access_tokens WHERE token_hash = ${sqlString(hash)}`,
+]);
+const row = JSON.parse(out)[0]?.results?.[0];
+if (!row) throw new Error('The dev token was not stored; see the wrangler output above.');
+writeFileSync(credentialsPath, JSON.stringify({ token }, null, 2));
+
+const partnerKey = vars.PARTNER_API_KEYS.split(',')[0].trim();
+if (json) {
+  console.log(JSON.stringify({ account_id: row.account_id, user_id: row.user_id, token, partner_key: partnerKey }));
+} else {
+  log(`
+Dev account "Dev" (id ${row.account_id}, plan pro), admin admin@example.com (user ${row.user_id})
+
+  API token:    ${token}
+  Partner key:  ${partnerKey}
+
+  curl -H "X-Auth-Token: ${token}" http://localhost:8787/api/user
+  API reference: http://localhost:8787/api/docs
+`);
+}
