@@ -1,5 +1,6 @@
 // Cursor and page pagination shared by every list (spec › Limits › Pagination rules).
 import { z } from '@hono/zod-openapi';
+import { ApiError } from './errors';
 
 const cursorId = z.coerce
   .number({ error: 'must be an integer id' })
@@ -74,6 +75,9 @@ export async function paginateByCursor<T extends { id: number }>(
   read: (window: CursorWindow) => Promise<T[]>,
 ): Promise<CursorPage<T>> {
   const { limit, after, before } = query;
+  if (after !== undefined && before !== undefined) {
+    throw new ApiError(400, 'Pass only one of after and before.');
+  }
   if (before !== undefined) {
     const rows = await read({ aboveId: before, take: limit + 1, order: 'asc' });
     const more = rows.length > limit;
