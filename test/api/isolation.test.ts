@@ -1,0 +1,49 @@
+// Tenant isolation: a second account's token gets 404 on every id-taking route of the first.
+// The list of routes comes from the OpenAPI document, so a new route without an entry here fails.
+import { describe, expect, it } from 'vitest';
+import { addUser, api, createAccount, type TestAccount } from '../helpers';
+
+type Fixture = (owner: TestAccount) => Promise<Record<string, string | number>>;
+
+/** For each templated path: how to make the owner's resource and the values of its parameters. */
+const FIXTURES: Record<string, Fixture> = {
+  '/users/{id}': async (owner) => ({ id: (await addUser(owner.accountId, 'editor')).userId }),
+  '/access_tokens/{id}': async (owner) => ({ id: await ownTokenId(owner) }),
+  '/access_tokens/{id}/revoke': async (owner) => ({ id: await ownTokenId(owner) }),
+};
+
+/** Bodies that pass validation, so the request reaches the lookup that must answer 404. */
+const BODIES: Record<string, unknown> = {
+  'PUT /users/{id}': { name: 'Mallory' },
+};
+
+async function ownTokenId(owner: TestAccount): Promise<number> {
+  const res = await api('GET', '/api/access_tokens', { token: owner.token });
+  return res.json.data[0].id;
+}
+
+describe('tenant isolation', async () => {
+  const doc = (await api('GET', '/api/openapi.json')).json as { paths: Record<string, Record<string, unknown>> };
+  const operations = Object.entries(doc.paths)
+    .filter(([path]) => path.includes('{'))
+    .flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));
+
+  it('has a fixture for every id-taking route', () => {
+    const missing = operations.map((op) => op.path).filter((path) => !FIXTURES[path]);
+    expect(missing).toEqual([]);
+  });
+
+  for (const { method, path } of operations) {
+    it(`answers 404 to another account on ${method} ${path}`, async () => {
+      const owner = await createAccount();
+      const intruder = await createAccount();
+      const params = await FIXTURES[path](owner);
+      const url = `/api${path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]))}`;
+      const body = BODIES[`${method} ${path}`] ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
+      const res = await api(method, url, { token: intruder.token, body });
+      expect(res.status).toBe(404);
+      // The owner still sees it: the 404 is isolation, not a missing fixture.
+      if (method === 'GET') expect((await api(method, url, { token: owner.token })).status).toBe(200);
+    });
+  }
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { api } from '../helpers';
+
+type Operation = { security?: unknown[]; responses: Record<string, unknown>; parameters?: unknown[] };
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+
+async function openapi(): Promise<Document> {
+  const res = await api('GET', '/api/openapi.json');
+  expect(res.status).toBe(200);
+  return res.json;
+}
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with the API token security schemes', async () => {
+    const doc = await openapi();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.securitySchemes).toMatchObject({
+      ApiToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' },
+      BearerToken: { type: 'http', scheme: 'bearer' },
+    });
+  });
+
+  it('lists the foundation routes', async () => {
+    const doc = await openapi();
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'GET /user',
+        'GET /users',
+        'GET /users/{id}',
+        'POST /users',
+        'PUT /users/{id}',
+        'DELETE /users/{id}',
+        'GET /settings/account',
+        'PUT /settings/account',
+        'POST /access_tokens',
+        'GET /access_tokens',
+        'GET /access_tokens/{id}',
+        'POST /access_tokens/{id}/revoke',
+        'GET /audit_events',
+      ]),
+    );
+  });
+
+  it('declares security and the 401, 403 and 429 responses on every operation', async () => {
+    const doc = await openapi();
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        expect(op.security, where).toBeTruthy();
+        for (const status of ['401', '403', '429']) expect(op.responses, `${where} ${status}`).toHaveProperty(status);
+        if (path.includes('{')) expect(op.responses, `${where} 404`).toHaveProperty('404');
+        if (op.parameters?.length) expect(op.responses, `${where} 422`).toHaveProperty('422');
+      }
+    }
+  });
+
+  it('is browsable at /api/docs with assets served by the Worker', async () => {
+    const page = await api('GET', '/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('/api/openapi.json');
+    const script = await api('GET', '/vendor/swagger-ui/swagger-ui-bundle.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('X-Request-Id')).toMatch(/^req_/);
+  });
+});
