@@ -16,6 +16,7 @@ import { mountUsers } from './routes/users/users.index';
 import { mountSettings } from './routes/settings/settings.index';
 import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
 import { mountAuditEvents } from './routes/audit-events/audit-events.index';
+import { createDevRoutes } from './routes/dev/dev.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -64,5 +65,6 @@ export function createApp() {
   // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
   app.route('/api', api);
+  app.route('/dev', createDevRoutes());
   return app;
 }
