@@ -197,3 +197,13 @@ describe('roles', () => {
     expect(res.json.error).toMatch(/read-only/);
   });
 });
+
+describe('POST /api/users under concurrency', () => {
+  it('creates one user when the same email is added twice at once, answering 422 to the other', async () => {
+    const a = await createAccount();
+    const results = await Promise.all(
+      [1, 2, 3].map(() => api('POST', '/api/users', { token: a.token, body: { email: 'race@example.com' } })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 422, 422]);
+  });
+});

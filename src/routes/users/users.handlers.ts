@@ -4,6 +4,7 @@ import type { AppEnv } from '../../env';
 import { createDb } from '../../db/client';
 import * as usersDb from '../../db/queries/users';
 import type { User } from '../../db/schema/index';
+import { isUniqueViolation } from '../../db/errors';
 import { notFound, unprocessable } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
 import { serializeAccount } from '../settings/settings.handlers';
@@ -48,7 +49,11 @@ export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async 
   if (await usersDb.findUserByEmail(db, accountId, body.email)) {
     throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
   }
-  const user = await usersDb.insertUser(db, { accountId, ...body });
+  const user = await usersDb.insertUser(db, { accountId, ...body }).catch((err: unknown) => {
+    // Two concurrent requests for one email: the index decides, the loser gets the same 422.
+    if (isUniqueViolation(err)) throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
+    throw err;
+  });
   c.set('audit', { action: 'user.create', resourceType: 'user', resourceId: user.id });
   return c.json(serializeUser(user), 201);
 };
