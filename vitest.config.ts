@@ -7,19 +7,22 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
     plugins: [
-      cloudflareTest({
+      cloudflareTest(({ inject }) => ({
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
           bindings: {
             ENVIRONMENT: 'test',
             TEST_MIGRATIONS: migrations,
+            // Local servers started by test/global/setup.ts.
+            PDF_TOOLS_URL: inject('pdfToolsUrl'),
           },
         },
-      }),
+      })),
     ],
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
+      globalSetup: ['./test/global/setup.ts'],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
     },

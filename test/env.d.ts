@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
+      /** test/global/pdf-tools-server.ts: POST a PDF, get pdfsig and qpdf --check output. */
+      PDF_TOOLS_URL: string;
     }
   }
 }

@@ -1,0 +1,51 @@
+// CMS SignedData for PAdES baseline B-B (ETSI EN 319 142-1 § 5.1; CAdES, RFC 5652): detached content,
+// signed attributes contentType, messageDigest and ESS signing-certificate-v2 (RFC 5035). Signing
+// time is not a signed attribute in PAdES; the PDF signature dictionary's /M carries it.
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import type { SigningIdentity } from './certificate';
+
+const OID = {
+  data: '1.2.840.113549.1.7.1',
+  signedData: '1.2.840.113549.1.7.2',
+  contentType: '1.2.840.113549.1.9.3',
+  messageDigest: '1.2.840.113549.1.9.4',
+  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+} as const;
+
+/** ESS SigningCertificateV2 with one ESSCertIDv2 (hash algorithm SHA-256, the default, so omitted). */
+async function signingCertificateV2(certificateDer: Uint8Array): Promise<asn1js.Sequence> {
+  const certHash = new Uint8Array(await crypto.subtle.digest('SHA-256', certificateDer));
+  const essCertId = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: certHash })] });
+  return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertId] })] });
+}
+
+/**
+ * Signs the SHA-256 `digest` of the PDF's byte ranges and returns the DER of a CMS ContentInfo to place
+ * in the signature dictionary's /Contents.
+ */
+export async function createCadesDetachedSignature(digest: Uint8Array, signer: SigningIdentity): Promise<Uint8Array> {
+  const certificate = pkijs.Certificate.fromBER(signer.certificate);
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
+    signerInfos: [
+      new pkijs.SignerInfo({
+        version: 1,
+        sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
+      }),
+    ],
+    certificates: [certificate],
+  });
+  signedData.signerInfos[0].signedAttrs = new pkijs.SignedAndUnsignedAttributes({
+    type: 0,
+    attributes: [
+      new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+      new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: digest })] }),
+      new pkijs.Attribute({ type: OID.signingCertificateV2, values: [await signingCertificateV2(signer.certificate)] }),
+    ],
+  });
+  await signedData.sign(signer.privateKey, 0, 'SHA-256');
+  const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
+  return new Uint8Array(contentInfo.toSchema().toBER(false));
+}

@@ -1,0 +1,113 @@
+// PAdES signatures on PDFs produced with pdf-lib: a signature field whose dictionary reserves room for
+// the CMS, then the byte ranges around that room are hashed and signed (ISO 32000-1 § 12.8.1).
+import { PDFArray, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
+import type { SigningIdentity } from './certificate';
+import { createCadesDetachedSignature } from './cms-signature';
+
+export type SignatureDetails = {
+  /** Who signs: shown by viewers as the signer (the account, for a seal). */
+  name: string;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  signingTime?: Date;
+};
+
+/** Bytes reserved for the DER CMS: a 2048–4096-bit RSA chain fits with room for a timestamp token later. */
+const CONTENTS_BYTES = 16_384;
+const RANGE_PLACEHOLDER = '**********';
+const encoder = new TextEncoder();
+
+function addSignatureField(pdf: PDFDocument, details: SignatureDetails): void {
+  const { context } = pdf;
+  const byteRange = PDFArray.withContext(context);
+  byteRange.push(PDFNumber.of(0));
+  for (let i = 0; i < 3; i += 1) byteRange.push(PDFName.of(RANGE_PLACEHOLDER));
+
+  const signature = context.obj({
+    Type: 'Sig',
+    Filter: 'Adobe.PPKLite',
+    SubFilter: 'ETSI.CAdES.detached',
+    ByteRange: byteRange,
+    Contents: PDFHexString.of('0'.repeat(CONTENTS_BYTES * 2)),
+    M: PDFString.fromDate(details.signingTime ?? new Date()),
+    Name: PDFString.of(details.name),
+    ...(details.reason ? { Reason: PDFString.of(details.reason) } : {}),
+    ...(details.location ? { Location: PDFString.of(details.location) } : {}),
+    ...(details.contactInfo ? { ContactInfo: PDFString.of(details.contactInfo) } : {}),
+  });
+  const page = pdf.getPage(pdf.getPageCount() - 1);
+  // An invisible widget (zero rect, Print flag) on the last page: the seal is the certificate, not a picture.
+  const widget = context.register(
+    context.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      FT: 'Sig',
+      Rect: [0, 0, 0, 0],
+      F: 4,
+      T: PDFString.of(`Seal ${crypto.randomUUID()}`),
+      V: context.register(signature),
+      P: page.ref,
+    }),
+  );
+  page.node.addAnnot(widget);
+  const form = pdf.catalog.getOrCreateAcroForm();
+  form.addField(widget);
+  // SignaturesExist | AppendOnly (ISO 32000-1 Table 219).
+  form.dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
+}
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
+  const first = needle[0];
+  const last = haystack.length - needle.length;
+  outer: for (let i = haystack.indexOf(first, from); i !== -1 && i <= last; i = haystack.indexOf(first, i + 1)) {
+    for (let j = 1; j < needle.length; j += 1) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * Fills the reserved signature of a saved PDF: writes the /ByteRange, hashes the covered bytes and
+ * writes the CMS into /Contents. The file length never changes, so the ranges stay true.
+ */
+export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity): Promise<Uint8Array> {
+  const placeholder = encoder.encode(`<${'0'.repeat(CONTENTS_BYTES * 2)}>`);
+  const contentsStart = indexOfBytes(bytes, placeholder);
+  if (contentsStart === -1) throw new Error('The PDF has no reserved signature contents.');
+  const contentsEnd = contentsStart + placeholder.length;
+
+  const rangeMarker = encoder.encode(`/${RANGE_PLACEHOLDER}`);
+  const rangeOpen = bytes.lastIndexOf(0x5b /* [ */, indexOfBytes(bytes, rangeMarker));
+  const rangeClose = bytes.indexOf(0x5d /* ] */, rangeOpen);
+  if (rangeOpen < 0 || rangeClose < 0) throw new Error('The PDF has no reserved byte range.');
+  const ranges = [0, contentsStart, contentsEnd, bytes.length - contentsEnd];
+  const rangeText = `[${ranges.join(' ')}`;
+  const width = rangeClose - rangeOpen;
+  if (rangeText.length > width) throw new Error('The byte range does not fit its placeholder.');
+  bytes.set(encoder.encode(rangeText.padEnd(width, ' ')), rangeOpen);
+
+  const covered = new Uint8Array(contentsStart + (bytes.length - contentsEnd));
+  covered.set(bytes.subarray(0, contentsStart), 0);
+  covered.set(bytes.subarray(contentsEnd), contentsStart);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', covered));
+
+  const cms = await createCadesDetachedSignature(digest, signer);
+  if (cms.length > CONTENTS_BYTES) throw new Error(`The signature (${cms.length} bytes) exceeds the reserved ${CONTENTS_BYTES}.`);
+  bytes.set(encoder.encode(toHex(cms)), contentsStart + 1);
+  return bytes;
+}
+
+/** Signs a pdf-lib document with a PAdES B-B signature and returns the final bytes. */
+export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails): Promise<Uint8Array> {
+  addSignatureField(pdf, details);
+  // Without object streams the reserved /Contents stays literal text in the file, where it can be filled.
+  const bytes = await pdf.save({ useObjectStreams: false });
+  return fillSignature(bytes, signer);
+}

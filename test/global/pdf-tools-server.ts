@@ -1,0 +1,40 @@
+// A local HTTP server (Node side of the test run) that checks PDFs with the real poppler `pdfsig` and
+// `qpdf --check`, so tests running inside workerd can validate sealed output with the same tools a
+// person would use.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type ToolResult = { code: number; output: string };
+
+function run(command: string, args: string[]): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+export async function startPdfToolsServer(): Promise<{ url: string; server: Server }> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const dir = await mkdtemp(join(tmpdir(), 'pdf-tools-'));
+    try {
+      const file = join(dir, 'document.pdf');
+      await writeFile(file, Buffer.concat(chunks));
+      const [pdfsig, qpdf] = await Promise.all([run('pdfsig', [file]), run('qpdf', ['--check', file])]);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ pdfsig, qpdf }));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('pdf tools server did not bind');
+  return { url: `http://127.0.0.1:${address.port}`, server };
+}
