@@ -1,7 +1,8 @@
 // Checks a PDF with pdfsig and qpdf through the local tools server (test/global/pdf-tools-server.ts).
 import { env } from 'cloudflare:test';
 
-export type PdfCheck = { pdfsig: { code: number; output: string }; qpdf: { code: number; output: string } };
+type ToolResult = { code: number; output: string };
+export type PdfCheck = { pdfsig: ToolResult; qpdf: ToolResult; text: ToolResult };
 
 export async function checkPdf(bytes: Uint8Array): Promise<PdfCheck> {
   const res = await fetch(env.PDF_TOOLS_URL, { method: 'POST', body: bytes });

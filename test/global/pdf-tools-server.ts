@@ -1,8 +1,8 @@
 // A local HTTP server (Node side of the test run) that checks PDFs with the real poppler `pdfsig` and
-// `qpdf --check`, so tests running inside workerd can validate sealed output with the same tools a
+// `qpdf --check` (and extracts its text with `pdftotext`), so tests running inside workerd can validate sealed output with the same tools a
 // person would use.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,9 +26,16 @@ export async function startPdfToolsServer(): Promise<{ url: string; server: Serv
     try {
       const file = join(dir, 'document.pdf');
       await writeFile(file, Buffer.concat(chunks));
-      const [pdfsig, qpdf] = await Promise.all([run('pdfsig', [file]), run('qpdf', ['--check', file])]);
+      // PDF_TOOLS_KEEP=<dir> keeps every checked PDF, to look at what the tests produced.
+      const keep = process.env.PDF_TOOLS_KEEP;
+      if (keep) await mkdir(keep, { recursive: true }).then(() => copyFile(file, join(keep, `${Date.now()}-${chunks.length}.pdf`)));
+      const [pdfsig, qpdf, text] = await Promise.all([
+        run('pdfsig', [file]),
+        run('qpdf', ['--check', file]),
+        run('pdftotext', ['-enc', 'UTF-8', file, '-']),
+      ]);
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ pdfsig, qpdf }));
+      res.end(JSON.stringify({ pdfsig, qpdf, text }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

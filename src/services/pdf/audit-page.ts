@@ -1,0 +1,166 @@
+// The audit trail appended to every sealed document: who signed, how they were verified, from where,
+// when, every recorded event, and the SHA-256 of the document as uploaded.
+import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+import { printable, type DocumentFonts } from './fonts';
+
+export type AuditSigner = {
+  name: string;
+  email: string;
+  role: string;
+  status: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** e.g. "Email link", "Email code (6 digits)", "API". */
+  verification: string;
+  sentAt: string | null;
+  openedAt: string | null;
+  completedAt: string | null;
+  signature?: { bytes: Uint8Array; format: 'png' | 'jpeg' };
+};
+
+export type AuditEntry = { at: string; event: string; actor: string; ip: string | null; detail?: string };
+
+export type AuditTrail = {
+  serviceName: string;
+  documentName: string;
+  templateName: string;
+  submissionRef: string;
+  /** SHA-256 hex of the document as uploaded. */
+  originalSha256: string;
+  completedAt: string | null;
+  signers: AuditSigner[];
+  events: AuditEntry[];
+};
+
+const PAGE = { width: 595.28, height: 841.89 }; // A4
+const MARGIN = 48;
+const MUTED = rgb(0.35, 0.38, 0.45);
+const TEXT = rgb(0.08, 0.09, 0.12);
+const RULE = rgb(0.85, 0.87, 0.9);
+
+/** Writes lines top to bottom, starting a new page when the current one is full. */
+class Writer {
+  private page!: PDFPage;
+  private y = 0;
+  constructor(
+    private readonly pdf: PDFDocument,
+    private readonly fonts: DocumentFonts,
+    private readonly heading: string,
+  ) {
+    this.newPage();
+  }
+
+  private newPage() {
+    this.page = this.pdf.addPage([PAGE.width, PAGE.height]);
+    this.y = PAGE.height - MARGIN;
+    this.page.drawText(printable(this.fonts.bold, this.heading), { x: MARGIN, y: this.y - 16, size: 16, font: this.fonts.bold, color: TEXT });
+    this.y -= 30;
+  }
+
+  ensure(height: number) {
+    if (this.y - height < MARGIN) this.newPage();
+  }
+
+  gap(points: number) {
+    this.y -= points;
+  }
+
+  rule() {
+    this.ensure(8);
+    this.page.drawLine({ start: { x: MARGIN, y: this.y - 4 }, end: { x: PAGE.width - MARGIN, y: this.y - 4 }, thickness: 0.5, color: RULE });
+    this.y -= 10;
+  }
+
+  /** One wrapped paragraph; `label` is drawn in a left column when given. */
+  text(value: string, options: { size?: number; font?: PDFFont; label?: string; color?: ReturnType<typeof rgb> } = {}) {
+    const size = options.size ?? 9;
+    const font = options.font ?? this.fonts.regular;
+    const labelWidth = options.label ? 110 : 0;
+    const width = PAGE.width - MARGIN * 2 - labelWidth;
+    const lines = wrapLines(font, printable(font, value), size, width);
+    this.ensure(lines.length * size * 1.3);
+    if (options.label) {
+      this.page.drawText(printable(this.fonts.regular, options.label), { x: MARGIN, y: this.y - size, size, font: this.fonts.regular, color: MUTED });
+    }
+    for (const line of lines) {
+      this.page.drawText(line, { x: MARGIN + labelWidth, y: this.y - size, size, font, color: options.color ?? TEXT });
+      this.y -= size * 1.3;
+    }
+  }
+
+  async image(bytes: Uint8Array, format: 'png' | 'jpeg', label: string) {
+    const image = format === 'png' ? await this.pdf.embedPng(bytes) : await this.pdf.embedJpg(bytes);
+    const scale = Math.min(160 / image.width, 40 / image.height, 1);
+    this.ensure(image.height * scale + 6);
+    this.page.drawText(label, { x: MARGIN, y: this.y - 9, size: 9, font: this.fonts.regular, color: MUTED });
+    this.page.drawImage(image, { x: MARGIN + 110, y: this.y - image.height * scale, width: image.width * scale, height: image.height * scale });
+    this.y -= image.height * scale + 6;
+  }
+}
+
+function wrapLines(font: PDFFont, text: string, size: number, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      const candidate = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(candidate, size) <= width || !line) {
+        line = candidate;
+      } else {
+        lines.push(line);
+        line = word;
+      }
+      // A single word wider than the column (a long user agent token) is cut.
+      while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
+        let cut = line.length - 1;
+        while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut -= 1;
+        lines.push(line.slice(0, cut));
+        line = line.slice(cut);
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+const show = (value: string | null | undefined) => (value ? value : '—');
+
+/** Appends the audit trail pages to `pdf`. */
+export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, fonts: DocumentFonts): Promise<void> {
+  const w = new Writer(pdf, fonts, 'Audit trail');
+  w.text(trail.documentName, { size: 12, font: fonts.bold });
+  w.gap(4);
+  w.text(trail.templateName, { label: 'Template' });
+  w.text(trail.submissionRef, { label: 'Submission' });
+  w.text(show(trail.completedAt), { label: 'Completed' });
+  w.text(trail.originalSha256, { label: 'Original SHA-256' });
+  w.text(
+    `This document is sealed with a digital signature by ${trail.serviceName}. Any change after sealing invalidates the signature.`,
+    { color: MUTED, size: 8 },
+  );
+  w.rule();
+
+  w.text('Signers', { size: 11, font: fonts.bold });
+  w.gap(2);
+  for (const signer of trail.signers) {
+    w.text(`${signer.name || signer.email} <${signer.email}>`, { font: fonts.bold, label: signer.role });
+    w.text(signer.status, { label: 'Status' });
+    w.text(signer.verification, { label: 'Verification' });
+    w.text(show(signer.ip), { label: 'IP address' });
+    w.text(show(signer.userAgent), { label: 'User agent' });
+    w.text(show(signer.sentAt), { label: 'Invited' });
+    w.text(show(signer.openedAt), { label: 'Opened' });
+    w.text(show(signer.completedAt), { label: 'Completed' });
+    if (signer.signature) await w.image(signer.signature.bytes, signer.signature.format, 'Signature');
+    w.gap(6);
+  }
+  w.rule();
+
+  w.text('Events', { size: 11, font: fonts.bold });
+  w.gap(2);
+  for (const entry of trail.events) {
+    const where = entry.ip ? ` · ${entry.ip}` : '';
+    const detail = entry.detail ? ` — ${entry.detail}` : '';
+    w.text(`${entry.event} · ${entry.actor}${where}${detail}`, { label: entry.at });
+  }
+}

@@ -1,0 +1,32 @@
+// Seals one completed document: values stamped at their areas, the audit trail appended, and a PAdES
+// signature from the account's identity over the whole file.
+import { PDFDocument } from 'pdf-lib';
+import { sha256Hex } from '../../lib/crypto';
+import { appendAuditTrail, type AuditTrail } from './audit-page';
+import type { SigningIdentity } from './certificate';
+import { embedDocumentFonts } from './fonts';
+import { signPdf, type SignatureDetails } from './pades';
+import { stampFields, type FieldStamp } from './stamp';
+
+export type SealInput = {
+  original: Uint8Array;
+  stamps: readonly FieldStamp[];
+  trail: Omit<AuditTrail, 'originalSha256'>;
+  signer: SigningIdentity;
+  signature: SignatureDetails;
+};
+
+export type SealedDocument = { bytes: Uint8Array; sha256: string; originalSha256: string };
+
+export async function sealDocument(input: SealInput): Promise<SealedDocument> {
+  const originalSha256 = await sha256Hex(input.original);
+  const pdf = await PDFDocument.load(input.original, { updateMetadata: false });
+  const fonts = await embedDocumentFonts(pdf);
+  await stampFields(pdf, input.stamps, fonts);
+  await appendAuditTrail(pdf, { ...input.trail, originalSha256 }, fonts);
+  // One save only: pdf-lib writes subset fonts at save time, so a second save would lose glyphs. The
+  // sealed file's own SHA-256 cannot be printed inside it; it is returned for the API and webhooks,
+  // and the signature is what proves the file unchanged.
+  const bytes = await signPdf(pdf, input.signer, input.signature);
+  return { bytes, sha256: await sha256Hex(bytes), originalSha256 };
+}
