@@ -15,6 +15,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             // Local servers started by test/global/setup.ts.
             PDF_TOOLS_URL: inject('pdfToolsUrl'),
+            SMS_PROVIDER_URL: inject('smsProviderUrl'),
           },
         },
       })),

@@ -1,5 +1,6 @@
 // Hono environment: Worker bindings plus the request-scoped variables middleware sets on `c.var`.
 import type { Account, AccessToken, User } from './db/schema/index';
+import type { MessageQueueBody } from './services/mail/outbox';
 
 export type Bindings = {
   DB: D1Database;
@@ -10,6 +11,15 @@ export type Bindings = {
   SERVICE_NAME: string;
   /** Public base URL used in links; defaults to the request's origin. */
   APP_URL?: string;
+  /** Outbound email and SMS (src/services/mail/transports.ts). */
+  MESSAGES_QUEUE: Queue<MessageQueueBody>;
+  EMAIL?: SendEmail;
+  MAIL_FROM?: string;
+  MAIL_TRANSPORT?: string;
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  TWILIO_FROM?: string;
+  TWILIO_API_BASE?: string;
 };
 
 /** Who is calling: set by the auth middleware on every tenant API request. */

@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
       /** test/global/pdf-tools-server.ts: POST a PDF, get pdfsig and qpdf --check output. */
       PDF_TOOLS_URL: string;
+      /** test/global/sms-provider-server.ts: a Twilio-compatible API that records and can fail. */
+      SMS_PROVIDER_URL: string;
     }
   }
 }

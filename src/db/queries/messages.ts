@@ -1,0 +1,68 @@
+// Outbound message rows.
+import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client';
+import { messages, type Message, type NewMessage } from '../schema/index';
+
+export function messageInsert(db: Db, message: NewMessage) {
+  return db.insert(messages).values(message).returning({ id: messages.id });
+}
+
+export async function getMessage(db: Db, id: number): Promise<Message | undefined> {
+  return db.select().from(messages).where(eq(messages.id, id)).get();
+}
+
+/**
+ * Claims one delivery attempt: counts it and returns the row only while it is still queued, so two
+ * consumers handed the same message cannot both send it.
+ */
+export async function claimAttempt(db: Db, id: number, transport: string, at: string): Promise<Message | undefined> {
+  const [row] = await db
+    .update(messages)
+    .set({ attempts: sql`${messages.attempts} + 1`, transport, status: 'sending', claimedAt: at })
+    .where(and(eq(messages.id, id), eq(messages.status, 'queued')))
+    .returning();
+  return row;
+}
+
+export async function markSent(db: Db, id: number, providerId: string | null, at: string): Promise<void> {
+  await db.update(messages).set({ status: 'sent', providerId, sentAt: at, error: null }).where(eq(messages.id, id));
+}
+
+/** After a failed attempt: queued again for a retry, or failed for good. */
+export async function markAttemptFailed(db: Db, id: number, error: string, final: boolean): Promise<void> {
+  await db
+    .update(messages)
+    .set({ status: final ? 'failed' : 'queued', error: error.slice(0, 1000) })
+    .where(eq(messages.id, id));
+}
+
+/**
+ * The cron sweep's work: attempts that started before `claimedBefore` and never finished (the consumer
+ * died mid-send) are queued again; then the ids of messages queued since before `queuedBefore`, whose
+ * queue message may have been lost, are returned to be enqueued again.
+ */
+export async function reclaimStalled(db: Db, queuedBefore: string, claimedBefore: string, limit: number): Promise<number[]> {
+  await db
+    .update(messages)
+    .set({ status: 'queued' })
+    .where(and(eq(messages.status, 'sending'), lt(messages.claimedAt, claimedBefore)));
+  const rows = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.status, 'queued'), lt(sql`coalesce(${messages.claimedAt}, ${messages.createdAt})`, queuedBefore)))
+    .orderBy(messages.id)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+export type OutboxFilters = { recipient?: string; kind?: string; accountId?: number };
+
+/** The development inbox (GET /dev/outbox), newest first. */
+export async function listOutbox(db: Db, filters: OutboxFilters, limit: number): Promise<Message[]> {
+  const conditions: (SQL | undefined)[] = [
+    filters.recipient ? sql`lower(${messages.recipient}) = lower(${filters.recipient})` : undefined,
+    filters.kind ? eq(messages.kind, filters.kind) : undefined,
+    filters.accountId ? eq(messages.accountId, filters.accountId) : undefined,
+  ];
+  return db.select().from(messages).where(and(...conditions)).orderBy(desc(messages.id)).limit(limit);
+}

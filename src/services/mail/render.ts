@@ -1,0 +1,57 @@
+// Message texts: `{{token}}` substitution (HTML-escaped in the HTML part) and the branded email layout.
+
+export type TokenValues = Record<string, string | null | undefined>;
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * Replaces `{{ name }}` tokens with their values, as plain text (the HTML layout escapes the result, so
+ * neither a value nor the tenant's own text can inject markup). Unknown tokens stay as written, so a
+ * typo is visible to the sender rather than silently blank.
+ */
+export function fillTokens(template: string, values: TokenValues): string {
+  return template.replace(/\{\{\s*([a-z_]+(?:\.[a-z_]+)*)\s*\}\}/gi, (whole, name: string) => {
+    const value = values[name];
+    return value === undefined ? whole : (value ?? '');
+  });
+}
+
+export type Branding = {
+  companyName: string;
+  logoUrl?: string | null;
+  primaryColor?: string | null;
+  showPoweredBy?: boolean;
+  serviceName: string;
+};
+
+export type EmailContent = { subject: string; text: string; html: string };
+
+/**
+ * A message body as paragraphs (tokens already filled, plain text) with an optional call to action,
+ * laid out as a simple table-based HTML email that renders in every client.
+ */
+export function layoutEmail(
+  branding: Branding,
+  content: { subject: string; paragraphs: string[]; action?: { label: string; url: string } },
+): EmailContent {
+  const color = branding.primaryColor && /^#[0-9a-f]{6}$/i.test(branding.primaryColor) ? branding.primaryColor : '#1d4ed8';
+  const header = branding.logoUrl
+    ? `<img src="${escapeHtml(branding.logoUrl)}" alt="${escapeHtml(branding.companyName)}" style="max-height:40px">`
+    : `<strong style="font-size:18px">${escapeHtml(branding.companyName)}</strong>`;
+  const body = content.paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
+  const button = content.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:${color};color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(content.action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:12px;color:#555">Or open this link: <a href="${escapeHtml(content.action.url)}">${escapeHtml(content.action.url)}</a></p>`
+    : '';
+  const footer = branding.showPoweredBy === false ? '' : `<p style="font-size:12px;color:#888">Sent with ${escapeHtml(branding.serviceName)}</p>`;
+  const html = `<!doctype html><html><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111;background:#f6f7f9;margin:0;padding:24px">
+<table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px"><tr><td>
+<div style="margin-bottom:24px">${header}</div>${body}${button}${footer}
+</td></tr></table></body></html>`;
+  const text = [...content.paragraphs, ...(content.action ? [`${content.action.label}: ${content.action.url}`] : [])].join('\n\n');
+  return { subject: content.subject, text, html };
+}

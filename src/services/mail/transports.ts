@@ -1,0 +1,95 @@
+// Where outbound messages go: Cloudflare's send_email binding and a Twilio-compatible SMS API in
+// production; in development and tests the D1 row itself is the inbox (GET /dev/outbox).
+import type { Message } from '../../db/schema/index';
+
+export type Outbound = Pick<Message, 'id' | 'channel' | 'recipient' | 'subject' | 'text' | 'html'>;
+
+export type Transport = {
+  name: 'outbox' | 'cloudflare' | 'twilio';
+  send(message: Outbound): Promise<{ providerId: string | null }>;
+};
+
+export type MailEnv = {
+  ENVIRONMENT: string;
+  /** `cloudflare` to send email through the EMAIL binding outside production too. */
+  MAIL_TRANSPORT?: string;
+  MAIL_FROM?: string;
+  SERVICE_NAME: string;
+  EMAIL?: SendEmail;
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  TWILIO_FROM?: string;
+  /** Base URL of the Twilio-compatible API; tests point it at a local server. */
+  TWILIO_API_BASE?: string;
+};
+
+/** A failure that retrying cannot fix (no transport configured, recipient rejected). */
+export class PermanentDeliveryError extends Error {}
+
+export const outboxTransport: Transport = {
+  name: 'outbox',
+  async send(message) {
+    return { providerId: `outbox-${message.id}` };
+  },
+};
+
+export function cloudflareEmailTransport(binding: SendEmail, from: string, fromName: string): Transport {
+  return {
+    name: 'cloudflare',
+    async send(message) {
+      const result = await binding.send({
+        from: { email: from, name: fromName },
+        to: message.recipient,
+        subject: message.subject ?? '',
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+      });
+      return { providerId: result.messageId };
+    },
+  };
+}
+
+export function twilioTransport(config: { accountSid: string; authToken: string; from: string; apiBase: string }): Transport {
+  return {
+    name: 'twilio',
+    async send(message) {
+      const url = `${config.apiBase.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${btoa(`${config.accountSid}:${config.authToken}`)}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ To: message.recipient, From: config.from, Body: message.text }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = (await response.json().catch(() => ({}))) as { sid?: string; message?: string; code?: number };
+      if (response.ok) return { providerId: body.sid ?? null };
+      const reason = `SMS provider answered ${response.status}${body.message ? `: ${body.message}` : ''}`;
+      // 4xx other than throttling means the request itself is wrong (bad number, bad credentials).
+      if (response.status >= 400 && response.status < 500 && response.status !== 429) throw new PermanentDeliveryError(reason);
+      throw new Error(reason);
+    },
+  };
+}
+
+export function transportFor(env: MailEnv, channel: string): Transport {
+  const production = env.ENVIRONMENT === 'production';
+  if (channel === 'sms') {
+    if (env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM) {
+      return twilioTransport({
+        accountSid: env.TWILIO_ACCOUNT_SID,
+        authToken: env.TWILIO_AUTH_TOKEN,
+        from: env.TWILIO_FROM,
+        apiBase: env.TWILIO_API_BASE || 'https://api.twilio.com',
+      });
+    }
+    if (production) throw new PermanentDeliveryError('SMS is not configured: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM.');
+    return outboxTransport;
+  }
+  if (production || env.MAIL_TRANSPORT === 'cloudflare') {
+    if (!env.EMAIL || !env.MAIL_FROM) throw new PermanentDeliveryError('Email is not configured: bind EMAIL (send_email) and set MAIL_FROM.');
+    return cloudflareEmailTransport(env.EMAIL, env.MAIL_FROM, env.SERVICE_NAME);
+  }
+  return outboxTransport;
+}
