@@ -19,7 +19,7 @@ const server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.
 process.on('exit', () => server.kill('SIGTERM'));
 
 async function waitForServer() {
-  for (let i = 0; i < 120; i += 1) {
+  for (let i = 0; i < 360; i += 1) {
     try {
       const res = await fetch(`${base}/api/openapi.json`);
       if (res.ok) return;

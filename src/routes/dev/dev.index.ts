@@ -6,6 +6,10 @@ import { findPrincipalByTokenHash } from '../../db/queries/access-tokens';
 import { listOutbox } from '../../db/queries/messages';
 import { serializeUser } from '../users/users.handlers';
 import { serializeAccount } from '../settings/settings.handlers';
+import { PDFDocument } from 'pdf-lib';
+import { generateSigningIdentity, type SigningIdentity } from '../../services/pdf/certificate';
+import { sealDocument } from '../../services/pdf/seal';
+import type { FieldStamp } from '../../services/pdf/stamp';
 
 export function createDevRoutes() {
   const dev = new Hono<AppEnv>();
@@ -23,6 +27,48 @@ export function createDevRoutes() {
     if (!found) return c.json({ error: 'No token with that hash.' }, 404);
     return c.json({ ...serializeUser(found.user), account: serializeAccount(found.account) });
   });
+  /**
+   * bench/seal: seals the posted PDF with `fields` text fields spread over its pages and `signers`
+   * signers in the audit trail; the floor route only loads and saves the same bytes.
+   */
+  let benchIdentity: Promise<SigningIdentity> | undefined;
+  dev.post('/bench/seal', async (c) => {
+    const original = new Uint8Array(await c.req.arrayBuffer());
+    const fields = Number(c.req.query('fields') ?? 30);
+    const signers = Number(c.req.query('signers') ?? 3);
+    const pages = (await PDFDocument.load(original, { updateMetadata: false })).getPageCount();
+    benchIdentity ??= generateSigningIdentity({ commonName: 'Bench Seal', organization: 'Bench' });
+    const stamps: FieldStamp[] = Array.from({ length: fields }, (_, i) => ({
+      area: { page: (i % pages) + 1, x: 0.1, y: 0.05 + ((i * 0.03) % 0.85), w: 0.4, h: 0.03 },
+      value: { kind: 'text', text: `Field ${i + 1}: Zoë Ørsted-Łukasiewicz` },
+    }));
+    const sealed = await sealDocument({
+      original,
+      stamps,
+      trail: {
+        serviceName: 'Bench',
+        documentName: 'bench.pdf',
+        templateName: 'Bench',
+        submissionRef: 'bench',
+        completedAt: new Date().toISOString(),
+        signers: Array.from({ length: signers }, (_, i) => ({
+          name: `Signer ${i + 1}`, email: `signer${i + 1}@example.com`, role: `Role ${i + 1}`, status: 'completed',
+          ip: '203.0.113.1', userAgent: 'bench', verification: 'Email link', sentAt: null, openedAt: null, completedAt: new Date().toISOString(),
+        })),
+        events: [],
+      },
+      signer: await benchIdentity,
+      signature: { name: 'Bench' },
+    });
+    return c.json({ bytes: sealed.bytes.length, sha256: sealed.sha256 });
+  });
+
+  dev.post('/bench/pdf-roundtrip', async (c) => {
+    const pdf = await PDFDocument.load(new Uint8Array(await c.req.arrayBuffer()), { updateMetadata: false });
+    const bytes = await pdf.save({ useObjectStreams: false });
+    return c.json({ bytes: bytes.length });
+  });
+
   /**
    * The development inbox: every email and SMS the service sent, newest first (decisions.md › Email
    * and SMS). Filters: `to`, `kind`, `account_id`; `limit` up to 200.

@@ -1,7 +1,7 @@
 // The audit trail appended to every sealed document: who signed, how they were verified, from where,
 // when, every recorded event, and the SHA-256 of the document as uploaded.
 import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
-import { printable, type DocumentFonts } from './fonts';
+import type { DocumentFonts, FontStyle } from './fonts';
 
 export type AuditSigner = {
   name: string;
@@ -42,45 +42,51 @@ const RULE = rgb(0.85, 0.87, 0.9);
 class Writer {
   private page!: PDFPage;
   private y = 0;
-  constructor(
+  private constructor(
     private readonly pdf: PDFDocument,
     private readonly fonts: DocumentFonts,
     private readonly heading: string,
-  ) {
-    this.newPage();
+  ) {}
+
+  static async start(pdf: PDFDocument, fonts: DocumentFonts, heading: string): Promise<Writer> {
+    const writer = new Writer(pdf, fonts, heading);
+    await writer.newPage();
+    return writer;
   }
 
-  private newPage() {
+  private async newPage() {
     this.page = this.pdf.addPage([PAGE.width, PAGE.height]);
     this.y = PAGE.height - MARGIN;
-    this.page.drawText(printable(this.fonts.bold, this.heading), { x: MARGIN, y: this.y - 16, size: 16, font: this.fonts.bold, color: TEXT });
+    const { font, text } = await this.fonts.forText(this.heading, 'bold');
+    this.page.drawText(text, { x: MARGIN, y: this.y - 16, size: 16, font, color: TEXT });
     this.y -= 30;
   }
 
-  ensure(height: number) {
-    if (this.y - height < MARGIN) this.newPage();
+  async ensure(height: number) {
+    if (this.y - height < MARGIN) await this.newPage();
   }
 
   gap(points: number) {
     this.y -= points;
   }
 
-  rule() {
-    this.ensure(8);
+  async rule() {
+    await this.ensure(8);
     this.page.drawLine({ start: { x: MARGIN, y: this.y - 4 }, end: { x: PAGE.width - MARGIN, y: this.y - 4 }, thickness: 0.5, color: RULE });
     this.y -= 10;
   }
 
   /** One wrapped paragraph; `label` is drawn in a left column when given. */
-  text(value: string, options: { size?: number; font?: PDFFont; label?: string; color?: ReturnType<typeof rgb> } = {}) {
+  async text(value: string, options: { size?: number; style?: FontStyle; label?: string; color?: ReturnType<typeof rgb> } = {}) {
     const size = options.size ?? 9;
-    const font = options.font ?? this.fonts.regular;
+    const { font, text } = await this.fonts.forText(value, options.style);
     const labelWidth = options.label ? 110 : 0;
     const width = PAGE.width - MARGIN * 2 - labelWidth;
-    const lines = wrapLines(font, printable(font, value), size, width);
-    this.ensure(lines.length * size * 1.3);
+    const lines = wrapLines(font, text, size, width);
+    await this.ensure(lines.length * size * 1.3);
     if (options.label) {
-      this.page.drawText(printable(this.fonts.regular, options.label), { x: MARGIN, y: this.y - size, size, font: this.fonts.regular, color: MUTED });
+      const label = await this.fonts.forText(options.label);
+      this.page.drawText(label.text, { x: MARGIN, y: this.y - size, size, font: label.font, color: MUTED });
     }
     for (const line of lines) {
       this.page.drawText(line, { x: MARGIN + labelWidth, y: this.y - size, size, font, color: options.color ?? TEXT });
@@ -91,8 +97,9 @@ class Writer {
   async image(bytes: Uint8Array, format: 'png' | 'jpeg', label: string) {
     const image = format === 'png' ? await this.pdf.embedPng(bytes) : await this.pdf.embedJpg(bytes);
     const scale = Math.min(160 / image.width, 40 / image.height, 1);
-    this.ensure(image.height * scale + 6);
-    this.page.drawText(label, { x: MARGIN, y: this.y - 9, size: 9, font: this.fonts.regular, color: MUTED });
+    await this.ensure(image.height * scale + 6);
+    const labelFont = await this.fonts.forText(label);
+    this.page.drawText(labelFont.text, { x: MARGIN, y: this.y - 9, size: 9, font: labelFont.font, color: MUTED });
     this.page.drawImage(image, { x: MARGIN + 110, y: this.y - image.height * scale, width: image.width * scale, height: image.height * scale });
     this.y -= image.height * scale + 6;
   }
@@ -127,40 +134,40 @@ const show = (value: string | null | undefined) => (value ? value : '—');
 
 /** Appends the audit trail pages to `pdf`. */
 export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, fonts: DocumentFonts): Promise<void> {
-  const w = new Writer(pdf, fonts, 'Audit trail');
-  w.text(trail.documentName, { size: 12, font: fonts.bold });
+  const w = await Writer.start(pdf, fonts, 'Audit trail');
+  await w.text(trail.documentName, { size: 12, style: 'bold' });
   w.gap(4);
-  w.text(trail.templateName, { label: 'Template' });
-  w.text(trail.submissionRef, { label: 'Submission' });
-  w.text(show(trail.completedAt), { label: 'Completed' });
-  w.text(trail.originalSha256, { label: 'Original SHA-256' });
-  w.text(
+  await w.text(trail.templateName, { label: 'Template' });
+  await w.text(trail.submissionRef, { label: 'Submission' });
+  await w.text(show(trail.completedAt), { label: 'Completed' });
+  await w.text(trail.originalSha256, { label: 'Original SHA-256' });
+  await w.text(
     `This document is sealed with a digital signature by ${trail.serviceName}. Any change after sealing invalidates the signature.`,
     { color: MUTED, size: 8 },
   );
-  w.rule();
+  await w.rule();
 
-  w.text('Signers', { size: 11, font: fonts.bold });
+  await w.text('Signers', { size: 11, style: 'bold' });
   w.gap(2);
   for (const signer of trail.signers) {
-    w.text(`${signer.name || signer.email} <${signer.email}>`, { font: fonts.bold, label: signer.role });
-    w.text(signer.status, { label: 'Status' });
-    w.text(signer.verification, { label: 'Verification' });
-    w.text(show(signer.ip), { label: 'IP address' });
-    w.text(show(signer.userAgent), { label: 'User agent' });
-    w.text(show(signer.sentAt), { label: 'Invited' });
-    w.text(show(signer.openedAt), { label: 'Opened' });
-    w.text(show(signer.completedAt), { label: 'Completed' });
+    await w.text(`${signer.name || signer.email} <${signer.email}>`, { style: 'bold', label: signer.role });
+    await w.text(signer.status, { label: 'Status' });
+    await w.text(signer.verification, { label: 'Verification' });
+    await w.text(show(signer.ip), { label: 'IP address' });
+    await w.text(show(signer.userAgent), { label: 'User agent' });
+    await w.text(show(signer.sentAt), { label: 'Invited' });
+    await w.text(show(signer.openedAt), { label: 'Opened' });
+    await w.text(show(signer.completedAt), { label: 'Completed' });
     if (signer.signature) await w.image(signer.signature.bytes, signer.signature.format, 'Signature');
     w.gap(6);
   }
-  w.rule();
+  await w.rule();
 
-  w.text('Events', { size: 11, font: fonts.bold });
+  await w.text('Events', { size: 11, style: 'bold' });
   w.gap(2);
   for (const entry of trail.events) {
     const where = entry.ip ? ` · ${entry.ip}` : '';
     const detail = entry.detail ? ` — ${entry.detail}` : '';
-    w.text(`${entry.event} · ${entry.actor}${where}${detail}`, { label: entry.at });
+    await w.text(`${entry.event} · ${entry.actor}${where}${detail}`, { label: entry.at });
   }
 }

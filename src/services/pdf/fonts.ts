@@ -1,30 +1,79 @@
-// Fonts for stamped values and the audit trail: DejaVu Sans, embedded as a subset, so names and values
-// in any Latin, Greek or Cyrillic script (and many symbols) render instead of failing WinAnsi encoding.
+// Fonts for stamped values and the audit trail. Text the PDF standard fonts can encode (WinAnsi) uses
+// Helvetica, which costs nothing to embed; anything else uses DejaVu Sans, embedded as a subset only
+// when a document needs it, so names in Greek, Cyrillic, Central European scripts and many symbols
+// render instead of failing WinAnsi encoding.
 import fontkit from '@pdf-lib/fontkit';
-import type { PDFDocument, PDFFont } from 'pdf-lib';
+import { StandardFonts, type PDFDocument, type PDFFont } from 'pdf-lib';
 import regularTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf';
 import boldTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf';
 import obliqueTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans-Oblique.ttf';
 
-export type DocumentFonts = { regular: PDFFont; bold: PDFFont; oblique: PDFFont };
+export type FontStyle = 'regular' | 'bold' | 'oblique';
 
-export async function embedDocumentFonts(pdf: PDFDocument): Promise<DocumentFonts> {
-  pdf.registerFontkit(fontkit);
-  const [regular, bold, oblique] = await Promise.all([
-    pdf.embedFont(new Uint8Array(regularTtf), { subset: true }),
-    pdf.embedFont(new Uint8Array(boldTtf), { subset: true }),
-    pdf.embedFont(new Uint8Array(obliqueTtf), { subset: true }),
-  ]);
-  return { regular, bold, oblique };
+const STANDARD: Record<FontStyle, StandardFonts> = {
+  regular: StandardFonts.Helvetica,
+  bold: StandardFonts.HelveticaBold,
+  oblique: StandardFonts.HelveticaOblique,
+};
+const UNICODE_FILES: Record<FontStyle, Uint8Array> = {
+  regular: new Uint8Array(regularTtf),
+  bold: new Uint8Array(boldTtf),
+  oblique: new Uint8Array(obliqueTtf),
+};
+
+/**
+ * fontkit with parsed fonts kept for the isolate's life: parsing a 700 KB TrueType file costs far more
+ * than stamping a document, and a parsed font is only read from (each document gets its own subset).
+ */
+const parsed = new WeakMap<Uint8Array, unknown>();
+const cachingFontkit = {
+  ...fontkit,
+  create(data: Uint8Array, postscriptName?: string) {
+    if (postscriptName !== undefined) return fontkit.create(data, postscriptName);
+    let font = parsed.get(data);
+    if (!font) parsed.set(data, (font = fontkit.create(data)));
+    return font;
+  },
+} as typeof fontkit;
+
+let winAnsi: Set<number> | undefined;
+
+/** The fonts of one document, embedded on first use. */
+export class DocumentFonts {
+  private readonly embedded = new Map<string, Promise<PDFFont>>();
+
+  constructor(private readonly pdf: PDFDocument) {
+    pdf.registerFontkit(cachingFontkit);
+  }
+
+  private embed(key: string, load: () => Promise<PDFFont>): Promise<PDFFont> {
+    let font = this.embedded.get(key);
+    if (!font) this.embedded.set(key, (font = load()));
+    return font;
+  }
+
+  private async standard(style: FontStyle): Promise<PDFFont> {
+    return this.embed(`std-${style}`, () => this.pdf.embedFont(STANDARD[style]));
+  }
+
+  private async unicode(style: FontStyle): Promise<PDFFont> {
+    return this.embed(`uni-${style}`, () => this.pdf.embedFont(UNICODE_FILES[style], { subset: true }));
+  }
+
+  /** A font for `text` and the text as that font can draw it (unknown characters become `?`). */
+  async forText(text: string, style: FontStyle = 'regular'): Promise<{ font: PDFFont; text: string }> {
+    const clean = text.replace(/[\r\t]/g, ' ');
+    const standard = await this.standard(style);
+    winAnsi ??= new Set(standard.getCharacterSet());
+    if ([...clean].every((c) => c === '\n' || winAnsi!.has(c.codePointAt(0)!))) return { font: standard, text: clean };
+    const font = await this.unicode(style);
+    return { font, text: printable(font, clean) };
+  }
 }
 
-/** Characters the font has no glyph for are replaced, so one exotic character never breaks a seal. */
 export function printable(font: PDFFont, text: string): string {
   const supported = new Set(font.getCharacterSet());
   let out = '';
-  for (const char of text.replace(/[\r\t]/g, ' ')) {
-    const code = char.codePointAt(0)!;
-    out += char === '\n' || supported.has(code) ? char : '?';
-  }
+  for (const char of text) out += char === '\n' || supported.has(char.codePointAt(0)!) ? char : '?';
   return out;
 }

@@ -4,7 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
-import { embedDocumentFonts } from './fonts';
+import { DocumentFonts } from './fonts';
 import { signPdf, type SignatureDetails } from './pades';
 import { stampFields, type FieldStamp } from './stamp';
 
@@ -21,7 +21,7 @@ export type SealedDocument = { bytes: Uint8Array; sha256: string; originalSha256
 export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const originalSha256 = await sha256Hex(input.original);
   const pdf = await PDFDocument.load(input.original, { updateMetadata: false });
-  const fonts = await embedDocumentFonts(pdf);
+  const fonts = new DocumentFonts(pdf);
   await stampFields(pdf, input.stamps, fonts);
   await appendAuditTrail(pdf, { ...input.trail, originalSha256 }, fonts);
   // One save only: pdf-lib writes subset fonts at save time, so a second save would lose glyphs. The

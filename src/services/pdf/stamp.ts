@@ -2,7 +2,7 @@
 // signature/initials/image/stamp pictures scaled to fit without distortion.
 import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import { areaToRect, type Area, type Rect } from './geometry';
-import { printable, type DocumentFonts } from './fonts';
+import type { DocumentFonts } from './fonts';
 
 export type StampValue =
   | { kind: 'text'; text: string }
@@ -105,14 +105,15 @@ export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[
     const { value } = stamp;
     switch (value.kind) {
       case 'text': {
-        const font = stamp.typed ? fonts.oblique : fonts.regular;
-        const text = printable(font, value.text).trim();
+        const { font, text } = await fonts.forText(value.text.trim(), stamp.typed ? 'oblique' : 'regular');
         if (text) drawText(page, font, text, rect);
         break;
       }
-      case 'cells':
-        drawCells(page, fonts.regular, printable(fonts.regular, value.text), rect);
+      case 'cells': {
+        const { font, text } = await fonts.forText(value.text);
+        drawCells(page, font, text, rect);
         break;
+      }
       case 'check':
         if (value.checked) drawCheck(page, rect);
         break;

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// bench/seal: sealing a 50-page document with 30 fields and 3 signers (stamp + audit trail + PAdES
+// signature) in `wrangler dev`, beside the floor — a pdf-lib load + save of the same file in the same
+// Worker — and the workerd process's peak memory while sealing a ~20 MB document.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+const PORT = Number(process.env.BENCH_PORT ?? 8792);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const base = `http://127.0.0.1:${PORT}`;
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
+
+async function makePdf(pages, noiseBytesPerPage = 0) {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i += 1) {
+    const page = pdf.addPage([612, 792]);
+    for (let line = 0; line < 40; line += 1) {
+      page.drawText(`Page ${i}, clause ${line + 1}: the parties agree to the terms set out in this agreement.`, { x: 40, y: 750 - line * 18, size: 10, font });
+    }
+    if (noiseBytesPerPage) {
+      // Incompressible content (random bytes in a stream) to reach a realistic large file size.
+      const noise = new Uint8Array(noiseBytesPerPage);
+      for (let j = 0; j < noise.length; j += 65536) crypto.getRandomValues(noise.subarray(j, Math.min(j + 65536, noise.length)));
+      page.node.set(pdf.context.obj('PieceInfo'), pdf.context.register(pdf.context.flateStream(noise)));
+    }
+  }
+  return pdf.save();
+}
+
+const server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+process.on('exit', () => server.kill('SIGTERM'));
+
+async function waitForServer() {
+  for (let i = 0; i < 360; i += 1) {
+    try {
+      if ((await fetch(`${base}/api/openapi.json`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('wrangler dev did not start');
+}
+
+async function timed(path, body) {
+  const start = performance.now();
+  const res = await fetch(`${base}${path}`, { method: 'POST', body });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  await res.json();
+  return performance.now() - start;
+}
+
+function workerdPids() {
+  const out = [];
+  const walk = (pid) => {
+    let children = '';
+    try { children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8'); } catch { return; }
+    for (const child of children.trim().split(/\s+/).filter(Boolean)) {
+      try { if (readFileSync(`/proc/${child}/comm`, 'utf8').includes('workerd')) out.push(child); } catch {}
+      walk(child);
+    }
+  };
+  walk(server.pid);
+  return out;
+}
+const memory = (pid, field) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))[1]) / 1024;
+
+await waitForServer();
+const doc = await makePdf(50);
+const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+await timed('/dev/bench/pdf-roundtrip', doc);
+await timed('/dev/bench/seal', doc);
+const floor = [];
+const subject = [];
+for (let i = 0; i < ROUNDS; i += 1) {
+  floor.push(await timed('/dev/bench/pdf-roundtrip', doc));
+  subject.push(await timed('/dev/bench/seal?fields=30&signers=3', doc));
+}
+
+const big = await makePdf(20, 1_000_000);
+const pids = workerdPids();
+const before = pids.map((p) => memory(p, 'VmRSS'));
+const bigMs = await timed('/dev/bench/seal?fields=30&signers=3', big);
+const peak = pids.map((p) => memory(p, 'VmHWM'));
+server.kill('SIGTERM');
+
+console.log(`bench/seal  (50 pages, ${(doc.length / 1024).toFixed(0)} KB, 30 fields, 3 signers; median of ${ROUNDS})`);
+console.log(`  floor    pdf-lib load + save:                    ${median(floor).toFixed(0)} ms`);
+console.log(`  subject  stamp + audit trail + PAdES signature:  ${median(subject).toFixed(0)} ms`);
+console.log(`  ratio    ${(median(subject) / median(floor)).toFixed(2)} (target ≤ 1.5)`);
+console.log(`  20 MB    ${(big.length / 1e6).toFixed(1)} MB document sealed in ${bigMs.toFixed(0)} ms; workerd RSS before ${before.map((m) => m.toFixed(0)).join('/')} MB, peak ${peak.map((m) => m.toFixed(0)).join('/')} MB (whole process, includes the runtime's own ~${Math.min(...before).toFixed(0)} MB)`);
+process.exit(0);
