@@ -171,9 +171,13 @@ function decodeBase64(encoded: string): Uint8Array {
  * A file value as bytes: a multipart part, a data URL or bare base64. The size is checked from the
  * encoded length before decoding, so an oversized file is refused without being decoded.
  */
-export async function fileBytes(label: string, value: string | File): Promise<{ bytes: Uint8Array; filename?: string; contentType?: string }> {
+export async function fileBytes(
+  label: string,
+  display: string,
+  value: string | File,
+): Promise<{ bytes: Uint8Array; filename?: string; contentType?: string }> {
   const limit = UPLOAD_LIMITS.fileBytes;
-  const over = (size: number) => unprocessable(`${label} is ${(size / MB).toFixed(1)} MB; files can be at most ${limit / MB} MB.`);
+  const over = (size: number) => unprocessable(`${display} is ${(size / MB).toFixed(1)} MB; files can be at most ${limit / MB} MB.`);
   if (value instanceof File) {
     if (value.size > limit) throw over(value.size);
     return { bytes: new Uint8Array(await value.arrayBuffer()), filename: value.name || undefined, contentType: value.type || undefined };
@@ -193,7 +197,8 @@ export async function fileBytes(label: string, value: string | File): Promise<{ 
 
 /** Turns a validated document entry into an Upload with a name for messages and storage. */
 export async function toUpload(label: string, entry: { name?: string; file: string | File }, index: number): Promise<Upload> {
-  const { bytes, filename, contentType } = await fileBytes(label, entry.file);
+  const display = entry.name ? `${label} "${entry.name}"` : label;
+  const { bytes, filename, contentType } = await fileBytes(label, display, entry.file);
   const name = entry.name?.trim() || filename?.replace(/\.pdf$/i, '') || `Document ${index + 1}`;
-  return { label: entry.name ? `${label} "${entry.name}"` : label, name, bytes, contentType };
+  return { label: display, name, bytes, contentType };
 }

@@ -1,5 +1,5 @@
 // Reads what a template needs from an uploaded PDF (page count, page sizes) and refuses what no signer could open.
-import { EncryptedPDFError, ParseSpeeds, PDFDocument } from 'pdf-lib';
+import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import type { PageDimensions } from '../../db/schema/index';
 
 export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[] };
@@ -41,13 +41,13 @@ export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
       updateMetadata: false,
       throwOnInvalidObject: true,
       parseSpeed: ParseSpeeds.Fastest,
+      // Checked below through isEncrypted: pdf-lib's own error class is ES5-compiled and fails instanceof.
+      ignoreEncryption: true,
     });
-  } catch (error) {
-    if (error instanceof EncryptedPDFError) {
-      throw new UnusableDocument('is encrypted or password-protected; upload a copy without a password');
-    }
+  } catch {
     throw new UnusableDocument('is corrupt and cannot be read as a PDF');
   }
+  if (pdf.isEncrypted) throw new UnusableDocument('is encrypted or password-protected; upload a copy without a password');
   let pages: ReturnType<PDFDocument['getPages']>;
   try {
     pages = pdf.getPages();
