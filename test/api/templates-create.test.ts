@@ -151,6 +151,45 @@ describe('POST /api/templates/pdf (multipart)', () => {
   });
 });
 
+describe('POST /api/templates/pdf malformed multipart', () => {
+  it('answers 400 when form keys conflict instead of failing', async () => {
+    const a = await createAccount();
+    const form = new FormData();
+    form.set('documents', 'plain text');
+    form.set('documents[0][file]', pdfFile(await makePdf()));
+    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: form });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('The form keys for documents conflict: one gives a value where another expects a list or object.');
+  });
+
+  it('refuses a __proto__ form key', async () => {
+    const a = await createAccount();
+    const form = new FormData();
+    form.set('__proto__[polluted]', 'yes');
+    form.set('documents[0][file]', pdfFile(await makePdf()));
+    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: form });
+    expect(res.status).toBe(400);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('answers 400 to a submitters part that is not valid JSON', async () => {
+    const a = await createAccount();
+    const form = new FormData();
+    form.set('submitters', '[{"name": ');
+    form.set('documents[0][file]', pdfFile(await makePdf()));
+    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: form });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('The submitters part is not valid JSON.');
+  });
+
+  it('answers 400 to a content type that is neither JSON nor multipart', async () => {
+    const a = await createAccount();
+    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: 'name=x', headers: { 'Content-Type': 'text/plain' } });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('Send the body as application/json or multipart/form-data (got text/plain).');
+  });
+});
+
 describe('POST /api/templates/pdf refusals', () => {
   it('answers 401 without a token', async () => {
     const res = await api('POST', '/api/templates/pdf', { body: { documents: [] } });

@@ -55,10 +55,17 @@ function keyPath(key: string): string[] {
   return [match[1], ...[...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
 }
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 function assign(tree: Tree, path: string[], value: unknown): void {
   let node: Tree | unknown[] = tree;
   for (let i = 0; i < path.length; i += 1) {
     const part = path[i];
+    if (FORBIDDEN_KEYS.has(part)) throw new ApiError(400, `The form key ${path.join('.')} is not allowed.`);
+    // A key like documents[0][file] after a plain documents=… part: the two cannot both hold.
+    if (node === null || typeof node !== 'object' || node instanceof File) {
+      throw new ApiError(400, `The form keys for ${path[0]} conflict: one gives a value where another expects a list or object.`);
+    }
     const last = i === path.length - 1;
     const nextIsIndex = !last && (path[i + 1] === '' || /^\d+$/.test(path[i + 1]));
     if (Array.isArray(node)) {
