@@ -66,9 +66,10 @@ export const createTemplate: RouteHandler<typeof routes.createTemplate, AppEnv> 
     documents.push({ ...(await toUpload(`documents[${i}]`, entry, i)), fields: entry.fields });
   }
   const db = createDb(c.env.DB);
-  const { template } = await creating.createTemplate(contextOf(c, db), { ...body, documents });
-  audit(c, 'template.create', template);
-  return c.json(await templateJson(c, db, template), 201);
+  const created = await creating.createTemplate(contextOf(c, db), { ...body, documents });
+  audit(c, 'template.create', created.template);
+  // The batch returned the document rows: no second read.
+  return c.json(serializeTemplate(created.template, created.documents, baseUrl(c.req.raw, c.env.APP_URL)), 201);
 };
 
 export const createTemplateFromPdf: RouteHandler<typeof routes.createTemplateFromPdf, AppEnv> = createTemplate as never;
