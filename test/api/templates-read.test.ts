@@ -169,3 +169,13 @@ describe('template documents', () => {
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('documents the upload bodies of /templates/pdf for JSON and multipart', async () => {
+    const res = await api('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    const content = res.json.paths['/templates/pdf'].post.requestBody.content;
+    expect(Object.keys(content)).toEqual(['application/json', 'multipart/form-data']);
+    expect(res.json.components.schemas.TemplateCreateMultipart.properties.documents.items.properties.file).toMatchObject({ format: 'binary' });
+  });
+});
