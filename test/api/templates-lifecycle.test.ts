@@ -141,6 +141,14 @@ describe('POST /api/templates/merge', () => {
     expect(await storedKeys(a.accountId)).toHaveLength(12);
   });
 
+  it('refuses the same template named twice', async () => {
+    const a = await createAccount();
+    const one = await create(a.token);
+    const res = await api('POST', '/api/templates/merge', { token: a.token, body: { template_ids: [one.id, one.id] } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('template_ids must not name the same template twice.');
+  });
+
   it('refuses fewer than two templates', async () => {
     const a = await createAccount();
     const one = await create(a.token);

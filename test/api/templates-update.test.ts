@@ -254,6 +254,14 @@ describe('PUT /api/templates/{id}/documents', () => {
     expect(res.json.documents.map((d: { uuid: string }) => d.uuid)).toEqual([created.documents[1].uuid]);
   });
 
+  it('renames a document without touching its file', async () => {
+    const a = await createAccount();
+    const created = await create(a.token);
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid: created.documents[0].uuid, name: 'Main contract' }] } });
+    expect(res.status).toBe(200);
+    expect(res.json.documents[0]).toMatchObject({ uuid: created.documents[0].uuid, id: created.documents[0].id, filename: 'Main contract' });
+  });
+
   it('refuses removing the last document', async () => {
     const a = await createAccount();
     const created = await create(a.token);
