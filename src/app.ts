@@ -17,6 +17,8 @@ import { mountSettings } from './routes/settings/settings.index';
 import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
 import { mountAuditEvents } from './routes/audit-events/audit-events.index';
 import { createDevRoutes } from './routes/dev/dev.index';
+import { mountTemplates } from './routes/templates/templates.index';
+import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -51,6 +53,8 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSettings(api);
   mountAccessTokens(api);
   mountAuditEvents(api);
+  mountTemplates(api);
+  mountSavedFields(api);
   return api;
 }
 

@@ -50,8 +50,11 @@ type RequestOptions = {
 export async function api(method: string, path: string, options: RequestOptions = {}) {
   const headers: Record<string, string> = { 'CF-Connecting-IP': options.ip ?? '198.51.100.7', ...options.headers };
   if (options.token) headers['X-Auth-Token'] = options.token;
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | FormData | undefined;
+  if (options.body instanceof FormData) {
+    // fetch sets the multipart Content-Type with its boundary.
+    body = options.body;
+  } else if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }

@@ -54,7 +54,10 @@ type TenantRouteOptions = AuthorizeOptions & {
  * a JSON content-type check for JSON bodies, and the error responses the route can give.
  */
 export function tenantRoute<const R extends RouteConfig>(options: TenantRouteOptions, route: R): R {
-  const hasJsonBody = Boolean(route.request?.body?.content?.['application/json']);
+  // Routes that take several body types (JSON or multipart uploads), or an optional body, check the
+  // type themselves.
+  const bodyTypes = Object.keys(route.request?.body?.content ?? {});
+  const hasJsonBody = bodyTypes.length === 1 && bodyTypes[0] === 'application/json' && route.request?.body?.required !== false;
   const takesInput = Boolean(route.request?.body || route.request?.query || route.request?.params);
   const statuses = new Set<ErrorStatus>([401, 403, 429]);
   if (takesInput) statuses.add(400).add(422);

@@ -2,6 +2,7 @@
 // The list of routes comes from the OpenAPI document, so a new route without an entry here fails.
 import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount, type TestAccount } from '../helpers';
+import { makePdf, toBase64 } from '../fixtures/pdfs';
 
 type Fixture = (owner: TestAccount) => Promise<Record<string, string | number>>;
 
@@ -10,12 +11,34 @@ const FIXTURES: Record<string, Fixture> = {
   '/users/{id}': async (owner) => ({ id: (await addUser(owner.accountId, 'editor')).userId }),
   '/access_tokens/{id}': async (owner) => ({ id: await ownTokenId(owner) }),
   '/access_tokens/{id}/revoke': async (owner) => ({ id: await ownTokenId(owner) }),
+  '/templates/{id}': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/templates/{id}/versions': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/templates/{id}/documents': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/templates/{id}/download': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/templates/{id}/clone': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/templates/{id}/documents/{document_id}': async (owner) => {
+    const template = await ownTemplate(owner);
+    return { id: template.id, document_id: template.documents[0].id };
+  },
+  '/settings/saved_fields/{id}': async (owner) => {
+    const res = await api('POST', '/api/settings/saved_fields', { token: owner.token, body: { name: 'Colour', field: { type: 'text' } } });
+    return { id: res.json.id };
+  },
 };
 
 /** Bodies that pass validation, so the request reaches the lookup that must answer 404. */
 const BODIES: Record<string, unknown> = {
   'PUT /users/{id}': { name: 'Mallory' },
+  'PUT /templates/{id}': { name: 'Mallory' },
 };
+
+async function ownTemplate(owner: TestAccount): Promise<{ id: string; documents: { id: number }[] }> {
+  const res = await api('POST', '/api/templates/pdf', {
+    token: owner.token,
+    body: { name: 'Owned', documents: [{ name: 'doc', file: toBase64(await makePdf()) }] },
+  });
+  return res.json;
+}
 
 async function ownTokenId(owner: TestAccount): Promise<number> {
   const res = await api('GET', '/api/access_tokens', { token: owner.token });

@@ -2,3 +2,4 @@
 export * from './accounts';
 export * from './events';
 export * from './messages';
+export * from './templates';

@@ -1,0 +1,208 @@
+// Template rows, their documents and versions. Statement builders (`…Statement`) return unexecuted
+// queries so services can put a change and its outbox event in one `db.batch([...])`.
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client';
+import {
+  templateDocuments,
+  templates,
+  templateVersions,
+  type Template,
+  type TemplateDocument,
+  type TemplateVersion,
+} from '../schema';
+import type { PageQuery } from '../../lib/pagination';
+
+export type NewTemplate = typeof templates.$inferInsert;
+export type NewTemplateDocument = Omit<typeof templateDocuments.$inferInsert, 'templateId'>;
+export type NewTemplateVersion = Omit<typeof templateVersions.$inferInsert, 'templateId'>;
+
+/** Public `tpl_…` ids and integer row ids are both accepted (decisions.md › Identity and ids). */
+export async function findTemplate(db: Db, accountId: number, ref: string | number): Promise<Template | undefined> {
+  const text = String(ref);
+  const condition = /^\d{1,15}$/.test(text) ? eq(templates.id, Number(text)) : eq(templates.publicId, text);
+  return db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.accountId, accountId), condition))
+    .get();
+}
+
+export async function findTemplates(db: Db, accountId: number, refs: (string | number)[]): Promise<Template[]> {
+  const ids = refs.filter((r) => /^\d{1,15}$/.test(String(r))).map(Number);
+  const publicIds = refs.filter((r) => !/^\d{1,15}$/.test(String(r))).map(String);
+  return db
+    .select()
+    .from(templates)
+    .where(
+      and(
+        eq(templates.accountId, accountId),
+        or(ids.length ? inArray(templates.id, ids) : undefined, publicIds.length ? inArray(templates.publicId, publicIds) : undefined),
+      ),
+    );
+}
+
+/** Current (not removed) documents of the given templates, in template order. */
+export async function listCurrentDocuments(db: Db, templateIds: number[]): Promise<TemplateDocument[]> {
+  if (templateIds.length === 0) return [];
+  return db
+    .select()
+    .from(templateDocuments)
+    .where(and(inArray(templateDocuments.templateId, templateIds), isNull(templateDocuments.removedAt)))
+    .orderBy(asc(templateDocuments.templateId), asc(templateDocuments.position), asc(templateDocuments.id));
+}
+
+export async function findCurrentDocument(
+  db: Db,
+  templateId: number,
+  ref: string,
+): Promise<TemplateDocument | undefined> {
+  const condition = /^\d{1,15}$/.test(ref) ? eq(templateDocuments.id, Number(ref)) : eq(templateDocuments.uuid, ref.toLowerCase());
+  return db
+    .select()
+    .from(templateDocuments)
+    .where(and(eq(templateDocuments.templateId, templateId), isNull(templateDocuments.removedAt), condition))
+    .get();
+}
+
+/** Every stored file of a template, removed documents included: what a permanent delete must erase. */
+export async function listAllDocumentKeys(db: Db, templateId: number): Promise<string[]> {
+  const rows = await db
+    .select({ key: templateDocuments.r2Key })
+    .from(templateDocuments)
+    .where(eq(templateDocuments.templateId, templateId));
+  return rows.map((r) => r.key);
+}
+
+export async function countActiveTemplates(db: Db, accountId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(templates)
+    .where(and(eq(templates.accountId, accountId), isNull(templates.archivedAt)));
+  return row.n;
+}
+
+export type TemplateFilters = {
+  q?: string;
+  externalId?: string;
+  folder?: string;
+  slug?: string;
+  archived: boolean;
+};
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function listTemplates(
+  db: Db,
+  accountId: number,
+  filters: TemplateFilters,
+  page: PageQuery,
+): Promise<{ rows: Template[]; total: number }> {
+  const conditions: (SQL | undefined)[] = [
+    eq(templates.accountId, accountId),
+    filters.archived ? isNotNull(templates.archivedAt) : isNull(templates.archivedAt),
+    filters.externalId !== undefined ? eq(templates.externalId, filters.externalId) : undefined,
+    filters.folder !== undefined ? sql`lower(${templates.folderName}) = lower(${filters.folder})` : undefined,
+    filters.slug !== undefined ? eq(templates.slug, filters.slug) : undefined,
+    filters.q ? sql`${templates.name} LIKE ${`%${escapeLike(filters.q)}%`} ESCAPE '\\'` : undefined,
+  ];
+  const where = and(...conditions);
+  const [rows, [{ n }]] = await Promise.all([
+    db
+      .select()
+      .from(templates)
+      .where(where)
+      .orderBy(desc(templates.id))
+      .limit(page.per_page)
+      .offset((page.page - 1) * page.per_page),
+    db.select({ n: count() }).from(templates).where(where),
+  ]);
+  return { rows, total: n };
+}
+
+export function insertTemplateStatement(db: Db, values: NewTemplate) {
+  return db.insert(templates).values(values).returning();
+}
+
+/** Rows of a template inserted in the same batch: the template is found by its public id. */
+function templateIdOf(publicId: string): SQL<number> {
+  return sql<number>`(SELECT ${templates.id} FROM ${templates} WHERE ${templates.publicId} = ${publicId})`;
+}
+
+export function insertDocumentsStatement(db: Db, templatePublicId: string, documents: NewTemplateDocument[]) {
+  return db
+    .insert(templateDocuments)
+    .values(documents.map((d) => ({ ...d, templateId: templateIdOf(templatePublicId) })))
+    .returning();
+}
+
+export function insertVersionStatement(db: Db, templatePublicId: string, version: NewTemplateVersion) {
+  return db.insert(templateVersions).values({ ...version, templateId: templateIdOf(templatePublicId) });
+}
+
+/**
+ * Writes `changes` only if the template is still at `expectedVersion`. A concurrent writer makes this
+ * match nothing, and the version insert in the same batch then fails on its unique index: the batch
+ * rolls back and the caller answers 409.
+ */
+export function updateTemplateStatement(
+  db: Db,
+  template: Pick<Template, 'id' | 'accountId' | 'version'>,
+  changes: Partial<NewTemplate>,
+) {
+  return db
+    .update(templates)
+    .set(changes)
+    .where(and(eq(templates.id, template.id), eq(templates.accountId, template.accountId), eq(templates.version, template.version)))
+    .returning();
+}
+
+export function removeDocumentsStatement(db: Db, templateId: number, ids: number[], at: string) {
+  return db
+    .update(templateDocuments)
+    .set({ removedAt: at })
+    .where(and(eq(templateDocuments.templateId, templateId), inArray(templateDocuments.id, ids)));
+}
+
+export function reorderDocumentStatement(db: Db, id: number, position: number) {
+  return db.update(templateDocuments).set({ position }).where(eq(templateDocuments.id, id));
+}
+
+export function renameDocumentStatement(db: Db, id: number, filename: string) {
+  return db.update(templateDocuments).set({ filename }).where(eq(templateDocuments.id, id));
+}
+
+export function deleteTemplateStatements(db: Db, templateId: number) {
+  return [
+    db.delete(templateDocuments).where(eq(templateDocuments.templateId, templateId)),
+    db.delete(templateVersions).where(eq(templateVersions.templateId, templateId)),
+    db.delete(templates).where(eq(templates.id, templateId)),
+  ] as const;
+}
+
+export async function listVersions(
+  db: Db,
+  templateId: number,
+  page: PageQuery,
+): Promise<{ rows: TemplateVersion[]; total: number }> {
+  const where = eq(templateVersions.templateId, templateId);
+  const [rows, [{ n }]] = await Promise.all([
+    db
+      .select()
+      .from(templateVersions)
+      .where(where)
+      .orderBy(desc(templateVersions.version))
+      .limit(page.per_page)
+      .offset((page.page - 1) * page.per_page),
+    db.select({ n: count() }).from(templateVersions).where(where),
+  ]);
+  return { rows, total: n };
+}
+
+/** Is this one of the "another request changed it" failures of an optimistic update batch? */
+export function isVersionConflict(error: unknown): boolean {
+  const text = String((error as { cause?: unknown })?.cause ?? error);
+  return /UNIQUE constraint failed: template_versions/.test(text) || /UNIQUE constraint failed: template_documents\.template_id/.test(text);
+}
+

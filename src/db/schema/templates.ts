@@ -1,0 +1,168 @@
+// Templates: their stored documents (files in R2), their version history, and saved field configurations.
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { now } from './columns';
+import { accounts, users } from './accounts';
+
+/** A signer role of a template (spec › Template › submitters). */
+export type TemplateRole = { name: string; uuid: string };
+
+/** One rectangle of a field on a document page (spec › Area); numbers are stored exactly as given. */
+export type TemplateArea = { page: number; x: number; y: number; w: number; h: number; attachment_uuid: string };
+
+/** Field types (spec › Template field › type); `datenow` fills the current date when the form opens. */
+export const FIELD_TYPES = [
+  'text', 'signature', 'initials', 'date', 'datenow', 'checkbox', 'radio', 'select',
+  'number', 'phone', 'image', 'stamp', 'cells', 'payment', 'file',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** One element of a template's `schema` (spec › Template field). Optional keys are omitted when unset. */
+export type TemplateField = {
+  uuid: string;
+  name: string;
+  type: FieldType;
+  submitter_uuid: string;
+  required: boolean;
+  readonly: boolean;
+  key?: string;
+  default_value?: string;
+  placeholder?: string;
+  pattern?: string;
+  validation?: string;
+  options?: string[];
+  formula?: string;
+  areas: TemplateArea[];
+  preferences: Record<string, unknown>;
+};
+
+export const templates = sqliteTable(
+  'templates',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** `tpl_` + 20 base62 characters: the id the API shows (decisions.md › Identity and ids). */
+    publicId: text('public_id').notNull(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    externalId: text('external_id'),
+    folderName: text('folder_name').notNull().default('Default'),
+    /** How the template came to be: api | clone | merge. */
+    source: text('source').notNull().default('api'),
+    shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
+    authorId: integer('author_id').references(() => users.id),
+    submitters: text('submitters', { mode: 'json' }).$type<TemplateRole[]>().notNull(),
+    fields: text('fields', { mode: 'json' }).$type<TemplateField[]>().notNull(),
+    preferences: text('preferences', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** The number of the latest stored version; an update writes version + 1 or fails (no lost updates). */
+    version: integer('version').notNull().default(1),
+    archivedAt: text('archived_at'),
+    createdAt: text('created_at').notNull().default(now),
+    updatedAt: text('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('templates_public_id').on(t.publicId),
+    uniqueIndex('templates_slug').on(t.slug),
+    index('templates_account').on(t.accountId, t.id),
+    index('templates_account_external_id').on(t.accountId, t.externalId),
+  ],
+);
+
+export type PageDimensions = { width: number; height: number };
+
+export const templateDocuments = sqliteTable(
+  'template_documents',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => templates.id),
+    /** The id fields' areas point at (`attachment_uuid`); kept when the file is replaced. */
+    uuid: text('uuid').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    sha256: text('sha256').notNull(),
+    pageCount: integer('page_count').notNull(),
+    pageDimensions: text('page_dimensions', { mode: 'json' }).$type<PageDimensions[]>().notNull(),
+    /** Key of the file in the FILES bucket; unique per row, so replacing a file never overwrites one. */
+    r2Key: text('r2_key').notNull(),
+    position: integer('position').notNull(),
+    /**
+     * Set when the document is removed or replaced: the row and its file stay until the template is
+     * deleted permanently, so versions and submissions made from earlier versions keep their files.
+     */
+    removedAt: text('removed_at'),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [
+    index('template_documents_template').on(t.templateId, t.position),
+    uniqueIndex('template_documents_current_uuid')
+      .on(t.templateId, t.uuid)
+      .where(sql`${t.removedAt} IS NULL`),
+    uniqueIndex('template_documents_r2_key').on(t.r2Key),
+  ],
+);
+
+/** What a version records: the template as it was after the change. */
+export type TemplateSnapshot = {
+  name: string;
+  folder_name: string;
+  external_id: string | null;
+  shared: boolean;
+  archived: boolean;
+  submitters: TemplateRole[];
+  schema: TemplateField[];
+  preferences: Record<string, unknown>;
+  documents: { id: number; uuid: string; filename: string; page_count: number; sha256: string }[];
+};
+
+export const templateVersions = sqliteTable(
+  'template_versions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => templates.id),
+    version: integer('version').notNull(),
+    authorId: integer('author_id').references(() => users.id),
+    /** Top-level keys the change touched, e.g. ["name", "schema"]; ["created"] for version 1. */
+    changes: text('changes', { mode: 'json' }).$type<string[]>().notNull(),
+    snapshot: text('snapshot', { mode: 'json' }).$type<TemplateSnapshot>().notNull(),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('template_versions_template_version').on(t.templateId, t.version)],
+);
+
+/** A reusable field configuration an account keeps for its template editors. */
+export const savedFields = sqliteTable(
+  'saved_fields',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    authorId: integer('author_id').references(() => users.id),
+    name: text('name').notNull(),
+    field: text('field', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    createdAt: text('created_at').notNull().default(now),
+    updatedAt: text('updated_at').notNull().default(now),
+  },
+  (t) => [
+    index('saved_fields_account').on(t.accountId, t.id),
+    uniqueIndex('saved_fields_account_name').on(t.accountId, sql`lower(${t.name})`),
+  ],
+);
+
+export type Template = typeof templates.$inferSelect;
+export type TemplateDocument = typeof templateDocuments.$inferSelect;
+export type TemplateVersion = typeof templateVersions.$inferSelect;
+export type SavedField = typeof savedFields.$inferSelect;

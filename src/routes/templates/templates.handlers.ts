@@ -1,0 +1,214 @@
+// Handlers for templates: parse the request, call the template services, shape the response.
+import type { RouteHandler } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { createDb, type Db } from '../../db/client';
+import * as templatesDb from '../../db/queries/templates';
+import type { Template } from '../../db/schema/index';
+import { ApiError, notFound } from '../../lib/errors';
+import { pageMeta } from '../../lib/pagination';
+import { baseUrl } from '../../lib/request';
+import { validationError } from '../../lib/validation';
+import { upgradeUrl } from '../../middleware/authorize';
+import { bundlePdfs } from '../../services/documents/bundle';
+import * as creating from '../../services/templates/create-template';
+import * as updating from '../../services/templates/update-template';
+import type { TemplateContext } from '../../services/templates/template-records';
+import { readTemplateBody, toUpload } from './template-body';
+import { changeDocumentsBody, createTemplateBody } from './templates.schemas';
+import { serializeDocument, serializeTemplate, serializeVersion } from './templates.serialize';
+import type * as routes from './templates.routes';
+
+/** A file as it arrives: base64 / data-URL text in JSON, a File part in multipart. */
+const fileValue = z.custom<string | File>(
+  (value) => typeof value === 'string' || value instanceof File,
+  'must be a file: base64 text, a data URL, or a multipart file part',
+);
+const createBody = createTemplateBody(fileValue);
+const documentsBody = changeDocumentsBody(fileValue);
+
+function contextOf(c: Context<AppEnv>, db: Db): TemplateContext {
+  const { account, user } = c.var.principal;
+  return {
+    db,
+    bucket: c.env.FILES,
+    actor: { accountId: account.id, userId: user.id, plan: account.plan, upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL) },
+  };
+}
+
+async function loadTemplate(c: Context<AppEnv>, db: Db, id: string): Promise<Template> {
+  const template = await templatesDb.findTemplate(db, c.var.principal.account.id, id);
+  if (!template) throw notFound('Template');
+  return template;
+}
+
+async function templateJson(c: Context<AppEnv>, db: Db, template: Template) {
+  const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
+  return serializeTemplate(template, documents, baseUrl(c.req.raw, c.env.APP_URL));
+}
+
+function audit(c: Context<AppEnv>, action: string, template: Template) {
+  c.set('audit', { action, resourceType: 'template', resourceId: template.publicId });
+}
+
+async function parseWith<T extends z.ZodType>(schema: T, c: Context<AppEnv>): Promise<z.infer<T>> {
+  const parsed = schema.safeParse(await readTemplateBody(c));
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+export const createTemplate: RouteHandler<typeof routes.createTemplate, AppEnv> = async (c) => {
+  const body = await parseWith(createBody, c);
+  const documents = [];
+  // One at a time: each decoded file is checked for size before the next is decoded.
+  for (const [i, entry] of (body.documents ?? []).entries()) {
+    documents.push({ ...(await toUpload(`documents[${i}]`, entry, i)), fields: entry.fields });
+  }
+  const db = createDb(c.env.DB);
+  const created = await creating.createTemplate(contextOf(c, db), { ...body, documents });
+  audit(c, 'template.create', created.template);
+  // The batch returned the document rows: no second read.
+  return c.json(serializeTemplate(created.template, created.documents, baseUrl(c.req.raw, c.env.APP_URL)), 201);
+};
+
+export const createTemplateFromPdf: RouteHandler<typeof routes.createTemplateFromPdf, AppEnv> = createTemplate as never;
+
+export const listTemplates: RouteHandler<typeof routes.listTemplates, AppEnv> = async (c) => {
+  const query = c.req.valid('query');
+  const db = createDb(c.env.DB);
+  const { rows, total } = await templatesDb.listTemplates(
+    db,
+    c.var.principal.account.id,
+    { q: query.q, externalId: query.external_id, folder: query.folder, slug: query.slug, archived: query.archived === 'true' },
+    query,
+  );
+  const documents = await templatesDb.listCurrentDocuments(db, rows.map((t) => t.id));
+  const base = baseUrl(c.req.raw, c.env.APP_URL);
+  return c.json(
+    {
+      data: rows.map((t) => serializeTemplate(t, documents.filter((d) => d.templateId === t.id), base)),
+      pagination: pageMeta(query, total),
+    },
+    200,
+  );
+};
+
+export const getTemplate: RouteHandler<typeof routes.getTemplate, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const template = await loadTemplate(c, db, c.req.valid('param').id);
+  return c.json(await templateJson(c, db, template), 200);
+};
+
+export const updateTemplate: RouteHandler<typeof routes.updateTemplate, AppEnv> = async (c) => {
+  const { schema, fields, ...body } = c.req.valid('json');
+  if (schema && fields) throw new ApiError(422, 'Send either fields or schema, not both.');
+  const db = createDb(c.env.DB);
+  const template = await loadTemplate(c, db, c.req.valid('param').id);
+  const updated = await updating.updateTemplate(contextOf(c, db), template, { ...body, fields: fields ?? schema });
+  audit(c, 'template.update', updated);
+  return c.json(await templateJson(c, db, updated), 200);
+};
+
+export const deleteTemplate: RouteHandler<typeof routes.deleteTemplate, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const template = await loadTemplate(c, db, c.req.valid('param').id);
+  if (c.req.valid('query').permanently === 'true') {
+    await updating.deleteTemplatePermanently(contextOf(c, db), template);
+    audit(c, 'template.delete', template);
+    return c.body(null, 204);
+  }
+  const archived = await updating.archiveTemplate(contextOf(c, db), template);
+  audit(c, 'template.archive', archived);
+  return c.json(await templateJson(c, db, archived), 200);
+};
+
+export const listTemplateVersions: RouteHandler<typeof routes.listTemplateVersions, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const template = await loadTemplate(c, db, c.req.valid('param').id);
+  const query = c.req.valid('query');
+  const { rows, total } = await templatesDb.listVersions(db, template.id, query);
+  return c.json({ data: rows.map(serializeVersion), pagination: pageMeta(query, total) }, 200);
+};
+
+export const listTemplateDocuments: RouteHandler<typeof routes.listTemplateDocuments, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const template = await loadTemplate(c, db, c.req.valid('param').id);
+  const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
+  const base = baseUrl(c.req.raw, c.env.APP_URL);
+  return c.json({ data: documents.map((d) => serializeDocument(template, d, base)) }, 200);
+};
+
+export const changeTemplateDocuments: RouteHandler<typeof routes.changeTemplateDocuments, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const template = await loadTemplate(c, db, c.req.valid('param').id);
+  const body = await parseWith(documentsBody, c);
+  const changes: updating.DocumentChange[] = [];
+  for (const [i, entry] of body.documents.entries()) {
+    const label = `documents[${i}]`;
+    const upload = entry.file === undefined ? undefined : await toUpload(label, { name: entry.name, file: entry.file }, i);
+    changes.push({ label, uuid: entry.uuid, position: entry.position, name: entry.name, remove: entry.remove, replace: entry.replace, upload });
+  }
+  const { template: updated, documents } = await updating.changeDocuments(contextOf(c, db), template, changes);
+  audit(c, 'template.documents.update', updated);
+  return c.json(serializeTemplate(updated, documents, baseUrl(c.req.raw, c.env.APP_URL)), 200);
+};
+
+function attachmentName(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}.pdf"; filename*=UTF-8''${encodeURIComponent(name)}.pdf`;
+}
+
+export const downloadTemplateDocument: RouteHandler<typeof routes.downloadTemplateDocument, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const params = c.req.valid('param');
+  const template = await loadTemplate(c, db, params.id);
+  const document = await templatesDb.findCurrentDocument(db, template.id, params.document_id);
+  if (!document) throw notFound('Document');
+  const object = await c.env.FILES.get(document.r2Key);
+  if (!object) throw notFound('Document file');
+  return c.body(object.body, 200, {
+    'Content-Type': document.contentType,
+    'Content-Length': String(object.size),
+    'Content-Disposition': attachmentName(document.filename),
+    ETag: object.httpEtag,
+    'Cache-Control': 'private, no-store',
+  }) as never;
+};
+
+export const downloadTemplate: RouteHandler<typeof routes.downloadTemplate, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const template = await loadTemplate(c, db, c.req.valid('param').id);
+  const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
+  const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': attachmentName(template.name), 'Cache-Control': 'private, no-store' };
+  if (documents.length === 1) {
+    const object = await c.env.FILES.get(documents[0].r2Key);
+    if (!object) throw notFound('Document file');
+    return c.body(object.body, 200, { ...headers, 'Content-Length': String(object.size) }) as never;
+  }
+  const files = await Promise.all(
+    documents.map(async (d) => {
+      const object = await c.env.FILES.get(d.r2Key);
+      if (!object) throw notFound('Document file');
+      return new Uint8Array(await object.arrayBuffer());
+    }),
+  );
+  const bundle = await bundlePdfs(files, template.name);
+  return c.body(bundle.buffer as ArrayBuffer, 200, { ...headers, 'Content-Length': String(bundle.byteLength) }) as never;
+};
+
+export const cloneTemplate: RouteHandler<typeof routes.cloneTemplate, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const source = await loadTemplate(c, db, c.req.valid('param').id);
+  const { template } = await creating.cloneTemplate(contextOf(c, db), source, c.req.valid('json') ?? {});
+  audit(c, 'template.clone', template);
+  return c.json(await templateJson(c, db, template), 201);
+};
+
+export const mergeTemplates: RouteHandler<typeof routes.mergeTemplates, AppEnv> = async (c) => {
+  const { template_ids: ids, ...options } = c.req.valid('json');
+  const db = createDb(c.env.DB);
+  const { template } = await creating.mergeTemplates(contextOf(c, db), ids.map(String), options);
+  audit(c, 'template.merge', template);
+  return c.json(await templateJson(c, db, template), 201);
+};

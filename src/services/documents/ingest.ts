@@ -1,0 +1,155 @@
+// Document ingest: bytes + type in, measured and stored documents out. PDF today; DOCX and HTML converters
+// plug in here (convert to PDF, keep the original) without the template code changing.
+import { sha256Hex } from '../../lib/crypto';
+import { unprocessable } from '../../lib/errors';
+import type { PageDimensions } from '../../db/schema/index';
+import { inspectPdf, looksLikePdf, UnusableDocument, type DocumentFacts } from './pdf';
+
+const MB = 1024 * 1024;
+
+/** decisions.md › Limits not shown; the request cap keeps a whole upload inside one Worker's memory. */
+export const UPLOAD_LIMITS = {
+  fileBytes: 20 * MB,
+  documentsPerTemplate: 10,
+  pagesPerTemplate: 500,
+  requestBytes: 50 * MB,
+} as const;
+
+/** One file as the caller sent it. `label` names it in messages, e.g. `documents[1] "Annex"`. */
+export type Upload = { label: string; name: string; bytes: Uint8Array; contentType?: string };
+
+/** An upload that passed every check and is ready to store. */
+export type PreparedDocument = DocumentFacts & {
+  uuid: string;
+  filename: string;
+  contentType: string;
+  byteSize: number;
+  sha256: string;
+  bytes: Uint8Array;
+  r2Key: string;
+};
+
+type Ingestor = { contentType: string; matches: (upload: Upload) => boolean; inspect: (bytes: Uint8Array) => Promise<DocumentFacts> };
+
+const INGESTORS: Ingestor[] = [
+  { contentType: 'application/pdf', matches: (u) => looksLikePdf(u.bytes), inspect: inspectPdf },
+];
+
+function describeUnsupported(upload: Upload): string {
+  const head = upload.bytes.subarray(0, 4);
+  const zip = head[0] === 0x50 && head[1] === 0x4b;
+  if (zip || /\.docx$/i.test(upload.name)) return `${upload.label} looks like a DOCX file; only PDF uploads are supported so far.`;
+  if (/\.html?$/i.test(upload.name) || upload.contentType?.includes('html')) {
+    return `${upload.label} looks like an HTML file; only PDF uploads are supported so far.`;
+  }
+  return `${upload.label} is not a PDF file.`;
+}
+
+export function documentKey(accountId: number): string {
+  return `templates/${accountId}/${crypto.randomUUID()}`;
+}
+
+export type TemplateTotals = { documents: number; pages: number };
+
+/**
+ * Checks every upload against the limits and reads its pages, storing nothing. All problems are
+ * reported at once (422); `existing` is what the template already holds.
+ */
+export async function prepareDocuments(
+  accountId: number,
+  uploads: Upload[],
+  existing: TemplateTotals = { documents: 0, pages: 0 },
+): Promise<PreparedDocument[]> {
+  const { fileBytes, documentsPerTemplate, pagesPerTemplate } = UPLOAD_LIMITS;
+  if (existing.documents + uploads.length > documentsPerTemplate) {
+    throw unprocessable(
+      `A template can hold at most ${documentsPerTemplate} documents; this request would give it ${existing.documents + uploads.length}.`,
+    );
+  }
+  const problems: string[] = [];
+  const prepared: PreparedDocument[] = [];
+  for (const upload of uploads) {
+    if (upload.bytes.byteLength === 0) {
+      problems.push(`${upload.label} is an empty file.`);
+      continue;
+    }
+    if (upload.bytes.byteLength > fileBytes) {
+      problems.push(`${upload.label} is ${(upload.bytes.byteLength / MB).toFixed(1)} MB; files can be at most ${fileBytes / MB} MB.`);
+      continue;
+    }
+    const ingestor = INGESTORS.find((i) => i.matches(upload));
+    if (!ingestor) {
+      problems.push(describeUnsupported(upload));
+      continue;
+    }
+    let facts: DocumentFacts;
+    try {
+      facts = await ingestor.inspect(upload.bytes);
+    } catch (error) {
+      if (!(error instanceof UnusableDocument)) throw error;
+      problems.push(`${upload.label} ${error.message}.`);
+      continue;
+    }
+    prepared.push({
+      ...facts,
+      uuid: crypto.randomUUID(),
+      filename: upload.name,
+      contentType: ingestor.contentType,
+      byteSize: upload.bytes.byteLength,
+      sha256: await sha256Hex(upload.bytes),
+      bytes: upload.bytes,
+      r2Key: documentKey(accountId),
+    });
+  }
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  const pages = existing.pages + prepared.reduce((sum, d) => sum + d.pageCount, 0);
+  if (pages > pagesPerTemplate) {
+    throw unprocessable(`A template can have at most ${pagesPerTemplate} pages in all; these documents would give it ${pages}.`);
+  }
+  return prepared;
+}
+
+/** Puts the files in R2. If one put fails, the ones already put are deleted before the error goes on. */
+export async function storeDocuments(bucket: R2Bucket, documents: PreparedDocument[]): Promise<string[]> {
+  const stored: string[] = [];
+  try {
+    await Promise.all(
+      documents.map(async (d) => {
+        await bucket.put(d.r2Key, d.bytes, {
+          httpMetadata: { contentType: d.contentType },
+          customMetadata: { filename: d.filename },
+          sha256: d.sha256,
+        });
+        stored.push(d.r2Key);
+      }),
+    );
+  } catch (error) {
+    await deleteStoredFiles(bucket, stored);
+    throw error;
+  }
+  return stored;
+}
+
+/** Copies stored files to fresh keys (clone, merge) without holding them in memory. */
+export async function copyStoredFiles(bucket: R2Bucket, copies: { from: string; to: string }[]): Promise<string[]> {
+  const stored: string[] = [];
+  try {
+    for (const { from, to } of copies) {
+      const object = await bucket.get(from);
+      if (!object) throw new Error(`Stored file ${from} is missing.`);
+      await bucket.put(to, object.body, { httpMetadata: object.httpMetadata, customMetadata: object.customMetadata });
+      stored.push(to);
+    }
+  } catch (error) {
+    await deleteStoredFiles(bucket, stored);
+    throw error;
+  }
+  return stored;
+}
+
+export async function deleteStoredFiles(bucket: R2Bucket, keys: string[]): Promise<void> {
+  // R2 deletes at most 1000 keys per call.
+  for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
+}
+
+export type { PageDimensions };
