@@ -3,24 +3,32 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
+/** The partner key tests present on /api/partner/v1 (two keys: the secret is a comma-separated list). */
+export const TEST_PARTNER_KEYS = 'ptk_testPartnerKeyOne0000000000000000,ptk_testPartnerKeyTwo0000000000000000';
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
     plugins: [
-      cloudflareTest({
+      cloudflareTest(({ inject }) => ({
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
           bindings: {
             ENVIRONMENT: 'test',
             TEST_MIGRATIONS: migrations,
+            PARTNER_API_KEYS: TEST_PARTNER_KEYS,
+            // A real local HTTP server imitating Stripe (test/global-setup/stripe-imitation.ts).
+            STRIPE_SECRET_KEY: 'sk_test_imitation',
+            STRIPE_API_BASE: `http://127.0.0.1:${inject('stripePort')}`,
           },
         },
-      }),
+      })),
     ],
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
       setupFiles: ['./test/setup.ts'],
+      globalSetup: ['./test/global-setup/stripe-imitation.ts'],
     },
   };
 });

@@ -11,6 +11,8 @@ import { validationError } from './lib/validation';
 import { requestId } from './middleware/request-id';
 import { authenticate } from './middleware/auth';
 import { auditTrail } from './middleware/audit';
+import { rateLimit } from './middleware/rate-limit';
+import { tenantRateLimit } from './lib/limits';
 import { mountDocs } from './routes/docs/docs.index';
 import { mountUsers } from './routes/users/users.index';
 import { mountSettings } from './routes/settings/settings.index';
@@ -45,6 +47,8 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
     },
   });
   api.use('*', authenticate());
+  // Keyed by the token, not the IP or account (spec › Limits: "per API token").
+  api.use('*', rateLimit({ key: (c) => `token:${c.var.principal.token.id}`, limit: (c) => tenantRateLimit(c.env) }));
   api.use('*', auditTrail());
   mountUsers(api);
   mountSettings(api);
