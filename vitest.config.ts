@@ -17,7 +17,7 @@ export default defineConfig(async () => {
             ENVIRONMENT: 'test',
             TEST_MIGRATIONS: migrations,
             PARTNER_API_KEYS: TEST_PARTNER_KEYS,
-            // A real local HTTP server imitating Stripe (test/global-setup/stripe-imitation.ts).
+            // A real local HTTP server imitating Stripe (test/global-setup/stripe-imitation.mjs).
             STRIPE_SECRET_KEY: 'sk_test_imitation',
             STRIPE_API_BASE: `http://127.0.0.1:${inject('stripePort')}`,
           },
@@ -28,7 +28,7 @@ export default defineConfig(async () => {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
       setupFiles: ['./test/setup.ts'],
-      globalSetup: ['./test/global-setup/stripe-imitation.ts'],
+      globalSetup: ['./test/global-setup/stripe-imitation.mjs'],
     },
   };
 });

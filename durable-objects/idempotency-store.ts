@@ -35,7 +35,7 @@ type KeyRow = {
  * one key exactly one proceeds. Keys expire 24 h after first use; an alarm deletes them then.
  */
 export class IdempotencyStore extends DurableObject {
-  constructor(ctx: DurableObjectState, env: unknown) {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS idempotency_keys (
       key TEXT PRIMARY KEY,
@@ -60,7 +60,7 @@ export class IdempotencyStore extends DurableObject {
   async begin(key: string, fingerprint: string, leaseMs: number): Promise<BeginOutcome> {
     const now = Date.now();
     const sql = this.ctx.storage.sql;
-    let row = sql.exec<KeyRow>('SELECT * FROM idempotency_keys WHERE key = ?', key).toArray()[0];
+    let row: KeyRow | undefined = sql.exec<KeyRow>('SELECT * FROM idempotency_keys WHERE key = ?', key).toArray()[0];
     if (row && (row.expires_at <= now || (row.state === 'running' && row.lease_until <= now))) {
       sql.exec('DELETE FROM idempotency_keys WHERE key = ?', key);
       row = undefined;

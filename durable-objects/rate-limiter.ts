@@ -25,7 +25,7 @@ export class RateLimiter extends DurableObject {
   /** Admitted request times, oldest first; mirrors the `hits` table. */
   private readonly log: number[] = [];
 
-  constructor(ctx: DurableObjectState, env: unknown) {
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     const sql = ctx.storage.sql;
     sql.exec('CREATE TABLE IF NOT EXISTS hits (at INTEGER NOT NULL)');

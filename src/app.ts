@@ -18,6 +18,8 @@ import { mountUsers } from './routes/users/users.index';
 import { mountSettings } from './routes/settings/settings.index';
 import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
 import { mountAuditEvents } from './routes/audit-events/audit-events.index';
+import { mountSubscription } from './routes/subscription/subscription.index';
+import { createPartnerApi } from './routes/partner/partner.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -54,6 +56,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSettings(api);
   mountAccessTokens(api);
   mountAuditEvents(api);
+  mountSubscription(api);
   return api;
 }
 
@@ -67,6 +70,8 @@ export function createApp() {
   mountDocs(app, api);
   // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
+  // Before the tenant API: its authenticate() would otherwise refuse partner keys on these paths.
+  app.route('/api/partner/v1', createPartnerApi());
   app.route('/api', api);
   return app;
 }

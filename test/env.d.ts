@@ -8,3 +8,10 @@ declare global {
     }
   }
 }
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Port of the Stripe imitation (test/global-setup/stripe-imitation.mjs). */
+    stripePort: number;
+  }
+}

@@ -6,6 +6,8 @@ import * as usersDb from '../../db/queries/users';
 import type { User } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
+import { upgradeUrl } from '../../middleware/authorize';
+import { assertWithinPlanLimit } from '../../services/plan-limits';
 import { serializeAccount } from '../settings/settings.handlers';
 import type * as routes from './users.routes';
 
@@ -48,6 +50,7 @@ export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async 
   if (await usersDb.findUserByEmail(db, accountId, body.email)) {
     throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
   }
+  assertWithinPlanLimit(c.var.principal.account, 'teamMembers', await usersDb.countActiveUsers(db, accountId), upgradeUrl(c.req.raw, c.env.APP_URL));
   const user = await usersDb.insertUser(db, { accountId, ...body });
   c.set('audit', { action: 'user.create', resourceType: 'user', resourceId: user.id });
   return c.json(serializeUser(user), 201);

@@ -1,21 +1,13 @@
 // A real local HTTP server answering like Stripe's Checkout Sessions API, for the checkout tests.
 // It records what it received (GET /__requests) so tests can check what the Worker sent.
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { TestProject } from 'vitest/node';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    stripePort: number;
-  }
-}
+// Plain JavaScript: it runs in Node, and the TypeScript program is typed for workerd only.
+import { createServer } from 'node:http';
 
 /** The key tests configure; any other key gets Stripe's 401 body. */
 export const IMITATION_SECRET_KEY = 'sk_test_imitation';
 
-type Recorded = { method: string; path: string; authorization: string | null; contentType: string | null; form: Record<string, string> };
-
-function readBody(request: IncomingMessage): Promise<string> {
+/** @param {import('node:http').IncomingMessage} request @returns {Promise<string>} */
+function readBody(request) {
   return new Promise((resolve, reject) => {
     let body = '';
     request.setEncoding('utf8');
@@ -25,11 +17,12 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-export default async function setup(project: TestProject) {
-  const received: Recorded[] = [];
+/** @param {import('vitest/node').TestProject} project */
+export default async function setup(project) {
+  const received = [];
   let sessions = 0;
   const server = createServer(async (request, response) => {
-    const reply = (status: number, body: unknown) => {
+    const reply = (status, body) => {
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(body));
     };
@@ -55,7 +48,7 @@ export default async function setup(project: TestProject) {
     const id = `cs_test_imitation${String(sessions).padStart(6, '0')}`;
     reply(200, { id, object: 'checkout.session', mode: form.mode, status: 'open', url: `https://checkout.stripe.com/c/pay/${id}` });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  project.provide('stripePort', (server.address() as AddressInfo).port);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  project.provide('stripePort', server.address().port);
+  return () => new Promise((resolve) => server.close(() => resolve()));
 }
