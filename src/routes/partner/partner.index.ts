@@ -47,5 +47,7 @@ export function createPartnerApi(): OpenAPIHono<AppEnv> {
   partner.openapi(routes.getAccount, handlers.getAccount);
   partner.openapi(routes.updateAccount, handlers.updateAccount);
   partner.openapi(routes.mintAccessToken, handlers.mintAccessToken);
+  // Answer unknown partner paths here: falling through would reach the tenant API's authentication.
+  partner.all('*', (c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
   return partner;
 }
