@@ -58,7 +58,8 @@ export const idempotencyHeaderSchema = z.object({
     .max(255)
     .optional()
     .openapi({
-      param: { name: 'Idempotency-Key', in: 'header' },
+      // Lower-case like every header Hono hands the validator; header names are case-insensitive.
+      param: { name: 'idempotency-key', in: 'header' },
       description:
         'Any unique string up to 255 characters (a UUID is ideal). Retrying with the same key and body within 24 h ' +
         'replays the first response with `Idempotency-Replayed: true`; a different body is refused (422); a retry while ' +

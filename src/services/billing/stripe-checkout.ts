@@ -71,7 +71,7 @@ export async function createCheckoutSession(config: StripeConfig, input: Checkou
       signal: AbortSignal.timeout(config.timeoutMs ?? 10_000),
     });
   } catch (err) {
-    throw new PaymentProcessorError(`The payment processor could not be reached (${(err as Error).name}); try again shortly.`);
+    throw new PaymentProcessorError('The payment processor could not be reached; try again shortly.', (err as Error).message);
   }
   const body = (await response.json().catch(() => null)) as { id?: string; url?: string; error?: { message?: string } } | null;
   if (!response.ok || !body?.url || !body.id) {
