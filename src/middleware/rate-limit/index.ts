@@ -41,6 +41,11 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
       );
     }
     await next();
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    // Set on the finished response in place; c.header() would rebuild the Response once per header.
+    try {
+      for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    } catch {
+      for (const [name, value] of Object.entries(headers)) c.header(name, value); // immutable headers
+    }
   };
 }
