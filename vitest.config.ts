@@ -3,6 +3,9 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
+/** The partner key tests present on /api/partner/v1 (two keys: the secret is a comma-separated list). */
+export const TEST_PARTNER_KEYS = 'ptk_testPartnerKeyOne0000000000000000,ptk_testPartnerKeyTwo0000000000000000';
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
@@ -16,6 +19,10 @@ export default defineConfig(async () => {
             // Local servers started by test/global/setup.ts.
             PDF_TOOLS_URL: inject('pdfToolsUrl'),
             SMS_PROVIDER_URL: inject('smsProviderUrl'),
+            PARTNER_API_KEYS: TEST_PARTNER_KEYS,
+            // A real local HTTP server imitating Stripe (test/global-setup/stripe-imitation.mjs).
+            STRIPE_SECRET_KEY: 'sk_test_imitation',
+            STRIPE_API_BASE: `http://127.0.0.1:${inject('stripePort')}`,
           },
         },
       })),
@@ -23,7 +30,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
-      globalSetup: ['./test/global/setup.ts'],
+      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs'],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
     },

@@ -11,6 +11,8 @@ import { validationError } from './lib/validation';
 import { requestId } from './middleware/request-id';
 import { authenticate } from './middleware/auth';
 import { auditTrail } from './middleware/audit';
+import { rateLimit } from './middleware/rate-limit';
+import { tenantRateLimit } from './lib/limits';
 import { mountDocs } from './routes/docs/docs.index';
 import { mountUsers } from './routes/users/users.index';
 import { mountSettings } from './routes/settings/settings.index';
@@ -19,6 +21,8 @@ import { mountAuditEvents } from './routes/audit-events/audit-events.index';
 import { createDevRoutes } from './routes/dev/dev.index';
 import { mountTemplates } from './routes/templates/templates.index';
 import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
+import { mountSubscription } from './routes/subscription/subscription.index';
+import { createPartnerApi } from './routes/partner/partner.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -48,6 +52,8 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
     },
   });
   api.use('*', authenticate());
+  // Keyed by the token, not the IP or account (spec › Limits: "per API token").
+  api.use('*', rateLimit({ key: (c) => `token:${c.var.principal.token.id}`, limit: (c) => tenantRateLimit(c.env) }));
   api.use('*', auditTrail());
   mountUsers(api);
   mountSettings(api);
@@ -55,6 +61,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountAuditEvents(api);
   mountTemplates(api);
   mountSavedFields(api);
+  mountSubscription(api);
   return api;
 }
 
@@ -68,6 +75,8 @@ export function createApp() {
   mountDocs(app, api);
   // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
+  // Before the tenant API: its authenticate() would otherwise refuse partner keys on these paths.
+  app.route('/api/partner/v1', createPartnerApi());
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
   return app;

@@ -1,6 +1,8 @@
 // Hono environment: Worker bindings plus the request-scoped variables middleware sets on `c.var`.
 import type { Account, AccessToken, User } from './db/schema/index';
 import type { MessageQueueBody } from './services/mail/outbox';
+import type { IdempotencyStore } from '../durable-objects/idempotency-store';
+import type { RateLimiter } from '../durable-objects/rate-limiter';
 
 export type Bindings = {
   DB: D1Database;
@@ -20,6 +22,20 @@ export type Bindings = {
   TWILIO_AUTH_TOKEN?: string;
   TWILIO_FROM?: string;
   TWILIO_API_BASE?: string;
+  /** One rate limiter per API token or partner key (durable-objects/rate-limiter.ts). */
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One idempotency store per API token or partner key (durable-objects/idempotency-store.ts). */
+  IDEMPOTENCY: DurableObjectNamespace<IdempotencyStore>;
+  /** Secret: comma-separated operator keys (`ptk_…`) for /api/partner/v1. */
+  PARTNER_API_KEYS?: string;
+  /** Secret: Stripe API key for POST /api/subscription/checkout; checkout answers 422 without it. */
+  STRIPE_SECRET_KEY?: string;
+  /** Stripe's API origin; tests and local dev point it at an imitation. */
+  STRIPE_API_BASE?: string;
+  /** Development only: `true` turns rate limiting and idempotency off (bench/limits compares both). */
+  LIMITS_DISABLED?: string;
+  /** Development only: overrides the 120 requests per minute per token (bench/limits). */
+  RATE_LIMIT_PER_MINUTE?: string;
 };
 
 /** Who is calling: set by the auth middleware on every tenant API request. */
@@ -42,5 +58,7 @@ export type AppEnv = {
     requestId: string;
     principal: Principal;
     audit: AuditNote | undefined;
+    /** Set by the partner auth middleware: SHA-256 of the partner key, to key its rate limit. */
+    partnerKeyHash: string;
   };
 };

@@ -1,10 +1,14 @@
-// The Worker entry: HTTP through the Hono app, queue consumers and cron jobs as thin dispatchers.
+// The Worker entry: HTTP through the Hono app, queue consumers and cron jobs as thin dispatchers, and
+// the Durable Object classes wrangler binds.
 import { createApp } from './app';
 import { createDb } from './db/client';
 import type { Bindings } from './env';
 import { consumeMessages } from './queues/messages';
 import { sweepMessages } from './scheduled/messages-sweep';
 import type { MessageQueueBody } from './services/mail/outbox';
+
+export { RateLimiter } from '../durable-objects/rate-limiter';
+export { IdempotencyStore } from '../durable-objects/idempotency-store';
 
 const app = createApp();
 

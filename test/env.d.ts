@@ -12,3 +12,10 @@ declare global {
     }
   }
 }
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Port of the Stripe imitation (test/global-setup/stripe-imitation.mjs). */
+    stripePort: number;
+  }
+}

@@ -68,3 +68,16 @@ export async function api(method: string, path: string, options: RequestOptions 
   }
   return { status: response.status, headers: response.headers, json, text };
 }
+
+/** The partner keys of the test bindings (vitest.config.ts › PARTNER_API_KEYS). */
+export function partnerKeys(): string[] {
+  return (env.PARTNER_API_KEYS ?? '').split(',');
+}
+
+/** A real request to the partner control plane, with the first partner key unless told otherwise. */
+export function partnerApi(method: string, path: string, options: Omit<RequestOptions, 'token'> & { key?: string | null } = {}) {
+  const key = options.key === undefined ? partnerKeys()[0] : options.key;
+  const headers: Record<string, string> = { ...options.headers };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  return api(method, `/api/partner/v1${path}`, { ...options, token: null, headers });
+}

@@ -3,6 +3,7 @@ import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 import { authorize, type AuthorizeOptions } from '../middleware/authorize';
+import { idempotency } from '../middleware/idempotency';
 import { requireJsonBody } from '../middleware/json-body';
 
 export const errorSchema = z
@@ -24,6 +25,7 @@ const ERROR_DESCRIPTIONS = {
   409: 'Conflicts with the current state, or an idempotent request with this key is still running.',
   422: 'Validation failed; the body says why in sentences.',
   429: 'Rate limit exceeded; see Retry-After.',
+  502: 'A service this operation depends on (e.g. the payment processor) failed; retry later.',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
@@ -49,6 +51,23 @@ type TenantRouteOptions = AuthorizeOptions & {
   idempotent?: boolean;
 };
 
+/** The request header idempotent routes document; the idempotency middleware enforces it. */
+export const idempotencyHeaderSchema = z.object({
+  'idempotency-key': z
+    .string()
+    .max(255)
+    .optional()
+    .openapi({
+      // Lower-case like every header Hono hands the validator; header names are case-insensitive.
+      param: { name: 'idempotency-key', in: 'header' },
+      description:
+        'Any unique string up to 255 characters (a UUID is ideal). Retrying with the same key and body within 24 h ' +
+        'replays the first response with `Idempotency-Replayed: true`; a different body is refused (422); a retry while ' +
+        'the first is still running gets 409. Keys are private to the calling token.',
+      example: '5b0f6a3e-9a4c-4bb4-8a43-3f1d0c1e9f12',
+    }),
+});
+
 /**
  * createRoute plus what every tenant route shares: the authorize middleware, the security schemes,
  * a JSON content-type check for JSON bodies, and the error responses the route can give.
@@ -63,11 +82,17 @@ export function tenantRoute<const R extends RouteConfig>(options: TenantRouteOpt
   if (takesInput) statuses.add(400).add(422);
   if (route.path.includes('{')) statuses.add(404);
   for (const status of options.errors ?? []) statuses.add(status);
+  if (options.idempotent) statuses.add(409).add(422);
   const middleware: MiddlewareHandler<AppEnv>[] = [authorize(options)];
   if (hasJsonBody) middleware.push(requireJsonBody());
+  // After authorization: a refused caller never claims a key. Before validation: a replay answers
+  // exactly as the first attempt did, whatever the validators would say today.
+  if (options.idempotent) middleware.push(idempotency());
+  const request = options.idempotent && !route.request?.headers ? { ...route.request, headers: idempotencyHeaderSchema } : route.request;
   const scopeNote = `Scopes: ${options.scopes.map((s) => `\`${s}\``).join(' or ')}${options.admin ? ' · account admins only' : ''}${options.feature ? ` · plan feature \`${options.feature}\`` : ''}.`;
   return createRoute({
     ...route,
+    ...(request ? { request } : {}),
     description: route.description ? `${route.description}\n\n${scopeNote}` : scopeNote,
     security: tenantSecurity,
     middleware,

@@ -4,11 +4,11 @@ import { countUsableAccessTokens, insertAccessToken } from '../db/queries/access
 import { getUser } from '../db/queries/users';
 import type { AccessToken, Account, User } from '../db/schema/index';
 import { sha256Hex } from '../lib/crypto';
-import { ApiError, forbidden, unprocessable } from '../lib/errors';
+import { forbidden, unprocessable } from '../lib/errors';
 import { canonicalIpEntry, describeInvalidIpEntry } from '../lib/ip';
-import { planOf } from '../lib/plans';
 import { isScope, SCOPES } from '../lib/scopes';
 import { generateApiToken } from '../lib/tokens';
+import { assertWithinPlanLimit } from './plan-limits';
 
 export type IssueTokenInput = {
   name: string;
@@ -53,19 +53,30 @@ export async function issueAccessToken(
     owner = other;
   }
 
-  const limit = planOf(caller.account.plan).limits.accessTokens;
-  if ((await countUsableAccessTokens(db, caller.account.id, new Date(now).toISOString())) >= limit) {
-    throw new ApiError(
-      403,
-      `Your ${caller.account.plan} plan allows ${limit} active API ${limit === 1 ? 'token' : 'tokens'}; revoke one or upgrade.`,
-      { upgrade_url: upgradeUrl },
-    );
-  }
+  assertWithinPlanLimit(
+    caller.account,
+    'accessTokens',
+    await countUsableAccessTokens(db, caller.account.id, new Date(now).toISOString()),
+    upgradeUrl,
+  );
 
+  return mintAccessToken(db, caller.account.id, owner.id, input);
+}
+
+/**
+ * Generates a token and stores its hash, with no rule checks: callers validate first
+ * (`issueAccessToken` for tenants; the partner control plane mints admin tokens for its accounts).
+ */
+export async function mintAccessToken(
+  db: Db,
+  accountId: number,
+  userId: number,
+  input: Omit<IssueTokenInput, 'userId'>,
+): Promise<{ token: string; row: AccessToken }> {
   const { token, prefix } = generateApiToken();
   const row = await insertAccessToken(db, {
-    accountId: caller.account.id,
-    userId: owner.id,
+    accountId,
+    userId,
     name: input.name,
     tokenHash: await sha256Hex(token),
     tokenPrefix: prefix,

@@ -1,5 +1,5 @@
 // User rows: team members of an account.
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { users, type User } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -29,6 +29,16 @@ export async function findUserByEmail(db: Db, accountId: number, email: string):
     .select()
     .from(users)
     .where(and(eq(users.accountId, accountId), sql`lower(${users.email}) = lower(${email})`))
+    .get();
+}
+
+/** The account's first admin still on the team, if any. */
+export async function findActiveAdmin(db: Db, accountId: number): Promise<User | undefined> {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, accountId), eq(users.role, 'admin'), isNull(users.archivedAt)))
+    .orderBy(asc(users.id))
     .get();
 }
 

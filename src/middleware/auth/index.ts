@@ -40,6 +40,9 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
       throw unauthorized(`The API token expired at ${found.token.expiresAt}.`);
     }
     if (found.user.archivedAt) throw unauthorized('The user this API token belongs to has been removed from the account.');
+    if (found.account.suspendedAt) {
+      throw forbidden('This account is suspended; its API tokens are refused until the operator lifts the suspension.');
+    }
     const ip = clientIp(c.req.raw);
     if (!ipAllowed(ip, found.token.allowedIps)) {
       throw forbidden(`Requests from ${ip ?? 'an unknown address'} are not allowed for this API token.`);

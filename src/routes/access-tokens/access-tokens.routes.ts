@@ -41,7 +41,7 @@ export const createAccessTokenBody = z.object({
 });
 
 export const createAccessToken = tenantRoute(
-  { scopes: ['account:write'] },
+  { scopes: ['account:write'], idempotent: true },
   {
     method: 'post',
     path: '/access_tokens',

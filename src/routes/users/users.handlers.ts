@@ -7,6 +7,8 @@ import type { User } from '../../db/schema/index';
 import { isUniqueViolation } from '../../db/errors';
 import { notFound, unprocessable } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
+import { upgradeUrl } from '../../middleware/authorize';
+import { assertWithinPlanLimit } from '../../services/plan-limits';
 import { serializeAccount } from '../settings/settings.handlers';
 import type * as routes from './users.routes';
 
@@ -49,6 +51,7 @@ export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async 
   if (await usersDb.findUserByEmail(db, accountId, body.email)) {
     throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
   }
+  assertWithinPlanLimit(c.var.principal.account, 'teamMembers', await usersDb.countActiveUsers(db, accountId), upgradeUrl(c.req.raw, c.env.APP_URL));
   const user = await usersDb.insertUser(db, { accountId, ...body }).catch((err: unknown) => {
     // Two concurrent requests for one email: the index decides, the loser gets the same 422.
     if (isUniqueViolation(err)) throw unprocessable(`A user with the email ${body.email} already exists in this account.`);

@@ -69,7 +69,7 @@ export const getUser = tenantRoute(
 );
 
 export const createUser = tenantRoute(
-  { scopes: ['account:write'], admin: true },
+  { scopes: ['account:write'], admin: true, idempotent: true },
   {
     method: 'post',
     path: '/users',

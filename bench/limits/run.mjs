@@ -1,0 +1,164 @@
+// bench/limits: throughput of an authenticated read (GET /api/user) with the rate limiter and the
+// idempotency middleware on, beside the same route with both off (the floor), in one run.
+//
+// Two `wrangler dev` processes serve the same code from separate local state: one as deployed
+// (every request passes its token's RateLimiter Durable Object, at the real 120 requests/minute),
+// one with LIMITS_DISABLED=true (honoured only in development). 120/min per token would stop a
+// single-token benchmark within a second, so both servers get the same 400 tokens and the load
+// rotates through them: no token nears its limit (asserted: any non-2xx is reported), and the
+// limiter does exactly the work it does in production, one log of at most 120 entries per token.
+// The idempotency middleware is mounted only on create/send routes, so on this read it costs
+// nothing by construction. Rounds alternate on/off so drift on a shared machine hits both alike.
+// Usage: npm run bench:limits  (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS to vary)
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createHash, randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 400);
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['wrangler', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`wrangler ${args[0]} failed:\n${output}`))));
+  });
+}
+
+/** Tenant tokens in the app's own format (`tok_` + 40 base62), stored as the app stores them: hashed. */
+function makeTokens(count) {
+  return Array.from({ length: count }, () => `tok_${Array.from(randomBytes(40), (b) => BASE62[b % 62]).join('')}`);
+}
+
+function seedSql(tokens) {
+  const rows = tokens.map((token, i) => {
+    const hash = createHash('sha256').update(token).digest('hex');
+    return `(1, 1, 'bench ${i}', '${hash}', '${token.slice(0, 12)}')`;
+  });
+  return [
+    "INSERT INTO accounts (id, name, plan) VALUES (1, 'Bench', 'enterprise');",
+    "INSERT INTO users (id, account_id, email, name, role) VALUES (1, 1, 'bench@example.com', 'Bench', 'admin');",
+    `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES ${rows.join(',\n')};`,
+  ].join('\n');
+}
+
+async function startServer(name, vars, tokens) {
+  const persist = join(root, '.wrangler', 'bench-limits', name);
+  rmSync(persist, { recursive: true, force: true });
+  await run(['d1', 'migrations', 'apply', 'signing-service', '--local', '--persist-to', persist]);
+  const seed = join(root, '.wrangler', 'bench-limits', `${name}-seed.sql`);
+  writeFileSync(seed, seedSql(tokens));
+  await run(['d1', 'execute', 'signing-service', '--local', '--persist-to', persist, '--file', seed]);
+  const port = await freePort();
+  const inspector = await freePort();
+  const varArgs = Object.entries({ ENVIRONMENT: 'development', ...vars }).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
+  // Its own process group, so stopping it also stops the workerd it starts (and nothing else).
+  const child = spawn(
+    'npx',
+    ['wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--persist-to', persist,
+      '--show-interactive-dev-session=false', '--log-level', 'warn', ...varArgs],
+    { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true },
+  );
+  const server = { name, base: `http://127.0.0.1:${port}`, tokens, stop: () => process.kill(-child.pid, 'SIGTERM') };
+  for (let i = 0; i < 240; i += 1) {
+    try {
+      if ((await fetch(`${server.base}/api/openapi.json`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  server.stop();
+  throw new Error(`wrangler dev (${name}) did not start`);
+}
+
+let next = 0;
+
+async function load(server, seconds) {
+  const result = await autocannon({
+    url: `${server.base}/api/user`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          next = (next + 1) % server.tokens.length;
+          return { ...request, headers: { ...request.headers, 'X-Auth-Token': server.tokens[next] } };
+        },
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx, errors: result.errors };
+}
+
+const servers = [];
+try {
+  const tokens = makeTokens(TOKENS);
+  const on = await startServer('on', {}, tokens);
+  servers.push(on);
+  const off = await startServer('off', { LIMITS_DISABLED: 'true' }, tokens);
+  servers.push(off);
+
+  const probe = await fetch(`${on.base}/api/user`, { headers: { 'X-Auth-Token': tokens[0] } });
+  const probeOff = await fetch(`${off.base}/api/user`, { headers: { 'X-Auth-Token': tokens[0] } });
+  if (!probe.headers.get('X-RateLimit-Limit') || probeOff.headers.get('X-RateLimit-Limit')) {
+    throw new Error('the "on" server must send X-RateLimit-* headers and the "off" server must not');
+  }
+
+  // Warm-up: one request per token (creates each token's Durable Object on the "on" side, as a
+  // token's first request of the day does in production), then JIT and D1 page cache.
+  for (const server of [on, off]) {
+    for (let i = 0; i < tokens.length; i += 16) {
+      await Promise.all(tokens.slice(i, i + 16).map((token) => fetch(`${server.base}/api/user`, { headers: { 'X-Auth-Token': token } }).then((r) => r.arrayBuffer())));
+    }
+    await load(server, 3);
+  }
+  const totals = { on: [], off: [] };
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    for (const server of round % 2 ? [on, off] : [off, on]) {
+      const r = await load(server, SECONDS);
+      totals[server.name].push(r);
+      console.log(`round ${round} ${server.name.padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`);
+    }
+  }
+  const mean = (rs) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
+  const withLimits = mean(totals.on);
+  const floor = mean(totals.off);
+  const failures = [...totals.on, ...totals.off].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  console.log('');
+  console.log(`GET /api/user, ${CONNECTIONS} connections, ${TOKENS} tokens, ${ROUNDS} × ${SECONDS} s per side`);
+  console.log(`rate limiting + idempotency on : ${withLimits.toFixed(0)} req/s`);
+  console.log(`floor (limits off)             : ${floor.toFixed(0)} req/s`);
+  console.log(`ratio                          : ${(withLimits / floor).toFixed(2)} (target ≥ 0.80)`);
+  if (failures) console.log(`warning: ${failures} non-2xx responses or errors; the figures are not comparable`);
+} finally {
+  for (const server of servers) {
+    try {
+      server.stop();
+    } catch {
+      // already gone
+    }
+  }
+}

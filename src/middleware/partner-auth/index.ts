@@ -1,0 +1,45 @@
+// Authenticates the partner control plane by operator key (decisions.md › Bootstrap › Partner control plane).
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../../env';
+import { sha256Hex } from '../../lib/crypto';
+import { unauthorized } from '../../lib/errors';
+import { PARTNER_KEY_PREFIX } from '../../lib/tokens';
+import { presentedToken } from '../auth';
+
+/** `PARTNER_API_KEYS` is comma-separated; entries without the `ptk_` prefix are ignored. */
+export function configuredPartnerKeys(secret: string | undefined): string[] {
+  return (secret ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key.startsWith(PARTNER_KEY_PREFIX) && key.length > PARTNER_KEY_PREFIX.length);
+}
+
+/**
+ * Compares SHA-256 digests in constant time against every configured key, without stopping at a
+ * match: neither the position of the matching key nor the length of any key shows in the timing.
+ */
+export async function matchPartnerKey(presented: string, keys: readonly string[]): Promise<boolean> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(presented)));
+  let matched = false;
+  for (const key of keys) {
+    const expected = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+    matched = crypto.subtle.timingSafeEqual(digest, expected) || matched;
+  }
+  return matched;
+}
+
+export function authenticatePartner(): MiddlewareHandler<AppEnv> {
+  return async function authenticatePartnerMiddleware(c, next) {
+    const key = presentedToken((name) => c.req.header(name));
+    if (!key) throw unauthorized('Provide a partner key as Authorization: Bearer ptk_….');
+    if (!key.startsWith(PARTNER_KEY_PREFIX)) {
+      throw unauthorized('Tenant API tokens are not accepted on the partner API; use a partner key (ptk_…).');
+    }
+    const keys = configuredPartnerKeys(c.env.PARTNER_API_KEYS);
+    if (keys.length === 0) throw unauthorized('The partner API is not enabled on this server (no PARTNER_API_KEYS configured).');
+    if (!(await matchPartnerKey(key, keys))) throw unauthorized('The partner key is not valid.');
+    // The digest, not the key, names the key's rate-limit and idempotency objects.
+    c.set('partnerKeyHash', await sha256Hex(key));
+    await next();
+  };
+}

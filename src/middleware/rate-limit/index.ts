@@ -1,0 +1,51 @@
+// Per-credential rate limiting through the RateLimiter Durable Object (spec › Limits, Errors › 429).
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../../env';
+import { ApiError } from '../../lib/errors';
+import { limitsDisabled, RATE_WINDOW_MS } from '../../lib/limits';
+import type { RateLimitDecision } from '../../../durable-objects/rate-limiter';
+
+export type RateLimitOptions = {
+  /** Which log a request counts against, e.g. `token:42`; runs after authentication. */
+  key: (c: Context<AppEnv>) => string;
+  /** Requests allowed per window. */
+  limit: number | ((c: Context<AppEnv>) => number);
+  windowMs?: number;
+};
+
+/** The X-RateLimit-* headers every authenticated response carries; Reset is Unix time in seconds. */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(decision.resetAt / 1000)),
+  };
+}
+
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
+  const windowMs = options.windowMs ?? RATE_WINDOW_MS;
+  return async function rateLimitMiddleware(c, next) {
+    if (limitsDisabled(c.env)) return next();
+    const limit = typeof options.limit === 'function' ? options.limit(c) : options.limit;
+    const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(options.key(c)));
+    const decision = await limiter.hit(limit, windowMs);
+    const headers = rateLimitHeaders(decision);
+    if (!decision.allowed) {
+      // Whole seconds, rounded up, so a client that waits exactly this long is admitted (RFC 9110 §10.2.3).
+      const wait = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
+      throw new ApiError(
+        429,
+        `Rate limit of ${limit} requests per ${windowMs / 1000} seconds exceeded; retry in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,
+        {},
+        { ...headers, 'Retry-After': String(wait) },
+      );
+    }
+    await next();
+    // Set on the finished response in place; c.header() would rebuild the Response once per header.
+    try {
+      for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    } catch {
+      for (const [name, value] of Object.entries(headers)) c.header(name, value); // immutable headers
+    }
+  };
+}

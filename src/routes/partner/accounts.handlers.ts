@@ -1,0 +1,90 @@
+// Handlers for the partner control plane's accounts.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { createDb } from '../../db/client';
+import * as accountsDb from '../../db/queries/accounts';
+import type { Account } from '../../db/schema/index';
+import { notFound } from '../../lib/errors';
+import { paginateByCursor } from '../../lib/pagination';
+import type { PlanName } from '../../lib/plans';
+import { nowIso } from '../../lib/time';
+import { mintAdminToken } from '../../services/partner-accounts';
+import type * as routes from './accounts.routes';
+
+export function serializePartnerAccount(account: Account) {
+  return {
+    id: account.id,
+    name: account.name,
+    locale: account.locale,
+    timezone: account.timezone,
+    mfa_enforced: account.mfaEnforced,
+    plan: account.plan as PlanName,
+    suspended: account.suspendedAt !== null,
+    suspended_at: account.suspendedAt,
+    created_at: account.createdAt,
+    updated_at: account.updatedAt,
+  };
+}
+
+export const createAccount: RouteHandler<typeof routes.createAccount, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const account = await accountsDb.insertAccount(createDb(c.env.DB), {
+    name: body.name,
+    plan: body.plan,
+    locale: body.locale === undefined ? undefined : Intl.getCanonicalLocales(body.locale)[0],
+    timezone: body.timezone,
+  });
+  return c.json(serializePartnerAccount(account), 201);
+};
+
+export const listAccounts: RouteHandler<typeof routes.listAccounts, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const query = c.req.valid('query');
+  const filter = { plan: query.plan, suspended: query.suspended === undefined ? undefined : query.suspended === 'true' };
+  const page = await paginateByCursor(query, (window) => accountsDb.listAccounts(db, filter, window));
+  return c.json({ data: page.data.map(serializePartnerAccount), pagination: page.pagination }, 200);
+};
+
+export const getAccount: RouteHandler<typeof routes.getAccount, AppEnv> = async (c) => {
+  const account = await accountsDb.getAccount(createDb(c.env.DB), c.req.valid('param').id);
+  if (!account) throw notFound('Account');
+  return c.json(serializePartnerAccount(account), 200);
+};
+
+export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const { id } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const existing = await accountsDb.getAccount(db, id);
+  if (!existing) throw notFound('Account');
+  // Suspending twice keeps the first suspension time.
+  const suspendedAt = body.suspended === undefined ? undefined : body.suspended ? (existing.suspendedAt ?? nowIso()) : null;
+  const account = await accountsDb.updateAccount(db, id, { name: body.name, plan: body.plan, suspendedAt });
+  return c.json(serializePartnerAccount(account), 200);
+};
+
+export const mintAccessToken: RouteHandler<typeof routes.mintAccessToken, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const { id } = c.req.valid('param');
+  const body = c.req.valid('json');
+  if (!(await accountsDb.getAccount(db, id))) throw notFound('Account');
+  const { token, row, user, userCreated } = await mintAdminToken(db, id, {
+    email: body.email,
+    userName: body.name,
+    tokenName: body.token_name,
+    expiresAt: body.expires_at,
+  });
+  return c.json(
+    {
+      id: row.id,
+      account_id: row.accountId,
+      name: row.name,
+      token,
+      token_prefix: row.tokenPrefix,
+      expires_at: row.expiresAt,
+      created_at: row.createdAt,
+      user: { id: user.id, email: user.email, name: user.name, role: user.role, created: userCreated },
+    },
+    201,
+  );
+};

@@ -1,0 +1,39 @@
+// Handlers for the subscription.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { ApiError, unprocessable } from '../../lib/errors';
+import { CHECKOUT_PLAN_IDS, planOf } from '../../lib/plans';
+import { baseUrl } from '../../lib/request';
+import { createCheckoutSession as startCheckout, PaymentProcessorError } from '../../services/billing/stripe-checkout';
+import type * as routes from './subscription.routes';
+
+export const createCheckoutSession: RouteHandler<typeof routes.createCheckoutSession, AppEnv> = async (c) => {
+  const { plan_id, interval } = c.req.valid('json');
+  const { account, user } = c.var.principal;
+  if (!c.env.STRIPE_SECRET_KEY) {
+    throw unprocessable('Checkout is not configured on this server: no payment-processor credentials are set.');
+  }
+  const plan = planOf(CHECKOUT_PLAN_IDS[plan_id]);
+  if (account.plan === plan.name) throw unprocessable(`The account is already on the ${plan.name} plan.`);
+
+  const billing = `${baseUrl(c.req.raw, c.env.APP_URL)}/settings/billing`;
+  try {
+    const session = await startCheckout(
+      { secretKey: c.env.STRIPE_SECRET_KEY, apiBase: c.env.STRIPE_API_BASE || 'https://api.stripe.com' },
+      {
+        plan,
+        interval,
+        accountId: account.id,
+        customerEmail: user.email,
+        successUrl: `${billing}?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${billing}?checkout=cancelled`,
+      },
+    );
+    c.set('audit', { action: 'subscription.checkout', resourceType: 'checkout_session', resourceId: session.id });
+    return c.json({ url: session.url }, 200);
+  } catch (err) {
+    if (!(err instanceof PaymentProcessorError)) throw err;
+    console.error(`[${c.var.requestId}] checkout: ${err.message}${err.detail ? ` — ${err.detail}` : ''}`);
+    throw new ApiError(502, err.message);
+  }
+};

@@ -1,0 +1,67 @@
+// Plan limits on creating things (spec › Limits: "plan limit reached" is a 403 with `upgrade_url`).
+import type { Account } from '../db/schema/index';
+import { ApiError } from '../lib/errors';
+import { planOf, type Plan } from '../lib/plans';
+
+/** The counted limits of src/lib/plans.ts; storage is checked in bytes by `assertStorageAvailable`. */
+export type CountedLimit = Exclude<keyof Plan['limits'], 'storageBytes'>;
+
+const WHAT: Record<CountedLimit, { one: string; many: string; remedy: string }> = {
+  accessTokens: { one: 'active API token', many: 'active API tokens', remedy: 'revoke one or upgrade' },
+  teamMembers: { one: 'team member', many: 'team members', remedy: 'remove one or upgrade' },
+  templates: { one: 'template', many: 'templates', remedy: 'archive one or upgrade' },
+  submissionsPerMonth: { one: 'submission a month', many: 'submissions a month', remedy: 'wait for next month or upgrade' },
+};
+
+function planLimitError(message: string, upgradeUrl: string): ApiError {
+  return new ApiError(403, message, { upgrade_url: upgradeUrl, code: 'plan_limit_reached' });
+}
+
+/**
+ * Throws the plan-limit 403 when `current + adding` would pass the account's limit. Callers count
+ * what exists (`current`) in the same request; see docs/decisions.md › issue 3 on concurrency.
+ */
+export function assertWithinPlanLimit(
+  account: Pick<Account, 'plan'>,
+  limit: CountedLimit,
+  current: number,
+  upgradeUrl: string,
+  adding = 1,
+): void {
+  const max = planOf(account.plan).limits[limit];
+  if (current + adding <= max) return;
+  const what = WHAT[limit];
+  throw planLimitError(`Your ${planOf(account.plan).name} plan allows ${max} ${max === 1 ? what.one : what.many}; ${what.remedy}.`, upgradeUrl);
+}
+
+function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Throws the plan-limit 403 when storing `addingBytes` more would pass the account's storage. */
+export function assertStorageAvailable(
+  account: Pick<Account, 'plan'>,
+  usedBytes: number,
+  addingBytes: number,
+  upgradeUrl: string,
+): void {
+  const max = planOf(account.plan).limits.storageBytes;
+  if (usedBytes + addingBytes <= max) return;
+  throw planLimitError(
+    `Your ${planOf(account.plan).name} plan includes ${formatBytes(max)} of storage and ${formatBytes(usedBytes)} is in use; ` +
+      `this upload needs ${formatBytes(addingBytes)}. Delete documents or upgrade.`,
+    upgradeUrl,
+  );
+}
+
+/** Start of the calendar month (UTC) that monthly limits count from, as stored ISO text. */
+export function monthStartIso(now = new Date()): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
