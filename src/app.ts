@@ -16,6 +16,9 @@ import { mountUsers } from './routes/users/users.index';
 import { mountSettings } from './routes/settings/settings.index';
 import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
 import { mountAuditEvents } from './routes/audit-events/audit-events.index';
+import { mountWebhooks } from './routes/webhooks/webhooks.index';
+import { outboxDrain } from './middleware/outbox-drain';
+import { mountDevEvents } from './routes/dev-events/dev-events.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -46,10 +49,12 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   });
   api.use('*', authenticate());
   api.use('*', auditTrail());
+  api.use('*', outboxDrain());
   mountUsers(api);
   mountSettings(api);
   mountAccessTokens(api);
   mountAuditEvents(api);
+  mountWebhooks(api);
   return api;
 }
 
@@ -61,6 +66,7 @@ export function createApp() {
 
   const api = createTenantApi();
   mountDocs(app, api);
+  mountDevEvents(app);
   // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
   app.route('/api', api);

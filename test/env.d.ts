@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
+      /** Port of the webhook receiver started by test/receiver/global-setup.ts. */
+      RECEIVER_PORT: number;
     }
   }
 }

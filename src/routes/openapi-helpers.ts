@@ -61,7 +61,7 @@ export function tenantRoute<const R extends RouteConfig>(options: TenantRouteOpt
   if (route.path.includes('{')) statuses.add(404);
   for (const status of options.errors ?? []) statuses.add(status);
   const middleware: MiddlewareHandler<AppEnv>[] = [authorize(options)];
-  if (hasJsonBody) middleware.push(requireJsonBody());
+  if (hasJsonBody) middleware.push(requireJsonBody({ allowEmpty: !route.request?.body?.required }));
   const scopeNote = `Scopes: ${options.scopes.map((s) => `\`${s}\``).join(' or ')}${options.admin ? ' · account admins only' : ''}${options.feature ? ` · plan feature \`${options.feature}\`` : ''}.`;
   return createRoute({
     ...route,

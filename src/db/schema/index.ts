@@ -1,3 +1,4 @@
 // Every D1 table. drizzle-kit reads this file (`npm run db:generate`); add a line per schema file.
 export * from './accounts';
 export * from './events';
+export * from './webhooks';
