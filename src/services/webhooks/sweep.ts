@@ -9,7 +9,8 @@ import { enqueueDeliveries, type WebhookQueue } from './queue';
 export const STRANDED_AFTER_MS = 60_000;
 const SWEEP_LIMIT = 500;
 
-export async function requeueStrandedDeliveries(db: Db, queue: WebhookQueue, now: number): Promise<number> {
+/** Returns the delivery uuids it woke. */
+export async function requeueStrandedDeliveries(db: Db, queue: WebhookQueue, now: number): Promise<string[]> {
   const uuids = await strandedDeliveryUuids(
     db,
     new Date(now - Math.max(STRANDED_AFTER_MS, LEASE_MS)).toISOString(),
@@ -17,5 +18,5 @@ export async function requeueStrandedDeliveries(db: Db, queue: WebhookQueue, now
     SWEEP_LIMIT,
   );
   await enqueueDeliveries(queue, uuids);
-  return uuids.length;
+  return uuids;
 }
