@@ -9,10 +9,10 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  async queue(batch, env) {
+  async queue(batch, env, _ctx) {
     await handleWebhookBatch(batch, env);
   },
-  async scheduled(controller, env) {
+  async scheduled(controller, env, _ctx) {
     await handleScheduled(env, controller.scheduledTime);
   },
 } satisfies ExportedHandler<Bindings, WebhookMessage>;

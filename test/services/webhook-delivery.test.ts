@@ -1,6 +1,7 @@
-import { env } from 'cloudflare:test';
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
+import worker from '../../src/index';
 import { EVENT_NAMES } from '../../src/lib/events';
 import { handleScheduled } from '../../src/scheduled';
 import { deliveryContext } from '../../src/services/webhooks/context';
@@ -247,6 +248,17 @@ describe('safety at delivery time', () => {
 });
 
 describe('crash recovery', () => {
+  it('fans out the outbox from the cron trigger when no drain message arrived', async () => {
+    const a = await createAccount();
+    const { hook, receiver } = await receiverHook(a.token);
+    await insertEvent(a.accountId, 'template.created');
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    await deliverPending(hook.id);
+    expect((await receivedBy(receiver)).map((d) => JSON.parse(d.body).event)).toEqual(['template.created']);
+  });
+
   it('sends a delivery whose consumer died mid-attempt once its lease runs out', async () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
