@@ -47,6 +47,17 @@ describe('fan-out and delivery', () => {
     expect(row.request_body).toBe(delivery.body);
   });
 
+  it('signs the UTF-8 bytes it sends, so non-ASCII payloads verify', async () => {
+    const a = await createAccount();
+    const { hook, receiver } = await receiverHook(a.token);
+    await insertEvent(a.accountId, 'form.completed', { submitter: { name: 'Zoë Łukasiewicz 🖋', note: 'line\u2028break' } });
+    await drain();
+    await deliverPending(hook.id);
+    const [delivery] = await receivedBy(receiver);
+    expect(delivery.signatureValid).toBe(true);
+    expect(JSON.parse(delivery.body).data.submitter.name).toBe('Zoë Łukasiewicz 🖋');
+  });
+
   it('delivers only the subscribed events to an endpoint with a list', async () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token, { events: ['form.completed', 'template.created'] });
