@@ -205,3 +205,33 @@ describe('DELETE /api/webhooks/{id}', () => {
     expect(res.json.error).toBe('id must be an integer id.');
   });
 });
+
+describe('the API surface', () => {
+  it('declares every webhook route in the OpenAPI document', async () => {
+    const res = await api('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.json.paths).filter((p) => p.startsWith('/webhooks')).sort()).toEqual([
+      '/webhooks',
+      '/webhooks/{id}',
+      '/webhooks/{id}/deliveries',
+      '/webhooks/{id}/deliveries/{delivery_id}',
+      '/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+      '/webhooks/{id}/test',
+    ]);
+    expect(res.json.components.schemas.WebhookDelivery.properties.delivery_uuid).toBeDefined();
+  });
+
+  it('serves the same routes under /api/v1', async () => {
+    const a = await createAccount();
+    const res = await api('POST', '/api/v1/webhooks', { token: a.token, body: { url: HOOK_URL } });
+    expect(res.status).toBe(201);
+  });
+
+  it('hides POST /dev/events outside development', async () => {
+    const a = await createAccount();
+    const res = await api('POST', '/dev/events', { body: { account_id: a.accountId, event: 'form.completed' } });
+    expect(res.status).toBe(404);
+    const { n } = (await env.DB.prepare('SELECT count(*) AS n FROM events WHERE account_id = ?').bind(a.accountId).first<{ n: number }>())!;
+    expect(n).toBe(0);
+  });
+});
