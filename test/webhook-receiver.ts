@@ -8,6 +8,7 @@ export type ReceiverConfig = {
   redirectTo?: string;
   delayMs?: number;
   responseBody?: string;
+  stallBodyMs?: number;
 };
 
 export type ReceivedDelivery = {

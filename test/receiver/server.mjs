@@ -14,6 +14,7 @@ import { createServer } from 'node:http';
  * @property {string} [redirectTo] Answer every delivery with a redirect.
  * @property {number} [delayMs] Wait this long before answering.
  * @property {string} [responseBody] Answer with this body (e.g. a large one, to check truncation).
+ * @property {number} [stallBodyMs] Send the status and headers at once, then hold the body this long.
  */
 
 /** @type {Map<string, HookConfig>} */
@@ -71,6 +72,12 @@ export function startReceiver(port = 0) {
       receivedAt: Date.now(),
     });
     if (config.delayMs) await new Promise((r) => setTimeout(r, config.delayMs));
+    if (config.stallBodyMs) {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('partial ');
+      setTimeout(() => res.end('rest'), config.stallBodyMs);
+      return;
+    }
     if (config.redirectTo) res.writeHead(302, { Location: config.redirectTo }).end();
     else res.writeHead(status, { 'Content-Type': 'text/plain' }).end(config.responseBody ?? (failing ? 'failing on purpose' : 'ok'));
   });

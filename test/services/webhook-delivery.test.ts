@@ -220,6 +220,14 @@ describe('retries', () => {
     expect(outcome.errorMessage).toBe('No complete response within 0.2 seconds.');
   });
 
+  it('counts a 200 whose body does not finish within the timeout as a failure', async () => {
+    const receiver = await newReceiver({ stallBodyMs: 1_500 });
+    const ctx = { ...deliveryContext(env), timeoutMs: 300 };
+    const { outcome } = await sendAttempt(ctx, { deliveryUuid: crypto.randomUUID(), requestBody: '{}' }, { url: receiver.url, secret: SECRET }, new Date().toISOString());
+    expect(outcome.status).toBe('failed');
+    expect(outcome.errorMessage).toBe('No complete response within 0.3 seconds.');
+  });
+
   it('truncates a long response body in the log', async () => {
     const a = await createAccount();
     const { hook } = await receiverHook(a.token, { receiver: { responseBody: 'x'.repeat(10_000) } });
