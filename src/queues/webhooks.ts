@@ -3,7 +3,7 @@ import type { Bindings } from '../env';
 import { deliveryContext } from '../services/webhooks/context';
 import { deliverDue } from '../services/webhooks/deliver';
 import { drainOutbox } from '../services/webhooks/fan-out';
-import { enqueueDeliveries, requestDrain, type WebhookMessage } from '../services/webhooks/queue';
+import { requestDrain, scheduleWakeUps, type WebhookMessage } from '../services/webhooks/queue';
 
 export type ConsumerOptions = {
   /** The clock; tests pass a later time to reach retries without waiting. */
@@ -42,19 +42,25 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
       })(),
     );
   }
-  for (const [deliveryUuid, messages] of byDelivery) {
+  if (byDelivery.size) {
     work.push(
       (async () => {
+        const all = [...byDelivery.values()].flat();
         try {
-          const result = await deliverDue(ctx, deliveryUuid, now);
+          const results = await deliverDue(ctx, [...byDelivery.keys()], now);
           // The next wake-up is a fresh message, not message.retry(): D1 counts attempts, and a message's
           // own retry budget would run out on early wake-ups (docs/decisions.md › Issue 7).
-          const wakeAt = result.kind === 'attempted' ? result.retryAt : result.kind === 'not_due' ? result.dueAt : null;
-          if (wakeAt) await enqueueDeliveries(env.WEBHOOK_QUEUE, [deliveryUuid], (Date.parse(wakeAt) - now) / 1000);
-          for (const m of messages) m.ack();
+          const wakeUps: { deliveryUuid: string; delaySeconds: number }[] = [];
+          for (const [deliveryUuid, result] of results) {
+            const wakeAt = result.kind === 'attempted' ? result.retryAt : result.kind === 'not_due' ? result.dueAt : null;
+            if (wakeAt) wakeUps.push({ deliveryUuid, delaySeconds: (Date.parse(wakeAt) - now) / 1000 });
+          }
+          // A lost wake-up is found by the cron sweep.
+          await scheduleWakeUps(env.WEBHOOK_QUEUE, wakeUps).catch((err) => console.error('webhooks queue: wake-up send failed', err));
+          for (const m of all) m.ack();
         } catch (err) {
-          console.error(`webhooks queue: delivery ${deliveryUuid} failed to run`, err);
-          for (const m of messages) m.retry();
+          console.error('webhooks queue: deliveries failed to run', err);
+          for (const m of all) m.retry();
         }
       })(),
     );

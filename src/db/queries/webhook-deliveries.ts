@@ -1,6 +1,6 @@
 // Webhook delivery log rows: one per attempt. The pending row of a delivery is the work item; a consumer
 // takes it with a lease (a conditional UPDATE), so two consumers never attempt the same row at once.
-import { and, asc, eq, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { webhookDeliveries, type NewWebhookDelivery, type WebhookDelivery } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -35,31 +35,33 @@ export async function insertDelivery(db: Db, values: NewWebhookDelivery): Promis
 }
 
 /**
- * Takes the due pending attempt of a delivery for `leaseUntil`, or nothing when there is none: already
- * finished, not yet due, or held by a live lease elsewhere.
+ * Takes the due pending attempts of these deliveries until `leaseUntil`, in one statement. A delivery
+ * missing from the result has nothing to take: finished, not yet due, or held by a live lease elsewhere.
  */
-export async function claimDueAttempt(db: Db, deliveryUuid: string, now: string, leaseUntil: string): Promise<WebhookDelivery | undefined> {
-  const [row] = await db
+export async function claimDueAttempts(db: Db, deliveryUuids: string[], now: string, leaseUntil: string): Promise<WebhookDelivery[]> {
+  if (deliveryUuids.length === 0) return [];
+  return db
     .update(d)
     .set({ leaseUntil })
     .where(
       and(
-        eq(d.deliveryUuid, deliveryUuid),
+        inArray(d.deliveryUuid, deliveryUuids),
         eq(d.status, 'pending'),
         lte(d.nextAttemptAt, now),
         or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
       ),
     )
     .returning();
-  return row;
 }
 
-export async function pendingAttempt(db: Db, deliveryUuid: string): Promise<WebhookDelivery | undefined> {
-  return db
-    .select()
+/** When each of these deliveries' pending attempt is due (deliveries with none are absent). */
+export async function pendingDueTimes(db: Db, deliveryUuids: string[]): Promise<Map<string, string | null>> {
+  if (deliveryUuids.length === 0) return new Map();
+  const rows = await db
+    .select({ deliveryUuid: d.deliveryUuid, nextAttemptAt: d.nextAttemptAt })
     .from(d)
-    .where(and(eq(d.deliveryUuid, deliveryUuid), eq(d.status, 'pending')))
-    .get();
+    .where(and(inArray(d.deliveryUuid, deliveryUuids), eq(d.status, 'pending')));
+  return new Map(rows.map((r) => [r.deliveryUuid, r.nextAttemptAt]));
 }
 
 export type AttemptOutcome = Pick<
@@ -67,17 +69,23 @@ export type AttemptOutcome = Pick<
   'status' | 'url' | 'requestHeaders' | 'httpStatus' | 'responseBody' | 'responseTimeMs' | 'errorMessage' | 'attemptedAt' | 'deliveredAt'
 >;
 
+export type RecordedAttempt = { row: WebhookDelivery; outcome: AttemptOutcome; next: NewWebhookDelivery | null };
+
 /**
- * Records an attempt and, when it failed with attempts left, schedules the next one — in one batch, so
- * a crash leaves either the attempt still pending (retried after its lease) or both rows written.
+ * Records attempts and, for failures with attempts left, schedules the next ones — all in one batch, so a
+ * crash leaves the attempts still pending (retaken when their lease runs out) or everything written. The
+ * unique (delivery_uuid, attempt) index makes recording the same attempt twice schedule one retry.
  */
-export async function recordAttempt(db: Db, row: WebhookDelivery, outcome: AttemptOutcome, next: NewWebhookDelivery | null): Promise<void> {
-  const update = db
-    .update(d)
-    .set({ ...outcome, nextAttemptAt: null, leaseUntil: null })
-    .where(and(eq(d.id, row.id), eq(d.status, 'pending')));
-  if (next) await db.batch([update, db.insert(d).values(next).onConflictDoNothing()]);
-  else await update;
+export async function recordAttempts(db: Db, attempts: RecordedAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const statements = attempts.flatMap(({ row, outcome, next }) => {
+    const update = db
+      .update(d)
+      .set({ ...outcome, nextAttemptAt: null, leaseUntil: null })
+      .where(and(eq(d.id, row.id), eq(d.status, 'pending')));
+    return next ? [update, db.insert(d).values(next).onConflictDoNothing()] : [update];
+  });
+  await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
 }
 
 export async function getDelivery(db: Db, accountId: number, webhookId: number, id: number): Promise<WebhookDelivery | undefined> {

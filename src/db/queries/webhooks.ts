@@ -1,5 +1,5 @@
 // Webhook endpoint rows. Deleted endpoints keep their row (deleted_at) but are never found here except
-// by `getWebhookForDelivery`, which closes off their pending attempts.
+// by `webhooksForDelivery`, which closes off their pending attempts.
 import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../client';
 import { webhooks, type Webhook } from '../schema';
@@ -67,6 +67,8 @@ export async function enabledWebhooksOf(db: Db, accountIds: number[]): Promise<W
 }
 
 /** By id alone, deleted included: the delivery consumer decides what a deleted endpoint means. */
-export async function getWebhookForDelivery(db: Db, id: number): Promise<Webhook | undefined> {
-  return db.select().from(webhooks).where(eq(webhooks.id, id)).get();
+export async function webhooksForDelivery(db: Db, ids: number[]): Promise<Map<number, Webhook>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(webhooks).where(inArray(webhooks.id, ids));
+  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -1,8 +1,8 @@
 // One delivery attempt: sign the stored body, POST it, judge the answer, record it and schedule the next
 // attempt (spec › Events › Delivery, retry and safety; decisions.md › Webhooks).
 import type { Db } from '../../db/client';
-import { claimDueAttempt, pendingAttempt, recordAttempt, type AttemptOutcome } from '../../db/queries/webhook-deliveries';
-import { getWebhookForDelivery } from '../../db/queries/webhooks';
+import { claimDueAttempts, pendingDueTimes, recordAttempts, type AttemptOutcome, type RecordedAttempt } from '../../db/queries/webhook-deliveries';
+import { webhooksForDelivery } from '../../db/queries/webhooks';
 import type { NewWebhookDelivery, Webhook, WebhookDelivery } from '../../db/schema/index';
 import { signWebhookBody } from './signature';
 import { checkWebhookUrl, type UrlPolicy } from './url-policy';
@@ -152,46 +152,74 @@ function closedOff(row: WebhookDelivery, attemptedAt: string, message: string): 
   };
 }
 
-/**
- * Makes the due attempt of one delivery, if any. Idempotent by delivery uuid: the lease makes a second
- * message for the same delivery a no-op while the first runs, and a finished attempt is never redone.
- */
-export async function deliverDue(ctx: DeliveryContext, deliveryUuid: string, now: number): Promise<DeliverResult> {
-  const nowIso = new Date(now).toISOString();
-  const row = await claimDueAttempt(ctx.db, deliveryUuid, nowIso, new Date(now + LEASE_MS).toISOString());
-  if (!row) {
-    const pending = await pendingAttempt(ctx.db, deliveryUuid);
-    if (pending?.nextAttemptAt && pending.nextAttemptAt > nowIso) return { kind: 'not_due', dueAt: pending.nextAttemptAt };
-    return { kind: 'idle' };
-  }
+/** Deliveries per claim: keeps `IN (…)` well inside D1's 100 bound parameters. */
+const CLAIM_CHUNK = 90;
 
-  const hook = await getWebhookForDelivery(ctx.db, row.webhookId);
+function nextAttempt(row: WebhookDelivery, outcome: AttemptOutcome, retryAt: string): NewWebhookDelivery {
+  return {
+    accountId: row.accountId,
+    webhookId: row.webhookId,
+    eventId: row.eventId,
+    event: row.event,
+    deliveryUuid: row.deliveryUuid,
+    attempt: row.attempt + 1,
+    maxAttempts: row.maxAttempts,
+    status: 'pending',
+    url: outcome.url,
+    requestBody: row.requestBody,
+    nextAttemptAt: retryAt,
+    test: row.test,
+    redeliveryOf: row.redeliveryOf,
+  };
+}
+
+/** One claimed attempt, sent (or closed off) and judged; nothing is written here. */
+async function attemptClaimed(ctx: DeliveryContext, row: WebhookDelivery, hook: Webhook | undefined, now: number) {
+  // `now` is when the batch started; the attempt itself may come later in a busy batch.
+  const attemptAt = Math.max(now, Date.now());
+  const attemptIso = new Date(attemptAt).toISOString();
   let sent: SentAttempt;
-  if (!hook || hook.deletedAt) sent = { final: true, outcome: closedOff(row, nowIso, 'Not sent: the endpoint was deleted.') };
-  else if (!hook.enabled) sent = { final: true, outcome: closedOff(row, nowIso, 'Not sent: the endpoint is disabled.') };
-  else sent = await sendAttempt(ctx, row, hook, nowIso);
+  if (!hook || hook.deletedAt) sent = { final: true, outcome: closedOff(row, attemptIso, 'Not sent: the endpoint was deleted.') };
+  else if (!hook.enabled) sent = { final: true, outcome: closedOff(row, attemptIso, 'Not sent: the endpoint is disabled.') };
+  else sent = await sendAttempt(ctx, row, hook, attemptIso);
 
   const delay = sent.outcome.status === 'failed' && !sent.final ? retryDelaySeconds(row.attempt) : null;
   // The retry is due `delay` after the attempt finished, not after it started.
-  const retryAt = delay === null ? null : new Date(now + (sent.outcome.responseTimeMs ?? 0) + delay * 1000).toISOString();
-  const next: NewWebhookDelivery | null =
-    retryAt === null
-      ? null
-      : {
-          accountId: row.accountId,
-          webhookId: row.webhookId,
-          eventId: row.eventId,
-          event: row.event,
-          deliveryUuid: row.deliveryUuid,
-          attempt: row.attempt + 1,
-          maxAttempts: row.maxAttempts,
-          status: 'pending',
-          url: sent.outcome.url,
-          requestBody: row.requestBody,
-          nextAttemptAt: retryAt,
-          test: row.test,
-          redeliveryOf: row.redeliveryOf,
-        };
-  await recordAttempt(ctx.db, row, sent.outcome, next);
-  return { kind: 'attempted', status: sent.outcome.status as 'success' | 'failed', attempt: row.attempt, retryAt };
+  const retryAt = delay === null ? null : new Date(attemptAt + (sent.outcome.responseTimeMs ?? 0) + delay * 1000).toISOString();
+  const recorded: RecordedAttempt = { row, outcome: sent.outcome, next: retryAt ? nextAttempt(row, sent.outcome, retryAt) : null };
+  const result: DeliverResult = { kind: 'attempted', status: sent.outcome.status as 'success' | 'failed', attempt: row.attempt, retryAt };
+  return { recorded, result };
+}
+
+/**
+ * Makes the due attempt of each delivery, if any: one claim, one endpoint read and one write batch for the
+ * lot, the sends in parallel. Idempotent by delivery uuid: the lease makes a second wake-up for the same
+ * delivery a no-op while the first runs, and a recorded attempt is never redone.
+ */
+export async function deliverDue(ctx: DeliveryContext, deliveryUuids: readonly string[], now: number): Promise<Map<string, DeliverResult>> {
+  const nowIso = new Date(now).toISOString();
+  const leaseIso = new Date(now + LEASE_MS).toISOString();
+  const uuids = [...new Set(deliveryUuids)];
+  const claimed: WebhookDelivery[] = [];
+  for (let i = 0; i < uuids.length; i += CLAIM_CHUNK) {
+    claimed.push(...(await claimDueAttempts(ctx.db, uuids.slice(i, i + CLAIM_CHUNK), nowIso, leaseIso)));
+  }
+
+  const results = new Map<string, DeliverResult>();
+  const taken = new Set(claimed.map((row) => row.deliveryUuid));
+  const rest = uuids.filter((uuid) => !taken.has(uuid));
+  for (let i = 0; i < rest.length; i += CLAIM_CHUNK) {
+    const due = await pendingDueTimes(ctx.db, rest.slice(i, i + CLAIM_CHUNK));
+    for (const uuid of rest.slice(i, i + CLAIM_CHUNK)) {
+      const dueAt = due.get(uuid);
+      results.set(uuid, dueAt && dueAt > nowIso ? { kind: 'not_due', dueAt } : { kind: 'idle' });
+    }
+  }
+  if (claimed.length === 0) return results;
+
+  const hooks = await webhooksForDelivery(ctx.db, [...new Set(claimed.map((row) => row.webhookId))]);
+  const attempts = await Promise.all(claimed.map((row) => attemptClaimed(ctx, row, hooks.get(row.webhookId), now)));
+  await recordAttempts(ctx.db, attempts.map((a) => a.recorded));
+  for (const [i, row] of claimed.entries()) results.set(row.deliveryUuid, attempts[i].result);
+  return results;
 }

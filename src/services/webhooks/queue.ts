@@ -28,6 +28,18 @@ export async function enqueueDeliveries(queue: WebhookQueue, deliveryUuids: read
   }
 }
 
+/** Delayed wake-ups, each with its own delay, in as few sends as the limits allow. */
+export async function scheduleWakeUps(queue: WebhookQueue, wakeUps: readonly { deliveryUuid: string; delaySeconds: number }[]): Promise<void> {
+  for (let i = 0; i < wakeUps.length; i += SEND_BATCH_LIMIT) {
+    await queue.sendBatch(
+      wakeUps.slice(i, i + SEND_BATCH_LIMIT).map(({ deliveryUuid, delaySeconds }) => ({
+        body: { kind: 'deliver', deliveryUuid } as const,
+        delaySeconds: clampDelaySeconds(delaySeconds),
+      })),
+    );
+  }
+}
+
 export async function requestDrain(queue: WebhookQueue): Promise<void> {
   await queue.send({ kind: 'drain' });
 }
