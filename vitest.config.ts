@@ -23,14 +23,20 @@ export default defineConfig(async () => {
             // A real local HTTP server imitating Stripe (test/global-setup/stripe-imitation.mjs).
             STRIPE_SECRET_KEY: 'sk_test_imitation',
             STRIPE_API_BASE: `http://127.0.0.1:${inject('stripePort')}`,
+            // The webhook receiver (test/receiver) listens on loopback, which only this exemption lets through.
+            RECEIVER_PORT: inject<number>('receiverPort'),
+            WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${inject<number>('receiverPort')}`,
           },
+          // Tests drive the webhooks consumer themselves (explicit clocks); a queue nobody consumes keeps
+          // background deliveries out of their way.
+          queueProducers: { WEBHOOK_QUEUE: { queueName: 'signing-service-webhooks-test' } },
         },
       })),
     ],
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
-      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs'],
+      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/receiver/global-setup.mjs'],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
     },

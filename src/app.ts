@@ -23,6 +23,9 @@ import { mountTemplates } from './routes/templates/templates.index';
 import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
 import { mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
+import { mountWebhooks } from './routes/webhooks/webhooks.index';
+import { outboxDrain } from './middleware/outbox-drain';
+import { mountDevEvents } from './routes/dev-events/dev-events.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -55,6 +58,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   // Keyed by the token, not the IP or account (spec › Limits: "per API token").
   api.use('*', rateLimit({ key: (c) => `token:${c.var.principal.token.id}`, limit: (c) => tenantRateLimit(c.env) }));
   api.use('*', auditTrail());
+  api.use('*', outboxDrain());
   mountUsers(api);
   mountSettings(api);
   mountAccessTokens(api);
@@ -62,6 +66,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountTemplates(api);
   mountSavedFields(api);
   mountSubscription(api);
+  mountWebhooks(api);
   return api;
 }
 
@@ -73,6 +78,7 @@ export function createApp() {
 
   const api = createTenantApi();
   mountDocs(app, api);
+  mountDevEvents(app);
   // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
   // Before the tenant API: its authenticate() would otherwise refuse partner keys on these paths.

@@ -3,6 +3,7 @@ import type { Account, AccessToken, User } from './db/schema/index';
 import type { MessageQueueBody } from './services/mail/outbox';
 import type { IdempotencyStore } from '../durable-objects/idempotency-store';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
+import type { WebhookQueue } from './services/webhooks/queue';
 
 export type Bindings = {
   DB: D1Database;
@@ -36,6 +37,10 @@ export type Bindings = {
   LIMITS_DISABLED?: string;
   /** Development only: overrides the 120 requests per minute per token (bench/limits). */
   RATE_LIMIT_PER_MINUTE?: string;
+  /** Producer of the webhooks queue (fan-out and delivery wake-ups). */
+  WEBHOOK_QUEUE: WebhookQueue;
+  /** Development/test only: comma list of `host:port` webhook destinations exempt from the SSRF checks. */
+  WEBHOOK_ALLOW_HOSTS?: string;
 };
 
 /** Who is calling: set by the auth middleware on every tenant API request. */

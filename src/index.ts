@@ -1,11 +1,12 @@
 // The Worker entry: HTTP through the Hono app, queue consumers and cron jobs as thin dispatchers, and
 // the Durable Object classes wrangler binds.
 import { createApp } from './app';
-import { createDb } from './db/client';
 import type { Bindings } from './env';
 import { consumeMessages } from './queues/messages';
-import { sweepMessages } from './scheduled/messages-sweep';
+import { handleWebhookBatch } from './queues/webhooks';
+import { handleScheduled } from './scheduled';
 import type { MessageQueueBody } from './services/mail/outbox';
+import type { WebhookMessage } from './services/webhooks/queue';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { IdempotencyStore } from '../durable-objects/idempotency-store';
@@ -15,16 +16,19 @@ const app = createApp();
 export default {
   fetch: app.fetch,
 
-  async queue(batch, env) {
+  /** Queues are told apart by name; wrangler environments may add a suffix, hence the prefix match. */
+  async queue(batch, env, _ctx) {
     if (batch.queue.startsWith('signing-service-messages')) {
       await consumeMessages(batch as MessageBatch<MessageQueueBody>, env);
-      return;
+    } else if (batch.queue.startsWith('signing-service-webhooks')) {
+      await handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env);
+    } else {
+      console.error(`No consumer for queue ${batch.queue}; retrying its messages.`);
+      batch.retryAll();
     }
-    console.error(`No consumer for queue ${batch.queue}; retrying its messages.`);
-    batch.retryAll();
   },
 
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(sweepMessages(createDb(env.DB), env.MESSAGES_QUEUE));
+  async scheduled(controller, env, _ctx) {
+    await handleScheduled(env, controller.scheduledTime);
   },
 } satisfies ExportedHandler<Bindings>;

@@ -73,10 +73,10 @@ export const idempotencyHeaderSchema = z.object({
  * a JSON content-type check for JSON bodies, and the error responses the route can give.
  */
 export function tenantRoute<const R extends RouteConfig>(options: TenantRouteOptions, route: R): R {
-  // Routes that take several body types (JSON or multipart uploads), or an optional body, check the
-  // type themselves.
+  // Routes that take several body types (JSON or multipart uploads) check the type themselves; an
+  // optional JSON body may also be left out entirely.
   const bodyTypes = Object.keys(route.request?.body?.content ?? {});
-  const hasJsonBody = bodyTypes.length === 1 && bodyTypes[0] === 'application/json' && route.request?.body?.required !== false;
+  const hasJsonBody = bodyTypes.length === 1 && bodyTypes[0] === 'application/json';
   const takesInput = Boolean(route.request?.body || route.request?.query || route.request?.params);
   const statuses = new Set<ErrorStatus>([401, 403, 429]);
   if (takesInput) statuses.add(400).add(422);
@@ -84,7 +84,7 @@ export function tenantRoute<const R extends RouteConfig>(options: TenantRouteOpt
   for (const status of options.errors ?? []) statuses.add(status);
   if (options.idempotent) statuses.add(409).add(422);
   const middleware: MiddlewareHandler<AppEnv>[] = [authorize(options)];
-  if (hasJsonBody) middleware.push(requireJsonBody());
+  if (hasJsonBody) middleware.push(requireJsonBody({ allowEmpty: !route.request?.body?.required }));
   // After authorization: a refused caller never claims a key. Before validation: a replay answers
   // exactly as the first attempt did, whatever the validators would say today.
   if (options.idempotent) middleware.push(idempotency());

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount, type TestAccount } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
+import { receiverHook } from '../webhook-fixtures';
 
 type Fixture = (owner: TestAccount) => Promise<Record<string, string | number>>;
 
@@ -20,6 +21,11 @@ const FIXTURES: Record<string, Fixture> = {
     const template = await ownTemplate(owner);
     return { id: template.id, document_id: template.documents[0].id };
   },
+  '/webhooks/{id}': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
+  '/webhooks/{id}/deliveries': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
+  '/webhooks/{id}/test': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
+  '/webhooks/{id}/deliveries/{delivery_id}': ownDelivery,
+  '/webhooks/{id}/deliveries/{delivery_id}/redeliver': ownDelivery,
   '/settings/saved_fields/{id}': async (owner) => {
     const res = await api('POST', '/api/settings/saved_fields', { token: owner.token, body: { name: 'Colour', field: { type: 'text' } } });
     return { id: res.json.id };
@@ -31,6 +37,13 @@ const BODIES: Record<string, unknown> = {
   'PUT /users/{id}': { name: 'Mallory' },
   'PUT /templates/{id}': { name: 'Mallory' },
 };
+
+/** A logged delivery of the owner's endpoint (a test send is logged like any other). */
+async function ownDelivery(owner: TestAccount) {
+  const { hook } = await receiverHook(owner.token);
+  const sent = await api('POST', `/api/webhooks/${hook.id}/test`, { token: owner.token, body: { event: 'form.completed' } });
+  return { id: hook.id, delivery_id: sent.json.delivery_id };
+}
 
 async function ownTemplate(owner: TestAccount): Promise<{ id: string; documents: { id: number }[] }> {
   const res = await api('POST', '/api/templates/pdf', {

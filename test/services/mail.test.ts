@@ -150,7 +150,7 @@ describe('the messages queue and sweep', () => {
       { id: 'm2', timestamp: new Date(), attempts: 1, body: { type: 'message', id: flaky } },
     ]);
     const ctx = createExecutionContext();
-    await worker.queue(batch, twilioEnv());
+    await worker.queue(batch, twilioEnv(), ctx);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual(['m1']);
     // The retry delay itself is asserted on deliverMessage above; the queue result records only the id.

@@ -3,3 +3,4 @@ export * from './accounts';
 export * from './events';
 export * from './messages';
 export * from './templates';
+export * from './webhooks';

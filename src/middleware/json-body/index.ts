@@ -4,9 +4,15 @@ import { ApiError } from '../../lib/errors';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-export function requireJsonBody(): MiddlewareHandler {
+export type JsonBodyOptions = {
+  /** The body is optional (`required: false` on the route): a request with no body at all passes. */
+  allowEmpty?: boolean;
+};
+
+export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandler {
   return async function requireJsonBodyMiddleware(c, next) {
     const type = (c.req.header('Content-Type') ?? '').split(';')[0].trim();
+    if (options.allowEmpty && !type && !c.req.raw.body) return next();
     if (!JSON_TYPE.test(type)) {
       throw new ApiError(400, `Send the request body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
     }

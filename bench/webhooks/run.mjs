@@ -1,0 +1,157 @@
+// Webhook latency: time from an event being written to the outbox to its first delivery arriving at a
+// local receiver, p50/p99 over N events through `wrangler dev` (real local Queue, D1 and consumer),
+// printed beside the floor — the same POST made directly to the same receiver — and the ratio.
+//
+//   npm run bench:webhooks -- [--events 1000] [--rate 20]   (npm puts the project's Node 22 on PATH)
+//
+// State lives in bench/results/ (gitignored) so the worktree's own .wrangler/ stays untouched.
+import { spawn, execFileSync } from 'node:child_process';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import path from 'node:path';
+
+const args = Object.fromEntries(process.argv.slice(2).map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : [])).filter((e) => e.length));
+const EVENTS = Number(args.events ?? 1000);
+const RATE = Number(args.rate ?? 20); // events per second
+const root = path.resolve(import.meta.dirname, '../..');
+const state = path.join(root, 'bench/results/webhooks-state');
+const SECRET = 'bench-secret-0123456789abcdef';
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// ——— the receiver: verifies the signature over the raw bytes, records first arrival per delivery id ———
+const arrivals = new Map(); // delivery id -> { at, timestamp }
+let duplicates = 0;
+let badSignatures = 0;
+let floorArrivals = new Map();
+const receiver = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const at = performance.timeOrigin + performance.now();
+    const raw = Buffer.concat(chunks);
+    if (req.url === '/floor') {
+      floorArrivals.set(req.headers['x-floor-id'], at);
+      res.writeHead(200).end('ok');
+      return;
+    }
+    const expected = `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`;
+    if (req.headers['x-webhook-signature'] !== expected) badSignatures += 1;
+    const id = req.headers['x-webhook-delivery-id'];
+    if (arrivals.has(id)) duplicates += 1;
+    else arrivals.set(id, { at, timestamp: JSON.parse(raw.toString('utf8')).timestamp });
+    res.writeHead(200).end('ok');
+  });
+});
+await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+const receiverPort = receiver.address().port;
+
+// ——— a fresh local D1 with a Pro account and a full-access token ———
+rmSync(state, { recursive: true, force: true });
+mkdirSync(state, { recursive: true });
+const wrangler = path.join(root, 'node_modules/.bin/wrangler');
+const quiet = { cwd: root, env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] };
+execFileSync(wrangler, ['d1', 'migrations', 'apply', 'signing-service', '--local', '--persist-to', state], quiet);
+const token = `tok_${randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
+const hash = createHash('sha256').update(token).digest('hex');
+execFileSync(
+  wrangler,
+  [
+    'd1', 'execute', 'signing-service', '--local', '--persist-to', state, '--command',
+    `INSERT INTO accounts (name, plan) VALUES ('Bench', 'pro');
+     INSERT INTO users (account_id, email, name, role) VALUES (1, 'bench@example.com', 'Bench', 'admin');
+     INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix, scopes, allowed_ips)
+       VALUES (1, 1, 'bench', '${hash}', '${token.slice(0, 12)}', '[]', '[]');`,
+  ],
+  quiet,
+);
+
+// ——— wrangler dev ———
+const port = await freePort();
+const dev = spawn(
+  wrangler,
+  ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', `WEBHOOK_ALLOW_HOSTS:127.0.0.1:${receiverPort}`, '--var', 'ENVIRONMENT:development'],
+  { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+);
+let devLog = '';
+dev.stdout.on('data', (d) => (devLog += d));
+dev.stderr.on('data', (d) => (devLog += d));
+const stopDev = () => {
+  try {
+    process.kill(-dev.pid, 'SIGTERM');
+  } catch {}
+};
+process.on('exit', stopDev);
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i += 1) {
+  if (i > 120) throw new Error(`wrangler dev did not start:\n${devLog}`);
+  try {
+    if ((await fetch(`${base}/api/openapi.json`)).ok) break;
+  } catch {}
+  await sleep(500);
+}
+
+const created = await fetch(`${base}/api/webhooks`, {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', 'X-Auth-Token': token },
+  body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook`, secret: SECRET }),
+});
+if (created.status !== 201) throw new Error(`webhook create answered ${created.status}: ${await created.text()}`);
+
+// ——— N events at a steady rate, one request (and one outbox row) each ———
+console.log(`webhooks bench: ${EVENTS} events at ${RATE}/s through wrangler dev → receiver on :${receiverPort}`);
+const startedAt = Date.now();
+const posts = [];
+for (let i = 0; i < EVENTS; i += 1) {
+  const due = startedAt + (i * 1000) / RATE;
+  const wait = due - Date.now();
+  if (wait > 0) await sleep(wait);
+  posts.push(
+    fetch(`${base}/dev/events`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ account_id: 1, event: 'form.completed' }) }).then(async (r) => {
+      if (r.status !== 201) throw new Error(`/dev/events answered ${r.status}: ${await r.text()}`);
+    }),
+  );
+}
+await Promise.all(posts);
+const deadline = Date.now() + 120_000;
+while (arrivals.size < EVENTS && Date.now() < deadline) await sleep(200);
+const elapsed = (Date.now() - startedAt) / 1000;
+
+const latencies = [...arrivals.values()].map((a) => a.at - Date.parse(a.timestamp)).sort((x, y) => x - y);
+
+// ——— the floor: the same POST, made directly to the same receiver ———
+const sampleBody = JSON.stringify({ event: 'form.completed', timestamp: new Date().toISOString(), data: { pad: 'x'.repeat(900) } });
+const floor = [];
+for (let i = 0; i < EVENTS; i += 1) {
+  const id = String(i);
+  const sent = performance.timeOrigin + performance.now();
+  await fetch(`http://127.0.0.1:${receiverPort}/floor`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Floor-Id': id }, body: sampleBody });
+  floor.push(floorArrivals.get(id) - sent);
+}
+floor.sort((x, y) => x - y);
+
+stopDev();
+receiver.close();
+
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+const p50 = percentile(latencies, 50);
+const p99 = percentile(latencies, 99);
+const f50 = percentile(floor, 50);
+const f99 = percentile(floor, 99);
+console.log(`delivered ${arrivals.size}/${EVENTS} (duplicates ${duplicates}, bad signatures ${badSignatures}) in ${elapsed.toFixed(1)} s`);
+console.log(`event → first delivery   p50 ${fmt(p50)}   p99 ${fmt(p99)}   max ${fmt(latencies[latencies.length - 1])}`);
+console.log(`floor (direct POST)      p50 ${fmt(f50)}   p99 ${fmt(f99)}`);
+console.log(`ratio                    p50 ×${(p50 / f50).toFixed(0)}   p99 ×${(p99 / f99).toFixed(0)}`);
+process.exit(arrivals.size === EVENTS && duplicates === 0 && badSignatures === 0 ? 0 : 1);

@@ -1,0 +1,137 @@
+// Webhook delivery log rows: one per attempt. The pending row of a delivery is the work item; a consumer
+// takes it with a lease (a conditional UPDATE), so two consumers never attempt the same row at once.
+import { and, asc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import type { Db } from '../client';
+import { webhookDeliveries, type NewWebhookDelivery, type WebhookDelivery } from '../schema';
+import { cursorConditions } from '../cursor';
+import type { CursorWindow } from '../../lib/pagination';
+
+const d = webhookDeliveries;
+
+// D1 binds at most 100 parameters per statement; a delivery row binds 12.
+const ROWS_PER_INSERT = 8;
+
+/**
+ * Inserts for a fan-out; a row whose (event, endpoint) already has one is skipped, so running the same
+ * fan-out twice inserts nothing. Each statement returns the uuids it really inserted.
+ */
+export function fanOutInserts(db: Db, rows: NewWebhookDelivery[]) {
+  const statements = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    statements.push(
+      db
+        .insert(d)
+        .values(rows.slice(i, i + ROWS_PER_INSERT))
+        .onConflictDoNothing()
+        .returning({ deliveryUuid: d.deliveryUuid }),
+    );
+  }
+  return statements;
+}
+
+export async function insertDelivery(db: Db, values: NewWebhookDelivery): Promise<WebhookDelivery> {
+  const [row] = await db.insert(d).values(values).returning();
+  return row;
+}
+
+/**
+ * Takes the due pending attempts of these deliveries until `leaseUntil`, in one statement. A delivery
+ * missing from the result has nothing to take: finished, not yet due, or held by a live lease elsewhere.
+ */
+export async function claimDueAttempts(db: Db, deliveryUuids: string[], now: string, leaseUntil: string): Promise<WebhookDelivery[]> {
+  if (deliveryUuids.length === 0) return [];
+  return db
+    .update(d)
+    .set({ leaseUntil })
+    .where(
+      and(
+        inArray(d.deliveryUuid, deliveryUuids),
+        eq(d.status, 'pending'),
+        lte(d.nextAttemptAt, now),
+        or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
+      ),
+    )
+    .returning();
+}
+
+/** When each of these deliveries' pending attempt is due (deliveries with none are absent). */
+export async function pendingDueTimes(db: Db, deliveryUuids: string[]): Promise<Map<string, string | null>> {
+  if (deliveryUuids.length === 0) return new Map();
+  const rows = await db
+    .select({ deliveryUuid: d.deliveryUuid, nextAttemptAt: d.nextAttemptAt })
+    .from(d)
+    .where(and(inArray(d.deliveryUuid, deliveryUuids), eq(d.status, 'pending')));
+  return new Map(rows.map((r) => [r.deliveryUuid, r.nextAttemptAt]));
+}
+
+export type AttemptOutcome = Pick<
+  WebhookDelivery,
+  'status' | 'url' | 'requestHeaders' | 'httpStatus' | 'responseBody' | 'responseTimeMs' | 'errorMessage' | 'attemptedAt' | 'deliveredAt'
+>;
+
+export type RecordedAttempt = { row: WebhookDelivery; outcome: AttemptOutcome; next: NewWebhookDelivery | null };
+
+/**
+ * Records attempts and, for failures with attempts left, schedules the next ones — all in one batch, so a
+ * crash leaves the attempts still pending (retaken when their lease runs out) or everything written. The
+ * unique (delivery_uuid, attempt) index makes recording the same attempt twice schedule one retry.
+ */
+export async function recordAttempts(db: Db, attempts: RecordedAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const statements = attempts.flatMap(({ row, outcome, next }) => {
+    const update = db
+      .update(d)
+      .set({ ...outcome, nextAttemptAt: null, leaseUntil: null })
+      .where(and(eq(d.id, row.id), eq(d.status, 'pending')));
+    return next ? [update, db.insert(d).values(next).onConflictDoNothing()] : [update];
+  });
+  await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+}
+
+export async function getDelivery(db: Db, accountId: number, webhookId: number, id: number): Promise<WebhookDelivery | undefined> {
+  return db
+    .select()
+    .from(d)
+    .where(and(eq(d.accountId, accountId), eq(d.webhookId, webhookId), eq(d.id, id)))
+    .get();
+}
+
+export type DeliveryFilters = { status?: string; event?: string };
+
+export async function listDeliveries(
+  db: Db,
+  accountId: number,
+  webhookId: number,
+  filters: DeliveryFilters,
+  window: CursorWindow,
+): Promise<WebhookDelivery[]> {
+  const { where, orderBy } = cursorConditions(d.id, window);
+  const conditions: (SQL | undefined)[] = [
+    eq(d.webhookId, webhookId),
+    eq(d.accountId, accountId),
+    filters.status ? eq(d.status, filters.status) : undefined,
+    filters.event ? eq(d.event, filters.event) : undefined,
+    ...where,
+  ];
+  return db
+    .select()
+    .from(d)
+    .where(and(...conditions))
+    .orderBy(orderBy)
+    .limit(window.take);
+}
+
+/**
+ * Pending attempts due before `dueBefore` whose lease (if any) has run out: their wake-up message was
+ * lost (crash between commit and send) or their consumer died mid-attempt.
+ */
+export async function strandedDeliveryUuids(db: Db, dueBefore: string, now: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ deliveryUuid: d.deliveryUuid })
+    .from(d)
+    .where(and(eq(d.status, 'pending'), lte(d.nextAttemptAt, dueBefore), or(isNull(d.leaseUntil), lt(d.leaseUntil, now))))
+    .orderBy(asc(d.nextAttemptAt))
+    .limit(limit);
+  return rows.map((r) => r.deliveryUuid);
+}
+

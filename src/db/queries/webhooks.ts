@@ -1,0 +1,74 @@
+// Webhook endpoint rows. Deleted endpoints keep their row (deleted_at) but are never found here except
+// by `webhooksForDelivery`, which closes off their pending attempts.
+import { and, count, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db } from '../client';
+import { webhooks, type Webhook } from '../schema';
+import { cursorConditions } from '../cursor';
+import type { CursorWindow } from '../../lib/pagination';
+
+export type NewWebhook = Pick<Webhook, 'accountId' | 'url' | 'events' | 'secret' | 'enabled'>;
+export type WebhookChanges = Partial<Pick<Webhook, 'url' | 'events' | 'secret' | 'enabled'>>;
+
+const live = (accountId: number) => and(eq(webhooks.accountId, accountId), isNull(webhooks.deletedAt));
+
+export async function insertWebhook(db: Db, values: NewWebhook): Promise<Webhook> {
+  const [row] = await db.insert(webhooks).values(values).returning();
+  return row;
+}
+
+export async function getWebhook(db: Db, accountId: number, id: number): Promise<Webhook | undefined> {
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(live(accountId), eq(webhooks.id, id)))
+    .get();
+}
+
+export async function listWebhooks(db: Db, accountId: number, window: CursorWindow): Promise<Webhook[]> {
+  const { where, orderBy } = cursorConditions(webhooks.id, window);
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(live(accountId), ...where))
+    .orderBy(orderBy)
+    .limit(window.take);
+}
+
+export async function countWebhooks(db: Db, accountId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(webhooks).where(live(accountId));
+  return row.n;
+}
+
+export async function updateWebhook(db: Db, accountId: number, id: number, changes: WebhookChanges, at: string): Promise<Webhook | undefined> {
+  const [row] = await db
+    .update(webhooks)
+    .set({ ...changes, updatedAt: at })
+    .where(and(live(accountId), eq(webhooks.id, id)))
+    .returning();
+  return row;
+}
+
+export async function deleteWebhook(db: Db, accountId: number, id: number, at: string): Promise<boolean> {
+  const rows = await db
+    .update(webhooks)
+    .set({ deletedAt: at, enabled: false, updatedAt: at })
+    .where(and(live(accountId), eq(webhooks.id, id)))
+    .returning({ id: webhooks.id });
+  return rows.length > 0;
+}
+
+/** Enabled endpoints of these accounts: the candidates of one fan-out round. */
+export async function enabledWebhooksOf(db: Db, accountIds: number[]): Promise<Webhook[]> {
+  if (accountIds.length === 0) return [];
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(inArray(webhooks.accountId, accountIds), eq(webhooks.enabled, true), isNull(webhooks.deletedAt)));
+}
+
+/** By id alone, deleted included: the delivery consumer decides what a deleted endpoint means. */
+export async function webhooksForDelivery(db: Db, ids: number[]): Promise<Map<number, Webhook>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(webhooks).where(inArray(webhooks.id, ids));
+  return new Map(rows.map((row) => [row.id, row]));
+}

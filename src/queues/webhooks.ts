@@ -1,0 +1,69 @@
+// Queue consumer for the webhooks queue: a thin dispatcher into services/webhooks.
+import type { Bindings } from '../env';
+import { deliveryContext } from '../services/webhooks/context';
+import { deliverDue } from '../services/webhooks/deliver';
+import { drainOutbox } from '../services/webhooks/fan-out';
+import { requestDrain, scheduleWakeUps, type WebhookMessage } from '../services/webhooks/queue';
+
+export type ConsumerOptions = {
+  /** The clock; tests pass a later time to reach retries without waiting. */
+  now?: number;
+};
+
+export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Bindings, options: ConsumerOptions = {}): Promise<void> {
+  const now = options.now ?? Date.now();
+  const ctx = deliveryContext(env);
+  const drains: Message<WebhookMessage>[] = [];
+  const byDelivery = new Map<string, Message<WebhookMessage>[]>();
+  for (const message of batch.messages) {
+    const body = message.body;
+    if (body?.kind === 'drain') drains.push(message);
+    else if (body?.kind === 'deliver' && typeof body.deliveryUuid === 'string') {
+      byDelivery.set(body.deliveryUuid, [...(byDelivery.get(body.deliveryUuid) ?? []), message]);
+    } else {
+      console.warn('webhooks queue: dropping a message of unknown shape');
+      message.ack();
+    }
+  }
+
+  const work: Promise<void>[] = [];
+  if (drains.length) {
+    // Many drain requests in one batch need one drain.
+    work.push(
+      (async () => {
+        try {
+          const result = await drainOutbox(ctx.db, env.WEBHOOK_QUEUE, now);
+          if (result.more) await requestDrain(env.WEBHOOK_QUEUE);
+          for (const m of drains) m.ack();
+        } catch (err) {
+          console.error('webhooks queue: drain failed', err);
+          for (const m of drains) m.retry();
+        }
+      })(),
+    );
+  }
+  if (byDelivery.size) {
+    work.push(
+      (async () => {
+        const all = [...byDelivery.values()].flat();
+        try {
+          const results = await deliverDue(ctx, [...byDelivery.keys()], now);
+          // The next wake-up is a fresh message, not message.retry(): D1 counts attempts, and a message's
+          // own retry budget would run out on early wake-ups (docs/decisions.md › Issue 7).
+          const wakeUps: { deliveryUuid: string; delaySeconds: number }[] = [];
+          for (const [deliveryUuid, result] of results) {
+            const wakeAt = result.kind === 'attempted' ? result.retryAt : result.kind === 'not_due' ? result.dueAt : null;
+            if (wakeAt) wakeUps.push({ deliveryUuid, delaySeconds: (Date.parse(wakeAt) - now) / 1000 });
+          }
+          // A lost wake-up is found by the cron sweep.
+          await scheduleWakeUps(env.WEBHOOK_QUEUE, wakeUps).catch((err) => console.error('webhooks queue: wake-up send failed', err));
+          for (const m of all) m.ack();
+        } catch (err) {
+          console.error('webhooks queue: deliveries failed to run', err);
+          for (const m of all) m.retry();
+        }
+      })(),
+    );
+  }
+  await Promise.all(work);
+}

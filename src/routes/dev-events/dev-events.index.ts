@@ -1,0 +1,31 @@
+// Development only (ENVIRONMENT=development, else 404): `POST /dev/events` writes outbox rows as the other
+// capabilities do, so webhooks can be exercised and benchmarked through `wrangler dev` (bench/webhooks).
+import type { Hono } from 'hono';
+import type { AppEnv } from '../../env';
+import { createDb } from '../../db/client';
+import { ApiError } from '../../lib/errors';
+import { isEventName } from '../../lib/events';
+import { outboxInsert } from '../../services/events/outbox';
+import { sampleEventData } from '../../services/webhooks/payloads';
+import { requestDrain } from '../../services/webhooks/queue';
+
+const MAX_EVENTS = 1_000;
+
+export function mountDevEvents(app: Hono<AppEnv>) {
+  app.post('/dev/events', async (c) => {
+    if (c.env.ENVIRONMENT !== 'development') return c.json({ error: `No route for POST /dev/events.` }, 404);
+    const body = (await c.req.json().catch(() => null)) as { account_id?: unknown; event?: unknown; data?: unknown; count?: unknown } | null;
+    const accountId = Number(body?.account_id);
+    const event = String(body?.event ?? '');
+    const count = body?.count === undefined ? 1 : Number(body.count);
+    if (!Number.isInteger(accountId) || accountId < 1) throw new ApiError(422, 'account_id must be a positive integer.');
+    if (!isEventName(event)) throw new ApiError(422, 'event must be a webhook event name.');
+    if (!Number.isInteger(count) || count < 1 || count > MAX_EVENTS) throw new ApiError(422, `count must be between 1 and ${MAX_EVENTS}.`);
+    const data = body?.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : sampleEventData(event, new Date().toISOString());
+    const db = createDb(c.env.DB);
+    const inserts = Array.from({ length: count }, () => outboxInsert(db, { accountId, event, data }));
+    await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
+    c.executionCtx.waitUntil(requestDrain(c.env.WEBHOOK_QUEUE));
+    return c.json({ created: count }, 201);
+  });
+}

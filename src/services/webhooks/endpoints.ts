@@ -1,0 +1,77 @@
+// Rules for creating and changing webhook endpoints (spec › Webhooks; decisions.md › Webhooks).
+import type { Db } from '../../db/client';
+import { countWebhooks, getWebhook, insertWebhook, updateWebhook, type WebhookChanges } from '../../db/queries/webhooks';
+import type { Webhook } from '../../db/schema/index';
+import { notFound, unprocessable } from '../../lib/errors';
+import { EVENT_NAMES, isEventName } from '../../lib/events';
+import { generateWebhookSecret, SECRET_PATTERN } from './secret';
+import { checkWebhookUrl, type UrlPolicy } from './url-policy';
+
+/** Each event fans out to every endpoint; the cap keeps one event's fan-out bounded. */
+export const MAX_WEBHOOKS_PER_ACCOUNT = 50;
+
+export type WebhookInput = { url?: string; events?: string[]; secret?: string; enabled?: boolean };
+
+/** Every problem as its own sentence, so a caller can fix them all at once. */
+export function webhookInputProblems(input: WebhookInput, policy: UrlPolicy): string[] {
+  const problems: string[] = [];
+  if (input.url !== undefined) {
+    const verdict = checkWebhookUrl(input.url.trim(), policy);
+    if (!verdict.ok) problems.push(verdict.reason);
+  }
+  if (input.events) {
+    const unknown = input.events.filter((e) => !isEventName(e));
+    if (unknown.length) {
+      problems.push(
+        `events has unknown ${unknown.length === 1 ? 'name' : 'names'} ${unknown.map((e) => `"${e}"`).join(', ')}; valid names are ${EVENT_NAMES.join(', ')}.`,
+      );
+    }
+  }
+  if (input.secret !== undefined && !SECRET_PATTERN.test(input.secret)) {
+    problems.push('secret must be 16 to 128 visible ASCII characters without spaces (it is sent as a header); omit it to have one generated.');
+  }
+  return problems;
+}
+
+function normalised(input: WebhookInput): WebhookChanges {
+  const changes: WebhookChanges = {};
+  if (input.url !== undefined) changes.url = new URL(input.url.trim()).toString();
+  if (input.events !== undefined) changes.events = [...new Set(input.events)];
+  if (input.secret !== undefined) changes.secret = input.secret;
+  if (input.enabled !== undefined) changes.enabled = input.enabled;
+  return changes;
+}
+
+function assertValid(input: WebhookInput, policy: UrlPolicy) {
+  const problems = webhookInputProblems(input, policy);
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+}
+
+export async function createWebhook(
+  db: Db,
+  accountId: number,
+  input: WebhookInput & { url: string },
+  policy: UrlPolicy,
+): Promise<Webhook> {
+  assertValid(input, policy);
+  if ((await countWebhooks(db, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
+    throw unprocessable(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one first.`);
+  }
+  const changes = normalised(input);
+  return insertWebhook(db, {
+    accountId,
+    url: changes.url!,
+    events: changes.events ?? [],
+    secret: changes.secret ?? generateWebhookSecret(),
+    enabled: changes.enabled ?? true,
+  });
+}
+
+export async function changeWebhook(db: Db, accountId: number, id: number, input: WebhookInput, policy: UrlPolicy, at: string): Promise<Webhook> {
+  // 404 before 422: another account's id must not learn anything from validation.
+  if (!(await getWebhook(db, accountId, id))) throw notFound('Webhook');
+  assertValid(input, policy);
+  const row = await updateWebhook(db, accountId, id, normalised(input), at);
+  if (!row) throw notFound('Webhook');
+  return row;
+}

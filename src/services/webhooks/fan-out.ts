@@ -1,0 +1,71 @@
+// Drains the event outbox: each undispatched event becomes one delivery per enabled endpoint subscribed
+// to it, and each new delivery one queue message. Idempotent: the delivery rows are unique per
+// (event, endpoint) and written in the same batch that marks the events dispatched.
+import type { Db } from '../../db/client';
+import { markDispatched, undispatchedEvents } from '../../db/queries/events';
+import { fanOutInserts } from '../../db/queries/webhook-deliveries';
+import { enabledWebhooksOf } from '../../db/queries/webhooks';
+import type { EventRow, NewWebhookDelivery, Webhook } from '../../db/schema/index';
+import { MAX_ATTEMPTS } from './deliver';
+import { enqueueDeliveries, type WebhookQueue } from './queue';
+
+/** Events per round: keeps `IN (…)` lists and batches well inside D1's limits. */
+const EVENTS_PER_ROUND = 50;
+
+/** The exact bytes every attempt of this event's deliveries sends (spec › Events: `{event, timestamp, data}`). */
+export function eventBody(event: Pick<EventRow, 'event' | 'createdAt' | 'data'>): string {
+  return JSON.stringify({ event: event.event, timestamp: event.createdAt, data: event.data });
+}
+
+/** Empty `events` subscribes to everything (decisions.md › Webhooks). */
+export function subscribes(hook: Pick<Webhook, 'events'>, event: string): boolean {
+  return hook.events.length === 0 || hook.events.includes(event);
+}
+
+export type DrainResult = { events: number; deliveries: number; more: boolean };
+
+export async function drainOutbox(db: Db, queue: WebhookQueue, now: number, maxRounds = 10): Promise<DrainResult> {
+  const at = new Date(now).toISOString();
+  const result: DrainResult = { events: 0, deliveries: 0, more: false };
+  for (let round = 0; round < maxRounds; round += 1) {
+    const batch = await undispatchedEvents(db, EVENTS_PER_ROUND);
+    if (batch.length === 0) return result;
+    const hooks = await enabledWebhooksOf(db, [...new Set(batch.map((e) => e.accountId))]);
+
+    const rows: NewWebhookDelivery[] = [];
+    for (const event of batch) {
+      const body = eventBody(event);
+      for (const hook of hooks) {
+        // An endpoint receives the events that happened after it existed, not the backlog before it.
+        if (hook.accountId !== event.accountId || !subscribes(hook, event.event) || hook.createdAt > event.createdAt) continue;
+        rows.push({
+          accountId: event.accountId,
+          webhookId: hook.id,
+          eventId: event.id,
+          event: event.event,
+          deliveryUuid: crypto.randomUUID(),
+          attempt: 1,
+          maxAttempts: MAX_ATTEMPTS,
+          status: 'pending',
+          url: hook.url,
+          requestBody: body,
+          nextAttemptAt: at,
+          test: false,
+        });
+      }
+    }
+
+    const inserts = fanOutInserts(db, rows);
+    const mark = markDispatched(db, batch.map((e) => e.id), at);
+    const results = await db.batch([mark, ...inserts]);
+    // Only rows this drain really inserted get a message; a concurrent drain sends its own.
+    const inserted = (results.slice(1) as { deliveryUuid: string }[][]).flat().map((r) => r.deliveryUuid);
+    // If this send is lost the rows stay pending and the cron sweep enqueues them (sweep.ts).
+    await enqueueDeliveries(queue, inserted);
+    result.events += batch.length;
+    result.deliveries += inserted.length;
+    if (batch.length < EVENTS_PER_ROUND) return result;
+  }
+  result.more = true;
+  return result;
+}

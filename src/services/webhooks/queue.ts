@@ -1,0 +1,45 @@
+// Messages on the webhooks queue. They only wake the consumer; D1 holds the state (what is due, which
+// attempt), so a lost, duplicated or early message changes nothing but latency.
+
+export type WebhookMessage =
+  /** Fan out the outbox (sent after every successful mutating request; the cron drains too). */
+  | { kind: 'drain' }
+  /** Make the due attempt of this delivery (X-Webhook-Delivery-Id). */
+  | { kind: 'deliver'; deliveryUuid: string };
+
+export type WebhookQueue = Queue<WebhookMessage>;
+
+/** Cloudflare Queues refuse delays over 12 hours; local dev does not, so the clamp lives here. */
+export const QUEUE_MAX_DELAY_SECONDS = 43_200;
+/** Messages per sendBatch call (the Queues limit). */
+const SEND_BATCH_LIMIT = 100;
+
+export function clampDelaySeconds(seconds: number): number {
+  return Math.min(QUEUE_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(seconds)));
+}
+
+export async function enqueueDeliveries(queue: WebhookQueue, deliveryUuids: readonly string[], delaySeconds = 0): Promise<void> {
+  const delay = clampDelaySeconds(delaySeconds);
+  for (let i = 0; i < deliveryUuids.length; i += SEND_BATCH_LIMIT) {
+    await queue.sendBatch(
+      deliveryUuids.slice(i, i + SEND_BATCH_LIMIT).map((deliveryUuid) => ({ body: { kind: 'deliver', deliveryUuid } as const })),
+      delay ? { delaySeconds: delay } : undefined,
+    );
+  }
+}
+
+/** Delayed wake-ups, each with its own delay, in as few sends as the limits allow. */
+export async function scheduleWakeUps(queue: WebhookQueue, wakeUps: readonly { deliveryUuid: string; delaySeconds: number }[]): Promise<void> {
+  for (let i = 0; i < wakeUps.length; i += SEND_BATCH_LIMIT) {
+    await queue.sendBatch(
+      wakeUps.slice(i, i + SEND_BATCH_LIMIT).map(({ deliveryUuid, delaySeconds }) => ({
+        body: { kind: 'deliver', deliveryUuid } as const,
+        delaySeconds: clampDelaySeconds(delaySeconds),
+      })),
+    );
+  }
+}
+
+export async function requestDrain(queue: WebhookQueue): Promise<void> {
+  await queue.send({ kind: 'drain' });
+}

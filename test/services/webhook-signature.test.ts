@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { signWebhookBody, verifyWebhookSignature } from '../../src/services/webhooks/signature';
+
+// The body and signature docs/webhooks.md shows; the same value Node's crypto, Python's hmac and
+// `openssl dgst -sha256 -hmac` give for these bytes.
+const BODY = '{"event":"form.completed","timestamp":"2026-01-01T00:00:00.000Z","data":{"a":"é"}}';
+const SIGNATURE = 'sha256=03dee3c382d0098fe82226717e10e3f571d73accf410f6516bbc935ac11349b8';
+
+describe('signWebhookBody', () => {
+  it('gives the hex HMAC-SHA256 of the UTF-8 body, prefixed sha256=', async () => {
+    expect(await signWebhookBody('whsec_test', BODY)).toBe(SIGNATURE);
+  });
+
+  it('signs bytes and the string they encode alike', async () => {
+    expect(await signWebhookBody('whsec_test', new TextEncoder().encode(BODY))).toBe(SIGNATURE);
+  });
+});
+
+describe('verifyWebhookSignature', () => {
+  it('accepts the signature of the exact bytes', async () => {
+    expect(await verifyWebhookSignature('whsec_test', BODY, SIGNATURE)).toBe(true);
+  });
+
+  it('rejects the same JSON re-serialised with escapes', async () => {
+    expect(await verifyWebhookSignature('whsec_test', BODY.replace('é', '\\u00e9'), SIGNATURE)).toBe(false);
+  });
+
+  it('rejects another secret’s signature', async () => {
+    expect(await verifyWebhookSignature('whsec_other', BODY, SIGNATURE)).toBe(false);
+  });
+
+  it('rejects a missing header', async () => {
+    expect(await verifyWebhookSignature('whsec_test', BODY, null)).toBe(false);
+  });
+});
