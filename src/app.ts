@@ -25,7 +25,6 @@ import { mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { outboxDrain } from './middleware/outbox-drain';
-import { mountDevEvents } from './routes/dev-events/dev-events.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -78,7 +77,6 @@ export function createApp() {
 
   const api = createTenantApi();
   mountDocs(app, api);
-  mountDevEvents(app);
   // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
   // Before the tenant API: its authenticate() would otherwise refuse partner keys on these paths.

@@ -1,5 +1,6 @@
 // Development-only routes (404 unless ENVIRONMENT=development): tools for local work and benchmarks.
 import { Hono } from 'hono';
+import { mountDevEvents } from './dev-events';
 import type { AppEnv } from '../../env';
 import { createDb } from '../../db/client';
 import { findPrincipalByTokenHash } from '../../db/queries/access-tokens';
@@ -68,6 +69,8 @@ export function createDevRoutes() {
     const bytes = await pdf.save({ useObjectStreams: false });
     return c.json({ bytes: bytes.length });
   });
+
+  mountDevEvents(dev);
 
   /**
    * The development inbox: every email and SMS the service sent, newest first (decisions.md › Email

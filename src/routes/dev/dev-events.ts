@@ -1,4 +1,4 @@
-// Development only (ENVIRONMENT=development, else 404): `POST /dev/events` writes outbox rows as the other
+// `POST /dev/events` (development only, like every /dev route): writes outbox rows as the other
 // capabilities do, so webhooks can be exercised and benchmarked through `wrangler dev` (bench/webhooks).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../env';
@@ -12,8 +12,7 @@ import { requestDrain } from '../../services/webhooks/queue';
 const MAX_EVENTS = 1_000;
 
 export function mountDevEvents(app: Hono<AppEnv>) {
-  app.post('/dev/events', async (c) => {
-    if (c.env.ENVIRONMENT !== 'development') return c.json({ error: `No route for POST /dev/events.` }, 404);
+  app.post('/events', async (c) => {
     const body = (await c.req.json().catch(() => null)) as { account_id?: unknown; event?: unknown; data?: unknown; count?: unknown } | null;
     const accountId = Number(body?.account_id);
     const event = String(body?.event ?? '');
