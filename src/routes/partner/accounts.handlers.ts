@@ -10,19 +10,14 @@ import type { PlanName } from '../../lib/plans';
 import { nowIso } from '../../lib/time';
 import { mintAdminToken } from '../../services/partner-accounts';
 import type * as routes from './accounts.routes';
+import { serializeAccount } from '../settings/settings.handlers';
 
 export function serializePartnerAccount(account: Account) {
   return {
-    id: account.id,
-    name: account.name,
-    locale: account.locale,
-    timezone: account.timezone,
-    mfa_enforced: account.mfaEnforced,
+    ...serializeAccount(account),
     plan: account.plan as PlanName,
     suspended: account.suspendedAt !== null,
     suspended_at: account.suspendedAt,
-    created_at: account.createdAt,
-    updated_at: account.updatedAt,
   };
 }
 

@@ -3,21 +3,15 @@ import { z } from '@hono/zod-openapi';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
 import { PLAN_NAMES } from '../../lib/plans';
 import { idParamsSchema } from '../openapi-helpers';
-import { accountUpdateSchema } from '../settings/settings.routes';
+import { accountSchema, accountUpdateSchema } from '../settings/settings.routes';
 import { partnerRoute } from './partner-route';
 
-export const partnerAccountSchema = z
-  .object({
-    id: z.number().int(),
-    name: z.string(),
-    locale: z.string(),
-    timezone: z.string(),
-    mfa_enforced: z.boolean(),
+/** The tenant's Account as operators see it: the same fields plus the suspension. */
+export const partnerAccountSchema = accountSchema
+  .extend({
     plan: z.enum(PLAN_NAMES),
     suspended: z.boolean().openapi({ description: 'A suspended account’s API tokens are refused with 403.' }),
     suspended_at: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
   })
   .openapi('PartnerAccount');
 
