@@ -1,7 +1,8 @@
 // The audit trail appended to every sealed document: who signed, how they were verified, from where,
 // when, every recorded event, and the SHA-256 of the document as uploaded.
-import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+import { rgb, type PDFDocument, type PDFPage } from 'pdf-lib';
 import type { DocumentFonts, FontStyle } from './fonts';
+import { wrapText } from './text-layout';
 
 export type AuditSigner = {
   name: string;
@@ -82,7 +83,7 @@ class Writer {
     const { font, text } = await this.fonts.forText(value, options.style);
     const labelWidth = options.label ? 110 : 0;
     const width = PAGE.width - MARGIN * 2 - labelWidth;
-    const lines = wrapLines(font, text, size, width);
+    const lines = wrapText(font, text, size, width);
     await this.ensure(lines.length * size * 1.3);
     if (options.label) {
       const label = await this.fonts.forText(options.label);
@@ -103,31 +104,6 @@ class Writer {
     this.page.drawImage(image, { x: MARGIN + 110, y: this.y - image.height * scale, width: image.width * scale, height: image.height * scale });
     this.y -= image.height * scale + 6;
   }
-}
-
-function wrapLines(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(' ')) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(candidate, size) <= width || !line) {
-        line = candidate;
-      } else {
-        lines.push(line);
-        line = word;
-      }
-      // A single word wider than the column (a long user agent token) is cut.
-      while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
-        let cut = line.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut -= 1;
-        lines.push(line.slice(0, cut));
-        line = line.slice(cut);
-      }
-    }
-    lines.push(line);
-  }
-  return lines;
 }
 
 const show = (value: string | null | undefined) => (value ? value : '—');

@@ -2,6 +2,7 @@
 // the CMS, then the byte ranges around that room are hashed and signed (ISO 32000-1 § 12.8.1).
 import { PDFArray, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
 import type { SigningIdentity } from './certificate';
+import { toHex } from '../../lib/crypto';
 import { createCadesDetachedSignature } from './cms-signature';
 
 export type SignatureDetails = {
@@ -65,12 +66,6 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): numbe
     return i;
   }
   return -1;
-}
-
-function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-  return hex;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import { areaToRect, type Area, type Rect } from './geometry';
 import type { DocumentFonts } from './fonts';
+import { wrapText } from './text-layout';
 
 export type StampValue =
   | { kind: 'text'; text: string }
@@ -17,42 +18,15 @@ const MAX_FONT_SIZE = 14;
 const MIN_FONT_SIZE = 4;
 const LINE_HEIGHT = 1.15;
 
-/** Splits `text` into lines no wider than `width` at `size`, breaking words only when they must. */
-function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(candidate, size) <= width) {
-        line = candidate;
-        continue;
-      }
-      if (line) lines.push(line);
-      line = '';
-      let rest = word;
-      while (font.widthOfTextAtSize(rest, size) > width && rest.length > 1) {
-        let cut = rest.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut -= 1;
-        lines.push(rest.slice(0, cut));
-        rest = rest.slice(cut);
-      }
-      line = rest;
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
 /** The largest size at which `text` fits the box, wrapping if that helps; the smallest size otherwise. */
 export function fitText(font: PDFFont, text: string, box: { width: number; height: number }) {
   const start = Math.min(MAX_FONT_SIZE, box.height / LINE_HEIGHT);
   for (let size = start; size >= MIN_FONT_SIZE; size -= 0.5) {
     const single = font.widthOfTextAtSize(text, size) <= box.width && !text.includes('\n');
-    const lines = single ? [text] : wrap(font, text, size, box.width);
+    const lines = single ? [text] : wrapText(font, text, size, box.width);
     if (lines.length * size * LINE_HEIGHT <= box.height + 0.01) return { size, lines };
   }
-  return { size: MIN_FONT_SIZE, lines: wrap(font, text, MIN_FONT_SIZE, box.width) };
+  return { size: MIN_FONT_SIZE, lines: wrapText(font, text, MIN_FONT_SIZE, box.width) };
 }
 
 function drawText(page: PDFPage, font: PDFFont, text: string, rect: Rect): void {
