@@ -71,8 +71,12 @@ export class DocumentFonts {
   }
 }
 
+/** Code points each embedded font can draw, computed once per font rather than per string. */
+const characterSets = new WeakMap<PDFFont, Set<number>>();
+
 export function printable(font: PDFFont, text: string): string {
-  const supported = new Set(font.getCharacterSet());
+  let supported = characterSets.get(font);
+  if (!supported) characterSets.set(font, (supported = new Set(font.getCharacterSet())));
   let out = '';
   for (const char of text) out += char === '\n' || supported.has(char.codePointAt(0)!) ? char : '?';
   return out;
