@@ -24,6 +24,7 @@ CREATE TABLE `submissions` (
 	`send_email` integer DEFAULT true NOT NULL,
 	`auto_sign` integer DEFAULT false NOT NULL,
 	`source` text DEFAULT 'api' NOT NULL,
+	`link_base` text NOT NULL,
 	`template_version` integer NOT NULL,
 	`document_ids` text NOT NULL,
 	`preferences` text NOT NULL,

@@ -63,6 +63,12 @@ export const submissions = sqliteTable(
     /** api | bulk | emails | template: which endpoint created it. */
     source: text('source').notNull().default('api'),
     /**
+     * Origin signing links use (`{base_url}/s/<slug>`): the template's custom domain, APP_URL, or the
+     * origin the submission was created through. Stored so links sent later (next signer, reminders
+     * from the cron) match the first ones.
+     */
+    linkBase: text('link_base').notNull(),
+    /**
      * The template as it was at creation: its stored version (roles, fields, preferences) and the
      * document rows then current. Template edits afterwards never change what this submission signs.
      */
