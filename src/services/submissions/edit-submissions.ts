@@ -111,7 +111,8 @@ export type SubmitterEdit = SubmitterInput & { completed?: boolean };
 export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, edit: SubmitterEdit): Promise<Submitter> {
   const active = (ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status);
   const changesData = ['email', 'name', 'phone', 'values'].some((k) => edit[k as keyof SubmitterEdit] !== undefined);
-  if (!active && (changesData || edit.completed)) {
+  if (!active && edit.completed) throw unprocessable(`This submitter is already ${submitter.status}.`);
+  if (!active && changesData) {
     throw unprocessable(`This submitter is ${submitter.status}; their details and values can no longer change.`);
   }
   const problems: string[] = [];
