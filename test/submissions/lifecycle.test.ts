@@ -297,3 +297,19 @@ describe('expiry', () => {
     expect(results.every((r) => r.status === 'expired')).toBe(true);
   });
 });
+
+describe('templates with submissions', () => {
+  it('cannot be deleted permanently while submissions use their documents (409), but can be archived', async () => {
+    const t = await createTemplate(owner.token);
+    const s = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: t.id, submitters: [{ email: 'keep@example.com' }] } });
+    const res = await api('DELETE', `/api/templates/${t.id}?permanently=true`, { token: owner.token });
+    expect(res.status).toBe(409);
+    expect(res.json.error).toContain('This template has submissions');
+    expect((await api('DELETE', `/api/templates/${t.id}`, { token: owner.token })).status).toBe(200);
+    // The submission still reads its template as it was.
+    const read = await api('GET', `/api/submissions/${s.json.id}`, { token: owner.token });
+    expect(read.json.template).toEqual({ id: t.id, name: 'Agreement' });
+    await api('DELETE', `/api/submissions/${s.json.id}?permanently=true`, { token: owner.token });
+    expect((await api('DELETE', `/api/templates/${t.id}?permanently=true`, { token: owner.token })).status).toBe(204);
+  });
+});
