@@ -1,0 +1,177 @@
+// bench/submissions: create 1,000 submissions through the bulk endpoint (10 requests of 100, wrangler dev,
+// real HTTP) and print ms per submission; then list page 1 and page 100 (limit 10) at 1k rows and again
+// after seeding the account to 100k rows directly in D1, and print the 100k/1k ratio (target ≤ 1.3).
+//
+//   node bench/submissions/run.mjs [--iterations 30]
+import { spawn, execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const iterations = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function d1(persist, sql) {
+  return execFileSync('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', persist, '--json', '--command', sql], { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
+async function waitUp(url) {
+  for (let i = 0; i < 240; i += 1) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function median(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function main() {
+  const persist = mkdtempSync(path.join(tmpdir(), 'bench-submissions-'));
+  let child;
+  try {
+    execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { cwd: root, env, stdio: 'ignore' });
+    const token = `tok_${randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
+    const hash = createHash('sha256').update(token).digest('hex');
+    d1(persist, "INSERT INTO accounts (name, plan) VALUES ('Bench', 'enterprise')");
+    d1(persist, "INSERT INTO users (account_id, email, name, role) VALUES (1, 'bench@example.com', 'Bench', 'admin')");
+    d1(persist, `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES (1, 1, 'bench', '${hash}', '${token.slice(0, 12)}')`);
+
+    const [port, inspector] = [await freePort(), await freePort()];
+    const base = `http://127.0.0.1:${port}`;
+    // Limits off: 1,000 creates and the list runs would pass 120 requests a minute; this measures the work.
+    const startDev = async () => {
+      child = spawn('npx', ['wrangler', 'dev', '--port', String(port), '--inspector-port', String(inspector), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--var', 'LIMITS_DISABLED:true'], {
+        cwd: root,
+        env,
+        // Output is shown or dropped: an unread pipe fills up and stalls wrangler.
+        stdio: ['ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'],
+        detached: true,
+      });
+      await waitUp(`${base}/api/openapi.json`);
+    };
+    const stopDev = async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+      child = undefined;
+    };
+    await startDev();
+    const call = async (method, url, body) => {
+      const res = await fetch(`${base}${url}`, { method, headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) }).catch((err) => {
+        throw new Error(`${method} ${url} failed: ${err.cause?.code ?? err.message}`);
+      });
+      const json = await res.json();
+      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+      return json;
+    };
+
+    const pdf = await PDFDocument.create();
+    pdf.addPage([612, 792]);
+    const file = Buffer.from(await pdf.save()).toString('base64');
+    const template = await call('POST', '/api/templates/pdf', {
+      name: 'Bench',
+      documents: [{ name: 'bench.pdf', file }],
+      fields: [{ name: 'Signature', type: 'signature', areas: [{ page: 1, x: 0.1, y: 0.8, w: 0.3, h: 0.05 }] }],
+    });
+
+    // 1,000 creates: 10 bulk requests of 100 submissions, each with one submitter who is invited by email.
+    const start = performance.now();
+    for (let r = 0; r < 10; r += 1) {
+      const created = await call('POST', '/api/submissions', {
+        template_id: template.id,
+        submissions: Array.from({ length: 100 }, (_, i) => ({ submitters: [{ email: `signer${r * 100 + i}@example.com`, name: `Signer ${r * 100 + i}` }] })),
+      });
+      if (created.length !== 100) throw new Error('bulk create returned the wrong count');
+    }
+    const createMs = performance.now() - start;
+    console.error(`  … created 1,000 in ${createMs.toFixed(0)} ms`);
+
+    async function listTimes() {
+      // Walk to page 100 once for its cursor, then time page 1 and page 100 alternately.
+      let after;
+      for (let page = 1; page < 100; page += 1) {
+        const res = await call('GET', `/api/submissions?limit=10${after ? `&after=${after}` : ''}`);
+        after = res.pagination.next;
+      }
+      const p1 = [];
+      const p100 = [];
+      for (let i = 0; i < 3; i += 1) {
+        await call('GET', '/api/submissions?limit=10');
+        await call('GET', `/api/submissions?limit=10&after=${after}`);
+      }
+      for (let i = 0; i < iterations; i += 1) {
+        let t = performance.now();
+        const first = await call('GET', '/api/submissions?limit=10');
+        p1.push(performance.now() - t);
+        t = performance.now();
+        const hundredth = await call('GET', `/api/submissions?limit=10&after=${after}`);
+        p100.push(performance.now() - t);
+        if (first.data.length !== 10 || hundredth.data.length !== 10) throw new Error('short page');
+      }
+      return { p1: median(p1), p100: median(p100) };
+    }
+
+    const small = await listTimes();
+    console.error('  … listed at 1k; seeding 99k rows');
+
+    // Seed to 100k rows: 99,000 more submissions with one submitter each, in SQL (recursive CTE).
+    // The seed writes the same SQLite files, so wrangler dev is stopped meanwhile.
+    await stopDev();
+    const seedStart = performance.now();
+    const sample = JSON.parse(d1(persist, 'SELECT template_id, template_version, document_ids, link_base FROM submissions LIMIT 1'))[0].results[0];
+    for (let chunk = 0; chunk < 10; chunk += 1) {
+      const from = chunk * 9900 + 1;
+      const to = from + 9899;
+      d1(
+        persist,
+        `INSERT INTO submissions (account_id, template_id, slug, status, source, link_base, template_version, document_ids, preferences, metadata, sent_at)
+         WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})
+         SELECT 1, ${sample.template_id}, 'seed' || printf('%012d', i), 'pending', 'api', '${sample.link_base}', ${sample.template_version}, '${sample.document_ids}', '{}', '{}', strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM n;
+         INSERT INTO submitters (account_id, submission_id, uuid, slug, role_uuid, role, position, email, name, status, "values", metadata)
+         SELECT 1, id, lower(hex(randomblob(16))), 'seedsig' || substr(slug, 5), 'role', 'First Party', 0, 'seed' || substr(slug, 5) || '@example.com', 'Seed', 'sent', '{}', '{}'
+         FROM submissions WHERE slug BETWEEN 'seed${String(from).padStart(12, '0')}' AND 'seed${String(to).padStart(12, '0')}';`,
+      );
+    }
+    const count = JSON.parse(d1(persist, 'SELECT count(*) AS n FROM submissions'))[0].results[0].n;
+    const seedMs = performance.now() - seedStart;
+    await startDev();
+    console.error(`  … seeded ${count} rows`);
+    const large = await listTimes();
+
+    const ratio = Math.max(large.p1 / small.p1, large.p100 / small.p100);
+    console.log(`bench/submissions — wrangler dev, local D1, ${iterations} timed list requests per case`);
+    console.log(`  create: 1,000 submissions in 10 bulk requests: ${createMs.toFixed(0)} ms, ${(createMs / 1000).toFixed(2)} ms per submission`);
+    console.log(`  list at 1k rows:    page 1 ${small.p1.toFixed(1)} ms   page 100 ${small.p100.toFixed(1)} ms (median)`);
+    console.log(`  list at ${Math.round(count / 1000)}k rows:  page 1 ${large.p1.toFixed(1)} ms   page 100 ${large.p100.toFixed(1)} ms (median; seeded in ${(seedMs / 1000).toFixed(0)} s)`);
+    console.log(`  ratio 100k/1k: page 1 ${(large.p1 / small.p1).toFixed(2)}, page 100 ${(large.p100 / small.p100).toFixed(2)}; worst ${ratio.toFixed(2)} (target ≤ 1.3)`);
+  } finally {
+    if (child) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {}
+    }
+    rmSync(persist, { recursive: true, force: true });
+  }
+}
+
+await main();
