@@ -21,12 +21,16 @@ async function signingCertificateV2(certificateDer: Uint8Array): Promise<asn1js.
 }
 
 /** The parsed certificate and its ESS attribute, kept per identity: parsing costs more than signing. */
-const prepared = new WeakMap<Uint8Array, Promise<{ certificate: pkijs.Certificate; essAttribute: asn1js.Sequence }>>();
+const prepared = new WeakMap<Uint8Array, Promise<{ certificate: pkijs.Certificate; chain: pkijs.Certificate[]; essAttribute: asn1js.Sequence }>>();
 
 function prepare(signer: SigningIdentity) {
   let entry = prepared.get(signer.certificate);
   if (!entry) {
-    entry = signingCertificateV2(signer.certificate).then((essAttribute) => ({ certificate: pkijs.Certificate.fromBER(signer.certificate), essAttribute }));
+    entry = signingCertificateV2(signer.certificate).then((essAttribute) => ({
+      certificate: pkijs.Certificate.fromBER(signer.certificate),
+      chain: (signer.chain ?? []).map((der) => pkijs.Certificate.fromBER(der)),
+      essAttribute,
+    }));
     prepared.set(signer.certificate, entry);
   }
   return entry;
@@ -37,7 +41,7 @@ function prepare(signer: SigningIdentity) {
  * in the signature dictionary's /Contents.
  */
 export async function createCadesDetachedSignature(digest: Uint8Array, signer: SigningIdentity): Promise<Uint8Array> {
-  const { certificate, essAttribute } = await prepare(signer);
+  const { certificate, chain, essAttribute } = await prepare(signer);
   const signedData = new pkijs.SignedData({
     version: 1,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
@@ -47,7 +51,7 @@ export async function createCadesDetachedSignature(digest: Uint8Array, signer: S
         sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
       }),
     ],
-    certificates: [certificate],
+    certificates: [certificate, ...chain],
   });
   signedData.signerInfos[0].signedAttrs = new pkijs.SignedAndUnsignedAttributes({
     type: 0,
