@@ -2,6 +2,7 @@
 // PKCS#12 while there is one, otherwise a self-signed certificate generated on first use. Private
 // keys are stored encrypted (src/lib/encryption.ts) and imported once per isolate.
 import * as pkijs from 'pkijs';
+import { formatName } from './distinguished-name';
 import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
 import { toHex } from '../../lib/crypto';
 import type { Db } from '../../db/client';
@@ -18,25 +19,6 @@ import { generateSigningIdentity, type SigningIdentity } from '../pdf/certificat
 import { importPrivateKey, readPkcs12, type KeyAlgorithm } from './pkcs12';
 
 export type IdentityEnv = { ENCRYPTION_KEY?: string; SERVICE_NAME: string };
-
-const NAME_TYPES: Record<string, string> = {
-  '2.5.4.3': 'CN',
-  '2.5.4.5': 'serialNumber',
-  '2.5.4.6': 'C',
-  '2.5.4.7': 'L',
-  '2.5.4.8': 'ST',
-  '2.5.4.10': 'O',
-  '2.5.4.11': 'OU',
-  '2.5.4.97': 'organizationIdentifier',
-  '1.2.840.113549.1.9.1': 'emailAddress',
-};
-
-/** A distinguished name as `CN=…, O=…`, in the certificate's order. */
-export function formatName(name: pkijs.RelativeDistinguishedNames): string {
-  return name.typesAndValues
-    .map((entry) => `${NAME_TYPES[entry.type] ?? entry.type}=${String(entry.value.valueBlock.value)}`)
-    .join(', ');
-}
 
 const toBase64 = (bytes: Uint8Array) => {
   let binary = '';
