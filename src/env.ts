@@ -39,6 +39,8 @@ export type Bindings = {
   LIMITS_DISABLED?: string;
   /** Development only: overrides the 120 requests per minute per token (bench/limits). */
   RATE_LIMIT_PER_MINUTE?: string;
+  /** The sealing job's queue (src/services/submissions/submission-state.ts › requestSealing). */
+  SEALING_QUEUE?: Queue<import('./services/submissions/submission-state').SealingQueueBody>;
   /** Producer of the webhooks queue (fan-out and delivery wake-ups). */
   WEBHOOK_QUEUE: WebhookQueue;
   /** Development/test only: comma list of `host:port` webhook destinations exempt from the SSRF checks. */

@@ -66,3 +66,15 @@ export async function listOutbox(db: Db, filters: OutboxFilters, limit: number):
   ];
   return db.select().from(messages).where(and(...conditions)).orderBy(desc(messages.id)).limit(limit);
 }
+
+/** A message about a submitter written in the same batch as the submitter itself (found by slugs). */
+export function messageInsertForNewRows(db: Db, message: NewMessage, refs: { submissionSlug: string; submitterSlug: string }) {
+  return db
+    .insert(messages)
+    .values({
+      ...message,
+      submissionId: sql`(SELECT id FROM submissions WHERE slug = ${refs.submissionSlug})`,
+      submitterId: sql`(SELECT id FROM submitters WHERE slug = ${refs.submitterSlug})`,
+    })
+    .returning({ id: messages.id });
+}

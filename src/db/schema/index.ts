@@ -4,4 +4,5 @@ export * from './events';
 export * from './messages';
 export * from './templates';
 export * from './webhooks';
+export * from './submissions';
 export * from './signing-identities';

@@ -1,0 +1,315 @@
+// Submission, submitter and submission-event rows. Statement builders (`…Statement`) return unexecuted
+// queries so services can put a change, its events and its messages in one `db.batch([...])`.
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client';
+import { cursorConditions } from '../cursor';
+import {
+  events,
+  submissionEvents,
+  submissions,
+  submitters,
+  templates,
+  templateVersions,
+  templateDocuments,
+  type NewSubmission,
+  type NewSubmitter,
+  type Submission,
+  type SubmissionEvent,
+  type Submitter,
+  type TemplateDocument,
+  type TemplateSnapshot,
+} from '../schema';
+import type { CursorWindow } from '../../lib/pagination';
+import type { EventName } from '../../lib/events';
+
+const INTEGER_ID = /^\d{1,15}$/;
+
+/** A submission of the account, by integer id or slug. */
+export async function findSubmission(db: Db, accountId: number, ref: string | number): Promise<Submission | undefined> {
+  const text = String(ref);
+  const condition = INTEGER_ID.test(text) ? eq(submissions.id, Number(text)) : eq(submissions.slug, text);
+  return db.select().from(submissions).where(and(eq(submissions.accountId, accountId), condition)).get();
+}
+
+export async function findSubmitter(db: Db, accountId: number, ref: string | number): Promise<Submitter | undefined> {
+  const text = String(ref);
+  const condition = INTEGER_ID.test(text) ? eq(submitters.id, Number(text)) : eq(submitters.slug, text);
+  return db.select().from(submitters).where(and(eq(submitters.accountId, accountId), condition)).get();
+}
+
+/** A submitter by its signing slug, whatever the account: the signing page's entry point. */
+export async function findSubmitterBySlug(db: Db, slug: string): Promise<Submitter | undefined> {
+  return db.select().from(submitters).where(eq(submitters.slug, slug)).get();
+}
+
+export async function findSubmissionById(db: Db, id: number): Promise<Submission | undefined> {
+  return db.select().from(submissions).where(eq(submissions.id, id)).get();
+}
+
+export async function listSubmittersOf(db: Db, submissionIds: number[]): Promise<Submitter[]> {
+  if (submissionIds.length === 0) return [];
+  return db
+    .select()
+    .from(submitters)
+    .where(inArray(submitters.submissionId, submissionIds))
+    .orderBy(asc(submitters.submissionId), asc(submitters.position), asc(submitters.id));
+}
+
+export async function listSubmissionsBySlugs(db: Db, slugs: string[]): Promise<Submission[]> {
+  if (slugs.length === 0) return [];
+  return db.select().from(submissions).where(inArray(submissions.slug, slugs));
+}
+
+/** The template version and document rows a submission was created from. */
+export async function readSubmissionSource(
+  db: Db,
+  submission: Pick<Submission, 'templateId' | 'templateVersion' | 'documentIds'>,
+): Promise<{ snapshot: TemplateSnapshot | undefined; publicId: string | undefined; documents: TemplateDocument[] }> {
+  const [version, template, documents] = await Promise.all([
+    db
+      .select({ snapshot: templateVersions.snapshot })
+      .from(templateVersions)
+      .where(and(eq(templateVersions.templateId, submission.templateId), eq(templateVersions.version, submission.templateVersion)))
+      .get(),
+    db.select({ publicId: templates.publicId }).from(templates).where(eq(templates.id, submission.templateId)).get(),
+    submission.documentIds.length
+      ? db.select().from(templateDocuments).where(inArray(templateDocuments.id, submission.documentIds))
+      : Promise.resolve([] as TemplateDocument[]),
+  ]);
+  const order = new Map(submission.documentIds.map((id, i) => [id, i]));
+  documents.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return { snapshot: version?.snapshot, publicId: template?.publicId, documents };
+}
+
+export function insertSubmissionStatement(db: Db, row: NewSubmission) {
+  return db.insert(submissions).values(row);
+}
+
+/** Inserts a submitter of a submission created in the same batch, found by the submission's slug. */
+export function insertSubmitterStatement(db: Db, submissionSlug: string, row: Omit<NewSubmitter, 'submissionId'>) {
+  return db.insert(submitters).values({ ...row, submissionId: sql`(SELECT id FROM submissions WHERE slug = ${submissionSlug})` });
+}
+
+export type SubmissionEventRow = {
+  accountId: number;
+  action: string;
+  ip?: string | null;
+  userAgent?: string | null;
+  data?: Record<string, unknown>;
+  at?: string;
+};
+
+/** A submission's own trail; ids may be given, or slugs of rows written earlier in the same batch. */
+export function insertSubmissionEventStatement(
+  db: Db,
+  ref: { submissionId: number } | { submissionSlug: string },
+  submitterRef: { submitterId: number } | { submitterSlug: string } | null,
+  row: SubmissionEventRow,
+) {
+  const submissionId = 'submissionId' in ref ? ref.submissionId : sql`(SELECT id FROM submissions WHERE slug = ${ref.submissionSlug})`;
+  const submitterId =
+    submitterRef === null
+      ? null
+      : 'submitterId' in submitterRef
+        ? submitterRef.submitterId
+        : sql`(SELECT id FROM submitters WHERE slug = ${submitterRef.submitterSlug})`;
+  return db.insert(submissionEvents).values({
+    accountId: row.accountId,
+    submissionId,
+    submitterId,
+    action: row.action,
+    ip: row.ip ?? null,
+    userAgent: row.userAgent ?? null,
+    data: row.data ?? {},
+    ...(row.at ? { createdAt: row.at } : {}),
+  });
+}
+
+/**
+ * An outbox event whose payload needs ids of rows inserted earlier in the same batch. `submissionIds` and
+ * `submitterIds` map JSON paths in `data` to the slug of the row whose id goes there; `submittersArray`
+ * fills a path with the submission's submitters as the submission.* payload lists them.
+ */
+export function insertResolvedEventStatement(
+  db: Db,
+  accountId: number,
+  event: EventName,
+  data: Record<string, unknown>,
+  refs: {
+    submissionIds?: Record<string, string>;
+    submitterIds?: Record<string, string>;
+    submittersArray?: { path: string; submissionSlug: string };
+  },
+) {
+  let expr: SQL = sql`json(${JSON.stringify(data)})`;
+  for (const [path, slug] of Object.entries(refs.submissionIds ?? {})) {
+    expr = sql`json_set(${expr}, ${path}, (SELECT id FROM submissions WHERE slug = ${slug}))`;
+  }
+  for (const [path, slug] of Object.entries(refs.submitterIds ?? {})) {
+    expr = sql`json_set(${expr}, ${path}, (SELECT id FROM submitters WHERE slug = ${slug}))`;
+  }
+  if (refs.submittersArray) {
+    const { path, submissionSlug } = refs.submittersArray;
+    expr = sql`json_set(${expr}, ${path}, (
+      SELECT json_group_array(json_object('id', id, 'uuid', uuid, 'email', email, 'name', name, 'role', role, 'status', status, 'external_id', external_id))
+      FROM (SELECT * FROM submitters WHERE submission_id = (SELECT id FROM submissions WHERE slug = ${submissionSlug}) ORDER BY position, id)
+    ))`;
+  }
+  return db.insert(events).values({ accountId, event, data: sql`${expr}` as unknown as Record<string, unknown> });
+}
+
+export function updateSubmissionStatement(db: Db, id: number, values: Partial<NewSubmission>) {
+  return db.update(submissions).set(values).where(eq(submissions.id, id));
+}
+
+/**
+ * Moves a submission from one of `from` to a new state, only if it is still in one of them: a guard
+ * against two requests changing the same submission at once (the loser's batch changes nothing).
+ */
+export function transitionSubmissionStatement(db: Db, id: number, from: readonly string[], values: Partial<NewSubmission>) {
+  return db
+    .update(submissions)
+    .set(values)
+    .where(and(eq(submissions.id, id), inArray(submissions.status, [...from] as Submission['status'][])));
+}
+
+export function updateSubmitterStatement(db: Db, id: number, values: Partial<NewSubmitter>) {
+  return db.update(submitters).set(values).where(eq(submitters.id, id));
+}
+
+/** Like transitionSubmissionStatement, for a submitter's status. */
+export function transitionSubmitterStatement(db: Db, id: number, from: readonly string[], values: Partial<NewSubmitter>) {
+  return db
+    .update(submitters)
+    .set(values)
+    .where(and(eq(submitters.id, id), inArray(submitters.status, [...from] as Submitter['status'][])));
+}
+
+export async function listSubmissionEvents(db: Db, submissionId: number): Promise<SubmissionEvent[]> {
+  return db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)).orderBy(asc(submissionEvents.id));
+}
+
+export type SubmissionFilters = {
+  templateId?: number;
+  status?: string;
+  q?: string;
+  externalId?: string;
+  slug?: string;
+  templateFolder?: string;
+  archived: boolean;
+  createdAfter?: string;
+  createdBefore?: string;
+};
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function listSubmissionsPage(db: Db, accountId: number, filters: SubmissionFilters, window: CursorWindow): Promise<Submission[]> {
+  const { where, orderBy } = cursorConditions(submissions.id, window);
+  const like = filters.q ? `%${escapeLike(filters.q)}%` : undefined;
+  const conditions: (SQL | undefined)[] = [
+    eq(submissions.accountId, accountId),
+    filters.archived ? isNotNull(submissions.archivedAt) : isNull(submissions.archivedAt),
+    filters.templateId !== undefined ? eq(submissions.templateId, filters.templateId) : undefined,
+    filters.status !== undefined ? eq(submissions.status, filters.status as Submission['status']) : undefined,
+    filters.slug !== undefined ? eq(submissions.slug, filters.slug) : undefined,
+    filters.createdAfter !== undefined ? gte(submissions.createdAt, filters.createdAfter) : undefined,
+    filters.createdBefore !== undefined ? lt(submissions.createdAt, filters.createdBefore) : undefined,
+    filters.templateFolder !== undefined
+      ? sql`${submissions.templateId} IN (SELECT id FROM templates WHERE account_id = ${accountId} AND lower(folder_name) = lower(${filters.templateFolder}))`
+      : undefined,
+    filters.externalId !== undefined
+      ? sql`EXISTS (SELECT 1 FROM submitters s WHERE s.submission_id = ${submissions.id} AND s.external_id = ${filters.externalId})`
+      : undefined,
+    like !== undefined
+      ? sql`EXISTS (SELECT 1 FROM submitters s WHERE s.submission_id = ${submissions.id} AND (s.name LIKE ${like} ESCAPE '\\' OR s.email LIKE ${like} ESCAPE '\\' OR s.phone LIKE ${like} ESCAPE '\\'))`
+      : undefined,
+    ...where,
+  ];
+  return db.select().from(submissions).where(and(...conditions)).orderBy(orderBy).limit(window.take);
+}
+
+export type SubmitterFilters = {
+  submissionId?: number;
+  externalId?: string;
+  q?: string;
+  completedAfter?: string;
+  completedBefore?: string;
+};
+
+export async function listSubmittersPage(db: Db, accountId: number, filters: SubmitterFilters, window: CursorWindow): Promise<Submitter[]> {
+  const { where, orderBy } = cursorConditions(submitters.id, window);
+  const like = filters.q ? `%${escapeLike(filters.q)}%` : undefined;
+  const conditions: (SQL | undefined)[] = [
+    eq(submitters.accountId, accountId),
+    filters.submissionId !== undefined ? eq(submitters.submissionId, filters.submissionId) : undefined,
+    filters.externalId !== undefined ? eq(submitters.externalId, filters.externalId) : undefined,
+    filters.completedAfter !== undefined ? gte(submitters.completedAt, filters.completedAfter) : undefined,
+    filters.completedBefore !== undefined ? lte(submitters.completedAt, filters.completedBefore) : undefined,
+    like !== undefined
+      ? or(sql`${submitters.name} LIKE ${like} ESCAPE '\\'`, sql`${submitters.email} LIKE ${like} ESCAPE '\\'`, sql`${submitters.phone} LIKE ${like} ESCAPE '\\'`)
+      : undefined,
+    ...where,
+  ];
+  return db.select().from(submitters).where(and(...conditions)).orderBy(orderBy).limit(window.take);
+}
+
+/** Submissions created in the account since `since`: the monthly plan limit counts these. */
+export async function countSubmissionsSince(db: Db, accountId: number, since: string): Promise<number> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(submissions)
+    .where(and(eq(submissions.accountId, accountId), gte(submissions.createdAt, since)))
+    .get();
+  return row?.n ?? 0;
+}
+
+/** Pending submissions whose deadline passed, oldest deadline first, at most `limit` (the expiry sweep). */
+export async function listDueSubmissions(db: Db, nowIso: string, limit: number): Promise<Submission[]> {
+  return db
+    .select()
+    .from(submissions)
+    .where(and(eq(submissions.status, 'pending'), isNotNull(submissions.expireAt), lte(submissions.expireAt, nowIso)))
+    .orderBy(asc(submissions.expireAt))
+    .limit(limit);
+}
+
+/** Whether any submission (archived ones included) was made from the template: permanent delete is refused then. */
+export async function templateHasSubmissions(db: Db, templateId: number): Promise<boolean> {
+  const row = await db.select({ id: submissions.id }).from(submissions).where(eq(submissions.templateId, templateId)).limit(1).get();
+  return row !== undefined;
+}
+
+export async function deleteSubmissionRows(db: Db, submissionId: number) {
+  return db.batch([
+    db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
+    db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
+    db.delete(submissions).where(eq(submissions.id, submissionId)),
+  ]);
+}
+
+
+/** The sources of several submissions at once: versions, template public ids and documents in three reads. */
+export async function readSubmissionSources(
+  db: Db,
+  list: Pick<Submission, 'templateId' | 'templateVersion' | 'documentIds'>[],
+): Promise<{ versions: { templateId: number; version: number; snapshot: TemplateSnapshot }[]; publicIds: Map<number, string>; documents: Map<number, TemplateDocument> }> {
+  if (list.length === 0) return { versions: [], publicIds: new Map(), documents: new Map() };
+  const pairs = [...new Map(list.map((s) => [`${s.templateId}:${s.templateVersion}`, s])).values()];
+  const templateIds = [...new Set(list.map((s) => s.templateId))];
+  const documentIds = [...new Set(list.flatMap((s) => s.documentIds))];
+  const [versions, publicIds, documents] = await Promise.all([
+    db
+      .select({ templateId: templateVersions.templateId, version: templateVersions.version, snapshot: templateVersions.snapshot })
+      .from(templateVersions)
+      .where(or(...pairs.map((p) => and(eq(templateVersions.templateId, p.templateId), eq(templateVersions.version, p.templateVersion))))),
+    db.select({ id: templates.id, publicId: templates.publicId }).from(templates).where(inArray(templates.id, templateIds)),
+    documentIds.length ? db.select().from(templateDocuments).where(inArray(templateDocuments.id, documentIds)) : Promise.resolve([] as TemplateDocument[]),
+  ]);
+  return {
+    versions,
+    publicIds: new Map(publicIds.map((t) => [t.id, t.publicId])),
+    documents: new Map(documents.map((d) => [d.id, d])),
+  };
+}

@@ -1,0 +1,188 @@
+// Submissions (a template sent for signing), their submitters, and each submission's own event trail,
+// which the audit page of the sealed document prints.
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { now } from './columns';
+import { accounts, users } from './accounts';
+import { templates, type PageDimensions, type TemplateField, type TemplateRole } from './templates';
+
+/** Submission states (spec › States and transitions › Submission states; decisions.md › Lifecycles). */
+export const SUBMISSION_STATUSES = ['draft', 'pending', 'completed', 'expired', 'archived'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/** Submitter states with their numeric values (spec › Submitter states). */
+export const SUBMITTER_STATUSES = ['waiting', 'sent', 'opened', 'completed', 'declined', 'expired'] as const;
+export type SubmitterStatus = (typeof SUBMITTER_STATUSES)[number];
+
+/** A template document as the submission froze it: later template edits never change what is signed. */
+export type SubmissionDocumentSource = {
+  id: number;
+  uuid: string;
+  filename: string;
+  page_count: number;
+  page_dimensions: PageDimensions[];
+  sha256: string;
+  r2_key: string;
+};
+
+/** The template as it was when the submission was created, resolved from its version and document rows. */
+export type SubmissionTemplate = {
+  name: string;
+  version: number;
+  submitters: TemplateRole[];
+  schema: TemplateField[];
+  preferences: Record<string, unknown>;
+  documents: SubmissionDocumentSource[];
+};
+
+/** Submission preferences from the create body (spec › Submission › create-time inputs). */
+export type SubmissionPreferences = {
+  brand_id?: number;
+  reminder_subject?: string;
+  reminder_body?: string;
+  completed_redirect_url?: string;
+};
+
+export const submissions = sqliteTable(
+  'submissions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => templates.id),
+    /** Random base62, ≥ 14 characters (decisions.md › Identity and ids). */
+    slug: text('slug').notNull(),
+    status: text('status').$type<SubmissionStatus>().notNull(),
+    /** sequential | parallel */
+    submittersOrder: text('submitters_order').notNull().default('sequential'),
+    sendEmail: integer('send_email', { mode: 'boolean' }).notNull().default(true),
+    autoSign: integer('auto_sign', { mode: 'boolean' }).notNull().default(false),
+    /** api | bulk | emails | template: which endpoint created it. */
+    source: text('source').notNull().default('api'),
+    /**
+     * Origin signing links use (`{base_url}/s/<slug>`): the template's custom domain, APP_URL, or the
+     * origin the submission was created through. Stored so links sent later (next signer, reminders
+     * from the cron) match the first ones.
+     */
+    linkBase: text('link_base').notNull(),
+    /**
+     * The template as it was at creation: its stored version (roles, fields, preferences) and the
+     * document rows then current. Template edits afterwards never change what this submission signs.
+     */
+    templateVersion: integer('template_version').notNull(),
+    documentIds: text('document_ids', { mode: 'json' }).$type<number[]>().notNull(),
+    preferences: text('preferences', { mode: 'json' }).$type<SubmissionPreferences>().notNull(),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    createdById: integer('created_by_id').references(() => users.id),
+    expireAt: text('expire_at'),
+    sentAt: text('sent_at'),
+    completedAt: text('completed_at'),
+    expiredAt: text('expired_at'),
+    /** Set with status `archived`; `archivedFrom` keeps the state it was archived in. */
+    archivedAt: text('archived_at'),
+    archivedFrom: text('archived_from').$type<SubmissionStatus>(),
+    /** When the signed documents were produced (the sealing job sets it). */
+    sealedAt: text('sealed_at'),
+    createdAt: text('created_at').notNull().default(now),
+    updatedAt: text('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('submissions_slug').on(t.slug),
+    index('submissions_account').on(t.accountId, t.id),
+    index('submissions_account_template').on(t.accountId, t.templateId, t.id),
+    // The monthly plan limit counts an account's submissions since the first of the month.
+    index('submissions_account_created').on(t.accountId, t.createdAt),
+    // The expiry sweep reads only pending rows that have a deadline, oldest deadline first.
+    index('submissions_expiry').on(t.expireAt).where(sql`${t.status} = 'pending' AND ${t.expireAt} IS NOT NULL`),
+  ],
+);
+
+export const submitters = sqliteTable(
+  'submitters',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => submissions.id),
+    uuid: text('uuid').notNull(),
+    slug: text('slug').notNull(),
+    /** The template role this submitter fills: its uuid and name at creation. */
+    roleUuid: text('role_uuid').notNull(),
+    role: text('role').notNull(),
+    /** Order within the submission (0-based); sequential signing follows it. */
+    position: integer('position').notNull(),
+    email: text('email'),
+    name: text('name'),
+    phone: text('phone'),
+    externalId: text('external_id'),
+    status: text('status').$type<SubmitterStatus>().notNull().default('waiting'),
+    /**
+     * Field uuid → value: prefilled by the API, then filled by the signer. Keyed by uuid because names
+     * may repeat; the API shows names.
+     */
+    values: text('values', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** Uuids of the fields whose value came from the API (for `field.updated.was_prefilled`). */
+    prefilled: text('prefilled', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    sendEmail: integer('send_email', { mode: 'boolean' }).notNull().default(true),
+    sendSms: integer('send_sms', { mode: 'boolean' }).notNull().default(false),
+    sentAt: text('sent_at'),
+    openedAt: text('opened_at'),
+    startedAt: text('started_at'),
+    completedAt: text('completed_at'),
+    declinedAt: text('declined_at'),
+    declineReason: text('decline_reason'),
+    expiredAt: text('expired_at'),
+    remindedAt: text('reminded_at'),
+    /** Where and how the signer completed: shown on the audit page. */
+    completedIp: text('completed_ip'),
+    completedUserAgent: text('completed_user_agent'),
+    /** email_2fa | link | api: how the signer's identity was established. */
+    verificationMethod: text('verification_method'),
+    createdAt: text('created_at').notNull().default(now),
+    updatedAt: text('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('submitters_slug').on(t.slug),
+    uniqueIndex('submitters_uuid').on(t.uuid),
+    index('submitters_submission').on(t.submissionId, t.position),
+    index('submitters_account').on(t.accountId, t.id),
+    index('submitters_account_external_id').on(t.accountId, t.externalId),
+  ],
+);
+
+/**
+ * What happened to a submission, in order: the audit trail printed on the sealed document's last page.
+ * `action` is e.g. `created`, `sent`, `opened`, `completed`, `declined`, `expired`, `reminded`.
+ */
+export const submissionEvents = sqliteTable(
+  'submission_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => submissions.id),
+    submitterId: integer('submitter_id').references(() => submitters.id),
+    action: text('action').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [index('submission_events_submission').on(t.submissionId, t.id)],
+);
+
+export type Submission = typeof submissions.$inferSelect;
+export type NewSubmission = typeof submissions.$inferInsert;
+export type Submitter = typeof submitters.$inferSelect;
+export type NewSubmitter = typeof submitters.$inferInsert;
+export type SubmissionEvent = typeof submissionEvents.$inferSelect;

@@ -1,0 +1,78 @@
+// The invitations, reminders, expiry notices and completion copies a submission sends, as message rows
+// for the messages outbox (src/services/mail). Which channels a submitter gets follows their
+// `send_email` / `send_sms` flags and the submission's `send_email` switch.
+import type { Account, NewMessage, Submission, Submitter } from '../../db/schema/index';
+import { emailMessage, smsMessage } from '../mail/outbox';
+import type { MessageContext, MessageKind } from '../mail/compose';
+import type { Branding } from '../mail/render';
+import { signingUrl } from './links';
+
+export type MessageSource = {
+  account: Pick<Account, 'id' | 'name'>;
+  serviceName: string;
+  submission: Pick<Submission, 'id' | 'linkBase' | 'expireAt' | 'preferences' | 'sendEmail'>;
+  template: { name: string; preferences: Record<string, unknown> };
+  /** Invitation overrides from the create body's `message` (DocuSeal's subject/body). */
+  invitation?: { subject?: string | null; body?: string | null };
+};
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value : null;
+}
+
+/** Branding resolved at send time (spec › Branding: edits apply to signers who have not finished). */
+export function messageBranding(source: Pick<MessageSource, 'account' | 'serviceName' | 'template'>): Branding {
+  const p = source.template.preferences;
+  return {
+    companyName: text(p.company_name) ?? source.account.name ?? source.serviceName,
+    logoUrl: text(p.logo_url),
+    primaryColor: text(p.primary_button_color),
+    showPoweredBy: p.show_branding !== false,
+    serviceName: source.serviceName,
+  };
+}
+
+function contextFor(source: MessageSource, submitter: Pick<Submitter, 'name' | 'email' | 'slug'>, kind: MessageKind): MessageContext {
+  const prefs = source.submission.preferences;
+  const custom =
+    kind === 'reminder'
+      ? { subject: prefs.reminder_subject ?? null, body: prefs.reminder_body ?? null }
+      : kind === 'invitation'
+        ? source.invitation
+        : undefined;
+  return {
+    branding: messageBranding(source),
+    submitter: { name: submitter.name, email: submitter.email ?? '', link: signingUrl(source.submission.linkBase, submitter.slug) },
+    template: { name: source.template.name },
+    submission: { expireAt: source.submission.expireAt, downloadUrl: signingUrl(source.submission.linkBase, submitter.slug) },
+    custom,
+  };
+}
+
+export type Channels = { email: boolean; sms: boolean };
+
+/** Which channels reach this submitter for an invitation or reminder. */
+export function channelsFor(
+  submission: Pick<Submission, 'sendEmail'>,
+  submitter: Pick<Submitter, 'email' | 'phone' | 'sendEmail' | 'sendSms'>,
+): Channels {
+  return {
+    email: submission.sendEmail && submitter.sendEmail && !!submitter.email,
+    sms: submitter.sendSms && !!submitter.phone,
+  };
+}
+
+/** The message rows of one kind to one submitter over the given channels (without ids of new rows). */
+export function messagesFor(
+  kind: MessageKind,
+  source: MessageSource,
+  submitter: Pick<Submitter, 'name' | 'email' | 'slug' | 'phone'> & { id?: number },
+  channels: Channels,
+): NewMessage[] {
+  const context = contextFor(source, submitter, kind);
+  const refs = { accountId: source.account.id, submissionId: source.submission.id ?? null, submitterId: submitter.id ?? null };
+  const rows: NewMessage[] = [];
+  if (channels.email && submitter.email) rows.push(emailMessage(kind, context, refs));
+  if (channels.sms && submitter.phone) rows.push(smsMessage(kind, context, submitter.phone, refs));
+  return rows;
+}
