@@ -31,7 +31,11 @@ export default defineConfig(async () => {
           },
           // Tests drive the webhooks consumer themselves (explicit clocks); a queue nobody consumes keeps
           // background deliveries out of their way.
-          queueProducers: { WEBHOOK_QUEUE: { queueName: 'signing-service-webhooks-test' } },
+          // The sealing queue likewise: tests run the sealing job themselves.
+          queueProducers: {
+            WEBHOOK_QUEUE: { queueName: 'signing-service-webhooks-test' },
+            SEALING_QUEUE: { queueName: 'signing-service-sealing-test' },
+          },
         },
       })),
     ],

@@ -26,6 +26,7 @@ import { mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { mountTools } from './routes/tools/tools.index';
+import { mountSubmissionDocuments } from './routes/submission-documents/submission-documents.index';
 import { outboxDrain } from './middleware/outbox-drain';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
@@ -70,6 +71,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSubscription(api);
   mountWebhooks(api);
   mountTools(api);
+  mountSubmissionDocuments(api);
   return api;
 }
 

@@ -29,7 +29,7 @@ describe('POST /api/tools/verify', () => {
     const bytes = await sealed(a.accountId);
     const res = await api('POST', '/api/tools/verify', { token: a.token, body: { file: toBase64(bytes) } });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ unmodified: true, ours: null });
+    expect(res.json).toMatchObject({ unmodified: true, ours: false });
     expect(res.json.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(res.json.signatures).toHaveLength(1);
     const [signature] = res.json.signatures;

@@ -6,3 +6,4 @@ export * from './templates';
 export * from './webhooks';
 export * from './submissions';
 export * from './signing-identities';
+export * from './submission-documents';

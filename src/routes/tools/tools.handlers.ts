@@ -1,6 +1,8 @@
 // Handlers for tools.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
+import { createDb } from '../../db/client';
+import { isSealedByAccount } from '../../db/queries/submission-documents';
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
 import { looksLikePdf } from '../../services/documents/pdf';
@@ -24,10 +26,11 @@ export const verifyPdf: RouteHandler<typeof routes.verifyPdf, AppEnv> = async (c
     throw error;
   }
   const last = signatures[signatures.length - 1];
+  const sha256 = await sha256Hex(file);
   return c.json(
     {
-      sha256: await sha256Hex(file),
-      ours: null,
+      sha256,
+      ours: await isSealedByAccount(createDb(c.env.DB), c.var.principal.account.id, sha256),
       unmodified: Boolean(last && last.covers_whole_document && last.integrity_valid && signatures.every((s) => s.integrity_valid)),
       signatures,
     },

@@ -20,9 +20,7 @@ const signatureSchema = z
 export const verificationSchema = z
   .object({
     sha256: z.string().openapi({ description: 'SHA-256 of the uploaded file, hexadecimal.' }),
-    ours: z.boolean().nullable().openapi({
-      description: 'Whether this account sealed exactly this file (its SHA-256 matches a sealed document); null while sealed documents are not recorded.',
-    }),
+    ours: z.boolean().openapi({ description: 'This account sealed exactly this file: its SHA-256 matches one of its sealed documents.' }),
     unmodified: z.boolean().openapi({ description: 'The last signature covers the whole file and verifies.' }),
     signatures: z.array(signatureSchema),
   })
