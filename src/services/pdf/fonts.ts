@@ -4,6 +4,8 @@
 // render instead of failing WinAnsi encoding.
 import fontkit from '@pdf-lib/fontkit';
 import { StandardFonts, type PDFDocument, type PDFFont } from 'pdf-lib';
+import type * as Fontkit from '@pdf-lib/fontkit';
+import { setTextMeasure } from './text-layout';
 import regularTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf';
 import boldTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf';
 import obliqueTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans-Oblique.ttf';
@@ -74,9 +76,20 @@ export class DocumentFonts {
   }
 
   private async unicode(style: FontStyle, shaped: boolean): Promise<PDFFont> {
-    return this.embed(`uni-${style}-${shaped}`, () =>
-      this.pdf.embedFont(UNICODE_FILES[style], { subset: true, ...(shaped ? {} : { features: PLAIN_FEATURES }) }),
-    );
+    return this.embed(`uni-${style}-${shaped}`, async () => {
+      const font = await this.pdf.embedFont(UNICODE_FILES[style], { subset: true, ...(shaped ? {} : { features: PLAIN_FEATURES }) });
+      const parsedFont = parsed.get(UNICODE_FILES[style]) as Fontkit.Font | undefined;
+      // Unshaped, a string's width is the sum of its glyphs' advances: what pdf-lib's layout-based
+      // measure returns, without running the layout engine for every measurement.
+      if (!shaped && parsedFont) {
+        setTextMeasure(font, (text) => {
+          let advance = 0;
+          for (const char of text) advance += parsedFont.glyphForCodePoint(char.codePointAt(0)!).advanceWidth;
+          return advance / parsedFont.unitsPerEm;
+        });
+      }
+      return font;
+    });
   }
 
   /** A font for `text` and the text as that font can draw it (unknown characters become `?`). */

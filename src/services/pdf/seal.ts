@@ -1,6 +1,6 @@
 // Seals one completed document: values stamped at their areas, the audit trail appended, and a PAdES
 // signature from the account's identity over the whole file.
-import { PDFDocument } from 'pdf-lib';
+import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
@@ -21,7 +21,8 @@ export type SealedDocument = { bytes: Uint8Array; sha256: string; originalSha256
 
 export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const originalSha256 = await sha256Hex(input.original);
-  const pdf = await PDFDocument.load(input.original, { updateMetadata: false });
+  // Fastest: parse without yielding to the event loop every 100 objects; the job has nothing to interleave.
+  const pdf = await PDFDocument.load(input.original, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   const original = describeOriginal(input.original, pdf);
   const fonts = new DocumentFonts(pdf);
   await stampFields(pdf, input.stamps, fonts);

@@ -8,11 +8,18 @@ import type { PDFFont } from 'pdf-lib';
  */
 const widths = new WeakMap<PDFFont, Map<string, number>>();
 
+/** Cheaper exact measures for some fonts (see fonts.ts: unshaped text is a sum of advance widths). */
+const measures = new WeakMap<PDFFont, (text: string) => number>();
+
+export function setTextMeasure(font: PDFFont, measure: (text: string) => number): void {
+  measures.set(font, measure);
+}
+
 export function textWidth(font: PDFFont, text: string, size: number): number {
   let known = widths.get(font);
   if (!known) widths.set(font, (known = new Map()));
   let unit = known.get(text);
-  if (unit === undefined) known.set(text, (unit = font.widthOfTextAtSize(text, 1)));
+  if (unit === undefined) known.set(text, (unit = measures.get(font)?.(text) ?? font.widthOfTextAtSize(text, 1)));
   return unit * size;
 }
 
