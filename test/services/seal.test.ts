@@ -2,6 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningIdentity, type SigningIdentity } from '../../src/services/pdf/certificate';
 import { sealDocument, type SealInput } from '../../src/services/pdf/seal';
+import { fromLatin1, latin1 } from '../fixtures/pdfs';
 import { checkPdf } from '../pdf-tools';
 
 // A 2×2 red PNG (a drawn signature stands in as any PNG).
@@ -97,6 +98,18 @@ describe('sealDocument', () => {
     expect(pdfsig.output).toContain('Signature #2');
     // The earlier seal still covers its own revision; the new one covers the whole file.
     expect(pdfsig.output.match(/Signature is Valid\./g)).toHaveLength(2);
+    expect(pdfsig.output).toContain('Total document signed');
+  });
+
+  it('re-saves a file whose startxref points nowhere instead of chaining an update to it', async () => {
+    const bytes = await original(2, { useObjectStreams: false });
+    const text = latin1(bytes);
+    const at = text.lastIndexOf('startxref') + 'startxref\n'.length;
+    const broken = fromLatin1(text.slice(0, at) + text.slice(at).replace(/^\d+/, (n) => String(Number(n) - 7).padStart(n.length, '0')));
+    const sealed = await sealDocument(input(broken, signer));
+    const { pdfsig, qpdf } = await checkPdf(sealed.bytes);
+    expect(qpdf.output).not.toMatch(/WARNING/);
+    expect(pdfsig.output).toContain('Signature is Valid.');
     expect(pdfsig.output).toContain('Total document signed');
   });
 

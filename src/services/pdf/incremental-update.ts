@@ -38,8 +38,12 @@ function lastXref(bytes: Uint8Array): { offset: number; isStream: boolean } {
   if (!Number.isSafeInteger(offset) || offset >= bytes.length) throw new UnreadableTrailer('The PDF startxref points outside the file.');
   let at = offset;
   while (at < bytes.length && (bytes[at] === 0x20 || bytes[at] === 0x0a || bytes[at] === 0x0d)) at += 1;
-  const isTable = bytes[at] === 0x78 /* x */ && bytes[at + 1] === 0x72 && bytes[at + 2] === 0x65 && bytes[at + 3] === 0x66;
-  return { offset, isStream: !isTable };
+  const head = new TextDecoder('latin1').decode(bytes.subarray(at, at + 32));
+  if (head.startsWith('xref')) return { offset, isStream: false };
+  // A cross-reference stream is an object ("12 0 obj"); anything else means the offset is wrong and a
+  // reader would have to repair the file, so an update chained to it is not attempted.
+  if (/^\d+\s+\d+\s+obj\b/.test(head)) return { offset, isStream: true };
+  throw new UnreadableTrailer('The PDF startxref does not point at a cross-reference section.');
 }
 
 /** /Size of the last section's trailer (or cross-reference stream dictionary), which follows `offset`. */
