@@ -20,6 +20,8 @@ export default defineConfig(async () => {
             PDF_TOOLS_URL: inject('pdfToolsUrl'),
             SMS_PROVIDER_URL: inject('smsProviderUrl'),
             PARTNER_API_KEYS: TEST_PARTNER_KEYS,
+            // A fixed test key for secrets encrypted at rest (uploaded signing keys).
+            ENCRYPTION_KEY: 'dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcyEhISE=',
             // A real local HTTP server imitating Stripe (test/global-setup/stripe-imitation.mjs).
             STRIPE_SECRET_KEY: 'sk_test_imitation',
             STRIPE_API_BASE: `http://127.0.0.1:${inject('stripePort')}`,
@@ -29,7 +31,11 @@ export default defineConfig(async () => {
           },
           // Tests drive the webhooks consumer themselves (explicit clocks); a queue nobody consumes keeps
           // background deliveries out of their way.
-          queueProducers: { WEBHOOK_QUEUE: { queueName: 'signing-service-webhooks-test' } },
+          // The sealing queue likewise: tests run the sealing job themselves.
+          queueProducers: {
+            WEBHOOK_QUEUE: { queueName: 'signing-service-webhooks-test' },
+            SEALING_QUEUE: { queueName: 'signing-service-sealing-test' },
+          },
         },
       })),
     ],

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests use when they are missing: poppler-utils (pdfsig) and qpdf
-# validate sealed PDFs. Safe to run repeatedly; needs root (as on the CI and dev machines) or sudo.
+# Installs the Debian packages the tests use when they are missing: poppler-utils (pdfsig, pdftotext)
+# and qpdf validate sealed PDFs; chromium and fonts-liberation run the real-browser tests (test/e2e,
+# driven by playwright-core). Safe to run repeatedly and quiet when nothing is missing; needs root (as
+# on the CI and dev machines) or sudo.
 set -euo pipefail
 
 need=()
 command -v pdfsig >/dev/null 2>&1 || need+=(poppler-utils)
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ -d /usr/share/fonts/truetype/liberation ] || need+=(fonts-liberation)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0

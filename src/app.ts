@@ -25,6 +25,8 @@ import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
 import { mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
+import { mountTools } from './routes/tools/tools.index';
+import { mountSubmissionDocuments } from './routes/submission-documents/submission-documents.index';
 import { outboxDrain } from './middleware/outbox-drain';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
@@ -68,6 +70,8 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSavedFields(api);
   mountSubscription(api);
   mountWebhooks(api);
+  mountTools(api);
+  mountSubmissionDocuments(api);
   return api;
 }
 

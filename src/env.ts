@@ -12,6 +12,8 @@ export type Bindings = {
   /** development | test | production */
   ENVIRONMENT: string;
   SERVICE_NAME: string;
+  /** Secret: base64 32-byte AES-GCM key for secrets stored in D1 (src/lib/encryption.ts). */
+  ENCRYPTION_KEY?: string;
   /** Public base URL used in links; defaults to the request's origin. */
   APP_URL?: string;
   /** Outbound email and SMS (src/services/mail/transports.ts). */

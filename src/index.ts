@@ -3,9 +3,11 @@
 import { createApp } from './app';
 import type { Bindings } from './env';
 import { consumeMessages } from './queues/messages';
+import { consumeSealing } from './queues/sealing';
 import { handleWebhookBatch } from './queues/webhooks';
 import { handleScheduled } from './scheduled';
 import type { MessageQueueBody } from './services/mail/outbox';
+import type { SealingQueueBody } from './services/submissions/submission-state';
 import type { WebhookMessage } from './services/webhooks/queue';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
@@ -20,6 +22,8 @@ export default {
   async queue(batch, env, _ctx) {
     if (batch.queue.startsWith('signing-service-messages')) {
       await consumeMessages(batch as MessageBatch<MessageQueueBody>, env);
+    } else if (batch.queue.startsWith('signing-service-sealing')) {
+      await consumeSealing(batch as MessageBatch<SealingQueueBody>, env);
     } else if (batch.queue.startsWith('signing-service-webhooks')) {
       await handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env);
     } else {

@@ -70,18 +70,18 @@ const doc = await makePdf(50);
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 await timed('/dev/bench/pdf-roundtrip', doc);
-await timed('/dev/bench/seal', doc);
+await timed('/dev/bench/seal?pages=50', doc);
 const floor = [];
 const subject = [];
 for (let i = 0; i < ROUNDS; i += 1) {
   floor.push(await timed('/dev/bench/pdf-roundtrip', doc));
-  subject.push(await timed('/dev/bench/seal?fields=30&signers=3', doc));
+  subject.push(await timed('/dev/bench/seal?pages=50&fields=30&signers=3', doc));
 }
 
 const big = await makePdf(20, 1_000_000);
 const pids = workerdPids();
 const before = pids.map((p) => memory(p, 'VmRSS'));
-const bigMs = await timed('/dev/bench/seal?fields=30&signers=3', big);
+const bigMs = await timed('/dev/bench/seal?pages=20&fields=30&signers=3', big);
 const peak = pids.map((p) => memory(p, 'VmHWM'));
 server.kill('SIGTERM');
 

@@ -1,5 +1,6 @@
 // Cron Trigger (every minute): the safety nets behind the queues — drain the webhook outbox, re-wake
-// stranded deliveries, re-enqueue lost or abandoned outbound messages, and expire due submissions. All are idempotent, so an
+// stranded deliveries, re-enqueue lost or abandoned outbound messages, expire due submissions and re-enqueue
+// completed submissions still unsealed after 10 minutes. All are idempotent, so an
 // overlap with the queue consumers changes nothing.
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
@@ -8,6 +9,7 @@ import { requestDrain } from '../services/webhooks/queue';
 import { requeueStrandedDeliveries } from '../services/webhooks/sweep';
 import { expireDueSubmissions } from './expire-submissions';
 import { sweepMessages } from './messages-sweep';
+import { sweepUnsealed } from './sealing-sweep';
 
 export async function handleScheduled(env: Bindings, now: number = Date.now()): Promise<void> {
   const db = createDb(env.DB);
@@ -16,4 +18,5 @@ export async function handleScheduled(env: Bindings, now: number = Date.now()): 
   await requeueStrandedDeliveries(db, env.WEBHOOK_QUEUE, now);
   await sweepMessages(db, env.MESSAGES_QUEUE, now);
   await expireDueSubmissions(env, new Date(now));
+  await sweepUnsealed(env, now);
 }

@@ -1,6 +1,9 @@
 // Tenant isolation: a second account's token gets 404 on every id-taking route of the first.
 // The list of routes comes from the OpenAPI document, so a new route without an entry here fails.
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client';
+import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { addUser, api, createAccount, type TestAccount } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { receiverHook } from '../webhook-fixtures';
@@ -30,6 +33,12 @@ const FIXTURES: Record<string, Fixture> = {
   '/submissions/{id}': async (owner) => ({ id: (await ownSubmission(owner)).id }),
   '/submissions/{id}/send': async (owner) => ({ id: (await ownSubmission(owner, true)).id }),
   '/submissions/{id}/archive': async (owner) => ({ id: (await ownSubmission(owner)).id }),
+  '/submissions/{id}/documents': async (owner) => ({ id: (await ownSealedSubmission(owner)).id }),
+  '/submissions/{id}/documents/{document_id}': async (owner) => {
+    const { id } = await ownSealedSubmission(owner);
+    const list = await api('GET', `/api/submissions/${id}/documents`, { token: owner.token });
+    return { id, document_id: list.json.documents[0].id };
+  },
   '/submitters/{id}': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
   '/submitters/{id}/remind': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
   '/settings/saved_fields/{id}': async (owner) => {
@@ -51,6 +60,15 @@ async function ownSubmission(owner: TestAccount, draft = false): Promise<{ id: n
   const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, draft, submitters: [{ email: 'owner-signer@example.com' }] } });
   if (res.status !== 201) throw new Error(`submission fixture: ${res.status} ${res.text}`);
   return res.json;
+}
+
+/** A completed submission whose documents the sealing job has produced. */
+async function ownSealedSubmission(owner: TestAccount): Promise<{ id: number }> {
+  const submission = await ownSubmission(owner);
+  const done = await api('PUT', `/api/submitters/${submission.submitters[0].id}`, { token: owner.token, body: { completed: true } });
+  if (done.status !== 200) throw new Error(`completion fixture: ${done.status} ${done.text}`);
+  await sealSubmission(env, createDb(env.DB), submission.id);
+  return submission;
 }
 
 /** A logged delivery of the owner's endpoint (a test send is logged like any other). */

@@ -2,7 +2,7 @@
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, createAccount } from '../helpers';
-import { fromLatin1, latin1, makeEncryptedPdf, makePdf, pdfFile, realWorldPdf, toBase64 } from '../fixtures/pdfs';
+import { fromLatin1, latin1, makeEncryptedPdf, makePdf, makeSignedPdf, pdfFile, realWorldPdf, toBase64 } from '../fixtures/pdfs';
 
 async function storedKeys(accountId: number): Promise<string[]> {
   const listed = await env.FILES.list({ prefix: `templates/${accountId}/` });
@@ -218,6 +218,13 @@ describe('POST /api/templates/pdf refusals', () => {
     const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'locked', file: toBase64(await makeEncryptedPdf()) }] } });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^documents\[0\] "locked" is encrypted or password-protected/);
+  });
+
+  it('refuses an already signed PDF with 422', async () => {
+    const a = await createAccount();
+    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'signed', file: toBase64(await makeSignedPdf()) }] } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/^documents\[0\] "signed" is already digitally signed; /);
   });
 
   it('refuses a truncated PDF with 422', async () => {

@@ -3,11 +3,13 @@ import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { startPdfToolsServer } from './pdf-tools-server';
 import { startSmsProviderServer } from './sms-provider-server';
+import { makePkcs12Fixtures, type Pkcs12Fixtures } from './pkcs12-fixtures';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pdfToolsUrl: string;
     smsProviderUrl: string;
+    pkcs12: Pkcs12Fixtures;
   }
 }
 
@@ -16,6 +18,7 @@ export default async function setup(project: TestProject) {
   const smsProvider = await startSmsProviderServer();
   project.provide('pdfToolsUrl', pdfTools.url);
   project.provide('smsProviderUrl', smsProvider.url);
+  project.provide('pkcs12', makePkcs12Fixtures());
   return async () => {
     pdfTools.server.close();
     smsProvider.server.close();

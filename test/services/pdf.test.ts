@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../src/services/documents/pdf';
 import { prepareDocuments } from '../../src/services/documents/ingest';
-import { makeEncryptedPdf, makePdf, realWorldPdf } from '../fixtures/pdfs';
+import { makeEncryptedPdf, makePdf, makePdfWithEmptySignatureField, makeSignedPdf, realWorldPdf } from '../fixtures/pdfs';
 
 describe('inspectPdf', () => {
   it('reads the page count and sizes of the real-world PDF', async () => {
@@ -21,6 +21,14 @@ describe('inspectPdf', () => {
 
   it('refuses an encrypted file', async () => {
     await expect(inspectPdf(await makeEncryptedPdf())).rejects.toThrow('is encrypted or password-protected; upload a copy without a password');
+  });
+
+  it('refuses a file that is already digitally signed', async () => {
+    await expect(inspectPdf(await makeSignedPdf())).rejects.toThrow('is already digitally signed; filling it in would invalidate that signature');
+  });
+
+  it('accepts a file with an empty signature field', async () => {
+    expect((await inspectPdf(await makePdfWithEmptySignatureField())).pageCount).toBe(1);
   });
 
   it('refuses bytes that are not a PDF', async () => {

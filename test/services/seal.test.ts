@@ -2,15 +2,16 @@ import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningIdentity, type SigningIdentity } from '../../src/services/pdf/certificate';
 import { sealDocument, type SealInput } from '../../src/services/pdf/seal';
+import { fromLatin1, latin1 } from '../fixtures/pdfs';
 import { checkPdf } from '../pdf-tools';
 
 // A 2×2 red PNG (a drawn signature stands in as any PNG).
 const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAxMDAAAAmCgID2nHJIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
 
-async function original(pages: number): Promise<Uint8Array> {
+async function original(pages: number, options: { useObjectStreams?: boolean } = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   for (let i = 0; i < pages; i += 1) pdf.addPage([612, 792]);
-  return pdf.save();
+  return pdf.save(options);
 }
 
 function input(bytes: Uint8Array, signer: SigningIdentity, overrides: Partial<SealInput> = {}): SealInput {
@@ -71,6 +72,45 @@ describe('sealDocument', () => {
     expect(text.output).toContain('Audit trail');
     expect(text.output).toContain('zoe@example.com');
     expect(text.output).toContain('203.0.113.5');
+  });
+
+  it('appends to the original bytes, which stay an unchanged prefix of the sealed file', async () => {
+    const bytes = await original(2);
+    const sealed = await sealDocument(input(bytes.slice(), signer));
+    expect(sealed.bytes.length).toBeGreaterThan(bytes.length);
+    expect(sealed.bytes.subarray(0, bytes.length)).toEqual(bytes);
+  });
+
+  it('seals a document whose cross-reference section is a classic table', async () => {
+    const sealed = await sealDocument(input(await original(2, { useObjectStreams: false }), signer));
+    const { pdfsig, qpdf, text } = await checkPdf(sealed.bytes);
+    expect(pdfsig.output).toContain('Signature is Valid.');
+    expect(pdfsig.output).toContain('Total document signed');
+    expect(qpdf.code).toBe(0);
+    expect(text.output).toContain('Audit trail');
+  });
+
+  it('seals a document that was already updated incrementally, and can seal its own output again', async () => {
+    const first = await sealDocument(input(await original(2), signer));
+    const second = await sealDocument(input(first.bytes, signer));
+    const { pdfsig, qpdf } = await checkPdf(second.bytes);
+    expect(qpdf.code).toBe(0);
+    expect(pdfsig.output).toContain('Signature #2');
+    // The earlier seal still covers its own revision; the new one covers the whole file.
+    expect(pdfsig.output.match(/Signature is Valid\./g)).toHaveLength(2);
+    expect(pdfsig.output).toContain('Total document signed');
+  });
+
+  it('re-saves a file whose startxref points nowhere instead of chaining an update to it', async () => {
+    const bytes = await original(2, { useObjectStreams: false });
+    const text = latin1(bytes);
+    const at = text.lastIndexOf('startxref') + 'startxref\n'.length;
+    const broken = fromLatin1(text.slice(0, at) + text.slice(at).replace(/^\d+/, (n) => String(Number(n) - 7).padStart(n.length, '0')));
+    const sealed = await sealDocument(input(broken, signer));
+    const { pdfsig, qpdf } = await checkPdf(sealed.bytes);
+    expect(qpdf.output).not.toMatch(/WARNING/);
+    expect(pdfsig.output).toContain('Signature is Valid.');
+    expect(pdfsig.output).toContain('Total document signed');
   });
 
   it('refuses a stamp on a page the document does not have', async () => {

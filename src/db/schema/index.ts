@@ -5,3 +5,5 @@ export * from './messages';
 export * from './templates';
 export * from './webhooks';
 export * from './submissions';
+export * from './signing-identities';
+export * from './submission-documents';

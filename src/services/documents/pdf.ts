@@ -1,5 +1,5 @@
 // Reads what a template needs from an uploaded PDF (page count, page sizes) and refuses what no signer could open.
-import { ParseSpeeds, PDFDocument } from 'pdf-lib';
+import { ParseSpeeds, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import type { PageDimensions } from '../../db/schema/index';
 
 export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[] };
@@ -20,6 +20,18 @@ function latin1(bytes: Uint8Array): string {
 
 export function looksLikePdf(bytes: Uint8Array): boolean {
   return latin1(bytes.subarray(0, SCAN_WINDOW)).includes(HEADER);
+}
+
+const BYTE_RANGE = PDFName.of('ByteRange');
+const CONTENTS = PDFName.of('Contents');
+
+/**
+ * Whether any object is a filled signature dictionary (a /ByteRange with /Contents, ISO 32000-1
+ * § 12.8.1). pdf-lib has parsed object streams too, so signatures stored compressed are found;
+ * an empty signature field (no value yet) is not a signature.
+ */
+function isDigitallySigned(pdf: PDFDocument): boolean {
+  return pdf.context.enumerateIndirectObjects().some(([, object]) => object instanceof PDFDict && object.has(BYTE_RANGE) && object.has(CONTENTS));
 }
 
 /** Sizes in PDF points as a signer sees the page: the crop box, turned by the page's /Rotate. */
@@ -48,6 +60,11 @@ export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
     throw new UnusableDocument('is corrupt and cannot be read as a PDF');
   }
   if (pdf.isEncrypted) throw new UnusableDocument('is encrypted or password-protected; upload a copy without a password');
+  // Stamped values would be changes after signing, which certification signatures forbid and viewers
+  // flag on approval ones (decisions.md › Signed output), so such files are refused, never silently broken.
+  if (isDigitallySigned(pdf)) {
+    throw new UnusableDocument('is already digitally signed; filling it in would invalidate that signature, so upload the document as it was before signing');
+  }
   let pages: ReturnType<PDFDocument['getPages']>;
   try {
     pages = pdf.getPages();

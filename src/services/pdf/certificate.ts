@@ -7,6 +7,8 @@ export type SigningIdentity = {
   /** DER-encoded X.509 certificate. */
   certificate: Uint8Array;
   privateKey: CryptoKey;
+  /** DER of the rest of an uploaded chain (intermediates), embedded in the CMS so verifiers can build the path. */
+  chain?: Uint8Array[];
 };
 
 const SIGNING_ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;

@@ -20,12 +20,28 @@ async function signingCertificateV2(certificateDer: Uint8Array): Promise<asn1js.
   return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertId] })] });
 }
 
+/** The parsed certificate and its ESS attribute, kept per identity: parsing costs more than signing. */
+const prepared = new WeakMap<Uint8Array, Promise<{ certificate: pkijs.Certificate; chain: pkijs.Certificate[]; essAttribute: asn1js.Sequence }>>();
+
+function prepare(signer: SigningIdentity) {
+  let entry = prepared.get(signer.certificate);
+  if (!entry) {
+    entry = signingCertificateV2(signer.certificate).then((essAttribute) => ({
+      certificate: pkijs.Certificate.fromBER(signer.certificate),
+      chain: (signer.chain ?? []).map((der) => pkijs.Certificate.fromBER(der)),
+      essAttribute,
+    }));
+    prepared.set(signer.certificate, entry);
+  }
+  return entry;
+}
+
 /**
  * Signs the SHA-256 `digest` of the PDF's byte ranges and returns the DER of a CMS ContentInfo to place
  * in the signature dictionary's /Contents.
  */
 export async function createCadesDetachedSignature(digest: Uint8Array, signer: SigningIdentity): Promise<Uint8Array> {
-  const certificate = pkijs.Certificate.fromBER(signer.certificate);
+  const { certificate, chain, essAttribute } = await prepare(signer);
   const signedData = new pkijs.SignedData({
     version: 1,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
@@ -35,14 +51,14 @@ export async function createCadesDetachedSignature(digest: Uint8Array, signer: S
         sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
       }),
     ],
-    certificates: [certificate],
+    certificates: [certificate, ...chain],
   });
   signedData.signerInfos[0].signedAttrs = new pkijs.SignedAndUnsignedAttributes({
     type: 0,
     attributes: [
       new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
       new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: digest })] }),
-      new pkijs.Attribute({ type: OID.signingCertificateV2, values: [await signingCertificateV2(signer.certificate)] }),
+      new pkijs.Attribute({ type: OID.signingCertificateV2, values: [essAttribute] }),
     ],
   });
   await signedData.sign(signer.privateKey, 0, 'SHA-256');

@@ -4,6 +4,8 @@
 // render instead of failing WinAnsi encoding.
 import fontkit from '@pdf-lib/fontkit';
 import { StandardFonts, type PDFDocument, type PDFFont } from 'pdf-lib';
+import type * as Fontkit from '@pdf-lib/fontkit';
+import { setTextMeasure } from './text-layout';
 import regularTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf';
 import boldTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf';
 import obliqueTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans-Oblique.ttf';
@@ -38,6 +40,23 @@ const cachingFontkit = {
 
 let winAnsi: Set<number> | undefined;
 
+/**
+ * Scripts whose rendering depends on OpenType shaping (combining marks, Hebrew, Arabic and other
+ * joining scripts, Indic and South-East Asian scripts, Hangul jamo, joiners, presentation forms).
+ */
+const NEEDS_SHAPING = /[\u0300-\u036f\u0483-\u0489\u0591-\u08ff\u0900-\u0fff\u1000-\u109f\u1100-\u11ff\u1780-\u18af\u1ab0-\u1aff\u1dc0-\u1dff\u200c\u200d\u20d0-\u20ff\ufb1d-\ufdff\ufe20-\ufe2f\ufe70-\ufeff]/;
+
+/**
+ * Every feature fontkit would apply by default, switched off. pdf-lib draws glyphs at their advance
+ * widths and ignores positioning, so for text that needs no shaping (Latin, Greek, Cyrillic, symbols)
+ * the full layout only costs time: it runs four times slower than a plain cmap lookup.
+ */
+const PLAIN_FEATURES = Object.fromEntries(
+  ['rvrn', 'ltra', 'ltrm', 'frac', 'numr', 'dnom', 'ccmp', 'locl', 'rlig', 'mark', 'mkmk', 'calt', 'clig', 'liga', 'rclt', 'curs', 'kern'].map(
+    (tag) => [tag, false],
+  ),
+);
+
 /** The fonts of one document, embedded on first use. */
 export class DocumentFonts {
   private readonly embedded = new Map<string, Promise<PDFFont>>();
@@ -56,8 +75,21 @@ export class DocumentFonts {
     return this.embed(`std-${style}`, () => this.pdf.embedFont(STANDARD[style]));
   }
 
-  private async unicode(style: FontStyle): Promise<PDFFont> {
-    return this.embed(`uni-${style}`, () => this.pdf.embedFont(UNICODE_FILES[style], { subset: true }));
+  private async unicode(style: FontStyle, shaped: boolean): Promise<PDFFont> {
+    return this.embed(`uni-${style}-${shaped}`, async () => {
+      const font = await this.pdf.embedFont(UNICODE_FILES[style], { subset: true, ...(shaped ? {} : { features: PLAIN_FEATURES }) });
+      const parsedFont = parsed.get(UNICODE_FILES[style]) as Fontkit.Font | undefined;
+      // Unshaped, a string's width is the sum of its glyphs' advances: what pdf-lib's layout-based
+      // measure returns, without running the layout engine for every measurement.
+      if (!shaped && parsedFont) {
+        setTextMeasure(font, (text) => {
+          let advance = 0;
+          for (const char of text) advance += parsedFont.glyphForCodePoint(char.codePointAt(0)!).advanceWidth;
+          return advance / parsedFont.unitsPerEm;
+        });
+      }
+      return font;
+    });
   }
 
   /** A font for `text` and the text as that font can draw it (unknown characters become `?`). */
@@ -66,7 +98,7 @@ export class DocumentFonts {
     const standard = await this.standard(style);
     winAnsi ??= new Set(standard.getCharacterSet());
     if ([...clean].every((c) => c === '\n' || winAnsi!.has(c.codePointAt(0)!))) return { font: standard, text: clean };
-    const font = await this.unicode(style);
+    const font = await this.unicode(style, NEEDS_SHAPING.test(clean));
     return { font, text: printable(font, clean) };
   }
 }

@@ -1,9 +1,10 @@
 // PAdES signatures on PDFs produced with pdf-lib: a signature field whose dictionary reserves room for
 // the CMS, then the byte ranges around that room are hashed and signed (ISO 32000-1 § 12.8.1).
-import { PDFArray, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, type PDFRef } from 'pdf-lib';
 import type { SigningIdentity } from './certificate';
 import { toHex } from '../../lib/crypto';
 import { createCadesDetachedSignature } from './cms-signature';
+import { writeIncrementalUpdate, type OriginalFile } from './incremental-update';
 
 export type SignatureDetails = {
   /** Who signs: shown by viewers as the signer (the account, for a seal). */
@@ -68,18 +69,28 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): numbe
   return -1;
 }
 
+/** SHA-256 over byte ranges without joining them into one copy (a sealed file may be tens of MB). */
+async function digestRanges(parts: readonly Uint8Array[]): Promise<Uint8Array> {
+  const stream = new crypto.DigestStream('SHA-256');
+  const writer = stream.getWriter();
+  for (const part of parts) await writer.write(part);
+  await writer.close();
+  return new Uint8Array(await stream.digest);
+}
+
 /**
- * Fills the reserved signature of a saved PDF: writes the /ByteRange, hashes the covered bytes and
- * writes the CMS into /Contents. The file length never changes, so the ranges stay true.
+ * Fills the reserved signature of a saved PDF in place: writes the /ByteRange, hashes the covered
+ * bytes and writes the CMS into /Contents. The file length never changes, so the ranges stay true.
+ * `from` is where to start looking for the placeholder (the start of the update that added it).
  */
-export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity): Promise<Uint8Array> {
+export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity, from = 0): Promise<Uint8Array> {
   const placeholder = encoder.encode(`<${'0'.repeat(CONTENTS_BYTES * 2)}>`);
-  const contentsStart = indexOfBytes(bytes, placeholder);
+  const contentsStart = indexOfBytes(bytes, placeholder, from);
   if (contentsStart === -1) throw new Error('The PDF has no reserved signature contents.');
   const contentsEnd = contentsStart + placeholder.length;
 
   const rangeMarker = encoder.encode(`/${RANGE_PLACEHOLDER}`);
-  const rangeOpen = bytes.lastIndexOf(0x5b /* [ */, indexOfBytes(bytes, rangeMarker));
+  const rangeOpen = bytes.lastIndexOf(0x5b /* [ */, indexOfBytes(bytes, rangeMarker, from));
   const rangeClose = bytes.indexOf(0x5d /* ] */, rangeOpen);
   if (rangeOpen < 0 || rangeClose < 0) throw new Error('The PDF has no reserved byte range.');
   const ranges = [0, contentsStart, contentsEnd, bytes.length - contentsEnd];
@@ -88,21 +99,36 @@ export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity):
   if (rangeText.length > width) throw new Error('The byte range does not fit its placeholder.');
   bytes.set(encoder.encode(rangeText.padEnd(width, ' ')), rangeOpen);
 
-  const covered = new Uint8Array(contentsStart + (bytes.length - contentsEnd));
-  covered.set(bytes.subarray(0, contentsStart), 0);
-  covered.set(bytes.subarray(contentsEnd), contentsStart);
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', covered));
-
+  const digest = await digestRanges([bytes.subarray(0, contentsStart), bytes.subarray(contentsEnd)]);
   const cms = await createCadesDetachedSignature(digest, signer);
   if (cms.length > CONTENTS_BYTES) throw new Error(`The signature (${cms.length} bytes) exceeds the reserved ${CONTENTS_BYTES}.`);
   bytes.set(encoder.encode(toHex(cms)), contentsStart + 1);
   return bytes;
 }
 
-/** Signs a pdf-lib document with a PAdES B-B signature and returns the final bytes. */
+/** Signs a pdf-lib document with a PAdES B-B signature by re-saving the whole file; returns the final bytes. */
 export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails): Promise<Uint8Array> {
   addSignatureField(pdf, details);
   // Without object streams the reserved /Contents stays literal text in the file, where it can be filled.
   const bytes = await pdf.save({ useObjectStreams: false });
   return fillSignature(bytes, signer);
+}
+
+/**
+ * Signs the changes made to a loaded document as one incremental update appended to its original
+ * bytes (decisions.md › Signed output): only new and changed objects are written, and the signature
+ * covers the whole resulting file.
+ */
+export async function signPdfIncrementally(
+  pdf: PDFDocument,
+  original: OriginalFile,
+  touchedPages: readonly PDFRef[],
+  signer: SigningIdentity,
+  details: SignatureDetails,
+): Promise<Uint8Array> {
+  addSignatureField(pdf, details);
+  // Embeds fonts and images registered with the document; save() would do this first.
+  await pdf.flush();
+  const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, touchedPages);
+  return fillSignature(bytes, signer, updateStart);
 }

@@ -1,11 +1,12 @@
 // Seals one completed document: values stamped at their areas, the audit trail appended, and a PAdES
 // signature from the account's identity over the whole file.
-import { PDFDocument } from 'pdf-lib';
+import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
 import { DocumentFonts } from './fonts';
-import { signPdf, type SignatureDetails } from './pades';
+import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
+import { signPdf, signPdfIncrementally, type SignatureDetails } from './pades';
 import { stampFields, type FieldStamp } from './stamp';
 
 export type SealInput = {
@@ -20,13 +21,25 @@ export type SealedDocument = { bytes: Uint8Array; sha256: string; originalSha256
 
 export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const originalSha256 = await sha256Hex(input.original);
-  const pdf = await PDFDocument.load(input.original, { updateMetadata: false });
+  // Fastest: parse without yielding to the event loop every 100 objects; the job has nothing to interleave.
+  const pdf = await PDFDocument.load(input.original, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  let original: OriginalFile | null = null;
+  try {
+    original = describeOriginal(input.original, pdf);
+  } catch (error) {
+    // A file whose cross-reference chain pdf-lib had to repair cannot be updated incrementally; it is
+    // re-saved whole instead (its original bytes then only survive as the SHA-256 on the audit page).
+    if (!(error instanceof UnreadableTrailer)) throw error;
+  }
   const fonts = new DocumentFonts(pdf);
   await stampFields(pdf, input.stamps, fonts);
   await appendAuditTrail(pdf, { ...input.trail, originalSha256 }, fonts);
-  // One save only: pdf-lib writes subset fonts at save time, so a second save would lose glyphs. The
-  // sealed file's own SHA-256 cannot be printed inside it; it is returned for the API and webhooks,
-  // and the signature is what proves the file unchanged.
-  const bytes = await signPdf(pdf, input.signer, input.signature);
+  const stampedPages = [...new Set(input.stamps.map((s) => s.area.page))].map((n) => pdf.getPage(n - 1).ref);
+  // One write only, appended to the untouched original (an incremental update): pdf-lib writes subset
+  // fonts when flushed, so a second write would lose glyphs. The sealed file's own SHA-256 cannot be
+  // printed inside it; it is returned for the API and webhooks, and the signature proves the file unchanged.
+  const bytes = original
+    ? await signPdfIncrementally(pdf, original, stampedPages, input.signer, input.signature)
+    : await signPdf(pdf, input.signer, input.signature);
   return { bytes, sha256: await sha256Hex(bytes), originalSha256 };
 }

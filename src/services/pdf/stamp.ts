@@ -3,7 +3,7 @@
 import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import { areaToRect, type Area, type Rect } from './geometry';
 import type { DocumentFonts } from './fonts';
-import { wrapText } from './text-layout';
+import { textWidth, wrapText } from './text-layout';
 
 export type StampValue =
   | { kind: 'text'; text: string }
@@ -22,7 +22,7 @@ const LINE_HEIGHT = 1.15;
 export function fitText(font: PDFFont, text: string, box: { width: number; height: number }) {
   const start = Math.min(MAX_FONT_SIZE, box.height / LINE_HEIGHT);
   for (let size = start; size >= MIN_FONT_SIZE; size -= 0.5) {
-    const single = font.widthOfTextAtSize(text, size) <= box.width && !text.includes('\n');
+    const single = textWidth(font, text, size) <= box.width && !text.includes('\n');
     const lines = single ? [text] : wrapText(font, text, size, box.width);
     if (lines.length * size * LINE_HEIGHT <= box.height + 0.01) return { size, lines };
   }
@@ -48,7 +48,7 @@ function drawCells(page: PDFPage, font: PDFFont, text: string, rect: Rect): void
   const cell = rect.width / chars.length;
   const size = Math.min(MAX_FONT_SIZE, rect.height / LINE_HEIGHT, cell * 1.2);
   chars.forEach((char, i) => {
-    const width = font.widthOfTextAtSize(char, size);
+    const width = textWidth(font, char, size);
     page.drawText(char, { x: rect.x + i * cell + (cell - width) / 2, y: rect.y + (rect.height - size * 0.7) / 2, size, font, color: INK });
   });
 }

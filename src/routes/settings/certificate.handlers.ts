@@ -1,0 +1,58 @@
+// Handlers for the account's signing certificate.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { createDb } from '../../db/client';
+import type { SigningIdentityRow } from '../../db/schema';
+import { ApiError, notFound, unprocessable } from '../../lib/errors';
+import { activeIdentityRow, removeUploadedIdentity, uploadSigningIdentity } from '../../services/certificates/account-identity';
+import { UnusableCertificate } from '../../services/certificates/pkcs12';
+import { readSingleFileUpload } from '../single-file-upload';
+import type * as routes from './certificate.routes';
+
+/** A PKCS#12 is a few KB; 1 MB leaves room for long chains. */
+const MAX_UPLOAD_BYTES = 1024 * 1024;
+
+export function serializeCertificate(row: SigningIdentityRow) {
+  return {
+    source: row.source as 'generated' | 'uploaded',
+    subject: row.subject,
+    issuer: row.issuer,
+    serial_number: row.serialNumber,
+    not_before: row.notBefore,
+    not_after: row.notAfter,
+    sha256_fingerprint: row.sha256Fingerprint,
+    key_algorithm: row.keyAlgorithm as 'RSA' | 'P-256' | 'P-384',
+    chain_length: row.chain.length,
+    created_at: row.createdAt,
+  };
+}
+
+export const getCertificate: RouteHandler<typeof routes.getCertificate, AppEnv> = async (c) => {
+  const row = await activeIdentityRow(c.env, createDb(c.env.DB), c.var.principal.account.id);
+  return c.json({ certificate: serializeCertificate(row) }, 200);
+};
+
+export const uploadCertificate: RouteHandler<typeof routes.uploadCertificate, AppEnv> = async (c) => {
+  const { file, fields } = await readSingleFileUpload(c, MAX_UPLOAD_BYTES);
+  const { password } = fields;
+  if (password === undefined || password === null) throw new ApiError(400, 'password is required (an empty string for a file without one).');
+  if (typeof password !== 'string') throw new ApiError(400, 'password must be a string.');
+  const accountId = c.var.principal.account.id;
+  let row: SigningIdentityRow;
+  try {
+    row = await uploadSigningIdentity(c.env, createDb(c.env.DB), accountId, file, password);
+  } catch (error) {
+    if (error instanceof UnusableCertificate) throw unprocessable(error.message);
+    throw error;
+  }
+  c.set('audit', { action: 'certificate.upload', resourceType: 'account', resourceId: accountId });
+  return c.json({ certificate: serializeCertificate(row) }, 200);
+};
+
+export const deleteCertificate: RouteHandler<typeof routes.deleteCertificate, AppEnv> = async (c) => {
+  const accountId = c.var.principal.account.id;
+  const db = createDb(c.env.DB);
+  if (!(await removeUploadedIdentity(db, accountId))) throw notFound('Uploaded certificate');
+  c.set('audit', { action: 'certificate.delete', resourceType: 'account', resourceId: accountId });
+  return c.json({ certificate: serializeCertificate(await activeIdentityRow(c.env, db, accountId)) }, 200);
+};

@@ -1,0 +1,100 @@
+// Handlers for a submission's sealed documents.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { createDb } from '../../db/client';
+import { listSealedDocuments } from '../../db/queries/submission-documents';
+import { findSubmission } from '../../db/queries/submissions';
+import type { Submission, SubmissionDocument } from '../../db/schema/index';
+import { ApiError, notFound } from '../../lib/errors';
+import { baseUrl } from '../../lib/request';
+import { accountSigningIdentity } from '../../services/certificates/account-identity';
+import { combineSealedDocuments, zipSealedDocuments } from '../../services/sealing/combined-document';
+import type * as routes from './submission-documents.routes';
+
+function attachment(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+async function loadSubmission(c: Context<AppEnv>, id: number): Promise<Submission> {
+  const submission = await findSubmission(createDb(c.env.DB), c.var.principal.account.id, id);
+  if (!submission) throw notFound('Submission');
+  return submission;
+}
+
+function documentsUrl(c: Context<AppEnv>, submissionId: number): string {
+  return `${baseUrl(c.req.raw, c.env.APP_URL)}/api/submissions/${submissionId}/documents`;
+}
+
+function serializeDocument(c: Context<AppEnv>, document: SubmissionDocument) {
+  return {
+    id: document.templateDocumentId,
+    filename: document.filename,
+    sha256: document.sha256,
+    original_sha256: document.originalSha256,
+    byte_size: document.byteSize,
+    download_url: `${documentsUrl(c, document.submissionId)}/${document.templateDocumentId}`,
+    created_at: document.createdAt,
+  };
+}
+
+export const listSubmissionDocuments: RouteHandler<typeof routes.listSubmissionDocuments, AppEnv> = async (c) => {
+  const submission = await loadSubmission(c, c.req.valid('param').id);
+  const sealed = Boolean(submission.sealedAt);
+  const documents = sealed ? await listSealedDocuments(createDb(c.env.DB), submission.id) : [];
+  return c.json(
+    {
+      sealed,
+      documents: documents.map((d) => serializeDocument(c, d)),
+      combined_download_url: sealed ? `${documentsUrl(c, submission.id)}/combined` : null,
+    },
+    200,
+  );
+};
+
+async function readSealed(c: Context<AppEnv>, document: SubmissionDocument): Promise<Uint8Array> {
+  const object = await c.env.FILES.get(document.r2Key);
+  if (!object) throw notFound('Sealed document file');
+  return new Uint8Array(await object.arrayBuffer());
+}
+
+export const downloadSubmissionDocument: RouteHandler<typeof routes.downloadSubmissionDocument, AppEnv> = async (c) => {
+  const params = c.req.valid('param');
+  const submission = await loadSubmission(c, params.id);
+  if (!submission.sealedAt) {
+    throw new ApiError(409, submission.completedAt ? 'The documents are still being sealed; try again in a minute.' : 'The submission is not completed yet, so it has no sealed documents.');
+  }
+  const db = createDb(c.env.DB);
+  const documents = await listSealedDocuments(db, submission.id);
+  const noStore = { 'Cache-Control': 'private, no-store' };
+
+  if (params.document_id === 'combined') {
+    const files = await Promise.all(documents.map(async (d) => ({ filename: d.filename, bytes: await readSealed(c, d) })));
+    const base = `submission-${submission.id}`;
+    if (c.req.valid('query').separate === 'true') {
+      const zip = zipSealedDocuments(files);
+      return c.body(zip as Uint8Array<ArrayBuffer>, 200, { ...noStore, 'Content-Type': 'application/zip', 'Content-Length': String(zip.length), 'Content-Disposition': attachment(`${base}.zip`) }) as never;
+    }
+    const account = c.var.principal.account;
+    const combined = await combineSealedDocuments(
+      files.map((f) => f.bytes),
+      base,
+      await accountSigningIdentity(c.env, db, account.id),
+      { name: account.name, reason: `Sealed documents of submission ${submission.slug}, combined by ${c.env.SERVICE_NAME}` },
+    );
+    return c.body(combined as Uint8Array<ArrayBuffer>, 200, { ...noStore, 'Content-Type': 'application/pdf', 'Content-Length': String(combined.length), 'Content-Disposition': attachment(`${base}.pdf`) }) as never;
+  }
+
+  const document = /^\d+$/.test(params.document_id) ? documents.find((d) => d.templateDocumentId === Number(params.document_id)) : undefined;
+  if (!document) throw notFound('Document');
+  const object = await c.env.FILES.get(document.r2Key);
+  if (!object) throw notFound('Sealed document file');
+  return c.body(object.body, 200, {
+    ...noStore,
+    'Content-Type': 'application/pdf',
+    'Content-Length': String(object.size),
+    'Content-Disposition': attachment(document.filename),
+    ETag: object.httpEtag,
+  }) as never;
+};

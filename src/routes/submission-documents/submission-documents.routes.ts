@@ -1,0 +1,67 @@
+// Route declarations for a submission's sealed documents (decisions.md › Signed output).
+import { z } from '@hono/zod-openapi';
+import { idParamsSchema, tenantRoute } from '../openapi-helpers';
+
+const tags = ['Submissions'];
+const read = { scopes: ['submissions:read'] } as const;
+
+export const sealedDocumentSchema = z
+  .object({
+    id: z.number().int().openapi({ description: 'The template document’s id; also the path segment of its download.' }),
+    filename: z.string(),
+    sha256: z.string().openapi({ description: 'SHA-256 of the sealed file, hexadecimal.' }),
+    original_sha256: z.string().openapi({ description: 'SHA-256 of the document as uploaded to the template.' }),
+    byte_size: z.number().int(),
+    download_url: z.string().openapi({ description: 'Authenticated: send the API token.' }),
+    created_at: z.string(),
+  })
+  .openapi('SealedDocument');
+
+export const documentListSchema = z
+  .object({
+    sealed: z.boolean().openapi({ description: 'false while the submission is pending or its documents are still being sealed.' }),
+    documents: z.array(sealedDocumentSchema),
+    combined_download_url: z.string().nullable().openapi({ description: 'Every document merged into one sealed PDF; add `?separate=true` for a zip.' }),
+  })
+  .openapi('SealedDocumentList');
+
+export const listSubmissionDocuments = tenantRoute(read, {
+  method: 'get',
+  path: '/submissions/{id}/documents',
+  tags,
+  summary: 'The sealed documents of a completed submission',
+  request: { params: idParamsSchema },
+  responses: { 200: { description: 'The sealed documents (none until sealing finished).', content: { 'application/json': { schema: documentListSchema } } } },
+});
+
+export const documentParams = idParamsSchema.extend({
+  document_id: z
+    .string()
+    .max(32)
+    .openapi({ param: { name: 'document_id', in: 'path' }, description: 'A document id from the list, or `combined` for every document as one PDF.', example: 'combined' }),
+});
+
+export const documentQuery = z.object({
+  separate: z.enum(['true', 'false']).optional().openapi({ description: 'With `combined`: `true` answers a zip of the individual sealed PDFs.' }),
+});
+
+export const downloadSubmissionDocument = tenantRoute({ ...read, errors: [409] }, {
+  method: 'get',
+  path: '/submissions/{id}/documents/{document_id}',
+  tags,
+  summary: 'Download a sealed document, or all of them',
+  description:
+    'A document id streams that sealed PDF. `combined` merges every sealed document into one PDF, sealed again with the ' +
+    'account’s certificate (the individual signatures cannot survive a merge); `combined?separate=true` is a zip of the ' +
+    'individual sealed PDFs, each with its own signature.',
+  request: { params: documentParams, query: documentQuery },
+  responses: {
+    200: {
+      description: 'The PDF, or a zip with `separate=true`.',
+      content: {
+        'application/pdf': { schema: z.string().openapi({ format: 'binary' }) },
+        'application/zip': { schema: z.string().openapi({ format: 'binary' }) },
+      },
+    },
+  },
+});

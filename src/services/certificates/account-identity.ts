@@ -1,0 +1,111 @@
+// The identity an account's documents are sealed with (decisions.md › Signed output): an uploaded
+// PKCS#12 while there is one, otherwise a self-signed certificate generated on first use. Private
+// keys are stored encrypted (src/lib/encryption.ts) and imported once per isolate.
+import * as pkijs from 'pkijs';
+import { formatName } from './distinguished-name';
+import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
+import { toHex } from '../../lib/crypto';
+import type { Db } from '../../db/client';
+import { getAccount } from '../../db/queries/accounts';
+import {
+  activeSigningIdentity,
+  deleteUploadedIdentity,
+  insertGeneratedIdentity,
+  upsertUploadedIdentity,
+  type NewSigningIdentity,
+} from '../../db/queries/signing-identities';
+import type { SigningIdentityRow } from '../../db/schema';
+import { generateSigningIdentity, type SigningIdentity } from '../pdf/certificate';
+import { importPrivateKey, readPkcs12, type KeyAlgorithm } from './pkcs12';
+
+export type IdentityEnv = { ENCRYPTION_KEY?: string; SERVICE_NAME: string };
+
+const toBase64 = (bytes: Uint8Array) => {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+};
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+/** Binds a stored key to its account, kind and certificate: a ciphertext moved to another row fails. */
+const keyContext = (accountId: number, source: string, fingerprint: string) => `signing-key:${accountId}:${source}:${fingerprint}`;
+
+async function rowValues(
+  env: IdentityEnv,
+  accountId: number,
+  source: 'generated' | 'uploaded',
+  identity: { certificate: Uint8Array; chain: Uint8Array[]; privateKeyPkcs8: Uint8Array; keyAlgorithm: KeyAlgorithm },
+): Promise<NewSigningIdentity> {
+  const certificate = pkijs.Certificate.fromBER(identity.certificate);
+  const fingerprint = toHex(await crypto.subtle.digest('SHA-256', identity.certificate));
+  return {
+    accountId,
+    source,
+    certificate: toBase64(identity.certificate),
+    chain: identity.chain.map(toBase64),
+    keyAlgorithm: identity.keyAlgorithm,
+    privateKey: await encryptAtRest(env.ENCRYPTION_KEY, identity.privateKeyPkcs8, keyContext(accountId, source, fingerprint)),
+    subject: formatName(certificate.subject),
+    issuer: formatName(certificate.issuer),
+    serialNumber: toHex(certificate.serialNumber.valueBlock.valueHexView),
+    notBefore: certificate.notBefore.value.toISOString(),
+    notAfter: certificate.notAfter.value.toISOString(),
+    sha256Fingerprint: fingerprint,
+  };
+}
+
+async function generate(env: IdentityEnv, db: Db, accountId: number): Promise<void> {
+  const account = await getAccount(db, accountId);
+  if (!account) throw new Error(`Account ${accountId} does not exist.`);
+  const generated = await generateSigningIdentity({ commonName: `${account.name} (${env.SERVICE_NAME})`, organization: account.name });
+  await insertGeneratedIdentity(db, await rowValues(env, accountId, 'generated', { ...generated, chain: [], keyAlgorithm: 'RSA' }));
+}
+
+/** The row sealing would use now, generating (and storing) the self-signed identity on first use. */
+export async function activeIdentityRow(env: IdentityEnv, db: Db, accountId: number): Promise<SigningIdentityRow> {
+  let row = await activeSigningIdentity(db, accountId);
+  if (!row) {
+    await generate(env, db, accountId);
+    row = await activeSigningIdentity(db, accountId);
+  }
+  if (!row) throw new Error(`No signing identity could be stored for account ${accountId}.`);
+  return row;
+}
+
+/** Imported identities by row and certificate; a replaced upload has a new key and misses the cache. */
+const imported = new Map<string, Promise<SigningIdentity>>();
+const IMPORTED_LIMIT = 200;
+
+async function importIdentity(env: IdentityEnv, row: SigningIdentityRow): Promise<SigningIdentity> {
+  const pkcs8 = await decryptAtRest(env.ENCRYPTION_KEY, row.privateKey, keyContext(row.accountId, row.source, row.sha256Fingerprint));
+  return {
+    certificate: fromBase64(row.certificate),
+    chain: row.chain.map(fromBase64),
+    privateKey: await importPrivateKey(pkcs8, row.keyAlgorithm as KeyAlgorithm),
+  };
+}
+
+/** What the sealing job signs with: the account's uploaded identity, or its generated one. */
+export async function accountSigningIdentity(env: IdentityEnv, db: Db, accountId: number): Promise<SigningIdentity> {
+  const row = await activeIdentityRow(env, db, accountId);
+  const key = `${row.id}:${row.sha256Fingerprint}:${row.createdAt}`;
+  let identity = imported.get(key);
+  if (!identity) {
+    identity = importIdentity(env, row);
+    identity.catch(() => imported.delete(key));
+    if (imported.size >= IMPORTED_LIMIT) imported.delete(imported.keys().next().value!);
+    imported.set(key, identity);
+  }
+  return identity;
+}
+
+/** Validates an uploaded PKCS#12 and makes it the account's signing identity. */
+export async function uploadSigningIdentity(env: IdentityEnv, db: Db, accountId: number, file: Uint8Array, password: string): Promise<SigningIdentityRow> {
+  const contents = await readPkcs12(file, password);
+  return upsertUploadedIdentity(db, await rowValues(env, accountId, 'uploaded', contents));
+}
+
+/** Removes the uploaded identity; sealing goes back to the generated one. */
+export function removeUploadedIdentity(db: Db, accountId: number): Promise<boolean> {
+  return deleteUploadedIdentity(db, accountId);
+}

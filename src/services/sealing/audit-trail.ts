@@ -1,0 +1,65 @@
+// The audit trail page's content for a submission: its signers and how they were verified, and every
+// event of its trail (decisions.md › Signed output).
+import type { Submitter, SubmissionEvent } from '../../db/schema/index';
+import type { AuditEntry, AuditSigner, AuditTrail } from '../pdf/audit-page';
+import type { SubmissionScope } from '../submissions/submission-scope';
+
+const VERIFICATION: Record<string, string> = {
+  email_2fa: 'Email code (6 digits)',
+  link: 'Personal signing link',
+  api: 'Completed through the API',
+};
+
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
+
+function signatureImage(scope: SubmissionScope, submitter: Submitter): AuditSigner['signature'] {
+  for (const field of scope.template.fields) {
+    if (field.type !== 'signature' || field.submitter_uuid !== submitter.roleUuid) continue;
+    const value = submitter.values[field.uuid];
+    const image = typeof value === 'string' ? IMAGE_DATA_URL.exec(value) : null;
+    if (image) return { format: image[1] as 'png' | 'jpeg', bytes: Uint8Array.from(atob(image[2]), (c) => c.charCodeAt(0)) };
+  }
+  return undefined;
+}
+
+function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[]): AuditEntry {
+  const submitter = submitters.find((s) => s.id === event.submitterId);
+  const reason = typeof event.data?.reason === 'string' ? event.data.reason : undefined;
+  return {
+    at: event.createdAt,
+    event: event.action.replace(/_/g, ' '),
+    actor: submitter ? submitter.email || submitter.name || submitter.role : 'Sender',
+    ip: event.ip,
+    ...(reason ? { detail: reason } : {}),
+  };
+}
+
+export function auditTrailFor(
+  scope: SubmissionScope,
+  events: readonly SubmissionEvent[],
+  documentName: string,
+  serviceName: string,
+): Omit<AuditTrail, 'originalSha256'> {
+  const { submission, submitters, template } = scope;
+  return {
+    serviceName,
+    documentName,
+    templateName: template.name,
+    submissionRef: `${submission.id} (${submission.slug})`,
+    completedAt: submission.completedAt,
+    signers: submitters.map((s) => ({
+      name: s.name ?? '',
+      email: s.email ?? '',
+      role: s.role,
+      status: s.status,
+      ip: s.completedIp,
+      userAgent: s.completedUserAgent,
+      verification: (s.verificationMethod && VERIFICATION[s.verificationMethod]) || 'Personal signing link',
+      sentAt: s.sentAt,
+      openedAt: s.openedAt,
+      completedAt: s.completedAt,
+      signature: signatureImage(scope, s),
+    })),
+    events: events.map((e) => describeEvent(e, submitters)),
+  };
+}

@@ -1,0 +1,52 @@
+// What each document of a submission shows once sealed: every submitter's values at their fields'
+// areas, taken from the template as the submission froze it.
+import type { Submitter, TemplateDocument, TemplateField } from '../../db/schema/index';
+import type { FieldStamp, StampValue } from '../pdf/stamp';
+import { isBlank } from '../submissions/field-values';
+
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
+const PICTURE_FIELDS = new Set(['signature', 'initials', 'image', 'stamp']);
+/** Attachments and payments have no value to draw on the page. */
+const NOT_DRAWN = new Set(['file', 'payment']);
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function asText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(asText).join(', ');
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return String(value);
+}
+
+/** A stored value as something to draw, or null when there is nothing to draw for it. */
+export function stampValue(field: Pick<TemplateField, 'type'>, value: unknown): { value: StampValue; typed?: boolean } | null {
+  if (isBlank(value) || NOT_DRAWN.has(field.type)) return null;
+  if (field.type === 'checkbox') return value === true || value === 'true' ? { value: { kind: 'check', checked: true } } : null;
+  if (field.type === 'cells') return { value: { kind: 'cells', text: asText(value) } };
+  if (PICTURE_FIELDS.has(field.type) && typeof value === 'string') {
+    const image = IMAGE_DATA_URL.exec(value);
+    if (image) return { value: { kind: 'image', format: image[1] as 'png' | 'jpeg', bytes: decodeBase64(image[2]) } };
+    // A typed signature or initials: drawn as text in the oblique face.
+    return { value: { kind: 'text', text: value }, typed: true };
+  }
+  return { value: { kind: 'text', text: asText(value) } };
+}
+
+/** The stamps of one template document: each field's value at each of its areas on that document. */
+export function stampsForDocument(fields: readonly TemplateField[], submitters: readonly Submitter[], document: Pick<TemplateDocument, 'uuid' | 'pageCount'>): FieldStamp[] {
+  const stamps: FieldStamp[] = [];
+  for (const field of fields) {
+    const submitter = submitters.find((s) => s.roleUuid === field.submitter_uuid);
+    const drawn = submitter ? stampValue(field, submitter.values[field.uuid]) : null;
+    if (!drawn) continue;
+    for (const area of field.areas) {
+      if (area.attachment_uuid !== document.uuid || area.page < 1 || area.page > document.pageCount) continue;
+      stamps.push({ area, value: drawn.value, ...(drawn.typed ? { typed: true } : {}) });
+    }
+  }
+  return stamps;
+}

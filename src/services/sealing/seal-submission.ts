@@ -1,0 +1,95 @@
+// The sealing job (decisions.md › Signed output): when a submission completes, every document it froze
+// is stamped with the submitters' values, given the audit trail page, signed with the account's
+// identity, stored in R2 and recorded with its SHA-256; `document.generated` fires per document and the
+// submission is marked sealed. Idempotent: a document already recorded is skipped, a sealed submission
+// is left alone, and two runs racing cannot record a document (or its event) twice.
+import type { Db } from '../../db/client';
+import { getAccount } from '../../db/queries/accounts';
+import { insertSealedDocumentStatement, listSealedDocuments, markSealedStatement } from '../../db/queries/submission-documents';
+import { findSubmissionById, listSubmissionEvents } from '../../db/queries/submissions';
+import type { TemplateDocument } from '../../db/schema/index';
+import { outboxInsert } from '../events/outbox';
+import { accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
+import { sealDocument } from '../pdf/seal';
+import { loadScope, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
+import { documentGeneratedData } from '../webhooks/payloads';
+import { auditTrailFor } from './audit-trail';
+import { stampsForDocument } from './field-stamps';
+
+export type SealingEnv = IdentityEnv & { FILES: R2Bucket; APP_URL?: string };
+
+export type SealingOutcome = 'sealed' | 'already-sealed' | 'not-completed' | 'missing';
+
+/** Where a sealed file lives: per attempt, so a run that lost a race never overwrites the winner's file. */
+export function sealedDocumentKey(accountId: number, submissionId: number): string {
+  return `sealed/${accountId}/${submissionId}/${crypto.randomUUID()}.pdf`;
+}
+
+export function sealedFilename(document: Pick<TemplateDocument, 'filename'>): string {
+  return `${document.filename.replace(/\.pdf$/i, '')}.pdf`;
+}
+
+async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
+  const { submission } = scope;
+  const original = await env.FILES.get(document.r2Key);
+  if (!original) throw new Error(`Template document ${document.id} is missing from R2 (${document.r2Key}).`);
+  const [bytes, events] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id)]);
+  const account = await getAccount(db, submission.accountId);
+  const sealed = await sealDocument({
+    original: new Uint8Array(bytes),
+    stamps: stampsForDocument(scope.template.fields, scope.submitters, document),
+    trail: auditTrailFor(scope, events, sealedFilename(document), env.SERVICE_NAME),
+    signer: await accountSigningIdentity(env, db, submission.accountId),
+    signature: {
+      name: account?.name ?? env.SERVICE_NAME,
+      reason: `Completed submission ${submission.slug}: values and audit trail sealed by ${env.SERVICE_NAME}`,
+      signingTime: new Date(),
+    },
+  });
+  const key = sealedDocumentKey(submission.accountId, submission.id);
+  await env.FILES.put(key, sealed.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: sealed.sha256 });
+
+  const payloadDocument = submissionDocuments(apiBase, submission, [document])[0];
+  try {
+    await db.batch([
+      insertSealedDocumentStatement(db, {
+        accountId: submission.accountId,
+        submissionId: submission.id,
+        templateDocumentId: document.id,
+        filename: sealedFilename(document),
+        r2Key: key,
+        sha256: sealed.sha256,
+        originalSha256: sealed.originalSha256,
+        byteSize: sealed.bytes.length,
+      }),
+      outboxInsert(db, {
+        accountId: submission.accountId,
+        event: 'document.generated',
+        data: documentGeneratedData({ submission: submissionRef(submission, scope.template), template: templateRef(scope.template), document: payloadDocument }),
+      }),
+    ]);
+  } catch (error) {
+    // Another run recorded this document first: keep its file, drop ours.
+    const recorded = (await listSealedDocuments(db, submission.id)).some((d) => d.templateDocumentId === document.id);
+    await env.FILES.delete(key);
+    if (!recorded) throw error;
+  }
+}
+
+/** Seals a completed submission's documents; safe to run any number of times. */
+export async function sealSubmission(env: SealingEnv, db: Db, submissionId: number): Promise<SealingOutcome> {
+  const submission = await findSubmissionById(db, submissionId);
+  if (!submission) return 'missing';
+  if (submission.sealedAt) return 'already-sealed';
+  if (!submission.completedAt) return 'not-completed';
+  const scope = await loadScope(db, submission);
+  const apiBase = env.APP_URL || submission.linkBase;
+  const done = new Set((await listSealedDocuments(db, submission.id)).map((d) => d.templateDocumentId));
+  // One document at a time: a 20 MB document and its sealed copy already take a good part of the
+  // isolate's 128 MB.
+  for (const document of scope.template.documents) {
+    if (!done.has(document.id)) await sealOne(env, db, scope, document, apiBase);
+  }
+  await markSealedStatement(db, submission.id, new Date().toISOString());
+  return 'sealed';
+}
