@@ -25,6 +25,7 @@ import { mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { outboxDrain } from './middleware/outbox-drain';
+import { createSigningRoutes } from './routes/signing/signing.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -83,5 +84,6 @@ export function createApp() {
   app.route('/api/partner/v1', createPartnerApi());
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
+  app.route('/s', createSigningRoutes());
   return app;
 }

@@ -5,6 +5,7 @@ import type { Db } from '../client';
 import { cursorConditions } from '../cursor';
 import {
   events,
+  signingVerifications,
   submissionEvents,
   submissions,
   submitters,
@@ -283,6 +284,7 @@ export async function templateHasSubmissions(db: Db, templateId: number): Promis
 
 export async function deleteSubmissionRows(db: Db, submissionId: number) {
   return db.batch([
+    db.delete(signingVerifications).where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${submissionId})`),
     db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),

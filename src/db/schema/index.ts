@@ -5,3 +5,4 @@ export * from './messages';
 export * from './templates';
 export * from './webhooks';
 export * from './submissions';
+export * from './signing';
