@@ -53,7 +53,8 @@ export async function signingFixture(
   )
     .bind(account.accountId, row!.id, slug, order, JSON.stringify(docIds), JSON.stringify(options.submissionPreferences ?? {}))
     .first<{ id: number }>();
-  const people = options.submitters ?? roles.map((role, i) => ({ email: `signer${i + 1}-${n}@example.com`, name: `Signer ${i + 1}`, role }));
+  const people: { email: string | null; name?: string; role?: string; values?: Record<string, unknown> }[] =
+    options.submitters ?? roles.map((role, i) => ({ email: `signer${i + 1}-${n}@example.com`, name: `Signer ${i + 1}`, role }));
   const submitters: Fixture['submitters'] = [];
   for (const [i, person] of people.entries()) {
     const role = template.submitters.find((r: { name: string }) => r.name === (person.role ?? roles[i]));
