@@ -47,6 +47,7 @@ CREATE TABLE `submissions` (
 CREATE UNIQUE INDEX `submissions_slug` ON `submissions` (`slug`);--> statement-breakpoint
 CREATE INDEX `submissions_account` ON `submissions` (`account_id`,`id`);--> statement-breakpoint
 CREATE INDEX `submissions_account_template` ON `submissions` (`account_id`,`template_id`,`id`);--> statement-breakpoint
+CREATE INDEX `submissions_account_created` ON `submissions` (`account_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `submissions_expiry` ON `submissions` (`expire_at`) WHERE "submissions"."status" = 'pending' AND "submissions"."expire_at" IS NOT NULL;--> statement-breakpoint
 CREATE TABLE `submitters` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,

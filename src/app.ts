@@ -19,6 +19,7 @@ import { mountSettings } from './routes/settings/settings.index';
 import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
 import { mountAuditEvents } from './routes/audit-events/audit-events.index';
 import { createDevRoutes } from './routes/dev/dev.index';
+import { mountSubmissions } from './routes/submissions/submissions.index';
 import { mountTemplates } from './routes/templates/templates.index';
 import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
 import { mountSubscription } from './routes/subscription/subscription.index';
@@ -63,6 +64,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSettings(api);
   mountAccessTokens(api);
   mountAuditEvents(api);
+  mountSubmissions(api);
   mountTemplates(api);
   mountSavedFields(api);
   mountSubscription(api);

@@ -1,11 +1,12 @@
 // Cron Trigger (every minute): the safety nets behind the queues — drain the webhook outbox, re-wake
-// stranded deliveries, and re-enqueue lost or abandoned outbound messages. All are idempotent, so an
+// stranded deliveries, re-enqueue lost or abandoned outbound messages, and expire due submissions. All are idempotent, so an
 // overlap with the queue consumers changes nothing.
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
 import { drainOutbox } from '../services/webhooks/fan-out';
 import { requestDrain } from '../services/webhooks/queue';
 import { requeueStrandedDeliveries } from '../services/webhooks/sweep';
+import { expireDueSubmissions } from './expire-submissions';
 import { sweepMessages } from './messages-sweep';
 
 export async function handleScheduled(env: Bindings, now: number = Date.now()): Promise<void> {
@@ -14,4 +15,5 @@ export async function handleScheduled(env: Bindings, now: number = Date.now()): 
   if (drained.more) await requestDrain(env.WEBHOOK_QUEUE);
   await requeueStrandedDeliveries(db, env.WEBHOOK_QUEUE, now);
   await sweepMessages(db, env.MESSAGES_QUEUE, now);
+  await expireDueSubmissions(env, new Date(now));
 }

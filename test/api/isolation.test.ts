@@ -26,6 +26,12 @@ const FIXTURES: Record<string, Fixture> = {
   '/webhooks/{id}/test': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
   '/webhooks/{id}/deliveries/{delivery_id}': ownDelivery,
   '/webhooks/{id}/deliveries/{delivery_id}/redeliver': ownDelivery,
+  '/templates/{id}/submissions': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/submissions/{id}': async (owner) => ({ id: (await ownSubmission(owner)).id }),
+  '/submissions/{id}/send': async (owner) => ({ id: (await ownSubmission(owner, true)).id }),
+  '/submissions/{id}/archive': async (owner) => ({ id: (await ownSubmission(owner)).id }),
+  '/submitters/{id}': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
+  '/submitters/{id}/remind': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
   '/settings/saved_fields/{id}': async (owner) => {
     const res = await api('POST', '/api/settings/saved_fields', { token: owner.token, body: { name: 'Colour', field: { type: 'text' } } });
     return { id: res.json.id };
@@ -36,7 +42,16 @@ const FIXTURES: Record<string, Fixture> = {
 const BODIES: Record<string, unknown> = {
   'PUT /users/{id}': { name: 'Mallory' },
   'PUT /templates/{id}': { name: 'Mallory' },
+  'POST /templates/{id}/submissions': { submitters: [{ email: 'mallory@example.com' }] },
+  'PUT /submitters/{id}': { name: 'Mallory' },
 };
+
+async function ownSubmission(owner: TestAccount, draft = false): Promise<{ id: number; submitters: { id: number }[] }> {
+  const template = await ownTemplate(owner);
+  const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, draft, submitters: [{ email: 'owner-signer@example.com' }] } });
+  if (res.status !== 201) throw new Error(`submission fixture: ${res.status} ${res.text}`);
+  return res.json;
+}
 
 /** A logged delivery of the owner's endpoint (a test send is logged like any other). */
 async function ownDelivery(owner: TestAccount) {

@@ -165,7 +165,7 @@ describe('the messages queue and sweep', () => {
     await env.DB.prepare("UPDATE messages SET status = 'sending', claimed_at = ?, created_at = ? WHERE id = ?").bind(old, old, stuck).run();
     await env.DB.prepare('UPDATE messages SET created_at = ? WHERE id = ?').bind(old, lost).run();
     const sent: number[] = [];
-    const queue = { sendBatch: async (items: { body: MessageQueueBody }[]) => void sent.push(...items.map((i) => i.body.id)) } as unknown as Queue<MessageQueueBody>;
+    const queue = { sendBatch: async (items: { body: MessageQueueBody }[]) => void sent.push(...items.map((i) => (i.body as { id: number }).id)) } as unknown as Queue<MessageQueueBody>;
     expect(await sweepMessages(db, queue)).toBeGreaterThanOrEqual(2);
     expect(sent).toEqual(expect.arrayContaining([stuck, lost]));
     expect((await getMessage(db, stuck))!.status).toBe('queued');

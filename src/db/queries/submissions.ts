@@ -291,3 +291,27 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
   ]);
 }
 
+
+/** The sources of several submissions at once: versions, template public ids and documents in three reads. */
+export async function readSubmissionSources(
+  db: Db,
+  list: Pick<Submission, 'templateId' | 'templateVersion' | 'documentIds'>[],
+): Promise<{ versions: { templateId: number; version: number; snapshot: TemplateSnapshot }[]; publicIds: Map<number, string>; documents: Map<number, TemplateDocument> }> {
+  if (list.length === 0) return { versions: [], publicIds: new Map(), documents: new Map() };
+  const pairs = [...new Map(list.map((s) => [`${s.templateId}:${s.templateVersion}`, s])).values()];
+  const templateIds = [...new Set(list.map((s) => s.templateId))];
+  const documentIds = [...new Set(list.flatMap((s) => s.documentIds))];
+  const [versions, publicIds, documents] = await Promise.all([
+    db
+      .select({ templateId: templateVersions.templateId, version: templateVersions.version, snapshot: templateVersions.snapshot })
+      .from(templateVersions)
+      .where(or(...pairs.map((p) => and(eq(templateVersions.templateId, p.templateId), eq(templateVersions.version, p.templateVersion))))),
+    db.select({ id: templates.id, publicId: templates.publicId }).from(templates).where(inArray(templates.id, templateIds)),
+    documentIds.length ? db.select().from(templateDocuments).where(inArray(templateDocuments.id, documentIds)) : Promise.resolve([] as TemplateDocument[]),
+  ]);
+  return {
+    versions,
+    publicIds: new Map(publicIds.map((t) => [t.id, t.publicId])),
+    documents: new Map(documents.map((d) => [d.id, d])),
+  };
+}

@@ -93,6 +93,8 @@ export const submissions = sqliteTable(
     uniqueIndex('submissions_slug').on(t.slug),
     index('submissions_account').on(t.accountId, t.id),
     index('submissions_account_template').on(t.accountId, t.templateId, t.id),
+    // The monthly plan limit counts an account's submissions since the first of the month.
+    index('submissions_account_created').on(t.accountId, t.createdAt),
     // The expiry sweep reads only pending rows that have a deadline, oldest deadline first.
     index('submissions_expiry').on(t.expireAt).where(sql`${t.status} = 'pending' AND ${t.expireAt} IS NOT NULL`),
   ],

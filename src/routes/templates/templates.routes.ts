@@ -106,7 +106,7 @@ export const updateTemplate = tenantRoute(
 );
 
 export const deleteTemplate = tenantRoute(
-  { scopes: ['templates:write'] },
+  { scopes: ['templates:write'], errors: [409] },
   {
     method: 'delete',
     path: '/templates/{id}',

@@ -1,7 +1,7 @@
 // A submission with everything its transitions read: its submitters in order and the template as it was
 // when the submission was created. Also the mapping from these rows to webhook payload shapes.
 import type { Db } from '../../db/client';
-import { listSubmittersOf, readSubmissionSource } from '../../db/queries/submissions';
+import { listSubmittersOf, readSubmissionSource, readSubmissionSources } from '../../db/queries/submissions';
 import type { Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
 import type { PayloadDocument, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from '../webhooks/payloads';
 
@@ -40,6 +40,27 @@ export async function loadScope(db: Db, submission: Submission, submitters?: Sub
       documents: source.documents,
     },
   };
+}
+
+/** Scopes of many submissions (a list page) in four reads, whatever their number. */
+export async function loadScopes(db: Db, list: Submission[]): Promise<SubmissionScope[]> {
+  const [submitters, sources] = await Promise.all([listSubmittersOf(db, list.map((s) => s.id)), readSubmissionSources(db, list)]);
+  return list.map((submission) => {
+    const snapshot = sources.versions.find((v) => v.templateId === submission.templateId && v.version === submission.templateVersion)?.snapshot;
+    return {
+      submission,
+      submitters: submitters.filter((s) => s.submissionId === submission.id),
+      template: {
+        id: submission.templateId,
+        publicId: sources.publicIds.get(submission.templateId) ?? String(submission.templateId),
+        name: snapshot?.name ?? '',
+        roles: snapshot?.submitters ?? [],
+        fields: snapshot?.schema ?? [],
+        preferences: snapshot?.preferences ?? {},
+        documents: submission.documentIds.flatMap((id) => sources.documents.get(id) ?? []),
+      },
+    };
+  });
 }
 
 /** The fields a submitter fills: those of their role. */

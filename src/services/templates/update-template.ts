@@ -1,6 +1,7 @@
 // Changing templates: edits and document changes store a new version with their event in one batch;
 // a concurrent change makes the batch fail as a whole (409). Permanent deletion also erases the files.
 import type { BatchItem } from 'drizzle-orm/batch';
+import { templateHasSubmissions } from '../../db/queries/submissions';
 import {
   deleteTemplateStatements,
   insertDocumentsStatement,
@@ -142,6 +143,10 @@ export async function archiveTemplate(ctx: TemplateContext, template: Template):
 /** Removes rows first, then files: a failed file delete leaves an unreachable file, never a broken template. */
 export async function deleteTemplatePermanently(ctx: TemplateContext, template: Template): Promise<void> {
   const { db, actor } = ctx;
+  // Submissions keep signing (and their audit trails point at) this template's files.
+  if (await templateHasSubmissions(db, template.id)) {
+    throw new ApiError(409, 'This template has submissions, which keep its documents; delete those submissions permanently first, or archive the template instead.');
+  }
   const [keys, documents] = await Promise.all([listAllDocumentKeys(db, template.id), listCurrentDocuments(db, [template.id])]);
   const statements: BatchItem<'sqlite'>[] = [...deleteTemplateStatements(db, template.id)];
   const at = nowIso();

@@ -1,0 +1,248 @@
+// Handlers for submissions and submitters: parse, call the submission services, shape the response.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { createDb, type Db } from '../../db/client';
+import * as submissionsDb from '../../db/queries/submissions';
+import { findTemplate } from '../../db/queries/templates';
+import type { Submission, Submitter } from '../../db/schema/index';
+import { ApiError, forbidden, notFound, unprocessable } from '../../lib/errors';
+import { paginateByCursor } from '../../lib/pagination';
+import { baseUrl, clientIp } from '../../lib/request';
+import { grants } from '../../lib/scopes';
+import { upgradeUrl } from '../../middleware/authorize';
+import * as creating from '../../services/submissions/create-submissions';
+import * as editing from '../../services/submissions/edit-submissions';
+import * as state from '../../services/submissions/submission-state';
+import { loadScope, loadScopes, type SubmissionScope } from '../../services/submissions/submission-scope';
+import { serializeSubmission, serializeSubmitter } from './submissions.serialize';
+import type * as routes from './submissions.routes';
+
+function apiBase(c: Context<AppEnv>): string {
+  return baseUrl(c.req.raw, c.env.APP_URL);
+}
+
+function contextOf(c: Context<AppEnv>, db: Db): creating.CreateContext {
+  const { account, user } = c.var.principal;
+  return {
+    db,
+    account,
+    userId: user.id,
+    serviceName: c.env.SERVICE_NAME,
+    apiBase: apiBase(c),
+    requestBase: apiBase(c),
+    upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL),
+    messagesQueue: c.env.MESSAGES_QUEUE,
+    sealingQueue: c.env.SEALING_QUEUE,
+    ip: clientIp(c.req.raw),
+    userAgent: c.req.header('User-Agent') ?? null,
+  };
+}
+
+async function loadSubmission(c: Context<AppEnv>, db: Db, id: number): Promise<SubmissionScope> {
+  const submission = await submissionsDb.findSubmission(db, c.var.principal.account.id, id);
+  if (!submission) throw notFound('Submission');
+  return loadScope(db, submission);
+}
+
+async function loadSubmitter(c: Context<AppEnv>, db: Db, id: number): Promise<{ scope: SubmissionScope; submitter: Submitter }> {
+  const submitter = await submissionsDb.findSubmitter(db, c.var.principal.account.id, id);
+  if (!submitter) throw notFound('Submitter');
+  const submission = (await submissionsDb.findSubmissionById(db, submitter.submissionId)) as Submission;
+  const scope = await loadScope(db, submission);
+  return { scope, submitter: scope.submitters.find((s) => s.id === submitter.id) ?? submitter };
+}
+
+function audit(c: Context<AppEnv>, action: string, id: number | string, resourceType = 'submission') {
+  c.set('audit', { action, resourceType, resourceId: id });
+}
+
+/** A token with only submissions:draft may create drafts and nothing else (decisions.md › Scopes). */
+function assertMaySend(c: Context<AppEnv>, draft: boolean) {
+  if (draft) return;
+  if (!grants(c.var.principal.token.scopes, ['submissions:send', 'submissions:write'])) {
+    throw forbidden('Insufficient scope. Required: submissions:send');
+  }
+}
+
+type CreateBody = ReturnType<typeof routes.createSubmission.request.body.content['application/json']['schema']['parse']>;
+
+/** The submissions a create body asks for: `submissions: [...]` (bulk) or the body itself. */
+function inputsOf(body: CreateBody): { inputs: creating.SubmissionInput[]; templateRefs: (string | number | undefined)[]; bulk: boolean } {
+  const { submissions, template_id, ...defaults } = body;
+  if (submissions) {
+    if (submissions.length === 0) throw unprocessable('submissions must list at least one submission.');
+    return {
+      bulk: true,
+      inputs: submissions.map(({ template_id: _ignored, ...item }) => ({ ...defaults, ...item })) as creating.SubmissionInput[],
+      templateRefs: submissions.map((s) => s.template_id ?? template_id),
+    };
+  }
+  if (!defaults.submitters) throw new ApiError(400, 'submitters is required.');
+  return { bulk: false, inputs: [defaults as creating.SubmissionInput], templateRefs: [template_id] };
+}
+
+async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string | number | undefined, origin: 'api' | 'template') {
+  const { inputs, templateRefs, bulk } = inputsOf(body);
+  for (const input of inputs) assertMaySend(c, input.draft === true);
+  const refs = templateRefs.map((r) => r ?? templateRef);
+  if (refs.some((r) => r === undefined)) throw new ApiError(400, 'template_id is required.');
+  if (new Set(refs.map(String)).size > 1) throw unprocessable('Every submission of one request must use the same template; send one request per template.');
+  const db = createDb(c.env.DB);
+  const source = await creating.templateForSubmissions(db, c.var.principal.account.id, refs[0]);
+  const scopes = await creating.createSubmissions(contextOf(c, db), source, inputs, bulk ? 'bulk' : origin);
+  const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
+  audit(c, 'submission.create', json.map((s) => s.id).join(','));
+  return c.json(bulk ? json : json[0], 201);
+}
+
+export const createSubmission: RouteHandler<typeof routes.createSubmission, AppEnv> = async (c) => create(c, c.req.valid('json'), undefined, 'api');
+export const initSubmission: RouteHandler<typeof routes.initSubmission, AppEnv> = async (c) => create(c, c.req.valid('json'), undefined, 'api');
+export const createTemplateSubmissions: RouteHandler<typeof routes.createTemplateSubmissions, AppEnv> = async (c) =>
+  create(c, { ...c.req.valid('json'), template_id: undefined }, c.req.valid('param').id, 'template');
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const createSubmissionsFromEmails: RouteHandler<typeof routes.createSubmissionsFromEmails, AppEnv> = async (c) => {
+  const { emails, template_id, ...defaults } = c.req.valid('json');
+  const list = (Array.isArray(emails) ? emails : emails.split(/[,;\n]/)).map((e) => e.trim()).filter(Boolean);
+  if (list.length === 0) throw unprocessable('emails must list at least one email address.');
+  const bad = list.filter((e) => !EMAIL.test(e));
+  if (bad.length) throw unprocessable(bad.map((e) => `"${e}" is not a valid email address.`));
+  const db = createDb(c.env.DB);
+  const source = await creating.templateForSubmissions(db, c.var.principal.account.id, template_id);
+  const inputs = list.map((email) => ({ ...defaults, submitters: [{ email }] }));
+  const scopes = await creating.createSubmissions(contextOf(c, db), source, inputs, 'emails');
+  const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
+  audit(c, 'submission.create', json.map((s) => s.id).join(','));
+  return c.json(json, 201);
+};
+
+export const listSubmissions: RouteHandler<typeof routes.listSubmissions, AppEnv> = async (c) => {
+  const query = c.req.valid('query');
+  const db = createDb(c.env.DB);
+  const accountId = c.var.principal.account.id;
+  let templateId: number | undefined;
+  if (query.template_id !== undefined) {
+    const template = await findTemplate(db, accountId, query.template_id);
+    // An unknown template has no submissions: an empty page, not an error.
+    templateId = template?.id ?? -1;
+  }
+  const page = await paginateByCursor(query, (window) =>
+    submissionsDb.listSubmissionsPage(
+      db,
+      accountId,
+      {
+        templateId,
+        status: query.status,
+        q: query.q,
+        externalId: query.external_id,
+        slug: query.slug,
+        templateFolder: query.template_folder,
+        archived: query.archived === 'true' || query.status === 'archived',
+        createdAfter: query.created_after ? new Date(query.created_after).toISOString() : undefined,
+        createdBefore: query.created_before ? new Date(query.created_before).toISOString() : undefined,
+      },
+      window,
+    ),
+  );
+  const scopes = await loadScopes(db, page.data);
+  return c.json({ data: scopes.map((s) => serializeSubmission(s, apiBase(c))), pagination: page.pagination }, 200);
+};
+
+export const getSubmission: RouteHandler<typeof routes.getSubmission, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const scope = await loadSubmission(c, db, c.req.valid('param').id);
+  return c.json(serializeSubmission(scope, apiBase(c)), 200);
+};
+
+export const updateSubmission: RouteHandler<typeof routes.updateSubmission, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const scope = await loadSubmission(c, db, c.req.valid('param').id);
+  const body = c.req.valid('json');
+  if (scope.submission.status !== 'draft' && !grants(c.var.principal.token.scopes, ['submissions:write'])) {
+    throw forbidden('Insufficient scope. Required: submissions:write');
+  }
+  const updated = await editing.updateSubmission(contextOf(c, db), scope, body);
+  audit(c, 'submission.update', updated.submission.id);
+  return c.json(serializeSubmission(updated, apiBase(c)), 200);
+};
+
+export const sendSubmission: RouteHandler<typeof routes.sendSubmission, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const scope = await loadSubmission(c, db, c.req.valid('param').id);
+  const sent = await state.sendDraft(contextOf(c, db), scope);
+  audit(c, 'submission.send', sent.submission.id);
+  return c.json(serializeSubmission(sent, apiBase(c)), 200);
+};
+
+async function archive(c: Context<AppEnv>, id: number) {
+  const db = createDb(c.env.DB);
+  const scope = await loadSubmission(c, db, id);
+  const archived = await state.archiveSubmission(contextOf(c, db), scope);
+  audit(c, 'submission.archive', archived.submission.id);
+  return c.json(serializeSubmission(archived, apiBase(c)), 200);
+}
+
+export const archiveSubmission: RouteHandler<typeof routes.archiveSubmission, AppEnv> = async (c) => {
+  const { id } = c.req.valid('param');
+  if (c.req.valid('query').permanently === 'true') {
+    const db = createDb(c.env.DB);
+    const scope = await loadSubmission(c, db, id);
+    await editing.deleteSubmissionPermanently(contextOf(c, db), c.env.FILES, scope);
+    audit(c, 'submission.delete', id);
+    return c.body(null, 204);
+  }
+  return archive(c, id);
+};
+
+export const archiveSubmissionPost: RouteHandler<typeof routes.archiveSubmissionPost, AppEnv> = async (c) => archive(c, c.req.valid('param').id);
+
+export const listSubmitters: RouteHandler<typeof routes.listSubmitters, AppEnv> = async (c) => {
+  const query = c.req.valid('query');
+  const db = createDb(c.env.DB);
+  const accountId = c.var.principal.account.id;
+  const page = await paginateByCursor(query, (window) =>
+    submissionsDb.listSubmittersPage(
+      db,
+      accountId,
+      {
+        submissionId: query.submission_id,
+        externalId: query.external_id,
+        q: query.q,
+        completedAfter: query.completed_after ? new Date(query.completed_after).toISOString() : undefined,
+        completedBefore: query.completed_before ? new Date(query.completed_before).toISOString() : undefined,
+      },
+      window,
+    ),
+  );
+  const submissions = await Promise.all([...new Set(page.data.map((s) => s.submissionId))].map((id) => submissionsDb.findSubmissionById(db, id)));
+  const scopes = await loadScopes(db, submissions.filter((s): s is Submission => !!s));
+  const data = page.data.map((s) => {
+    const scope = scopes.find((x) => x.submission.id === s.submissionId)!;
+    return serializeSubmitter(s, scope.submission.linkBase, scope.template.fields);
+  });
+  return c.json({ data, pagination: page.pagination }, 200);
+};
+
+export const getSubmitter: RouteHandler<typeof routes.getSubmitter, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
+  return c.json(serializeSubmitter(submitter, scope.submission.linkBase, scope.template.fields), 200);
+};
+
+export const updateSubmitter: RouteHandler<typeof routes.updateSubmitter, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
+  const updated = await editing.updateSubmitter(contextOf(c, db), scope, submitter, c.req.valid('json'));
+  audit(c, 'submitter.update', submitter.id, 'submitter');
+  return c.json(serializeSubmitter(updated, scope.submission.linkBase, scope.template.fields), 200);
+};
+
+export const remindSubmitter: RouteHandler<typeof routes.remindSubmitter, AppEnv> = async (c) => {
+  const db = createDb(c.env.DB);
+  const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
+  const reminded = await state.remind(contextOf(c, db), scope, submitter, 'reminder');
+  audit(c, 'submitter.remind', submitter.id, 'submitter');
+  return c.json(serializeSubmitter(reminded, scope.submission.linkBase, scope.template.fields), 200);
+};

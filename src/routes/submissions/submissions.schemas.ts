@@ -1,0 +1,192 @@
+// Request and response schemas of submissions and submitters (spec › Submission, Submitter, Creating a submission).
+import { z } from '@hono/zod-openapi';
+import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
+import { SUBMISSION_STATUSES, SUBMITTER_STATUSES } from '../../db/schema/index';
+
+const metadata = z.record(z.string(), z.unknown()).openapi({ description: 'Your own key/value data, returned as given.' });
+const values = z
+  .record(z.string(), z.unknown())
+  .openapi({ description: 'Prefilled values: field name (or field uuid) → value, checked against the field.', example: { 'Full Name': 'Jane Doe' } });
+const dateTime = z.string().openapi({ format: 'date-time' });
+
+export const submitterInput = z
+  .object({
+    role: z.string().optional().openapi({ description: 'A template role name. Omitted: the next unassigned role in template order.', example: 'First Party' }),
+    uuid: z.string().optional().openapi({ description: 'The template role uuid, instead of `role`.' }),
+    email: z.string().nullish().openapi({ example: 'jane@example.com' }),
+    name: z.string().nullish().openapi({ example: 'Jane Doe' }),
+    phone: z.string().nullish().openapi({ example: '+14155550123' }),
+    external_id: z.string().nullish(),
+    values: values.optional(),
+    metadata: metadata.optional(),
+    send_email: z.boolean().optional().openapi({ description: 'false: this submitter gets no emails.' }),
+    send_sms: z.boolean().optional().openapi({ description: 'true: invitations also go by SMS to `phone`.' }),
+  })
+  .openapi('SubmitterInput');
+
+const preferences = z
+  .object({
+    brand_id: z.number().int().optional(),
+    reminder_subject: z.string().optional().openapi({ description: 'Reminder subject; tokens such as {{submitter.name}}, {{template.name}}.' }),
+    reminder_body: z.string().optional().openapi({ description: 'Reminder text; tokens {{submitter.name}}, {{submitter.link}}, {{template.name}}, {{submission.expire_at}}.' }),
+    completed_redirect_url: z.string().optional().openapi({ description: 'Where the completed page’s continue link goes.' }),
+  })
+  .strict()
+  .openapi('SubmissionPreferences');
+
+const submissionFields = {
+  submitters: z.array(submitterInput),
+  submitters_order: z.enum(['sequential', 'parallel']).optional().openapi({ description: 'Default sequential.' }),
+  send_email: z.boolean().optional().openapi({ description: 'false suppresses every invitation email. Default true.' }),
+  send_sms: z.boolean().optional().openapi({ description: 'Default for submitters’ send_sms.' }),
+  expire_at: z.string().nullish().openapi({ format: 'date-time', description: 'When pending signing stops; must be in the future.' }),
+  auto_sign: z.boolean().optional(),
+  draft: z.boolean().optional().openapi({ description: 'true: saved but nothing is sent until POST /api/submissions/{id}/send.' }),
+  metadata: metadata.optional(),
+  preferences: preferences.optional(),
+  message: z.object({ subject: z.string().optional(), body: z.string().optional() }).optional().openapi({ description: 'Invitation subject and body overrides (tokens as in reminders).' }),
+};
+
+const templateRef = z.union([z.string(), z.number().int()]).openapi({ description: 'Template id: `tpl_…` or the integer id.', example: 'tpl_9fX2mQ7LrTz3aB8cD1eF' });
+
+export const singleSubmissionBody = z.object({ template_id: templateRef.optional(), ...submissionFields });
+export const createSubmissionBody = z
+  .object({
+    template_id: templateRef.optional(),
+    ...submissionFields,
+    submitters: z.array(submitterInput).optional(),
+    submissions: z
+      .array(z.object({ ...submissionFields, template_id: templateRef.optional() }).partial({ submitters: true }).extend({ submitters: z.array(submitterInput) }))
+      .optional()
+      .openapi({ description: 'Bulk: one submission per element (at most 100); top-level settings are their defaults.' }),
+  })
+  .openapi('CreateSubmission');
+
+export const templateSubmissionsBody = createSubmissionBody.omit({ template_id: true }).openapi('CreateTemplateSubmissions');
+
+export const submissionEmailsBody = z
+  .object({
+    template_id: templateRef,
+    emails: z.union([z.string(), z.array(z.string())]).openapi({ description: 'Addresses as a list or one comma-separated string.', example: 'a@example.com, b@example.com' }),
+    send_email: z.boolean().optional(),
+    submitters_order: z.enum(['sequential', 'parallel']).optional(),
+    expire_at: z.string().nullish(),
+    metadata: metadata.optional(),
+    preferences: preferences.optional(),
+    message: z.object({ subject: z.string().optional(), body: z.string().optional() }).optional(),
+  })
+  .openapi('CreateSubmissionsFromEmails');
+
+export const updateSubmissionBody = z
+  .object({
+    expire_at: z.string().nullish().openapi({ format: 'date-time' }),
+    submitters_order: z.enum(['sequential', 'parallel']).optional().openapi({ description: 'Drafts only.' }),
+    send_email: z.boolean().optional().openapi({ description: 'Drafts only.' }),
+    metadata: metadata.optional(),
+    preferences: preferences.optional(),
+    submitters: z.array(submitterInput).optional().openapi({ description: 'Drafts only: replaces the submitters.' }),
+  })
+  .openapi('UpdateSubmission');
+
+export const updateSubmitterBody = z
+  .object({
+    email: z.string().optional(),
+    name: z.string().nullish(),
+    phone: z.string().nullish(),
+    external_id: z.string().nullish(),
+    values: values.optional(),
+    metadata: metadata.optional(),
+    send_email: z.boolean().optional().openapi({ description: 'true re-sends the invitation email.' }),
+    send_sms: z.boolean().optional().openapi({ description: 'true re-sends the invitation by SMS.' }),
+    completed: z.boolean().optional().openapi({ description: 'true completes this submitter with its stored and given values.' }),
+  })
+  .openapi('UpdateSubmitter');
+
+export const submitterSchema = z
+  .object({
+    id: z.number().int(),
+    uuid: z.string(),
+    submission_id: z.number().int(),
+    slug: z.string(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    phone: z.string().nullable(),
+    role: z.string(),
+    external_id: z.string().nullable(),
+    status: z.enum(SUBMITTER_STATUSES),
+    signing_url: z.string(),
+    embed_src: z.string(),
+    values: z.record(z.string(), z.unknown()).openapi({ description: 'Field name → value.' }),
+    metadata,
+    send_email: z.boolean(),
+    send_sms: z.boolean(),
+    sent_at: dateTime.nullable(),
+    opened_at: dateTime.nullable(),
+    completed_at: dateTime.nullable(),
+    declined_at: dateTime.nullable(),
+    decline_reason: z.string().nullable(),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .openapi('Submitter');
+
+export const submissionDocumentSchema = z
+  .object({ id: z.number().int(), document_type: z.string(), filename: z.string(), download_url: z.string() })
+  .openapi('SubmissionDocumentRef');
+
+export const submissionSchema = z
+  .object({
+    id: z.number().int(),
+    slug: z.string(),
+    status: z.enum(SUBMISSION_STATUSES),
+    source: z.string(),
+    template_id: z.string(),
+    template: z.object({ id: z.string(), name: z.string() }),
+    submitters_order: z.enum(['sequential', 'parallel']),
+    send_email: z.boolean(),
+    auto_sign: z.boolean(),
+    expire_at: dateTime.nullable(),
+    metadata,
+    preferences: z.record(z.string(), z.unknown()),
+    submitters: z.array(submitterSchema),
+    documents: z.array(submissionDocumentSchema).openapi({ description: 'Signed documents, once completed.' }),
+    created_at: dateTime,
+    updated_at: dateTime,
+    sent_at: dateTime.nullable(),
+    completed_at: dateTime.nullable(),
+    expired_at: dateTime.nullable(),
+    archived_at: dateTime.nullable(),
+  })
+  .openapi('Submission');
+
+export const submissionListSchema = z.object({ data: z.array(submissionSchema), pagination: cursorPaginationSchema }).openapi('SubmissionList');
+export const submitterListSchema = z.object({ data: z.array(submitterSchema), pagination: cursorPaginationSchema }).openapi('SubmitterList');
+
+const optionalDate = z
+  .string()
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date-time')
+  .optional();
+
+export const submissionListQuery = cursorQuerySchema.extend({
+  template_id: z.string().optional(),
+  status: z.enum(SUBMISSION_STATUSES).optional(),
+  q: z.string().optional().openapi({ description: 'Matches submitter name, email or phone.' }),
+  external_id: z.string().optional().openapi({ description: 'A submitter’s external_id.' }),
+  slug: z.string().optional(),
+  template_folder: z.string().optional(),
+  archived: z.enum(['true', 'false']).optional(),
+  created_after: optionalDate,
+  created_before: optionalDate,
+});
+
+export const submitterListQuery = cursorQuerySchema.extend({
+  submission_id: z.coerce.number({ error: 'must be an integer id' }).int('must be an integer id').positive('must be a positive integer id').optional(),
+  external_id: z.string().optional(),
+  q: z.string().optional(),
+  completed_after: optionalDate,
+  completed_before: optionalDate,
+});
+
+export const permanentlyQuery = z.object({
+  permanently: z.enum(['true', 'false']).optional().openapi({ description: 'true deletes the submission, its rows and its files for good.' }),
+});

@@ -1,0 +1,363 @@
+// Creating submissions (spec › Creating a submission): every input checked against the template before
+// anything is stored, then each submission — row, submitters, trail, events, invitations — in one batch.
+import type { Db } from '../../db/client';
+import { messageInsertForNewRows } from '../../db/queries/messages';
+import {
+  countSubmissionsSince,
+  insertResolvedEventStatement,
+  insertSubmissionEventStatement,
+  insertSubmissionStatement,
+  insertSubmitterStatement,
+  listSubmissionsBySlugs,
+  listSubmittersOf,
+} from '../../db/queries/submissions';
+import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
+import type { Account, Submission, SubmissionPreferences, Submitter, Template, TemplateDocument, TemplateField } from '../../db/schema/index';
+import { notFound, unprocessable } from '../../lib/errors';
+import { planOf } from '../../lib/plans';
+import { nowIso } from '../../lib/time';
+import { assertWithinPlanLimit, monthStartIso } from '../plan-limits';
+import { formEventData, submissionEventData } from '../webhooks/payloads';
+import { ChangeSet } from './change-set';
+import { checkFieldValue } from './field-values';
+import { linkBaseFor, newSlug } from './links';
+import { channelsFor, messagesFor, type MessageSource } from './notifications';
+import type { SubmissionScope } from './submission-scope';
+import { submittersToInvite, type StateContext } from './submission-state';
+
+export type SubmitterInput = {
+  role?: string;
+  uuid?: string;
+  email?: string | null;
+  name?: string | null;
+  phone?: string | null;
+  external_id?: string | null;
+  values?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  send_email?: boolean;
+  send_sms?: boolean;
+};
+
+export type SubmissionInput = {
+  submitters: SubmitterInput[];
+  submitters_order?: 'sequential' | 'parallel';
+  send_email?: boolean;
+  send_sms?: boolean;
+  expire_at?: string | null;
+  auto_sign?: boolean;
+  draft?: boolean;
+  metadata?: Record<string, unknown>;
+  preferences?: SubmissionPreferences;
+  message?: { subject?: string; body?: string };
+};
+
+export type CreateContext = StateContext & {
+  account: Account;
+  userId: number | null;
+  upgradeUrl: string;
+  /** Origin of the request (or APP_URL): the signing links' base unless the template names a domain. */
+  requestBase: string;
+};
+
+/** At most this many submitters per submission and submissions per request (docs/decisions.md › Submissions). */
+export const MAX_SUBMITTERS = 50;
+export const MAX_BULK = 100;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9 ().-]{7,24}$/;
+
+function sameName(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/** A submission ready to store: rows and what goes out with them. */
+type Planned = {
+  submission: Omit<Submission, 'id' | 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+  submitters: (Omit<Submitter, 'id' | 'submissionId'>)[];
+  message?: SubmissionInput['message'];
+};
+
+function checkSubmitters(template: Template, input: SubmissionInput, where: string, problems: string[]) {
+  const roles = template.submitters;
+  const used = new Set<string>();
+  const resolved: { roleUuid: string; role: string; input: SubmitterInput; label: string }[] = [];
+  if (!Array.isArray(input.submitters) || input.submitters.length === 0) {
+    problems.push(`${where}submitters must list at least one submitter.`);
+    return resolved;
+  }
+  if (input.submitters.length > MAX_SUBMITTERS) problems.push(`${where}submitters may list at most ${MAX_SUBMITTERS} submitters.`);
+  input.submitters.forEach((s, i) => {
+    const label = `${where}submitters[${i}]`;
+    let role = s.uuid ? roles.find((r) => r.uuid === s.uuid!.toLowerCase()) : s.role ? roles.find((r) => sameName(r.name, s.role!)) : roles.find((r) => !used.has(r.uuid));
+    if (!role) {
+      if (s.role || s.uuid) {
+        problems.push(`${label}: role "${s.role ?? s.uuid}" must match a template submitter (${roles.map((r) => `"${r.name}"`).join(', ')}).`);
+      } else {
+        problems.push(`${label}: the template has ${roles.length} ${roles.length === 1 ? 'role' : 'roles'} and all are taken; name a role.`);
+      }
+      return;
+    }
+    if (used.has(role.uuid)) {
+      problems.push(`${label}: role "${role.name}" is already taken by another submitter; each role is signed by one submitter.`);
+      role = undefined;
+      return;
+    }
+    used.add(role.uuid);
+    const email = typeof s.email === 'string' ? s.email.trim() : '';
+    if (!email) problems.push(`${label}: email can't be blank.`);
+    else if (!EMAIL.test(email) || email.length > 254) problems.push(`${label}: email "${email}" is not a valid email address.`);
+    if (s.name && s.name.length > 255) problems.push(`${label}: name is too long (maximum is 255 characters).`);
+    if (s.phone && !PHONE.test(s.phone.trim())) problems.push(`${label}: phone "${s.phone}" is not a phone number; use international format such as +14155550123.`);
+    if ((s.send_sms ?? input.send_sms) && !s.phone) problems.push(`${label}: send_sms needs a phone number.`);
+    if (s.external_id && s.external_id.length > 255) problems.push(`${label}: external_id is too long (maximum is 255 characters).`);
+    resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label });
+  });
+  for (const role of roles) {
+    if (!used.has(role.uuid) && template.fields.some((f) => f.submitter_uuid === role.uuid) && resolved.length === input.submitters.length) {
+      problems.push(`${where}submitters has no submitter for the role "${role.name}", which has fields to fill.`);
+    }
+  }
+  return resolved;
+}
+
+/** Values by field name (or uuid) → values by field uuid, each checked against its field. */
+export function checkValues(fields: TemplateField[], roleName: string, values: Record<string, unknown> | undefined, label: string, problems: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values ?? {})) {
+    const field = fields.find((f) => f.uuid === key.toLowerCase()) ?? fields.find((f) => f.name === key) ?? fields.find((f) => sameName(f.name, key));
+    if (!field) {
+      problems.push(`${label}: values names "${key}", which is not a field of the role "${roleName}".`);
+      continue;
+    }
+    const checked = checkFieldValue({ ...field, required: false }, value);
+    if (!checked.ok) problems.push(`${label}: ${checked.problem}`);
+    else if (checked.value !== null) out[field.uuid] = checked.value;
+  }
+  return out;
+}
+
+function checkSubmission(template: Template, input: SubmissionInput, where: string, problems: string[], at: string) {
+  const resolved = checkSubmitters(template, input, where, problems);
+  if (input.expire_at) {
+    const when = Date.parse(input.expire_at);
+    if (Number.isNaN(when)) problems.push(`${where}expire_at "${input.expire_at}" is not a date-time.`);
+    else if (when <= Date.parse(at)) problems.push(`${where}expire_at must be in the future.`);
+  }
+  if (input.preferences?.brand_id !== undefined) {
+    problems.push(`${where}preferences.brand_id ${input.preferences.brand_id} is not a brand of this account.`);
+  }
+  for (const key of ['reminder_subject', 'reminder_body'] as const) {
+    const value = input.preferences?.[key];
+    if (value !== undefined && (typeof value !== 'string' || value.length > 10_000)) problems.push(`${where}preferences.${key} must be text up to 10,000 characters.`);
+  }
+  const url = input.preferences?.completed_redirect_url;
+  if (url !== undefined && !/^https?:\/\/\S+$/i.test(url)) problems.push(`${where}preferences.completed_redirect_url must be an http(s) URL.`);
+  const submitters = resolved.map((r, position) => {
+    const fields = template.fields.filter((f) => f.submitter_uuid === r.roleUuid);
+    const values = checkValues(fields, r.role, r.input.values, r.label, problems);
+    return {
+      uuid: crypto.randomUUID(),
+      slug: newSlug(),
+      roleUuid: r.roleUuid,
+      role: r.role,
+      position,
+      email: r.input.email?.trim().toLowerCase() ?? null,
+      name: r.input.name?.trim() || null,
+      phone: r.input.phone?.trim() || null,
+      externalId: r.input.external_id ?? null,
+      status: 'waiting' as const,
+      values,
+      prefilled: Object.keys(values),
+      metadata: r.input.metadata ?? {},
+      sendEmail: r.input.send_email ?? true,
+      sendSms: r.input.send_sms ?? input.send_sms ?? false,
+      sentAt: null,
+      openedAt: null,
+      startedAt: null,
+      completedAt: null,
+      declinedAt: null,
+      declineReason: null,
+      expiredAt: null,
+      remindedAt: null,
+      completedIp: null,
+      completedUserAgent: null,
+      verificationMethod: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+  return { submitters, message: input.message, resolvedRoles: resolved.length };
+}
+
+export type TemplateForSubmissions = { template: Template; documents: TemplateDocument[] };
+
+export async function templateForSubmissions(db: Db, accountId: number, ref: string | number | undefined): Promise<TemplateForSubmissions> {
+  if (ref === undefined || ref === null || ref === '') throw unprocessable('template_id is required.');
+  const template = await findTemplate(db, accountId, ref);
+  if (!template) throw notFound('Template');
+  if (template.archivedAt) throw unprocessable(`Template ${template.publicId} is archived; restore it before sending it for signing.`);
+  const documents = await listCurrentDocuments(db, [template.id]);
+  if (documents.length === 0) throw unprocessable(`Template ${template.publicId} has no documents to sign.`);
+  return { template, documents };
+}
+
+/**
+ * Checks every input, then stores each submission in its own batch (row, submitters, trail, events and
+ * invitations together), and returns them as stored.
+ */
+export async function createSubmissions(
+  ctx: CreateContext,
+  source: TemplateForSubmissions,
+  inputs: SubmissionInput[],
+  origin: 'api' | 'bulk' | 'emails' | 'template',
+): Promise<SubmissionScope[]> {
+  const { template, documents } = source;
+  if (inputs.length > MAX_BULK) throw unprocessable(`submissions may list at most ${MAX_BULK} submissions per request.`);
+  if (Number.isFinite(planOf(ctx.account.plan).limits.submissionsPerMonth)) {
+    const used = await countSubmissionsSince(ctx.db, ctx.account.id, monthStartIso());
+    assertWithinPlanLimit(ctx.account, 'submissionsPerMonth', used, ctx.upgradeUrl, inputs.length);
+  }
+
+  const at = nowIso();
+  const problems: string[] = [];
+  const linkBase = linkBaseFor(template.preferences, ctx.requestBase);
+  const planned: Planned[] = inputs.map((input, i) => {
+    const where = inputs.length > 1 ? `submissions[${i}].` : '';
+    const checked = checkSubmission(template, input, where, problems, at);
+    return {
+      message: checked.message,
+      submitters: checked.submitters.map((s) => ({ ...s, accountId: ctx.account.id })),
+      submission: {
+        accountId: ctx.account.id,
+        templateId: template.id,
+        slug: newSlug(),
+        status: input.draft ? 'draft' : 'pending',
+        submittersOrder: input.submitters_order ?? 'sequential',
+        sendEmail: input.send_email ?? true,
+        autoSign: input.auto_sign ?? false,
+        source: origin,
+        linkBase,
+        templateVersion: template.version,
+        documentIds: documents.map((d) => d.id),
+        preferences: input.preferences ?? {},
+        metadata: input.metadata ?? {},
+        createdById: ctx.userId,
+        expireAt: input.expire_at ? new Date(input.expire_at).toISOString() : null,
+        sentAt: input.draft ? null : at,
+        completedAt: null,
+        expiredAt: null,
+        archivedAt: null,
+        archivedFrom: null,
+        sealedAt: null,
+        createdAt: at,
+        updatedAt: at,
+      },
+    };
+  });
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+
+  // Several submissions share a batch, up to a bounded number of statements per batch (D1 counts each
+  // statement toward an invocation's query limit): a bulk request is a few round trips, not one per row.
+  let cs = new ChangeSet(ctx.db);
+  for (const plan of planned) {
+    addSubmission(ctx, cs, template, plan, at);
+    if (cs.size >= STATEMENTS_PER_BATCH) {
+      await cs.commit(ctx.messagesQueue);
+      cs = new ChangeSet(ctx.db);
+    }
+  }
+  await cs.commit(ctx.messagesQueue);
+
+  const slugs = planned.map((p) => p.submission.slug);
+  const rows = await listSubmissionsBySlugs(ctx.db, slugs);
+  const submitters = await listSubmittersOf(ctx.db, rows.map((r) => r.id));
+  const order = new Map(slugs.map((s, i) => [s, i]));
+  rows.sort((a, b) => order.get(a.slug)! - order.get(b.slug)!);
+  const scopeTemplate = {
+    id: template.id,
+    publicId: template.publicId,
+    name: template.name,
+    roles: template.submitters,
+    fields: template.fields,
+    preferences: template.preferences,
+    documents,
+  };
+  return rows.map((submission) => ({ submission, submitters: submitters.filter((s) => s.submissionId === submission.id), template: scopeTemplate }));
+}
+
+const STATEMENTS_PER_BATCH = 200;
+
+function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, plan: Planned, at: string): void {
+  const { db } = ctx;
+  const accountId = ctx.account.id;
+  const slug = plan.submission.slug;
+  const templateRef = { id: template.publicId, name: template.name };
+  const draft = plan.submission.status === 'draft';
+
+  // Who is invited now; they are stored as `sent` directly.
+  const asRows = plan.submitters.map((s, i) => ({ ...s, id: -(i + 1), submissionId: 0 }) as Submitter);
+  const invited = new Set(
+    draft
+      ? []
+      : submittersToInvite(plan.submission, asRows)
+          .filter((s) => {
+            const c = channelsFor(plan.submission, s);
+            return c.email || c.sms;
+          })
+          .map((s) => s.slug),
+  );
+  const submitters = plan.submitters.map((s) => (invited.has(s.slug) ? { ...s, status: 'sent' as const, sentAt: at } : s));
+
+  cs.add(insertSubmissionStatement(db, plan.submission));
+  for (const s of submitters) cs.add(insertSubmitterStatement(db, slug, s));
+  cs.add(insertSubmissionEventStatement(db, { submissionSlug: slug }, null, { accountId, action: 'created', ip: ctx.ip, userAgent: ctx.userAgent, data: { source: plan.submission.source }, at }));
+
+  const payloadSubmission = (status: string) =>
+    submissionEventData({
+      submission: {
+        id: 0,
+        slug,
+        status,
+        created_at: at,
+        completed_at: null,
+        template_id: template.publicId,
+        metadata: plan.submission.metadata,
+        submitters: [],
+        documents: [],
+      },
+      template: templateRef,
+    });
+  const resolved = { submissionIds: { '$.submission.id': slug }, submittersArray: { path: '$.submission.submitters', submissionSlug: slug } };
+  cs.add(insertResolvedEventStatement(db, accountId, 'submission.created', payloadSubmission(plan.submission.status), resolved));
+
+  const source: MessageSource = {
+    account: ctx.account,
+    serviceName: ctx.serviceName,
+    submission: { ...plan.submission, id: 0 },
+    template: { name: template.name, preferences: template.preferences },
+    invitation: plan.message,
+  };
+  for (const s of submitters) {
+    const formData = (event: 'form.created' | 'submitter.sent') =>
+      insertResolvedEventStatement(
+        db,
+        accountId,
+        event,
+        formEventData({
+          submitter: { id: 0, uuid: s.uuid, email: s.email ?? '', name: s.name ?? '', role: s.role, status: s.status, external_id: s.externalId, metadata: s.metadata, opened_at: null, completed_at: null, declined_at: null },
+          submission: { id: 0, slug, status: plan.submission.status, template_id: template.publicId },
+          template: templateRef,
+        }),
+        { submissionIds: { '$.submission.id': slug }, submitterIds: { '$.submitter.id': s.slug } },
+      );
+    cs.add(formData('form.created'));
+    if (!invited.has(s.slug)) continue;
+    const channels = channelsFor(plan.submission, s);
+    for (const message of messagesFor('invitation', source, s, channels)) {
+      cs.addMessage(messageInsertForNewRows(db, { ...message, submissionId: null, submitterId: null }, { submissionSlug: slug, submitterSlug: s.slug }));
+    }
+    cs.add(formData('submitter.sent'));
+    cs.add(insertSubmissionEventStatement(db, { submissionSlug: slug }, { submitterSlug: s.slug }, { accountId, action: 'sent', ip: ctx.ip, userAgent: ctx.userAgent, data: {}, at }));
+  }
+  if (!draft) cs.add(insertResolvedEventStatement(db, accountId, 'submission.sent', payloadSubmission('pending'), resolved));
+}

@@ -1,0 +1,172 @@
+// Edits through the API: drafts are editable in full; pending submissions take a new expire_at and
+// metadata; submitters take contact details and values, a re-sent invitation, or completion.
+import type { Db } from '../../db/client';
+import { deleteSubmissionRows, transitionSubmissionStatement, updateSubmitterStatement } from '../../db/queries/submissions';
+import type { SubmissionPreferences, Submitter } from '../../db/schema/index';
+import { unprocessable } from '../../lib/errors';
+import { nowIso } from '../../lib/time';
+import { ChangeSet } from './change-set';
+import { checkValues, MAX_SUBMITTERS, type SubmitterInput } from './create-submissions';
+import { fieldsOf, type SubmissionScope } from './submission-scope';
+import { ACTIVE_SUBMITTER_STATES, completeSubmitter, remind, type StateContext } from './submission-state';
+
+export type SubmissionEdit = {
+  expire_at?: string | null;
+  submitters_order?: 'sequential' | 'parallel';
+  send_email?: boolean;
+  metadata?: Record<string, unknown>;
+  preferences?: SubmissionPreferences;
+  submitters?: SubmitterInput[];
+};
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9 ().-]{7,24}$/;
+
+export async function updateSubmission(ctx: StateContext, scope: SubmissionScope, edit: SubmissionEdit): Promise<SubmissionScope> {
+  const { submission } = scope;
+  const draft = submission.status === 'draft';
+  if (!draft && submission.status !== 'pending') throw unprocessable(`This submission is ${submission.status} and can no longer be edited.`);
+  const draftOnly = (['submitters_order', 'send_email', 'preferences', 'submitters'] as const).filter((k) => edit[k] !== undefined);
+  if (!draft && draftOnly.length) throw unprocessable(`${draftOnly.join(', ')} can only be changed while the submission is a draft.`);
+  if (edit.preferences?.brand_id !== undefined) throw unprocessable(`preferences.brand_id ${edit.preferences.brand_id} is not a brand of this account.`);
+  const at = nowIso();
+  const values: Record<string, unknown> = { updatedAt: at };
+  if (edit.expire_at !== undefined) {
+    if (edit.expire_at === null) values.expireAt = null;
+    else {
+      const when = Date.parse(edit.expire_at);
+      if (Number.isNaN(when)) throw unprocessable(`expire_at "${edit.expire_at}" is not a date-time.`);
+      if (when <= Date.now()) throw unprocessable('expire_at must be in the future.');
+      values.expireAt = new Date(when).toISOString();
+    }
+  }
+  if (edit.metadata !== undefined) values.metadata = edit.metadata;
+  if (edit.submitters_order !== undefined) values.submittersOrder = edit.submitters_order;
+  if (edit.send_email !== undefined) values.sendEmail = edit.send_email;
+  if (edit.preferences !== undefined) values.preferences = edit.preferences;
+
+  const cs = new ChangeSet(ctx.db);
+  // Guarded by the state read: a draft sent meanwhile is not edited as a draft.
+  cs.guarded(transitionSubmissionStatement(ctx.db, submission.id, [submission.status], values));
+  let submitters = scope.submitters;
+  if (edit.submitters) {
+    submitters = editDraftSubmitters(scope, edit.submitters, at);
+    for (const s of submitters) cs.add(updateSubmitterStatement(ctx.db, s.id, { email: s.email, name: s.name, phone: s.phone, externalId: s.externalId, values: s.values, prefilled: s.prefilled, metadata: s.metadata, sendEmail: s.sendEmail, sendSms: s.sendSms, updatedAt: at }));
+  }
+  await cs.commit(ctx.messagesQueue);
+  return { ...scope, submission: { ...submission, ...values }, submitters };
+}
+
+/** A draft's submitters edited in place, matched to the existing ones by role (roles cannot change). */
+function editDraftSubmitters(scope: SubmissionScope, inputs: SubmitterInput[], at: string): Submitter[] {
+  if (inputs.length > MAX_SUBMITTERS) throw unprocessable(`submitters may list at most ${MAX_SUBMITTERS} submitters.`);
+  const problems: string[] = [];
+  const next = scope.submitters.map((s) => ({ ...s }));
+  inputs.forEach((input, i) => {
+    const label = `submitters[${i}]`;
+    const target = input.role ? next.find((s) => s.role.toLowerCase() === input.role!.trim().toLowerCase()) : input.uuid ? next.find((s) => s.roleUuid === input.uuid) : next[i];
+    if (!target) {
+      problems.push(`${label}: role "${input.role ?? input.uuid ?? i}" is not a submitter of this submission (${next.map((s) => `"${s.role}"`).join(', ')}).`);
+      return;
+    }
+    applyContact(target, input, label, problems);
+    if (input.values !== undefined) {
+      const values = checkValues(fieldsOf(scope.template, target), target.role, input.values, label, problems);
+      target.values = { ...target.values, ...values };
+      target.prefilled = [...new Set([...target.prefilled, ...Object.keys(values)])];
+    }
+    if (input.metadata !== undefined) target.metadata = input.metadata;
+    if (input.send_email !== undefined) target.sendEmail = input.send_email;
+    if (input.send_sms !== undefined) target.sendSms = input.send_sms;
+    target.updatedAt = at;
+  });
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  return next;
+}
+
+function applyContact(target: Submitter, input: Pick<SubmitterInput, 'email' | 'name' | 'phone' | 'external_id'>, label: string, problems: string[]) {
+  if (input.email !== undefined) {
+    const email = (input.email ?? '').trim();
+    if (!email) problems.push(`${label}: email can't be blank.`);
+    else if (!EMAIL.test(email)) problems.push(`${label}: email "${email}" is not a valid email address.`);
+    else target.email = email.toLowerCase();
+  }
+  if (input.name !== undefined) {
+    if (input.name && input.name.length > 255) problems.push(`${label}: name is too long (maximum is 255 characters).`);
+    else target.name = input.name?.trim() || null;
+  }
+  if (input.phone !== undefined) {
+    if (input.phone && !PHONE.test(input.phone.trim())) problems.push(`${label}: phone "${input.phone}" is not a phone number; use international format such as +14155550123.`);
+    else target.phone = input.phone?.trim() || null;
+  }
+  if (input.external_id !== undefined) target.externalId = input.external_id;
+}
+
+export type SubmitterEdit = SubmitterInput & { completed?: boolean };
+
+/**
+ * PUT /api/submitters/{id}: contact details and values while the submitter can still act; `send_email` /
+ * `send_sms` true re-sends the invitation; `completed: true` completes them with their values.
+ */
+export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, edit: SubmitterEdit): Promise<Submitter> {
+  const active = (ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status);
+  const changesData = ['email', 'name', 'phone', 'values'].some((k) => edit[k as keyof SubmitterEdit] !== undefined);
+  if (!active && edit.completed) throw unprocessable(`This submitter is already ${submitter.status}.`);
+  if (!active && changesData) {
+    throw unprocessable(`This submitter is ${submitter.status}; their details and values can no longer change.`);
+  }
+  const problems: string[] = [];
+  const next: Submitter = { ...submitter };
+  applyContact(next, edit, 'submitter', problems);
+  let newValues: Record<string, unknown> = {};
+  if (edit.values !== undefined) newValues = checkValues(fieldsOf(scope.template, submitter), submitter.role, edit.values, 'submitter', problems);
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  next.values = { ...submitter.values, ...newValues };
+  next.prefilled = [...new Set([...submitter.prefilled, ...Object.keys(newValues)])];
+  if (edit.metadata !== undefined) next.metadata = edit.metadata;
+  if (edit.send_email !== undefined) next.sendEmail = edit.send_email;
+  if (edit.send_sms !== undefined) next.sendSms = edit.send_sms;
+  if (next.sendSms && !next.phone) throw unprocessable('send_sms needs a phone number.');
+  const at = nowIso();
+  next.updatedAt = at;
+
+  const cs = new ChangeSet(ctx.db);
+  cs.add(
+    updateSubmitterStatement(ctx.db, submitter.id, {
+      email: next.email,
+      name: next.name,
+      phone: next.phone,
+      externalId: next.externalId,
+      values: next.values,
+      prefilled: next.prefilled,
+      metadata: next.metadata,
+      sendEmail: next.sendEmail,
+      sendSms: next.sendSms,
+      updatedAt: at,
+    }),
+  );
+  await cs.commit(ctx.messagesQueue);
+  const scopeNow: SubmissionScope = { ...scope, submitters: scope.submitters.map((s) => (s.id === next.id ? next : s)) };
+
+  if (edit.completed) {
+    const done = await completeSubmitter(ctx, scopeNow, next, { via: 'api' });
+    return done.submitters.find((s) => s.id === next.id)!;
+  }
+  if ((edit.send_email === true || edit.send_sms === true) && active && scope.submission.status === 'pending') {
+    return remind(ctx, scopeNow, next, 'invitation');
+  }
+  return next;
+}
+
+/** Deletes a submission, its rows and its stored files for good (`?permanently=true`). */
+export async function deleteSubmissionPermanently(ctx: Pick<StateContext, 'db'> & { db: Db }, bucket: R2Bucket, scope: SubmissionScope): Promise<void> {
+  const prefix = `submissions/${scope.submission.accountId}/${scope.submission.id}/`;
+  // Files first: a failure leaves rows pointing at nothing rather than files nobody can find.
+  let cursor: string | undefined;
+  do {
+    const listed = await bucket.list({ prefix, cursor });
+    if (listed.objects.length) await bucket.delete(listed.objects.map((o) => o.key));
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor);
+  await deleteSubmissionRows(ctx.db, scope.submission.id);
+}

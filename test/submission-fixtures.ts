@@ -1,0 +1,38 @@
+// Templates and submissions for tests, made through the real API.
+import { env } from 'cloudflare:test';
+import { api } from './helpers';
+import { makePdf, toBase64 } from './fixtures/pdfs';
+
+export type TemplateFixture = { id: string; roles: { name: string; uuid: string }[]; fields: { uuid: string; name: string; type: string; submitter_uuid: string }[] };
+
+/** A one-page template with roles and a text, date, checkbox and signature field per role. */
+export async function createTemplate(token: string, roles: string[] = ['First Party'], extraFields: Record<string, unknown>[] = []): Promise<TemplateFixture> {
+  const pdf = await makePdf(1);
+  const fields = roles.flatMap((role, i) => [
+    { name: `${role} Name`, type: 'text', role, required: true, areas: [{ page: 1, x: 0.1, y: 0.1 + i * 0.2, w: 0.3, h: 0.04 }] },
+    { name: `${role} Date`, type: 'date', role, areas: [{ page: 1, x: 0.5, y: 0.1 + i * 0.2, w: 0.2, h: 0.04 }] },
+    { name: `${role} Agree`, type: 'checkbox', role, areas: [{ page: 1, x: 0.75, y: 0.1 + i * 0.2, w: 0.04, h: 0.04 }] },
+    { name: `${role} Signature`, type: 'signature', role, required: true, areas: [{ page: 1, x: 0.1, y: 0.16 + i * 0.2, w: 0.3, h: 0.06 }] },
+  ]);
+  const res = await api('POST', '/api/templates/pdf', {
+    token,
+    body: { name: 'Agreement', submitters: roles.map((name) => ({ name })), documents: [{ name: 'agreement.pdf', file: toBase64(pdf) }], fields: [...fields, ...extraFields] },
+  });
+  if (res.status !== 201) throw new Error(`template fixture: ${res.status} ${res.text}`);
+  return { id: res.json.id, roles: res.json.submitters, fields: res.json.schema };
+}
+
+/** Values that complete a role of `createTemplate`. */
+export function completeValues(role: string) {
+  return { [`${role} Name`]: `${role} Person`, [`${role} Date`]: '2026-11-23', [`${role} Agree`]: true, [`${role} Signature`]: `${role} Person` };
+}
+
+export async function outboxRows(where: string, ...binds: unknown[]) {
+  const { results } = await env.DB.prepare(`SELECT * FROM events WHERE ${where} ORDER BY id`).bind(...binds).all<{ id: number; event: string; data: string }>();
+  return results.map((r) => ({ ...r, data: JSON.parse(r.data) }));
+}
+
+export async function messagesTo(recipient: string) {
+  const { results } = await env.DB.prepare('SELECT * FROM messages WHERE recipient = ? ORDER BY id').bind(recipient).all<{ kind: string; channel: string; subject: string; text: string; html: string }>();
+  return results;
+}
