@@ -10,7 +10,7 @@ const root = join(import.meta.dirname, '..', '..');
 const wranglerBin = join(root, 'node_modules', '.bin', 'wrangler');
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' };
 
-export type DevServer = { base: string; token: string; accountId: number; sql(command: string): any[]; output(): string; stop(): Promise<void> };
+export type DevServer = { base: string; token: string; accountId: number; output(): string; stop(): Promise<void> };
 
 function run(args: string[]): string {
   const result = spawnSync(wranglerBin, args, { cwd: root, encoding: 'utf8', env });
@@ -61,7 +61,6 @@ export async function startDevServer(port: number): Promise<DevServer> {
     base,
     token,
     accountId,
-    sql,
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.pid) {
