@@ -1,5 +1,4 @@
-// Submissions to sign in route tests. Until POST /api/submissions lands, rows are written straight to D1
-// (the same tables the app uses) from a template created through the API.
+// Submissions to sign in route tests, made through the real API (templates, then POST /api/submissions).
 import { env } from 'cloudflare:test';
 import { api, createAccount, type TestAccount } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
@@ -42,37 +41,26 @@ export async function signingFixture(
   });
   if (created.status !== 201) throw new Error(`template: ${created.status} ${created.text}`);
   const template = created.json;
-  const row = await env.DB.prepare('SELECT id FROM templates WHERE public_id = ?').bind(template.id).first<{ id: number }>();
-  const docIds = (await env.DB.prepare('SELECT id FROM template_documents WHERE template_id = ? ORDER BY position').bind(row!.id).all<{ id: number }>()).results.map((r) => r.id);
-  n += 1;
-  const slug = `SubmissionSlug${String(n).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`.replace(/[^0-9A-Za-z]/g, '');
   const order = options.order ?? 'sequential';
-  const submission = await env.DB.prepare(
-    `INSERT INTO submissions (account_id, template_id, slug, status, submitters_order, link_base, template_version, document_ids, preferences, metadata, sent_at)
-     VALUES (?, ?, ?, 'pending', ?, 'https://api.test', 1, ?, ?, '{}', strftime('%Y-%m-%dT%H:%M:%fZ','now')) RETURNING id`,
-  )
-    .bind(account.accountId, row!.id, slug, order, JSON.stringify(docIds), JSON.stringify(options.submissionPreferences ?? {}))
-    .first<{ id: number }>();
+  n += 1;
   const people: { email: string | null; name?: string; role?: string; values?: Record<string, unknown> }[] =
     options.submitters ?? roles.map((role, i) => ({ email: `signer${i + 1}-${n}@example.com`, name: `Signer ${i + 1}`, role }));
-  const submitters: Fixture['submitters'] = [];
-  for (const [i, person] of people.entries()) {
-    const role = template.submitters.find((r: { name: string }) => r.name === (person.role ?? roles[i]));
-    const s = `Signer${n}x${i}${Math.random().toString(36).slice(2, 10)}`.replace(/[^0-9A-Za-z]/g, '').padEnd(16, '0');
-    const status = order === 'parallel' || i === 0 ? 'sent' : 'waiting';
-    const values = person.values ?? {};
-    const inserted = await env.DB.prepare(
-      `INSERT INTO submitters (account_id, submission_id, uuid, slug, role_uuid, role, position, email, name, status, "values", prefilled, metadata)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '{}') RETURNING id`,
-    )
-      .bind(account.accountId, submission!.id, crypto.randomUUID(), s, role.uuid, role.name, i, person.email, person.name ?? null, status, JSON.stringify(values), JSON.stringify(Object.keys(values)))
-      .first<{ id: number }>();
-    submitters.push({ id: inserted!.id, slug: s, email: person.email ?? '', role: role.name });
-  }
+  const res = await api('POST', '/api/submissions', {
+    token: account.token,
+    body: {
+      template_id: template.id,
+      submitters_order: order,
+      submitters: people.map((p, i) => ({ role: p.role ?? roles[i], email: p.email ?? undefined, name: p.name, values: p.values })),
+      ...(options.submissionPreferences ? { preferences: options.submissionPreferences } : {}),
+    },
+  });
+  if (res.status !== 201) throw new Error(`submission: ${res.status} ${res.text}`);
+  const submitters: Fixture['submitters'] = res.json.submitters.map((s: { id: number; slug: string; email: string; role: string }) => ({ id: s.id, slug: s.slug, email: s.email, role: s.role }));
+  const submission = { id: res.json.id as number };
   return {
     account,
     templateId: template.id,
-    submissionId: submission!.id,
+    submissionId: submission.id,
     fields: template.schema,
     documents: template.documents,
     submitters,

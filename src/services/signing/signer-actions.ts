@@ -69,10 +69,10 @@ function prefilledValues(submitter: Submitter): Record<string, unknown> {
  */
 export async function delegateForm(ctx: StateContext, signing: Signing, to: Person): Promise<Submitter> {
   const { scope, submitter } = signing;
-  assertSubmissionOpen(scope.submission);
   if (!(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status)) {
     throw unprocessable(`Only a form that is waiting, sent or opened can be delegated; this one is ${submitter.status}.`);
   }
+  assertSubmissionOpen(scope.submission);
   const person = checkPerson(to);
   if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase()) throw unprocessable('Delegate to someone else: that is your own email address.');
   const at = nowIso();
@@ -153,16 +153,17 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
     current = await loadScope(ctx.db, scope.submission);
     witness = current.submitters.find((s) => s.slug === slug)!;
   }
-  const changes = { email: person.email, name: person.name || null, slug: existing ? newSlug() : witness.slug, updatedAt: at };
+  // A witness listed at creation is replaced by the person the signer names: fresh link, invited afresh.
+  const changes = existing
+    ? { email: person.email, name: person.name || null, slug: newSlug(), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, updatedAt: at }
+    : { email: person.email, name: person.name || null, updatedAt: at };
   const updated: Submitter = { ...witness, ...changes };
   const cs = new ChangeSet(ctx.db);
   cs.guarded(transitionSubmitterStatement(ctx.db, witness.id, ACTIVE_SUBMITTER_STATES, changes));
+  if (existing) cs.add(deleteVerificationsOf(ctx.db, witness.id));
   const next = { ...current, submitters: current.submitters.map((s) => (s.id === witness!.id ? updated : s)) };
   trail(ctx, cs, next, submitter, 'witness_invited', { witness: person.email }, at);
-  const invited =
-    updated.status === 'waiting' && isTurnOf(next.submission, next.submitters, updated)
-      ? invite(ctx, cs, next, updated, at)
-      : updated;
+  const invited = isTurnOf(next.submission, next.submitters, updated) ? invite(ctx, cs, next, updated, at) : updated;
   await cs.commit(ctx.messagesQueue);
   return invited;
 }

@@ -238,7 +238,7 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
     }),
   );
   const submitters = scope.submitters.map((s) => (s.id === submitter.id ? completed : s));
-  const allDone = submitters.every((s) => s.status === 'completed');
+  const allDone = submitters.every((s) => s.status === 'completed') && witnessed(scope, submitters);
   const submission: Submission = allDone ? { ...scope.submission, status: 'completed', completedAt: at, updatedAt: at } : scope.submission;
   let next: SubmissionScope = { ...scope, submission, submitters };
 
@@ -262,6 +262,15 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
   await cs.commit(ctx.messagesQueue);
   if (allDone) await requestSealing(ctx, submission.id);
   return next;
+}
+
+/**
+ * Rule 2: a template with a role named "Witness" is finalized only once a witness has signed; until the
+ * signer invites one (POST /s/<slug>/invite_witness) the submission stays pending.
+ */
+export function witnessed(scope: SubmissionScope, submitters: Submitter[]): boolean {
+  const role = scope.template.roles.find((r) => r.name.trim().toLowerCase() === 'witness');
+  return !role || submitters.some((s) => s.roleUuid === role.uuid && s.status === 'completed');
 }
 
 /** Hands a completed submission to the sealing job; a lost message is recovered by the sealing sweep. */
