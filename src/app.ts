@@ -27,6 +27,7 @@ import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { outboxDrain } from './middleware/outbox-drain';
 import { createSigningRoutes } from './routes/signing/signing.index';
+import { registerSigningDocs } from './routes/signing/signing.openapi';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -69,6 +70,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSavedFields(api);
   mountSubscription(api);
   mountWebhooks(api);
+  registerSigningDocs(api);
   return api;
 }
 

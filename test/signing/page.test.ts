@@ -101,3 +101,14 @@ describe('GET /s/:slug/documents/:document_uuid', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('describes the signer routes at the service root without a token', async () => {
+    const doc = (await api('GET', '/api/openapi.json')).json;
+    for (const path of ['/s/{slug}/delegate', '/s/{slug}/invite_witness', '/s/{slug}/values', '/s/{slug}/submit', '/s/{slug}/decline']) {
+      const op = Object.values(doc.paths[path] as Record<string, { security: unknown[]; servers: { url: string }[] }>)[0];
+      expect(op.security, path).toEqual([]);
+      expect(op.servers[0].url, path).toBe('/');
+    }
+  });
+});
