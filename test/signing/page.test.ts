@@ -112,3 +112,14 @@ describe('the OpenAPI document', () => {
     }
   });
 });
+
+describe('the form page data', () => {
+  it('carries the navigation style, document conditions and carousel documents the browser script needs', async () => {
+    const f = await signingFixture({ preferences: { signing_nav_style: 'branded_bar' } });
+    const res = await api('GET', `/s/${f.submitters[0].slug}`);
+    const data = JSON.parse(/<script type="application\/json" id="signing-data">(.*?)<\/script>/s.exec(res.text)![1]);
+    expect(data).toMatchObject({ page: 'form', slug: f.submitters[0].slug, preferences: { signing_nav_style: 'branded_bar', document_conditions: {}, carousel_review_documents: [] } });
+    expect(data.documents[0]).toMatchObject({ uuid: f.documents[0].uuid, page_count: 2, url: `/s/${f.submitters[0].slug}/documents/${f.documents[0].uuid}` });
+    expect(res.text).toContain('class="nav-branded_bar"');
+  });
+});

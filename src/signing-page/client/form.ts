@@ -42,7 +42,9 @@ export function startForm(root: HTMLElement, state: FormState): void {
   }
 
   const bar = el('div', { class: 'stepper', id: 'stepper' });
-  document.body.insertBefore(bar, document.querySelector('main')!.nextSibling);
+  // standard: Previous/Next at the bottom of the screen; branded_bar: a sticky bar under the header.
+  const main = document.querySelector('main')!;
+  document.body.insertBefore(bar, state.preferences.signing_nav_style === 'branded_bar' ? main : main.nextSibling);
 
   /** The fields the signer steps through: visible ones, stamps of formulas included for display. */
   const steps = () => state.fields.filter((f) => !hidden.has(f.uuid));
