@@ -135,4 +135,34 @@ describe('signing in a real browser', () => {
     expect(values.some((v) => typeof v === 'string' && v.startsWith('data:image/png;base64,'))).toBe(true);
     // TODO(issue 6 sealing): download the sealed PDF here once the sealing job is on main.
   });
+
+  it('a signer declines with a reason from the page, and another delegates from the page', async () => {
+    const created = await call('POST', '/api/templates/pdf', {
+      name: 'Quote',
+      documents: [{ name: 'quote', file: await twoPagePdf() }],
+      submitters: [{ name: 'Client' }],
+      fields: [{ name: 'Plan', type: 'select', options: ['Basic', 'Pro'], areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.2, h: 0.04 }] }],
+    });
+    const make = async (email: string) => {
+      const res = await call('POST', '/api/submissions', { template_id: created.json.id, submitters: [{ email, name: 'Client' }] });
+      return res.json.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server.base) as string;
+    };
+    const page = await browser.newPage();
+    await page.goto(await make('decliner@e2e.test'));
+    await page.waitForSelector('#stepper');
+    await page.selectOption('#field-input', 'Pro');
+    await page.getByRole('button', { name: 'Decline' }).first().click();
+    await page.fill('#decline-reason', 'The price is wrong');
+    await page.click('#decline-confirm');
+    await page.waitForSelector('#declined');
+
+    await page.goto(await make('delegator@e2e.test'));
+    await page.waitForSelector('#stepper');
+    await page.getByRole('button', { name: 'Delegate to someone else' }).click();
+    await page.fill('#delegate-name', 'Dee Legate');
+    await page.fill('#delegate-email', 'deputy@e2e.test');
+    await page.click('#delegate-confirm');
+    await page.waitForSelector('#delegated');
+    expect(await invitationLink('deputy@e2e.test')).not.toBeNull();
+  });
 });
