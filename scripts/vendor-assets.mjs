@@ -1,4 +1,5 @@
-// Copies third-party browser assets (Swagger UI) into public/vendor so /api/docs works offline.
+// Copies third-party browser assets into public/vendor (Swagger UI for /api/docs, pdf.js for the signing
+// page) and bundles the signing page's browser script, so everything is served offline by the Worker.
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -6,16 +7,43 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const root = join(dirname(new URL(import.meta.url).pathname), '..');
 
-let swaggerDir;
+function packageDir(name) {
+  try {
+    return dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    return null;
+  }
+}
+
+function copy(name, files, targetName) {
+  const dir = packageDir(name);
+  if (!dir) return false;
+  const target = join(root, 'public', 'vendor', targetName);
+  mkdirSync(target, { recursive: true });
+  for (const [from, to] of files) if (existsSync(join(dir, from))) cpSync(join(dir, from), join(target, to));
+  return true;
+}
+
+// swagger-ui-dist is a devDependency; a production-only install skips the docs assets.
+copy('swagger-ui-dist', [['swagger-ui.css', 'swagger-ui.css'], ['swagger-ui-bundle.js', 'swagger-ui-bundle.js'], ['favicon-32x32.png', 'favicon-32x32.png']], 'swagger-ui');
+// pdf.js draws the documents on the signing page (src/signing-page/client/documents.ts).
+copy('pdfjs-dist', [['build/pdf.min.mjs', 'pdf.min.mjs'], ['build/pdf.worker.min.mjs', 'pdf.worker.min.mjs']], 'pdfjs');
+
+// The signing page's script, bundled with the value rules and formulas it shares with the server.
+let esbuild;
 try {
-  swaggerDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+  esbuild = await import('esbuild');
 } catch {
-  // swagger-ui-dist is a devDependency; a production-only install skips the docs assets.
+  console.warn('esbuild is not installed; the signing page script was not bundled (install devDependencies).');
   process.exit(0);
 }
-const target = join(root, 'public', 'vendor', 'swagger-ui');
-mkdirSync(target, { recursive: true });
-for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']) {
-  const from = join(swaggerDir, file);
-  if (existsSync(from)) cpSync(from, join(target, file));
-}
+await esbuild.build({
+  entryPoints: [join(root, 'src', 'signing-page', 'client', 'main.ts')],
+  outfile: join(root, 'public', 'vendor', 'signing', 'signing-page.js'),
+  bundle: true,
+  format: 'esm',
+  target: ['es2022'],
+  minify: true,
+  sourcemap: false,
+  logLevel: 'warning',
+});

@@ -28,6 +28,8 @@ import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { mountTools } from './routes/tools/tools.index';
 import { mountSubmissionDocuments } from './routes/submission-documents/submission-documents.index';
 import { outboxDrain } from './middleware/outbox-drain';
+import { createSigningRoutes } from './routes/signing/signing.index';
+import { registerSigningDocs } from './routes/signing/signing.openapi';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -72,6 +74,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountWebhooks(api);
   mountTools(api);
   mountSubmissionDocuments(api);
+  registerSigningDocs(api);
   return api;
 }
 
@@ -89,5 +92,6 @@ export function createApp() {
   app.route('/api/partner/v1', createPartnerApi());
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
+  app.route('/s', createSigningRoutes());
   return app;
 }

@@ -5,6 +5,8 @@ import type { Db } from '../client';
 import { cursorConditions } from '../cursor';
 import {
   events,
+  signingVerifications,
+  submissionDocuments,
   submissionEvents,
   submissions,
   submitters,
@@ -283,12 +285,13 @@ export async function templateHasSubmissions(db: Db, templateId: number): Promis
 
 export async function deleteSubmissionRows(db: Db, submissionId: number) {
   return db.batch([
+    db.delete(signingVerifications).where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${submissionId})`),
+    db.delete(submissionDocuments).where(eq(submissionDocuments.submissionId, submissionId)),
     db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),
   ]);
 }
-
 
 /** The sources of several submissions at once: versions, template public ids and documents in three reads. */
 export async function readSubmissionSources(

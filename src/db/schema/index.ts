@@ -7,3 +7,4 @@ export * from './webhooks';
 export * from './submissions';
 export * from './signing-identities';
 export * from './submission-documents';
+export * from './signing';

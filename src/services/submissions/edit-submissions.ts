@@ -160,13 +160,16 @@ export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope,
 
 /** Deletes a submission, its rows and its stored files for good (`?permanently=true`). */
 export async function deleteSubmissionPermanently(ctx: Pick<StateContext, 'db'> & { db: Db }, bucket: R2Bucket, scope: SubmissionScope): Promise<void> {
-  const prefix = `submissions/${scope.submission.accountId}/${scope.submission.id}/`;
-  // Files first: a failure leaves rows pointing at nothing rather than files nobody can find.
-  let cursor: string | undefined;
-  do {
-    const listed = await bucket.list({ prefix, cursor });
-    if (listed.objects.length) await bucket.delete(listed.objects.map((o) => o.key));
-    cursor = listed.truncated ? listed.cursor : undefined;
-  } while (cursor);
+  const { accountId, id } = scope.submission;
+  // Files first (sealed documents, signer uploads): a failure leaves rows pointing at nothing rather
+  // than files nobody can find.
+  for (const prefix of [`sealed/${accountId}/${id}/`, `attachments/${accountId}/${id}/`]) {
+    let cursor: string | undefined;
+    do {
+      const listed = await bucket.list({ prefix, cursor });
+      if (listed.objects.length) await bucket.delete(listed.objects.map((o) => o.key));
+      cursor = listed.truncated ? listed.cursor : undefined;
+    } while (cursor);
+  }
   await deleteSubmissionRows(ctx.db, scope.submission.id);
 }

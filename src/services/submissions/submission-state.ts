@@ -170,6 +170,8 @@ export type CompletionInput = {
   /** api | signing_page | auto_sign: how completion happened, shown on the audit page. */
   via: 'api' | 'signing_page' | 'auto_sign';
   verificationMethod?: string;
+  /** Fields the form's conditions hide: not required (signing page, src/services/signing/form-rules.ts). */
+  hiddenFields?: string[];
 };
 
 /** Values a submitter completes with: stored values, new ones over them, date-now fields filled. */
@@ -182,9 +184,9 @@ export function completionValues(scope: SubmissionScope, submitter: Submitter, e
 }
 
 /** Sentences for required fields of the submitter's role that have no value (formula fields are computed). */
-export function missingRequired(scope: SubmissionScope, submitter: Submitter, values: Record<string, unknown>): string[] {
+export function missingRequired(scope: SubmissionScope, submitter: Submitter, values: Record<string, unknown>, hidden: readonly string[] = []): string[] {
   return fieldsOf(scope.template, submitter)
-    .filter((f) => f.required && !f.readonly && !f.formula && f.type !== 'payment')
+    .filter((f) => f.required && !f.readonly && !f.formula && f.type !== 'payment' && !hidden.includes(f.uuid))
     .filter((f) => isBlank(values[f.uuid]))
     .map((f) => checkFieldValue(f, null))
     .flatMap((r) => (r.ok ? [] : [r.problem]));
@@ -209,7 +211,7 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
   }
   const at = nowIso();
   const values = completionValues(scope, submitter, input.values ?? {}, at);
-  const missing = missingRequired(scope, submitter, values);
+  const missing = missingRequired(scope, submitter, values, input.hiddenFields);
   if (missing.length) throw unprocessable(missing.length === 1 ? missing[0] : missing);
 
   const cs = new ChangeSet(ctx.db);
@@ -236,7 +238,7 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
     }),
   );
   const submitters = scope.submitters.map((s) => (s.id === submitter.id ? completed : s));
-  const allDone = submitters.every((s) => s.status === 'completed');
+  const allDone = submitters.every((s) => s.status === 'completed') && witnessed(scope, submitters);
   const submission: Submission = allDone ? { ...scope.submission, status: 'completed', completedAt: at, updatedAt: at } : scope.submission;
   let next: SubmissionScope = { ...scope, submission, submitters };
 
@@ -260,6 +262,15 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
   await cs.commit(ctx.messagesQueue);
   if (allDone) await requestSealing(ctx, submission.id);
   return next;
+}
+
+/**
+ * Rule 2: a template with a role named "Witness" is finalized only once a witness has signed; until the
+ * signer invites one (POST /s/<slug>/invite_witness) the submission stays pending.
+ */
+export function witnessed(scope: SubmissionScope, submitters: Submitter[]): boolean {
+  const role = scope.template.roles.find((r) => r.name.trim().toLowerCase() === 'witness');
+  return !role || submitters.some((s) => s.roleUuid === role.uuid && s.status === 'completed');
 }
 
 /** Hands a completed submission to the sealing job; a lost message is recovered by the sealing sweep. */

@@ -1,5 +1,7 @@
 // Formula fields (spec › Template field › formula): numbers, {Field Name} references, + - * / and
-// parentheses, nothing else. Parsing here only validates; evaluation happens at signing time.
+// parentheses, nothing else. `checkFormula` validates a template's formula; `evaluateFormula` computes it
+// at signing time. The module imports nothing, so the signing page's browser script bundles it unchanged
+// and the page and the server compute the same numbers (never with eval).
 
 export type FormulaCheck = { ok: true; references: string[] } | { ok: false; problem: string };
 
@@ -101,4 +103,71 @@ export function checkFormula(formula: string): FormulaCheck {
     throw error;
   }
   return { ok: true, references: [...new Set(references)] };
+}
+
+/** A referenced field's number, or null when it has none (blank or not a number). */
+export type FormulaLookup = (name: string) => number | null;
+
+/**
+ * Computes `formula` with the same grammar `checkFormula` accepts. Returns null when the formula is
+ * malformed, a referenced field has no number, or it divides by zero; otherwise the result rounded to
+ * 10 decimal places (so 0.1 + 0.2 reads 0.3 on the page and in the sealed document).
+ */
+export function evaluateFormula(formula: string, lookup: FormulaLookup): number | null {
+  const tokens = tokenize(formula);
+  if (typeof tokens === 'string' || tokens.length === 0) return null;
+  let pos = 0;
+  let depth = 0;
+  const stop = (): never => {
+    throw new SyntaxError('unusable');
+  };
+  const factor = (): number => {
+    const token = tokens[pos];
+    if (!token) return stop();
+    pos += 1;
+    if (token.kind === 'op' && (token.text === '+' || token.text === '-')) return token.text === '-' ? -factor() : factor();
+    if (token.kind === 'number') return Number(token.text);
+    if (token.kind === 'ref') {
+      const value = lookup(token.text);
+      return value === null || !Number.isFinite(value) ? stop() : value;
+    }
+    if (token.kind === 'open') {
+      if ((depth += 1) > 64) stop();
+      const value = expr();
+      depth -= 1;
+      if (tokens[pos]?.kind !== 'close') stop();
+      pos += 1;
+      return value;
+    }
+    return stop();
+  };
+  const term = (): number => {
+    let value = factor();
+    while (tokens[pos]?.kind === 'op' && (tokens[pos].text === '*' || tokens[pos].text === '/')) {
+      const op = tokens[pos].text;
+      pos += 1;
+      const right = factor();
+      if (op === '/' && right === 0) stop();
+      value = op === '*' ? value * right : value / right;
+    }
+    return value;
+  };
+  const expr = (): number => {
+    let value = term();
+    while (tokens[pos]?.kind === 'op' && (tokens[pos].text === '+' || tokens[pos].text === '-')) {
+      const op = tokens[pos].text;
+      pos += 1;
+      const right = term();
+      value = op === '+' ? value + right : value - right;
+    }
+    return value;
+  };
+  try {
+    const value = expr();
+    if (pos < tokens.length || !Number.isFinite(value)) return null;
+    return Math.round(value * 1e10) / 1e10;
+  } catch (error) {
+    if (error instanceof SyntaxError) return null;
+    throw error;
+  }
 }

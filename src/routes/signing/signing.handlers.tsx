@@ -1,0 +1,248 @@
+// Handlers of the signing page routes: parse, call src/services/signing, shape the page or JSON.
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { AppEnv } from '../../env';
+import { createDb, type Db } from '../../db/client';
+import { ApiError, notFound, unprocessable } from '../../lib/errors';
+import { baseUrl, clientIp } from '../../lib/request';
+import type { StateContext } from '../../services/submissions/submission-state';
+import { hasVerifiedSession, requiresEmailCode, sendCode, verifyCode } from '../../services/signing/email-verification';
+import { assertCanFill, loadSigning, openForm, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
+import { declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
+import { storeAttachment } from '../../services/signing/attachments';
+import { pageBranding } from '../../signing-page/branding';
+import { SIGNING_CSP } from '../../signing-page/layout';
+import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
+
+type C = Context<AppEnv>;
+
+function contextOf(c: C, db: Db, signing: Signing): StateContext {
+  return {
+    db,
+    account: signing.account,
+    serviceName: c.env.SERVICE_NAME,
+    apiBase: baseUrl(c.req.raw, c.env.APP_URL),
+    messagesQueue: c.env.MESSAGES_QUEUE,
+    sealingQueue: c.env.SEALING_QUEUE,
+    ip: clientIp(c.req.raw),
+    userAgent: c.req.header('User-Agent') ?? null,
+  };
+}
+
+const cookieName = (slug: string) => `signing_session_${slug}`;
+
+async function load(c: C): Promise<{ db: Db; signing: Signing }> {
+  const db = createDb(c.env.DB);
+  const signing = await loadSigning(db, c.req.param('slug') ?? '');
+  if (!signing) throw notFound('Signing link');
+  return { db, signing };
+}
+
+async function verified(c: C, db: Db, signing: Signing): Promise<boolean> {
+  if (!requiresEmailCode(signing)) return true;
+  return hasVerifiedSession({ db }, signing.submitter, getCookie(c, cookieName(signing.submitter.slug)));
+}
+
+/** Loads the signer and refuses the request until their email is verified when the template asks for it. */
+async function loadVerified(c: C) {
+  const loaded = await load(c);
+  if (!(await verified(c, loaded.db, loaded.signing))) throw new ApiError(403, 'Verify your email with the code we send before opening this form.');
+  return { ...loaded, ctx: contextOf(c, loaded.db, loaded.signing) };
+}
+
+async function jsonBody(c: C): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new ApiError(400, 'Send the request body as JSON.');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+function stringField(body: Record<string, unknown>, key: string, required: boolean): string {
+  const value = body[key];
+  if (value === undefined || value === null) {
+    if (required) throw new ApiError(400, `${key} is required.`);
+    return '';
+  }
+  if (typeof value !== 'string') throw new ApiError(400, `${key} must be a string.`);
+  return value;
+}
+
+function valuesField(body: Record<string, unknown>): Record<string, unknown> {
+  const values = body.values ?? {};
+  if (!values || typeof values !== 'object' || Array.isArray(values)) throw new ApiError(400, 'values must be an object of field uuid to value.');
+  return values as Record<string, unknown>;
+}
+
+function html(c: C, element: unknown, status: 200 | 404 = 200) {
+  c.header('Content-Security-Policy', SIGNING_CSP);
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Frame-Options', 'DENY');
+  c.header('Referrer-Policy', 'no-referrer');
+  return c.html(String(element), status);
+}
+
+function formData(c: C, signing: Signing) {
+  const { scope, submitter } = signing;
+  const fields = signerFields(signing);
+  const own = new Set(fields.map((f) => f.uuid));
+  const slug = submitter.slug;
+  const p = scope.template.preferences;
+  return {
+    slug,
+    submitter: { name: submitter.name, email: submitter.email, role: submitter.role },
+    fields: fields.map((f) => ({ ...f, preferences: f.preferences ?? {} })),
+    // Only this signer's values: other submitters' entries never reach their page.
+    values: Object.fromEntries(Object.entries(submitter.values).filter(([uuid]) => own.has(uuid))),
+    documents: scope.template.documents.map((d) => ({
+      uuid: d.uuid,
+      filename: d.filename,
+      page_count: d.pageCount,
+      page_dimensions: d.pageDimensions,
+      url: `/s/${slug}/documents/${d.uuid}`,
+    })),
+    preferences: {
+      signing_nav_style: p.signing_nav_style ?? 'standard',
+      document_conditions: p.document_conditions ?? {},
+      carousel_review_documents: p.carousel_review_documents ?? [],
+    },
+  };
+}
+
+/** GET /s/:slug — the page for where this signer stands. */
+export async function showPage(c: C) {
+  const db = createDb(c.env.DB);
+  const signing = await loadSigning(db, c.req.param('slug') ?? '');
+  const serviceName = c.env.SERVICE_NAME;
+  if (!signing) {
+    const branding = pageBranding({}, 'Signing', { name: serviceName }, serviceName);
+    return html(c, <MessagePage branding={branding} id="not-found" heading="This link does not work" text="The signing link is wrong or no longer valid. Ask the sender for a new one." />, 404);
+  }
+  const { scope, submitter, account } = signing;
+  const branding = pageBranding(scope.template.preferences, scope.template.name, account, serviceName);
+  const kind = pageKind(signing);
+  switch (kind) {
+    case 'completed': {
+      const redirect = scope.submission.preferences.completed_redirect_url;
+      const continueUrl = typeof redirect === 'string' && /^https?:\/\//i.test(redirect) ? redirect : null;
+      const downloadUrl = scope.submission.sealedAt ? `/s/${submitter.slug}/download` : null;
+      const canInviteWitness =
+        scope.submission.status === 'pending' &&
+        scope.template.roles.some((r) => r.name.trim().toLowerCase() === 'witness' && r.uuid !== submitter.roleUuid);
+      return html(c, <CompletedPage branding={branding} slug={submitter.slug} continueUrl={continueUrl} downloadUrl={downloadUrl} canInviteWitness={canInviteWitness} />);
+    }
+    case 'declined':
+      return html(c, <MessagePage branding={branding} id="declined" heading="You declined this form" text="The sender has been told. Nothing more is needed from you." />);
+    case 'expired':
+      return html(c, <MessagePage branding={branding} id="expired" heading="This link has expired" text="The request to sign this document has expired. Contact the sender if you still need to sign it." />);
+    case 'waiting':
+      return html(c, <MessagePage branding={branding} id="waiting" heading="Waiting for others" text="Others sign this document before you. We will email you when it is your turn." />);
+    case 'unavailable':
+      return html(c, <MessagePage branding={branding} id="unavailable" heading="This form is not available" text="This document can no longer be signed. Contact the sender for details." />);
+    case 'form':
+      break;
+  }
+  if (!(await verified(c, db, signing))) {
+    return html(c, <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} />);
+  }
+  const opened = await openForm(contextOf(c, db, signing), signing);
+  return html(c, <FormPage branding={branding} data={formData(c, { ...signing, submitter: opened })} />);
+}
+
+/** GET /s/:slug/documents/:document_uuid — the original PDF of one of the submission's documents. */
+export async function streamDocument(c: C) {
+  const { signing } = await loadVerified(c);
+  const kind = pageKind(signing);
+  if (kind !== 'form' && kind !== 'completed') throw notFound('Document');
+  const document = signing.scope.template.documents.find((d) => d.uuid === c.req.param('document_uuid'));
+  if (!document) throw notFound('Document');
+  const object = await c.env.FILES.get(document.r2Key);
+  if (!object) throw notFound('Document');
+  return new Response(object.body, {
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Length': String(object.size),
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
+export async function postSendCode(c: C) {
+  const { db, signing } = await load(c);
+  assertCanFill(signing);
+  if (!requiresEmailCode(signing)) throw unprocessable('This form does not ask for an email code.');
+  await sendCode(contextOf(c, db, signing), signing);
+  return c.json({ sent: true }, 200);
+}
+
+export async function postCheckCode(c: C) {
+  const { db, signing } = await load(c);
+  assertCanFill(signing);
+  const body = await jsonBody(c);
+  const token = await verifyCode(contextOf(c, db, signing), signing, stringField(body, 'code', true));
+  setCookie(c, cookieName(signing.submitter.slug), token, {
+    path: `/s/${signing.submitter.slug}`,
+    httpOnly: true,
+    secure: new URL(c.req.url).protocol === 'https:',
+    sameSite: 'Strict',
+    maxAge: 12 * 60 * 60,
+  });
+  return c.json({ verified: true }, 200);
+}
+
+export async function putValues(c: C) {
+  const { ctx, signing } = await loadVerified(c);
+  const saved = await saveValues(ctx, signing, valuesField(await jsonBody(c)));
+  const own = new Set(signerFields(signing).map((f) => f.uuid));
+  return c.json({ values: Object.fromEntries(Object.entries(saved.values).filter(([uuid]) => own.has(uuid))) }, 200);
+}
+
+export async function postAttachment(c: C) {
+  const { signing } = await loadVerified(c);
+  assertCanFill(signing);
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw new ApiError(400, 'Send the file as multipart/form-data with a "file" part.');
+  }
+  const file = form.get('file');
+  if (!(file instanceof File)) throw new ApiError(400, 'Send the file as multipart/form-data with a "file" part.');
+  const stored = await storeAttachment(c.env.FILES, signing, { fieldUuid: String(form.get('field_uuid') ?? ''), file });
+  return c.json(stored, 201);
+}
+
+export async function postSubmit(c: C) {
+  const { ctx, signing } = await loadVerified(c);
+  const body = await jsonBody(c);
+  const scope = await submitForm(ctx, signing, valuesField(body));
+  const me = scope.submitters.find((s) => s.id === signing.submitter.id)!;
+  return c.json({ status: me.status, submission_status: scope.submission.status, redirect_url: `/s/${me.slug}` }, 200);
+}
+
+export async function postDecline(c: C) {
+  const { ctx, signing } = await loadVerified(c);
+  const reason = stringField(await jsonBody(c), 'reason', false).trim();
+  if (!reason) throw unprocessable('Give a reason for declining.');
+  if (reason.length > 1000) throw unprocessable('The reason must be at most 1,000 characters.');
+  await declineForm(ctx, signing, reason);
+  return c.json({ status: 'declined' }, 200);
+}
+
+export async function postDelegate(c: C) {
+  const { ctx, signing } = await loadVerified(c);
+  const body = await jsonBody(c);
+  const delegated = await delegateForm(ctx, signing, { email: stringField(body, 'email', true), name: stringField(body, 'name', false) });
+  return c.json({ status: delegated.status, delegated_to: { email: delegated.email, name: delegated.name ?? '' } }, 200);
+}
+
+export async function postInviteWitness(c: C) {
+  const { ctx, signing } = await loadVerified(c);
+  const body = await jsonBody(c);
+  const witness = await inviteWitness(ctx, signing, { email: stringField(body, 'email', true), name: stringField(body, 'name', false) });
+  return c.json({ witness: { email: witness.email, name: witness.name ?? '', status: witness.status } }, 200);
+}

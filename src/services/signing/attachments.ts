@@ -1,0 +1,53 @@
+// Files a signer uploads into image and file fields (POST /s/:slug/attachments), kept in R2 under the
+// submission. Type is judged by the file's first bytes, never by its name or the browser's claim.
+import { ApiError, unprocessable } from '../../lib/errors';
+import { MAX_INLINE_IMAGE_BYTES } from '../submissions/field-values';
+import { signerFields, type Signing } from './signing-session';
+
+/** File fields take PDFs and images up to 10 MB. */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+
+type Kind = { type: string; extension: string };
+
+export function sniff(bytes: Uint8Array): Kind | null {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { type: 'image/png', extension: 'png' };
+  if (starts(0xff, 0xd8, 0xff)) return { type: 'image/jpeg', extension: 'jpg' };
+  if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return { type: 'application/pdf', extension: 'pdf' };
+  return null;
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+export type StoredAttachment = { attachment_uuid: string; content_type: string; byte_size: number; value: string };
+
+/**
+ * Checks and stores an upload for one of the signer's image, signature, initials or file fields.
+ * Returns the value the field takes: a data URL for pictures (what sealing stamps), `attachment:<uuid>`
+ * for files.
+ */
+export async function storeAttachment(bucket: R2Bucket, signing: Signing, input: { fieldUuid: string; file: File }): Promise<StoredAttachment> {
+  const field = signerFields(signing).find((f) => f.uuid === input.fieldUuid);
+  if (!field) throw unprocessable('field_uuid must name one of your fields.');
+  const picture = ['image', 'signature', 'initials', 'stamp'].includes(field.type);
+  if (!picture && field.type !== 'file') throw unprocessable(`Field "${field.name}" does not take an uploaded file.`);
+  const limit = picture ? MAX_INLINE_IMAGE_BYTES : MAX_ATTACHMENT_BYTES;
+  if (input.file.size > limit) throw new ApiError(413, `The file is larger than ${picture ? `${limit / 1024} KB` : `${limit / 1024 / 1024} MB`}, the limit for field "${field.name}".`);
+  const bytes = new Uint8Array(await input.file.arrayBuffer());
+  const kind = sniff(bytes);
+  if (!kind || (picture && kind.type === 'application/pdf')) {
+    throw new ApiError(415, picture ? `Field "${field.name}" takes a PNG or JPEG image.` : `Field "${field.name}" takes a PDF, PNG or JPEG file.`);
+  }
+  const uuid = crypto.randomUUID();
+  const { submission } = signing.scope;
+  await bucket.put(`attachments/${submission.accountId}/${submission.id}/${signing.submitter.id}/${uuid}.${kind.extension}`, bytes, {
+    httpMetadata: { contentType: kind.type },
+    customMetadata: { field_uuid: field.uuid, filename: input.file.name.slice(0, 255) },
+  });
+  const value = picture ? `data:${kind.type};base64,${base64(bytes)}` : `attachment:${uuid}`;
+  return { attachment_uuid: uuid, content_type: kind.type, byte_size: bytes.length, value };
+}

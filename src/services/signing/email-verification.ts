@@ -1,0 +1,118 @@
+// require_email_2fa (spec › Template preferences; Limits › Email 2FA code): before the form opens, the
+// signer proves they read their email with a 6-digit code, valid 10 minutes, at most 5 wrong tries per
+// code and 5 codes an hour. Codes are stored hashed; a correct code opens a browser session whose token
+// (also stored hashed) travels in an HttpOnly cookie scoped to the signing link.
+import { messageInsert } from '../../db/queries/messages';
+import {
+  countVerificationsSince,
+  findSession,
+  insertVerificationStatement,
+  latestVerification,
+  markVerified,
+  recordFailedAttempt,
+} from '../../db/queries/signing';
+import type { Submitter } from '../../db/schema/index';
+import { ApiError, unprocessable } from '../../lib/errors';
+import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
+import { randomBase62 } from '../../lib/random';
+import { nowIso } from '../../lib/time';
+import { emailMessage } from '../mail/outbox';
+import { ChangeSet } from '../submissions/change-set';
+import { signingUrl } from '../submissions/links';
+import { messageBranding } from '../submissions/notifications';
+import { trail, type StateContext } from '../submissions/submission-state';
+import type { Signing } from './signing-session';
+
+export const CODE_LIFETIME_MS = 10 * 60 * 1000;
+export const MAX_ATTEMPTS = 5;
+export const MAX_CODES_PER_HOUR = 5;
+/** How long a verified browser stays verified for this link. */
+export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
+
+export function requiresEmailCode(signing: Pick<Signing, 'scope'>): boolean {
+  return signing.scope.template.preferences.require_email_2fa === true;
+}
+
+/** A uniformly random 6-digit code (rejection sampling avoids modulo bias). */
+export function newCode(): string {
+  for (;;) {
+    const [n] = crypto.getRandomValues(new Uint32Array(1));
+    // 4_294_000_000 is the largest multiple of 10^6 below 2^32.
+    if (n < 4_294_000_000) return String(n % 1_000_000).padStart(6, '0');
+  }
+}
+
+function codeHash(submitterId: number, code: string): Promise<string> {
+  return sha256Hex(`signing-code:${submitterId}:${code}`);
+}
+
+/** Whether the browser's session cookie verifies this submitter. */
+export async function hasVerifiedSession(ctx: Pick<StateContext, 'db'>, submitter: Pick<Submitter, 'id'>, token: string | undefined): Promise<boolean> {
+  if (!token || !/^[0-9A-Za-z]{32}$/.test(token)) return false;
+  const row = await findSession(ctx.db, submitter.id, await sha256Hex(token));
+  return !!row?.verifiedAt && Date.parse(row.verifiedAt) + SESSION_LIFETIME_MS > Date.now();
+}
+
+/** Emails a fresh code (the messages outbox, kind verification_code). */
+export async function sendCode(ctx: StateContext, signing: Signing): Promise<void> {
+  const { scope, submitter } = signing;
+  if (!submitter.email) throw unprocessable('This signer has no email address to send a code to; ask the sender to add one.');
+  const since = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+  if ((await countVerificationsSince(ctx.db, submitter.id, since)) >= MAX_CODES_PER_HOUR) {
+    throw new ApiError(429, 'Too many codes were sent for this link in the last hour; try again later.', {}, { 'Retry-After': '600' });
+  }
+  const code = newCode();
+  const at = nowIso();
+  const source = { account: ctx.account, serviceName: ctx.serviceName, template: { name: scope.template.name, preferences: scope.template.preferences } };
+  const message = emailMessage(
+    'verification_code',
+    {
+      branding: messageBranding(source),
+      submitter: { name: submitter.name, email: submitter.email, link: signingUrl(scope.submission.linkBase, submitter.slug) },
+      template: { name: scope.template.name },
+      submission: { expireAt: scope.submission.expireAt },
+      code,
+    },
+    { accountId: ctx.account.id, submissionId: scope.submission.id, submitterId: submitter.id },
+  );
+  const cs = new ChangeSet(ctx.db);
+  cs.add(
+    insertVerificationStatement(ctx.db, {
+      accountId: ctx.account.id,
+      submitterId: submitter.id,
+      codeHash: await codeHash(submitter.id, code),
+      expiresAt: new Date(Date.now() + CODE_LIFETIME_MS).toISOString(),
+      createdAt: at,
+    }),
+  );
+  cs.addMessage(messageInsert(ctx.db, message));
+  trail(ctx, cs, scope, submitter, 'verification_code_sent', {}, at);
+  await cs.commit(ctx.messagesQueue);
+}
+
+/**
+ * Checks a code against the latest one sent. Right: returns a new session token (the caller sets it as
+ * a cookie) and the submitter's verification method becomes email_2fa. Wrong, expired or spent: 422
+ * (429 once the attempts are used up) with a sentence saying what to do.
+ */
+export async function verifyCode(ctx: StateContext, signing: Signing, code: string): Promise<string> {
+  const { scope, submitter } = signing;
+  const row = await latestVerification(ctx.db, submitter.id);
+  if (!row || row.verifiedAt) throw unprocessable('Request a code first.');
+  if (row.attempts >= MAX_ATTEMPTS) throw new ApiError(429, 'Too many wrong codes; request a new code.');
+  if (Date.parse(row.expiresAt) <= Date.now()) throw unprocessable('This code has expired; request a new one.');
+  const given = /^\d{6}$/.test(code.trim()) ? code.trim() : '';
+  if (!given || !timingSafeEqualString(await codeHash(submitter.id, given), row.codeHash)) {
+    const attempts = await recordFailedAttempt(ctx.db, row.id, MAX_ATTEMPTS);
+    if (attempts === null || attempts >= MAX_ATTEMPTS) throw new ApiError(429, 'Too many wrong codes; request a new code.');
+    const left = MAX_ATTEMPTS - attempts;
+    throw unprocessable(`That code is not right; ${left} attempt${left === 1 ? '' : 's'} left.`);
+  }
+  const token = randomBase62(32);
+  const at = nowIso();
+  if (!(await markVerified(ctx.db, row.id, submitter.id, await sha256Hex(token), at))) throw unprocessable('Request a code first.');
+  const cs = new ChangeSet(ctx.db);
+  trail(ctx, cs, scope, submitter, 'email_verified', {}, at);
+  await cs.commit(undefined);
+  return token;
+}

@@ -1,0 +1,169 @@
+// What a signer can do besides filling fields: submit, decline, delegate to someone else (rule 1) and
+// invite a witness (rule 2). Each is one guarded ChangeSet through the submission state machine.
+import { insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
+import { deleteVerificationsOf } from '../../db/queries/signing';
+import type { Submitter } from '../../db/schema/index';
+import { unprocessable } from '../../lib/errors';
+import { nowIso } from '../../lib/time';
+import { outboxInsert } from '../events/outbox';
+import { ChangeSet } from '../submissions/change-set';
+import { PRESET_PATTERNS } from '../submissions/field-values';
+import { newSlug } from '../submissions/links';
+import { loadScope, payloadSubmitter, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
+import {
+  ACTIVE_SUBMITTER_STATES,
+  assertSubmissionOpen,
+  completeSubmitter,
+  declineSubmitter,
+  invite,
+  isTurnOf,
+  trail,
+  type StateContext,
+} from '../submissions/submission-state';
+import { formEventData } from '../webhooks/payloads';
+import { assertCanFill, resolvedValues, saveValues, type Signing } from './signing-session';
+
+/**
+ * Submits the form: the last values are saved (field.updated as usual), formulas computed, fields hidden
+ * by conditions cleared, then the submitter completes (form.completed, submitter.completed, the next
+ * signer invited or the submission completed).
+ */
+export async function submitForm(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
+  assertCanFill(signing);
+  const saved = await saveValues(ctx, signing, input);
+  const { values, hidden } = resolvedValues(signing, saved.values);
+  for (const uuid of hidden) values[uuid] = null;
+  const scope = { ...signing.scope, submitters: signing.scope.submitters.map((s) => (s.id === saved.id ? saved : s)) };
+  return completeSubmitter(ctx, scope, saved, { values, via: 'signing_page', hiddenFields: [...hidden] });
+}
+
+export async function declineForm(ctx: StateContext, signing: Signing, reason: string): Promise<SubmissionScope> {
+  const kind = signing.submitter.status;
+  if (!(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(kind)) throw unprocessable(`You have already ${kind === 'completed' ? 'completed' : kind} this form.`);
+  return declineSubmitter(ctx, signing.scope, signing.submitter, reason);
+}
+
+export type Person = { email: string; name: string };
+
+/** Checks a person's email and name from a signer's request; returns them trimmed. */
+export function checkPerson(input: Person): Person {
+  const email = input.email.trim();
+  const name = input.name.trim();
+  const problems: string[] = [];
+  if (!PRESET_PATTERNS.email.pattern.test(email) || email.length > 254) problems.push('email must be an email address.');
+  if (name.length > 255) problems.push('name must be at most 255 characters.');
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  return { email, name };
+}
+
+/** The values the API prefilled: a delegate starts from those, never from what the delegator typed. */
+function prefilledValues(submitter: Submitter): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(submitter.values).filter(([uuid]) => submitter.prefilled.includes(uuid)));
+}
+
+/**
+ * Rule 1: while waiting, sent or opened, the signer hands their form to someone else. The submitter row
+ * takes the new person and a fresh slug (the old link stops working), starts over from `waiting` with
+ * the prefilled values, and is invited afresh when it is their turn. form.delegated carries
+ * `delegated_to`.
+ */
+export async function delegateForm(ctx: StateContext, signing: Signing, to: Person): Promise<Submitter> {
+  const { scope, submitter } = signing;
+  if (!(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status)) {
+    throw unprocessable(`Only a form that is waiting, sent or opened can be delegated; this one is ${submitter.status}.`);
+  }
+  assertSubmissionOpen(scope.submission);
+  const person = checkPerson(to);
+  if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase()) throw unprocessable('Delegate to someone else: that is your own email address.');
+  const at = nowIso();
+  const changes = {
+    email: person.email,
+    name: person.name || null,
+    slug: newSlug(),
+    status: 'waiting' as const,
+    values: prefilledValues(submitter),
+    sentAt: null,
+    openedAt: null,
+    startedAt: null,
+    verificationMethod: null,
+    updatedAt: at,
+  };
+  const delegated: Submitter = { ...submitter, ...changes };
+  const cs = new ChangeSet(ctx.db);
+  cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ACTIVE_SUBMITTER_STATES, changes));
+  // A browser verified for the delegator is not verified for the delegate.
+  cs.add(deleteVerificationsOf(ctx.db, submitter.id));
+  const next = { ...scope, submitters: scope.submitters.map((s) => (s.id === submitter.id ? delegated : s)) };
+  trail(ctx, cs, scope, submitter, 'delegated', { from: submitter.email, to: person.email }, at);
+  cs.add(
+    outboxInsert(ctx.db, {
+      accountId: ctx.account.id,
+      event: 'form.delegated',
+      data: formEventData({
+        submitter: payloadSubmitter(submitter),
+        submission: submissionRef(scope.submission, scope.template),
+        template: templateRef(scope.template),
+        delegated_to: { email: person.email, name: person.name },
+      }),
+    }),
+  );
+  const result = isTurnOf(scope.submission, next.submitters, delegated) ? invite(ctx, cs, next, delegated, at) : delegated;
+  await cs.commit(ctx.messagesQueue);
+  return result;
+}
+
+/**
+ * Rule 2: after completing, a signer invites a witness: the template needs a role named "Witness" and
+ * the witness's email must differ from the signer's. The witness fills that role's submitter (created
+ * when the submission has none yet) and the submission completes only once they have signed.
+ */
+export async function inviteWitness(ctx: StateContext, signing: Signing, to: Person): Promise<Submitter> {
+  const { scope, submitter } = signing;
+  if (submitter.status !== 'completed') throw unprocessable('Complete your form before inviting a witness.');
+  const role = scope.template.roles.find((r) => r.name.trim().toLowerCase() === 'witness');
+  if (!role) throw unprocessable('This document has no Witness role, so a witness cannot be invited.');
+  const person = checkPerson(to);
+  if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase()) throw unprocessable("The witness's email must differ from yours.");
+  if (scope.submission.status === 'completed') throw unprocessable('This submission is already completed; a witness can no longer be added.');
+  assertSubmissionOpen(scope.submission);
+  const existing = scope.submitters.find((s) => s.roleUuid === role.uuid && s.id !== submitter.id);
+  if (existing && !(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(existing.status)) {
+    throw unprocessable(`The witness has already ${existing.status === 'completed' ? 'signed' : existing.status}.`);
+  }
+  const at = nowIso();
+  let current = scope;
+  let witness = existing;
+  if (!witness) {
+    // No submitter for the role yet: add one after everyone else, then invite it like any other.
+    const slug = newSlug();
+    await ctx.db.batch([
+      insertSubmitterStatement(ctx.db, scope.submission.slug, {
+        accountId: ctx.account.id,
+        uuid: crypto.randomUUID(),
+        slug,
+        roleUuid: role.uuid,
+        role: role.name,
+        position: Math.max(...scope.submitters.map((s) => s.position)) + 1,
+        email: person.email,
+        name: person.name || null,
+        values: {},
+        metadata: {},
+      }),
+    ]);
+    current = await loadScope(ctx.db, scope.submission);
+    witness = current.submitters.find((s) => s.slug === slug)!;
+  }
+  // A witness listed at creation is replaced by the person the signer names: fresh link, invited afresh.
+  const changes = existing
+    ? { email: person.email, name: person.name || null, slug: newSlug(), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, updatedAt: at }
+    : { email: person.email, name: person.name || null, updatedAt: at };
+  const updated: Submitter = { ...witness, ...changes };
+  const cs = new ChangeSet(ctx.db);
+  cs.guarded(transitionSubmitterStatement(ctx.db, witness.id, ACTIVE_SUBMITTER_STATES, changes));
+  if (existing) cs.add(deleteVerificationsOf(ctx.db, witness.id));
+  const next = { ...current, submitters: current.submitters.map((s) => (s.id === witness!.id ? updated : s)) };
+  trail(ctx, cs, next, submitter, 'witness_invited', { witness: person.email }, at);
+  const invited = isTurnOf(next.submission, next.submitters, updated) ? invite(ctx, cs, next, updated, at) : updated;
+  await cs.commit(ctx.messagesQueue);
+  return invited;
+}

@@ -1,0 +1,179 @@
+// A signer's view of their submission, reached by the slug in their link (the slug is the credential):
+// which page they see, opening the form, and saving what they type (spec › What signers must be able to do).
+import type { Db } from '../../db/client';
+import { getAccount } from '../../db/queries/accounts';
+import { findSubmissionById, findSubmitterBySlug, transitionSubmitterStatement } from '../../db/queries/submissions';
+import type { Account, Submitter, TemplateField } from '../../db/schema/index';
+import { unprocessable } from '../../lib/errors';
+import { nowIso } from '../../lib/time';
+import { outboxInsert } from '../events/outbox';
+import { ChangeSet } from '../submissions/change-set';
+import { checkFieldValue, isBlank } from '../submissions/field-values';
+import { fieldsOf, loadScope, submissionRef, type SubmissionScope } from '../submissions/submission-scope';
+import { ACTIVE_SUBMITTER_STATES, formEvent, isTurnOf, trail, type StateContext } from '../submissions/submission-state';
+import { fieldUpdatedData } from '../webhooks/payloads';
+import { hiddenFields, withFormulas } from './form-rules';
+
+export type Signing = { account: Account; scope: SubmissionScope; submitter: Submitter };
+
+/** The signer behind `slug` with their submission, or null for an unknown slug. */
+export async function loadSigning(db: Db, slug: string): Promise<Signing | null> {
+  if (!/^[0-9A-Za-z]{14,64}$/.test(slug)) return null;
+  const submitter = await findSubmitterBySlug(db, slug);
+  if (!submitter) return null;
+  const [submission, account] = await Promise.all([findSubmissionById(db, submitter.submissionId), getAccount(db, submitter.accountId)]);
+  if (!submission || !account) return null;
+  const scope = await loadScope(db, submission);
+  // The scope's row is the fresh one (same query), so later transitions start from it.
+  return { account, scope, submitter: scope.submitters.find((s) => s.id === submitter.id) ?? submitter };
+}
+
+/**
+ * Which page the link shows (spec › Submitter states, rule 4; decisions.md › Lifecycles): the form only
+ * while the submitter can act and it is their turn.
+ */
+export type PageKind = 'form' | 'completed' | 'declined' | 'expired' | 'waiting' | 'unavailable';
+
+export function pageKind({ scope, submitter }: Pick<Signing, 'scope' | 'submitter'>): PageKind {
+  if (submitter.status === 'completed') return 'completed';
+  if (submitter.status === 'declined') return 'declined';
+  const { submission } = scope;
+  if (submitter.status === 'expired' || submission.status === 'expired' || (submission.expireAt !== null && submission.expireAt <= nowIso())) return 'expired';
+  if (submission.status !== 'pending') return 'unavailable';
+  // Someone else declined: nobody can finish it any more.
+  if (scope.submitters.some((s) => s.status === 'declined')) return 'unavailable';
+  if (!isTurnOf(submission, scope.submitters, submitter)) return 'waiting';
+  return 'form';
+}
+
+export function assertCanFill(signing: Signing): void {
+  const kind = pageKind(signing);
+  if (kind === 'form') return;
+  const why: Record<Exclude<PageKind, 'form'>, string> = {
+    completed: 'You have already completed this form.',
+    declined: 'You declined this form.',
+    expired: 'This signing link has expired.',
+    waiting: 'It is not your turn yet: others sign before you.',
+    unavailable: 'This form can no longer be signed.',
+  };
+  throw unprocessable(why[kind]);
+}
+
+/** The fields the signer fills, with `datenow` included; other roles' fields never reach the page. */
+export function signerFields(signing: Pick<Signing, 'scope' | 'submitter'>): TemplateField[] {
+  return fieldsOf(signing.scope.template, signing.submitter);
+}
+
+/**
+ * Opening the form (spec: opening fires form.viewed and moves the submitter to `opened`): once, from
+ * `waiting` or `sent`; date-now fields get today's date. A concurrent open that got there first wins
+ * and this one changes nothing.
+ */
+export async function openForm(ctx: StateContext, signing: Signing): Promise<Submitter> {
+  const { scope, submitter } = signing;
+  if (submitter.status !== 'waiting' && submitter.status !== 'sent') return submitter;
+  const at = nowIso();
+  const values = { ...submitter.values };
+  for (const field of signerFields(signing)) if (field.type === 'datenow' && isBlank(values[field.uuid])) values[field.uuid] = at.slice(0, 10);
+  const opened: Submitter = { ...submitter, status: 'opened', openedAt: at, values, updatedAt: at };
+  const cs = new ChangeSet(ctx.db);
+  cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ['waiting', 'sent'], { status: 'opened', openedAt: at, values, updatedAt: at }));
+  const next = { ...scope, submitters: scope.submitters.map((s) => (s.id === submitter.id ? opened : s)) };
+  trail(ctx, cs, next, submitter, 'opened', {}, at);
+  formEvent(ctx, cs, 'form.viewed', next, opened);
+  formEvent(ctx, cs, 'submitter.opened', next, opened);
+  try {
+    await cs.commit(ctx.messagesQueue);
+  } catch (error) {
+    if (error instanceof Error && 'status' in error && (error as { status: number }).status === 409) return submitter;
+    throw error;
+  }
+  return opened;
+}
+
+/**
+ * Checks values the signer sent against their fields: only their own, writable, non-formula fields,
+ * each by the same rules as the page (field-values.ts). Throws 422 listing every problem.
+ */
+export function checkSignerValues(signing: Pick<Signing, 'scope' | 'submitter'>, input: Record<string, unknown>): Record<string, unknown> {
+  const fields = new Map(signerFields(signing).map((f) => [f.uuid, f]));
+  const problems: string[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [uuid, value] of Object.entries(input)) {
+    const field = fields.get(uuid);
+    if (!field) {
+      problems.push(`${uuid} is not one of your fields.`);
+      continue;
+    }
+    if (field.readonly || field.formula) {
+      problems.push(`Field "${field.name}" is ${field.readonly ? 'read-only' : 'computed by its formula'}.`);
+      continue;
+    }
+    // Required-ness is checked on submit; a draft may be blank.
+    const checked = checkFieldValue({ ...field, required: false }, value);
+    if (checked.ok) out[uuid] = checked.value;
+    else problems.push(checked.problem);
+  }
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  return out;
+}
+
+/** The signer's values with formulas computed and the uuids of fields their conditions hide. */
+export function resolvedValues(signing: Pick<Signing, 'scope' | 'submitter'>, values: Record<string, unknown>) {
+  const fields = signerFields(signing);
+  const computed = withFormulas(fields, values);
+  return { values: computed, hidden: hiddenFields(fields, signing.scope.template.preferences, computed) };
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/**
+ * Saves values the signer typed (the page's autosave): field.updated per changed field with its old and
+ * new value and whether the API had prefilled it; form.started on the first change. Returns the
+ * submitter as saved.
+ */
+export async function saveValues(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<Submitter> {
+  assertCanFill(signing);
+  const { scope, submitter } = signing;
+  const checked = checkSignerValues(signing, input);
+  const { values } = resolvedValues(signing, { ...submitter.values, ...checked });
+  const fields = new Map(signerFields(signing).map((f) => [f.uuid, f]));
+  const changed = [...fields.values()].filter((f) => !same(submitter.values[f.uuid], values[f.uuid]));
+  if (changed.length === 0) return submitter;
+
+  const at = nowIso();
+  const startedAt = submitter.startedAt ?? at;
+  const saved: Submitter = { ...submitter, values, startedAt, updatedAt: at };
+  const cs = new ChangeSet(ctx.db);
+  cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ACTIVE_SUBMITTER_STATES, { values, startedAt, updatedAt: at }));
+  if (!submitter.startedAt) {
+    trail(ctx, cs, scope, submitter, 'started', {}, at);
+    formEvent(ctx, cs, 'form.started', scope, saved);
+  }
+  const ref = submissionRef(scope.submission, scope.template);
+  for (const field of changed) {
+    cs.add(
+      outboxInsert(ctx.db, {
+        accountId: ctx.account.id,
+        event: 'field.updated',
+        data: fieldUpdatedData({
+          submitter: { id: submitter.id, uuid: submitter.uuid, email: submitter.email ?? '', name: submitter.name ?? '', role: submitter.role },
+          submission: { id: ref.id, slug: ref.slug, template_id: ref.template_id },
+          field: {
+            uuid: field.uuid,
+            name: field.name,
+            type: field.type,
+            old_value: submitter.values[field.uuid] ?? null,
+            new_value: values[field.uuid] ?? null,
+            was_prefilled: submitter.prefilled.includes(field.uuid),
+          },
+          changed_at: at,
+        }),
+      }),
+    );
+  }
+  await cs.commit(ctx.messagesQueue);
+  return saved;
+}

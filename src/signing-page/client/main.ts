@@ -1,0 +1,50 @@
+// The signing page's browser script: reads the page's data and starts the part of the page it shows.
+import { $, send } from './api';
+import { startForm, type FormState } from './form';
+
+type PageData = ({ page: 'form' } & FormState) | { page: 'verify'; slug: string } | { page: 'completed'; slug: string };
+
+function text(id: string, value: string) {
+  const node = $(`#${id}`);
+  if (node) node.textContent = value;
+}
+
+function startVerify(slug: string) {
+  $('#send-code')?.addEventListener('click', async () => {
+    try {
+      await send('POST', `/s/${slug}/verification`, {});
+      text('verify-error', 'We sent a code. Check your email.');
+    } catch (e) {
+      text('verify-error', (e as Error).message);
+    }
+  });
+  $('#check-code')?.addEventListener('click', async () => {
+    try {
+      await send('POST', `/s/${slug}/verification/check`, { code: ($('#code') as HTMLInputElement).value });
+      window.location.reload();
+    } catch (e) {
+      text('verify-error', (e as Error).message);
+    }
+  });
+}
+
+function startCompleted(slug: string) {
+  $('#invite-witness')?.addEventListener('click', async () => {
+    try {
+      const name = ($('#witness-name') as HTMLInputElement).value;
+      const email = ($('#witness-email') as HTMLInputElement).value;
+      await send('POST', `/s/${slug}/invite_witness`, { name, email });
+      text('witness-error', `We invited ${email} to witness your signature.`);
+    } catch (e) {
+      text('witness-error', (e as Error).message);
+    }
+  });
+}
+
+const raw = document.getElementById('signing-data')?.textContent;
+if (raw) {
+  const data = JSON.parse(raw) as PageData;
+  if (data.page === 'form') startForm(document.getElementById('app')!, data);
+  else if (data.page === 'verify') startVerify(data.slug);
+  else if (data.page === 'completed') startCompleted(data.slug);
+}

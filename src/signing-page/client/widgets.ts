@@ -1,0 +1,177 @@
+// One input per field type for the stepper: text-like inputs, choices, uploads, and the signature pad
+// (draw with finger or mouse via pointer events, type, or upload).
+import { el, send } from './api';
+
+export type Field = {
+  uuid: string;
+  name: string;
+  type: string;
+  required: boolean;
+  readonly: boolean;
+  placeholder?: string;
+  options?: string[];
+  formula?: string;
+  default_value?: string;
+  pattern?: string;
+  validation?: string;
+  areas: { page: number; x: number; y: number; w: number; h: number; attachment_uuid: string }[];
+  preferences: Record<string, unknown>;
+};
+
+/** Calls `commit(value)` when the signer settles on a value. */
+export type Widget = { node: HTMLElement; focus(): void };
+
+const INPUT_TYPES: Record<string, string> = { text: 'text', cells: 'text', number: 'number', date: 'date', phone: 'tel' };
+
+export function widgetFor(field: Field, value: unknown, slug: string, commit: (value: unknown) => void, fail: (message: string) => void): Widget {
+  if (field.readonly || field.formula || field.type === 'datenow') {
+    const node = el('div', { class: 'readonly', id: 'field-input', text: value === null || value === undefined ? '' : String(value) });
+    return { node, focus: () => undefined };
+  }
+  if (INPUT_TYPES[field.type]) {
+    const input = el('input', { id: 'field-input', type: INPUT_TYPES[field.type], name: field.uuid, placeholder: field.placeholder ?? '' });
+    if (field.type === 'number') input.setAttribute('step', 'any');
+    if (field.type === 'cells') input.setAttribute('autocomplete', 'off');
+    input.value = value === null || value === undefined ? '' : String(value);
+    input.addEventListener('input', () => commit(input.value));
+    return { node: input, focus: () => input.focus() };
+  }
+  if (field.type === 'checkbox') {
+    const input = el('input', { id: 'field-input', type: 'checkbox', name: field.uuid });
+    input.style.width = 'auto';
+    input.checked = value === true || value === 'true';
+    input.addEventListener('change', () => commit(input.checked));
+    return { node: el('label', {}, input, ` ${field.name}`), focus: () => input.focus() };
+  }
+  if (field.type === 'select') {
+    const select = el('select', { id: 'field-input', name: field.uuid }, el('option', { value: '', text: 'Choose…' }));
+    for (const option of field.options ?? []) select.append(el('option', { value: option, text: option }));
+    select.value = value === null || value === undefined ? '' : String(value);
+    select.addEventListener('change', () => commit(select.value));
+    return { node: select, focus: () => select.focus() };
+  }
+  if (field.type === 'radio') {
+    const group = el('div', { id: 'field-input', role: 'radiogroup' });
+    for (const [i, option] of (field.options ?? []).entries()) {
+      const input = el('input', { type: 'radio', name: field.uuid, value: option, id: `radio-${i}` });
+      input.style.width = 'auto';
+      input.checked = value === option;
+      input.addEventListener('change', () => commit(option));
+      group.append(el('label', { for: `radio-${i}` }, input, ` ${option}`));
+    }
+    return { node: group, focus: () => (group.querySelector('input') as HTMLInputElement | null)?.focus() };
+  }
+  if (field.type === 'signature' || field.type === 'initials') return signatureWidget(field, value, slug, commit, fail);
+  if (field.type === 'stamp') return stampWidget(field, value, commit);
+  return uploadWidget(field, slug, commit, fail);
+}
+
+function uploadWidget(field: Field, slug: string, commit: (value: unknown) => void, fail: (message: string) => void): Widget {
+  const input = el('input', { id: 'field-input', type: 'file', accept: field.type === 'file' ? 'application/pdf,image/png,image/jpeg' : 'image/png,image/jpeg' });
+  input.addEventListener('change', async () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    const form = new FormData();
+    form.append('field_uuid', field.uuid);
+    form.append('file', file);
+    try {
+      const stored = await send('POST', `/s/${slug}/attachments`, form);
+      commit(stored.value);
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+  });
+  return { node: input, focus: () => input.focus() };
+}
+
+/** A drawing surface: pointer events cover mouse, pen and touch alike. */
+function signaturePad(): { canvas: HTMLCanvasElement; empty(): boolean; clear(): void } {
+  const canvas = el('canvas', { class: 'sigpad', id: 'signature-pad', width: '600', height: '200' });
+  const ctx = canvas.getContext('2d')!;
+  let drawing = false;
+  let strokes = 0;
+  const point = (e: PointerEvent) => {
+    const r = canvas.getBoundingClientRect();
+    return [((e.clientX - r.left) / r.width) * canvas.width, ((e.clientY - r.top) / r.height) * canvas.height] as const;
+  };
+  canvas.addEventListener('pointerdown', (e) => {
+    drawing = true;
+    canvas.setPointerCapture(e.pointerId);
+    ctx.lineWidth = 3;
+    ctx.lineCap = 'round';
+    ctx.strokeStyle = '#0b1f66';
+    ctx.beginPath();
+    ctx.moveTo(...point(e));
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drawing) return;
+    ctx.lineTo(...point(e));
+    ctx.stroke();
+    strokes += 1;
+  });
+  const stop = () => (drawing = false);
+  canvas.addEventListener('pointerup', stop);
+  canvas.addEventListener('pointercancel', stop);
+  return {
+    canvas,
+    empty: () => strokes === 0,
+    clear: () => {
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      strokes = 0;
+    },
+  };
+}
+
+function signatureWidget(field: Field, value: unknown, slug: string, commit: (value: unknown) => void, fail: (message: string) => void): Widget {
+  const node = el('div', { class: 'signature' });
+  const body = el('div');
+  const show = (mode: 'draw' | 'type' | 'upload') => {
+    body.replaceChildren();
+    if (mode === 'draw') {
+      const pad = signaturePad();
+      const apply = el('button', { type: 'button', id: 'sig-apply', text: field.type === 'initials' ? 'Apply initials' : 'Apply signature' });
+      const clear = el('button', { type: 'button', class: 'secondary', text: 'Clear' });
+      apply.addEventListener('click', () => (pad.empty() ? fail('Draw in the box first.') : commit(pad.canvas.toDataURL('image/png'))));
+      clear.addEventListener('click', () => pad.clear());
+      body.append(pad.canvas, el('div', { class: 'actions' }, apply, clear));
+    } else if (mode === 'type') {
+      const input = el('input', { id: 'sig-typed', type: 'text', placeholder: field.type === 'initials' ? 'Your initials' : 'Your full name' });
+      if (typeof value === 'string' && !value.startsWith('data:')) input.value = value;
+      input.addEventListener('input', () => commit(input.value));
+      body.append(input);
+    } else {
+      body.append(uploadWidget(field, slug, commit, fail).node);
+    }
+  };
+  const tabs = el('div', { class: 'tabs' });
+  for (const mode of ['draw', 'type', 'upload'] as const) {
+    const tab = el('button', { type: 'button', class: 'secondary', 'data-mode': mode, text: mode[0].toUpperCase() + mode.slice(1) });
+    tab.addEventListener('click', () => show(mode));
+    tabs.append(tab);
+  }
+  if (typeof value === 'string' && value.startsWith('data:image/')) body.append(el('img', { src: value, alt: 'Your signature' }));
+  else show('draw');
+  node.append(tabs, body);
+  return { node, focus: () => undefined };
+}
+
+/** A stamp drawn from the signer's name and today's date (what a company stamp carries). */
+function stampWidget(field: Field, value: unknown, commit: (value: unknown) => void): Widget {
+  const apply = el('button', { type: 'button', id: 'stamp-apply', text: 'Apply stamp' });
+  apply.addEventListener('click', () => {
+    const canvas = el('canvas', { width: '400', height: '160' });
+    const ctx = canvas.getContext('2d')!;
+    ctx.strokeStyle = ctx.fillStyle = '#1e3a8a';
+    ctx.lineWidth = 6;
+    ctx.strokeRect(6, 6, 388, 148);
+    ctx.font = 'bold 28px sans-serif';
+    ctx.textAlign = 'center';
+    ctx.fillText(document.title.split(' - ').pop() ?? 'Stamp', 200, 70, 370);
+    ctx.font = '22px sans-serif';
+    ctx.fillText(new Date().toISOString().slice(0, 10), 200, 115);
+    commit(canvas.toDataURL('image/png'));
+  });
+  const node = el('div', {}, apply);
+  if (typeof value === 'string' && value.startsWith('data:image/')) node.prepend(el('img', { src: value, alt: field.name }));
+  return { node, focus: () => apply.focus() };
+}

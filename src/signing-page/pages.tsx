@@ -1,0 +1,103 @@
+// The pages a signing link can show: the form, email verification, completed, declined, expired,
+// "waiting for others" and unavailable (spec › Submitter states, rule 4; decisions.md › Lifecycles).
+import type { PageBranding } from './branding';
+import { Layout } from './layout';
+
+export type FormData = {
+  slug: string;
+  submitter: { name: string | null; email: string | null; role: string };
+  fields: unknown[];
+  values: Record<string, unknown>;
+  documents: { uuid: string; filename: string; page_count: number; page_dimensions: { width: number; height: number }[]; url: string }[];
+  preferences: Record<string, unknown>;
+  can_invite_witness?: boolean;
+};
+
+export function FormPage(props: { branding: PageBranding; data: FormData }) {
+  return (
+    <Layout branding={props.branding} data={{ page: 'form', ...props.data }}>
+      <div id="app" class="documents" aria-live="polite">
+        <p class="muted">Loading the document…</p>
+      </div>
+      <noscript>
+        <div class="card">This signing page needs JavaScript to draw the document and your signature.</div>
+      </noscript>
+    </Layout>
+  );
+}
+
+export function VerifyPage(props: { branding: PageBranding; slug: string; email: string }) {
+  return (
+    <Layout branding={props.branding} data={{ page: 'verify', slug: props.slug }}>
+      <div class="card" id="verify">
+        <h1>Verify your email</h1>
+        <p>
+          Before you open this document we email a 6-digit code to <strong>{maskEmail(props.email)}</strong>. It is valid for 10 minutes.
+        </p>
+        <div class="actions">
+          <button type="button" id="send-code">Email me a code</button>
+        </div>
+        <label for="code">Code</label>
+        <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength={6} pattern="[0-9]{6}" />
+        <div class="actions">
+          <button type="button" id="check-code">Verify</button>
+        </div>
+        <p class="error" id="verify-error" role="alert"></p>
+      </div>
+    </Layout>
+  );
+}
+
+export function CompletedPage(props: { branding: PageBranding; slug: string; continueUrl: string | null; downloadUrl: string | null; canInviteWitness: boolean }) {
+  return (
+    <Layout branding={props.branding} data={{ page: 'completed', slug: props.slug }}>
+      <div class="card" id="completed">
+        <h1>You have completed this form</h1>
+        <p>Thank you. {props.downloadUrl ? 'Your signed copy is ready.' : 'Everyone receives a signed copy by email once all parties have signed.'}</p>
+        <div class="actions">
+          {props.downloadUrl ? (
+            <a class="button" href={props.downloadUrl} id="download">
+              Download the signed copy
+            </a>
+          ) : null}
+          {props.continueUrl ? (
+            <a class="button" href={props.continueUrl} id="continue" rel="noopener">
+              Continue
+            </a>
+          ) : null}
+        </div>
+      </div>
+      {props.canInviteWitness ? (
+        <div class="card" id="witness">
+          <h2>Invite a witness</h2>
+          <label for="witness-name">Witness name</label>
+          <input id="witness-name" autocomplete="name" />
+          <label for="witness-email">Witness email</label>
+          <input id="witness-email" type="email" autocomplete="email" />
+          <div class="actions">
+            <button type="button" id="invite-witness">Invite witness</button>
+          </div>
+          <p class="error" id="witness-error" role="alert"></p>
+        </div>
+      ) : null}
+    </Layout>
+  );
+}
+
+export function MessagePage(props: { branding: PageBranding; id: string; heading: string; text: string }) {
+  return (
+    <Layout branding={props.branding}>
+      <div class="card" id={props.id}>
+        <h1>{props.heading}</h1>
+        <p>{props.text}</p>
+      </div>
+    </Layout>
+  );
+}
+
+/** `jane@example.com` → `j***@example.com`: enough to recognise, not to harvest. */
+export function maskEmail(email: string): string {
+  const [local, domain] = email.split('@');
+  if (!domain) return '***';
+  return `${local.slice(0, 1)}***@${domain}`;
+}

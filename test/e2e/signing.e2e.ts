@@ -1,0 +1,168 @@
+// The signing page in a real browser (issue 6 bar): two sequential signers open their links from their
+// invitation emails, fill text, date, checkbox and a drawn signature, and submit; the second is invited
+// only after the first completed; the submission ends completed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { startDevServer, type DevServer } from './wrangler-dev';
+
+const PORT = Number(process.env.E2E_PORT ?? 8799);
+let server: DevServer;
+let browser: Browser;
+
+/** fetch, retried once when an idle keep-alive connection was closed under it. */
+async function get(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch {
+    return fetch(url, init);
+  }
+}
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await get(`${server.base}${path}`, {
+    method,
+    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
+}
+
+async function invitationLink(email: string): Promise<string | null> {
+  const res = await get(`${server.base}/dev/outbox?to=${encodeURIComponent(email)}&kind=invitation`);
+  const { data } = (await res.json()) as { data: { text: string }[] };
+  const match = data[0]?.text.match(/https?:\/\/\S+\/s\/[0-9A-Za-z]+/);
+  return match ? match[0] : null;
+}
+
+async function twoPagePdf(): Promise<string> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= 2; i += 1) pdf.addPage([612, 792]).drawText(`Agreement page ${i}`, { x: 50, y: 740, size: 18, font });
+  return Buffer.from(await pdf.save()).toString('base64');
+}
+
+async function createSubmission(template: any): Promise<{ id: number; emails: string[] }> {
+  const emails = ['first.signer@e2e.test', 'second.signer@e2e.test'];
+  const res = await call('POST', '/api/submissions', {
+    template_id: template.id,
+    submitters_order: 'sequential',
+    send_email: true,
+    submitters: [
+      { role: 'Tenant', email: emails[0], name: 'First Signer' },
+      { role: 'Landlord', email: emails[1], name: 'Second Signer' },
+    ],
+  });
+  if (res.status !== 201) throw new Error(`POST /api/submissions: ${res.status} ${res.text}`);
+  return { id: res.json.id, emails };
+}
+
+async function fillAndSign(page: Page, link: string, name: string) {
+  await page.goto(link);
+  await page.waitForSelector('#stepper');
+  // pdf.js drew the first page behind the fields.
+  await page.waitForSelector('.page[data-drawn="true"] canvas', { timeout: 60_000 });
+  await page.fill('#field-input', name);
+  await page.click('#next');
+  await page.fill('#field-input', '2026-05-31');
+  await page.click('#next');
+  await page.check('#field-input');
+  await page.click('#next');
+  const pad = await page.waitForSelector('#signature-pad');
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 20; i += 1) await page.mouse.move(box.x + 20 + i * 12, box.y + box.height / 2 + Math.sin(i) * 25, { steps: 2 });
+  await page.mouse.up();
+  await page.click('#sig-apply');
+  await page.waitForSelector('.area.filled img');
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name.replace(/\W+/g, '-')}.png`, fullPage: true });
+  await page.click('#submit');
+  await page.waitForSelector('#completed', { timeout: 30_000 });
+}
+
+describe('signing in a real browser', () => {
+  beforeAll(async () => {
+    server = await startDevServer(PORT);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+
+  afterAll(async () => {
+    if (process.env.E2E_LOGS) console.log(server?.output());
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('two sequential signers fill text, date, checkbox and a drawn signature, in order', async () => {
+    const fields = (role: string) => [
+      { name: `${role} name`, type: 'text', role, areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.35, h: 0.04 }] },
+      { name: `${role} date`, type: 'date', role, areas: [{ page: 1, x: 0.5, y: 0.2, w: 0.2, h: 0.04 }] },
+      { name: `${role} agrees`, type: 'checkbox', role, areas: [{ page: 1, x: 0.75, y: 0.2, w: 0.04, h: 0.03 }] },
+      { name: `${role} signature`, type: 'signature', role, areas: [{ page: 2, x: 0.1, y: 0.6, w: 0.3, h: 0.08 }] },
+    ];
+    const created = await call('POST', '/api/templates/pdf', {
+      name: 'Lease',
+      documents: [{ name: 'lease', file: await twoPagePdf() }],
+      submitters: [{ name: 'Tenant' }, { name: 'Landlord' }],
+      fields: [...fields('Tenant'), ...fields('Landlord')],
+    });
+    expect(created.status).toBe(201);
+    const submission = await createSubmission(created.json);
+
+    const first = await invitationLink(submission.emails[0]);
+    expect(first).not.toBeNull();
+    expect(await invitationLink(submission.emails[1])).toBeNull();
+
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await fillAndSign(page, first!.replace(/^https?:\/\/[^/]+/, server.base), 'Tina Tenant');
+
+    const second = await invitationLink(submission.emails[1]);
+    expect(second).not.toBeNull();
+    const desktop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await fillAndSign(desktop, second!.replace(/^https?:\/\/[^/]+/, server.base), 'Lars Landlord');
+
+    const done = await call('GET', `/api/submissions/${submission.id}`);
+    expect(done.json.status).toBe('completed');
+    expect(done.json.submitters.map((s: any) => s.status)).toEqual(['completed', 'completed']);
+    const values = Object.values(done.json.submitters[0].values);
+    expect(values).toContain('Tina Tenant');
+    expect(values).toContain('2026-05-31');
+    expect(values).toContain(true);
+    expect(values.some((v) => typeof v === 'string' && v.startsWith('data:image/png;base64,'))).toBe(true);
+    // TODO(issue 6 sealing): download the sealed PDF here once the sealing job is on main.
+  });
+
+  it('a signer declines with a reason from the page, and another delegates from the page', async () => {
+    const created = await call('POST', '/api/templates/pdf', {
+      name: 'Quote',
+      documents: [{ name: 'quote', file: await twoPagePdf() }],
+      submitters: [{ name: 'Client' }],
+      fields: [{ name: 'Plan', type: 'select', options: ['Basic', 'Pro'], areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.2, h: 0.04 }] }],
+    });
+    const make = async (email: string) => {
+      const res = await call('POST', '/api/submissions', { template_id: created.json.id, submitters: [{ email, name: 'Client' }] });
+      return res.json.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server.base) as string;
+    };
+    const page = await browser.newPage();
+    await page.goto(await make('decliner@e2e.test'));
+    await page.waitForSelector('#stepper');
+    await page.selectOption('#field-input', 'Pro');
+    await page.getByRole('button', { name: 'Decline' }).first().click();
+    await page.fill('#decline-reason', 'The price is wrong');
+    await page.click('#decline-confirm');
+    await page.waitForSelector('#declined');
+
+    await page.goto(await make('delegator@e2e.test'));
+    await page.waitForSelector('#stepper');
+    await page.getByRole('button', { name: 'Delegate to someone else' }).click();
+    await page.fill('#delegate-name', 'Dee Legate');
+    await page.fill('#delegate-email', 'deputy@e2e.test');
+    await page.click('#delegate-confirm');
+    await page.waitForSelector('#delegated');
+    expect(await invitationLink('deputy@e2e.test')).not.toBeNull();
+  });
+});
