@@ -1,9 +1,13 @@
 // The signing page in a real browser (issue 6 bar): two sequential signers open their links from their
 // invitation emails, fill text, date, checkbox and a drawn signature, and submit; the second is invited
-// only after the first completed; the submission ends completed.
+// only after the first completed; the submission ends completed and its sealed PDF downloads valid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startDevServer, type DevServer } from './wrangler-dev';
 
 const PORT = Number(process.env.E2E_PORT ?? 8799);
@@ -133,7 +137,30 @@ describe('signing in a real browser', () => {
     expect(values).toContain('2026-05-31');
     expect(values).toContain(true);
     expect(values.some((v) => typeof v === 'string' && v.startsWith('data:image/png;base64,'))).toBe(true);
-    // TODO(issue 6 sealing): download the sealed PDF here once the sealing job is on main.
+
+    // The sealing job runs on wrangler dev's local queue: wait for the sealed document, then download it
+    // through the API and check it with pdfsig and qpdf.
+    let documents: { id: number; download_url: string }[] = [];
+    for (let i = 0; i < 60 && documents.length === 0; i += 1) {
+      const list = await call('GET', `/api/submissions/${submission.id}/documents`);
+      if (list.status === 200 && list.json.sealed && list.json.documents?.length) documents = list.json.documents;
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(documents).toHaveLength(1);
+    const pdf = await get(`${server.base}/api/submissions/${submission.id}/documents/${documents[0].id}`, { headers: { 'X-Auth-Token': server.token } });
+    expect(pdf.status).toBe(200);
+    const dir = mkdtempSync(path.join(tmpdir(), 'e2e-sealed-'));
+    const file = path.join(dir, 'sealed.pdf');
+    writeFileSync(file, new Uint8Array(await pdf.arrayBuffer()));
+    const pdfsig = spawnSync('pdfsig', [file], { encoding: 'utf8' });
+    expect(pdfsig.stdout).toContain('Signature is Valid.');
+    expect(pdfsig.stdout).toContain('Total document signed');
+    expect(spawnSync('qpdf', ['--check', file], { encoding: 'utf8' }).status).toBe(0);
+    // Both signers appear on the audit trail page.
+    const text = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout;
+    expect(text).toContain('First Signer');
+    expect(text).toContain('Second Signer');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('a signer declines with a reason from the page, and another delegates from the page', async () => {

@@ -35,7 +35,10 @@ export async function startDevServer(port: number): Promise<DevServer> {
   const sql = (command: string) => JSON.parse(run(['d1', 'execute', 'DB', '--local', '--persist-to', state, '--json', `--command=${command}`]))[0].results;
   const accountId = sql("SELECT id FROM accounts WHERE name = 'E2E Corp'")[0].id as number;
 
-  const child: ChildProcess = spawn(wranglerBin, ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', 'ENVIRONMENT:development', '--show-interactive-dev-session=false'], {
+  const child: ChildProcess = spawn(wranglerBin, ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', 'ENVIRONMENT:development',
+    // A key of its own for this run (the sealing job encrypts the account's generated signing key); a
+    // clean clone has no .dev.vars.
+    '--var', `ENCRYPTION_KEY:${randomBytes(32).toString('base64')}`, '--show-interactive-dev-session=false'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -313,3 +313,35 @@ describe('templates with submissions', () => {
     expect((await api('DELETE', `/api/templates/${t.id}?permanently=true`, { token: owner.token })).status).toBe(204);
   });
 });
+
+describe('auto_sign', () => {
+  it('signs, in order, the submitters whose forms the API filled, with generated signatures', async () => {
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: {
+        template_id: three.id,
+        auto_sign: true,
+        submitters: [
+          { role: 'Buyer', email: 'auto-b@example.com', name: 'Ann Auto', values: { 'Buyer Name': 'Ann Auto', 'Buyer Date': '2026-11-23' } },
+          { role: 'Seller', email: 'auto-s@example.com', name: 'Sam Auto', values: { 'Seller Name': 'Sam Auto', 'Seller Date': '2026-11-23', 'Seller Signature': 'S. Auto' } },
+          // The agent's form is missing a required value: they sign on the page.
+          { role: 'Agent', email: 'auto-a@example.com', name: 'Al Agent' },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.submitters.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed', 'sent']);
+    expect(res.json.submitters[0].values['Buyer Signature']).toBe('Ann Auto');
+    expect(res.json.submitters[1].values['Seller Signature']).toBe('S. Auto');
+    expect(res.json.status).toBe('pending');
+    expect((await messagesTo('auto-a@example.com')).map((m) => m.kind)).toEqual(['invitation']);
+  });
+
+  it('leaves everyone to sign when auto_sign is off', async () => {
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: { template_id: three.id, submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@noauto.example.com`, values: { [`${role} Name`]: 'X', [`${role} Date`]: '2026-11-23' } })) },
+    });
+    expect(res.json.submitters.map((s: { status: string }) => s.status)).toEqual(['sent', 'waiting', 'waiting']);
+  });
+});

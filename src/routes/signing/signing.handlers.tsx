@@ -13,6 +13,8 @@ import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding } from '../../signing-page/branding';
 import { SIGNING_CSP } from '../../signing-page/layout';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
+import { listSealedDocuments } from '../../db/queries/submission-documents';
+import { zipSealedDocuments } from '../../services/sealing/combined-document';
 
 type C = Context<AppEnv>;
 
@@ -169,6 +171,35 @@ export async function streamDocument(c: C) {
       'X-Content-Type-Options': 'nosniff',
     },
   });
+}
+
+/**
+ * GET /s/:slug/download — the signer's own copy once the submission is sealed: the sealed PDF, or a zip of
+ * them when the template has several documents. Only a submitter who completed may download.
+ */
+export async function downloadSigned(c: C) {
+  const { db, signing } = await loadVerified(c);
+  const { submission } = signing.scope;
+  if (signing.submitter.status !== 'completed' || !submission.sealedAt) throw notFound('Signed document');
+  const documents = await listSealedDocuments(db, submission.id);
+  if (documents.length === 0) throw notFound('Signed document');
+  const headers = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' };
+  const files = await Promise.all(
+    documents.map(async (d) => {
+      const object = await c.env.FILES.get(d.r2Key);
+      if (!object) throw notFound('Signed document');
+      return { filename: d.filename, bytes: new Uint8Array(await object.arrayBuffer()) };
+    }),
+  );
+  if (files.length === 1) {
+    return new Response(files[0].bytes, { headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': contentDisposition(files[0].filename) } });
+  }
+  return new Response(zipSealedDocuments(files), { headers: { ...headers, 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(`${signing.scope.template.name || 'documents'}.zip`) } });
+}
+
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 export async function postSendCode(c: C) {

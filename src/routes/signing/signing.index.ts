@@ -13,6 +13,7 @@ export function createSigningRoutes() {
   s.use('*', outboxDrain({ methods: new Set(['GET', 'POST', 'PUT']) }));
   s.get('/:slug', h.showPage);
   s.get('/:slug/documents/:document_uuid', h.streamDocument);
+  s.get('/:slug/download', h.downloadSigned);
   s.post('/:slug/verification', h.postSendCode);
   s.post('/:slug/verification/check', h.postCheckCode);
   s.put('/:slug/values', h.putValues);

@@ -23,7 +23,8 @@ import { checkFieldValue } from './field-values';
 import { linkBaseFor, newSlug } from './links';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';
-import { submittersToInvite, type StateContext } from './submission-state';
+import { autoSignValues } from './auto-sign';
+import { ACTIVE_SUBMITTER_STATES, completeSubmitter, isTurnOf, submittersToInvite, type StateContext } from './submission-state';
 
 export type SubmitterInput = {
   role?: string;
@@ -282,7 +283,25 @@ export async function createSubmissions(
     preferences: template.preferences,
     documents,
   };
-  return rows.map((submission) => ({ submission, submitters: submitters.filter((s) => s.submissionId === submission.id), template: scopeTemplate }));
+  const scopes = rows.map((submission) => ({ submission, submitters: submitters.filter((s) => s.submissionId === submission.id), template: scopeTemplate }));
+  const out: SubmissionScope[] = [];
+  for (const scope of scopes) out.push(scope.submission.autoSign && scope.submission.status === 'pending' ? await applyAutoSign(ctx, scope) : scope);
+  return out;
+}
+
+/**
+ * auto_sign: completes, in signing order, every submitter whose form the API filled (autoSignValues), with
+ * generated signatures for blank signature and initials fields. Runs after the submission is stored; a
+ * submitter it cannot sign for simply signs on the page as usual.
+ */
+async function applyAutoSign(ctx: StateContext, scope: SubmissionScope): Promise<SubmissionScope> {
+  let current = scope;
+  for (;;) {
+    if (current.submission.status !== 'pending') return current;
+    const next = current.submitters.find((s) => ACTIVE_SUBMITTER_STATES.includes(s.status as never) && isTurnOf(current.submission, current.submitters, s) && autoSignValues(current, s));
+    if (!next) return current;
+    current = await completeSubmitter({ ...ctx, ip: null, userAgent: null }, current, next, { via: 'auto_sign', values: autoSignValues(current, next)!, verificationMethod: 'auto_sign' });
+  }
 }
 
 const STATEMENTS_PER_BATCH = 200;

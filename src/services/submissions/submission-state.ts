@@ -8,6 +8,7 @@ import {
   transitionSubmitterStatement,
 } from '../../db/queries/submissions';
 import { messageInsert } from '../../db/queries/messages';
+import { latestVerification } from '../../db/queries/signing';
 import type { Account, Submission, Submitter } from '../../db/schema/index';
 import type { EventName } from '../../lib/events';
 import { unprocessable } from '../../lib/errors';
@@ -245,6 +246,24 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
   trail(ctx, cs, scope, submitter, 'completed', { via: input.via }, at);
   formEvent(ctx, cs, 'form.completed', next, completed, true);
   formEvent(ctx, cs, 'submitter.completed', next, completed, true);
+  // Identity-bound signing (spec › Events: signing.complete follows form.completed only then): the
+  // signer proved control of their email with a code before signing.
+  if (completed.verificationMethod === 'email_2fa') {
+    const verification = await latestVerification(ctx.db, submitter.id);
+    cs.add(
+      outboxInsert(ctx.db, {
+        accountId: ctx.account.id,
+        event: 'signing.complete',
+        data: formEventData({
+          submitter: payloadSubmitter(completed),
+          submission: submissionRef(next.submission, next.template),
+          template: templateRef(next.template),
+          documents: submissionDocuments(ctx.apiBase, next.submission, next.template.documents),
+          identity: { level: 'ses', provider: 'email', method: 'email_2fa', verified_at: verification?.verifiedAt ?? at },
+        }),
+      }),
+    );
+  }
 
   if (allDone) {
     cs.guarded(transitionSubmissionStatement(ctx.db, submission.id, ['pending'], { status: 'completed', completedAt: at, updatedAt: at }));
