@@ -13,6 +13,9 @@ export const accounts = sqliteTable('accounts', {
   /** free | pro | enterprise — limits live in src/lib/plans.ts. */
   plan: text('plan').notNull().default('free'),
   suspendedAt: text('suspended_at'),
+  /** The Stripe subscription that pays for `plan`; its cancellation returns the account to free. */
+  stripeSubscriptionId: text('stripe_subscription_id'),
+  stripeCustomerId: text('stripe_customer_id'),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });

@@ -4,3 +4,4 @@ export * from './events';
 export * from './messages';
 export * from './templates';
 export * from './webhooks';
+export * from './billing';
