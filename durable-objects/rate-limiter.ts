@@ -10,8 +10,8 @@ export type RateLimitDecision = {
   resetAt: number;
 };
 
-/** How long an admitted request may stay only in memory before the log is written to storage. */
-export const SNAPSHOT_DELAY_MS = 5_000;
+/** How long admitted requests may stay only in memory before the log is written to storage again. */
+export const SNAPSHOT_INTERVAL_MS = 5_000;
 
 /**
  * A sliding-window log: the timestamps of the requests admitted in the last `windowMs`. A request is
@@ -23,17 +23,18 @@ export const SNAPSHOT_DELAY_MS = 5_000;
  * (test/api/rate-limit). Refused requests are not logged: a client that keeps retrying too early does
  * not push its own window further out.
  *
- * Storage is written behind, not per request: the first admitted request after a snapshot sets an
- * alarm `SNAPSHOT_DELAY_MS` ahead, and the alarm writes the whole log (at most `limit` numbers). A busy
- * token therefore costs one storage write per 5 s instead of one per request (docs/limits.md ›
- * Benchmark). A restarted object (deploy, crash) resumes from the last snapshot, so at most the hits of
- * the last 5 s are forgotten; an idle object is only evicted long after its alarm has run.
+ * Storage is written behind, not per request: an admitted request writes the whole log (at most
+ * `limit` numbers, unconfirmed, so no response waits for it) only when the last snapshot is older
+ * than `SNAPSHOT_INTERVAL_MS`. A restarted object (deploy, crash, eviction) resumes from the last
+ * snapshot, so it forgets at most the requests admitted in the 5 s before it stopped: a token can get
+ * that many extra requests in the minute after a restart. docs/limits.md › Benchmark has the figures
+ * (a write per request, and an alarm-driven write-behind, both cost more).
  */
 export class RateLimiter extends DurableObject {
   /** Admitted request times, oldest first. */
   private readonly log: number[];
-  /** An alarm is set that will write the log; hits until then need no storage call. */
-  private snapshotScheduled = false;
+  /** When the log was last written to storage (0: not by this instance). */
+  private snapshotAt = 0;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -50,11 +51,10 @@ export class RateLimiter extends DurableObject {
     const allowed = this.log.length < limit;
     if (allowed) {
       this.log.push(now);
-      if (!this.snapshotScheduled) {
-        this.snapshotScheduled = true;
-        // Not awaited: the decision above is already final and exact in memory.
-        this.ctx.storage.setAlarm(now + SNAPSHOT_DELAY_MS).catch(() => {
-          this.snapshotScheduled = false;
+      if (now - this.snapshotAt >= SNAPSHOT_INTERVAL_MS) {
+        this.snapshotAt = now;
+        this.ctx.storage.put('log', this.log, { allowUnconfirmed: true }).catch(() => {
+          // Only durability across a restart is lost; the in-memory log stays exact.
         });
       }
     }
@@ -66,11 +66,5 @@ export class RateLimiter extends DurableObject {
       remaining: Math.max(0, limit - this.log.length),
       resetAt: oldest + windowMs,
     };
-  }
-
-  /** Writes the log behind the requests that changed it (see the class comment). */
-  alarm(): void {
-    this.snapshotScheduled = false;
-    this.ctx.storage.kv.put('log', this.log);
   }
 }
