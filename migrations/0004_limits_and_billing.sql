@@ -12,4 +12,5 @@ CREATE TABLE `stripe_events` (
 );
 --> statement-breakpoint
 ALTER TABLE `accounts` ADD `stripe_subscription_id` text;--> statement-breakpoint
-ALTER TABLE `accounts` ADD `stripe_customer_id` text;
+ALTER TABLE `accounts` ADD `stripe_customer_id` text;--> statement-breakpoint
+ALTER TABLE `audit_events` ADD `actor` text;

@@ -21,7 +21,7 @@ import { mountAuditEvents } from './routes/audit-events/audit-events.index';
 import { createDevRoutes } from './routes/dev/dev.index';
 import { mountTemplates } from './routes/templates/templates.index';
 import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
-import { mountSubscription } from './routes/subscription/subscription.index';
+import { mountStripeWebhook, mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { outboxDrain } from './middleware/outbox-drain';
@@ -81,6 +81,8 @@ export function createApp() {
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
   // Before the tenant API: its authenticate() would otherwise refuse partner keys on these paths.
   app.route('/api/partner/v1', createPartnerApi());
+  // Also before the tenant API: Stripe signs its deliveries and sends no API token.
+  mountStripeWebhook(app);
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
   return app;

@@ -76,6 +76,8 @@ export const auditEvents = sqliteTable(
       .references(() => accounts.id),
     userId: integer('user_id'),
     accessTokenId: integer('access_token_id'),
+    /** Who acted: the API token's prefix, a partner key's prefix (`ptk_…`), or `stripe`. */
+    actor: text('actor'),
     /** e.g. access_token.create, account.update — `<resource>.<verb>`. */
     action: text('action').notNull(),
     resourceType: text('resource_type'),

@@ -91,6 +91,7 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
           createdAt: at,
         }),
         outboxInsert(db, { accountId: actor.accountId, event: 'template.created', data: templateEventData(draft, record.documents.length) }),
+        ...(ctx.auditStatement ? [ctx.auditStatement(publicId)] : []),
       ]),
     );
     return { template, documents };

@@ -1,5 +1,6 @@
 // What templates write besides themselves: the webhook payload (spec › Events › template.*), the
 // version snapshot, the plan limit check, and the identifiers a new template gets.
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { activeTemplatesCountQuery, countActiveTemplates } from '../../db/queries/templates';
 import type { Template, TemplateDocument, TemplateSnapshot } from '../../db/schema/index';
@@ -11,7 +12,16 @@ import { planLimitGuard, refusingPastPlanLimit } from '../plan-limits';
 /** Who is acting, and where a plan-limit 403 sends them (spec › Errors rule 1). */
 export type Actor = { accountId: number; userId: number; plan: string; upgradeUrl: string };
 
-export type TemplateContext = { db: Db; bucket: R2Bucket; actor: Actor };
+export type TemplateContext = {
+  db: Db;
+  bucket: R2Bucket;
+  actor: Actor;
+  /**
+   * The request's audit row for a new template (by its public id), written in the template's own
+   * batch: one D1 round trip less, and the change and its record commit together.
+   */
+  auditStatement?: (templatePublicId: string) => BatchItem<'sqlite'>;
+};
 
 export const TEMPLATE_ID_PREFIX = 'tpl_';
 
