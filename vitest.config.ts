@@ -25,6 +25,8 @@ export default defineConfig(async () => {
             // A real local HTTP server imitating Stripe (test/global-setup/stripe-imitation.mjs).
             STRIPE_SECRET_KEY: 'sk_test_imitation',
             STRIPE_API_BASE: `http://127.0.0.1:${inject('stripePort')}`,
+            // Tests sign their own Stripe webhook deliveries with it (test/api/subscription-webhook.test.ts).
+            STRIPE_WEBHOOK_SECRET: 'whsec_test_signing_secret',
             // The webhook receiver (test/receiver) listens on loopback, which only this exemption lets through.
             RECEIVER_PORT: inject<number>('receiverPort'),
             WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${inject<number>('receiverPort')}`,

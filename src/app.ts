@@ -22,7 +22,7 @@ import { createDevRoutes } from './routes/dev/dev.index';
 import { mountSubmissions } from './routes/submissions/submissions.index';
 import { mountTemplates } from './routes/templates/templates.index';
 import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
-import { mountSubscription } from './routes/subscription/subscription.index';
+import { mountStripeWebhook, mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { mountTools } from './routes/tools/tools.index';
@@ -90,6 +90,8 @@ export function createApp() {
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
   // Before the tenant API: its authenticate() would otherwise refuse partner keys on these paths.
   app.route('/api/partner/v1', createPartnerApi());
+  // Also before the tenant API: Stripe signs its deliveries and sends no API token.
+  mountStripeWebhook(app);
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
   app.route('/s', createSigningRoutes());

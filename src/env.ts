@@ -35,6 +35,8 @@ export type Bindings = {
   STRIPE_SECRET_KEY?: string;
   /** Stripe's API origin; tests and local dev point it at an imitation. */
   STRIPE_API_BASE?: string;
+  /** Secret: the Stripe webhook endpoint's signing secret (`whsec_…`) for POST /api/subscription/webhook. */
+  STRIPE_WEBHOOK_SECRET?: string;
   /** Development only: `true` turns rate limiting and idempotency off (bench/limits compares both). */
   LIMITS_DISABLED?: string;
   /** Development only: overrides the 120 requests per minute per token (bench/limits). */
@@ -59,6 +61,8 @@ export type AuditNote = {
   action: string;
   resourceType?: string;
   resourceId?: string | number;
+  /** Partner control plane: the tenant account whose trail records the action. */
+  accountId?: number;
 };
 
 export type AppEnv = {
@@ -69,5 +73,9 @@ export type AppEnv = {
     audit: AuditNote | undefined;
     /** Set by the partner auth middleware: SHA-256 of the partner key, to key its rate limit. */
     partnerKeyHash: string;
+    /** Set by the partner auth middleware: the key's display prefix, the actor in audit trails. */
+    partnerKeyPrefix: string;
+    /** Set by a handler that wrote its audit row in its own batch: the status that row records. */
+    auditRecorded: number | undefined;
   };
 };

@@ -9,11 +9,13 @@
 // limiter does exactly the work it does in production, one log of at most 120 entries per token.
 // The idempotency middleware is mounted only on create/send routes, so on this read it costs
 // nothing by construction. Rounds alternate on/off so drift on a shared machine hits both alike.
-// Usage: npm run bench:limits  (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS to vary)
+// Beside the throughput it prints the servers' CPU time per request (all processes of each wrangler
+// dev), which moves far less than throughput when other work shares the machine.
+// Usage: npm run bench:limits  (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_MODE to vary)
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -23,6 +25,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 400);
+/** `alternate` (default): rounds take turns; `concurrent`: both servers are loaded at once. */
+const MODE = process.env.BENCH_MODE ?? 'alternate';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' };
 
@@ -81,7 +85,7 @@ async function startServer(name, vars, tokens) {
       '--show-interactive-dev-session=false', '--log-level', 'warn', ...varArgs],
     { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true },
   );
-  const server = { name, base: `http://127.0.0.1:${port}`, tokens, stop: () => process.kill(-child.pid, 'SIGTERM') };
+  const server = { name, base: `http://127.0.0.1:${port}`, tokens, pgid: child.pid, stop: () => process.kill(-child.pid, 'SIGTERM') };
   for (let i = 0; i < 240; i += 1) {
     try {
       if ((await fetch(`${server.base}/api/openapi.json`)).ok) return server;
@@ -94,9 +98,33 @@ async function startServer(name, vars, tokens) {
   throw new Error(`wrangler dev (${name}) did not start`);
 }
 
+/**
+ * CPU seconds (user + system) used so far by every process of a server's process group (wrangler,
+ * workerd). Per request this is steadier than throughput on a machine shared with other work:
+ * other load slows both servers, but it does not change how much CPU one request costs.
+ */
+function groupCpuSeconds(pgid) {
+  const ticks = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the parenthesised command name: state ppid pgrp … utime(14) stime(15).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      total += (Number(fields[11]) + Number(fields[12])) / ticks;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
 let next = 0;
 
 async function load(server, seconds) {
+  const cpuBefore = process.platform === 'linux' ? groupCpuSeconds(server.pgid) : NaN;
   const result = await autocannon({
     url: `${server.base}/api/user`,
     connections: CONNECTIONS,
@@ -110,7 +138,8 @@ async function load(server, seconds) {
       },
     ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx, errors: result.errors };
+  const cpuMs = ((groupCpuSeconds(server.pgid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+  return { cpuMs, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx, errors: result.errors };
 }
 
 const servers = [];
@@ -136,22 +165,40 @@ try {
     await load(server, 3);
   }
   const totals = { on: [], off: [] };
+  const report = (round, server, r) =>
+    console.log(`round ${round} ${server.name.padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  cpu ${r.cpuMs.toFixed(2)} ms/req  non-2xx ${r.non2xx}  errors ${r.errors}`);
   for (let round = 1; round <= ROUNDS; round += 1) {
+    if (MODE === 'concurrent') {
+      // Both servers loaded at the same time: the same machine load for both, and no idle gap in
+      // which local workerd evicts the limiter objects (after 10 s; production keeps them 70–140 s).
+      const results = await Promise.all([on, off].map((server) => load(server, SECONDS)));
+      [on, off].forEach((server, i) => {
+        totals[server.name].push(results[i]);
+        report(round, server, results[i]);
+      });
+      continue;
+    }
     for (const server of round % 2 ? [on, off] : [off, on]) {
       const r = await load(server, SECONDS);
       totals[server.name].push(r);
-      console.log(`round ${round} ${server.name.padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`);
+      report(round, server, r);
     }
   }
   const mean = (rs) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
   const withLimits = mean(totals.on);
   const floor = mean(totals.off);
+  const cpu = (rs) => rs.reduce((sum, r) => sum + r.cpuMs, 0) / rs.length;
   const failures = [...totals.on, ...totals.off].reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   console.log('');
-  console.log(`GET /api/user, ${CONNECTIONS} connections, ${TOKENS} tokens, ${ROUNDS} × ${SECONDS} s per side`);
+  console.log(`GET /api/user, ${CONNECTIONS} connections, ${TOKENS} tokens, ${ROUNDS} × ${SECONDS} s per side, ${MODE}`);
   console.log(`rate limiting + idempotency on : ${withLimits.toFixed(0)} req/s`);
   console.log(`floor (limits off)             : ${floor.toFixed(0)} req/s`);
   console.log(`ratio                          : ${(withLimits / floor).toFixed(2)} (target ≥ 0.80)`);
+  if (process.platform === 'linux') {
+    const cpuOn = cpu(totals.on);
+    const cpuOff = cpu(totals.off);
+    console.log(`server CPU per request         : on ${cpuOn.toFixed(2)} ms, off ${cpuOff.toFixed(2)} ms; ratio off/on ${(cpuOff / cpuOn).toFixed(2)}`);
+  }
   if (failures) console.log(`warning: ${failures} non-2xx responses or errors; the figures are not comparable`);
 } finally {
   for (const server of servers) {

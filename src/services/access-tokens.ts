@@ -1,6 +1,6 @@
 // Issuing API tokens: the rules on scopes, IPs, expiry, ownership and plan limits.
 import type { Db } from '../db/client';
-import { countUsableAccessTokens, insertAccessToken } from '../db/queries/access-tokens';
+import { countUsableAccessTokens, insertAccessToken, insertAccessTokenStatement, usableAccessTokensCountQuery } from '../db/queries/access-tokens';
 import { getUser } from '../db/queries/users';
 import type { AccessToken, Account, User } from '../db/schema/index';
 import { sha256Hex } from '../lib/crypto';
@@ -8,7 +8,7 @@ import { forbidden, unprocessable } from '../lib/errors';
 import { canonicalIpEntry, describeInvalidIpEntry } from '../lib/ip';
 import { isScope, SCOPES } from '../lib/scopes';
 import { generateApiToken } from '../lib/tokens';
-import { assertWithinPlanLimit } from './plan-limits';
+import { assertWithinPlanLimit, planLimitGuard, planLimitReached, refusingPastPlanLimit } from './plan-limits';
 
 export type IssueTokenInput = {
   name: string;
@@ -53,14 +53,32 @@ export async function issueAccessToken(
     owner = other;
   }
 
-  assertWithinPlanLimit(
-    caller.account,
-    'accessTokens',
-    await countUsableAccessTokens(db, caller.account.id, new Date(now).toISOString()),
-    upgradeUrl,
-  );
+  const at = new Date(now).toISOString();
+  assertWithinPlanLimit(caller.account, 'accessTokens', await countUsableAccessTokens(db, caller.account.id, at), upgradeUrl);
 
-  return mintAccessToken(db, caller.account.id, owner.id, input);
+  // The count above refuses early; the guard in the insert's batch is what makes the limit exact
+  // when several tokens are created at once.
+  const { token, values } = await newTokenValues(caller.account.id, owner.id, input);
+  const [, [row]] = await refusingPastPlanLimit(
+    () => db.batch([planLimitGuard(db, caller.account, 'accessTokens', usableAccessTokensCountQuery(db, caller.account.id, at)), insertAccessTokenStatement(db, values)]),
+    () => planLimitReached(caller.account, 'accessTokens', upgradeUrl),
+  );
+  return { token, row };
+}
+
+async function newTokenValues(accountId: number, userId: number, input: Omit<IssueTokenInput, 'userId'>) {
+  const { token, prefix } = generateApiToken();
+  const values = {
+    accountId,
+    userId,
+    name: input.name,
+    tokenHash: await sha256Hex(token),
+    tokenPrefix: prefix,
+    scopes: [...new Set(input.scopes)],
+    allowedIps: [...new Set(input.allowedIps.map(canonicalIpEntry))],
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+  };
+  return { token, values };
 }
 
 /**
@@ -73,16 +91,6 @@ export async function mintAccessToken(
   userId: number,
   input: Omit<IssueTokenInput, 'userId'>,
 ): Promise<{ token: string; row: AccessToken }> {
-  const { token, prefix } = generateApiToken();
-  const row = await insertAccessToken(db, {
-    accountId,
-    userId,
-    name: input.name,
-    tokenHash: await sha256Hex(token),
-    tokenPrefix: prefix,
-    scopes: [...new Set(input.scopes)],
-    allowedIps: [...new Set(input.allowedIps.map(canonicalIpEntry))],
-    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
-  });
-  return { token, row };
+  const { token, values } = await newTokenValues(accountId, userId, input);
+  return { token, row: await insertAccessToken(db, values) };
 }

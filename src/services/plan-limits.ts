@@ -1,4 +1,7 @@
 // Plan limits on creating things (spec › Limits: "plan limit reached" is a 403 with `upgrade_url`).
+import type { SQLWrapper } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { isPlanLimitGuardFailure, planLimitGuardStatement } from '../db/queries/plan-limits';
 import type { Account } from '../db/schema/index';
 import { ApiError } from '../lib/errors';
 import { planOf, type Plan } from '../lib/plans';
@@ -17,9 +20,17 @@ function planLimitError(message: string, upgradeUrl: string): ApiError {
   return new ApiError(403, message, { upgrade_url: upgradeUrl, code: 'plan_limit_reached' });
 }
 
+/** The 403 for a counted limit: `Your free plan allows 1 team member; remove one or upgrade.` */
+export function planLimitReached(account: Pick<Account, 'plan'>, limit: CountedLimit, upgradeUrl: string): ApiError {
+  const max = planOf(account.plan).limits[limit];
+  const what = WHAT[limit];
+  return planLimitError(`Your ${planOf(account.plan).name} plan allows ${max} ${max === 1 ? what.one : what.many}; ${what.remedy}.`, upgradeUrl);
+}
+
 /**
- * Throws the plan-limit 403 when `current + adding` would pass the account's limit. Callers count
- * what exists (`current`) in the same request; see docs/decisions.md › issue 3 on concurrency.
+ * Throws the plan-limit 403 when `current + adding` would pass the account's limit: an early, friendly
+ * refusal from a count read in this request. On its own it is check-then-insert; the exact
+ * enforcement is `planLimitGuard` in the batch that writes (docs/limits.md › Plans).
  */
 export function assertWithinPlanLimit(
   account: Pick<Account, 'plan'>,
@@ -30,8 +41,32 @@ export function assertWithinPlanLimit(
 ): void {
   const max = planOf(account.plan).limits[limit];
   if (current + adding <= max) return;
-  const what = WHAT[limit];
-  throw planLimitError(`Your ${planOf(account.plan).name} plan allows ${max} ${max === 1 ? what.one : what.many}; ${what.remedy}.`, upgradeUrl);
+  throw planLimitReached(account, limit, upgradeUrl);
+}
+
+/**
+ * Exact counted limits under concurrency. Put the returned statement first in the `db.batch([...])`
+ * that creates the `adding` things, where `counted` is an unexecuted `SELECT count(*)` of what the
+ * limit counts (e.g. `activeTemplatesCountQuery(db, accountId)`), and run the batch through
+ * `refusingPastPlanLimit`: past the limit the batch writes nothing and the caller gets the 403.
+ *
+ *   await refusingPastPlanLimit(
+ *     () => db.batch([planLimitGuard(db, account, 'submissionsPerMonth', monthCount, n), insertSubmission, …]),
+ *     () => planLimitReached(account, 'submissionsPerMonth', upgradeUrl),
+ *   );
+ */
+export function planLimitGuard(db: Db, account: Pick<Account, 'plan'>, limit: CountedLimit, counted: SQLWrapper, adding = 1) {
+  return planLimitGuardStatement(db, limit, counted, planOf(account.plan).limits[limit], adding);
+}
+
+/** Runs a write that contains a `planLimitGuard`; turns the guard's failure into `refusal()`. */
+export async function refusingPastPlanLimit<T>(write: () => Promise<T>, refusal: () => ApiError): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isPlanLimitGuardFailure(err)) throw refusal();
+    throw err;
+  }
 }
 
 function formatBytes(bytes: number): string {

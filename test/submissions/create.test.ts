@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createAccount, createToken, type TestAccount } from '../helpers';
 import { createTemplate, messagesTo, outboxRows, type TemplateFixture } from '../submission-fixtures';
@@ -246,5 +247,17 @@ describe('authorization', () => {
     const over = await api('POST', '/api/submissions', { token: free.token, body: { template_id: t.id, submitters: [{ email: 'x@example.com' }] } });
     expect(over.status).toBe(403);
     expect(over.json.upgrade_url).toBeTruthy();
+  });
+
+  it('holds the monthly limit exactly when requests arrive together', async () => {
+    const free = await createAccount({ plan: 'free' });
+    const t = await createTemplate(free.token);
+    const results = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => api('POST', '/api/submissions', { token: free.token, body: { template_id: t.id, send_email: false, submitters: [{ email: `race${i}@example.com` }] } })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 403).every((r) => r.json.upgrade_url)).toBe(true);
+    const { results: rows } = await env.DB.prepare('SELECT count(*) AS n FROM submissions WHERE account_id = ?').bind(free.accountId).all<{ n: number }>();
+    expect(rows[0].n).toBe(10);
   });
 });

@@ -32,11 +32,14 @@ export async function touchLastUsed(db: Db, id: number, at: string, staleBefore:
     );
 }
 
-export async function insertAccessToken(
-  db: Db,
-  values: Pick<AccessToken, 'accountId' | 'userId' | 'name' | 'tokenHash' | 'tokenPrefix' | 'scopes' | 'allowedIps' | 'expiresAt'>,
-): Promise<AccessToken> {
-  const [row] = await db.insert(accessTokens).values(values).returning();
+export type NewAccessToken = Pick<AccessToken, 'accountId' | 'userId' | 'name' | 'tokenHash' | 'tokenPrefix' | 'scopes' | 'allowedIps' | 'expiresAt'>;
+
+export function insertAccessTokenStatement(db: Db, values: NewAccessToken) {
+  return db.insert(accessTokens).values(values).returning();
+}
+
+export async function insertAccessToken(db: Db, values: NewAccessToken): Promise<AccessToken> {
+  const [row] = await insertAccessTokenStatement(db, values);
   return row;
 }
 
@@ -90,7 +93,13 @@ export async function revokeAccessToken(db: Db, accountId: number, id: number, a
 
 /** Tokens that can still authenticate: not revoked and not past their expiry. */
 export async function countUsableAccessTokens(db: Db, accountId: number, at: string): Promise<number> {
-  const [row] = await db
+  const [row] = await usableAccessTokensCountQuery(db, accountId, at);
+  return row.n;
+}
+
+/** `SELECT count(*)` of tokens usable at `at`, unexecuted: also a plan-limit guard's count. */
+export function usableAccessTokensCountQuery(db: Db, accountId: number, at: string) {
+  return db
     .select({ n: count() })
     .from(accessTokens)
     .where(
@@ -100,5 +109,4 @@ export async function countUsableAccessTokens(db: Db, accountId: number, at: str
         or(isNull(accessTokens.expiresAt), gt(accessTokens.expiresAt, at)),
       ),
     );
-  return row.n;
 }

@@ -7,8 +7,12 @@ import type { CursorWindow } from '../../lib/pagination';
 
 export type NewAuditEvent = typeof auditEvents.$inferInsert;
 
+export function insertAuditEventStatement(db: Db, event: NewAuditEvent) {
+  return db.insert(auditEvents).values(event);
+}
+
 export async function insertAuditEvent(db: Db, event: NewAuditEvent): Promise<void> {
-  await db.insert(auditEvents).values(event);
+  await insertAuditEventStatement(db, event);
 }
 
 export type AuditEventFilters = {

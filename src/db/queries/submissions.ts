@@ -257,13 +257,17 @@ export async function listSubmittersPage(db: Db, accountId: number, filters: Sub
   return db.select().from(submitters).where(and(...conditions)).orderBy(orderBy).limit(window.take);
 }
 
-/** Submissions created in the account since `since`: the monthly plan limit counts these. */
-export async function countSubmissionsSince(db: Db, accountId: number, since: string): Promise<number> {
-  const row = await db
+/** `SELECT count(*)` of the account's submissions since `since`, unexecuted: the monthly plan limit's count. */
+export function submissionsSinceCountQuery(db: Db, accountId: number, since: string) {
+  return db
     .select({ n: sql<number>`count(*)` })
     .from(submissions)
-    .where(and(eq(submissions.accountId, accountId), gte(submissions.createdAt, since)))
-    .get();
+    .where(and(eq(submissions.accountId, accountId), gte(submissions.createdAt, since)));
+}
+
+/** Submissions created in the account since `since`: the monthly plan limit counts these. */
+export async function countSubmissionsSince(db: Db, accountId: number, since: string): Promise<number> {
+  const [row] = await submissionsSinceCountQuery(db, accountId, since);
   return row?.n ?? 0;
 }
 

@@ -73,11 +73,16 @@ export async function listAllDocumentKeys(db: Db, templateId: number): Promise<s
   return rows.map((r) => r.key);
 }
 
-export async function countActiveTemplates(db: Db, accountId: number): Promise<number> {
-  const [row] = await db
+/** `SELECT count(*)` of the account's active templates, unexecuted: also a plan-limit guard's count. */
+export function activeTemplatesCountQuery(db: Db, accountId: number) {
+  return db
     .select({ n: count() })
     .from(templates)
     .where(and(eq(templates.accountId, accountId), isNull(templates.archivedAt)));
+}
+
+export async function countActiveTemplates(db: Db, accountId: number): Promise<number> {
+  const [row] = await activeTemplatesCountQuery(db, accountId);
   return row.n;
 }
 

@@ -42,19 +42,28 @@ export async function findActiveAdmin(db: Db, accountId: number): Promise<User |
     .get();
 }
 
-export async function countActiveUsers(db: Db, accountId: number): Promise<number> {
-  const [row] = await db
+/** `SELECT count(*)` of the account's team members, unexecuted: also a plan-limit guard's count. */
+export function activeUsersCountQuery(db: Db, accountId: number) {
+  return db
     .select({ n: count() })
     .from(users)
     .where(and(eq(users.accountId, accountId), isNull(users.archivedAt)));
+}
+
+export async function countActiveUsers(db: Db, accountId: number): Promise<number> {
+  const [row] = await activeUsersCountQuery(db, accountId);
   return row.n;
+}
+
+export function insertUserStatement(db: Db, values: { accountId: number; email: string; name: string; role: string }) {
+  return db.insert(users).values(values).returning();
 }
 
 export async function insertUser(
   db: Db,
   values: { accountId: number; email: string; name: string; role: string },
 ): Promise<User> {
-  const [row] = await db.insert(users).values(values).returning();
+  const [row] = await insertUserStatement(db, values);
   return row;
 }
 

@@ -13,6 +13,9 @@ export const accounts = sqliteTable('accounts', {
   /** free | pro | enterprise — limits live in src/lib/plans.ts. */
   plan: text('plan').notNull().default('free'),
   suspendedAt: text('suspended_at'),
+  /** The Stripe subscription that pays for `plan`; its cancellation returns the account to free. */
+  stripeSubscriptionId: text('stripe_subscription_id'),
+  stripeCustomerId: text('stripe_customer_id'),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });
@@ -73,6 +76,8 @@ export const auditEvents = sqliteTable(
       .references(() => accounts.id),
     userId: integer('user_id'),
     accessTokenId: integer('access_token_id'),
+    /** Who acted: the API token's prefix, a partner key's prefix (`ptk_…`), or `stripe`. */
+    actor: text('actor'),
     /** e.g. access_token.create, account.update — `<resource>.<verb>`. */
     action: text('action').notNull(),
     resourceType: text('resource_type'),

@@ -8,3 +8,4 @@ export * from './submissions';
 export * from './signing-identities';
 export * from './submission-documents';
 export * from './signing';
+export * from './billing';

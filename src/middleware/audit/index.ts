@@ -1,38 +1,75 @@
 // Records every authenticated mutating request in the account's audit trail (issue: Audit trail).
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
-import { insertAuditEvent } from '../../db/queries/audit-events';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv, AuditNote } from '../../env';
+import { createDb, type Db } from '../../db/client';
+import { insertAuditEvent, insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
 import { clientIp } from '../../lib/request';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Whose trail a request is written to and who acted. */
+export type AuditSubject = {
+  accountId: number;
+  userId: number | null;
+  accessTokenId: number | null;
+  /** Who acted, as shown in the trail: a token's or partner key's prefix, or `stripe`. */
+  actor: string;
+};
+
 export type AuditOptions = {
   /** Methods that count as mutating. */
   methods?: ReadonlySet<string>;
+  /** Whose trail the request goes to; undefined records nothing. Default: the calling API token's account. */
+  subject?: (c: Context<AppEnv>) => AuditSubject | undefined;
 };
+
+/** The tenant API's subject: the account, user and token that authenticated the request. */
+export function principalSubject(c: Context<AppEnv>): AuditSubject | undefined {
+  const principal = c.get('principal');
+  if (!principal) return undefined;
+  return { accountId: principal.account.id, userId: principal.user.id, accessTokenId: principal.token.id, actor: principal.token.tokenPrefix };
+}
+
+/** The audit row for this request as it ends with `status`. */
+export function auditRow(c: Context<AppEnv>, subject: AuditSubject, status: number, note: AuditNote | undefined = c.get('audit')): NewAuditEvent {
+  return {
+    ...subject,
+    action: note?.action ?? `${c.req.method.toLowerCase()} ${c.req.path}`,
+    resourceType: note?.resourceType ?? null,
+    resourceId: note?.resourceId === undefined ? null : String(note.resourceId),
+    method: c.req.method,
+    path: c.req.path,
+    status,
+    ip: clientIp(c.req.raw),
+    userAgent: c.req.header('User-Agent')?.slice(0, 512) ?? null,
+    requestId: c.var.requestId,
+  };
+}
+
+/**
+ * For a handler that writes its change in one `db.batch`: the tenant audit row (`note`, answered with
+ * `status`) as a statement for that batch, so the change and its record commit together and the
+ * request saves a round trip. After the batch succeeds, set `c.set('audit', note)` and
+ * `c.set('auditRecorded', status)`, so the middleware does not write the row again; if the request
+ * ends any other way (the batch failed), the middleware records it as usual.
+ */
+export function auditStatementFor(c: Context<AppEnv>, db: Db, status: number, note: AuditNote) {
+  const subject = principalSubject(c);
+  if (!subject) throw new Error('auditStatementFor needs an authenticated tenant request');
+  return insertAuditEventStatement(db, auditRow(c, subject, status, note));
+}
 
 export function auditTrail(options: AuditOptions = {}): MiddlewareHandler<AppEnv> {
   const methods = options.methods ?? MUTATING;
+  const subjectOf = options.subject ?? principalSubject;
   return async function auditTrailMiddleware(c, next) {
     await next();
-    const principal = c.get('principal');
-    if (!principal || !methods.has(c.req.method)) return;
-    const note = c.get('audit');
+    if (!methods.has(c.req.method)) return;
+    // Written in the handler's own batch already (auditStatementFor), with the status it answered.
+    if (c.get('auditRecorded') === c.res.status) return;
+    const subject = subjectOf(c);
+    if (!subject) return;
     // Refused attempts are recorded too (status ≥ 400): they matter as much as the changes.
-    await insertAuditEvent(createDb(c.env.DB), {
-      accountId: principal.account.id,
-      userId: principal.user.id,
-      accessTokenId: principal.token.id,
-      action: note?.action ?? `${c.req.method.toLowerCase()} ${c.req.path}`,
-      resourceType: note?.resourceType ?? null,
-      resourceId: note?.resourceId === undefined ? null : String(note.resourceId),
-      method: c.req.method,
-      path: c.req.path,
-      status: c.res.status,
-      ip: clientIp(c.req.raw),
-      userAgent: c.req.header('User-Agent')?.slice(0, 512) ?? null,
-      requestId: c.var.requestId,
-    });
+    await insertAuditEvent(createDb(c.env.DB), auditRow(c, subject, c.res.status));
   };
 }

@@ -28,6 +28,15 @@ export async function matchPartnerKey(presented: string, keys: readonly string[]
   return matched;
 }
 
+/**
+ * How a partner key is named in tenant audit trails: `ptk_` and up to 8 more characters, like a token
+ * prefix, but never more than a third of what follows `ptk_`, so a short key is not shown whole.
+ */
+export function partnerKeyPrefix(key: string): string {
+  const secret = key.length - PARTNER_KEY_PREFIX.length;
+  return key.slice(0, PARTNER_KEY_PREFIX.length + Math.min(8, Math.floor(secret / 3)));
+}
+
 export function authenticatePartner(): MiddlewareHandler<AppEnv> {
   return async function authenticatePartnerMiddleware(c, next) {
     const key = presentedToken((name) => c.req.header(name));
@@ -40,6 +49,7 @@ export function authenticatePartner(): MiddlewareHandler<AppEnv> {
     if (!(await matchPartnerKey(key, keys))) throw unauthorized('The partner key is not valid.');
     // The digest, not the key, names the key's rate-limit and idempotency objects.
     c.set('partnerKeyHash', await sha256Hex(key));
+    c.set('partnerKeyPrefix', partnerKeyPrefix(key));
     await next();
   };
 }

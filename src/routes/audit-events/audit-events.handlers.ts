@@ -15,6 +15,7 @@ function serializeAuditEvent(event: AuditEvent) {
     resource_id: event.resourceId,
     user_id: event.userId,
     access_token_id: event.accessTokenId,
+    actor: event.actor,
     method: event.method,
     path: event.path,
     status: event.status,

@@ -11,6 +11,10 @@ export const auditEventSchema = z
     resource_id: z.string().nullable(),
     user_id: z.number().int().nullable(),
     access_token_id: z.number().int().nullable(),
+    actor: z.string().nullable().openapi({
+      description: 'Who acted: the API token’s prefix, a partner key’s prefix (`ptk_…`, operator actions) or `stripe` (plan changes from billing).',
+      example: 'tok_a1B2c3D4',
+    }),
     method: z.string(),
     path: z.string(),
     status: z.number().int().openapi({ description: 'HTTP status of the request; refused attempts are recorded too.' }),

@@ -29,6 +29,7 @@ export const createAccount: RouteHandler<typeof routes.createAccount, AppEnv> = 
     locale: body.locale === undefined ? undefined : Intl.getCanonicalLocales(body.locale)[0],
     timezone: body.timezone,
   });
+  c.set('audit', { action: 'partner.account.create', resourceType: 'account', resourceId: account.id, accountId: account.id });
   return c.json(serializePartnerAccount(account), 201);
 };
 
@@ -52,6 +53,8 @@ export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = 
   const body = c.req.valid('json');
   const existing = await accountsDb.getAccount(db, id);
   if (!existing) throw notFound('Account');
+  // Named before the write, so a failed update is in the account's trail too.
+  c.set('audit', { action: 'partner.account.update', resourceType: 'account', resourceId: id, accountId: id });
   // Suspending twice keeps the first suspension time.
   const suspendedAt = body.suspended === undefined ? undefined : body.suspended ? (existing.suspendedAt ?? nowIso()) : null;
   const account = await accountsDb.updateAccount(db, id, { name: body.name, plan: body.plan, suspendedAt });
@@ -63,12 +66,14 @@ export const mintAccessToken: RouteHandler<typeof routes.mintAccessToken, AppEnv
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
   if (!(await accountsDb.getAccount(db, id))) throw notFound('Account');
+  c.set('audit', { action: 'partner.access_token.create', resourceType: 'account', resourceId: id, accountId: id });
   const { token, row, user, userCreated } = await mintAdminToken(db, id, {
     email: body.email,
     userName: body.name,
     tokenName: body.token_name,
     expiresAt: body.expires_at,
   });
+  c.set('audit', { action: 'partner.access_token.create', resourceType: 'access_token', resourceId: row.id, accountId: id });
   return c.json(
     {
       id: row.id,

@@ -5,8 +5,17 @@ import { PARTNER_RATE_LIMIT } from '../../lib/limits';
 import { validationError } from '../../lib/validation';
 import { authenticatePartner } from '../../middleware/partner-auth';
 import { rateLimit } from '../../middleware/rate-limit';
+import { auditTrail, type AuditSubject } from '../../middleware/audit';
+import type { Context } from 'hono';
 import * as handlers from './accounts.handlers';
 import * as routes from './accounts.routes';
+
+/** Partner actions go to the trail of the account they act on (the handler names it), by the key's prefix. */
+function partnerSubject(c: Context<AppEnv>): AuditSubject | undefined {
+  const accountId = c.get('audit')?.accountId;
+  if (accountId === undefined) return undefined;
+  return { accountId, userId: null, accessTokenId: null, actor: c.var.partnerKeyPrefix };
+}
 
 export function createPartnerApi(): OpenAPIHono<AppEnv> {
   const partner = new OpenAPIHono<AppEnv>({
@@ -41,6 +50,7 @@ export function createPartnerApi(): OpenAPIHono<AppEnv> {
   // included, needs a partner key first.
   partner.use('*', authenticatePartner());
   partner.use('*', rateLimit({ key: (c) => `partner:${c.var.partnerKeyHash}`, limit: PARTNER_RATE_LIMIT }));
+  partner.use('*', auditTrail({ subject: partnerSubject }));
 
   partner.openapi(routes.createAccount, handlers.createAccount);
   partner.openapi(routes.listAccounts, handlers.listAccounts);

@@ -1,9 +1,14 @@
 // Handlers for the subscription.
 import type { RouteHandler } from '@hono/zod-openapi';
+import type { Handler } from 'hono';
+import { createDb } from '../../db/client';
 import type { AppEnv } from '../../env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { CHECKOUT_PLAN_IDS, planOf } from '../../lib/plans';
-import { baseUrl } from '../../lib/request';
+import { baseUrl, clientIp } from '../../lib/request';
+import { applyStripeEvent } from '../../services/billing/apply-stripe-event';
+import { verifyStripeSignature } from '../../services/billing/stripe-signature';
+import { stripeEventSchema } from './subscription.routes';
 import { createCheckoutSession as startCheckout, PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './subscription.routes';
 
@@ -36,4 +41,31 @@ export const createCheckoutSession: RouteHandler<typeof routes.createCheckoutSes
     console.error(`[${c.var.requestId}] checkout: ${err.message}${err.detail ? ` — ${err.detail}` : ''}`);
     throw new ApiError(502, err.message);
   }
+};
+
+/** Stripe's deliveries: verified by signature over the raw body before anything is parsed. */
+export const stripeWebhook: Handler<AppEnv> = async (c) => {
+  const secret = c.env.STRIPE_WEBHOOK_SECRET;
+  if (!secret) throw unprocessable('Stripe webhooks are not configured on this server: STRIPE_WEBHOOK_SECRET is not set.');
+  const rawBody = await c.req.text();
+  const check = await verifyStripeSignature(secret, rawBody, c.req.header('Stripe-Signature'));
+  if (!check.ok) throw new ApiError(400, check.reason);
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    throw new ApiError(400, 'The body is not valid JSON.');
+  }
+  const event = stripeEventSchema.safeParse(parsed);
+  if (!event.success) throw new ApiError(400, 'The body is not a Stripe event: it needs id, type and data.object.');
+
+  const outcome = await applyStripeEvent(createDb(c.env.DB), event.data, {
+    method: c.req.method,
+    path: c.req.path,
+    ip: clientIp(c.req.raw),
+    userAgent: c.req.header('User-Agent')?.slice(0, 512) ?? null,
+    requestId: c.var.requestId,
+  });
+  return c.json({ received: true as const, outcome }, 200);
 };

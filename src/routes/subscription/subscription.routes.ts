@@ -1,7 +1,7 @@
 // Route declarations for the subscription: starting a checkout for a paid plan (spec › Create checkout session).
-import { z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { BILLING_INTERVALS, CHECKOUT_PLAN_IDS } from '../../lib/plans';
-import { tenantRoute } from '../openapi-helpers';
+import { errorResponses, tenantRoute } from '../openapi-helpers';
 
 const planIds = Object.keys(CHECKOUT_PLAN_IDS).map(Number);
 const planIdList = Object.entries(CHECKOUT_PLAN_IDS)
@@ -37,3 +37,47 @@ export const createCheckoutSession = tenantRoute(
     },
   },
 );
+
+/** The parts of a Stripe event the webhook reads; anything else in the event is ignored. */
+export const stripeEventSchema = z
+  .object({
+    id: z.string().openapi({ example: 'evt_1PqR2sT3uV4wX5yZ' }),
+    type: z.string().openapi({ example: 'checkout.session.completed' }),
+    data: z.object({ object: z.record(z.string(), z.unknown()) }),
+  })
+  .openapi('StripeEvent');
+
+/**
+ * Declared here for the OpenAPI document; served outside the token-authenticated API (src/app.ts),
+ * because Stripe signs its deliveries instead of sending an API token.
+ */
+export const stripeWebhook = createRoute({
+  method: 'post',
+  path: '/subscription/webhook',
+  tags: ['Subscription'],
+  summary: 'Stripe webhook: applies the paid plan after checkout and returns the account to free when the subscription ends',
+  description:
+    'Called by Stripe, not by API clients. No API token: the `Stripe-Signature` header (`t=…,v1=…`, HMAC-SHA256 of ' +
+    '`<t>.<raw body>` keyed with `STRIPE_WEBHOOK_SECRET`) must verify and `t` must be within 5 minutes. Handles ' +
+    '`checkout.session.completed` / `checkout.session.async_payment_succeeded` (plan from the session metadata the checkout ' +
+    'route sets) and `customer.subscription.deleted` (back to free); other events are acknowledged and ignored. Each ' +
+    'Stripe event id is applied at most once.',
+  security: [],
+  request: {
+    headers: z.object({ 'stripe-signature': z.string().openapi({ param: { name: 'stripe-signature', in: 'header' }, example: 't=1700000000,v1=5257a869…' }) }),
+    body: { required: true, content: { 'application/json': { schema: stripeEventSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'Received. `outcome` says whether the plan changed.',
+      content: {
+        'application/json': {
+          schema: z
+            .object({ received: z.literal(true), outcome: z.enum(['applied', 'unchanged', 'ignored', 'duplicate']) })
+            .openapi('StripeWebhookReceipt'),
+        },
+      },
+    },
+    ...errorResponses([400, 422]),
+  },
+});

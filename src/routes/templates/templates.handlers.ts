@@ -10,6 +10,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { pageMeta } from '../../lib/pagination';
 import { baseUrl } from '../../lib/request';
 import { validationError } from '../../lib/validation';
+import { auditStatementFor } from '../../middleware/audit';
 import { upgradeUrl } from '../../middleware/authorize';
 import { bundlePdfs } from '../../services/documents/bundle';
 import * as creating from '../../services/templates/create-template';
@@ -52,6 +53,20 @@ function audit(c: Context<AppEnv>, action: string, template: Template) {
   c.set('audit', { action, resourceType: 'template', resourceId: template.publicId });
 }
 
+/** A create whose audit row goes into the template's own batch (auditStatementFor), answering 201. */
+function creatingContext(c: Context<AppEnv>, db: Db, action: string): TemplateContext {
+  return {
+    ...contextOf(c, db),
+    auditStatement: (publicId) => auditStatementFor(c, db, 201, { action, resourceType: 'template', resourceId: publicId }),
+  };
+}
+
+/** After a create whose batch held its audit row: the note (for idempotent replays) and no second row. */
+function recordedCreate(c: Context<AppEnv>, action: string, template: Template) {
+  audit(c, action, template);
+  c.set('auditRecorded', 201);
+}
+
 async function parseWith<T extends z.ZodType>(schema: T, c: Context<AppEnv>): Promise<z.infer<T>> {
   const parsed = schema.safeParse(await readTemplateBody(c));
   if (!parsed.success) throw validationError(parsed.error);
@@ -66,8 +81,8 @@ export const createTemplate: RouteHandler<typeof routes.createTemplate, AppEnv> 
     documents.push({ ...(await toUpload(`documents[${i}]`, entry, i)), fields: entry.fields });
   }
   const db = createDb(c.env.DB);
-  const created = await creating.createTemplate(contextOf(c, db), { ...body, documents });
-  audit(c, 'template.create', created.template);
+  const created = await creating.createTemplate(creatingContext(c, db, 'template.create'), { ...body, documents });
+  recordedCreate(c, 'template.create', created.template);
   // The batch returned the document rows: no second read.
   return c.json(serializeTemplate(created.template, created.documents, baseUrl(c.req.raw, c.env.APP_URL)), 201);
 };
@@ -200,15 +215,15 @@ export const downloadTemplate: RouteHandler<typeof routes.downloadTemplate, AppE
 export const cloneTemplate: RouteHandler<typeof routes.cloneTemplate, AppEnv> = async (c) => {
   const db = createDb(c.env.DB);
   const source = await loadTemplate(c, db, c.req.valid('param').id);
-  const { template } = await creating.cloneTemplate(contextOf(c, db), source, c.req.valid('json') ?? {});
-  audit(c, 'template.clone', template);
+  const { template } = await creating.cloneTemplate(creatingContext(c, db, 'template.clone'), source, c.req.valid('json') ?? {});
+  recordedCreate(c, 'template.clone', template);
   return c.json(await templateJson(c, db, template), 201);
 };
 
 export const mergeTemplates: RouteHandler<typeof routes.mergeTemplates, AppEnv> = async (c) => {
   const { template_ids: ids, ...options } = c.req.valid('json');
   const db = createDb(c.env.DB);
-  const { template } = await creating.mergeTemplates(contextOf(c, db), ids.map(String), options);
-  audit(c, 'template.merge', template);
+  const { template } = await creating.mergeTemplates(creatingContext(c, db, 'template.merge'), ids.map(String), options);
+  recordedCreate(c, 'template.merge', template);
   return c.json(await templateJson(c, db, template), 201);
 };

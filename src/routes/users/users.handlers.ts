@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { notFound, unprocessable } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
 import { upgradeUrl } from '../../middleware/authorize';
-import { assertWithinPlanLimit } from '../../services/plan-limits';
+import { assertWithinPlanLimit, planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../../services/plan-limits';
 import { serializeAccount } from '../settings/settings.handlers';
 import type * as routes from './users.routes';
 
@@ -51,8 +51,14 @@ export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async 
   if (await usersDb.findUserByEmail(db, accountId, body.email)) {
     throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
   }
-  assertWithinPlanLimit(c.var.principal.account, 'teamMembers', await usersDb.countActiveUsers(db, accountId), upgradeUrl(c.req.raw, c.env.APP_URL));
-  const user = await usersDb.insertUser(db, { accountId, ...body }).catch((err: unknown) => {
+  const { account } = c.var.principal;
+  const upgrade = upgradeUrl(c.req.raw, c.env.APP_URL);
+  assertWithinPlanLimit(account, 'teamMembers', await usersDb.countActiveUsers(db, accountId), upgrade);
+  // The guard makes the limit exact when several users are added at once (docs/limits.md › Plans).
+  const [, [user]] = await refusingPastPlanLimit(
+    () => db.batch([planLimitGuard(db, account, 'teamMembers', usersDb.activeUsersCountQuery(db, accountId)), usersDb.insertUserStatement(db, { accountId, ...body })]),
+    () => planLimitReached(account, 'teamMembers', upgrade),
+  ).catch((err: unknown) => {
     // Two concurrent requests for one email: the index decides, the loser gets the same 422.
     if (isUniqueViolation(err)) throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
     throw err;

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { messageInsertForNewRows } from '../../db/queries/messages';
 import {
   countSubmissionsSince,
+  submissionsSinceCountQuery,
   insertResolvedEventStatement,
   insertSubmissionEventStatement,
   insertSubmissionStatement,
@@ -16,7 +17,7 @@ import type { Account, Submission, SubmissionPreferences, Submitter, Template, T
 import { notFound, unprocessable } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { nowIso } from '../../lib/time';
-import { assertWithinPlanLimit, monthStartIso } from '../plan-limits';
+import { assertWithinPlanLimit, monthStartIso, planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../plan-limits';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { ChangeSet } from './change-set';
 import { checkFieldValue } from './field-values';
@@ -259,15 +260,30 @@ export async function createSubmissions(
 
   // Several submissions share a batch, up to a bounded number of statements per batch (D1 counts each
   // statement toward an invocation's query limit): a bulk request is a few round trips, not one per row.
-  let cs = new ChangeSet(ctx.db);
+  // Each batch starts with the plan-limit guard (docs/limits.md), so concurrent requests cannot pass the
+  // monthly limit between the count above and the insert.
+  const limited = Number.isFinite(planOf(ctx.account.plan).limits.submissionsPerMonth);
+  const chunks: Planned[][] = [[]];
+  let statements = 0;
   for (const plan of planned) {
-    addSubmission(ctx, cs, template, plan, at);
-    if (cs.size >= STATEMENTS_PER_BATCH) {
-      await cs.commit(ctx.messagesQueue);
-      cs = new ChangeSet(ctx.db);
+    if (statements >= STATEMENTS_PER_BATCH) {
+      chunks.push([]);
+      statements = 0;
     }
+    chunks.at(-1)!.push(plan);
+    statements += 6 + plan.submitters.length * 5;
   }
-  await cs.commit(ctx.messagesQueue);
+  for (const chunk of chunks) {
+    const cs = new ChangeSet(ctx.db);
+    if (limited) {
+      cs.add(planLimitGuard(ctx.db, ctx.account, 'submissionsPerMonth', submissionsSinceCountQuery(ctx.db, ctx.account.id, monthStartIso()), chunk.length));
+    }
+    for (const plan of chunk) addSubmission(ctx, cs, template, plan, at);
+    await refusingPastPlanLimit(
+      () => cs.commit(ctx.messagesQueue),
+      () => planLimitReached(ctx.account, 'submissionsPerMonth', ctx.upgradeUrl),
+    );
+  }
 
   const slugs = planned.map((p) => p.submission.slug);
   const rows = await listSubmissionsBySlugs(ctx.db, slugs);

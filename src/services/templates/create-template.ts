@@ -15,7 +15,15 @@ import { copyStoredFiles, deleteStoredFiles, documentKey, prepareDocuments, stor
 import { outboxInsert } from '../events/outbox';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { mergePreferences, type PreferencesInput } from './template-preferences';
-import { assertTemplateAllowance, newTemplateIds, snapshotOf, templateEventData, type TemplateContext } from './template-records';
+import {
+  assertTemplateAllowance,
+  newTemplateIds,
+  refusingPastTemplateLimit,
+  snapshotOf,
+  templateEventData,
+  templateLimitGuard,
+  type TemplateContext,
+} from './template-records';
 
 export type CreateTemplateInput = {
   name?: string;
@@ -67,20 +75,25 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
   };
   const draft = { ...values, id: 0 } as Template;
   try {
-    const [[template], documents] = await db.batch([
-      insertTemplateStatement(db, values),
-      insertDocumentsStatement(db, publicId, record.documents),
-      insertVersionStatement(db, publicId, {
-        accountId: actor.accountId,
-        version: 1,
-        authorId: actor.userId,
-        changes: ['created'],
-        // Document row ids are not known before the batch; version 1 names documents by uuid.
-        snapshot: snapshotOf(draft, record.documents.map((d) => ({ ...d, id: 0 }))),
-        createdAt: at,
-      }),
-      outboxInsert(db, { accountId: actor.accountId, event: 'template.created', data: templateEventData(draft, record.documents.length) }),
-    ]);
+    const [, [template], documents] = await refusingPastTemplateLimit(ctx, () =>
+      db.batch([
+        // Exact under concurrency: past the plan's limit this aborts the whole batch.
+        templateLimitGuard(ctx),
+        insertTemplateStatement(db, values),
+        insertDocumentsStatement(db, publicId, record.documents),
+        insertVersionStatement(db, publicId, {
+          accountId: actor.accountId,
+          version: 1,
+          authorId: actor.userId,
+          changes: ['created'],
+          // Document row ids are not known before the batch; version 1 names documents by uuid.
+          snapshot: snapshotOf(draft, record.documents.map((d) => ({ ...d, id: 0 }))),
+          createdAt: at,
+        }),
+        outboxInsert(db, { accountId: actor.accountId, event: 'template.created', data: templateEventData(draft, record.documents.length) }),
+        ...(ctx.auditStatement ? [ctx.auditStatement(publicId)] : []),
+      ]),
+    );
     return { template, documents };
   } catch (error) {
     await deleteStoredFiles(ctx.bucket, storedKeys);

@@ -1,16 +1,27 @@
 // What templates write besides themselves: the webhook payload (spec › Events › template.*), the
 // version snapshot, the plan limit check, and the identifiers a new template gets.
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
-import { countActiveTemplates } from '../../db/queries/templates';
+import { activeTemplatesCountQuery, countActiveTemplates } from '../../db/queries/templates';
 import type { Template, TemplateDocument, TemplateSnapshot } from '../../db/schema/index';
 import { ApiError } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { randomBase62 } from '../../lib/random';
+import { planLimitGuard, refusingPastPlanLimit } from '../plan-limits';
 
 /** Who is acting, and where a plan-limit 403 sends them (spec › Errors rule 1). */
 export type Actor = { accountId: number; userId: number; plan: string; upgradeUrl: string };
 
-export type TemplateContext = { db: Db; bucket: R2Bucket; actor: Actor };
+export type TemplateContext = {
+  db: Db;
+  bucket: R2Bucket;
+  actor: Actor;
+  /**
+   * The request's audit row for a new template (by its public id), written in the template's own
+   * batch: one D1 round trip less, and the change and its record commit together.
+   */
+  auditStatement?: (templatePublicId: string) => BatchItem<'sqlite'>;
+};
 
 export const TEMPLATE_ID_PREFIX = 'tpl_';
 
@@ -56,13 +67,29 @@ export function snapshotOf(template: SnapshotSource, documents: Pick<TemplateDoc
   };
 }
 
-/** The plan's `templates` limit counts active (not archived) templates; 403 with upgrade_url beyond it. */
+function templateLimitReached(actor: Actor): ApiError {
+  const limit = planOf(actor.plan).limits.templates;
+  return new ApiError(403, `Your ${actor.plan} plan allows ${limit} active templates; archive one or upgrade.`, { upgrade_url: actor.upgradeUrl });
+}
+
+/**
+ * The plan's `templates` limit counts active (not archived) templates; 403 with upgrade_url beyond it.
+ * This early check saves parsing and storing files that would be refused; the exact check is
+ * `templateLimitGuard` in the batch that writes.
+ */
 export async function assertTemplateAllowance(ctx: TemplateContext, adding = 1): Promise<void> {
-  const { accountId, plan, upgradeUrl } = ctx.actor;
-  const limit = planOf(plan).limits.templates;
+  const limit = planOf(ctx.actor.plan).limits.templates;
   if (!Number.isFinite(limit)) return;
-  const active = await countActiveTemplates(ctx.db, accountId);
-  if (active + adding > limit) {
-    throw new ApiError(403, `Your ${plan} plan allows ${limit} active templates; archive one or upgrade.`, { upgrade_url: upgradeUrl });
-  }
+  const active = await countActiveTemplates(ctx.db, ctx.actor.accountId);
+  if (active + adding > limit) throw templateLimitReached(ctx.actor);
+}
+
+/** First statement of a batch that makes a template active: aborts the batch past the plan's limit. */
+export function templateLimitGuard(ctx: TemplateContext) {
+  return planLimitGuard(ctx.db, ctx.actor, 'templates', activeTemplatesCountQuery(ctx.db, ctx.actor.accountId));
+}
+
+/** Runs a batch holding `templateLimitGuard`; a lost race answers the same 403 as the early check. */
+export function refusingPastTemplateLimit<T>(ctx: TemplateContext, write: () => Promise<T>): Promise<T> {
+  return refusingPastPlanLimit(write, () => templateLimitReached(ctx.actor));
 }

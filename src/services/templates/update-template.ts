@@ -23,7 +23,14 @@ import { deleteStoredFiles, prepareDocuments, storeDocuments, type PreparedDocum
 import { outboxInsert } from '../events/outbox';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type RoleInput } from './template-fields';
 import { mergePreferences, withoutDocuments, type PreferencesInput } from './template-preferences';
-import { assertTemplateAllowance, snapshotOf, templateEventData, type TemplateContext } from './template-records';
+import {
+  assertTemplateAllowance,
+  refusingPastTemplateLimit,
+  snapshotOf,
+  templateEventData,
+  templateLimitGuard,
+  type TemplateContext,
+} from './template-records';
 import type { TemplateWithDocuments } from './create-template';
 
 export type UpdateTemplateInput = {
@@ -53,6 +60,8 @@ type Change = {
   positions?: { id: number; position: number }[];
   renames?: { id: number; filename: string }[];
   documentsAfter: Pick<TemplateDocument, 'id' | 'uuid' | 'filename' | 'pageCount' | 'sha256'>[];
+  /** An archived template becomes active again, so it counts against the plan's limit. */
+  restores?: boolean;
 };
 
 /** Applies one change as a single batch: template row, document rows, version, outbox event. */
@@ -61,6 +70,8 @@ async function commit(ctx: TemplateContext, template: Template, change: Change):
   const at = nowIso();
   const next: Template = { ...template, ...change.values, version: template.version + 1, updatedAt: at };
   const statements: BatchItem<'sqlite'>[] = [
+    // Restoring makes a template active again: exact against the plan's limit, like a create.
+    ...(change.restores ? [templateLimitGuard(ctx)] : []),
     updateTemplateStatement(db, template, { ...change.values, version: next.version, updatedAt: at }),
     ...(change.removeDocumentIds?.length ? [removeDocumentsStatement(db, template.id, change.removeDocumentIds, at)] : []),
     ...(change.addDocuments?.length ? [insertDocumentsStatement(db, template.publicId, change.addDocuments)] : []),
@@ -78,12 +89,12 @@ async function commit(ctx: TemplateContext, template: Template, change: Change):
   ];
   let results: unknown[];
   try {
-    results = await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    results = await refusingPastTemplateLimit(ctx, () => db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]));
   } catch (error) {
     if (isVersionConflict(error)) throw conflict();
     throw error;
   }
-  const [updated] = results[0] as Template[];
+  const [updated] = results[change.restores ? 1 : 0] as Template[];
   if (!updated) throw conflict();
   return updated;
 }
@@ -121,18 +132,20 @@ export async function updateTemplate(ctx: TemplateContext, template: Template, i
   }
 
   let event: EventName = 'template.updated';
+  let restores = false;
   if (input.archived === true && !template.archivedAt) {
     values.archivedAt = nowIso();
     event = 'template.archived';
   } else if (input.archived === false && template.archivedAt) {
     await assertTemplateAllowance(ctx);
     values.archivedAt = null;
+    restores = true;
   }
 
   for (const key of Object.keys(input) as (keyof UpdateTemplateInput)[]) {
     if (input[key] !== undefined) changes.push(key === 'fields' ? 'schema' : key === 'roles' ? 'submitters' : key);
   }
-  return commit(ctx, template, { changes: [...new Set(changes)], values, event, documentsAfter: documents });
+  return commit(ctx, template, { changes: [...new Set(changes)], values, event, documentsAfter: documents, restores });
 }
 
 export async function archiveTemplate(ctx: TemplateContext, template: Template): Promise<Template> {
