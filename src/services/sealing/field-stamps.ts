@@ -37,9 +37,16 @@ export function stampValue(field: Pick<TemplateField, 'type'>, value: unknown): 
 }
 
 /** The stamps of one template document: each field's value at each of its areas on that document. */
-export function stampsForDocument(fields: readonly TemplateField[], submitters: readonly Submitter[], document: Pick<TemplateDocument, 'uuid' | 'pageCount'>): FieldStamp[] {
+export function stampsForDocument(
+  fields: readonly TemplateField[],
+  submitters: readonly Submitter[],
+  document: Pick<TemplateDocument, 'uuid' | 'pageCount'>,
+  hidden: ReadonlySet<string> = new Set(),
+): FieldStamp[] {
   const stamps: FieldStamp[] = [];
   for (const field of fields) {
+    // A field its conditions hid was never part of the form the signer saw: nothing is drawn for it.
+    if (hidden.has(field.uuid)) continue;
     const submitter = submitters.find((s) => s.roleUuid === field.submitter_uuid);
     const drawn = submitter ? stampValue(field, submitter.values[field.uuid]) : null;
     if (!drawn) continue;

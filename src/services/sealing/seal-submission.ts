@@ -15,6 +15,13 @@ import { loadScope, submissionDocuments, submissionRef, templateRef, type Submis
 import { documentGeneratedData } from '../webhooks/payloads';
 import { auditTrailFor } from './audit-trail';
 import { stampsForDocument } from './field-stamps';
+import { hiddenFields } from '../signing/form-rules';
+
+/** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
+function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
+  const values = Object.assign({}, ...scope.submitters.map((s) => s.values)) as Record<string, unknown>;
+  return hiddenFields(scope.template.fields, scope.template.preferences, values);
+}
 
 export type SealingEnv = IdentityEnv & { FILES: R2Bucket; APP_URL?: string };
 
@@ -37,7 +44,7 @@ async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document
   const account = await getAccount(db, submission.accountId);
   const sealed = await sealDocument({
     original: new Uint8Array(bytes),
-    stamps: stampsForDocument(scope.template.fields, scope.submitters, document),
+    stamps: stampsForDocument(scope.template.fields, scope.submitters, document, hiddenFieldsOf(scope)),
     trail: auditTrailFor(scope, events, sealedFilename(document), env.SERVICE_NAME),
     signer: await accountSigningIdentity(env, db, submission.accountId),
     signature: {
