@@ -6,24 +6,14 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { benchEnv, d1, freePort, root, waitUp } from '../local-wrangler.mjs';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const iterations = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
 const warmup = 5;
-const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+const env = benchEnv;
 
 /** A 50-page letter-size PDF with a paragraph of text per page, like a long contract. */
 async function fiftyPagePdf() {
@@ -49,22 +39,6 @@ function startWrangler(args, port, inspectorPort, persist) {
   });
   child.stderr.on('data', (d) => process.env.BENCH_DEBUG && process.stderr.write(d));
   return child;
-}
-
-async function waitUp(url) {
-  for (let i = 0; i < 240; i += 1) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function d1(persist, sql) {
-  return execFileSync('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', persist, '--json', '--command', sql], { cwd: root, env, encoding: 'utf8' });
 }
 
 function stats(samples) {

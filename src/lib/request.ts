@@ -9,3 +9,31 @@ export function clientIp(request: Request): string | null {
 export function baseUrl(request: Request, appUrl?: string): string {
   return (appUrl || new URL(request.url).origin).replace(/\/+$/, '');
 }
+
+/**
+ * Reads a request body of at most `cap` bytes, so a chunked body without Content-Length cannot exhaust
+ * memory; past the cap it stops reading and throws `tooLarge()`.
+ */
+export async function readBodyCapped(request: Request, cap: number, tooLarge: () => Error): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}

@@ -5,6 +5,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError, unprocessable } from '../lib/errors';
+import { readBodyCapped } from '../lib/request';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const MULTIPART_TYPE = /^multipart\/form-data$/i;
@@ -48,30 +49,6 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, `The request body is larger than ${(maxBytes / 1024 / 1024).toFixed(0)} MB.`);
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
 function decodeBase64File(value: string): Uint8Array {
   const dataUrl = DATA_URL.exec(value);
   const encoded = (dataUrl ? value.slice(dataUrl[0].length) : value).replace(/\s+/g, '');
@@ -91,7 +68,7 @@ export async function readSingleFileUpload(c: Context<AppEnv>, maxBytes: number)
     throw new ApiError(400, `Send the body as application/json or multipart/form-data${type ? ` (got ${type})` : ''}.`);
   }
   if (Number(c.req.header('Content-Length') ?? NaN) > maxBytes) throw tooLarge(maxBytes);
-  const bytes = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readCapped(c.req.raw, maxBytes);
+  const bytes = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readBodyCapped(c.req.raw, maxBytes, () => tooLarge(maxBytes));
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
 
   let fields: Record<string, unknown>;

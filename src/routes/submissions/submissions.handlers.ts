@@ -17,6 +17,7 @@ import * as state from '../../services/submissions/submission-state';
 import { loadScope, loadScopes, type SubmissionScope } from '../../services/submissions/submission-scope';
 import { serializeSubmission, serializeSubmitter } from './submissions.serialize';
 import type * as routes from './submissions.routes';
+import { EMAIL } from '../../services/submissions/field-values';
 
 function apiBase(c: Context<AppEnv>): string {
   return baseUrl(c.req.raw, c.env.APP_URL);
@@ -101,7 +102,6 @@ export const initSubmission: RouteHandler<typeof routes.initSubmission, AppEnv> 
 export const createTemplateSubmissions: RouteHandler<typeof routes.createTemplateSubmissions, AppEnv> = async (c) =>
   create(c, { ...c.req.valid('json'), template_id: undefined }, c.req.valid('param').id, 'template');
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const createSubmissionsFromEmails: RouteHandler<typeof routes.createSubmissionsFromEmails, AppEnv> = async (c) => {
   const { emails, template_id, ...defaults } = c.req.valid('json');

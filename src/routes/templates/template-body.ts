@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError, unprocessable } from '../../lib/errors';
+import { readBodyCapped } from '../../lib/request';
 import { UPLOAD_LIMITS, type Upload } from '../../services/documents/ingest';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -14,31 +15,6 @@ function tooLarge(): ApiError {
     413,
     `The request body is larger than ${UPLOAD_LIMITS.requestBytes / MB} MB; send fewer documents per request and add the rest with PUT /api/templates/{id}/documents.`,
   );
-}
-
-/** Reads at most `cap` bytes, so a chunked body without Content-Length cannot exhaust memory. */
-async function readCapped(request: Request, cap: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 type Tree = Record<string, unknown>;
@@ -138,7 +114,7 @@ export async function readTemplateBody(c: Context<AppEnv>): Promise<Tree> {
   const declared = Number(c.req.header('Content-Length') ?? NaN);
   if (declared > UPLOAD_LIMITS.requestBytes) throw tooLarge();
   // An earlier middleware (idempotency) may have read the body through Hono's cache; reuse it then.
-  const bytes = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readCapped(c.req.raw, UPLOAD_LIMITS.requestBytes);
+  const bytes = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readBodyCapped(c.req.raw, UPLOAD_LIMITS.requestBytes, tooLarge);
   if (bytes.byteLength > UPLOAD_LIMITS.requestBytes) throw tooLarge();
   if (isJson) {
     let value: unknown;

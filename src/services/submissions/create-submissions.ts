@@ -20,7 +20,7 @@ import { nowIso } from '../../lib/time';
 import { assertWithinPlanLimit, monthStartIso, planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../plan-limits';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { ChangeSet } from './change-set';
-import { checkFieldValue } from './field-values';
+import { checkFieldValue, EMAIL, PHONE } from './field-values';
 import { linkBaseFor, newSlug } from './links';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';
@@ -65,8 +65,6 @@ export type CreateContext = StateContext & {
 export const MAX_SUBMITTERS = 50;
 export const MAX_BULK = 100;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9 ().-]{7,24}$/;
 
 function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();

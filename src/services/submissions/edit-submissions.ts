@@ -9,6 +9,7 @@ import { ChangeSet } from './change-set';
 import { checkValues, MAX_SUBMITTERS, type SubmitterInput } from './create-submissions';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
 import { ACTIVE_SUBMITTER_STATES, completeSubmitter, remind, type StateContext } from './submission-state';
+import { EMAIL, PHONE } from './field-values';
 
 export type SubmissionEdit = {
   expire_at?: string | null;
@@ -19,8 +20,6 @@ export type SubmissionEdit = {
   submitters?: SubmitterInput[];
 };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9 ().-]{7,24}$/;
 
 export async function updateSubmission(ctx: StateContext, scope: SubmissionScope, edit: SubmissionEdit): Promise<SubmissionScope> {
   const { submission } = scope;

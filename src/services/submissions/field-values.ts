@@ -30,7 +30,10 @@ export const MAX_INLINE_IMAGE_BYTES = 512 * 1024;
 const IMAGE_DATA_URL = /^data:image\/(?:png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
 const IMAGE_TYPES = new Set(['signature', 'initials', 'image', 'stamp']);
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-const PHONE = /^\+?[0-9 ().-]{7,24}$/;
+/** A phone number as the API and the page accept it: digits with an optional +, spaces, dots, dashes, parentheses. */
+export const PHONE = /^\+?[0-9 ().-]{7,24}$/;
+/** An email address as submitters' contact details accept it. */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
