@@ -209,3 +209,35 @@ describe('downloads', () => {
     expect(theirs.json).toMatchObject({ ours: false, unmodified: true });
   });
 });
+
+describe('the sealing sweep backs off', () => {
+  it('re-queues an unsealable submission with growing gaps and gives up after the last sweep', async () => {
+    const { sweepBackoffMs, MAX_SEAL_SWEEPS } = await import('../../src/scheduled/sealing-sweep');
+    const broken = await completedSubmission();
+    // Its document now points at a file that is not in R2: the job can never seal it.
+    const { document_ids: ids } = (await env.DB.prepare('SELECT document_ids FROM submissions WHERE id = ?').bind(broken.id).first<{ document_ids: string }>())!;
+    const gone = await env.DB.prepare(
+      `INSERT INTO template_documents (account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, r2_key, position, removed_at)
+       SELECT account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, 'missing/' || id, position, '2020-01-01T00:00:00Z'
+       FROM template_documents WHERE id = ? RETURNING id`,
+    )
+      .bind(JSON.parse(ids)[0])
+      .first<{ id: number }>();
+    const longAgo = new Date(Date.now() - 11 * 60 * 1000).toISOString();
+    await env.DB.prepare('UPDATE submissions SET completed_at = ?, document_ids = ? WHERE id = ?').bind(longAgo, JSON.stringify([gone!.id]), broken.id).run();
+    let now = Date.now();
+    expect(await sweepUnsealed(env, now)).toContain(broken.id);
+    // Swept a minute later: not yet due again.
+    expect(await sweepUnsealed(env, now + 60_000)).not.toContain(broken.id);
+    now += sweepBackoffMs(1);
+    expect(await sweepUnsealed(env, now)).toContain(broken.id);
+    for (let sweep = 2; sweep < MAX_SEAL_SWEEPS; sweep += 1) {
+      now += sweepBackoffMs(sweep);
+      expect(await sweepUnsealed(env, now)).toContain(broken.id);
+    }
+    now += 7 * 24 * 60 * 60 * 1000;
+    expect(await sweepUnsealed(env, now)).not.toContain(broken.id);
+    const row = await env.DB.prepare('SELECT seal_sweeps FROM submissions WHERE id = ?').bind(broken.id).first<{ seal_sweeps: number }>();
+    expect(row!.seal_sweeps).toBe(MAX_SEAL_SWEEPS);
+  });
+});

@@ -1,5 +1,5 @@
 // Sealed document rows and the submissions still waiting for them.
-import { and, asc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { submissionDocuments, submissions, type NewSubmissionDocument, type Submission, type SubmissionDocument } from '../schema';
 
@@ -32,12 +32,37 @@ export async function isSealedByAccount(db: Db, accountId: number, sha256: strin
   return Boolean(row);
 }
 
-/** Completed submissions without sealed documents whose completion is older than `before` (the sweep). */
-export async function listUnsealedCompleted(db: Db, before: string, limit: number): Promise<Pick<Submission, 'id'>[]> {
-  return db
-    .select({ id: submissions.id })
+/**
+ * Completed submissions without sealed documents, completed before `before`, whose sweep is due: never
+ * swept, or last swept longer ago than the backoff for their sweep count; at most `limit`, least
+ * recently swept first so that no submission starves another. Past `maxSweeps` a submission is left.
+ */
+export async function listUnsealedCompleted(db: Db, before: string, now: number, limit: number, maxSweeps: number, backoffMs: (sweeps: number) => number): Promise<Pick<Submission, 'id' | 'sealSweeps'>[]> {
+  const candidates = await db
+    .select({ id: submissions.id, sealSweeps: submissions.sealSweeps, sealSweptAt: submissions.sealSweptAt })
     .from(submissions)
-    .where(and(isNull(submissions.sealedAt), isNotNull(submissions.completedAt), lt(submissions.completedAt, before), eq(submissions.status, 'completed')))
-    .orderBy(asc(submissions.completedAt))
-    .limit(limit);
+    .where(
+      and(
+        isNull(submissions.sealedAt),
+        isNotNull(submissions.completedAt),
+        lt(submissions.completedAt, before),
+        eq(submissions.status, 'completed'),
+        lt(submissions.sealSweeps, maxSweeps),
+      ),
+    )
+    .orderBy(sql`${submissions.sealSweptAt} IS NOT NULL`, asc(submissions.sealSweptAt), asc(submissions.completedAt))
+    .limit(limit * 4);
+  return candidates
+    .filter((c) => c.sealSweptAt === null || Date.parse(c.sealSweptAt) + backoffMs(c.sealSweeps) <= now)
+    .slice(0, limit)
+    .map(({ id, sealSweeps }) => ({ id, sealSweeps }));
+}
+
+/** Records that the sweep re-queued these submissions now. */
+export async function markSwept(db: Db, ids: number[], at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(submissions)
+    .set({ sealSweeps: sql`${submissions.sealSweeps} + 1`, sealSweptAt: at })
+    .where(inArray(submissions.id, ids));
 }

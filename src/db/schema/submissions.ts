@@ -86,6 +86,13 @@ export const submissions = sqliteTable(
     archivedFrom: text('archived_from').$type<SubmissionStatus>(),
     /** When the signed documents were produced (the sealing job sets it). */
     sealedAt: text('sealed_at'),
+    /**
+     * The sealing sweep's bookkeeping: how often it re-queued this submission and when it last did, so
+     * a submission that can never be sealed backs off and is given up on instead of being retried
+     * every minute forever (src/scheduled/sealing-sweep.ts).
+     */
+    sealSweeps: integer('seal_sweeps').notNull().default(0),
+    sealSweptAt: text('seal_swept_at'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },

@@ -249,6 +249,8 @@ export async function createSubmissions(
         archivedAt: null,
         archivedFrom: null,
         sealedAt: null,
+        sealSweeps: 0,
+        sealSweptAt: null,
         createdAt: at,
         updatedAt: at,
       },
