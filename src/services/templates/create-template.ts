@@ -109,9 +109,12 @@ export async function createTemplate(ctx: TemplateContext, input: CreateTemplate
   if (input.documents.length === 0) {
     throw unprocessable('documents must include at least one file; a template cannot be created from a field list alone.');
   }
-  await assertTemplateAllowance(ctx);
-  // Everything is checked before anything is stored.
-  const prepared = await prepareDocuments(ctx.actor.accountId, input.documents);
+  // Everything is checked before anything is stored. The plan count (a D1 read) runs while the PDFs are
+  // inspected; a plan refusal wins over a document problem, as when they ran one after the other.
+  const [allowance, documents] = await Promise.allSettled([assertTemplateAllowance(ctx), prepareDocuments(ctx.actor.accountId, input.documents)]);
+  if (allowance.status === 'rejected') throw allowance.reason;
+  if (documents.status === 'rejected') throw documents.reason;
+  const prepared = documents.value;
   const located: LocatedField[] = [
     ...(input.fields ?? []).map((f, i) => ({ label: `fields[${i}]`, input: f })),
     ...input.documents.flatMap((d, i) => (d.fields ?? []).map((f, j) => ({ label: `documents[${i}].fields[${j}]`, input: f, document: prepared[i].uuid }))),
