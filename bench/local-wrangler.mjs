@@ -1,5 +1,6 @@
 // What the wrangler-based benchmarks share: free ports, a local D1 they can seed, waiting for a server.
 import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -36,4 +37,18 @@ export async function waitUp(url) {
     }
   }
   throw new Error(`${url} did not come up`);
+}
+
+/**
+ * Applies the migrations to the local D1 in `persist` and creates account 1 (`enterprise`, so no plan
+ * limit interferes) with an admin and a full-access API token; returns the token.
+ */
+export function seedBenchAccount(persist) {
+  execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { cwd: root, env: benchEnv, stdio: 'ignore' });
+  const token = `tok_${randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
+  const hash = createHash('sha256').update(token).digest('hex');
+  d1(persist, "INSERT INTO accounts (name, plan) VALUES ('Bench', 'enterprise')");
+  d1(persist, "INSERT INTO users (account_id, email, name, role) VALUES (1, 'bench@example.com', 'Bench', 'admin')");
+  d1(persist, `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES (1, 1, 'bench', '${hash}', '${token.slice(0, 12)}')`);
+  return token;
 }

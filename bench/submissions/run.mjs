@@ -3,13 +3,12 @@
 // after seeding the account to 100k rows directly in D1, and print the 100k/1k ratio (target ≤ 1.3).
 //
 //   node bench/submissions/run.mjs [--iterations 30]
-import { spawn, execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { benchEnv, d1, freePort, root, waitUp } from '../local-wrangler.mjs';
+import { benchEnv, d1, freePort, root, seedBenchAccount, waitUp } from '../local-wrangler.mjs';
 
 const iterations = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
 const env = benchEnv;
@@ -23,12 +22,7 @@ async function main() {
   const persist = mkdtempSync(path.join(tmpdir(), 'bench-submissions-'));
   let child;
   try {
-    execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { cwd: root, env, stdio: 'ignore' });
-    const token = `tok_${randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
-    const hash = createHash('sha256').update(token).digest('hex');
-    d1(persist, "INSERT INTO accounts (name, plan) VALUES ('Bench', 'enterprise')");
-    d1(persist, "INSERT INTO users (account_id, email, name, role) VALUES (1, 'bench@example.com', 'Bench', 'admin')");
-    d1(persist, `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES (1, 1, 'bench', '${hash}', '${token.slice(0, 12)}')`);
+    const token = seedBenchAccount(persist);
 
     const [port, inspector] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${port}`;

@@ -3,13 +3,12 @@
 // puts it in R2 — measured in the same run. Prints medians, p95s and the ratio (target ≤ 1.5).
 //
 //   node bench/templates/run.mjs [--iterations 30]
-import { spawn, execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { benchEnv, d1, freePort, root, waitUp } from '../local-wrangler.mjs';
+import { benchEnv, freePort, root, seedBenchAccount, waitUp } from '../local-wrangler.mjs';
 
 const iterations = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
 const warmup = 5;
@@ -57,12 +56,7 @@ async function main() {
   const persist = mkdtempSync(path.join(tmpdir(), 'bench-templates-'));
   const children = [];
   try {
-    execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { cwd: root, env, stdio: 'ignore' });
-    const token = `tok_${randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
-    const hash = createHash('sha256').update(token).digest('hex');
-    d1(persist, "INSERT INTO accounts (name, plan) VALUES ('Bench', 'enterprise')");
-    d1(persist, "INSERT INTO users (account_id, email, name, role) VALUES (1, 'bench@example.com', 'Bench', 'admin')");
-    d1(persist, `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES (1, 1, 'bench', '${hash}', '${token.slice(0, 12)}')`);
+    const token = seedBenchAccount(persist);
 
     const [apiPort, floorPort, apiInspector, floorInspector] = [await freePort(), await freePort(), await freePort(), await freePort()];
     children.push(startWrangler([], apiPort, apiInspector, persist));
