@@ -82,6 +82,14 @@ describe('sequential signing completed through PUT /api/submitters/{id}', () => 
     expect(res.json.error).toEqual(['Field "Buyer Name" is required.', 'Field "Buyer Date" is required.', 'Field "Buyer Signature" is required.']);
   });
 
+  it('stores none of the request’s other changes when the completion is refused', async () => {
+    const s = await createThree();
+    const res = await api('PUT', `/api/submitters/${s.submitters[0].id}`, { token: owner.token, body: { email: 'changed@example.com', values: { 'Buyer Name': 'Half' }, completed: true } });
+    expect(res.status).toBe(422);
+    const after = await api('GET', `/api/submitters/${s.submitters[0].id}`, { token: owner.token });
+    expect(after.json).toMatchObject({ email: s.submitters[0].email, status: 'sent', values: {} });
+  });
+
   it('completes with prefilled values alone', async () => {
     const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: three.id, submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@pre.example.com`, values: completeValues(role) })) } });
     const done = await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token, body: { completed: true } });

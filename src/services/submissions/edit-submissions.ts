@@ -8,7 +8,7 @@ import { nowIso } from '../../lib/time';
 import { ChangeSet } from './change-set';
 import { checkValues, MAX_SUBMITTERS, type SubmitterInput } from './create-submissions';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
-import { ACTIVE_SUBMITTER_STATES, completeSubmitter, remind, type StateContext } from './submission-state';
+import { ACTIVE_SUBMITTER_STATES, assertCanComplete, completeSubmitter, completionValues, remind, type StateContext } from './submission-state';
 import { EMAIL, PHONE } from './field-values';
 
 export type SubmissionEdit = {
@@ -128,6 +128,9 @@ export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope,
   if (next.sendSms && !next.phone) throw unprocessable('send_sms needs a phone number.');
   const at = nowIso();
   next.updatedAt = at;
+  const scopeNow: SubmissionScope = { ...scope, submitters: scope.submitters.map((s) => (s.id === next.id ? next : s)) };
+  // A completion that will be refused must not leave the other changes of the same request stored.
+  if (edit.completed) assertCanComplete(scopeNow, next, completionValues(scopeNow, next, {}, at));
 
   const cs = new ChangeSet(ctx.db);
   cs.add(
@@ -145,7 +148,6 @@ export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope,
     }),
   );
   await cs.commit(ctx.messagesQueue);
-  const scopeNow: SubmissionScope = { ...scope, submitters: scope.submitters.map((s) => (s.id === next.id ? next : s)) };
 
   if (edit.completed) {
     const done = await completeSubmitter(ctx, scopeNow, next, { via: 'api' });

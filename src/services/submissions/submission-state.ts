@@ -198,7 +198,11 @@ export function missingRequired(scope: SubmissionScope, submitter: Submitter, va
  * either completes the submission (submission.completed, completion copies, sealing) or, in sequential
  * order, invites whoever is next.
  */
-export async function completeSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
+/**
+ * Throws the 422 completeSubmitter would give for these values, without writing anything: callers that
+ * store other changes first (PUT /api/submitters/{id} with `completed: true`) check before they store.
+ */
+export function assertCanComplete(scope: SubmissionScope, submitter: Submitter, values: Record<string, unknown>, hiddenFields?: readonly string[]): void {
   assertSubmissionOpen(scope.submission);
   if (!(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status)) {
     throw unprocessable(`This submitter is already ${submitter.status}.`);
@@ -210,10 +214,14 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
     const waitingFor = scope.submitters.find((s) => s.status !== 'completed');
     throw unprocessable(`It is not this submitter's turn yet: in sequential order ${waitingFor?.role ?? 'an earlier submitter'} signs first.`);
   }
+  const missing = missingRequired(scope, submitter, values, hiddenFields);
+  if (missing.length) throw unprocessable(missing.length === 1 ? missing[0] : missing);
+}
+
+export async function completeSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
   const at = nowIso();
   const values = completionValues(scope, submitter, input.values ?? {}, at);
-  const missing = missingRequired(scope, submitter, values, input.hiddenFields);
-  if (missing.length) throw unprocessable(missing.length === 1 ? missing[0] : missing);
+  assertCanComplete(scope, submitter, values, input.hiddenFields);
 
   const cs = new ChangeSet(ctx.db);
   const completed: Submitter = {
