@@ -57,30 +57,14 @@ export async function listSubmittersOf(db: Db, submissionIds: number[]): Promise
     .orderBy(asc(submitters.submissionId), asc(submitters.position), asc(submitters.id));
 }
 
+export async function listSubmissionsByIds(db: Db, ids: number[]): Promise<Submission[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(submissions).where(inArray(submissions.id, ids));
+}
+
 export async function listSubmissionsBySlugs(db: Db, slugs: string[]): Promise<Submission[]> {
   if (slugs.length === 0) return [];
   return db.select().from(submissions).where(inArray(submissions.slug, slugs));
-}
-
-/** The template version and document rows a submission was created from. */
-export async function readSubmissionSource(
-  db: Db,
-  submission: Pick<Submission, 'templateId' | 'templateVersion' | 'documentIds'>,
-): Promise<{ snapshot: TemplateSnapshot | undefined; publicId: string | undefined; documents: TemplateDocument[] }> {
-  const [version, template, documents] = await Promise.all([
-    db
-      .select({ snapshot: templateVersions.snapshot })
-      .from(templateVersions)
-      .where(and(eq(templateVersions.templateId, submission.templateId), eq(templateVersions.version, submission.templateVersion)))
-      .get(),
-    db.select({ publicId: templates.publicId }).from(templates).where(eq(templates.id, submission.templateId)).get(),
-    submission.documentIds.length
-      ? db.select().from(templateDocuments).where(inArray(templateDocuments.id, submission.documentIds))
-      : Promise.resolve([] as TemplateDocument[]),
-  ]);
-  const order = new Map(submission.documentIds.map((id, i) => [id, i]));
-  documents.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { snapshot: version?.snapshot, publicId: template?.publicId, documents };
 }
 
 export function insertSubmissionStatement(db: Db, row: NewSubmission) {

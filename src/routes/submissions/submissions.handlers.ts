@@ -216,8 +216,7 @@ export const listSubmitters: RouteHandler<typeof routes.listSubmitters, AppEnv> 
       window,
     ),
   );
-  const submissions = await Promise.all([...new Set(page.data.map((s) => s.submissionId))].map((id) => submissionsDb.findSubmissionById(db, id)));
-  const scopes = await loadScopes(db, submissions.filter((s): s is Submission => !!s));
+  const scopes = await loadScopes(db, await submissionsDb.listSubmissionsByIds(db, [...new Set(page.data.map((s) => s.submissionId))]));
   const data = page.data.map((s) => {
     const scope = scopes.find((x) => x.submission.id === s.submissionId)!;
     return serializeSubmitter(s, scope.submission.linkBase, scope.template.fields);

@@ -88,7 +88,7 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
   if (input.submitters.length > MAX_SUBMITTERS) problems.push(`${where}submitters may list at most ${MAX_SUBMITTERS} submitters.`);
   input.submitters.forEach((s, i) => {
     const label = `${where}submitters[${i}]`;
-    let role = s.uuid ? roles.find((r) => r.uuid === s.uuid!.toLowerCase()) : s.role ? roles.find((r) => sameName(r.name, s.role!)) : roles.find((r) => !used.has(r.uuid));
+    const role = s.uuid ? roles.find((r) => r.uuid === s.uuid!.toLowerCase()) : s.role ? roles.find((r) => sameName(r.name, s.role!)) : roles.find((r) => !used.has(r.uuid));
     if (!role) {
       if (s.role || s.uuid) {
         problems.push(`${label}: role "${s.role ?? s.uuid}" must match a template submitter (${roles.map((r) => `"${r.name}"`).join(', ')}).`);
@@ -99,7 +99,6 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
     }
     if (used.has(role.uuid)) {
       problems.push(`${label}: role "${role.name}" is already taken by another submitter; each role is signed by one submitter.`);
-      role = undefined;
       return;
     }
     used.add(role.uuid);
@@ -186,7 +185,7 @@ function checkSubmission(template: Template, input: SubmissionInput, where: stri
       updatedAt: at,
     };
   });
-  return { submitters, message: input.message, resolvedRoles: resolved.length };
+  return { submitters, message: input.message };
 }
 
 export type TemplateForSubmissions = { template: Template; documents: TemplateDocument[] };

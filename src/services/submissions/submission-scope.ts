@@ -1,7 +1,7 @@
 // A submission with everything its transitions read: its submitters in order and the template as it was
 // when the submission was created. Also the mapping from these rows to webhook payload shapes.
 import type { Db } from '../../db/client';
-import { listSubmittersOf, readSubmissionSource, readSubmissionSources } from '../../db/queries/submissions';
+import { listSubmittersOf, readSubmissionSources } from '../../db/queries/submissions';
 import type { Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
 import type { PayloadDocument, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from '../webhooks/payloads';
 
@@ -21,46 +21,37 @@ export type SubmissionScope = {
   template: SubmissionTemplate;
 };
 
-export async function loadScope(db: Db, submission: Submission, submitters?: Submitter[]): Promise<SubmissionScope> {
-  const [rows, source] = await Promise.all([
-    submitters ? Promise.resolve(submitters) : listSubmittersOf(db, [submission.id]),
-    readSubmissionSource(db, submission),
-  ]);
-  const snapshot = source.snapshot;
+type Sources = Awaited<ReturnType<typeof readSubmissionSources>>;
+
+function scopeOf(submission: Submission, submitters: Submitter[], sources: Sources): SubmissionScope {
+  const snapshot = sources.versions.find((v) => v.templateId === submission.templateId && v.version === submission.templateVersion)?.snapshot;
   return {
     submission,
-    submitters: rows,
+    submitters,
     template: {
       id: submission.templateId,
-      publicId: source.publicId ?? String(submission.templateId),
+      publicId: sources.publicIds.get(submission.templateId) ?? String(submission.templateId),
       name: snapshot?.name ?? '',
       roles: snapshot?.submitters ?? [],
       fields: snapshot?.schema ?? [],
       preferences: snapshot?.preferences ?? {},
-      documents: source.documents,
+      documents: submission.documentIds.flatMap((id) => sources.documents.get(id) ?? []),
     },
   };
+}
+
+export async function loadScope(db: Db, submission: Submission, submitters?: Submitter[]): Promise<SubmissionScope> {
+  const [rows, sources] = await Promise.all([
+    submitters ? Promise.resolve(submitters) : listSubmittersOf(db, [submission.id]),
+    readSubmissionSources(db, [submission]),
+  ]);
+  return scopeOf(submission, rows, sources);
 }
 
 /** Scopes of many submissions (a list page) in four reads, whatever their number. */
 export async function loadScopes(db: Db, list: Submission[]): Promise<SubmissionScope[]> {
   const [submitters, sources] = await Promise.all([listSubmittersOf(db, list.map((s) => s.id)), readSubmissionSources(db, list)]);
-  return list.map((submission) => {
-    const snapshot = sources.versions.find((v) => v.templateId === submission.templateId && v.version === submission.templateVersion)?.snapshot;
-    return {
-      submission,
-      submitters: submitters.filter((s) => s.submissionId === submission.id),
-      template: {
-        id: submission.templateId,
-        publicId: sources.publicIds.get(submission.templateId) ?? String(submission.templateId),
-        name: snapshot?.name ?? '',
-        roles: snapshot?.submitters ?? [],
-        fields: snapshot?.schema ?? [],
-        preferences: snapshot?.preferences ?? {},
-        documents: submission.documentIds.flatMap((id) => sources.documents.get(id) ?? []),
-      },
-    };
-  });
+  return list.map((submission) => scopeOf(submission, submitters.filter((s) => s.submissionId === submission.id), sources));
 }
 
 /** The fields a submitter fills: those of their role. */
