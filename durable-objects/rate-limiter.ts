@@ -1,62 +1,145 @@
-// A rolling-window request log for one API token or partner key (spec › Limits: 120/min per token).
+// A rolling-window request log for one API token or partner key (spec › Limits: 120/min per token),
+// which may lend a few pre-counted slots to an isolate so most requests need no call to it.
 import { DurableObject } from 'cloudflare:workers';
+
+/** A batch of slots counted here and spent by the isolate that holds them (docs/limits.md › Leases). */
+export type SlotLease = {
+  id: string;
+  /** Slots beyond the request that asked; each may admit one request until `expiresAt`. */
+  slots: number;
+  /** Unix time (ms) after which no slot of the lease may be spent. */
+  expiresAt: number;
+};
+
+export type TakeRequest = {
+  limit: number;
+  windowMs: number;
+  /** Extra slots the caller would like to hold as a lease (0 or absent: this request only). */
+  lease?: number;
+  /** Ends a lease the caller held, with the times its slots were spent; the rest are returned. */
+  settle?: { id: string; spent: number[] };
+};
 
 export type RateLimitDecision = {
   allowed: boolean;
   limit: number;
-  /** Requests still allowed in the current window, after this one. */
+  /** Requests still allowed in the current window, after this one (a lease's slots count as used). */
   remaining: number;
   /** Unix time (ms) when the oldest counted request leaves the window and a slot frees up. */
   resetAt: number;
+  /** Granted only when asked for and the window has room to spare. */
+  lease?: SlotLease;
 };
+
+/** An outstanding lease: its slots count as used until it is settled, or until `expiresAt + window`. */
+type HeldLease = { slots: number; grantedAt: number; expiresAt: number };
+
+/** How long a lease may be spent from; at most a quarter of the window. */
+const LEASE_MS = 15_000;
 
 /**
  * A sliding-window log: the timestamps of the requests admitted in the last `windowMs`. A request is
- * admitted when fewer than `limit` are logged, so the count is exact at every instant, unlike fixed
- * windows (2× bursts at the boundary) or approximated sliding counters.
+ * admitted when fewer than `limit` slots are in use, so the count is exact at every instant, unlike
+ * fixed windows (2× bursts at the boundary) or approximated sliding counters.
  *
- * `hit` does its whole read-decide-write without awaiting, and a Durable Object runs one such call at
- * a time, so 200 concurrent requests on one token admit exactly `limit` (test/api/rate-limit).
+ * `take` does its whole read-decide-write without awaiting, and a Durable Object runs one such call
+ * at a time, so 200 concurrent requests on one token admit exactly `limit` (test/api/rate-limit).
  * Refused requests are not logged: a client that keeps retrying too early does not push its own
  * window further out.
  *
- * The log lives in memory and is snapshotted to storage with `allowUnconfirmed`, so a restarted
+ * Leases: calling this object is most of what rate limiting costs (a network hop in production, a
+ * cross-actor call locally; docs/limits.md), so while a token's window is at most half full a call may
+ * also lend its isolate a few slots. They count as used from the moment they are lent. When the holder
+ * next calls it settles the lease with the times it really spent them, which go into the log exactly
+ * as if each request had called, and the unspent slots come back. A lease that is never settled keeps
+ * all its slots counted until its expiry plus a full window, as if each had been spent at the last
+ * moment. So every admitted request holds a slot for at least a window, and no more than `limit` are
+ * ever admitted in any window. Leases stop once the window is half full and together never hold more
+ * than a quarter of the limit, so a token near its limit is counted request by request.
+ *
+ * The state lives in memory and is snapshotted to storage with `allowUnconfirmed`, so a restarted
  * object (deploy, eviction) resumes counting where it was, yet no response waits for that write to
- * be confirmed: a confirmed write per request would hold every API response for a storage round
- * trip (bench/limits measured 0.44 of the floor that way). The snapshot is at most `limit` numbers.
- * Writing behind instead (an alarm every 5 s, or a write at most every 5 s) was measured and did not
- * make requests cheaper: the cost is the call into the object, not its storage (docs/limits.md).
+ * be confirmed. The snapshot is at most `limit` numbers plus the open leases.
  */
 export class RateLimiter extends DurableObject {
-  /** Admitted request times, oldest first. */
+  /** Admitted request times, oldest first (settled leases insert theirs in order). */
   private readonly log: number[];
+  private readonly leases: Map<string, HeldLease>;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     this.log = ctx.storage.kv.get<number[]>('log') ?? [];
+    this.leases = new Map(ctx.storage.kv.get<[string, HeldLease][]>('leases') ?? []);
   }
 
-  hit(limit: number, windowMs: number): RateLimitDecision {
+  take(request: TakeRequest): RateLimitDecision {
+    const { limit, windowMs } = request;
     const now = Date.now();
     const cutoff = now - windowMs;
+    let changed = this.settle(request.settle, now, cutoff);
+    changed = this.prune(cutoff) || changed;
+
+    let leased = 0;
+    for (const lease of this.leases.values()) leased += lease.slots;
+    let used = this.log.length + leased;
+    const allowed = used < limit;
+    let lease: SlotLease | undefined;
+    if (allowed) {
+      this.log.push(now);
+      used += 1;
+      changed = true;
+      // Only with room to spare: the window at most half full after the lease, and leases together
+      // holding at most a quarter of the limit. A lease of one slot would save nothing.
+      const slots = Math.min(request.lease ?? 0, Math.floor(limit / 2) - used, Math.floor(limit / 4) - leased);
+      if (slots >= 2) {
+        lease = { id: crypto.randomUUID(), slots, expiresAt: now + Math.min(LEASE_MS, Math.floor(windowMs / 4)) };
+        this.leases.set(lease.id, { slots, grantedAt: now, expiresAt: lease.expiresAt });
+        used += slots;
+      }
+    }
+    if (changed) this.snapshot();
+    return { allowed, limit, remaining: Math.max(0, limit - used), resetAt: this.nextFreeAt(now, windowMs), ...(lease ? { lease } : {}) };
+  }
+
+  /** Replaces a lease's counted slots by the times its holder really spent them. */
+  private settle(settle: TakeRequest['settle'], now: number, cutoff: number): boolean {
+    const lease = settle && this.leases.get(settle.id);
+    if (!settle || !lease) return false; // unknown, or already past its expiry plus a window
+    this.leases.delete(settle.id);
+    // A spend cannot precede the grant or follow this call; clamping keeps a confused or skewed
+    // holder from moving slots out of the window early. Never more entries than slots lent.
+    for (const at of settle.spent.slice(0, lease.slots)) {
+      const time = Math.min(now, Math.max(lease.grantedAt, Number(at) || lease.expiresAt));
+      if (time <= cutoff) continue;
+      let i = this.log.length;
+      while (i > 0 && this.log[i - 1] > time) i -= 1;
+      this.log.splice(i, 0, time);
+    }
+    return true;
+  }
+
+  private prune(cutoff: number): boolean {
     let expired = 0;
     while (expired < this.log.length && this.log[expired] <= cutoff) expired += 1;
     if (expired > 0) this.log.splice(0, expired);
-
-    const allowed = this.log.length < limit;
-    if (allowed) {
-      this.log.push(now);
-      this.ctx.storage.put('log', this.log, { allowUnconfirmed: true }).catch(() => {
-        // Only durability across a restart is lost; the in-memory log stays exact.
-      });
+    let dropped = false;
+    for (const [id, lease] of this.leases) {
+      if (lease.expiresAt <= cutoff) dropped = this.leases.delete(id);
     }
-    // With a full log the oldest entry frees the next slot; with room to spare, `now` bounds it.
-    const oldest = this.log.length > 0 ? this.log[0] : now;
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - this.log.length),
-      resetAt: oldest + windowMs,
-    };
+    return expired > 0 || dropped;
+  }
+
+  /** When the next slot frees: the oldest logged request leaving, or an unsettled lease running out. */
+  private nextFreeAt(now: number, windowMs: number): number {
+    let next = this.log.length > 0 ? this.log[0] + windowMs : Infinity;
+    for (const lease of this.leases.values()) next = Math.min(next, lease.expiresAt + windowMs);
+    return Number.isFinite(next) ? next : now + windowMs;
+  }
+
+  private snapshot(): void {
+    const { storage } = this.ctx;
+    // Only durability across a restart is at stake; the in-memory state stays exact.
+    storage.put('log', this.log, { allowUnconfirmed: true }).catch(() => undefined);
+    storage.put('leases', [...this.leases], { allowUnconfirmed: true }).catch(() => undefined);
   }
 }

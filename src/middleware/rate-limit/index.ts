@@ -4,6 +4,7 @@ import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { limitsDisabled, RATE_WINDOW_MS } from '../../lib/limits';
 import type { RateLimitDecision } from '../../../durable-objects/rate-limiter';
+import { SlotLeases } from './slot-leases';
 
 export type RateLimitOptions = {
   /** Which log a request counts against, e.g. `token:42`; runs after authentication. */
@@ -11,7 +12,12 @@ export type RateLimitOptions = {
   /** Requests allowed per window. */
   limit: number | ((c: Context<AppEnv>) => number);
   windowMs?: number;
+  /** Where this isolate keeps the slots the limiter lends it; one per isolate by default. */
+  leases?: SlotLeases;
 };
+
+/** Module scope lives as long as the isolate: leases outlast the request that fetched them. */
+const isolateLeases = new SlotLeases();
 
 /** The X-RateLimit-* headers every authenticated response carries; Reset is Unix time in seconds. */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
@@ -24,11 +30,14 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
 
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> {
   const windowMs = options.windowMs ?? RATE_WINDOW_MS;
+  const leases = options.leases ?? isolateLeases;
   return async function rateLimitMiddleware(c, next) {
     if (limitsDisabled(c.env)) return next();
     const limit = typeof options.limit === 'function' ? options.limit(c) : options.limit;
-    const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(options.key(c)));
-    const decision = await limiter.hit(limit, windowMs);
+    const key = options.key(c);
+    const namespace = c.env.RATE_LIMITER;
+    // The stub is made only when the call happens; most requests spend a leased slot instead.
+    const decision = await leases.admit(key, limit, windowMs, { take: (request) => namespace.get(namespace.idFromName(key)).take(request) });
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       // Whole seconds, rounded up, so a client that waits exactly this long is admitted (RFC 9110 §10.2.3).
