@@ -2,8 +2,24 @@
 import { drizzle } from 'drizzle-orm/d1';
 import * as schema from './schema';
 
-export type Db = ReturnType<typeof createDb>;
+export type Db = ReturnType<typeof newDb>;
 
-export function createDb(d1: D1Database) {
+function newDb(d1: D1Database) {
   return drizzle(d1, { schema });
+}
+
+/**
+ * Building a handle walks the whole schema for the relational query builder (a measurable share of a
+ * small request's CPU, bench/limits), and a handle holds no per-request state, so an isolate builds
+ * one per binding and reuses it.
+ */
+const handles = new WeakMap<D1Database, Db>();
+
+export function createDb(d1: D1Database): Db {
+  let db = handles.get(d1);
+  if (!db) {
+    db = newDb(d1);
+    handles.set(d1, db);
+  }
+  return db;
 }

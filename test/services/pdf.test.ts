@@ -1,7 +1,8 @@
 // Reading uploaded PDFs: page facts of good files, sentences for unusable ones.
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../src/services/documents/pdf';
-import { prepareDocuments } from '../../src/services/documents/ingest';
+import { ingestDocuments, type Upload } from '../../src/services/documents/ingest';
 import { makeEncryptedPdf, makePdf, makePdfWithEmptySignatureField, makeSignedPdf, realWorldPdf } from '../fixtures/pdfs';
 
 describe('inspectPdf', () => {
@@ -36,25 +37,68 @@ describe('inspectPdf', () => {
   });
 });
 
-describe('prepareDocuments', () => {
+let account = 1000;
+/** Ingests into a fresh account's prefix of the real local R2 bucket. */
+function ingest(uploads: Upload[], existing?: { documents: number; pages: number }) {
+  account += 1;
+  return { accountId: account, result: ingestDocuments(env.FILES, account, uploads, existing) };
+}
+
+async function storedKeys(accountId: number): Promise<string[]> {
+  return (await env.FILES.list({ prefix: `templates/${accountId}/` })).objects.map((o) => o.key);
+}
+
+describe('ingestDocuments', () => {
+  it('stores each accepted file under its key, with the facts of its pages', async () => {
+    const { accountId, result } = ingest([{ label: 'documents[0]', name: 'two', bytes: await makePdf(2) }]);
+    const { documents, stored } = await result;
+    expect(documents.map((d) => d.pageCount)).toEqual([2]);
+    expect(stored).toEqual([documents[0].r2Key]);
+    expect(await storedKeys(accountId)).toEqual(stored);
+  });
+
   it('names a DOCX upload as not yet supported', async () => {
     const docx = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]);
-    await expect(prepareDocuments(1, [{ label: 'documents[0]', name: 'contract.docx', bytes: docx }])).rejects.toMatchObject({
+    await expect(ingest([{ label: 'documents[0]', name: 'contract.docx', bytes: docx }]).result).rejects.toMatchObject({
       status: 422,
       error: 'documents[0] looks like a DOCX file; only PDF uploads are supported so far.',
     });
   });
 
   it('refuses an empty file', async () => {
-    await expect(prepareDocuments(1, [{ label: 'documents[0]', name: 'empty', bytes: new Uint8Array() }])).rejects.toMatchObject({
+    await expect(ingest([{ label: 'documents[0]', name: 'empty', bytes: new Uint8Array() }]).result).rejects.toMatchObject({
       error: 'documents[0] is an empty file.',
     });
   });
 
-  it('counts the pages a template already has toward the 500-page limit', async () => {
-    const upload = { label: 'documents[0]', name: 'more', bytes: await makePdf(2) };
-    await expect(prepareDocuments(1, [upload], { documents: 1, pages: 499 })).rejects.toMatchObject({
+  it('names the problems of every file at once, storing none of them', async () => {
+    const { accountId, result } = ingest([
+      { label: 'documents[0]', name: 'empty', bytes: new Uint8Array() },
+      { label: 'documents[1]', name: 'locked', bytes: await makeEncryptedPdf() },
+      { label: 'documents[2]', name: 'fine', bytes: await makePdf(1) },
+    ]);
+    await expect(result).rejects.toMatchObject({
+      error: ['documents[0] is an empty file.', 'documents[1] is encrypted or password-protected; upload a copy without a password.'],
+    });
+    expect(await storedKeys(accountId)).toEqual([]);
+  });
+
+  it('deletes what it stored when a file fails to parse after passing the cheap checks', async () => {
+    const truncated = (await makePdf(3)).slice(0, 400);
+    const corrupt = new Uint8Array([...truncated, ...new TextEncoder().encode('\n%%EOF\n')]);
+    const { accountId, result } = ingest([
+      { label: 'documents[0]', name: 'fine', bytes: await makePdf(1) },
+      { label: 'documents[1]', name: 'broken', bytes: corrupt },
+    ]);
+    await expect(result).rejects.toMatchObject({ status: 422, error: 'documents[1] is corrupt and cannot be read as a PDF.' });
+    expect(await storedKeys(accountId)).toEqual([]);
+  });
+
+  it('counts the pages a template already has toward the 500-page limit, and keeps none of the files', async () => {
+    const { accountId, result } = ingest([{ label: 'documents[0]', name: 'more', bytes: await makePdf(2) }], { documents: 1, pages: 499 });
+    await expect(result).rejects.toMatchObject({
       error: 'A template can have at most 500 pages in all; these documents would give it 501.',
     });
+    expect(await storedKeys(accountId)).toEqual([]);
   });
 });

@@ -51,23 +51,23 @@ export function documentKey(accountId: number): string {
 
 export type TemplateTotals = { documents: number; pages: number };
 
+/** An upload that passed the cheap checks, with its identity and digest, not yet parsed. */
+type StagedDocument = Omit<PreparedDocument, keyof DocumentFacts> & { label: string; ingestor: Ingestor };
+
 /**
- * Checks every upload against the limits and reads its pages, storing nothing. All problems are
- * reported at once (422); `existing` is what the template already holds.
+ * The checks that need no parsing: how many documents, empty, too large, a type we read. Every
+ * problem is collected, so a request hears about all of its files at once; an accepted upload is
+ * staged with its storage key and SHA-256.
  */
-export async function prepareDocuments(
-  accountId: number,
-  uploads: Upload[],
-  existing: TemplateTotals = { documents: 0, pages: 0 },
-): Promise<PreparedDocument[]> {
-  const { fileBytes, documentsPerTemplate, pagesPerTemplate } = UPLOAD_LIMITS;
+async function stageUploads(accountId: number, uploads: Upload[], existing: TemplateTotals): Promise<{ problems: string[]; staged: StagedDocument[] }> {
+  const { fileBytes, documentsPerTemplate } = UPLOAD_LIMITS;
   if (existing.documents + uploads.length > documentsPerTemplate) {
     throw unprocessable(
       `A template can hold at most ${documentsPerTemplate} documents; this request would give it ${existing.documents + uploads.length}.`,
     );
   }
   const problems: string[] = [];
-  const prepared: PreparedDocument[] = [];
+  const staged: StagedDocument[] = [];
   for (const upload of uploads) {
     if (upload.bytes.byteLength === 0) {
       problems.push(`${upload.label} is an empty file.`);
@@ -82,16 +82,9 @@ export async function prepareDocuments(
       problems.push(describeUnsupported(upload));
       continue;
     }
-    let facts: DocumentFacts;
-    try {
-      facts = await ingestor.inspect(upload.bytes);
-    } catch (error) {
-      if (!(error instanceof UnusableDocument)) throw error;
-      problems.push(`${upload.label} ${error.message}.`);
-      continue;
-    }
-    prepared.push({
-      ...facts,
+    staged.push({
+      label: upload.label,
+      ingestor,
       uuid: crypto.randomUUID(),
       filename: upload.name,
       contentType: ingestor.contentType,
@@ -101,16 +94,67 @@ export async function prepareDocuments(
       r2Key: documentKey(accountId),
     });
   }
-  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
-  const pages = existing.pages + prepared.reduce((sum, d) => sum + d.pageCount, 0);
-  if (pages > pagesPerTemplate) {
-    throw unprocessable(`A template can have at most ${pagesPerTemplate} pages in all; these documents would give it ${pages}.`);
+  return { problems, staged };
+}
+
+/** Parses each staged upload for its pages; `problems` gains a sentence for each one no signer could open. */
+async function inspectStaged(staged: StagedDocument[], problems: string[]): Promise<PreparedDocument[]> {
+  const prepared: PreparedDocument[] = [];
+  for (const { label, ingestor, ...document } of staged) {
+    try {
+      prepared.push({ ...document, ...(await ingestor.inspect(document.bytes)) });
+    } catch (error) {
+      if (!(error instanceof UnusableDocument)) throw error;
+      problems.push(`${label} ${error.message}.`);
+    }
   }
   return prepared;
 }
 
+/** The 422 for every problem found, then the template's page limit. */
+function assertUsable(problems: string[], prepared: PreparedDocument[], existing: TemplateTotals): void {
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  const { pagesPerTemplate } = UPLOAD_LIMITS;
+  const pages = existing.pages + prepared.reduce((sum, d) => sum + d.pageCount, 0);
+  if (pages > pagesPerTemplate) {
+    throw unprocessable(`A template can have at most ${pagesPerTemplate} pages in all; these documents would give it ${pages}.`);
+  }
+}
+
+/** Documents that passed every check and are in R2 under their `r2Key`s (`stored`). */
+export type IngestedDocuments = { documents: PreparedDocument[]; stored: string[] };
+
+/**
+ * `prepareDocuments` and `storeDocuments` at once: once every upload has passed the cheap checks, the
+ * R2 puts run while the files are parsed, the longest step of an upload (bench/templates). A file
+ * that then fails its parse or the page limit has its put undone before the 422 goes on, so a refused
+ * request leaves nothing behind; a caller whose later step fails deletes `stored` the same way.
+ */
+export async function ingestDocuments(
+  bucket: R2Bucket,
+  accountId: number,
+  uploads: Upload[],
+  existing: TemplateTotals = { documents: 0, pages: 0 },
+): Promise<IngestedDocuments> {
+  const { problems, staged } = await stageUploads(accountId, uploads, existing);
+  if (problems.length) {
+    // Refused already: parse the rest only to name their problems too, and store nothing.
+    assertUsable(problems, await inspectStaged(staged, problems), existing);
+  }
+  const [stored, inspected] = await Promise.allSettled([storeDocuments(bucket, staged), inspectStaged(staged, problems)]);
+  try {
+    if (inspected.status === 'rejected') throw inspected.reason;
+    assertUsable(problems, inspected.value, existing);
+  } catch (error) {
+    if (stored.status === 'fulfilled') await deleteStoredFiles(bucket, stored.value);
+    throw error;
+  }
+  if (stored.status === 'rejected') throw stored.reason;
+  return { documents: inspected.value, stored: stored.value };
+}
+
 /** Puts the files in R2. If one put fails, the ones already put are deleted before the error goes on. */
-export async function storeDocuments(bucket: R2Bucket, documents: PreparedDocument[]): Promise<string[]> {
+export async function storeDocuments(bucket: R2Bucket, documents: Omit<PreparedDocument, keyof DocumentFacts>[]): Promise<string[]> {
   const stored: string[] = [];
   try {
     await Promise.all(

@@ -1,5 +1,5 @@
 // Creating templates: from uploaded files, as a clone, or as a merge of several. Files go to R2 first,
-// then the rows and the template.created event in one D1 batch; if the batch fails the files are deleted.
+// then the rows and the template.created event in one D1 batch; if anything fails the files are deleted.
 import {
   findTemplates,
   insertDocumentsStatement,
@@ -11,7 +11,7 @@ import {
 import type { Template, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
-import { copyStoredFiles, deleteStoredFiles, documentKey, prepareDocuments, storeDocuments, UPLOAD_LIMITS, type Upload } from '../documents/ingest';
+import { copyStoredFiles, deleteStoredFiles, documentKey, ingestDocuments, UPLOAD_LIMITS, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { mergePreferences, type PreferencesInput } from './template-preferences';
@@ -109,24 +109,24 @@ export async function createTemplate(ctx: TemplateContext, input: CreateTemplate
   if (input.documents.length === 0) {
     throw unprocessable('documents must include at least one file; a template cannot be created from a field list alone.');
   }
-  // Everything is checked before anything is stored. The plan count (a D1 read) runs while the PDFs are
-  // inspected; a plan refusal wins over a document problem, as when they ran one after the other.
-  const [allowance, documents] = await Promise.allSettled([assertTemplateAllowance(ctx), prepareDocuments(ctx.actor.accountId, input.documents)]);
-  if (allowance.status === 'rejected') throw allowance.reason;
-  if (documents.status === 'rejected') throw documents.reason;
-  const prepared = documents.value;
-  const located: LocatedField[] = [
-    ...(input.fields ?? []).map((f, i) => ({ label: `fields[${i}]`, input: f })),
-    ...input.documents.flatMap((d, i) => (d.fields ?? []).map((f, j) => ({ label: `documents[${i}].fields[${j}]`, input: f, document: prepared[i].uuid }))),
-  ];
-  const roles = buildRoles(input.submitters, located);
-  const fields = buildFields(located, roles, prepared);
-  const preferences = mergePreferences({}, input.preferences, { documentUuids: prepared.map((d) => d.uuid), fields });
-
-  const stored = await storeDocuments(ctx.bucket, prepared);
-  return persistNewTemplate(
-    ctx,
-    {
+  // The plan count (a D1 read) runs while the files are checked, stored and parsed; a plan refusal
+  // wins over a document problem, as when they ran one after the other.
+  const [allowance, ingested] = await Promise.allSettled([assertTemplateAllowance(ctx), ingestDocuments(ctx.bucket, ctx.actor.accountId, input.documents)]);
+  if (allowance.status === 'rejected') {
+    if (ingested.status === 'fulfilled') await deleteStoredFiles(ctx.bucket, ingested.value.stored);
+    throw allowance.reason;
+  }
+  if (ingested.status === 'rejected') throw ingested.reason;
+  const { documents: prepared, stored } = ingested.value;
+  let record: NewTemplateRecord;
+  try {
+    const located: LocatedField[] = [
+      ...(input.fields ?? []).map((f, i) => ({ label: `fields[${i}]`, input: f })),
+      ...input.documents.flatMap((d, i) => (d.fields ?? []).map((f, j) => ({ label: `documents[${i}].fields[${j}]`, input: f, document: prepared[i].uuid }))),
+    ];
+    const roles = buildRoles(input.submitters, located);
+    const fields = buildFields(located, roles, prepared);
+    record = {
       name: input.name?.trim() || prepared[0].filename,
       externalId: input.external_id ?? null,
       folderName: input.folder_name?.trim() || 'Default',
@@ -134,7 +134,7 @@ export async function createTemplate(ctx: TemplateContext, input: CreateTemplate
       shared: input.shared ?? false,
       submitters: roles,
       fields,
-      preferences,
+      preferences: mergePreferences({}, input.preferences, { documentUuids: prepared.map((d) => d.uuid), fields }),
       documents: prepared.map((d, i) =>
         documentRow(
           ctx.actor.accountId,
@@ -151,9 +151,13 @@ export async function createTemplate(ctx: TemplateContext, input: CreateTemplate
           i,
         ),
       ),
-    },
-    stored,
-  );
+    };
+  } catch (error) {
+    // A field or preference refused (422): the files stored for it go too.
+    await deleteStoredFiles(ctx.bucket, stored);
+    throw error;
+  }
+  return persistNewTemplate(ctx, record, stored);
 }
 
 /** Gives copied documents fresh uuids and points areas and preferences at them. */

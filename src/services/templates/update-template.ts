@@ -19,7 +19,7 @@ import type { Template, TemplateDocument, TemplateField, TemplateRole } from '..
 import { ApiError, unprocessable } from '../../lib/errors';
 import type { EventName } from '../../lib/events';
 import { nowIso } from '../../lib/time';
-import { deleteStoredFiles, prepareDocuments, storeDocuments, type PreparedDocument, type Upload } from '../documents/ingest';
+import { deleteStoredFiles, ingestDocuments, type PreparedDocument, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type RoleInput } from './template-fields';
 import { mergePreferences, withoutDocuments, type PreferencesInput } from './template-preferences';
@@ -227,53 +227,55 @@ export async function changeDocuments(ctx: TemplateContext, template: Template, 
 
   const kept = remaining.filter((d) => !replacements.has(d.id));
   const uploads = [...replacements.values(), ...additions].map((c) => c.upload!);
-  const prepared = await prepareDocuments(ctx.actor.accountId, uploads, {
+  const { documents: prepared, stored } = await ingestDocuments(ctx.bucket, ctx.actor.accountId, uploads, {
     documents: kept.length,
     pages: kept.reduce((sum, d) => sum + d.pageCount, 0),
   });
-  const replaced = [...replacements.entries()].map(([id, change], i) => {
-    const old = current.find((d) => d.id === id)!;
-    return { old, doc: { ...prepared[i], uuid: old.uuid, filename: change.name?.trim() || old.filename } };
-  });
-  const added = additions.map((change, i) => ({ change, doc: { ...prepared[replaced.length + i], filename: change.name?.trim() || prepared[replaced.length + i].filename } }));
-
-  // The new order: current order with replacements in place, additions at their position or the end.
-  type Slot = { existing?: TemplateDocument; fresh?: PreparedDocument };
-  const order: Slot[] = remaining.map((d) => {
-    const r = replaced.find((x) => x.old.id === d.id);
-    return r ? { fresh: r.doc } : { existing: d };
-  });
-  for (const { change, doc } of added) {
-    const at = change.position !== undefined ? Math.min(change.position, order.length) : order.length;
-    order.splice(at, 0, { fresh: doc });
-  }
-  const pages = order.map((s) => (s.existing ? { uuid: s.existing.uuid, pageCount: s.existing.pageCount, pageDimensions: s.existing.pageDimensions } : { uuid: s.fresh!.uuid, pageCount: s.fresh!.pageCount, pageDimensions: s.fresh!.pageDimensions }));
-  const removedUuids = new Set(current.filter((d) => removals.has(d.id)).map((d) => d.uuid));
-  const fields: TemplateField[] = template.fields.map((f) => ({ ...f, areas: f.areas.filter((a) => !removedUuids.has(a.attachment_uuid)) }));
-  const checkedFields = buildFields(storedAsInputs(fields), template.submitters, pages);
-  const preferences = withoutDocuments(template.preferences, removedUuids);
-
-  const stored = await storeDocuments(ctx.bucket, prepared);
-  const addRows: NewTemplateDocument[] = order.flatMap((s, position) =>
-    s.fresh
-      ? [{
-          accountId: ctx.actor.accountId,
-          uuid: s.fresh.uuid,
-          filename: s.fresh.filename,
-          contentType: s.fresh.contentType,
-          byteSize: s.fresh.byteSize,
-          sha256: s.fresh.sha256,
-          pageCount: s.fresh.pageCount,
-          pageDimensions: s.fresh.pageDimensions,
-          r2Key: s.fresh.r2Key,
-          position,
-        }]
-      : [],
-  );
-  const positions = order.flatMap((s, position) => (s.existing ? [{ id: s.existing.id, position }] : []));
-  const renamed = [...renames.entries()].map(([id, filename]) => ({ id, filename }));
+  let updated: Template;
+  // From here until the rows commit, any failure (a field the new pages no longer hold, a lost race)
+  // deletes the files just stored.
   try {
-    const updated = await commit(ctx, template, {
+    const replaced = [...replacements.entries()].map(([id, change], i) => {
+      const old = current.find((d) => d.id === id)!;
+      return { old, doc: { ...prepared[i], uuid: old.uuid, filename: change.name?.trim() || old.filename } };
+    });
+    const added = additions.map((change, i) => ({ change, doc: { ...prepared[replaced.length + i], filename: change.name?.trim() || prepared[replaced.length + i].filename } }));
+
+    // The new order: current order with replacements in place, additions at their position or the end.
+    type Slot = { existing?: TemplateDocument; fresh?: PreparedDocument };
+    const order: Slot[] = remaining.map((d) => {
+      const r = replaced.find((x) => x.old.id === d.id);
+      return r ? { fresh: r.doc } : { existing: d };
+    });
+    for (const { change, doc } of added) {
+      const at = change.position !== undefined ? Math.min(change.position, order.length) : order.length;
+      order.splice(at, 0, { fresh: doc });
+    }
+    const pages = order.map((s) => (s.existing ? { uuid: s.existing.uuid, pageCount: s.existing.pageCount, pageDimensions: s.existing.pageDimensions } : { uuid: s.fresh!.uuid, pageCount: s.fresh!.pageCount, pageDimensions: s.fresh!.pageDimensions }));
+    const removedUuids = new Set(current.filter((d) => removals.has(d.id)).map((d) => d.uuid));
+    const fields: TemplateField[] = template.fields.map((f) => ({ ...f, areas: f.areas.filter((a) => !removedUuids.has(a.attachment_uuid)) }));
+    const checkedFields = buildFields(storedAsInputs(fields), template.submitters, pages);
+    const preferences = withoutDocuments(template.preferences, removedUuids);
+
+    const addRows: NewTemplateDocument[] = order.flatMap((s, position) =>
+      s.fresh
+        ? [{
+            accountId: ctx.actor.accountId,
+            uuid: s.fresh.uuid,
+            filename: s.fresh.filename,
+            contentType: s.fresh.contentType,
+            byteSize: s.fresh.byteSize,
+            sha256: s.fresh.sha256,
+            pageCount: s.fresh.pageCount,
+            pageDimensions: s.fresh.pageDimensions,
+            r2Key: s.fresh.r2Key,
+            position,
+          }]
+        : [],
+    );
+    const positions = order.flatMap((s, position) => (s.existing ? [{ id: s.existing.id, position }] : []));
+    const renamed = [...renames.entries()].map(([id, filename]) => ({ id, filename }));
+    updated = await commit(ctx, template, {
       changes: ['documents'],
       values: { fields: checkedFields, preferences },
       event: 'template.updated',
@@ -283,9 +285,10 @@ export async function changeDocuments(ctx: TemplateContext, template: Template, 
       renames: renamed,
       documentsAfter: order.map((s) => (s.existing ? { ...s.existing, filename: renames.get(s.existing.id) ?? s.existing.filename } : null) ?? { id: 0, uuid: s.fresh!.uuid, filename: s.fresh!.filename, pageCount: s.fresh!.pageCount, sha256: s.fresh!.sha256 }),
     });
-    return { template: updated, documents: await listCurrentDocuments(ctx.db, [template.id]) };
   } catch (error) {
     await deleteStoredFiles(ctx.bucket, stored);
     throw error;
   }
+  // After the commit the rows own the files: a failed read here must not delete them.
+  return { template: updated, documents: await listCurrentDocuments(ctx.db, [template.id]) };
 }
