@@ -62,7 +62,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   // Keyed by the token, not the IP or account (spec › Limits: "per API token").
   api.use('*', rateLimit({ key: (c) => `token:${c.var.principal.token.id}`, limit: (c) => tenantRateLimit(c.env) }));
   api.use('*', auditTrail());
-  api.use('*', outboxDrain());
+  api.use('*', outboxDrain({ when: (c) => c.var.principal.hasWebhooks }));
   mountUsers(api);
   mountSettings(api);
   mountAccessTokens(api);

@@ -54,6 +54,8 @@ export type Principal = {
   account: Account;
   user: User;
   token: AccessToken;
+  /** The account had an enabled webhook endpoint when the request was authenticated. */
+  hasWebhooks: boolean;
 };
 
 /** What a mutating request did, for the audit trail; handlers fill it, the audit middleware writes it. */

@@ -1,13 +1,15 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app';
 import type { AppEnv } from '../../src/env';
-import { outboxDrain } from '../../src/middleware/outbox-drain';
+import { outboxDrain, type OutboxDrainOptions } from '../../src/middleware/outbox-drain';
+import { createAccount } from '../helpers';
 
 /** Runs one request through the middleware with a queue binding that records what it is sent. */
-async function sent(method: string, path: string): Promise<unknown[]> {
+async function sent(method: string, path: string, options?: OutboxDrainOptions): Promise<unknown[]> {
   const app = new Hono<AppEnv>();
-  app.use('*', outboxDrain());
+  app.use('*', outboxDrain(options));
   app.all('/ok', (c) => c.json({}, 200));
   app.all('/refused', (c) => c.json({ error: 'no' }, 422));
   const messages: unknown[] = [];
@@ -29,5 +31,54 @@ describe('outboxDrain', () => {
 
   it('asks for nothing after a refused request', async () => {
     expect(await sent('DELETE', '/refused')).toEqual([]);
+  });
+
+  it('asks for nothing when its condition says there is nowhere to deliver', async () => {
+    expect(await sent('POST', '/ok', { when: () => false })).toEqual([]);
+    expect(await sent('POST', '/ok', { when: () => true })).toEqual([{ kind: 'drain' }]);
+  });
+});
+
+describe('the tenant API and the fan-out', () => {
+  /** A real change through the whole app (real D1), with a queue binding that records what it is sent. */
+  async function createTokenThroughApi(token: string): Promise<unknown[]> {
+    const messages: unknown[] = [];
+    const queue = { send: async (body: unknown) => void messages.push(body) };
+    const ctx = createExecutionContext();
+    const res = await createApp().request(
+      '/api/access_tokens',
+      { method: 'POST', headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'ci' }) },
+      { ...env, WEBHOOK_QUEUE: queue },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(201);
+    return messages;
+  }
+
+  async function addEndpoint(accountId: number, values: { enabled?: boolean; deleted?: boolean } = {}) {
+    await env.DB.prepare('INSERT INTO webhooks (account_id, url, events, secret, enabled, deleted_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .bind(accountId, 'https://hooks.example.com/x', '[]', 'secret-0123456789', values.enabled === false ? 0 : 1, values.deleted ? new Date().toISOString() : null)
+      .run();
+  }
+
+  it('wakes the fan-out after a change on an account with a live endpoint', async () => {
+    const a = await createAccount();
+    await addEndpoint(a.accountId);
+    expect(await createTokenThroughApi(a.token)).toEqual([{ kind: 'drain' }]);
+  });
+
+  it('leaves an account without endpoints to the cron', async () => {
+    const a = await createAccount();
+    expect(await createTokenThroughApi(a.token)).toEqual([]);
+  });
+
+  it('counts neither disabled nor deleted endpoints, nor another account\'s', async () => {
+    const a = await createAccount();
+    const b = await createAccount();
+    await addEndpoint(a.accountId, { enabled: false });
+    await addEndpoint(a.accountId, { deleted: true });
+    await addEndpoint(b.accountId);
+    expect(await createTokenThroughApi(a.token)).toEqual([]);
   });
 });

@@ -1,17 +1,20 @@
 // Access token rows. Tokens are looked up by the SHA-256 of their value; the value is never stored.
-import { and, count, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { accessTokens, accounts, users, type AccessToken, type Account, type User } from '../schema';
+import { accessTokens, accounts, users, webhooks, type AccessToken, type Account, type User } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 
 export async function findPrincipalByTokenHash(
   db: Db,
   tokenHash: string,
-): Promise<{ token: AccessToken; user: User; account: Account } | undefined> {
-  // One round trip: authentication is on every request's path.
+): Promise<{ token: AccessToken; user: User; account: Account; hasWebhooks: boolean } | undefined> {
+  // One round trip: authentication is on every request's path. Whether the account has a live webhook
+  // endpoint rides along (the webhooks_account index), so a change only wakes the fan-out when there
+  // is somewhere to deliver to (src/middleware/outbox-drain).
+  const hasWebhooks = sql<boolean>`exists (select 1 from ${webhooks} where ${webhooks.accountId} = ${accessTokens.accountId} and ${webhooks.enabled} = 1 and ${webhooks.deletedAt} is null)`.mapWith(Boolean);
   return db
-    .select({ token: accessTokens, user: users, account: accounts })
+    .select({ token: accessTokens, user: users, account: accounts, hasWebhooks })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
     .innerJoin(accounts, eq(accounts.id, accessTokens.accountId))
