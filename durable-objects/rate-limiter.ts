@@ -34,8 +34,12 @@ export type RateLimitDecision = {
 /** An outstanding lease: its slots count as used until it is settled, or until `expiresAt + window`. */
 type HeldLease = { slots: number; grantedAt: number; expiresAt: number };
 
-/** How long a lease may be spent from; at most a quarter of the window. */
-const LEASE_MS = 15_000;
+/**
+ * How long a lease may be spent from; at most half the window. Longer leases mean fewer calls for a
+ * steady client (one per lease), at the price of slots stranded in a vanished isolate staying counted
+ * longer (expiry plus a window) and of `X-RateLimit-Remaining` lagging other isolates for as long.
+ */
+const LEASE_MS = 30_000;
 
 /**
  * A sliding-window log: the timestamps of the requests admitted in the last `windowMs`. A request is
@@ -68,8 +72,10 @@ export class RateLimiter extends DurableObject {
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
-    this.log = ctx.storage.kv.get<number[]>('log') ?? [];
-    this.leases = new Map(ctx.storage.kv.get<[string, HeldLease][]>('leases') ?? []);
+    // One key, one read when an evicted object starts again (earlier snapshots held only the log).
+    const state = ctx.storage.kv.get<{ log: number[]; leases: [string, HeldLease][] }>('state');
+    this.log = state?.log ?? ctx.storage.kv.get<number[]>('log') ?? [];
+    this.leases = new Map(state?.leases ?? []);
   }
 
   take(request: TakeRequest): RateLimitDecision {
@@ -92,7 +98,7 @@ export class RateLimiter extends DurableObject {
       // holding at most a quarter of the limit. A lease of one slot would save nothing.
       const slots = Math.min(request.lease ?? 0, Math.floor(limit / 2) - used, Math.floor(limit / 4) - leased);
       if (slots >= 2) {
-        lease = { id: crypto.randomUUID(), slots, expiresAt: now + Math.min(LEASE_MS, Math.floor(windowMs / 4)) };
+        lease = { id: crypto.randomUUID(), slots, expiresAt: now + Math.min(LEASE_MS, Math.floor(windowMs / 2)) };
         this.leases.set(lease.id, { slots, grantedAt: now, expiresAt: lease.expiresAt });
         used += slots;
       }
@@ -137,9 +143,7 @@ export class RateLimiter extends DurableObject {
   }
 
   private snapshot(): void {
-    const { storage } = this.ctx;
     // Only durability across a restart is at stake; the in-memory state stays exact.
-    storage.put('log', this.log, { allowUnconfirmed: true }).catch(() => undefined);
-    storage.put('leases', [...this.leases], { allowUnconfirmed: true }).catch(() => undefined);
+    this.ctx.storage.put('state', { log: this.log, leases: [...this.leases] }, { allowUnconfirmed: true }).catch(() => undefined);
   }
 }

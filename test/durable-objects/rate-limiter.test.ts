@@ -111,12 +111,12 @@ describe('RateLimiter leases', () => {
 
   it('keeps an unsettled lease counted until its expiry plus a whole window', async () => {
     const stub = limiter();
-    // A 1 s window lends for 250 ms, so the lease's 10 slots count until about 1.25 s.
+    // A 1 s window lends for 500 ms, so the lease's 10 slots count until about 1.5 s.
     const { lease } = await stub.take({ limit: 40, windowMs: 1000, lease: 10 });
     expect(lease?.slots).toBe(10);
     for (let i = 0; i < 29; i += 1) await stub.take({ limit: 40, windowMs: 1000 });
-    // Until 1.1 s after the lease: the logged requests (made within the first ~100 ms) have left.
-    await sleep(lease!.expiresAt - 250 + 1100 - Date.now());
+    // Until 1.2 s after the lease: the logged requests (made within the first ~100 ms) have left.
+    await sleep(lease!.expiresAt - 500 + 1200 - Date.now());
     let admitted = 0;
     for (let i = 0; i < 31; i += 1) if ((await stub.take({ limit: 40, windowMs: 1000 })).allowed) admitted += 1;
     expect(admitted).toBe(30);

@@ -62,11 +62,11 @@ describe('SlotLeases (the isolate side of the rate limiter)', () => {
   it('does not spend a lease after it expires', async () => {
     const leases = new SlotLeases();
     const limiter = countedLimiter();
-    // A 400 ms window lends for 100 ms.
+    // A 400 ms window lends for 200 ms.
     await leases.admit(limiter.key, 40, 400, limiter);
     await leases.admit(limiter.key, 40, 400, limiter);
     expect(limiter.calls).toBe(1);
-    await sleep(150);
+    await sleep(250);
     await leases.admit(limiter.key, 40, 400, limiter);
     expect(limiter.calls).toBe(2);
   });
