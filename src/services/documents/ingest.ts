@@ -125,7 +125,7 @@ function assertUsable(problems: string[], prepared: PreparedDocument[], existing
 export type IngestedDocuments = { documents: PreparedDocument[]; stored: string[] };
 
 /**
- * `prepareDocuments` and `storeDocuments` at once: once every upload has passed the cheap checks, the
+ * Checks the uploads and stores them: once every upload has passed the cheap checks, the
  * R2 puts run while the files are parsed, the longest step of an upload (bench/templates). A file
  * that then fails its parse or the page limit has its put undone before the 422 goes on, so a refused
  * request leaves nothing behind; a caller whose later step fails deletes `stored` the same way.
@@ -154,7 +154,7 @@ export async function ingestDocuments(
 }
 
 /** Puts the files in R2. If one put fails, the ones already put are deleted before the error goes on. */
-export async function storeDocuments(bucket: R2Bucket, documents: Omit<PreparedDocument, keyof DocumentFacts>[]): Promise<string[]> {
+async function storeDocuments(bucket: R2Bucket, documents: Omit<PreparedDocument, keyof DocumentFacts>[]): Promise<string[]> {
   const stored: string[] = [];
   try {
     await Promise.all(
