@@ -3,8 +3,8 @@
 // puts it in R2 — measured in the same run. Prints medians, p95s and the ratio (target ≤ 1.5).
 //
 //   node bench/templates/run.mjs [--iterations 30]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -38,6 +38,30 @@ function startWrangler(args, port, inspectorPort, persist) {
   });
   child.stderr.on('data', (d) => process.env.BENCH_DEBUG && process.stderr.write(d));
   return child;
+}
+
+/** The pids of a process and all its descendants (wrangler's node, both workerd processes, esbuild). */
+function processTree(pid) {
+  let children = [];
+  try {
+    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {}
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** CPU time (user + system, ms) a process tree has used so far, from /proc; Linux only, else NaN. */
+function cpuMs(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return NaN;
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 function stats(samples) {
@@ -87,11 +111,14 @@ async function main() {
     }
     const apiTimes = [];
     const floorTimes = [];
+    const [apiTree, floorTree] = children.map((child) => processTree(child.pid));
+    const cpuBefore = [cpuMs(apiTree), cpuMs(floorTree)];
     // Interleaved so both see the same machine load (other engineers share these cores).
     for (let i = 0; i < iterations; i += 1) {
       floorTimes.push(await timed(viaFloor));
       apiTimes.push(await timed(viaApi));
     }
+    const [apiCpu, floorCpu] = [(cpuMs(apiTree) - cpuBefore[0]) / iterations, (cpuMs(floorTree) - cpuBefore[1]) / iterations];
     const a = stats(apiTimes);
     const f = stats(floorTimes);
     const fmt = (n) => `${n.toFixed(1)} ms`;
@@ -99,6 +126,11 @@ async function main() {
     console.log(`  API  POST /api/templates/pdf   median ${fmt(a.median)}   p95 ${fmt(a.p95)}`);
     console.log(`  floor pdf-lib load + R2 put    median ${fmt(f.median)}   p95 ${fmt(f.p95)}`);
     console.log(`  ratio (median API / median floor): ${(a.median / f.median).toFixed(2)}  (target ≤ 1.5)`);
+    // Locally every request runs on wrangler's workerd processes, so CPU per request explains the wall
+    // times: how much of the API's extra time is work rather than waiting.
+    if (Number.isFinite(apiCpu + floorCpu)) {
+      console.log(`  server CPU per request: API ${fmt(apiCpu)}, floor ${fmt(floorCpu)} (ratio ${(apiCpu / floorCpu).toFixed(2)})`);
+    }
   } finally {
     for (const child of children) {
       try {

@@ -121,6 +121,46 @@ describe('POST /api/templates/pdf (multipart)', () => {
     expect(res.json.schema[0].areas[0]).toEqual({ page: 2, x: 0.1, y: 0.8, w: 0.3, h: 0.05, attachment_uuid: res.json.documents[0].uuid });
   });
 
+  it('reads a chunked multipart body without Content-Length through the counted read', async () => {
+    const a = await createAccount();
+    const form = new FormData();
+    form.set('name', 'Chunked form');
+    form.set('documents[0][file]', pdfFile(await makePdf(3), 'chunked.pdf'));
+    const encoded = new Response(form);
+    const type = encoded.headers.get('Content-Type')!;
+    const bytes = new Uint8Array(await encoded.arrayBuffer());
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 700) controller.enqueue(bytes.subarray(i, i + 700));
+        controller.close();
+      },
+    });
+    const response = await SELF.fetch('https://api.test/api/templates/pdf', { method: 'POST', headers: { 'X-Auth-Token': a.token, 'Content-Type': type }, body: stream });
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { documents: { page_count: number }[] }).documents[0].page_count).toBe(3);
+  });
+
+  it('answers 413 to a chunked multipart body once it passes 50 MB, and stops reading it', async () => {
+    const a = await createAccount();
+    const chunk = new Uint8Array(1024 * 1024).fill(0x41);
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        if (pulled > 80) controller.close();
+        else controller.enqueue(pulled === 1 ? new TextEncoder().encode('--x\r\nContent-Disposition: form-data; name="name"\r\n\r\n') : chunk);
+      },
+    });
+    const response = await SELF.fetch('https://api.test/api/templates/pdf', {
+      method: 'POST',
+      headers: { 'X-Auth-Token': a.token, 'Content-Type': 'multipart/form-data; boundary=x' },
+      body: stream,
+    });
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(60);
+    expect(await rowCount('templates', a.accountId)).toBe(0);
+  });
+
   it('takes plain file parts as documents named after their file names', async () => {
     const a = await createAccount();
     const form = new FormData();

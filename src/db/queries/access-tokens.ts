@@ -5,10 +5,9 @@ import { accessTokens, accounts, users, webhooks, type AccessToken, type Account
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 
-export async function findPrincipalByTokenHash(
-  db: Db,
-  tokenHash: string,
-): Promise<{ token: AccessToken; user: User; account: Account; hasWebhooks: boolean } | undefined> {
+export type Principal = { token: AccessToken; user: User; account: Account; hasWebhooks: boolean };
+
+function principalQuery(db: Db) {
   // One round trip: authentication is on every request's path. Whether the account has a live webhook
   // endpoint rides along (the webhooks_account index), so a change only wakes the fan-out when there
   // is somewhere to deliver to (src/middleware/outbox-drain).
@@ -18,8 +17,20 @@ export async function findPrincipalByTokenHash(
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
     .innerJoin(accounts, eq(accounts.id, accessTokens.accountId))
-    .where(eq(accessTokens.tokenHash, tokenHash))
-    .get();
+    .where(eq(accessTokens.tokenHash, sql.placeholder('tokenHash')))
+    .prepare();
+}
+
+/** Built once per handle: the SQL and its result mapping are the same for every request. */
+const principalQueries = new WeakMap<Db, ReturnType<typeof principalQuery>>();
+
+export async function findPrincipalByTokenHash(db: Db, tokenHash: string): Promise<Principal | undefined> {
+  let query = principalQueries.get(db);
+  if (!query) {
+    query = principalQuery(db);
+    principalQueries.set(db, query);
+  }
+  return query.get({ tokenHash });
 }
 
 /**

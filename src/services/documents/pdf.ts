@@ -12,10 +12,11 @@ const TRAILER = '%%EOF';
 /** Readers accept the header within the first 1024 bytes and %%EOF within the last 1024 (PDF 32000 § 7.5). */
 const SCAN_WINDOW = 1024;
 
+/** Byte-per-character text, enough to find the ASCII markers (windows-1252 differs only above 0x7f). */
+const LATIN1 = new TextDecoder('latin1');
+
 function latin1(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += String.fromCharCode(b);
-  return out;
+  return LATIN1.decode(bytes);
 }
 
 export function looksLikePdf(bytes: Uint8Array): boolean {
