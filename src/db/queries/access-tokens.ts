@@ -1,11 +1,10 @@
 // Access token rows. Tokens are looked up by the SHA-256 of their value; the value is never stored.
 import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { accessTokens, accounts, users, webhooks, type AccessToken, type Account, type User } from '../schema';
+import { accessTokens, accounts, users, webhooks, type AccessToken } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
-
-export type Principal = { token: AccessToken; user: User; account: Account; hasWebhooks: boolean };
+import type { Principal } from '../../env';
 
 function principalQuery(db: Db) {
   // One round trip: authentication is on every request's path. Whether the account has a live webhook

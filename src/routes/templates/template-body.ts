@@ -17,8 +17,15 @@ function tooLarge(): ApiError {
   );
 }
 
-function unreadableForm(): ApiError {
-  return new ApiError(400, 'The multipart/form-data body could not be read; check its boundary and parts.');
+/** Runs the runtime's multipart parser; a malformed body is the client's 400, not a 500. */
+async function parseForm(read: () => Promise<FormData>): Promise<Tree> {
+  let form: FormData;
+  try {
+    form = await read();
+  } catch {
+    throw new ApiError(400, 'The multipart/form-data body could not be read; check its boundary and parts.');
+  }
+  return formToTree(form);
 }
 
 type Tree = Record<string, unknown>;
@@ -117,16 +124,10 @@ export async function readTemplateBody(c: Context<AppEnv>): Promise<Tree> {
   }
   const declared = Number(c.req.header('Content-Length') ?? NaN);
   if (declared > UPLOAD_LIMITS.requestBytes) throw tooLarge();
-  let form: FormData;
   if (!isJson && Number.isFinite(declared) && !c.req.raw.bodyUsed) {
     // A declared length bounds the body (HTTP framing), so the runtime parses the stream itself,
     // without the counted read and its copy.
-    try {
-      form = await c.req.raw.formData();
-    } catch {
-      throw unreadableForm();
-    }
-    return formToTree(form);
+    return parseForm(() => c.req.raw.formData());
   }
   // An earlier middleware (idempotency) may have read the body through Hono's cache; reuse it then.
   const bytes = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readBodyCapped(c.req.raw, UPLOAD_LIMITS.requestBytes, tooLarge);
@@ -141,12 +142,7 @@ export async function readTemplateBody(c: Context<AppEnv>): Promise<Tree> {
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'The request body must be a JSON object.');
     return value as Tree;
   }
-  try {
-    form = await new Response(bytes, { headers: { 'Content-Type': c.req.header('Content-Type')! } }).formData();
-  } catch {
-    throw unreadableForm();
-  }
-  return formToTree(form);
+  return parseForm(() => new Response(bytes, { headers: { 'Content-Type': c.req.header('Content-Type')! } }).formData());
 }
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[^;,]*)*;base64,/i;
