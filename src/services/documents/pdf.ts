@@ -1,6 +1,7 @@
 // Reads what a template needs from an uploaded PDF (page count, page sizes) and refuses what no signer could open.
 import { ParseSpeeds, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import type { PageDimensions } from '../../db/schema/index';
+import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';
 
 export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[] };
 
@@ -23,6 +24,7 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
   return latin1(bytes.subarray(0, SCAN_WINDOW)).includes(HEADER);
 }
 
+const BYTE_RANGE_TEXT = '/ByteRange';
 const BYTE_RANGE = PDFName.of('ByteRange');
 const CONTENTS = PDFName.of('Contents');
 
@@ -36,17 +38,38 @@ function isDigitallySigned(pdf: PDFDocument): boolean {
 }
 
 /** Sizes in PDF points as a signer sees the page: the crop box, turned by the page's /Rotate. */
-function visibleSize(page: ReturnType<PDFDocument['getPage']>): PageDimensions {
-  const { width, height } = page.getCropBox();
-  const turned = ((page.getRotation().angle % 360) + 360) % 180 === 90;
+function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
+  const turned = ((rotate % 360) + 360) % 180 === 90;
   return turned ? { width: Math.abs(height), height: Math.abs(width) } : { width: Math.abs(width), height: Math.abs(height) };
 }
 
-export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
-  if (!looksLikePdf(bytes)) throw new UnusableDocument('is not a PDF file');
-  if (!latin1(bytes.subarray(Math.max(0, bytes.length - SCAN_WINDOW))).includes(TRAILER)) {
-    throw new UnusableDocument('is truncated or corrupt (no end-of-file marker); upload the complete PDF');
+/** What the checks below need to know, however the file was read. */
+type PdfReading = XrefReading & { signed: boolean };
+
+/** Whether the bytes contain `/ByteRange` anywhere: signature dictionaries are never compressed. */
+function mentionsByteRange(bytes: Uint8Array): boolean {
+  const needle = BYTE_RANGE_TEXT;
+  for (let at = bytes.indexOf(0x2f); at !== -1; at = bytes.indexOf(0x2f, at + 1)) {
+    let i = 1;
+    while (i < needle.length && bytes[at + i] === needle.charCodeAt(i)) i += 1;
+    if (i === needle.length) return true;
   }
+  return false;
+}
+
+/**
+ * The fast path: the page tree through the xref. A signature's /Contents must lie outside the bytes it
+ * signs (the /ByteRange gap), so a signature dictionary is always an uncompressed object; a file without
+ * the text `/ByteRange` carries none, and one with it takes the full parse, which checks precisely.
+ */
+async function readQuickly(bytes: Uint8Array): Promise<PdfReading | undefined> {
+  if (mentionsByteRange(bytes)) return undefined;
+  const reading = await readThroughXref(bytes);
+  return reading && { ...reading, signed: false };
+}
+
+/** The forgiving path: pdf-lib parses every object, recovering files whose xref is broken. */
+async function readWholeFile(bytes: Uint8Array): Promise<PdfReading> {
   let pdf: PDFDocument;
   try {
     pdf = await PDFDocument.load(bytes, {
@@ -60,22 +83,31 @@ export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
   } catch {
     throw new UnusableDocument('is corrupt and cannot be read as a PDF');
   }
-  if (pdf.isEncrypted) throw new UnusableDocument('is encrypted or password-protected; upload a copy without a password');
-  // Stamped values would be changes after signing, which certification signatures forbid and viewers
-  // flag on approval ones (decisions.md › Signed output), so such files are refused, never silently broken.
-  if (isDigitallySigned(pdf)) {
-    throw new UnusableDocument('is already digitally signed; filling it in would invalidate that signature, so upload the document as it was before signing');
-  }
-  let pages: ReturnType<PDFDocument['getPages']>;
+  if (pdf.isEncrypted) return { encrypted: true, signed: false, pages: [] };
   try {
-    pages = pdf.getPages();
+    const pages = pdf.getPages().map((page) => ({ ...page.getCropBox(), rotate: page.getRotation().angle }));
+    return { encrypted: false, signed: isDigitallySigned(pdf), pages };
   } catch {
     throw new UnusableDocument('is corrupt: its page tree cannot be read');
   }
-  if (pages.length === 0) throw new UnusableDocument('has no pages');
-  const pageDimensions = pages.map(visibleSize);
+}
+
+export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
+  if (!looksLikePdf(bytes)) throw new UnusableDocument('is not a PDF file');
+  if (!latin1(bytes.subarray(Math.max(0, bytes.length - SCAN_WINDOW))).includes(TRAILER)) {
+    throw new UnusableDocument('is truncated or corrupt (no end-of-file marker); upload the complete PDF');
+  }
+  const pdf = (await readQuickly(bytes)) ?? (await readWholeFile(bytes));
+  if (pdf.encrypted) throw new UnusableDocument('is encrypted or password-protected; upload a copy without a password');
+  // Stamped values would be changes after signing, which certification signatures forbid and viewers
+  // flag on approval ones (decisions.md › Signed output), so such files are refused, never silently broken.
+  if (pdf.signed) {
+    throw new UnusableDocument('is already digitally signed; filling it in would invalidate that signature, so upload the document as it was before signing');
+  }
+  if (pdf.pages.length === 0) throw new UnusableDocument('has no pages');
+  const pageDimensions = pdf.pages.map(visibleSize);
   if (pageDimensions.some((d) => !Number.isFinite(d.width) || !Number.isFinite(d.height) || d.width <= 0 || d.height <= 0)) {
     throw new UnusableDocument('is corrupt: a page has no usable size');
   }
-  return { pageCount: pages.length, pageDimensions };
+  return { pageCount: pdf.pages.length, pageDimensions };
 }

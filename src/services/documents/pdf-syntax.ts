@@ -1,0 +1,175 @@
+// The few PDF tokens the xref reader reads by hand (ISO 32000-1 § 7.2–7.3): integers and keywords in xref
+// sections and object headers, and a skim over a dictionary that finds the spans of a few keys without
+// building the rest — a page dictionary made by some writers carries hundreds of resource names.
+// Full objects are parsed by pdf-lib; this only finds where to point it.
+
+/** The bytes are not what this reader expects; the caller falls back to a full parse. */
+export class UnexpectedSyntax extends Error {}
+
+/** White-space characters (§ 7.2.2, table 1). */
+function isWhiteSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0x00;
+}
+
+/** Delimiters (§ 7.2.2, table 2): ( ) < > [ ] { } / % */
+function isDelimiter(byte: number): boolean {
+  return byte === 0x28 || byte === 0x29 || byte === 0x3c || byte === 0x3e || byte === 0x5b || byte === 0x5d || byte === 0x7b || byte === 0x7d || byte === 0x2f || byte === 0x25;
+}
+
+function isDigit(byte: number): boolean {
+  return byte >= 0x30 && byte <= 0x39;
+}
+
+/** Where a value lies in the bytes: `data.subarray(start, end)` is what pdf-lib should parse. */
+export type Span = { start: number; end: number };
+
+export class Cursor {
+  constructor(
+    readonly data: Uint8Array,
+    public at: number,
+  ) {}
+
+  /** Skips white space and comments (a comment runs from % to the end of the line, § 7.2.3). */
+  skipWhiteSpace(): void {
+    const { data } = this;
+    while (this.at < data.length) {
+      const byte = data[this.at];
+      if (isWhiteSpace(byte)) this.at += 1;
+      else if (byte === 0x25) {
+        while (this.at < data.length && data[this.at] !== 0x0a && data[this.at] !== 0x0d) this.at += 1;
+      } else break;
+    }
+  }
+
+  peekDigit(): boolean {
+    return isDigit(this.data[this.at]);
+  }
+
+  /** A non-negative integer of at most ten digits, after any white space. */
+  integer(): number {
+    this.skipWhiteSpace();
+    const start = this.at;
+    let value = 0;
+    while (this.peekDigit()) {
+      value = value * 10 + (this.data[this.at] - 0x30);
+      this.at += 1;
+    }
+    if (this.at === start || this.at - start > 10) throw new UnexpectedSyntax();
+    return value;
+  }
+
+  /** Consumes `word` if it comes next (after white space) and ends at a delimiter or white space. */
+  keyword(word: string): boolean {
+    this.skipWhiteSpace();
+    for (let i = 0; i < word.length; i += 1) {
+      if (this.data[this.at + i] !== word.charCodeAt(i)) return false;
+    }
+    const after = this.data[this.at + word.length];
+    if (after !== undefined && !isWhiteSpace(after) && !isDelimiter(after)) return false;
+    this.at += word.length;
+    return true;
+  }
+
+  /** The next byte that is not white space. */
+  byte(): number {
+    this.skipWhiteSpace();
+    const byte = this.data[this.at];
+    this.at += 1;
+    return byte;
+  }
+
+  private regularRun(): void {
+    const start = this.at;
+    while (this.at < this.data.length && !isWhiteSpace(this.data[this.at]) && !isDelimiter(this.data[this.at])) this.at += 1;
+    if (this.at === start) throw new UnexpectedSyntax();
+  }
+
+  /** A literal string: balanced parentheses, backslash escapes (§ 7.3.4.2). */
+  private literalString(): void {
+    let depth = 0;
+    for (; this.at < this.data.length; this.at += 1) {
+      const byte = this.data[this.at];
+      if (byte === 0x5c) this.at += 1;
+      else if (byte === 0x28) depth += 1;
+      else if (byte === 0x29 && --depth === 0) {
+        this.at += 1;
+        return;
+      }
+    }
+    throw new UnexpectedSyntax();
+  }
+
+  /** After a number: ` G R` makes it an indirect reference (§ 7.3.10). */
+  private maybeReference(): void {
+    const back = this.at;
+    this.skipWhiteSpace();
+    if (this.peekDigit()) {
+      this.regularRun();
+      if (this.keyword('R')) return;
+    }
+    this.at = back;
+  }
+
+  /** Moves past one value of any type without building it. */
+  skipValue(): void {
+    this.skipWhiteSpace();
+    const byte = this.data[this.at];
+    if (byte === 0x3c && this.data[this.at + 1] === 0x3c) {
+      this.skimDict();
+    } else if (byte === 0x3c) {
+      const end = this.data.indexOf(0x3e, this.at);
+      if (end === -1) throw new UnexpectedSyntax();
+      this.at = end + 1;
+    } else if (byte === 0x5b) {
+      this.at += 1;
+      while (this.byte() !== 0x5d) {
+        this.at -= 1;
+        this.skipValue();
+      }
+    } else if (byte === 0x28) {
+      this.literalString();
+    } else if (byte === 0x2f) {
+      this.at += 1;
+      while (this.at < this.data.length && !isWhiteSpace(this.data[this.at]) && !isDelimiter(this.data[this.at])) this.at += 1;
+    } else if (isDigit(byte) || byte === 0x2b || byte === 0x2d || byte === 0x2e) {
+      this.regularRun();
+      if (isDigit(byte)) this.maybeReference();
+    } else {
+      // true, false, null; anything else (a stray delimiter, the end of the data) is not a value.
+      this.regularRun();
+    }
+  }
+
+  /**
+   * Skims the dictionary starting here and returns the spans of the values of `wanted` keys (named with
+   * their slash, as written: '/MediaBox'); the cursor ends after the closing `>>`.
+   */
+  skimDict(wanted?: ReadonlySet<string>): Map<string, Span> {
+    const found = new Map<string, Span>();
+    this.skipWhiteSpace();
+    if (this.data[this.at] !== 0x3c || this.data[this.at + 1] !== 0x3c) throw new UnexpectedSyntax();
+    this.at += 2;
+    for (;;) {
+      this.skipWhiteSpace();
+      if (this.data[this.at] === 0x3e && this.data[this.at + 1] === 0x3e) {
+        this.at += 2;
+        return found;
+      }
+      if (this.data[this.at] !== 0x2f) throw new UnexpectedSyntax();
+      const keyStart = this.at;
+      this.at += 1;
+      while (this.at < this.data.length && !isWhiteSpace(this.data[this.at]) && !isDelimiter(this.data[this.at])) this.at += 1;
+      const key = wanted && keyOf(this.data, keyStart, this.at);
+      this.skipWhiteSpace();
+      const start = this.at;
+      this.skipValue();
+      if (key && wanted.has(key)) found.set(key, { start, end: this.at });
+    }
+  }
+}
+
+const ASCII = new TextDecoder('latin1');
+
+function keyOf(data: Uint8Array, start: number, end: number): string {
+  return ASCII.decode(data.subarray(start, end));
+}
