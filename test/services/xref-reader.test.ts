@@ -132,6 +132,40 @@ describe('readThroughXref', () => {
     expect((await inspectPdf(shifted)).pageCount).toBe(3);
   });
 
+  it('skips stream data by its /Length, direct or indirect', async () => {
+    const content = 'BT /F1 12 Tf 72 712 Td (endstream endobj >>) Tj ET';
+    const bytes = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [4 0 R 5 0 R] >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      `<< /Length 6 0 R >>\nstream\n${content}\nendstream`,
+      String(content.length),
+    ]);
+    expect((await readThroughXref(bytes))?.pages).toEqual([{ width: 612, height: 792, rotate: 0 }]);
+  });
+
+  it('gives up on a stream whose /Length is wrong', async () => {
+    const bytes = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
+      '<< /Length 3 >>\nstream\nBT ET\nendstream',
+    ]);
+    expect(await readThroughXref(bytes)).toBeUndefined();
+  });
+
+  it('gives up on a damaged object off the page tree, which the full parse refuses', async () => {
+    const bytes = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R /Metadata 4 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      PAGE,
+      '<< /Title (unbalanced ) ) >>',
+    ]);
+    expect(await readThroughXref(bytes)).toBeUndefined();
+    await expect(inspectPdf(bytes)).rejects.toThrow('is corrupt and cannot be read as a PDF');
+  });
+
   it('gives up on a file without startxref', async () => {
     const bytes = await makePdf(1);
     const text = new TextDecoder('latin1').decode(bytes).replace('startxref', 'startxxxx');

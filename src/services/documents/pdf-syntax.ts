@@ -110,6 +110,12 @@ export class Cursor {
     this.at = back;
   }
 
+  /** Whether a dictionary (`<<`) comes next, after any white space. */
+  startsDict(): boolean {
+    this.skipWhiteSpace();
+    return this.data[this.at] === 0x3c && this.data[this.at + 1] === 0x3c;
+  }
+
   /** Moves past one value of any type without building it. */
   skipValue(): void {
     this.skipWhiteSpace();

@@ -20,7 +20,7 @@ import {
   PDFRef,
   type PDFObject,
 } from 'pdf-lib';
-import { Cursor, UnexpectedSyntax } from './pdf-syntax';
+import { Cursor, UnexpectedSyntax, type Span } from './pdf-syntax';
 
 /** A page as its dictionary states it: the crop box (else the media box) and the /Rotate angle. */
 export type PageGeometry = { width: number; height: number; rotate: number };
@@ -35,6 +35,11 @@ type DecodedObjectStream = { data: Uint8Array; offsets: Map<number, number> };
 const TAIL = 1024;
 const MAX_SECTIONS = 64;
 const MAX_TREE_DEPTH = 64;
+
+/** The keys read from dictionaries that are otherwise only skimmed. */
+const PAGE_NODE_KEYS: ReadonlySet<string> = new Set(['/Type', '/Kids', '/MediaBox', '/CropBox', '/Rotate']);
+const CATALOG_KEYS: ReadonlySet<string> = new Set(['/Pages']);
+const LENGTH_KEY: ReadonlySet<string> = new Set(['/Length']);
 
 const NAME = {
   Type: PDFName.of('Type'),
@@ -197,11 +202,38 @@ class XrefIndex {
     }
   }
 
-  /** Every located object really starts where the xref says; a file edited by hand fails here. */
-  checkOffsets(): void {
+  /**
+   * Every object the xref lists starts where it says and is well formed, as the full parse insists
+   * (`throwOnInvalidObject`): what is accepted here, sealing can load later. Objects are skimmed, not
+   * built; stream data is skipped by its /Length. A file edited by hand, its offsets moved, fails here.
+   */
+  async checkObjects(): Promise<void> {
+    const objectStreams = new Set<number>();
     for (const [objectNumber, location] of this.locations) {
-      if ('offset' in location) this.objectBodyAt(location.offset, objectNumber, location.generation);
+      if ('stream' in location) objectStreams.add(location.stream);
+      else await this.skipIndirectObject(new Cursor(this.bytes, this.objectBodyAt(location.offset, objectNumber, location.generation)));
     }
+    for (const streamNumber of objectStreams) {
+      const { data, offsets } = await this.objectStream(streamNumber);
+      for (const at of offsets.values()) new Cursor(data, at).skipValue();
+    }
+  }
+
+  /** Past `value [stream … endstream] endobj` (§ 7.3.8, § 7.3.10). */
+  private async skipIndirectObject(cursor: Cursor): Promise<void> {
+    let length: Span | undefined;
+    if (cursor.startsDict()) length = cursor.skimDict(LENGTH_KEY).get('/Length');
+    else cursor.skipValue();
+    if (cursor.keyword('stream')) {
+      if (!length) throw new UnexpectedSyntax();
+      const bytes = number(await this.resolve(this.parse(cursor.data, length.start, length.end)));
+      // The keyword ends with CRLF or LF; the data follows (§ 7.3.8.1).
+      if (cursor.data[cursor.at] === 0x0d) cursor.at += 1;
+      if (cursor.data[cursor.at] === 0x0a) cursor.at += 1;
+      cursor.at += bytes;
+      if (!cursor.keyword('endstream')) throw new UnexpectedSyntax();
+    }
+    if (!cursor.keyword('endobj')) throw new UnexpectedSyntax();
   }
 
   /** Where the object after `N G obj` starts, checking the header names the expected object. */
@@ -289,8 +321,6 @@ class XrefIndex {
 
 type Inherited = { box?: PDFObject; cropBox?: PDFObject; rotate?: PDFObject };
 
-const PAGE_NODE_KEYS: ReadonlySet<string> = new Set(['/Type', '/Kids', '/MediaBox', '/CropBox', '/Rotate']);
-const CATALOG_KEYS: ReadonlySet<string> = new Set(['/Pages']);
 
 async function rectangleSize(index: XrefIndex, value: PDFObject | undefined): Promise<{ width: number; height: number }> {
   const box = await index.resolve(value);
@@ -341,7 +371,7 @@ export async function readThroughXref(bytes: Uint8Array): Promise<XrefReading | 
   try {
     const index = new XrefIndex(bytes);
     index.readSections(startxref(bytes));
-    index.checkOffsets();
+    await index.checkObjects();
     if (index.trailers.some((t) => t.has(NAME.Encrypt))) return { encrypted: true, pages: [] };
     const catalog = await index.entries(index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root), CATALOG_KEYS);
     const pages: PageGeometry[] = [];
