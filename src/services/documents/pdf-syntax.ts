@@ -6,14 +6,20 @@
 /** The bytes are not what this reader expects; the caller falls back to a full parse. */
 export class UnexpectedSyntax extends Error {}
 
-/** White-space characters (§ 7.2.2, table 1). */
+/** Character classes (§ 7.2.2): white space (table 1) and delimiters (table 2); the rest are regular. */
+const WHITE_SPACE = 1;
+const DELIMITER = 2;
+const CLASS = new Uint8Array(256);
+for (const byte of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) CLASS[byte] = WHITE_SPACE;
+for (const char of '()<>[]{}/%') CLASS[char.charCodeAt(0)] = DELIMITER;
+
 function isWhiteSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0x00;
+  return CLASS[byte] === WHITE_SPACE;
 }
 
-/** Delimiters (§ 7.2.2, table 2): ( ) < > [ ] { } / % */
-function isDelimiter(byte: number): boolean {
-  return byte === 0x28 || byte === 0x29 || byte === 0x3c || byte === 0x3e || byte === 0x5b || byte === 0x5d || byte === 0x7b || byte === 0x7d || byte === 0x2f || byte === 0x25;
+/** Neither white space nor a delimiter; `undefined` (past the end) is not regular either. */
+function isRegular(byte: number | undefined): boolean {
+  return byte !== undefined && CLASS[byte] === 0;
 }
 
 function isDigit(byte: number): boolean {
@@ -64,8 +70,7 @@ export class Cursor {
     for (let i = 0; i < word.length; i += 1) {
       if (this.data[this.at + i] !== word.charCodeAt(i)) return false;
     }
-    const after = this.data[this.at + word.length];
-    if (after !== undefined && !isWhiteSpace(after) && !isDelimiter(after)) return false;
+    if (isRegular(this.data[this.at + word.length])) return false;
     this.at += word.length;
     return true;
   }
@@ -80,7 +85,7 @@ export class Cursor {
 
   private regularRun(): void {
     const start = this.at;
-    while (this.at < this.data.length && !isWhiteSpace(this.data[this.at]) && !isDelimiter(this.data[this.at])) this.at += 1;
+    while (isRegular(this.data[this.at])) this.at += 1;
     if (this.at === start) throw new UnexpectedSyntax();
   }
 
@@ -136,7 +141,7 @@ export class Cursor {
       this.literalString();
     } else if (byte === 0x2f) {
       this.at += 1;
-      while (this.at < this.data.length && !isWhiteSpace(this.data[this.at]) && !isDelimiter(this.data[this.at])) this.at += 1;
+      while (isRegular(this.data[this.at])) this.at += 1;
     } else if (isDigit(byte) || byte === 0x2b || byte === 0x2d || byte === 0x2e) {
       this.regularRun();
       if (isDigit(byte)) this.maybeReference();
@@ -164,7 +169,7 @@ export class Cursor {
       if (this.data[this.at] !== 0x2f) throw new UnexpectedSyntax();
       const keyStart = this.at;
       this.at += 1;
-      while (this.at < this.data.length && !isWhiteSpace(this.data[this.at]) && !isDelimiter(this.data[this.at])) this.at += 1;
+      while (isRegular(this.data[this.at])) this.at += 1;
       const key = wanted && keyOf(this.data, keyStart, this.at);
       this.skipWhiteSpace();
       const start = this.at;
