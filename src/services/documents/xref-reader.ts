@@ -4,328 +4,38 @@
 // upload costs a fraction of the CPU and a 20 MB one does not parse 20 MB of objects.
 //
 // This is the fast path for well-formed files only. Anything it does not expect — no startxref, an xref
-// offset that does not point at its object, a predictor it does not decode, a page without a box — makes
-// it answer `undefined`, and the caller reads the file the forgiving way (pdf-lib's full parse, which
-// recovers files whose xref is broken). Objects are parsed by pdf-lib's own parsers; only the xref
-// sections and the PNG predictor of xref streams are read here.
-import {
-  decodePDFRawStream,
-  PDFArray,
-  PDFContext,
-  PDFDict,
-  PDFName,
-  PDFNumber,
-  PDFObjectParser,
-  PDFRawStream,
-  PDFRef,
-  type PDFObject,
-} from 'pdf-lib';
-import { Cursor, UnexpectedSyntax, type Span } from './pdf-syntax';
+// offset that does not point at its object, an object that is not well formed, a predictor it does not
+// decode, a page without a box — makes it answer `undefined`, and the caller reads the file the forgiving
+// way (pdf-lib's full parse, which recovers files whose xref is broken). Values are parsed by pdf-lib's
+// own parser; the xref sections are read here, and dictionaries skimmed with `pdf-syntax.ts`.
+import { PDFArray, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
+import { number, XrefIndex } from './xref-index';
+import { UnexpectedSyntax } from './pdf-syntax';
 
 /** A page as its dictionary states it: the crop box (else the media box) and the /Rotate angle. */
 export type PageGeometry = { width: number; height: number; rotate: number };
 
 export type XrefReading = { encrypted: boolean; pages: PageGeometry[] };
 
-/** Where an object lives: at a byte offset, or inside an object stream (§ 7.5.7). */
-type Location = { offset: number; generation: number } | { stream: number };
-
-type DecodedObjectStream = { data: Uint8Array; offsets: Map<number, number> };
-
 const TAIL = 1024;
-const MAX_SECTIONS = 64;
 const MAX_TREE_DEPTH = 64;
 
 /** The keys read from dictionaries that are otherwise only skimmed. */
 const PAGE_NODE_KEYS: ReadonlySet<string> = new Set(['/Type', '/Kids', '/MediaBox', '/CropBox', '/Rotate']);
 const CATALOG_KEYS: ReadonlySet<string> = new Set(['/Pages']);
-const LENGTH_KEY: ReadonlySet<string> = new Set(['/Length']);
 
 const NAME = {
-  Type: PDFName.of('Type'),
-  XRef: PDFName.of('XRef'),
-  ObjStm: PDFName.of('ObjStm'),
-  First: PDFName.of('First'),
-  N: PDFName.of('N'),
   Pages: PDFName.of('Pages'),
   Page: PDFName.of('Page'),
   Root: PDFName.of('Root'),
   Encrypt: PDFName.of('Encrypt'),
-  Prev: PDFName.of('Prev'),
-  XRefStm: PDFName.of('XRefStm'),
-  W: PDFName.of('W'),
-  Index: PDFName.of('Index'),
-  Size: PDFName.of('Size'),
-  DecodeParms: PDFName.of('DecodeParms'),
-  Predictor: PDFName.of('Predictor'),
-  Columns: PDFName.of('Columns'),
-  Colors: PDFName.of('Colors'),
-  BitsPerComponent: PDFName.of('BitsPerComponent'),
 } as const;
 
-function number(value: PDFObject | undefined): number {
-  if (!(value instanceof PDFNumber)) throw new UnexpectedSyntax();
-  return value.asNumber();
-}
-
-/** Undoes the PNG predictors (§ 7.4.4.4, RFC 2083 § 6) xref streams are usually written with. */
-function undoPngPredictor(data: Uint8Array, columns: number): Uint8Array {
-  const rows = Math.floor(data.length / (columns + 1));
-  const out = new Uint8Array(rows * columns);
-  for (let row = 0; row < rows; row += 1) {
-    const filter = data[row * (columns + 1)];
-    const input = row * (columns + 1) + 1;
-    const line = row * columns;
-    for (let i = 0; i < columns; i += 1) {
-      const left = i > 0 ? out[line + i - 1] : 0;
-      const up = row > 0 ? out[line - columns + i] : 0;
-      const upLeft = i > 0 && row > 0 ? out[line - columns + i - 1] : 0;
-      let predicted: number;
-      if (filter === 0) predicted = 0;
-      else if (filter === 1) predicted = left;
-      else if (filter === 2) predicted = up;
-      else if (filter === 3) predicted = (left + up) >> 1;
-      else if (filter === 4) {
-        const p = left + up - upLeft;
-        const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
-        predicted = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
-      } else throw new UnexpectedSyntax();
-      out[line + i] = (data[input + i] + predicted) & 0xff;
-    }
-  }
-  return out;
-}
-
-/** The decoded rows of an xref stream: Flate through pdf-lib, the predictor here. */
-function xrefStreamData(stream: PDFRawStream): Uint8Array {
-  const decoded = decodePDFRawStream(stream).decode();
-  const parms = stream.dict.get(NAME.DecodeParms);
-  if (parms === undefined) return decoded;
-  if (!(parms instanceof PDFDict)) throw new UnexpectedSyntax();
-  const predictor = parms.get(NAME.Predictor);
-  if (predictor === undefined || number(predictor) === 1) return decoded;
-  const colors = parms.get(NAME.Colors);
-  const bits = parms.get(NAME.BitsPerComponent);
-  if (number(predictor) < 10 || (colors && number(colors) !== 1) || (bits && number(bits) !== 8)) throw new UnexpectedSyntax();
-  const columns = parms.get(NAME.Columns);
-  return undoPngPredictor(decoded, columns ? number(columns) : 1);
-}
-
-class XrefIndex {
-  private readonly context = PDFContext.create();
-  private readonly locations = new Map<number, Location>();
-  private readonly objects = new Map<number, PDFObject>();
-  private readonly streams = new Map<number, DecodedObjectStream>();
-  readonly trailers: PDFDict[] = [];
-
-  constructor(private readonly bytes: Uint8Array) {}
-
-  /** Reads the newest section and every older one it points to (§ 7.5.6 incremental updates). */
-  readSections(startxref: number): void {
-    const seen = new Set<number>();
-    let offset: number | undefined = startxref;
-    while (offset !== undefined) {
-      if (seen.has(offset) || seen.size >= MAX_SECTIONS) throw new UnexpectedSyntax();
-      seen.add(offset);
-      const trailer = this.readSection(offset);
-      this.trailers.push(trailer);
-      // A hybrid file's table is completed by an xref stream (§ 7.5.8.4), read before older sections.
-      const hybrid = trailer.get(NAME.XRefStm);
-      if (hybrid !== undefined) this.readSection(number(hybrid));
-      const prev = trailer.get(NAME.Prev);
-      offset = prev === undefined ? undefined : number(prev);
-    }
-  }
-
-  /** Newer sections are read first, so an object keeps the newest location it is given. */
-  private locate(objectNumber: number, location: Location): void {
-    if (!this.locations.has(objectNumber)) this.locations.set(objectNumber, location);
-  }
-
-  private readSection(offset: number): PDFDict {
-    const cursor = new Cursor(this.bytes, offset);
-    if (cursor.keyword('xref')) return this.readTable(cursor);
-    const stream = this.parseObjectAt(offset);
-    if (!(stream instanceof PDFRawStream) || stream.dict.get(NAME.Type) !== NAME.XRef) throw new UnexpectedSyntax();
-    this.readXrefStream(stream);
-    return stream.dict;
-  }
-
-  /** A classic table (§ 7.5.4): subsections of `offset generation n|f` lines, then `trailer << … >>`. */
-  private readTable(cursor: Cursor): PDFDict {
-    for (;;) {
-      cursor.skipWhiteSpace();
-      if (!cursor.peekDigit()) break;
-      const first = cursor.integer();
-      const count = cursor.integer();
-      for (let i = 0; i < count; i += 1) {
-        const offset = cursor.integer();
-        const generation = cursor.integer();
-        const kind = cursor.byte();
-        if (kind === 0x6e /* n */) this.locate(first + i, { offset, generation });
-        else if (kind !== 0x66 /* f */) throw new UnexpectedSyntax();
-      }
-    }
-    if (!cursor.keyword('trailer')) throw new UnexpectedSyntax();
-    cursor.skipWhiteSpace();
-    const trailer = PDFObjectParser.forBytes(this.bytes.subarray(cursor.at), this.context).parseObject();
-    if (!(trailer instanceof PDFDict)) throw new UnexpectedSyntax();
-    return trailer;
-  }
-
-  /** An xref stream (§ 7.5.8): rows of W-byte fields over the subsections of /Index. */
-  private readXrefStream(stream: PDFRawStream): void {
-    const dict = stream.dict;
-    const widths = dict.get(NAME.W);
-    if (!(widths instanceof PDFArray) || widths.size() !== 3) throw new UnexpectedSyntax();
-    const [typeWidth, fieldWidth, thirdWidth] = widths.asArray().map(number);
-    const index = dict.get(NAME.Index);
-    const ranges = index instanceof PDFArray ? index.asArray().map(number) : [0, number(dict.get(NAME.Size))];
-    const data = xrefStreamData(stream);
-    const rowWidth = typeWidth + fieldWidth + thirdWidth;
-    let at = 0;
-    const field = (width: number): number => {
-      let value = 0;
-      for (let i = 0; i < width; i += 1) value = value * 256 + data[at + i];
-      at += width;
-      return value;
-    };
-    for (let r = 0; r + 1 < ranges.length; r += 2) {
-      for (let i = 0; i < ranges[r + 1]; i += 1) {
-        if (at + rowWidth > data.length) throw new UnexpectedSyntax();
-        const type = typeWidth === 0 ? 1 : field(typeWidth);
-        const second = field(fieldWidth);
-        const third = field(thirdWidth);
-        if (type === 1) this.locate(ranges[r] + i, { offset: second, generation: third });
-        else if (type === 2) this.locate(ranges[r] + i, { stream: second });
-      }
-    }
-  }
-
-  /**
-   * Every object the xref lists starts where it says and is well formed, as the full parse insists
-   * (`throwOnInvalidObject`): what is accepted here, sealing can load later. Objects are skimmed, not
-   * built; stream data is skipped by its /Length. A file edited by hand, its offsets moved, fails here.
-   */
-  async checkObjects(): Promise<void> {
-    const objectStreams = new Set<number>();
-    for (const [objectNumber, location] of this.locations) {
-      if ('stream' in location) objectStreams.add(location.stream);
-      else await this.skipIndirectObject(new Cursor(this.bytes, this.objectBodyAt(location.offset, objectNumber, location.generation)));
-    }
-    for (const streamNumber of objectStreams) {
-      const { data, offsets } = await this.objectStream(streamNumber);
-      for (const at of offsets.values()) new Cursor(data, at).skipValue();
-    }
-  }
-
-  /** Past `value [stream … endstream] endobj` (§ 7.3.8, § 7.3.10). */
-  private async skipIndirectObject(cursor: Cursor): Promise<void> {
-    let length: Span | undefined;
-    if (cursor.startsDict()) length = cursor.skimDict(LENGTH_KEY).get('/Length');
-    else cursor.skipValue();
-    if (cursor.keyword('stream')) {
-      if (!length) throw new UnexpectedSyntax();
-      const bytes = number(await this.resolve(this.parse(cursor.data, length.start, length.end)));
-      // The keyword ends with CRLF or LF; the data follows (§ 7.3.8.1).
-      if (cursor.data[cursor.at] === 0x0d) cursor.at += 1;
-      if (cursor.data[cursor.at] === 0x0a) cursor.at += 1;
-      cursor.at += bytes;
-      if (!cursor.keyword('endstream')) throw new UnexpectedSyntax();
-    }
-    if (!cursor.keyword('endobj')) throw new UnexpectedSyntax();
-  }
-
-  /** Where the object after `N G obj` starts, checking the header names the expected object. */
-  private objectBodyAt(offset: number, objectNumber?: number, generation?: number): number {
-    const cursor = new Cursor(this.bytes, offset);
-    const n = cursor.integer();
-    const g = cursor.integer();
-    if (!cursor.keyword('obj') || (objectNumber !== undefined && (n !== objectNumber || g !== generation))) throw new UnexpectedSyntax();
-    cursor.skipWhiteSpace();
-    return cursor.at;
-  }
-
-  private parseObjectAt(offset: number): PDFObject {
-    return this.parse(this.bytes, this.objectBodyAt(offset));
-  }
-
-  private parse(data: Uint8Array, start: number, end = data.length): PDFObject {
-    return PDFObjectParser.forBytes(data.subarray(start, end), this.context).parseObject();
-  }
-
-  /** A cursor at the start of an object's value: in the file, or in its decoded object stream. */
-  private async body(objectNumber: number): Promise<Cursor> {
-    const location = this.locations.get(objectNumber);
-    if (!location) throw new UnexpectedSyntax();
-    if ('offset' in location) return new Cursor(this.bytes, this.objectBodyAt(location.offset, objectNumber, location.generation));
-    const { data, offsets } = await this.objectStream(location.stream);
-    const at = offsets.get(objectNumber);
-    if (at === undefined || at >= data.length) throw new UnexpectedSyntax();
-    return new Cursor(data, at);
-  }
-
-  async lookup(objectNumber: number): Promise<PDFObject> {
-    const cached = this.objects.get(objectNumber);
-    if (cached) return cached;
-    const { data, at } = await this.body(objectNumber);
-    const object = this.parse(data, at);
-    this.objects.set(objectNumber, object);
-    return object;
-  }
-
-  /**
-   * The values of a few keys of an indirect dictionary, the rest skimmed over unparsed. Catalogs and
-   * page-tree nodes are always indirect (§ 7.7.2, § 7.7.3).
-   */
-  async entries(ref: PDFObject | undefined, keys: ReadonlySet<string>): Promise<Map<string, PDFObject>> {
-    if (!(ref instanceof PDFRef)) throw new UnexpectedSyntax();
-    const cursor = await this.body(ref.objectNumber);
-    const values = new Map<string, PDFObject>();
-    for (const [key, { start, end }] of cursor.skimDict(keys)) values.set(key, this.parse(cursor.data, start, end));
-    return values;
-  }
-
-  /**
-   * An object stream decoded once, with the offset of each object in it (§ 7.5.7): the header's
-   * `number offset` pairs, offsets counted from /First. Only the objects asked for are parsed.
-   */
-  private async objectStream(streamNumber: number): Promise<DecodedObjectStream> {
-    const known = this.streams.get(streamNumber);
-    if (known) return known;
-    const stream = await this.lookup(streamNumber);
-    if (!(stream instanceof PDFRawStream) || stream.dict.get(NAME.Type) !== NAME.ObjStm || stream.dict.has(NAME.DecodeParms)) throw new UnexpectedSyntax();
-    const data = decodePDFRawStream(stream).decode();
-    const first = number(stream.dict.get(NAME.First));
-    const count = number(stream.dict.get(NAME.N));
-    const offsets = new Map<number, number>();
-    const header = new Cursor(data, 0);
-    for (let i = 0; i < count; i += 1) {
-      const objectNumber = header.integer();
-      offsets.set(objectNumber, first + header.integer());
-    }
-    const decoded = { data, offsets };
-    this.streams.set(streamNumber, decoded);
-    return decoded;
-  }
-
-  async resolve(value: PDFObject | undefined): Promise<PDFObject | undefined> {
-    let current = value;
-    for (let hops = 0; current instanceof PDFRef; hops += 1) {
-      if (hops > 8) throw new UnexpectedSyntax();
-      current = await this.lookup(current.objectNumber);
-    }
-    return current;
-  }
-}
-
 type Inherited = { box?: PDFObject; cropBox?: PDFObject; rotate?: PDFObject };
-
 
 async function rectangleSize(index: XrefIndex, value: PDFObject | undefined): Promise<{ width: number; height: number }> {
   const box = await index.resolve(value);
   if (!(box instanceof PDFArray) || box.size() !== 4) throw new UnexpectedSyntax();
-  // One at a time: two lookups into the same unread object stream must not race.
   const corners: number[] = [];
   for (const n of box.asArray()) corners.push(number(await index.resolve(n)));
   const [llx, lly, urx, ury] = corners;

@@ -1,0 +1,273 @@
+// A PDF's cross-reference index (ISO 32000-1 § 7.5.4–7.5.8): where each object lives, read from the
+// xref sections the trailer chain names, and the objects themselves on demand — parsed whole by
+// pdf-lib's object parser, or skimmed for a few keys (`pdf-syntax.ts`). Any surprise throws
+// `UnexpectedSyntax`; `xref-reader.ts` turns that into "read the file the forgiving way".
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFContext,
+  PDFDict,
+  PDFName,
+  PDFNumber,
+  PDFObjectParser,
+  PDFRawStream,
+  PDFRef,
+  type PDFObject,
+} from 'pdf-lib';
+import { undoPngPredictor } from './png-predictor';
+import { Cursor, UnexpectedSyntax, type Span } from './pdf-syntax';
+
+/** Where an object lives: at a byte offset, or inside an object stream (§ 7.5.7). */
+type Location = { offset: number; generation: number } | { stream: number };
+
+type DecodedObjectStream = { data: Uint8Array; offsets: Map<number, number> };
+
+const MAX_SECTIONS = 64;
+
+const LENGTH_KEY: ReadonlySet<string> = new Set(['/Length']);
+
+const NAME = {
+  Type: PDFName.of('Type'),
+  XRef: PDFName.of('XRef'),
+  ObjStm: PDFName.of('ObjStm'),
+  First: PDFName.of('First'),
+  N: PDFName.of('N'),
+  Prev: PDFName.of('Prev'),
+  XRefStm: PDFName.of('XRefStm'),
+  W: PDFName.of('W'),
+  Index: PDFName.of('Index'),
+  Size: PDFName.of('Size'),
+  DecodeParms: PDFName.of('DecodeParms'),
+  Predictor: PDFName.of('Predictor'),
+  Columns: PDFName.of('Columns'),
+  Colors: PDFName.of('Colors'),
+  BitsPerComponent: PDFName.of('BitsPerComponent'),
+} as const;
+
+export function number(value: PDFObject | undefined): number {
+  if (!(value instanceof PDFNumber)) throw new UnexpectedSyntax();
+  return value.asNumber();
+}
+
+/** The decoded rows of an xref stream: Flate through pdf-lib, the predictor here. */
+function xrefStreamData(stream: PDFRawStream): Uint8Array {
+  const decoded = decodePDFRawStream(stream).decode();
+  const parms = stream.dict.get(NAME.DecodeParms);
+  if (parms === undefined) return decoded;
+  if (!(parms instanceof PDFDict)) throw new UnexpectedSyntax();
+  const predictor = parms.get(NAME.Predictor);
+  if (predictor === undefined || number(predictor) === 1) return decoded;
+  const colors = parms.get(NAME.Colors);
+  const bits = parms.get(NAME.BitsPerComponent);
+  if (number(predictor) < 10 || (colors && number(colors) !== 1) || (bits && number(bits) !== 8)) throw new UnexpectedSyntax();
+  const columns = parms.get(NAME.Columns);
+  return undoPngPredictor(decoded, columns ? number(columns) : 1);
+}
+
+export class XrefIndex {
+  private readonly context = PDFContext.create();
+  private readonly locations = new Map<number, Location>();
+  private readonly objects = new Map<number, PDFObject>();
+  private readonly streams = new Map<number, DecodedObjectStream>();
+  readonly trailers: PDFDict[] = [];
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** Reads the newest section and every older one it points to (§ 7.5.6 incremental updates). */
+  readSections(startxref: number): void {
+    const seen = new Set<number>();
+    let offset: number | undefined = startxref;
+    while (offset !== undefined) {
+      if (seen.has(offset) || seen.size >= MAX_SECTIONS) throw new UnexpectedSyntax();
+      seen.add(offset);
+      const trailer = this.readSection(offset);
+      this.trailers.push(trailer);
+      // A hybrid file's table is completed by an xref stream (§ 7.5.8.4), read before older sections.
+      const hybrid = trailer.get(NAME.XRefStm);
+      if (hybrid !== undefined) this.readSection(number(hybrid));
+      const prev = trailer.get(NAME.Prev);
+      offset = prev === undefined ? undefined : number(prev);
+    }
+  }
+
+  /** Newer sections are read first, so an object keeps the newest location it is given. */
+  private locate(objectNumber: number, location: Location): void {
+    if (!this.locations.has(objectNumber)) this.locations.set(objectNumber, location);
+  }
+
+  private readSection(offset: number): PDFDict {
+    const cursor = new Cursor(this.bytes, offset);
+    if (cursor.keyword('xref')) return this.readTable(cursor);
+    const stream = this.parseObjectAt(offset);
+    if (!(stream instanceof PDFRawStream) || stream.dict.get(NAME.Type) !== NAME.XRef) throw new UnexpectedSyntax();
+    this.readXrefStream(stream);
+    return stream.dict;
+  }
+
+  /** A classic table (§ 7.5.4): subsections of `offset generation n|f` lines, then `trailer << … >>`. */
+  private readTable(cursor: Cursor): PDFDict {
+    for (;;) {
+      cursor.skipWhiteSpace();
+      if (!cursor.peekDigit()) break;
+      const first = cursor.integer();
+      const count = cursor.integer();
+      for (let i = 0; i < count; i += 1) {
+        const offset = cursor.integer();
+        const generation = cursor.integer();
+        const kind = cursor.byte();
+        if (kind === 0x6e /* n */) this.locate(first + i, { offset, generation });
+        else if (kind !== 0x66 /* f */) throw new UnexpectedSyntax();
+      }
+    }
+    if (!cursor.keyword('trailer')) throw new UnexpectedSyntax();
+    cursor.skipWhiteSpace();
+    const trailer = PDFObjectParser.forBytes(this.bytes.subarray(cursor.at), this.context).parseObject();
+    if (!(trailer instanceof PDFDict)) throw new UnexpectedSyntax();
+    return trailer;
+  }
+
+  /** An xref stream (§ 7.5.8): rows of W-byte fields over the subsections of /Index. */
+  private readXrefStream(stream: PDFRawStream): void {
+    const dict = stream.dict;
+    const widths = dict.get(NAME.W);
+    if (!(widths instanceof PDFArray) || widths.size() !== 3) throw new UnexpectedSyntax();
+    const [typeWidth, fieldWidth, thirdWidth] = widths.asArray().map(number);
+    const index = dict.get(NAME.Index);
+    const ranges = index instanceof PDFArray ? index.asArray().map(number) : [0, number(dict.get(NAME.Size))];
+    const data = xrefStreamData(stream);
+    const rowWidth = typeWidth + fieldWidth + thirdWidth;
+    let at = 0;
+    const field = (width: number): number => {
+      let value = 0;
+      for (let i = 0; i < width; i += 1) value = value * 256 + data[at + i];
+      at += width;
+      return value;
+    };
+    for (let r = 0; r + 1 < ranges.length; r += 2) {
+      for (let i = 0; i < ranges[r + 1]; i += 1) {
+        if (at + rowWidth > data.length) throw new UnexpectedSyntax();
+        const type = typeWidth === 0 ? 1 : field(typeWidth);
+        const second = field(fieldWidth);
+        const third = field(thirdWidth);
+        if (type === 1) this.locate(ranges[r] + i, { offset: second, generation: third });
+        else if (type === 2) this.locate(ranges[r] + i, { stream: second });
+      }
+    }
+  }
+
+  /**
+   * Every object the xref lists starts where it says and is well formed, as the full parse insists
+   * (`throwOnInvalidObject`): what is accepted here, sealing can load later. Objects are skimmed, not
+   * built; stream data is skipped by its /Length. A file edited by hand, its offsets moved, fails here.
+   */
+  async checkObjects(): Promise<void> {
+    const objectStreams = new Set<number>();
+    for (const [objectNumber, location] of this.locations) {
+      if ('stream' in location) objectStreams.add(location.stream);
+      else await this.skipIndirectObject(new Cursor(this.bytes, this.objectBodyAt(location.offset, objectNumber, location.generation)));
+    }
+    for (const streamNumber of objectStreams) {
+      const { data, offsets } = await this.objectStream(streamNumber);
+      for (const at of offsets.values()) new Cursor(data, at).skipValue();
+    }
+  }
+
+  /** Past `value [stream … endstream] endobj` (§ 7.3.8, § 7.3.10). */
+  private async skipIndirectObject(cursor: Cursor): Promise<void> {
+    let length: Span | undefined;
+    if (cursor.startsDict()) length = cursor.skimDict(LENGTH_KEY).get('/Length');
+    else cursor.skipValue();
+    if (cursor.keyword('stream')) {
+      if (!length) throw new UnexpectedSyntax();
+      const bytes = number(await this.resolve(this.parse(cursor.data, length.start, length.end)));
+      // The keyword ends with CRLF or LF; the data follows (§ 7.3.8.1).
+      if (cursor.data[cursor.at] === 0x0d) cursor.at += 1;
+      if (cursor.data[cursor.at] === 0x0a) cursor.at += 1;
+      cursor.at += bytes;
+      if (!cursor.keyword('endstream')) throw new UnexpectedSyntax();
+    }
+    if (!cursor.keyword('endobj')) throw new UnexpectedSyntax();
+  }
+
+  /** Where the object after `N G obj` starts, checking the header names the expected object. */
+  private objectBodyAt(offset: number, objectNumber?: number, generation?: number): number {
+    const cursor = new Cursor(this.bytes, offset);
+    const n = cursor.integer();
+    const g = cursor.integer();
+    if (!cursor.keyword('obj') || (objectNumber !== undefined && (n !== objectNumber || g !== generation))) throw new UnexpectedSyntax();
+    cursor.skipWhiteSpace();
+    return cursor.at;
+  }
+
+  private parseObjectAt(offset: number): PDFObject {
+    return this.parse(this.bytes, this.objectBodyAt(offset));
+  }
+
+  private parse(data: Uint8Array, start: number, end = data.length): PDFObject {
+    return PDFObjectParser.forBytes(data.subarray(start, end), this.context).parseObject();
+  }
+
+  /** A cursor at the start of an object's value: in the file, or in its decoded object stream. */
+  private async body(objectNumber: number): Promise<Cursor> {
+    const location = this.locations.get(objectNumber);
+    if (!location) throw new UnexpectedSyntax();
+    if ('offset' in location) return new Cursor(this.bytes, this.objectBodyAt(location.offset, objectNumber, location.generation));
+    const { data, offsets } = await this.objectStream(location.stream);
+    const at = offsets.get(objectNumber);
+    if (at === undefined || at >= data.length) throw new UnexpectedSyntax();
+    return new Cursor(data, at);
+  }
+
+  async lookup(objectNumber: number): Promise<PDFObject> {
+    const cached = this.objects.get(objectNumber);
+    if (cached) return cached;
+    const { data, at } = await this.body(objectNumber);
+    const object = this.parse(data, at);
+    this.objects.set(objectNumber, object);
+    return object;
+  }
+
+  /**
+   * The values of a few keys of an indirect dictionary, the rest skimmed over unparsed. Catalogs and
+   * page-tree nodes are always indirect (§ 7.7.2, § 7.7.3).
+   */
+  async entries(ref: PDFObject | undefined, keys: ReadonlySet<string>): Promise<Map<string, PDFObject>> {
+    if (!(ref instanceof PDFRef)) throw new UnexpectedSyntax();
+    const cursor = await this.body(ref.objectNumber);
+    const values = new Map<string, PDFObject>();
+    for (const [key, { start, end }] of cursor.skimDict(keys)) values.set(key, this.parse(cursor.data, start, end));
+    return values;
+  }
+
+  /**
+   * An object stream decoded once, with the offset of each object in it (§ 7.5.7): the header's
+   * `number offset` pairs, offsets counted from /First. Only the objects asked for are parsed.
+   */
+  private async objectStream(streamNumber: number): Promise<DecodedObjectStream> {
+    const known = this.streams.get(streamNumber);
+    if (known) return known;
+    const stream = await this.lookup(streamNumber);
+    if (!(stream instanceof PDFRawStream) || stream.dict.get(NAME.Type) !== NAME.ObjStm || stream.dict.has(NAME.DecodeParms)) throw new UnexpectedSyntax();
+    const data = decodePDFRawStream(stream).decode();
+    const first = number(stream.dict.get(NAME.First));
+    const count = number(stream.dict.get(NAME.N));
+    const offsets = new Map<number, number>();
+    const header = new Cursor(data, 0);
+    for (let i = 0; i < count; i += 1) {
+      const objectNumber = header.integer();
+      offsets.set(objectNumber, first + header.integer());
+    }
+    const decoded = { data, offsets };
+    this.streams.set(streamNumber, decoded);
+    return decoded;
+  }
+
+  async resolve(value: PDFObject | undefined): Promise<PDFObject | undefined> {
+    let current = value;
+    for (let hops = 0; current instanceof PDFRef; hops += 1) {
+      if (hops > 8) throw new UnexpectedSyntax();
+      current = await this.lookup(current.objectNumber);
+    }
+    return current;
+  }
+}
