@@ -179,8 +179,23 @@ export class Cursor {
   }
 }
 
-const ASCII = new TextDecoder('latin1');
+/** Byte-per-character text, enough for PDF's ASCII syntax (windows-1252 differs only above 0x7f). */
+const LATIN1 = new TextDecoder('latin1');
+
+export function latin1(bytes: Uint8Array): string {
+  return LATIN1.decode(bytes);
+}
 
 function keyOf(data: Uint8Array, start: number, end: number): string {
-  return ASCII.decode(data.subarray(start, end));
+  return latin1(data.subarray(start, end));
+}
+
+/**
+ * The offset the file's last `startxref` names (§ 7.5.5): the one right before a final `%%EOF`, else
+ * the last one in the tail; `undefined` when there is none.
+ */
+export function lastStartxref(bytes: Uint8Array): number | undefined {
+  const tail = latin1(bytes.subarray(Math.max(0, bytes.length - 2048)));
+  const match = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail) ?? /startxref\s+(\d+)(?![\s\S]*startxref)/.exec(tail);
+  return match ? Number(match[1]) : undefined;
 }

@@ -1,6 +1,7 @@
 // Reads what a template needs from an uploaded PDF (page count, page sizes) and refuses what no signer could open.
 import { ParseSpeeds, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import type { PageDimensions } from '../../db/schema/index';
+import { latin1 } from './pdf-syntax';
 import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';
 
 export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[] };
@@ -12,13 +13,6 @@ const HEADER = '%PDF-';
 const TRAILER = '%%EOF';
 /** Readers accept the header within the first 1024 bytes and %%EOF within the last 1024 (PDF 32000 § 7.5). */
 const SCAN_WINDOW = 1024;
-
-/** Byte-per-character text, enough to find the ASCII markers (windows-1252 differs only above 0x7f). */
-const LATIN1 = new TextDecoder('latin1');
-
-function latin1(bytes: Uint8Array): string {
-  return LATIN1.decode(bytes);
-}
 
 export function looksLikePdf(bytes: Uint8Array): boolean {
   return latin1(bytes.subarray(0, SCAN_WINDOW)).includes(HEADER);

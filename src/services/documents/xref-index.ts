@@ -121,7 +121,7 @@ export class XrefIndex {
     }
     if (!cursor.keyword('trailer')) throw new UnexpectedSyntax();
     cursor.skipWhiteSpace();
-    const trailer = PDFObjectParser.forBytes(this.bytes.subarray(cursor.at), this.context).parseObject();
+    const trailer = this.parse(this.bytes, cursor.at);
     if (!(trailer instanceof PDFDict)) throw new UnexpectedSyntax();
     return trailer;
   }

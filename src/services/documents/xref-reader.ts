@@ -10,14 +10,13 @@
 // own parser; the xref sections are read here, and dictionaries skimmed with `pdf-syntax.ts`.
 import { PDFArray, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
 import { number, XrefIndex } from './xref-index';
-import { UnexpectedSyntax } from './pdf-syntax';
+import { lastStartxref, UnexpectedSyntax } from './pdf-syntax';
 
 /** A page as its dictionary states it: the crop box (else the media box) and the /Rotate angle. */
 export type PageGeometry = { width: number; height: number; rotate: number };
 
 export type XrefReading = { encrypted: boolean; pages: PageGeometry[] };
 
-const TAIL = 1024;
 const MAX_TREE_DEPTH = 64;
 
 /** The keys read from dictionaries that are otherwise only skimmed. */
@@ -64,15 +63,6 @@ async function collectPages(index: XrefIndex, ref: PDFObject | undefined, inheri
   for (const kid of kids.asArray()) await collectPages(index, kid, here, seen, pages, depth + 1);
 }
 
-const LATIN1 = new TextDecoder('latin1');
-
-function startxref(bytes: Uint8Array): number {
-  const tail = LATIN1.decode(bytes.subarray(Math.max(0, bytes.length - TAIL)));
-  const match = /startxref\s+(\d{1,10})\s/.exec(tail.slice(tail.lastIndexOf('startxref')));
-  if (!match) throw new UnexpectedSyntax();
-  return Number(match[1]);
-}
-
 /**
  * Whether the file is encrypted and, when it is not, each page's geometry — or `undefined` when the
  * file is not one this reader can follow, which says nothing about whether the file is usable.
@@ -80,7 +70,9 @@ function startxref(bytes: Uint8Array): number {
 export async function readThroughXref(bytes: Uint8Array): Promise<XrefReading | undefined> {
   try {
     const index = new XrefIndex(bytes);
-    index.readSections(startxref(bytes));
+    const startxref = lastStartxref(bytes);
+    if (startxref === undefined) return undefined;
+    index.readSections(startxref);
     await index.checkObjects();
     if (index.trailers.some((t) => t.has(NAME.Encrypt))) return { encrypted: true, pages: [] };
     const catalog = await index.entries(index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root), CATALOG_KEYS);

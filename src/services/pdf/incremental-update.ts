@@ -13,6 +13,7 @@ import {
   type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
+import { lastStartxref, latin1 } from '../documents/pdf-syntax';
 
 const encoder = new TextEncoder();
 const ascii = (text: string) => encoder.encode(text);
@@ -31,14 +32,12 @@ export type OriginalFile = {
 export class UnreadableTrailer extends Error {}
 
 function lastXref(bytes: Uint8Array): { offset: number; isStream: boolean } {
-  const tail = new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, bytes.length - 2048)));
-  const match = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail) ?? /startxref\s+(\d+)(?![\s\S]*startxref)/.exec(tail);
-  if (!match) throw new UnreadableTrailer('The PDF has no startxref.');
-  const offset = Number(match[1]);
+  const offset = lastStartxref(bytes);
+  if (offset === undefined) throw new UnreadableTrailer('The PDF has no startxref.');
   if (!Number.isSafeInteger(offset) || offset >= bytes.length) throw new UnreadableTrailer('The PDF startxref points outside the file.');
   let at = offset;
   while (at < bytes.length && (bytes[at] === 0x20 || bytes[at] === 0x0a || bytes[at] === 0x0d)) at += 1;
-  const head = new TextDecoder('latin1').decode(bytes.subarray(at, at + 32));
+  const head = latin1(bytes.subarray(at, at + 32));
   if (head.startsWith('xref')) return { offset, isStream: false };
   // A cross-reference stream is an object ("12 0 obj"); anything else means the offset is wrong and a
   // reader would have to repair the file, so an update chained to it is not attempted.
@@ -48,7 +47,7 @@ function lastXref(bytes: Uint8Array): { offset: number; isStream: boolean } {
 
 /** /Size of the last section's trailer (or cross-reference stream dictionary), which follows `offset`. */
 function trailerSize(bytes: Uint8Array, offset: number): number {
-  const section = new TextDecoder('latin1').decode(bytes.subarray(offset));
+  const section = latin1(bytes.subarray(offset));
   const match = /\/Size\s+(\d+)/.exec(section);
   return match ? Number(match[1]) : 0;
 }
