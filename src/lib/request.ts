@@ -1,4 +1,5 @@
 // Facts about the incoming request that the platform reports.
+import { concatBytes } from './bytes';
 
 /** The client address Cloudflare reports; the edge overwrites any caller-sent value. */
 export function clientIp(request: Request): string | null {
@@ -29,11 +30,5 @@ export async function readBodyCapped(request: Request, cap: number, tooLarge: ()
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
