@@ -2,6 +2,7 @@
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, createAccount } from '../helpers';
+import { pageInObjectStream, xrefStreamDeclaring } from '../fixtures/hostile-pdfs';
 import { fromLatin1, latin1, makeEncryptedPdf, makePdf, makeSignedPdf, pdfFile, realWorldPdf, toBase64 } from '../fixtures/pdfs';
 
 async function storedKeys(accountId: number): Promise<string[]> {
@@ -281,6 +282,22 @@ describe('POST /api/templates/pdf refusals', () => {
     const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'junk', file: toBase64(bytes) }] } });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^documents\[0\] "junk" is corrupt/);
+  });
+
+  it('refuses a PDF whose compressed objects expand past 32 MB with 422, storing nothing', async () => {
+    const a = await createAccount();
+    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'bomb', file: toBase64(pageInObjectStream(33 * 1024 * 1024)) }] } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('documents[0] "bomb" is too large to read: its compressed objects expand past 32 MB.');
+    expect(await storedKeys(a.accountId)).toEqual([]);
+    expect(await rowCount('templates', a.accountId)).toBe(0);
+  });
+
+  it('creates a template from a PDF whose xref stream declares billions of rows it does not hold', async () => {
+    const a = await createAccount();
+    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'claims', file: toBase64(xrefStreamDeclaring('[1 2 1]', '[0 2000000000]')) }] } });
+    expect(res.status).toBe(201);
+    expect(res.json.documents[0]).toMatchObject({ page_count: 1, page_dimensions: [{ width: 612, height: 792 }] });
   });
 
   it('refuses a file over 20 MB with 422 before decoding it', async () => {

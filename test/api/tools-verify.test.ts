@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { accountSigningIdentity } from '../../src/services/certificates/account-identity';
 import { sealDocument } from '../../src/services/pdf/seal';
+import { xrefStreamDeclaring } from '../fixtures/hostile-pdfs';
 import { latin1, makePdf, toBase64 } from '../fixtures/pdfs';
 import { api, createAccount } from '../helpers';
 
@@ -78,6 +79,13 @@ describe('POST /api/tools/verify', () => {
   it('reports an unsigned PDF as having no signatures', async () => {
     const a = await createAccount();
     const res = await api('POST', '/api/tools/verify', { token: a.token, body: pdfPart(await makePdf(1)) });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ unmodified: false, signatures: [] });
+  });
+
+  it('reads a PDF whose xref stream declares billions of rows it does not hold', async () => {
+    const a = await createAccount();
+    const res = await api('POST', '/api/tools/verify', { token: a.token, body: pdfPart(xrefStreamDeclaring('[0 0 0]', '[0 2000000000]')) });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ unmodified: false, signatures: [] });
   });

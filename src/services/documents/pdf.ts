@@ -1,6 +1,8 @@
 // Reads what a template needs from an uploaded PDF (page count, page sizes) and refuses what no signer could open.
 import { ParseSpeeds, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import type { PageDimensions } from '../../db/schema/index';
+import { DecodedSizeExceeded, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
+import { loadPdf } from '../pdf/load-pdf';
 import { latin1 } from './pdf-syntax';
 import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';
 
@@ -66,7 +68,7 @@ async function readQuickly(bytes: Uint8Array): Promise<PdfReading | undefined> {
 async function readWholeFile(bytes: Uint8Array): Promise<PdfReading> {
   let pdf: PDFDocument;
   try {
-    pdf = await PDFDocument.load(bytes, {
+    pdf = await loadPdf(bytes, {
       // The PDF is read, never re-saved: the stored bytes are the uploaded bytes.
       updateMetadata: false,
       throwOnInvalidObject: true,
@@ -91,7 +93,13 @@ export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
   if (!latin1(bytes.subarray(Math.max(0, bytes.length - SCAN_WINDOW))).includes(TRAILER)) {
     throw new UnusableDocument('is truncated or corrupt (no end-of-file marker); upload the complete PDF');
   }
-  const pdf = (await readQuickly(bytes)) ?? (await readWholeFile(bytes));
+  let pdf: PdfReading;
+  try {
+    pdf = (await readQuickly(bytes)) ?? (await readWholeFile(bytes));
+  } catch (error) {
+    if (!(error instanceof DecodedSizeExceeded)) throw error;
+    throw new UnusableDocument(`is too large to read: its compressed objects expand past ${STRUCTURE_STREAMS_BUDGET / 1024 / 1024} MB`);
+  }
   if (pdf.encrypted) throw new UnusableDocument('is encrypted or password-protected; upload a copy without a password');
   // Stamped values would be changes after signing, which certification signatures forbid and viewers
   // flag on approval ones (decisions.md › Signed output), so such files are refused, never silently broken.

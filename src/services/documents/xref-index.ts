@@ -3,7 +3,6 @@
 // pdf-lib's object parser, or skimmed for a few keys (`pdf-syntax.ts`). Any surprise throws
 // `UnexpectedSyntax`; `xref-reader.ts` turns that into "read the file the forgiving way".
 import {
-  decodePDFRawStream,
   PDFArray,
   PDFContext,
   PDFDict,
@@ -14,6 +13,7 @@ import {
   PDFRef,
   type PDFObject,
 } from 'pdf-lib';
+import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { undoPngPredictor } from './png-predictor';
 import { Cursor, UnexpectedSyntax, type Span } from './pdf-syntax';
 
@@ -49,9 +49,8 @@ export function number(value: PDFObject | undefined): number {
   return value.asNumber();
 }
 
-/** The decoded rows of an xref stream: Flate through pdf-lib, the predictor here. */
-function xrefStreamData(stream: PDFRawStream): Uint8Array {
-  const decoded = decodePDFRawStream(stream).decode();
+/** The rows of an xref stream, its filters already undone: the predictor, if any, undone here. */
+function xrefStreamRows(stream: PDFRawStream, decoded: Uint8Array): Uint8Array {
   const parms = stream.dict.get(NAME.DecodeParms);
   if (parms === undefined) return decoded;
   if (!(parms instanceof PDFDict)) throw new UnexpectedSyntax();
@@ -69,6 +68,8 @@ export class XrefIndex {
   private readonly locations = new Map<number, Location>();
   private readonly objects = new Map<number, PDFObject>();
   private readonly streams = new Map<number, DecodedObjectStream>();
+  /** Bytes of object and xref streams decoded so far, within the budget pdf-lib's own load has too. */
+  private decodedBytes = 0;
   readonly trailers: PDFDict[] = [];
 
   constructor(private readonly bytes: Uint8Array) {}
@@ -132,10 +133,12 @@ export class XrefIndex {
     const widths = dict.get(NAME.W);
     if (!(widths instanceof PDFArray) || widths.size() !== 3) throw new UnexpectedSyntax();
     const [typeWidth, fieldWidth, thirdWidth] = widths.asArray().map(number);
+    const rowWidth = typeWidth + fieldWidth + thirdWidth;
+    // Rows must take bytes, or a declared count of billions would be read from no data at all.
+    if (![typeWidth, fieldWidth, thirdWidth].every((w) => Number.isInteger(w) && w >= 0) || rowWidth === 0) throw new UnexpectedSyntax();
     const index = dict.get(NAME.Index);
     const ranges = index instanceof PDFArray ? index.asArray().map(number) : [0, number(dict.get(NAME.Size))];
-    const data = xrefStreamData(stream);
-    const rowWidth = typeWidth + fieldWidth + thirdWidth;
+    const data = xrefStreamRows(stream, this.decode(stream));
     let at = 0;
     const field = (width: number): number => {
       let value = 0;
@@ -248,7 +251,7 @@ export class XrefIndex {
     if (known) return known;
     const stream = await this.lookup(streamNumber);
     if (!(stream instanceof PDFRawStream) || stream.dict.get(NAME.Type) !== NAME.ObjStm || stream.dict.has(NAME.DecodeParms)) throw new UnexpectedSyntax();
-    const data = decodePDFRawStream(stream).decode();
+    const data = this.decode(stream);
     const first = number(stream.dict.get(NAME.First));
     const count = number(stream.dict.get(NAME.N));
     const offsets = new Map<number, number>();
@@ -260,6 +263,12 @@ export class XrefIndex {
     const decoded = { data, offsets };
     this.streams.set(streamNumber, decoded);
     return decoded;
+  }
+
+  private decode(stream: PDFRawStream): Uint8Array {
+    const data = decodeStreamWithin(stream, STRUCTURE_STREAMS_BUDGET - this.decodedBytes);
+    this.decodedBytes += data.length;
+    return data;
   }
 
   async resolve(value: PDFObject | undefined): Promise<PDFObject | undefined> {

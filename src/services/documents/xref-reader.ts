@@ -11,6 +11,7 @@
 import { PDFArray, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
 import { number, XrefIndex } from './xref-index';
 import { lastStartxref, UnexpectedSyntax } from './pdf-syntax';
+import { DecodedSizeExceeded } from '../pdf/bounded-decode';
 
 /** A page as its dictionary states it: the crop box (else the media box) and the /Rotate angle. */
 export type PageGeometry = { width: number; height: number; rotate: number };
@@ -79,7 +80,9 @@ export async function readThroughXref(bytes: Uint8Array): Promise<XrefReading | 
     const pages: PageGeometry[] = [];
     await collectPages(index, catalog.get('/Pages'), {}, new Set(), pages);
     return { encrypted: false, pages };
-  } catch {
+  } catch (error) {
+    // The full parse decodes every stream this one did, so it would run past the same ceiling.
+    if (error instanceof DecodedSizeExceeded) throw error;
     // UnexpectedSyntax, or pdf-lib failing on an object where the xref pointed: the slow path decides.
     return undefined;
   }

@@ -1,6 +1,7 @@
 // Seals one completed document: values stamped at their areas, the audit trail appended, and a PAdES
 // signature from the account's identity over the whole file.
-import { ParseSpeeds, PDFDocument } from 'pdf-lib';
+import { ParseSpeeds } from 'pdf-lib';
+import { loadPdf } from './load-pdf';
 import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
@@ -22,7 +23,7 @@ export type SealedDocument = { bytes: Uint8Array; sha256: string; originalSha256
 export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const originalSha256 = await sha256Hex(input.original);
   // Fastest: parse without yielding to the event loop every 100 objects; the job has nothing to interleave.
-  const pdf = await PDFDocument.load(input.original, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  const pdf = await loadPdf(input.original, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   let original: OriginalFile | null = null;
   try {
     original = describeOriginal(input.original, pdf);

@@ -3,6 +3,7 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
+import { loadPdf } from './load-pdf';
 import { formatName } from '../certificates/distinguished-name';
 
 export type SignatureReport = {
@@ -97,7 +98,7 @@ function commonName(certificate: pkijs.Certificate | null): string | null {
 export async function inspectSignatures(bytes: Uint8Array): Promise<SignatureReport[]> {
   let pdf: PDFDocument;
   try {
-    pdf = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+    pdf = await loadPdf(bytes, { updateMetadata: false, ignoreEncryption: true });
   } catch {
     throw new UnreadablePdf('file cannot be read as a PDF.');
   }

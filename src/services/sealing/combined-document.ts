@@ -4,6 +4,7 @@
 // or a zip of the individual sealed files, each keeping its own signature.
 import { zipSync } from 'fflate';
 import { PDFArray, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { loadPdf } from '../pdf/load-pdf';
 import type { SigningIdentity } from '../pdf/certificate';
 import { signPdf } from '../pdf/pades';
 
@@ -27,7 +28,7 @@ export async function combineSealedDocuments(
   const combined = await PDFDocument.create();
   combined.setTitle(title);
   for (const bytes of files) {
-    const source = await PDFDocument.load(bytes, { updateMetadata: false });
+    const source = await loadPdf(bytes, { updateMetadata: false });
     for (const page of await combined.copyPages(source, source.getPageIndices())) {
       dropSignatureWidgets(page);
       combined.addPage(page);

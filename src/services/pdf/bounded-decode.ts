@@ -1,0 +1,87 @@
+// Decodes a PDF stream with a ceiling on what it may expand to. Deflate reaches ~1000:1, so a 20 KB
+// object stream can claim 20 MB and a 20 MB upload 20 GB; pdf-lib's decoders (pdf.js's, ISO 32000-1
+// § 7.4) inflate a whole deflate block at once, however large, so the ceiling cannot be put around them.
+import { Inflate } from 'fflate';
+import { concatBytes } from '../../lib/bytes';
+import { decodePDFRawStream, PDFArray, PDFName, PDFRawStream, type PDFContext, type PDFObject } from 'pdf-lib';
+
+/**
+ * What one file's object and xref streams may expand to in all (ISO 32000-1 § 7.5.7, § 7.5.8). Objects
+ * parsed from 32 MB of decompressed syntax already fill most of a Worker's 128 MB; real files use a
+ * small fraction of it.
+ */
+export const STRUCTURE_STREAMS_BUDGET = 32 * 1024 * 1024;
+
+/** The stream would expand past the bytes it was allowed. */
+export class DecodedSizeExceeded extends Error {}
+
+/** The stream's data cannot be decoded (a bad zlib header, a broken deflate block, an unknown filter). */
+export class UndecodableStream extends Error {}
+
+const NAME = {
+  Filter: PDFName.of('Filter'),
+  DecodeParms: PDFName.of('DecodeParms'),
+  FlateDecode: PDFName.of('FlateDecode'),
+} as const;
+
+/** Input is fed to the inflater in slices this size, so one push yields at most ~1 MB (1032:1). */
+const SLICE = 1024;
+
+/**
+ * FlateDecode is zlib (RFC 1950): the two-byte header is checked as pdf.js checks it, the deflate data
+ * (RFC 1951) inflated in slices, and the Adler-32 trailer ignored, as readers do (some writers omit it).
+ */
+function inflateWithin(data: Uint8Array, limit: number): Uint8Array {
+  const [cmf, flg] = data;
+  if (data.length < 2 || (cmf & 0x0f) !== 8 || ((cmf << 8) + flg) % 31 !== 0 || flg & 0x20) throw new UndecodableStream();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const inflater = new Inflate((chunk) => {
+    size += chunk.length;
+    if (size > limit) throw new DecodedSizeExceeded();
+    chunks.push(chunk);
+  });
+  const deflated = data.subarray(2);
+  try {
+    for (let at = 0; at < deflated.length || at === 0; at += SLICE) inflater.push(deflated.subarray(at, at + SLICE), at + SLICE >= deflated.length);
+  } catch (error) {
+    if (error instanceof DecodedSizeExceeded) throw error;
+    throw new UndecodableStream();
+  }
+  return concatBytes(chunks);
+}
+
+/** Any other filter through pdf-lib, whose LZW, ASCII85, ASCIIHex and RunLength decoders work in small blocks. */
+function decodeOtherWithin(context: PDFContext, filter: PDFObject, parms: PDFObject | undefined, data: Uint8Array, limit: number): Uint8Array {
+  const dict = context.obj({});
+  dict.set(NAME.Filter, filter);
+  if (parms) dict.set(NAME.DecodeParms, parms);
+  let decoded: Uint8Array;
+  try {
+    const bytes = decodePDFRawStream(PDFRawStream.of(dict, data)).getBytes(limit + 1);
+    decoded = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+  } catch {
+    throw new UndecodableStream();
+  }
+  if (decoded.length > limit) throw new DecodedSizeExceeded();
+  return decoded;
+}
+
+/**
+ * The stream's data with its filters undone, at most `limit` bytes of it, else `DecodedSizeExceeded`.
+ * Predictors in /DecodeParms are left to the caller, as pdf-lib's own decoding leaves them.
+ */
+export function decodeStreamWithin(stream: PDFRawStream, limit: number): Uint8Array {
+  const { dict } = stream;
+  const filter = dict.lookup(NAME.Filter);
+  const filters = filter === undefined ? [] : filter instanceof PDFArray ? filter.asArray() : [filter];
+  const parms = dict.lookup(NAME.DecodeParms);
+  let data = stream.contents;
+  filters.forEach((name, i) => {
+    const parm = parms instanceof PDFArray ? parms.lookup(i) : parms;
+    if (!(name instanceof PDFName)) throw new UndecodableStream();
+    data = name === NAME.FlateDecode ? inflateWithin(data, limit) : decodeOtherWithin(dict.context, name, parm, data, limit);
+  });
+  if (data.length > limit) throw new DecodedSizeExceeded();
+  return data;
+}
