@@ -7,7 +7,7 @@ import { findPrincipalByTokenHash } from '../../db/queries/access-tokens';
 import { listOutbox } from '../../db/queries/messages';
 import { serializeUser } from '../users/users.handlers';
 import { serializeAccount } from '../settings/settings.handlers';
-import { loadPdf } from '../../services/pdf/load-pdf';
+import { PDFDocument } from 'pdf-lib';
 import { generateSigningIdentity, type SigningIdentity } from '../../services/pdf/certificate';
 import { sealDocument } from '../../services/pdf/seal';
 import type { FieldStamp } from '../../services/pdf/stamp';
@@ -67,7 +67,7 @@ export function createDevRoutes() {
   });
 
   dev.post('/bench/pdf-roundtrip', async (c) => {
-    const pdf = await loadPdf(new Uint8Array(await c.req.arrayBuffer()), { updateMetadata: false });
+    const pdf = await PDFDocument.load(new Uint8Array(await c.req.arrayBuffer()), { updateMetadata: false });
     const bytes = await pdf.save({ useObjectStreams: false });
     return c.json({ bytes: bytes.length });
   });

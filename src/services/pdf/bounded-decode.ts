@@ -1,6 +1,7 @@
-// Decodes a PDF stream with a ceiling on what it may expand to. Deflate reaches ~1000:1, so a 20 KB
-// object stream can claim 20 MB and a 20 MB upload 20 GB; pdf-lib's decoders (pdf.js's, ISO 32000-1
-// § 7.4) inflate a whole deflate block at once, however large, so the ceiling cannot be put around them.
+// Decodes a PDF stream with a ceiling on what it may expand to. Deflate reaches 1032:1, so a 20 KB
+// object stream can claim 20 MB and a 20 MB upload 20 GB. pdf-lib's decoders (pdf.js's, ISO 32000-1
+// § 7.4) stay in use wherever they cannot pass the ceiling; only its Flate decoder, which inflates a
+// whole deflate block at once however large, is replaced for the streams that could.
 import { Inflate } from 'fflate';
 import { concatBytes } from '../../lib/bytes';
 import { decodePDFRawStream, PDFArray, PDFName, PDFRawStream, type PDFContext, type PDFObject } from 'pdf-lib';
@@ -24,14 +25,17 @@ const NAME = {
   FlateDecode: PDFName.of('FlateDecode'),
 } as const;
 
-/** Input is fed to the inflater in slices this size, so one push yields at most ~1 MB (1032:1). */
-const SLICE = 1024;
+/** Deflate's most: a 258-byte match from two 1-bit codes (RFC 1951 § 3.2.5). */
+const DEFLATE_MAX_RATIO = 1032;
+
+/** Input is fed to the inflater in slices this size, so one push yields at most ~4 MB. */
+const SLICE = 4096;
 
 /**
  * FlateDecode is zlib (RFC 1950): the two-byte header is checked as pdf.js checks it, the deflate data
  * (RFC 1951) inflated in slices, and the Adler-32 trailer ignored, as readers do (some writers omit it).
  */
-function inflateWithin(data: Uint8Array, limit: number): Uint8Array {
+function inflateInSlices(data: Uint8Array, limit: number): Uint8Array {
   const [cmf, flg] = data;
   if (data.length < 2 || (cmf & 0x0f) !== 8 || ((cmf << 8) + flg) % 31 !== 0 || flg & 0x20) throw new UndecodableStream();
   const chunks: Uint8Array[] = [];
@@ -51,20 +55,32 @@ function inflateWithin(data: Uint8Array, limit: number): Uint8Array {
   return concatBytes(chunks);
 }
 
-/** Any other filter through pdf-lib, whose LZW, ASCII85, ASCIIHex and RunLength decoders work in small blocks. */
-function decodeOtherWithin(context: PDFContext, filter: PDFObject, parms: PDFObject | undefined, data: Uint8Array, limit: number): Uint8Array {
+/** pdf-lib's decoders are read this much at a time: asking for more allocates that much at once. */
+const READ = 64 * 1024;
+
+/**
+ * One filter through pdf-lib, read in steps until it ends or passes the limit: its LZW, ASCII85,
+ * ASCIIHex and RunLength decoders work in small blocks, and Flate comes here only when it cannot
+ * expand past the limit.
+ */
+function decodeWithPdfLib(context: PDFContext, filter: PDFObject, parms: PDFObject | undefined, data: Uint8Array, limit: number): Uint8Array {
   const dict = context.obj({});
   dict.set(NAME.Filter, filter);
   if (parms) dict.set(NAME.DecodeParms, parms);
-  let decoded: Uint8Array;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
-    const bytes = decodePDFRawStream(PDFRawStream.of(dict, data)).getBytes(limit + 1);
-    decoded = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-  } catch {
+    const decoder = decodePDFRawStream(PDFRawStream.of(dict, data));
+    for (let chunk = decoder.getBytes(READ); chunk.length > 0; chunk = decoder.getBytes(READ)) {
+      size += chunk.length;
+      if (size > limit) throw new DecodedSizeExceeded();
+      chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+    }
+  } catch (error) {
+    if (error instanceof DecodedSizeExceeded) throw error;
     throw new UndecodableStream();
   }
-  if (decoded.length > limit) throw new DecodedSizeExceeded();
-  return decoded;
+  return concatBytes(chunks);
 }
 
 /**
@@ -80,7 +96,8 @@ export function decodeStreamWithin(stream: PDFRawStream, limit: number): Uint8Ar
   filters.forEach((name, i) => {
     const parm = parms instanceof PDFArray ? parms.lookup(i) : parms;
     if (!(name instanceof PDFName)) throw new UndecodableStream();
-    data = name === NAME.FlateDecode ? inflateWithin(data, limit) : decodeOtherWithin(dict.context, name, parm, data, limit);
+    const mayPassLimit = name === NAME.FlateDecode && (data.length + 1) * DEFLATE_MAX_RATIO > limit;
+    data = mayPassLimit ? inflateInSlices(data, limit) : decodeWithPdfLib(dict.context, name, parm, data, limit);
   });
   if (data.length > limit) throw new DecodedSizeExceeded();
   return data;
