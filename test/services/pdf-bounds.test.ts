@@ -44,6 +44,12 @@ describe('decodeStreamWithin', () => {
     expect(() => decodeStreamWithin(stream(deflated, 'FlateDecode'), text.length - 1)).toThrow(DecodedSizeExceeded);
   });
 
+  it('reads pdf-lib’s decoders to the end over several steps', () => {
+    const bytes = Uint8Array.from({ length: 150_000 }, (_, i) => (i * 7) % 251);
+    const hex = new TextEncoder().encode([...bytes].map((b) => b.toString(16).padStart(2, '0')).join('') + '>');
+    expect(decodeStreamWithin(stream(hex, 'ASCIIHexDecode'), bytes.length)).toEqual(bytes);
+  });
+
   it('holds the limit for filters pdf-lib decodes', () => {
     const hex = new TextEncoder().encode('41'.repeat(1000) + '>');
     expect(() => decodeStreamWithin(stream(hex, 'ASCIIHexDecode'), 999)).toThrow(DecodedSizeExceeded);
