@@ -147,7 +147,14 @@ describe('template fields', () => {
     const a = await createAccount();
     const res = await create(a.token, { fields: [{ name: 'Code', type: 'text', pattern: '([a-z' }] });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('fields[0] "Code": pattern is not a valid regular expression.');
+    expect(res.json.error).toBe('fields[0] "Code": pattern is not a valid regular expression: missing closing ]: `[a-z`. Patterns run on a linear-time engine, without lookarounds or backreferences.');
+  });
+
+  it('refuses a pattern only a backtracking engine can run, saying why', async () => {
+    const a = await createAccount();
+    const res = await create(a.token, { fields: [{ name: 'Code', type: 'text', pattern: '(?=.*\\d)[a-z0-9]+' }] });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('fields[0] "Code": pattern is not a valid regular expression: invalid or unsupported Perl syntax: `(?=`. Patterns run on a linear-time engine, without lookarounds or backreferences.');
   });
 
   it('keeps a valid pattern and a known validation preset', async () => {
@@ -217,7 +224,7 @@ describe('template fields', () => {
     const a = await createAccount();
     const res = await create(a.token, { fields: [{ name: 'S', type: 'select' }, { name: 'P', type: 'text', pattern: '[' }] });
     expect(res.status).toBe(422);
-    expect(res.json.error).toEqual(['fields[0] "S": a select field needs options listing its choices.', 'fields[1] "P": pattern is not a valid regular expression.']);
+    expect(res.json.error).toEqual(['fields[0] "S": a select field needs options listing its choices.', 'fields[1] "P": pattern is not a valid regular expression: missing closing ]: `[`. Patterns run on a linear-time engine, without lookarounds or backreferences.']);
   });
 
   it('refuses two fields with the same uuid', async () => {

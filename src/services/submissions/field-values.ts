@@ -1,6 +1,7 @@
 // The rules a field's value must meet (spec › Template field: type, pattern, validation preset, options).
 // One module for the API's prefilled values and the signing page's checks, so both refuse the same things.
-// It imports nothing, so the signing page's browser script can bundle it unchanged.
+// It imports only the pattern engine, so the signing page's browser script can bundle it unchanged.
+import { fieldPattern } from './field-pattern';
 
 /** The parts of a template field the checks read. */
 export type ValueRules = {
@@ -130,13 +131,9 @@ function checkPatterns(
   const preset = field.validation ? PRESET_PATTERNS[field.validation] : undefined;
   if (preset && !preset.pattern.test(text)) return fail(`must be ${preset.description}.`);
   if (field.pattern) {
-    let re: RegExp | null = null;
-    try {
-      re = new RegExp(`^(?:${field.pattern})$`, 'u');
-    } catch {
-      re = null;
-    }
-    if (re && !re.test(text)) return fail(`does not match the required format (${field.pattern}).`);
+    // Templates are checked when stored, so a pattern that cannot run is one stored before that rule.
+    const pattern = fieldPattern(field.pattern);
+    if (typeof pattern !== 'string' && !pattern.matches(text)) return fail(`does not match the required format (${field.pattern}).`);
   }
   return { ok: true, value: text };
 }

@@ -2,6 +2,7 @@
 // every problem reported as a sentence naming the field, nothing stored until all of them pass.
 import { FIELD_TYPES, type FieldType, type PageDimensions, type TemplateArea, type TemplateField, type TemplateRole } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
+import { fieldPattern } from '../submissions/field-pattern';
 import { checkFormula } from './formula';
 
 export { FIELD_TYPES, type FieldType };
@@ -150,15 +151,6 @@ function checkArea(
   return { page: area.page, x, y, w, h, attachment_uuid: document.uuid };
 }
 
-function isValidRegex(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function typeTitle(type: string): string {
   return type.charAt(0).toUpperCase() + type.slice(1);
 }
@@ -177,7 +169,8 @@ export function checkFieldConfig(
   } else if (input.validation) {
     pattern ??= input.validation.pattern;
   }
-  if (pattern !== undefined && !isValidRegex(pattern)) problems.push(`${label}: pattern is not a valid regular expression.`);
+  const compiled = pattern === undefined ? undefined : fieldPattern(pattern);
+  if (typeof compiled === 'string') problems.push(`${label}: ${compiled}`);
 
   const options = input.options?.map((o) => o.trim());
   if (NEEDS_OPTIONS.has(input.type) && !options?.length) problems.push(`${label}: a ${input.type} field needs options listing its choices.`);
