@@ -61,7 +61,7 @@ export const fieldInputSchema = z
     key: z.string().max(255).optional(),
     default_value: z.union([z.string().max(10_000), z.number(), z.boolean()]).optional(),
     placeholder: z.string().max(1000).optional(),
-    pattern: z.string().max(1000).optional().openapi({ description: 'A regular expression the value must match.' }),
+    pattern: z.string().max(1000).optional().openapi({ description: 'A regular expression the whole value must match, in RE2 syntax (linear time): no lookarounds or backreferences, repeat counts up to 1000.' }),
     validation: z
       .union([z.string().max(64), z.object({ pattern: z.string().max(1000), message: z.string().max(1000).optional() })])
       .optional()
