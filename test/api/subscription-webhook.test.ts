@@ -21,6 +21,11 @@ function stripeEvent(type: string, object: Record<string, unknown>, id = `evt_te
   return { id, object: 'event', type, api_version: '2024-06-20', created: Math.floor(Date.now() / 1000), data: { object } };
 }
 
+/** The same event as Stripe created it `seconds` earlier (deliveries can arrive in any order). */
+function createdAgo<T extends { created: number }>(event: T, seconds: number): T {
+  return { ...event, created: event.created - seconds };
+}
+
 function completedCheckout(accountId: number, plan: string, subscription = `sub_${accountId}_${plan}`) {
   return stripeEvent('checkout.session.completed', {
     id: `cs_test_${accountId}`,
@@ -98,6 +103,40 @@ describe('POST /api/subscription/webhook', () => {
     const res = await deliver(deletedSubscription(a.accountId, 'sub_old'));
     expect(res.json.outcome).toBe('unchanged');
     expect(await accountRow(a.accountId)).toMatchObject({ plan: 'enterprise', stripe_subscription_id: 'sub_new' });
+  });
+
+  it('keeps the newer plan when an older checkout is delivered after it', async () => {
+    const a = await createAccount({ plan: 'free' });
+    await deliver(completedCheckout(a.accountId, 'enterprise', 'sub_newer'));
+    const res = await deliver(createdAgo(completedCheckout(a.accountId, 'pro', 'sub_older'), 120));
+    expect(res.json).toEqual({ received: true, outcome: 'unchanged' });
+    expect(await accountRow(a.accountId)).toMatchObject({ plan: 'enterprise', stripe_subscription_id: 'sub_newer' });
+  });
+
+  it('does not return to free for a cancellation older than the plan’s last change', async () => {
+    const a = await createAccount({ plan: 'free' });
+    await deliver(completedCheckout(a.accountId, 'pro', 'sub_kept'));
+    await deliver(completedCheckout(a.accountId, 'enterprise', 'sub_kept'));
+    const res = await deliver(createdAgo(deletedSubscription(a.accountId, 'sub_kept'), 120));
+    expect(res.json.outcome).toBe('unchanged');
+    expect(await accountRow(a.accountId)).toMatchObject({ plan: 'enterprise', stripe_subscription_id: 'sub_kept' });
+  });
+
+  it('does not apply a checkout whose subscription’s deletion was delivered first', async () => {
+    const a = await createAccount({ plan: 'free' });
+    const deleted = await deliver(deletedSubscription(a.accountId, 'sub_gone'));
+    expect(deleted.json.outcome).toBe('unchanged');
+    const res = await deliver(createdAgo(completedCheckout(a.accountId, 'pro', 'sub_gone'), 60));
+    expect(res.json.outcome).toBe('unchanged');
+    expect(await accountRow(a.accountId)).toMatchObject({ plan: 'free', stripe_subscription_id: null });
+  });
+
+  it('ends on the newer plan when an older and a newer checkout arrive at once', async () => {
+    const a = await createAccount({ plan: 'free' });
+    const newer = completedCheckout(a.accountId, 'enterprise', 'sub_race_new');
+    const older = createdAgo(completedCheckout(a.accountId, 'pro', 'sub_race_old'), 60);
+    await Promise.all([deliver(older), deliver(newer)]);
+    expect(await accountRow(a.accountId)).toMatchObject({ plan: 'enterprise', stripe_subscription_id: 'sub_race_new' });
   });
 
   it('applies a redelivered event only once', async () => {

@@ -16,6 +16,11 @@ export const accounts = sqliteTable('accounts', {
   /** The Stripe subscription that pays for `plan`; its cancellation returns the account to free. */
   stripeSubscriptionId: text('stripe_subscription_id'),
   stripeCustomerId: text('stripe_customer_id'),
+  /**
+   * Stripe's `created` (Unix seconds) of the newest event that changed the plan: Stripe does not deliver
+   * events in order, and an older one arriving later must not undo a newer one.
+   */
+  stripePlanEventCreated: integer('stripe_plan_event_created'),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });

@@ -1,5 +1,5 @@
 // Plan enforcement and the payment processor: the plan-limit guard and the Stripe events applied.
-import { check, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { sql } from 'drizzle-orm';
 import { now } from './columns';
 import { accounts } from './accounts';
@@ -20,9 +20,15 @@ export const planLimitGuards = sqliteTable(
 );
 
 /** Stripe webhook events already applied, by Stripe's event id: a redelivery changes nothing. */
-export const stripeEvents = sqliteTable('stripe_events', {
-  id: text('id').primaryKey(),
-  type: text('type').notNull(),
-  accountId: integer('account_id').references(() => accounts.id),
-  createdAt: text('created_at').notNull().default(now),
-});
+export const stripeEvents = sqliteTable(
+  'stripe_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    accountId: integer('account_id').references(() => accounts.id),
+    /** The subscription the event is about, so a checkout delivered after its subscription's deletion is known dead. */
+    subscriptionId: text('subscription_id'),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [index('stripe_events_subscription').on(t.subscriptionId)],
+);

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
-import { cancelSubscriptionStatement, findStripeEvent, insertStripeEventStatement, subscribeAccountStatement } from '../../db/queries/billing';
+import { cancelSubscriptionStatement, findStripeEvent, findSubscriptionDeletion, insertStripeEventStatement, subscribeAccountStatement } from '../../db/queries/billing';
 import { isUniqueViolation } from '../../db/errors';
 import { planChangeOf, type StripeEvent } from './stripe-events';
 
@@ -18,6 +18,11 @@ export type AuditContext = Pick<NewAuditEvent, 'method' | 'path' | 'ip' | 'userA
  * and a concurrent duplicate fails the whole batch on it. A cancellation only returns the account to
  * free when the cancelled subscription is the one paying for its plan, so cancelling an old
  * subscription after upgrading through a new checkout leaves the new plan alone.
+ *
+ * Stripe does not deliver events in order (stripe.com/docs/webhooks › event ordering), so an event
+ * older than the one that last changed the plan changes nothing, and neither does a checkout whose
+ * subscription's deletion has already arrived. The plan update carries the time condition itself, so
+ * two deliveries racing cannot leave the older one's plan.
  */
 export async function applyStripeEvent(db: Db, event: StripeEvent, audit: AuditContext): Promise<StripeEventOutcome> {
   if (await findStripeEvent(db, event.id)) return 'duplicate';
@@ -25,8 +30,11 @@ export async function applyStripeEvent(db: Db, event: StripeEvent, audit: AuditC
   const account = change ? await getAccount(db, change.accountId) : undefined;
   if (!change || !account) return 'ignored';
 
-  const applies = change.kind === 'subscribed' || account.stripeSubscriptionId === change.subscriptionId;
-  const record = insertStripeEventStatement(db, { id: event.id, type: event.type, accountId: account.id });
+  const created = event.created ?? null;
+  const stale = created !== null && account.stripePlanEventCreated !== null && created < account.stripePlanEventCreated;
+  const ended = change.kind === 'subscribed' && change.subscriptionId !== null && (await findSubscriptionDeletion(db, change.subscriptionId)) !== undefined;
+  const applies = !stale && !ended && (change.kind === 'subscribed' || account.stripeSubscriptionId === change.subscriptionId);
+  const record = insertStripeEventStatement(db, { id: event.id, type: event.type, accountId: account.id, subscriptionId: change.subscriptionId });
   try {
     if (!applies) {
       await record;
@@ -35,8 +43,8 @@ export async function applyStripeEvent(db: Db, event: StripeEvent, audit: AuditC
     await db.batch([
       record,
       change.kind === 'subscribed'
-        ? subscribeAccountStatement(db, change.accountId, { plan: change.plan, subscriptionId: change.subscriptionId, customerId: change.customerId })
-        : cancelSubscriptionStatement(db, change.accountId, change.subscriptionId),
+        ? subscribeAccountStatement(db, change.accountId, { plan: change.plan, subscriptionId: change.subscriptionId, customerId: change.customerId }, created)
+        : cancelSubscriptionStatement(db, change.accountId, change.subscriptionId, created),
       insertAuditEventStatement(db, {
         ...audit,
         accountId: account.id,

@@ -5,6 +5,8 @@ import { PLAN_NAMES, type PlanName } from '../../lib/plans';
 export type StripeEvent = {
   id: string;
   type: string;
+  /** When Stripe created the event, in Unix seconds; deliveries can arrive in any order. */
+  created?: number;
   data: { object: Record<string, unknown> };
 };
 
