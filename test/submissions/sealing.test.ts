@@ -170,6 +170,32 @@ describe('downloads', () => {
     expect(text.output).toContain('Audit trail');
   });
 
+  it('answers the same combined PDF on every download, stored beside the sealed files', async () => {
+    const first = await download(`/api/submissions/${sealedId}/documents/combined`);
+    const second = await download(`/api/submissions/${sealedId}/documents/combined`);
+    expect(second.status).toBe(200);
+    expect(second.bytes).toEqual(first.bytes);
+    const stored = await env.FILES.get(`sealed/${owner.accountId}/${sealedId}/combined.pdf`);
+    expect(new Uint8Array(await stored!.arrayBuffer())).toEqual(first.bytes);
+  });
+
+  it('stores one combined PDF when two first downloads arrive at once, and answers it to both', async () => {
+    const id = (await completedSubmission()).id;
+    await sealSubmission(env, createDb(env.DB), id);
+    const [a, b] = await Promise.all([download(`/api/submissions/${id}/documents/combined`), download(`/api/submissions/${id}/documents/combined`)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.bytes).toEqual(b.bytes);
+    expect((await checkPdf(a.bytes)).pdfsig.output).toContain('Signature is Valid.');
+  });
+
+  it('removes the stored combined PDF with the submission when deleted permanently', async () => {
+    const id = (await completedSubmission()).id;
+    await sealSubmission(env, createDb(env.DB), id);
+    expect((await download(`/api/submissions/${id}/documents/combined`)).status).toBe(200);
+    expect((await api('DELETE', `/api/submissions/${id}?permanently=true`, { token: owner.token })).status).toBe(204);
+    expect((await env.FILES.list({ prefix: `sealed/${owner.accountId}/${id}/` })).objects).toEqual([]);
+  });
+
   it('answers a zip of the individual sealed files with ?separate=true, each still valid', async () => {
     const file = await download(`/api/submissions/${sealedId}/documents/combined?separate=true`);
     expect(file.status).toBe(200);

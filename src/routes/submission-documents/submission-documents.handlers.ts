@@ -9,7 +9,8 @@ import type { Submission, SubmissionDocument } from '../../db/schema/index';
 import { ApiError, notFound } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { accountSigningIdentity } from '../../services/certificates/account-identity';
-import { combineSealedDocuments, zipSealedDocuments } from '../../services/sealing/combined-document';
+import { combineSealedDocuments, storedCombinedDocument, zipSealedDocuments } from '../../services/sealing/combined-document';
+import { combinedDocumentKey } from '../../services/submissions/file-keys';
 import type * as routes from './submission-documents.routes';
 
 function attachment(filename: string): string {
@@ -70,20 +71,28 @@ export const downloadSubmissionDocument: RouteHandler<typeof routes.downloadSubm
   const noStore = { 'Cache-Control': 'private, no-store' };
 
   if (params.document_id === 'combined') {
-    const files = await Promise.all(documents.map(async (d) => ({ filename: d.filename, bytes: await readSealed(c, d) })));
+    const readFiles = () => Promise.all(documents.map(async (d) => ({ filename: d.filename, bytes: await readSealed(c, d) })));
     const base = `submission-${submission.id}`;
     if (c.req.valid('query').separate === 'true') {
-      const zip = zipSealedDocuments(files);
+      const zip = zipSealedDocuments(await readFiles());
       return c.body(zip as Uint8Array<ArrayBuffer>, 200, { ...noStore, 'Content-Type': 'application/zip', 'Content-Length': String(zip.length), 'Content-Disposition': attachment(`${base}.zip`) }) as never;
     }
     const account = c.var.principal.account;
-    const combined = await combineSealedDocuments(
-      files.map((f) => f.bytes),
-      base,
-      await accountSigningIdentity(c.env, db, account.id),
-      { name: account.name, reason: `Sealed documents of submission ${submission.slug}, combined by ${c.env.SERVICE_NAME}` },
+    const combined = await storedCombinedDocument(c.env.FILES, combinedDocumentKey(account.id, submission.id), async () =>
+      combineSealedDocuments(
+        (await readFiles()).map((f) => f.bytes),
+        base,
+        await accountSigningIdentity(c.env, db, account.id),
+        { name: account.name, reason: `Sealed documents of submission ${submission.slug}, combined by ${c.env.SERVICE_NAME}` },
+      ),
     );
-    return c.body(combined as Uint8Array<ArrayBuffer>, 200, { ...noStore, 'Content-Type': 'application/pdf', 'Content-Length': String(combined.length), 'Content-Disposition': attachment(`${base}.pdf`) }) as never;
+    return c.body(combined.body as Uint8Array<ArrayBuffer>, 200, {
+      ...noStore,
+      'Content-Type': 'application/pdf',
+      'Content-Length': String(combined.size),
+      'Content-Disposition': attachment(`${base}.pdf`),
+      ETag: combined.etag,
+    }) as never;
   }
 
   const document = /^\d+$/.test(params.document_id) ? documents.find((d) => d.templateDocumentId === Number(params.document_id)) : undefined;

@@ -19,6 +19,25 @@ function dropSignatureWidgets(page: ReturnType<PDFDocument['getPage']>): void {
   if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
 }
 
+/** The combined download as stored: a file once made, so every download of it is the same bytes. */
+export type StoredCombined = { body: ReadableStream | Uint8Array; size: number; etag: string };
+
+/**
+ * The submission's combined PDF, made and stored under `key` on the first download. Sealing it again
+ * on each download would give a new signing time, signature and SHA-256 every time. Two first
+ * downloads at once both make it, but only one is stored (a create-only put) and both answer it.
+ */
+export async function storedCombinedDocument(bucket: R2Bucket, key: string, make: () => Promise<Uint8Array>): Promise<StoredCombined> {
+  const existing = await bucket.get(key);
+  if (existing) return { body: existing.body, size: existing.size, etag: existing.httpEtag };
+  const bytes = await make();
+  const stored = await bucket.put(key, bytes, { onlyIf: { etagDoesNotMatch: '*' }, httpMetadata: { contentType: 'application/pdf' } });
+  if (stored) return { body: bytes, size: bytes.length, etag: stored.httpEtag };
+  const winner = await bucket.get(key);
+  if (!winner) throw new Error(`The combined document ${key} was stored by another request and is gone.`);
+  return { body: winner.body, size: winner.size, etag: winner.httpEtag };
+}
+
 export async function combineSealedDocuments(
   files: Uint8Array[],
   title: string,

@@ -12,6 +12,7 @@ import { outboxInsert } from '../events/outbox';
 import { accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
 import { sealDocument } from '../pdf/seal';
 import { loadScope, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
+import { sealedDocumentKey } from '../submissions/file-keys';
 import { documentGeneratedData } from '../webhooks/payloads';
 import { auditTrailFor } from './audit-trail';
 import { stampsForDocument } from './field-stamps';
@@ -26,11 +27,6 @@ function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
 export type SealingEnv = IdentityEnv & { FILES: R2Bucket; APP_URL?: string };
 
 export type SealingOutcome = 'sealed' | 'already-sealed' | 'not-completed' | 'missing';
-
-/** Where a sealed file lives: per attempt, so a run that lost a race never overwrites the winner's file. */
-export function sealedDocumentKey(accountId: number, submissionId: number): string {
-  return `sealed/${accountId}/${submissionId}/${crypto.randomUUID()}.pdf`;
-}
 
 export function sealedFilename(document: Pick<TemplateDocument, 'filename'>): string {
   return `${document.filename.replace(/\.pdf$/i, '')}.pdf`;

@@ -2,6 +2,7 @@
 // submission. Type is judged by the file's first bytes, never by its name or the browser's claim.
 import { ApiError, unprocessable } from '../../lib/errors';
 import { MAX_INLINE_IMAGE_BYTES } from '../submissions/field-values';
+import { attachmentsPrefix } from '../submissions/file-keys';
 import { signerFields, type Signing } from './signing-session';
 
 /** File fields take PDFs and images up to 10 MB. */
@@ -44,7 +45,7 @@ export async function storeAttachment(bucket: R2Bucket, signing: Signing, input:
   }
   const uuid = crypto.randomUUID();
   const { submission } = signing.scope;
-  await bucket.put(`attachments/${submission.accountId}/${submission.id}/${signing.submitter.id}/${uuid}.${kind.extension}`, bytes, {
+  await bucket.put(`${attachmentsPrefix(submission.accountId, submission.id)}${signing.submitter.id}/${uuid}.${kind.extension}`, bytes, {
     httpMetadata: { contentType: kind.type },
     customMetadata: { field_uuid: field.uuid, filename: input.file.name.slice(0, 255) },
   });

@@ -10,6 +10,7 @@ import { checkValues, MAX_SUBMITTERS, type SubmitterInput } from './create-submi
 import { fieldsOf, type SubmissionScope } from './submission-scope';
 import { ACTIVE_SUBMITTER_STATES, assertCanComplete, completeSubmitter, completionValues, remind, type StateContext } from './submission-state';
 import { EMAIL, PHONE } from './field-values';
+import { attachmentsPrefix, sealedFilesPrefix } from './file-keys';
 
 export type SubmissionEdit = {
   expire_at?: string | null;
@@ -164,7 +165,7 @@ export async function deleteSubmissionPermanently(ctx: Pick<StateContext, 'db'> 
   const { accountId, id } = scope.submission;
   // Files first (sealed documents, signer uploads): a failure leaves rows pointing at nothing rather
   // than files nobody can find.
-  for (const prefix of [`sealed/${accountId}/${id}/`, `attachments/${accountId}/${id}/`]) {
+  for (const prefix of [sealedFilesPrefix(accountId, id), attachmentsPrefix(accountId, id)]) {
     let cursor: string | undefined;
     do {
       const listed = await bucket.list({ prefix, cursor });

@@ -1,0 +1,21 @@
+// Where a submission's files live in R2: one prefix per kind, so a permanent delete finds them all.
+
+/** Every sealed file of a submission, the combined download included. */
+export function sealedFilesPrefix(accountId: number, submissionId: number): string {
+  return `sealed/${accountId}/${submissionId}/`;
+}
+
+/** A sealed document: per attempt, so a run that lost a race never overwrites the winner's file. */
+export function sealedDocumentKey(accountId: number, submissionId: number): string {
+  return `${sealedFilesPrefix(accountId, submissionId)}${crypto.randomUUID()}.pdf`;
+}
+
+/** The combined download, made once from the sealed documents (storedCombinedDocument). */
+export function combinedDocumentKey(accountId: number, submissionId: number): string {
+  return `${sealedFilesPrefix(accountId, submissionId)}combined.pdf`;
+}
+
+/** Files signers uploaded into fields. */
+export function attachmentsPrefix(accountId: number, submissionId: number): string {
+  return `attachments/${accountId}/${submissionId}/`;
+}
