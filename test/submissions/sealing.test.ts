@@ -85,6 +85,9 @@ describe('the sealing job', () => {
     // Values at their areas, typed signature text, and the audit trail with signers and original hash.
     expect(text.output).toContain('Zoë Łukasiewicz');
     expect(text.output).toContain('Seller Person');
+    // The date values (stored 2026-11-23) are written as the account's locale (en-US) writes dates.
+    expect(text.output).toContain('November 23, 2026');
+    expect(text.output).not.toContain('2026-11-23');
     expect(text.output).toContain('Audit trail');
     expect(text.output).toContain('Sam Seller');
     expect(text.output).toContain(document.original_sha256);

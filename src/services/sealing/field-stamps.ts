@@ -3,6 +3,7 @@
 import type { Submitter, TemplateDocument, TemplateField } from '../../db/schema/index';
 import type { FieldStamp, StampValue } from '../pdf/stamp';
 import { isBlank } from '../submissions/field-values';
+import { formatDateStamp } from './date-stamp';
 
 const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
 const PICTURE_FIELDS = new Set(['signature', 'initials', 'image', 'stamp']);
@@ -22,9 +23,18 @@ function asText(value: unknown): string {
   return String(value);
 }
 
+const DATE_FIELDS = new Set(['date', 'datenow']);
+
 /** A stored value as something to draw, or null when there is nothing to draw for it. */
-export function stampValue(field: Pick<TemplateField, 'type'>, value: unknown): { value: StampValue; typed?: boolean } | null {
+export function stampValue(
+  field: Pick<TemplateField, 'type'> & { preferences?: Record<string, unknown> },
+  value: unknown,
+  locale = 'en-US',
+): { value: StampValue; typed?: boolean } | null {
   if (isBlank(value) || NOT_DRAWN.has(field.type)) return null;
+  if (DATE_FIELDS.has(field.type) && typeof value === 'string') {
+    return { value: { kind: 'text', text: formatDateStamp(value, { format: field.preferences?.format, locale }) } };
+  }
   if (field.type === 'checkbox') return value === true || value === 'true' ? { value: { kind: 'check', checked: true } } : null;
   if (field.type === 'cells') return { value: { kind: 'cells', text: asText(value) } };
   if (PICTURE_FIELDS.has(field.type) && typeof value === 'string') {
@@ -42,13 +52,14 @@ export function stampsForDocument(
   submitters: readonly Submitter[],
   document: Pick<TemplateDocument, 'uuid' | 'pageCount'>,
   hidden: ReadonlySet<string> = new Set(),
+  locale = 'en-US',
 ): FieldStamp[] {
   const stamps: FieldStamp[] = [];
   for (const field of fields) {
     // A field its conditions hid was never part of the form the signer saw: nothing is drawn for it.
     if (hidden.has(field.uuid)) continue;
     const submitter = submitters.find((s) => s.roleUuid === field.submitter_uuid);
-    const drawn = submitter ? stampValue(field, submitter.values[field.uuid]) : null;
+    const drawn = submitter ? stampValue(field, submitter.values[field.uuid], locale) : null;
     if (!drawn) continue;
     for (const area of field.areas) {
       if (area.attachment_uuid !== document.uuid || area.page < 1 || area.page > document.pageCount) continue;

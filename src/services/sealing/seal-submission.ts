@@ -40,7 +40,7 @@ async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document
   const account = await getAccount(db, submission.accountId);
   const sealed = await sealDocument({
     original: new Uint8Array(bytes),
-    stamps: stampsForDocument(scope.template.fields, scope.submitters, document, hiddenFieldsOf(scope)),
+    stamps: stampsForDocument(scope.template.fields, scope.submitters, document, hiddenFieldsOf(scope), account?.locale),
     trail: auditTrailFor(scope, events, sealedFilename(document), env.SERVICE_NAME),
     signer: await accountSigningIdentity(env, db, submission.accountId),
     signature: {
