@@ -242,6 +242,14 @@ describe('template fields', () => {
     expect(res.json.schema[1].preferences).toEqual({});
   });
 
+  it('keeps a date field’s format, and answers 400 when it is not text', async () => {
+    const a = await createAccount();
+    const res = await create(a.token, { fields: [{ type: 'date', preferences: { format: 'DD/MM/YYYY' } }] });
+    expect(res.status).toBe(201);
+    expect(res.json.schema[0].preferences).toEqual({ format: 'DD/MM/YYYY' });
+    expect((await create(a.token, { fields: [{ type: 'date', preferences: { format: 12 } }] })).status).toBe(400);
+  });
+
   it('answers 400 when an area number is not a number', async () => {
     const a = await createAccount();
     const res = await create(a.token, { fields: [{ type: 'text', areas: [{ ...area, x: 'left' }] }] });

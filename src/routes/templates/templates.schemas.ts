@@ -26,6 +26,11 @@ const areaInputSchema = areaSchema.extend({
 const fieldPreferencesSchema = z
   .object({
     review_in_carousel: z.boolean().optional().openapi({ description: 'true always reviews, false opts out, absent follows the document setting.' }),
+    format: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({ description: 'date and datenow fields: how the sealed document writes the date, with the tokens DD, D, MM, M, MMM, MMMM, YY, YYYY (e.g. DD/MM/YYYY). Without it, the account’s locale decides.', example: 'DD/MM/YYYY' }),
   })
   .catchall(z.unknown());
 
