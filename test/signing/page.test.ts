@@ -41,6 +41,20 @@ describe('GET /s/:slug', () => {
     expect(values[f.field('Today')]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
+  it.each([
+    ['Pacific/Kiritimati', 14],
+    ['Pacific/Pago_Pago', -11],
+  ])('fills date-now fields with the day it is in the account’s time zone (%s)', async (timeZone, offsetHours) => {
+    const f = await signingFixture({ fields: [{ name: 'Today', type: 'datenow' }] });
+    await env.DB.prepare('UPDATE accounts SET timezone = ? WHERE id = ?').bind(timeZone, f.account.accountId).run();
+    // Neither zone keeps daylight saving time: the day there is UTC shifted by a fixed offset.
+    const before = new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(0, 10);
+    await api('GET', `/s/${f.submitters[0].slug}`);
+    const after = new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(0, 10);
+    const values = JSON.parse((await submitterRow(f.submitters[0].id)).values);
+    expect([before, after]).toContain(values[f.field('Today')]);
+  });
+
   it('shows the waiting page to a later signer in sequential order without marking them opened', async () => {
     const f = await signingFixture({ roles: ['First', 'Second'], fields: [{ name: 'A', type: 'text', role: 'First' }, { name: 'B', type: 'text', role: 'Second' }] });
     const res = await api('GET', `/s/${f.submitters[1].slug}`);

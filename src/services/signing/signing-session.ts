@@ -5,7 +5,7 @@ import { getAccount } from '../../db/queries/accounts';
 import { findSubmissionById, findSubmitterBySlug, transitionSubmitterStatement } from '../../db/queries/submissions';
 import type { Account, Submitter, TemplateField } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
-import { nowIso } from '../../lib/time';
+import { localDate, nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
 import { checkFieldValue, isBlank } from '../submissions/field-values';
@@ -74,7 +74,8 @@ export async function openForm(ctx: StateContext, signing: Signing): Promise<Sub
   if (submitter.status !== 'waiting' && submitter.status !== 'sent') return submitter;
   const at = nowIso();
   const values = { ...submitter.values };
-  for (const field of signerFields(signing)) if (field.type === 'datenow' && isBlank(values[field.uuid])) values[field.uuid] = at.slice(0, 10);
+  const today = localDate(at, ctx.account.timezone);
+  for (const field of signerFields(signing)) if (field.type === 'datenow' && isBlank(values[field.uuid])) values[field.uuid] = today;
   const opened: Submitter = { ...submitter, status: 'opened', openedAt: at, values, updatedAt: at };
   const cs = new ChangeSet(ctx.db);
   cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ['waiting', 'sent'], { status: 'opened', openedAt: at, values, updatedAt: at }));

@@ -131,7 +131,7 @@ export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope,
   next.updatedAt = at;
   const scopeNow: SubmissionScope = { ...scope, submitters: scope.submitters.map((s) => (s.id === next.id ? next : s)) };
   // A completion that will be refused must not leave the other changes of the same request stored.
-  if (edit.completed) assertCanComplete(scopeNow, next, completionValues(scopeNow, next, {}, at));
+  if (edit.completed) assertCanComplete(scopeNow, next, completionValues(scopeNow, next, {}, at, ctx.account.timezone));
 
   const cs = new ChangeSet(ctx.db);
   cs.add(

@@ -12,7 +12,7 @@ import { latestVerification } from '../../db/queries/signing';
 import type { Account, Submission, Submitter } from '../../db/schema/index';
 import type { EventName } from '../../lib/events';
 import { unprocessable } from '../../lib/errors';
-import { nowIso } from '../../lib/time';
+import { localDate, nowIso } from '../../lib/time';
 import type { MessageQueueBody } from '../mail/outbox';
 import { outboxInsert } from '../events/outbox';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
@@ -33,7 +33,7 @@ export type SealingQueueBody = { type: 'seal'; submissionId: number };
 
 export type StateContext = {
   db: Db;
-  account: Pick<Account, 'id' | 'name'>;
+  account: Pick<Account, 'id' | 'name' | 'timezone'>;
   serviceName: string;
   /** Origin of API links in payloads (`download_url`). */
   apiBase: string;
@@ -175,11 +175,14 @@ export type CompletionInput = {
   hiddenFields?: string[];
 };
 
-/** Values a submitter completes with: stored values, new ones over them, date-now fields filled. */
-export function completionValues(scope: SubmissionScope, submitter: Submitter, extra: Record<string, unknown>, at: string): Record<string, unknown> {
+/**
+ * Values a submitter completes with: stored values, new ones over them, date-now fields filled with
+ * the day it is in the account's time zone.
+ */
+export function completionValues(scope: SubmissionScope, submitter: Submitter, extra: Record<string, unknown>, at: string, timeZone: string): Record<string, unknown> {
   const values: Record<string, unknown> = { ...submitter.values, ...extra };
   for (const field of fieldsOf(scope.template, submitter)) {
-    if (field.type === 'datenow' && isBlank(values[field.uuid])) values[field.uuid] = at.slice(0, 10);
+    if (field.type === 'datenow' && isBlank(values[field.uuid])) values[field.uuid] = localDate(at, timeZone);
   }
   return values;
 }
@@ -220,7 +223,7 @@ export function assertCanComplete(scope: SubmissionScope, submitter: Submitter, 
 
 export async function completeSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
   const at = nowIso();
-  const values = completionValues(scope, submitter, input.values ?? {}, at);
+  const values = completionValues(scope, submitter, input.values ?? {}, at, ctx.account.timezone);
   assertCanComplete(scope, submitter, values, input.hiddenFields);
 
   const cs = new ChangeSet(ctx.db);
