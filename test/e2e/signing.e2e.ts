@@ -132,6 +132,8 @@ describe('signing in a real browser', () => {
     const done = await call('GET', `/api/submissions/${submission.id}`);
     expect(done.json.status).toBe('completed');
     expect(done.json.submitters.map((s: any) => s.status)).toEqual(['completed', 'completed']);
+    // The page's script opened each form (POST /s/:slug/open); fetching the link alone records nothing.
+    expect(done.json.submitters.every((s: any) => typeof s.opened_at === 'string')).toBe(true);
     const values = Object.values(done.json.submitters[0].values);
     expect(values).toContain('Tina Tenant');
     expect(values).toContain('2026-05-31');

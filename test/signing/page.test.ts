@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api } from '../helpers';
-import { eventsOf, signingFixture, submitterRow } from './fixtures';
+import { eventsOf, page, signingFixture, submitterRow } from './fixtures';
 
 describe('GET /s/:slug', () => {
   it('shows the form with only this signer\'s fields and values, and a CSP header', async () => {
@@ -24,10 +24,27 @@ describe('GET /s/:slug', () => {
     expect(res.text).not.toContain('top secret');
   });
 
-  it('moves the submitter to opened and fires form.viewed and submitter.opened once', async () => {
+  it('records nothing when the page is only fetched, as email link scanners do', async () => {
+    const f = await signingFixture({ fields: [{ name: 'Today', type: 'datenow' }] });
+    const before = new Date().toISOString().slice(0, 10);
+    const res = await api('GET', `/s/${f.submitters[0].slug}`);
+    const after = new Date().toISOString().slice(0, 10);
+    expect(res.status).toBe(200);
+    const row = await submitterRow(f.submitters[0].id);
+    expect(row.status).toBe('sent');
+    expect(JSON.parse(row.values)).toEqual({});
+    expect(await eventsOf(f.account.accountId, 'form.viewed')).toEqual([]);
+    // The page still shows today's date (the account's zone is UTC) in the date-now field.
+    expect([before, after].some((day) => res.text.includes(`"${f.field('Today')}":"${day}"`))).toBe(true);
+  });
+
+  it('moves the submitter to opened and fires form.viewed and submitter.opened once when the page opens the form', async () => {
     const f = await signingFixture();
     await api('GET', `/s/${f.submitters[0].slug}`);
-    await api('GET', `/s/${f.submitters[0].slug}`);
+    const first = await page('POST', `/s/${f.submitters[0].slug}/open`, { body: {} });
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ status: 'opened' });
+    expect((await page('POST', `/s/${f.submitters[0].slug}/open`, { body: {} })).status).toBe(200);
     expect((await submitterRow(f.submitters[0].id)).status).toBe('opened');
     expect((await eventsOf(f.account.accountId, 'form.viewed')).length).toBe(1);
     const [opened] = await eventsOf(f.account.accountId, 'submitter.opened');
@@ -36,7 +53,7 @@ describe('GET /s/:slug', () => {
 
   it('fills date-now fields with the date of opening', async () => {
     const f = await signingFixture({ fields: [{ name: 'Today', type: 'datenow' }] });
-    await api('GET', `/s/${f.submitters[0].slug}`);
+    await page('POST', `/s/${f.submitters[0].slug}/open`, { body: {} });
     const values = JSON.parse((await submitterRow(f.submitters[0].id)).values);
     expect(values[f.field('Today')]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -49,7 +66,7 @@ describe('GET /s/:slug', () => {
     await env.DB.prepare('UPDATE accounts SET timezone = ? WHERE id = ?').bind(timeZone, f.account.accountId).run();
     // Neither zone keeps daylight saving time: the day there is UTC shifted by a fixed offset.
     const before = new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(0, 10);
-    await api('GET', `/s/${f.submitters[0].slug}`);
+    await page('POST', `/s/${f.submitters[0].slug}/open`, { body: {} });
     const after = new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(0, 10);
     const values = JSON.parse((await submitterRow(f.submitters[0].id)).values);
     expect([before, after]).toContain(values[f.field('Today')]);
@@ -60,6 +77,9 @@ describe('GET /s/:slug', () => {
     const res = await api('GET', `/s/${f.submitters[1].slug}`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('id="waiting"');
+    const open = await page('POST', `/s/${f.submitters[1].slug}/open`, { body: {} });
+    expect(open.status).toBe(422);
+    expect(open.json.error).toBe('It is not your turn yet: others sign before you.');
     expect((await submitterRow(f.submitters[1].id)).status).toBe('waiting');
     expect(await eventsOf(f.account.accountId, 'form.viewed')).toEqual([]);
   });

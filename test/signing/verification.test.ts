@@ -30,6 +30,8 @@ describe('email verification', () => {
     const f = await twoFactor();
     const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: {} } });
     expect(res.status).toBe(403);
+    expect((await page('POST', `/s/${f.submitters[0].slug}/open`, { body: {} })).status).toBe(403);
+    expect((await submitterRow(f.submitters[0].id)).status).toBe('sent');
     const doc = await api('GET', `/s/${f.submitters[0].slug}/documents/${f.documents[0].uuid}`);
     expect(doc.status).toBe(403);
   });

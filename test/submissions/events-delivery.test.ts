@@ -54,6 +54,7 @@ describe('events from submissions and signing reach webhooks', () => {
     const code = /\b(\d{6})\b/.exec((await messagesTo('events-signer@example.com', 'verification_code')).at(-1)!.text)![1];
     const cookie = cookieOf(await page('POST', `/s/${slug}/verification/check`, { body: { code } }));
     expect((await api('GET', `/s/${slug}`, { headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await page('POST', `/s/${slug}/open`, { body: {}, headers: { Cookie: cookie } })).status).toBe(200);
     const nameField = t.fields.find((f) => f.name === 'First Party Name')!.uuid;
     const signatureField = t.fields.find((f) => f.name === 'First Party Signature')!.uuid;
     const dateField = t.fields.find((f) => f.name === 'First Party Date')!.uuid;

@@ -7,7 +7,8 @@ import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
 import { hasVerifiedSession, requiresEmailCode, sendCode, verifyCode } from '../../services/signing/email-verification';
-import { assertCanFill, loadSigning, openForm, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
+import { assertCanFill, loadSigning, openForm, openingValues, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
+import { nowIso } from '../../lib/time';
 import { declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
 import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding } from '../../signing-page/branding';
@@ -150,8 +151,18 @@ export async function showPage(c: C) {
   if (!(await verified(c, db, signing))) {
     return html(c, <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} />);
   }
-  const opened = await openForm(contextOf(c, db, signing), signing);
-  return html(c, <FormPage branding={branding} data={formData(c, { ...signing, submitter: opened })} />);
+  // Shown, not stored: the page's script opens the form (POST /s/:slug/open), so a link scanner's GET
+  // records nothing in the trail and fires no form.viewed.
+  const shown = { ...signing.submitter, values: openingValues(signing, nowIso()) };
+  return html(c, <FormPage branding={branding} data={formData(c, { ...signing, submitter: shown })} />);
+}
+
+/** POST /s/:slug/open — the form is on the signer's screen: opened once, with form.viewed. */
+export async function postOpen(c: C) {
+  const { ctx, signing } = await loadVerified(c);
+  assertCanFill(signing);
+  const opened = await openForm(ctx, signing);
+  return c.json({ status: opened.status, opened_at: opened.openedAt }, 200);
 }
 
 /** GET /s/:slug/documents/:document_uuid — the original PDF of one of the submission's documents. */

@@ -16,6 +16,7 @@ export function createSigningRoutes() {
   s.get('/:slug/download', h.downloadSigned);
   s.post('/:slug/verification', h.postSendCode);
   s.post('/:slug/verification/check', h.postCheckCode);
+  s.post('/:slug/open', h.postOpen);
   s.put('/:slug/values', h.putValues);
   s.post('/:slug/attachments', h.postAttachment);
   s.post('/:slug/submit', h.postSubmit);

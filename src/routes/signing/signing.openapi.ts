@@ -13,6 +13,7 @@ const values = z.object({ values: z.record(z.string(), z.unknown()).openapi({ de
 type Op = { method: 'get' | 'post' | 'put'; path: string; summary: string; description: string; body?: z.ZodTypeAny; multipart?: boolean; ok: z.ZodTypeAny; extra?: Record<string, string> };
 
 const OPERATIONS: Op[] = [
+  { method: 'post', path: '/s/{slug}/open', summary: 'Open the form', description: 'Sent by the page once the form is on screen: moves the submitter to opened once, fills date-now fields and fires form.viewed and submitter.opened. Fetching the page itself records nothing, so email link scanners do not mark signers opened.', body: z.object({}), ok: z.object({ status: z.string(), opened_at: z.string().nullable() }) },
   { method: 'put', path: '/s/{slug}/values', summary: 'Save field values (autosave)', description: 'Checks each value by the field rules; fires field.updated per changed field and form.started on the first change.', body: values, ok: values },
   { method: 'post', path: '/s/{slug}/submit', summary: 'Submit the form', description: 'Saves the last values and completes the submitter (form.completed, submitter.completed); invites the next signer or completes the submission.', body: values, ok: z.object({ status: z.string(), submission_status: z.string(), redirect_url: z.string() }) },
   { method: 'post', path: '/s/{slug}/decline', summary: 'Decline with a reason', description: 'Fires form.declined; the submission can no longer complete.', body: z.object({ reason: z.string() }), ok: z.object({ status: z.literal('declined') }) },

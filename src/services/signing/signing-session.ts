@@ -64,18 +64,25 @@ export function signerFields(signing: Pick<Signing, 'scope' | 'submitter'>): Tem
   return fieldsOf(signing.scope.template, signing.submitter);
 }
 
+/** The signer's values as the form opens: blank date-now fields hold the day it is in the account's time zone. */
+export function openingValues(signing: Signing, at: string): Record<string, unknown> {
+  const values = { ...signing.submitter.values };
+  const today = localDate(at, signing.account.timezone);
+  for (const field of signerFields(signing)) if (field.type === 'datenow' && isBlank(values[field.uuid])) values[field.uuid] = today;
+  return values;
+}
+
 /**
  * Opening the form (spec: opening fires form.viewed and moves the submitter to `opened`): once, from
  * `waiting` or `sent`; date-now fields get today's date. A concurrent open that got there first wins
- * and this one changes nothing.
+ * and this one changes nothing. The page's script asks for it once the form is on screen
+ * (`POST /s/:slug/open`), not the page's GET, which email link scanners fetch too.
  */
 export async function openForm(ctx: StateContext, signing: Signing): Promise<Submitter> {
   const { scope, submitter } = signing;
   if (submitter.status !== 'waiting' && submitter.status !== 'sent') return submitter;
   const at = nowIso();
-  const values = { ...submitter.values };
-  const today = localDate(at, ctx.account.timezone);
-  for (const field of signerFields(signing)) if (field.type === 'datenow' && isBlank(values[field.uuid])) values[field.uuid] = today;
+  const values = openingValues(signing, at);
   const opened: Submitter = { ...submitter, status: 'opened', openedAt: at, values, updatedAt: at };
   const cs = new ChangeSet(ctx.db);
   cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ['waiting', 'sent'], { status: 'opened', openedAt: at, values, updatedAt: at }));

@@ -18,6 +18,8 @@ export type FormState = {
 const SAVE_DELAY_MS = 600;
 
 export function startForm(root: HTMLElement, state: FormState): void {
+  // The form is on screen: that, not fetching the page, is what opens it (form.viewed).
+  void send('POST', `/s/${state.slug}/open`, {}).catch(() => undefined);
   let values = withFormulas(state.fields, state.values);
   let hidden = hiddenFields(state.fields, state.preferences, values);
   const dirty = new Set<string>();
