@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api } from '../helpers';
+import { api, createAccount } from '../helpers';
 
 type Operation = { security?: unknown[]; responses: Record<string, unknown>; parameters?: unknown[] };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
@@ -64,6 +64,45 @@ describe('OpenAPI document', () => {
         if (path.includes('{')) expect(op.responses, `${where} 404`).toHaveProperty('404');
         if (op.parameters?.length) expect(op.responses, `${where} 422`).toHaveProperty('422');
       }
+    }
+  });
+
+  it('declares the headers every response carries, the rate-limit headers of authenticated operations and Retry-After on 429', async () => {
+    const doc = (await openapi()) as Document & { components: { headers: Record<string, unknown> } };
+    expect(Object.keys(doc.components.headers)).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']),
+    );
+    const headersOf = (path: string, method: string, status: string) =>
+      Object.keys((doc.paths[path][method].responses[status] as { headers?: Record<string, unknown> }).headers ?? {});
+    expect(headersOf('/templates', 'get', '200')).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+    );
+    expect(headersOf('/templates', 'get', '429')).toContain('Retry-After');
+    expect(headersOf('/templates', 'get', '200')).not.toContain('Retry-After');
+    // A 401 is answered before the token is known, so it is not counted and carries no rate-limit headers.
+    expect(headersOf('/templates', 'get', '401')).toEqual(['X-Request-Id', 'X-API-Version']);
+    const anonymous = await api('GET', '/api/templates');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('X-RateLimit-Limit')).toBeNull();
+    // The signing page's routes need no API token and carry no per-token limit.
+    const signing = headersOf('/s/{slug}/open', 'post', '200');
+    expect(signing).toContain('X-Request-Id');
+    expect(signing).not.toContain('X-RateLimit-Limit');
+    // What the document declares is what a response carries.
+    const a = await createAccount();
+    const res = await api('GET', '/api/templates', { token: a.token });
+    for (const name of headersOf('/templates', 'get', '200')) expect(res.headers.get(name), name).not.toBeNull();
+  });
+
+  it('declares the same headers in the partner document', async () => {
+    const res = await api('GET', '/api/partner/v1/openapi.json');
+    const responses = Object.values(res.json.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>)
+      .flatMap((item) => Object.values(item))
+      .flatMap((op) => Object.entries(op.responses));
+    expect(responses.length).toBeGreaterThan(0);
+    for (const [status, response] of responses) {
+      const expected = status === '401' ? ['X-Request-Id', 'X-API-Version'] : ['X-Request-Id', 'X-API-Version', 'X-RateLimit-Limit'];
+      expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(expected));
     }
   });
 

@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
+import { withResponseHeaders } from '../openapi-headers';
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -37,7 +38,7 @@ export function mountDocs(app: Hono<AppEnv>, api: OpenAPIHono<AppEnv>) {
   let document: unknown;
   app.get('/api/openapi.json', (c) => {
     // Built once per isolate: the routes cannot change while it runs.
-    document ??= api.getOpenAPI31Document({
+    document ??= withResponseHeaders(api.getOpenAPI31Document({
       openapi: '3.1.0',
       info: {
         title: `${c.env.SERVICE_NAME} API`,
@@ -47,7 +48,7 @@ export function mountDocs(app: Hono<AppEnv>, api: OpenAPIHono<AppEnv>) {
           'Errors are `{error: string | string[]}`; every response carries X-Request-Id and X-API-Version.',
       },
       servers: [{ url: '/api', description: 'Current version' }, { url: '/api/v1', description: 'Pinned to v1' }],
-    });
+    }));
     return c.json(document);
   });
   app.get('/api/docs', (c) => c.html(DOCS_PAGE));

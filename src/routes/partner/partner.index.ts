@@ -9,6 +9,7 @@ import { auditTrail, type AuditSubject } from '../../middleware/audit';
 import type { Context } from 'hono';
 import * as handlers from './accounts.handlers';
 import * as routes from './accounts.routes';
+import { withResponseHeaders } from '../openapi-headers';
 
 /** Partner actions go to the trail of the account they act on (the handler names it), by the key's prefix. */
 function partnerSubject(c: Context<AppEnv>): AuditSubject | undefined {
@@ -32,7 +33,7 @@ export function createPartnerApi(): OpenAPIHono<AppEnv> {
   let document: unknown;
   // Public like /api/openapi.json: it describes the surface, not any account.
   partner.get('/openapi.json', (c) => {
-    document ??= partner.getOpenAPI31Document({
+    document ??= withResponseHeaders(partner.getOpenAPI31Document({
       openapi: '3.1.0',
       info: {
         title: `${c.env.SERVICE_NAME} partner API`,
@@ -42,7 +43,7 @@ export function createPartnerApi(): OpenAPIHono<AppEnv> {
           `Authenticate with a partner key; ${PARTNER_RATE_LIMIT} requests per minute per key. Responses carry X-API-Version: partner-v1.`,
       },
       servers: [{ url: '/api/partner/v1' }],
-    });
+    }));
     return c.json(document);
   });
 
