@@ -32,7 +32,8 @@ export async function applyStripeEvent(db: Db, event: StripeEvent, audit: AuditC
 
   const created = event.created ?? null;
   const stale = created !== null && account.stripePlanEventCreated !== null && created < account.stripePlanEventCreated;
-  const ended = change.kind === 'subscribed' && change.subscriptionId !== null && (await findSubscriptionDeletion(db, change.subscriptionId)) !== undefined;
+  // Only asked when it can matter: a stale event changes nothing either way.
+  const ended = !stale && change.kind === 'subscribed' && change.subscriptionId !== null && (await findSubscriptionDeletion(db, change.subscriptionId)) !== undefined;
   const applies = !stale && !ended && (change.kind === 'subscribed' || account.stripeSubscriptionId === change.subscriptionId);
   const record = insertStripeEventStatement(db, { id: event.id, type: event.type, accountId: account.id, subscriptionId: change.subscriptionId });
   try {
