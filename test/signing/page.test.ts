@@ -51,6 +51,15 @@ describe('GET /s/:slug', () => {
     expect(opened.data.submitter).toMatchObject({ email: f.submitters[0].email, status: 'opened' });
   });
 
+  it('answers 404 to opening an unknown link and 403 to a request from another origin, opening nothing', async () => {
+    const f = await signingFixture();
+    expect((await page('POST', '/s/NoSuchSigningLink1/open', { body: {} })).status).toBe(404);
+    const foreign = await api('POST', `/s/${f.submitters[0].slug}/open`, { body: {}, headers: { Origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect((await submitterRow(f.submitters[0].id)).status).toBe('sent');
+    expect(await eventsOf(f.account.accountId, 'form.viewed')).toEqual([]);
+  });
+
   it('fills date-now fields with the date of opening', async () => {
     const f = await signingFixture({ fields: [{ name: 'Today', type: 'datenow' }] });
     await page('POST', `/s/${f.submitters[0].slug}/open`, { body: {} });
