@@ -28,7 +28,10 @@ const vars = Object.fromEntries(
     return [l.slice(0, i).trim(), l.slice(i + 1).trim().replace(/^"(.*)"$/, '$1')];
   }),
 );
-const added = Object.entries(SECRETS).filter(([name]) => !vars[name]).map(([name, make]) => [name, make()]);
+// wrangler.toml ships ENVIRONMENT=production (decisions.md › Production safety); local runs opt into
+// development here, in the file a deploy never reads.
+const LOCAL_VARS = { ENVIRONMENT: () => 'development' };
+const added = Object.entries({ ...LOCAL_VARS, ...SECRETS }).filter(([name]) => !vars[name]).map(([name, make]) => [name, make()]);
 if (added.length) {
   const lines = added.map(([name, value]) => `${name}="${value}"`).join('\n');
   writeFileSync(varsPath, `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${lines}\n`);

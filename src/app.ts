@@ -30,6 +30,7 @@ import { mountSubmissionDocuments } from './routes/submission-documents/submissi
 import { outboxDrain } from './middleware/outbox-drain';
 import { createSigningRoutes } from './routes/signing/signing.index';
 import { registerSigningDocs } from './routes/signing/signing.openapi';
+import { isDevelopment } from './lib/environment';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -48,7 +49,7 @@ export function errorResponse(err: Error, c: Context<AppEnv>): Response {
   // A real fault: log it with the request id, answer without internals (spec › Errors, 500).
   console.error(`[${c.var.requestId}] ${c.req.method} ${c.req.path}:`, err);
   const body: Record<string, unknown> = { error: 'Internal server error.', reference: c.var.requestId };
-  if (c.env.ENVIRONMENT === 'development') body.detail = err.message;
+  if (isDevelopment(c.env)) body.detail = err.message;
   return c.json(body, 500);
 }
 

@@ -31,7 +31,7 @@ writeFileSync(
     .join(',\n')};`,
 );
 execFileSync('wrangler', ['d1', 'execute', 'DB', '--local', '--file=.wrangler/bench-api-tokens.sql'], { env: { ...env, CI: 'true' }, stdio: 'ignore' });
-const server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 process.on('exit', () => server.kill('SIGTERM'));
 
 async function waitForServer() {

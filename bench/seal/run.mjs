@@ -29,7 +29,7 @@ async function makePdf(pages, noiseBytesPerPage = 0) {
   return pdf.save();
 }
 
-const server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 process.on('exit', () => server.kill('SIGTERM'));
 
 async function waitForServer() {

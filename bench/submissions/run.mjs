@@ -28,7 +28,7 @@ async function main() {
     const base = `http://127.0.0.1:${port}`;
     // Limits off: 1,000 creates and the list runs would pass 120 requests a minute; this measures the work.
     const startDev = async () => {
-      child = spawn('npx', ['wrangler', 'dev', '--port', String(port), '--inspector-port', String(inspector), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--var', 'LIMITS_DISABLED:true'], {
+      child = spawn('npx', ['wrangler', 'dev', '--port', String(port), '--inspector-port', String(inspector), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--var', 'LIMITS_DISABLED:true', '--var', 'ENVIRONMENT:development'], {
         cwd: root,
         env,
         // Output is shown or dropped: an unread pipe fills up and stalls wrangler.

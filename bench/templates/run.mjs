@@ -30,7 +30,7 @@ async function fiftyPagePdf() {
 
 function startWrangler(args, port, inspectorPort, persist) {
   // Each wrangler dev needs its own inspector port, or the second one never starts.
-  const child = spawn('npx', ['wrangler', 'dev', ...args, '--port', String(port), '--inspector-port', String(inspectorPort), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn'], {
+  const child = spawn('npx', ['wrangler', 'dev', ...args, '--port', String(port), '--inspector-port', String(inspectorPort), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--var', 'ENVIRONMENT:development'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -75,6 +75,13 @@ describe('500 responses', () => {
     expect(JSON.stringify(body)).not.toContain('SQLITE');
   });
 
+  it('keeps the details out when ENVIRONMENT is missing or unknown, as in production', async () => {
+    for (const environment of [undefined, '', 'Development', 'staging', 'dev']) {
+      const body = await (await faultyApp(environment as string)('/boom')).json<Record<string, string>>();
+      expect(body).not.toHaveProperty('detail');
+    }
+  });
+
   it('adds the exception message as detail only in development', async () => {
     const res = await faultyApp('development')('/boom');
     const body = await res.json<Record<string, string>>();

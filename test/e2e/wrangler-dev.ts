@@ -24,7 +24,8 @@ export async function startDevServer(port: number): Promise<DevServer> {
   if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
   const state = mkdtempSync(join(tmpdir(), 'signing-e2e-'));
   run(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state]);
-  const token = `tok_${randomBytes(24).toString('hex')}`;
+  // The app's own format (tok_ + 40 base62; src/lib/tokens.ts): hex is a subset of base62.
+  const token = `tok_${randomBytes(20).toString('hex')}`;
   const hash = createHash('sha256').update(token).digest('hex');
   run([
     'd1', 'execute', 'DB', '--local', '--persist-to', state,
@@ -35,10 +36,21 @@ export async function startDevServer(port: number): Promise<DevServer> {
   const sql = (command: string) => JSON.parse(run(['d1', 'execute', 'DB', '--local', '--persist-to', state, '--json', `--command=${command}`]))[0].results;
   const accountId = sql("SELECT id FROM accounts WHERE name = 'E2E Corp'")[0].id as number;
 
-  const child: ChildProcess = spawn(wranglerBin, ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', 'ENVIRONMENT:development',
+  const server = await launchWranglerDev(port, state, ['--var', 'ENVIRONMENT:development',
     // A key of its own for this run (the sealing job encrypts the account's generated signing key); a
     // clean clone has no .dev.vars.
-    '--var', `ENCRYPTION_KEY:${randomBytes(32).toString('base64')}`, '--show-interactive-dev-session=false'], {
+    '--var', `ENCRYPTION_KEY:${randomBytes(32).toString('base64')}`]);
+  return { ...server, token, accountId };
+}
+
+export type LaunchedServer = { base: string; output(): string; stop(): Promise<void> };
+
+/**
+ * Runs `wrangler dev` on `port` with the local state in `state` (removed on stop) and waits until it
+ * answers. `args` are added to wrangler's own (`--var`, `--env-file`, …).
+ */
+export async function launchWranglerDev(port: number, state: string, args: string[]): Promise<LaunchedServer> {
+  const child: ChildProcess = spawn(wranglerBin, ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, ...args, '--show-interactive-dev-session=false'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,8 +74,6 @@ export async function startDevServer(port: number): Promise<DevServer> {
   }
   return {
     base,
-    token,
-    accountId,
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.pid) {

@@ -11,11 +11,12 @@ import { PDFDocument } from 'pdf-lib';
 import { generateSigningIdentity, type SigningIdentity } from '../../services/pdf/certificate';
 import { sealDocument } from '../../services/pdf/seal';
 import type { FieldStamp } from '../../services/pdf/stamp';
+import { isDevelopment } from '../../lib/environment';
 
 export function createDevRoutes() {
   const dev = new Hono<AppEnv>();
   dev.use('*', async function developmentOnly(c, next) {
-    if (c.env.ENVIRONMENT !== 'development') return c.json({ error: `No route for ${c.req.method} ${c.req.path}.` }, 404);
+    if (!isDevelopment(c.env)) return c.json({ error: `No route for ${c.req.method} ${c.req.path}.` }, 404);
     await next();
   });
 

@@ -1,6 +1,7 @@
 // Where outbound messages go: Cloudflare's send_email binding and a Twilio-compatible SMS API in
 // production; in development and tests the D1 row itself is the inbox (GET /dev/outbox).
 import type { Message } from '../../db/schema/index';
+import { isProduction } from '../../lib/environment';
 
 export type Outbound = Pick<Message, 'id' | 'channel' | 'recipient' | 'subject' | 'text' | 'html'>;
 
@@ -74,7 +75,7 @@ export function twilioTransport(config: { accountSid: string; authToken: string;
 }
 
 export function transportFor(env: MailEnv, channel: string): Transport {
-  const production = env.ENVIRONMENT === 'production';
+  const production = isProduction(env);
   if (channel === 'sms') {
     if (env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM) {
       return twilioTransport({

@@ -1,6 +1,7 @@
 // Which URLs a webhook may call (decisions.md › Webhooks, blocked destinations): checked when an endpoint
 // is created or updated and again before every attempt, so a later policy change also stops deliveries.
 import ipaddr from 'ipaddr.js';
+import { isProduction } from '../../lib/environment';
 
 export type UrlPolicy = {
   /** Production refuses http:// and ignores allowHosts. */
@@ -14,7 +15,7 @@ export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 export const MAX_URL_LENGTH = 2048;
 
 export function urlPolicyFromEnv(env: { ENVIRONMENT: string; WEBHOOK_ALLOW_HOSTS?: string }): UrlPolicy {
-  const production = env.ENVIRONMENT === 'production';
+  const production = isProduction(env);
   const allowHosts = production
     ? []
     : (env.WEBHOOK_ALLOW_HOSTS ?? '')
