@@ -1,12 +1,14 @@
 // Cron Trigger (every minute): the safety nets behind the queues — drain the webhook outbox, re-wake
 // stranded deliveries, re-enqueue lost or abandoned outbound messages, expire due submissions and re-enqueue
-// completed submissions still unsealed after 10 minutes. All are idempotent, so an
+// completed submissions still unsealed after 10 minutes, and complete pending submissions whose every submitter
+// has completed. All are idempotent, so an
 // overlap with the queue consumers changes nothing.
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
 import { drainOutbox } from '../services/webhooks/fan-out';
 import { requestDrain } from '../services/webhooks/queue';
 import { requeueStrandedDeliveries } from '../services/webhooks/sweep';
+import { completeLeftPendingSubmissions } from './completion-sweep';
 import { expireDueSubmissions } from './expire-submissions';
 import { sweepMessages } from './messages-sweep';
 import { sweepUnsealed } from './sealing-sweep';
@@ -18,5 +20,6 @@ export async function handleScheduled(env: Bindings, now: number = Date.now()): 
   await requeueStrandedDeliveries(db, env.WEBHOOK_QUEUE, now);
   await sweepMessages(db, env.MESSAGES_QUEUE, now);
   await expireDueSubmissions(env, new Date(now));
+  await completeLeftPendingSubmissions(env);
   await sweepUnsealed(env, now);
 }

@@ -163,6 +163,49 @@ export function updateSubmitterStatement(db: Db, id: number, values: Partial<New
   return db.update(submitters).set(values).where(eq(submitters.id, id));
 }
 
+/**
+ * A submitter's completion checks its premise inside its own batch: the submission is touched only
+ * while exactly `remaining` of its submitters have not completed, counting the one this batch
+ * completes. A completion that raced another one (both read the other as pending) fails here under
+ * ChangeSet.guarded, rolls back and is recomputed from the rows as they are now, so the last
+ * completion always sees itself as the last (issue 21 › 2).
+ */
+export function completionPremiseStatement(db: Db, submissionId: number, remaining: number, at: string) {
+  return db
+    .update(submissions)
+    .set({ updatedAt: at })
+    .where(
+      and(
+        eq(submissions.id, submissionId),
+        sql`(SELECT count(*) FROM ${submitters} WHERE ${submitters.submissionId} = ${submissionId} AND ${submitters.status} <> 'completed') = ${remaining}`,
+      ),
+    );
+}
+
+/**
+ * Pending submissions whose every submitter has completed and that wait for no witness (a template
+ * role named "Witness" with nobody in it yet): the state the completion race could leave before
+ * issue 21. Read through the pending-only index, oldest first.
+ */
+export async function listCompletableSubmissions(db: Db, limit: number): Promise<Submission[]> {
+  return db
+    .select()
+    .from(submissions)
+    .where(
+      and(
+        eq(submissions.status, 'pending'),
+        sql`EXISTS (SELECT 1 FROM ${submitters} WHERE ${submitters.submissionId} = ${submissions.id})`,
+        sql`NOT EXISTS (SELECT 1 FROM ${submitters} WHERE ${submitters.submissionId} = ${submissions.id} AND ${submitters.status} <> 'completed')`,
+        sql`NOT EXISTS (SELECT 1 FROM ${templateVersions} v, json_each(v.snapshot, '$.submitters') r
+              WHERE v.template_id = ${submissions.templateId} AND v.version = ${submissions.templateVersion}
+                AND lower(trim(json_extract(r.value, '$.name'))) = 'witness'
+                AND NOT EXISTS (SELECT 1 FROM ${submitters} w WHERE w.submission_id = ${submissions.id} AND w.role_uuid = json_extract(r.value, '$.uuid')))`,
+      ),
+    )
+    .orderBy(asc(submissions.id))
+    .limit(limit);
+}
+
 /** Like transitionSubmissionStatement, for a submitter's status. */
 export function transitionSubmitterStatement(db: Db, id: number, from: readonly string[], values: Partial<NewSubmitter>) {
   return db

@@ -104,6 +104,8 @@ export const submissions = sqliteTable(
     index('submissions_account_created').on(t.accountId, t.createdAt),
     // The expiry sweep reads only pending rows that have a deadline, oldest deadline first.
     index('submissions_expiry').on(t.expireAt).where(sql`${t.status} = 'pending' AND ${t.expireAt} IS NOT NULL`),
+    // The completion sweep (src/scheduled/completion-sweep.ts) reads pending rows only, oldest first.
+    index('submissions_pending').on(t.id).where(sql`${t.status} = 'pending'`),
   ],
 );
 

@@ -3,7 +3,10 @@
 // messages, committed together. The signing page and the API call the same functions.
 import type { Db } from '../../db/client';
 import {
+  completionPremiseStatement,
+  findSubmissionById,
   insertSubmissionEventStatement,
+  listSubmittersOf,
   transitionSubmissionStatement,
   transitionSubmitterStatement,
 } from '../../db/queries/submissions';
@@ -11,7 +14,7 @@ import { messageInsert } from '../../db/queries/messages';
 import { latestVerification } from '../../db/queries/signing';
 import type { Account, Submission, Submitter } from '../../db/schema/index';
 import type { EventName } from '../../lib/events';
-import { unprocessable } from '../../lib/errors';
+import { ApiError, unprocessable } from '../../lib/errors';
 import { localDate, nowIso } from '../../lib/time';
 import type { MessageQueueBody } from '../mail/outbox';
 import { outboxInsert } from '../events/outbox';
@@ -221,7 +224,37 @@ export function assertCanComplete(scope: SubmissionScope, submitter: Submitter, 
   if (missing.length) throw unprocessable(missing.length === 1 ? missing[0] : missing);
 }
 
+/** How often a completion is recomputed after a concurrent change to the same submission beat it. */
+const COMPLETION_ATTEMPTS = 5;
+
+/** The batch of a completion found the submission other than it was read (ChangeSet guard). */
+class StaleCompletion extends Error {}
+
 export async function completeSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await completeOnce(ctx, scope, submitter, input);
+    } catch (error) {
+      if (!(error instanceof StaleCompletion)) throw error;
+      if (attempt >= COMPLETION_ATTEMPTS) throw new ApiError(409, 'The submission changed while this request was processed; reload it and try again.');
+      // Another request changed the submission between our read and our batch (most often another
+      // signer completing at the same moment): read it again and decide from the rows as they are.
+      scope = await reloadScope(ctx.db, scope);
+      const current = scope.submitters.find((s) => s.id === submitter.id);
+      if (!current) throw unprocessable('This submitter is no longer part of the submission.');
+      submitter = current;
+    }
+  }
+}
+
+/** The submission and its submitters read again; the template snapshot cannot have changed. */
+async function reloadScope(db: Db, scope: SubmissionScope): Promise<SubmissionScope> {
+  const [submission, submitters] = await Promise.all([findSubmissionById(db, scope.submission.id), listSubmittersOf(db, [scope.submission.id])]);
+  if (!submission) throw unprocessable('This submission no longer exists.');
+  return { ...scope, submission, submitters };
+}
+
+async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
   const at = nowIso();
   const values = completionValues(scope, submitter, input.values ?? {}, at, ctx.account.timezone);
   assertCanComplete(scope, submitter, values, input.hiddenFields);
@@ -250,11 +283,13 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
     }),
   );
   const submitters = scope.submitters.map((s) => (s.id === submitter.id ? completed : s));
+  // Decided inside the batch: it commits only if the submitters still stand as read (issue 21 › 2).
+  cs.guarded(completionPremiseStatement(ctx.db, scope.submission.id, submitters.filter((s) => s.status !== 'completed').length, at));
   const allDone = submitters.every((s) => s.status === 'completed') && witnessed(scope, submitters);
-  const submission: Submission = allDone ? { ...scope.submission, status: 'completed', completedAt: at, updatedAt: at } : scope.submission;
-  let next: SubmissionScope = { ...scope, submission, submitters };
+  let next: SubmissionScope = { ...scope, submission: { ...scope.submission, updatedAt: at }, submitters };
 
   trail(ctx, cs, scope, submitter, 'completed', { via: input.via }, at);
+  if (allDone) next = { ...next, submission: { ...next.submission, status: 'completed', completedAt: at } };
   formEvent(ctx, cs, 'form.completed', next, completed, true);
   formEvent(ctx, cs, 'submitter.completed', next, completed, true);
   // Identity-bound signing (spec › Events: signing.complete follows form.completed only then): the
@@ -277,21 +312,53 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
   }
 
   if (allDone) {
-    cs.guarded(transitionSubmissionStatement(ctx.db, submission.id, ['pending'], { status: 'completed', completedAt: at, updatedAt: at }));
-    trail(ctx, cs, next, null, 'submission_completed', {}, at);
-    submissionEvent(ctx, cs, 'submission.completed', next);
-    const source = messageSource(ctx, next);
-    for (const s of submitters) {
-      const channels = channelsFor(submission, s);
-      for (const message of messagesFor('completion', source, s, { email: channels.email, sms: false })) cs.addMessage(messageInsert(ctx.db, message));
-    }
+    finishSubmission(ctx, cs, next, at);
   } else {
-    const invited = new Map(submittersToInvite(submission, submitters).map((s) => [s.id, invite(ctx, cs, next, s, at)]));
+    const invited = new Map(submittersToInvite(next.submission, submitters).map((s) => [s.id, invite(ctx, cs, next, s, at)]));
     next = { ...next, submitters: submitters.map((s) => invited.get(s.id) ?? s) };
   }
-  await cs.commit(ctx.messagesQueue);
-  if (allDone) await requestSealing(ctx, submission.id);
+  await cs.commit(ctx.messagesQueue, () => new StaleCompletion());
+  if (allDone) await requestSealing(ctx, next.submission.id);
   return next;
+}
+
+/**
+ * The submission's own completion, added to a ChangeSet: pending → completed (guarded, so it happens
+ * once whoever tries), its trail row, submission.completed and the completion copies. `scope` already
+ * shows the submission completed at `at`.
+ */
+function finishSubmission(ctx: StateContext, cs: ChangeSet, scope: SubmissionScope, at: string): void {
+  cs.guarded(transitionSubmissionStatement(ctx.db, scope.submission.id, ['pending'], { status: 'completed', completedAt: at, updatedAt: at }));
+  trail(ctx, cs, scope, null, 'submission_completed', {}, at);
+  submissionEvent(ctx, cs, 'submission.completed', scope);
+  const source = messageSource(ctx, scope);
+  for (const s of scope.submitters) {
+    const channels = channelsFor(scope.submission, s);
+    for (const message of messagesFor('completion', source, s, { email: channels.email, sms: false })) cs.addMessage(messageInsert(ctx.db, message));
+  }
+}
+
+/**
+ * Completes a pending submission whose submitters have all completed but which was left pending (the
+ * completion race before issue 21 could do it). Returns false when it is not in that state, or when
+ * another request completed it first.
+ */
+export async function completeLeftPending(ctx: StateContext, scope: SubmissionScope): Promise<boolean> {
+  const { submission, submitters } = scope;
+  if (submission.status !== 'pending' || submitters.length === 0) return false;
+  if (!submitters.every((s) => s.status === 'completed') || !witnessed(scope, submitters)) return false;
+  const at = nowIso();
+  const next: SubmissionScope = { ...scope, submission: { ...submission, status: 'completed', completedAt: at, updatedAt: at } };
+  const cs = new ChangeSet(ctx.db);
+  finishSubmission(ctx, cs, next, at);
+  try {
+    await cs.commit(ctx.messagesQueue, () => new StaleCompletion());
+  } catch (error) {
+    if (error instanceof StaleCompletion) return false;
+    throw error;
+  }
+  await requestSealing(ctx, submission.id);
+  return true;
 }
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX `submissions_pending` ON `submissions` (`id`) WHERE "submissions"."status" = 'pending';
