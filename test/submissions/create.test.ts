@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createAccount, createToken, type TestAccount } from '../helpers';
-import { createTemplate, messagesTo, outboxRows, type TemplateFixture } from '../submission-fixtures';
+import { completeValues, createTemplate, messagesTo, outboxRows, type TemplateFixture } from '../submission-fixtures';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -159,7 +159,6 @@ describe('validation', () => {
     ['a prefilled value of the wrong type', { submitters: [{ role: 'Client', email: 'c@example.com', values: { 'Client Agree': 'maybe' } }, { role: 'Manager', email: 'm@example.com' }] }, 'Field "Client Agree" takes true or false'],
     ['a value for an unknown field', { submitters: [{ role: 'Client', email: 'c@example.com', values: { Nope: 1 } }, { role: 'Manager', email: 'm@example.com' }] }, 'values names "Nope", which is not a field of the role "Client"'],
     ['a bad date', { submitters: [{ role: 'Client', email: 'c@example.com', values: { 'Client Date': '2026-02-30' } }, { role: 'Manager', email: 'm@example.com' }] }, 'Field "Client Date" takes a date'],
-    ['a role without submitter that has fields', { submitters: [{ role: 'Client', email: 'c@example.com' }] }, 'no submitter for the role "Manager"'],
     ['the same role twice', { submitters: [{ role: 'Client', email: 'c@example.com' }, { role: 'client', email: 'd@example.com' }] }, 'already taken'],
   ];
   for (const [what, body, sentence] of cases) {
@@ -259,5 +258,54 @@ describe('authorization', () => {
     expect(results.filter((r) => r.status === 403).every((r) => r.json.upgrade_url)).toBe(true);
     const { results: rows } = await env.DB.prepare('SELECT count(*) AS n FROM submissions WHERE account_id = ?').bind(free.accountId).all<{ n: number }>();
     expect(rows[0].n).toBe(10);
+  });
+});
+
+describe('DocuSeal-compatible submitter matching (issue 21 › 12)', () => {
+  const roleOf = (res: { json: { submitters: { role: string; email: string }[] } }, email: string) => res.json.submitters.find((x) => x.email === email)?.role;
+
+  it('takes a subset of the roles; the roles left out are not part of the submission', async () => {
+    const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, submitters: [{ role: 'Manager', email: 'only-manager@example.com' }] } });
+    expect(res.status).toBe(201);
+    expect(res.json.submitters.map((x: { role: string }) => x.role)).toEqual(['Manager']);
+  });
+
+  it('completes a subset submission without the left-out role’s required fields', async () => {
+    const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, submitters: [{ role: 'Client', email: 'only-client@example.com' }] } });
+    expect(res.status).toBe(201);
+    const done = await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token, body: { values: completeValues('Client'), completed: true } });
+    expect(done.status).toBe(200);
+    const submission = await api('GET', `/api/submissions/${res.json.id}`, { token: owner.token });
+    expect(submission.json.status).toBe('completed');
+  });
+
+  it('matches by role before uuid', async () => {
+    const client = template.roles.find((r) => r.name === 'Client')!;
+    const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, submitters: [{ role: 'Manager', uuid: client.uuid, email: 'role-first@example.com' }] } });
+    expect(res.status).toBe(201);
+    expect(roleOf(res, 'role-first@example.com')).toBe('Manager');
+  });
+
+  it('matches by uuid when the role is omitted or names no role', async () => {
+    const manager = template.roles.find((r) => r.name === 'Manager')!;
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: { template_id: template.id, submitters: [{ uuid: manager.uuid, email: 'by-uuid@example.com' }, { role: 'Signer', uuid: template.roles.find((r) => r.name === 'Client')!.uuid, email: 'by-uuid-2@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    expect(roleOf(res, 'by-uuid@example.com')).toBe('Manager');
+    expect(roleOf(res, 'by-uuid-2@example.com')).toBe('Client');
+  });
+
+  it('matches by position when neither role nor uuid is given', async () => {
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: { template_id: template.id, submitters: [{ role: 'Manager', email: 'named@example.com' }, { email: 'second@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    // Index 1 is Manager, already taken: the next free role.
+    expect(roleOf(res, 'second@example.com')).toBe('Client');
+    const plain = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, submitters: [{ email: 'p1@example.com' }, { email: 'p2@example.com' }] } });
+    expect([roleOf(plain, 'p1@example.com'), roleOf(plain, 'p2@example.com')]).toEqual(['Client', 'Manager']);
   });
 });

@@ -11,8 +11,12 @@ const dateTime = z.string().openapi({ format: 'date-time' });
 
 export const submitterInput = z
   .object({
-    role: z.string().optional().openapi({ description: 'A template role name. Omitted: the next unassigned role in template order.', example: 'First Party' }),
-    uuid: z.string().optional().openapi({ description: 'The template role uuid, instead of `role`.' }),
+    role: z.string().optional().openapi({
+      description:
+        'A template role name. Submitters are matched to roles as DocuSeal matches them: by `role`, else by `uuid`, else by position (the role at the same index, or the next free one). Roles nobody is named for are not part of the submission: their fields are neither required nor stamped.',
+      example: 'First Party',
+    }),
+    uuid: z.string().optional().openapi({ description: 'The template role uuid, used when `role` is omitted or names no role.' }),
     email: z.string().nullish().openapi({ example: 'jane@example.com' }),
     name: z.string().nullish().openapi({ example: 'Jane Doe' }),
     phone: z.string().nullish().openapi({ example: '+14155550123' }),

@@ -88,7 +88,7 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
   if (input.submitters.length > MAX_SUBMITTERS) problems.push(`${where}submitters may list at most ${MAX_SUBMITTERS} submitters.`);
   input.submitters.forEach((s, i) => {
     const label = `${where}submitters[${i}]`;
-    const role = s.uuid ? roles.find((r) => r.uuid === s.uuid!.toLowerCase()) : s.role ? roles.find((r) => sameName(r.name, s.role!)) : roles.find((r) => !used.has(r.uuid));
+    const role = matchRole(roles, s, i, used);
     if (!role) {
       if (s.role || s.uuid) {
         problems.push(`${label}: role "${s.role ?? s.uuid}" must match a template submitter (${roles.map((r) => `"${r.name}"`).join(', ')}).`);
@@ -111,12 +111,24 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
     if (s.external_id && s.external_id.length > 255) problems.push(`${label}: external_id is too long (maximum is 255 characters).`);
     resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label });
   });
-  for (const role of roles) {
-    if (!used.has(role.uuid) && template.fields.some((f) => f.submitter_uuid === role.uuid) && resolved.length === input.submitters.length) {
-      problems.push(`${where}submitters has no submitter for the role "${role.name}", which has fields to fill.`);
-    }
-  }
+  // Roles nobody was named for are simply not part of this submission (DocuSeal's rule): their fields
+  // are neither required nor stamped.
   return resolved;
+}
+
+/**
+ * The template role a listed submitter signs, as DocuSeal matches them (issue 21 › 12): by `role` name,
+ * else by `uuid`, else by position — the role at the same index, or the first one still free when that
+ * one is taken. Undefined when a named role or uuid matches nothing.
+ */
+function matchRole(roles: Template['submitters'], s: SubmitterInput, index: number, used: ReadonlySet<string>): Template['submitters'][number] | undefined {
+  const byRole = s.role ? roles.find((r) => sameName(r.name, s.role!)) : undefined;
+  if (byRole) return byRole;
+  const byUuid = s.uuid ? roles.find((r) => r.uuid === s.uuid!.toLowerCase()) : undefined;
+  if (byUuid) return byUuid;
+  if (s.role || s.uuid) return undefined;
+  const atIndex = roles[index];
+  return atIndex && !used.has(atIndex.uuid) ? atIndex : roles.find((r) => !used.has(r.uuid));
 }
 
 /** Values by field name (or uuid) → values by field uuid, each checked against its field. */
