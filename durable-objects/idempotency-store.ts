@@ -10,6 +10,8 @@ export type StoredResponse = {
   body: ArrayBuffer;
   /** What the request did, so a replay can be audited against the same resource. */
   note: string | null;
+  /** R2 key of a body too large to keep here (the middleware stored it); `body` is empty then. */
+  bodyRef?: string | null;
 };
 
 export type BeginOutcome =
@@ -25,6 +27,7 @@ type KeyRow = {
   headers: string | null;
   body: ArrayBuffer | null;
   note: string | null;
+  body_ref: string | null;
   expires_at: number;
   lease_until: number;
 };
@@ -50,6 +53,9 @@ export class IdempotencyStore extends DurableObject {
       lease_until INTEGER NOT NULL
     )`);
     ctx.storage.sql.exec('CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at)');
+    // Added after the table first shipped: objects created before have the table without it.
+    const columns = ctx.storage.sql.exec<{ name: string }>('PRAGMA table_info(idempotency_keys)').toArray();
+    if (!columns.some((c) => c.name === 'body_ref')) ctx.storage.sql.exec('ALTER TABLE idempotency_keys ADD COLUMN body_ref TEXT');
   }
 
   /**
@@ -74,6 +80,7 @@ export class IdempotencyStore extends DurableObject {
         headers: JSON.parse(row.headers ?? '[]'),
         body: row.body ?? new ArrayBuffer(0),
         note: row.note,
+        bodyRef: row.body_ref,
       };
     }
     const expiresAt = now + IDEMPOTENCY_KEY_LIFETIME_MS;
@@ -95,12 +102,13 @@ export class IdempotencyStore extends DurableObject {
   /** Stores the response of the request that holds `key`; a replay returns it from now on. */
   complete(key: string, fingerprint: string, response: StoredResponse): void {
     this.ctx.storage.sql.exec(
-      `UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ?, note = ?
+      `UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ?, note = ?, body_ref = ?
        WHERE key = ? AND fingerprint = ? AND state = 'running'`,
       response.status,
       JSON.stringify(response.headers),
       response.body,
       response.note,
+      response.bodyRef ?? null,
       key,
       fingerprint,
     );
@@ -118,7 +126,15 @@ export class IdempotencyStore extends DurableObject {
   /** Forgets expired keys, then sleeps until the next one expires. */
   async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
-    sql.exec('DELETE FROM idempotency_keys WHERE expires_at <= ?', Date.now());
+    const now = Date.now();
+    // Large bodies live in R2 (the Worker's FILES bucket); they go with their keys.
+    const refs = sql
+      .exec<{ body_ref: string }>('SELECT body_ref FROM idempotency_keys WHERE expires_at <= ? AND body_ref IS NOT NULL', now)
+      .toArray()
+      .map((r) => r.body_ref);
+    const files = (this.env as { FILES?: R2Bucket }).FILES;
+    for (let i = 0; files && i < refs.length; i += 1000) await files.delete(refs.slice(i, i + 1000));
+    sql.exec('DELETE FROM idempotency_keys WHERE expires_at <= ?', now);
     const next = sql.exec<{ at: number | null }>('SELECT min(expires_at) AS at FROM idempotency_keys').one().at;
     if (next !== null) await this.ctx.storage.setAlarm(next);
   }

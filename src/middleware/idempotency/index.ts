@@ -4,6 +4,8 @@ import type { AppEnv, AuditNote } from '../../env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { limitsDisabled } from '../../lib/limits';
 import { requestFingerprint } from '../../services/idempotency/request-fingerprint';
+import { sha256Hex } from '../../lib/crypto';
+import { trackCommits } from './commit-tracker';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotency-Replayed';
@@ -11,6 +13,9 @@ const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 /** Headers that describe this request rather than the stored result; a replay sets its own. */
 const PER_REQUEST_HEADERS = /^(x-request-id|x-api-version|x-ratelimit-.*|retry-after|set-cookie|idempotency-replayed)$/i;
+
+/** Bodies up to this size are kept in the store (a Durable Object row holds 2 MB); larger ones in R2. */
+export const INLINE_BODY_LIMIT = 1024 * 1024;
 
 export type IdempotencyOptions = {
   /** Whose keys these are: keys are bound to the calling credential (rule 4). */
@@ -56,27 +61,53 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       c.set('audit', { action: 'idempotency.replay', resourceType: original?.resourceType, resourceId: original?.resourceId });
       const headers = new Headers(claim.headers);
       headers.set(REPLAYED_HEADER, 'true');
-      return new Response(claim.body.byteLength ? claim.body : null, { status: claim.status, headers });
+      const body = claim.bodyRef ? await c.env.FILES.get(claim.bodyRef) : null;
+      if (claim.bodyRef && !body) throw new ApiError(500, 'The stored answer of this request is no longer available.');
+      return new Response(body ? body.body : claim.body.byteLength ? claim.body : null, { status: claim.status, headers });
     }
 
+    // A key whose request committed is never freed (issue 21 › 8): the D1 binding the request sees
+    // reports its first write.
+    let committed = false;
+    c.env = { ...c.env, DB: trackCommits(c.env.DB, () => (committed = true)) };
     let stored = false;
     try {
       await next();
-      // 5xx is the service's failure, not the request's answer: free the key so a retry runs again.
-      if (c.res.status < 500) {
-        const response = c.res.clone();
+      // 5xx before any write is the service's failure, not the request's answer: the key is freed below
+      // so a retry runs again. A 5xx after a write is kept as the answer: running it again would apply
+      // the change twice.
+      if (c.res.status < 500 || committed) {
+        const response = c.res.status < 500 ? c.res.clone() : appliedButFailed(c.var.requestId);
         const headers = [...response.headers].filter(([name]) => !PER_REQUEST_HEADERS.test(name));
         const note = c.get('audit');
+        const body = await response.arrayBuffer();
+        let bodyRef: string | null = null;
+        if (body.byteLength > INLINE_BODY_LIMIT) {
+          bodyRef = `idempotency/${await sha256Hex(`${ownerOf(c)}\n${key}`)}`;
+          await c.env.FILES.put(bodyRef, body);
+        }
         await store.complete(key, fingerprint, {
           status: response.status,
           headers,
-          body: await response.arrayBuffer(),
+          body: bodyRef ? new ArrayBuffer(0) : body,
           note: note ? JSON.stringify(note) : null,
+          bodyRef,
         });
         stored = true;
       }
     } finally {
-      if (!stored) await store.release(key, fingerprint).catch(() => undefined);
+      if (!stored && !committed) await store.release(key, fingerprint).catch(() => undefined);
     }
   };
+}
+
+/** What a key answers when its request wrote and then failed: the change stands and is not run again. */
+function appliedButFailed(reference: string): Response {
+  return Response.json(
+    {
+      error: 'This request was applied, but its answer failed before it was sent; it will not run again. Look the result up with a GET (by external_id, for example).',
+      reference,
+    },
+    { status: 500 },
+  );
 }

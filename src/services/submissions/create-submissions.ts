@@ -213,8 +213,8 @@ export async function templateForSubmissions(db: Db, accountId: number, ref: str
 }
 
 /**
- * Checks every input, then stores each submission in its own batch (row, submitters, trail, events and
- * invitations together), and returns them as stored.
+ * Checks every input, then stores them all in one batch (rows, submitters, trail, events and invitations
+ * together: all or nothing), and returns them as stored.
  */
 export async function createSubmissions(
   ctx: CreateContext,
@@ -269,32 +269,18 @@ export async function createSubmissions(
   });
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
 
-  // Several submissions share a batch, up to a bounded number of statements per batch (D1 counts each
-  // statement toward an invocation's query limit): a bulk request is a few round trips, not one per row.
-  // Each batch starts with the plan-limit guard (docs/limits.md), so concurrent requests cannot pass the
-  // monthly limit between the count above and the insert.
-  const limited = Number.isFinite(planOf(ctx.account.plan).limits.submissionsPerMonth);
-  const chunks: Planned[][] = [[]];
-  let statements = 0;
-  for (const plan of planned) {
-    if (statements >= STATEMENTS_PER_BATCH) {
-      chunks.push([]);
-      statements = 0;
-    }
-    chunks.at(-1)!.push(plan);
-    statements += 6 + plan.submitters.length * 5;
+  // Every submission of the request goes into one D1 batch, one transaction: a bulk create is stored
+  // whole or not at all (issue 21 › 8). The batch starts with the plan-limit guard (docs/limits.md), so
+  // concurrent requests cannot pass the monthly limit between the count above and the insert.
+  const cs = new ChangeSet(ctx.db);
+  if (Number.isFinite(planOf(ctx.account.plan).limits.submissionsPerMonth)) {
+    cs.add(planLimitGuard(ctx.db, ctx.account, 'submissionsPerMonth', submissionsSinceCountQuery(ctx.db, ctx.account.id, monthStartIso()), planned.length));
   }
-  for (const chunk of chunks) {
-    const cs = new ChangeSet(ctx.db);
-    if (limited) {
-      cs.add(planLimitGuard(ctx.db, ctx.account, 'submissionsPerMonth', submissionsSinceCountQuery(ctx.db, ctx.account.id, monthStartIso()), chunk.length));
-    }
-    for (const plan of chunk) addSubmission(ctx, cs, template, plan, at);
-    await refusingPastPlanLimit(
-      () => cs.commit(ctx.messagesQueue),
-      () => planLimitReached(ctx.account, 'submissionsPerMonth', ctx.upgradeUrl),
-    );
-  }
+  for (const plan of planned) addSubmission(ctx, cs, template, plan, at);
+  await refusingPastPlanLimit(
+    () => cs.commit(ctx.messagesQueue),
+    () => planLimitReached(ctx.account, 'submissionsPerMonth', ctx.upgradeUrl),
+  );
 
   const slugs = planned.map((p) => p.submission.slug);
   const rows = await listSubmissionsBySlugs(ctx.db, slugs);
@@ -330,8 +316,6 @@ async function applyAutoSign(ctx: StateContext, scope: SubmissionScope): Promise
     current = await completeSubmitter({ ...ctx, ip: null, userAgent: null }, current, next, { via: 'auto_sign', values: autoSignValues(current, next)!, verificationMethod: 'auto_sign' });
   }
 }
-
-const STATEMENTS_PER_BATCH = 200;
 
 function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, plan: Planned, at: string): void {
   const { db } = ctx;
