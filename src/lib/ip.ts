@@ -79,3 +79,15 @@ export function ipEntryWithin(entry: string, allowed: readonly string[]): boolea
     return inner.base.kind() === outer.base.kind() && inner.bits >= outer.bits && inner.base.match(outer.base, outer.bits);
   });
 }
+
+/**
+ * The block of addresses one client is counted as: an IPv4 address itself (mapped ones included), an
+ * IPv6 address's /64, since one subscriber commonly holds a whole /64 and could rotate through it.
+ */
+export function clientAddressBlock(clientIp: string | null): string {
+  if (!clientIp || !ipaddr.isValid(clientIp)) return 'unknown';
+  const address = normalise(ipaddr.parse(clientIp));
+  if (address.kind() === 'ipv4') return address.toString();
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(':')}::/64`;
+}

@@ -24,7 +24,8 @@ export async function startDevServer(port: number): Promise<DevServer> {
   if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
   const state = mkdtempSync(join(tmpdir(), 'signing-e2e-'));
   run(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state]);
-  const token = `tok_${randomBytes(24).toString('hex')}`;
+  // The app's token format (`tok_` + 40 base62; hex is within it): other shapes are refused unread.
+  const token = `tok_${randomBytes(20).toString('hex')}`;
   const hash = createHash('sha256').update(token).digest('hex');
   run([
     'd1', 'execute', 'DB', '--local', '--persist-to', state,
