@@ -62,10 +62,13 @@ async function counted(path: string, headers: Record<string, string>, ip: string
 const unknownToken = () => `tok_${'x'.repeat(30)}${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`;
 
 let block = 0;
-/** A fresh client address per test: refusals are remembered by the isolate, beyond one test's storage. */
+/**
+ * A fresh client address per test, from a range no other test uses (RFC 2544's): refusals are
+ * remembered by the isolate, beyond one test's storage.
+ */
 function freshIp() {
   block += 1;
-  return `192.0.2.${block}`;
+  return `198.19.0.${block}`;
 }
 
 async function failTimes(n: number, ip: string) {
@@ -150,12 +153,12 @@ describe('failed authentications per address', () => {
 
   it('count an IPv6 client by its /64, so rotating addresses within it does not escape the limit', async () => {
     block += 1;
-    const net = `2001:db8:${block.toString(16)}:1`;
+    const net = `2001:db8:f00:${block.toString(16)}`;
     for (let i = 0; i < AUTH_FAILURE_LIMIT; i += 1) {
-      expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `${net}::${(i + 1).toString(16)}`)).status).toBe(401);
+      expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `${net}:${(i + 1).toString(16)}::1`)).status).toBe(401);
     }
-    expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `${net}::ffff`)).status).toBe(429);
-    expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `2001:db8:${block.toString(16)}:2::1`)).status).toBe(401);
+    expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `${net}:ffff:ffff:ffff:ffff`)).status).toBe(429);
+    expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `2001:db8:f00:${(block + 1000).toString(16)}::1`)).status).toBe(401);
   });
 
   it('include wrong partner keys, counted against the same address', async () => {
