@@ -45,7 +45,7 @@ export async function waitUp(url) {
  */
 export function seedBenchAccount(persist) {
   execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { cwd: root, env: benchEnv, stdio: 'ignore' });
-  const token = `tok_${randomBytes(40).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 40).padEnd(40, '0')}`;
+  const token = `tok_${randomBytes(20).toString('hex')}`; // the app's format: tok_ + 40 base62
   const hash = createHash('sha256').update(token).digest('hex');
   d1(persist, "INSERT INTO accounts (name, plan) VALUES ('Bench', 'enterprise')");
   d1(persist, "INSERT INTO users (account_id, email, name, role) VALUES (1, 'bench@example.com', 'Bench', 'admin')");

@@ -1,4 +1,5 @@
-// A rolling-window request log for one API token or partner key (spec › Limits: 120/min per token),
+// A rolling-window request log for one API token or partner key (spec › Limits: 120/min per token), or
+// of one client address's failed authentications (docs/limits.md › Failed authentication),
 // which may lend a few pre-counted slots to an isolate so most requests need no call to it.
 import { DurableObject } from 'cloudflare:workers';
 

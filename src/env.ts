@@ -25,7 +25,7 @@ export type Bindings = {
   TWILIO_AUTH_TOKEN?: string;
   TWILIO_FROM?: string;
   TWILIO_API_BASE?: string;
-  /** One rate limiter per API token or partner key (durable-objects/rate-limiter.ts). */
+  /** One rate limiter per API token, partner key, or client address failing authentication (durable-objects/rate-limiter.ts). */
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** One idempotency store per API token or partner key (durable-objects/idempotency-store.ts). */
   IDEMPOTENCY: DurableObjectNamespace<IdempotencyStore>;

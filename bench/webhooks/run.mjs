@@ -64,7 +64,7 @@ mkdirSync(state, { recursive: true });
 const wrangler = path.join(root, 'node_modules/.bin/wrangler');
 const quiet = { cwd: root, env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] };
 execFileSync(wrangler, ['d1', 'migrations', 'apply', 'signing-service', '--local', '--persist-to', state], quiet);
-const token = `tok_${randomBytes(40).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 40).padEnd(40, '0')}`;
+const token = `tok_${randomBytes(20).toString('hex')}`; // the app's format: tok_ + 40 base62
 const hash = createHash('sha256').update(token).digest('hex');
 execFileSync(
   wrangler,

@@ -20,7 +20,7 @@ export function unauthorized(message: string): ApiError {
   return new ApiError(401, 'unauthorized', { message, status: 401 });
 }
 
-export function forbidden(message: string, extra: Record<string, unknown> = {}): ApiError {
+export function forbidden(message: ErrorMessage, extra: Record<string, unknown> = {}): ApiError {
   return new ApiError(403, message, extra);
 }
 

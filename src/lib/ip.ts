@@ -53,3 +53,41 @@ export function ipAllowed(clientIp: string | null, allowed: readonly string[]): 
     return client.kind() === address.kind() && client.toString() === address.toString();
   });
 }
+
+type Range = { base: Address; bits: number };
+
+/** An entry as the range it covers; a mapped-IPv6 range or address is the IPv4 one it carries. */
+function rangeOf(entry: string): Range {
+  const value = entry.trim();
+  const [address, bits] = value.includes('/') ? ipaddr.parseCIDR(value) : [ipaddr.parse(value), value.includes(':') ? 128 : 32];
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+    return { base: (address as ipaddr.IPv6).toIPv4Address(), bits: bits - 96 };
+  }
+  return { base: address, bits };
+}
+
+/**
+ * True when every address `entry` covers is also covered by `allowed` (an empty list allows all).
+ * A range counts as within when one entry of the list contains it whole: a range split across two
+ * entries is refused, which only ever errs on the side of refusing.
+ */
+export function ipEntryWithin(entry: string, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  const inner = rangeOf(entry);
+  return allowed.some((outerEntry) => {
+    const outer = rangeOf(outerEntry);
+    return inner.base.kind() === outer.base.kind() && inner.bits >= outer.bits && inner.base.match(outer.base, outer.bits);
+  });
+}
+
+/**
+ * The block of addresses one client is counted as: an IPv4 address itself (mapped ones included), an
+ * IPv6 address's /64, since one subscriber commonly holds a whole /64 and could rotate through it.
+ */
+export function clientAddressBlock(clientIp: string | null): string {
+  if (!clientIp || !ipaddr.isValid(clientIp)) return 'unknown';
+  const address = normalise(ipaddr.parse(clientIp));
+  if (address.kind() === 'ipv4') return address.toString();
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(':')}::/64`;
+}

@@ -7,6 +7,12 @@ export const TENANT_RATE_LIMIT = 120;
 export const PARTNER_RATE_LIMIT = 100;
 export const RATE_WINDOW_MS = 60_000;
 
+/**
+ * Failed authentications (unknown token, wrong partner key) per client address and rolling 60 s;
+ * past it the address gets 429 before any lookup (docs/limits.md › Failed authentication).
+ */
+export const AUTH_FAILURE_LIMIT = 30;
+
 type LimitSwitches = Pick<Bindings, 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>;
 
 /** `LIMITS_DISABLED=true` turns rate limiting and idempotency off, and only in development. */

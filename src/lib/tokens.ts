@@ -6,6 +6,14 @@ export const API_TOKEN_PREFIX = 'tok_';
 /** Operator keys for /api/partner/v1 (decisions.md › Bootstrap). */
 export const PARTNER_KEY_PREFIX = 'ptk_';
 
+/** The whole shape of a tenant token: anything else is refused before it is looked up. */
+const API_TOKEN_FORMAT = /^tok_[0-9A-Za-z]{40}$/;
+
+/** True when `value` could be a token this service issued (`generateApiToken`). */
+export function isApiTokenFormat(value: string): boolean {
+  return API_TOKEN_FORMAT.test(value);
+}
+
 /** Characters of a token shown again after creation (prefix + 8 random characters). */
 const DISPLAY_PREFIX_LENGTH = API_TOKEN_PREFIX.length + 8;
 

@@ -19,12 +19,12 @@ export const errorSchema = z
 
 const ERROR_DESCRIPTIONS = {
   400: 'Malformed JSON, wrong content type, a missing required parameter or a value of the wrong type.',
-  401: 'Token missing, unknown, revoked or expired.',
+  401: 'Token missing, not in the token format, unknown, revoked or expired.',
   403: 'Insufficient scope, IP not allowed, not an admin, or the plan does not include this.',
   404: 'No such resource in this account.',
   409: 'Conflicts with the current state, or an idempotent request with this key is still running.',
   422: 'Validation failed; the body says why in sentences.',
-  429: 'Rate limit exceeded; see Retry-After.',
+  429: 'Rate limit exceeded (per token, or failed authentications per client address); see Retry-After.',
   502: 'A service this operation depends on (e.g. the payment processor) failed; retry later.',
 } as const;
 

@@ -8,6 +8,7 @@ import { forbidden, unprocessable } from '../lib/errors';
 import { canonicalIpEntry, describeInvalidIpEntry } from '../lib/ip';
 import { isScope, SCOPES } from '../lib/scopes';
 import { generateApiToken } from '../lib/tokens';
+import { rightsBeyondCaller } from './access-token-bounds';
 import { assertWithinPlanLimit, planLimitGuard, planLimitReached, refusingPastPlanLimit } from './plan-limits';
 
 export type IssueTokenInput = {
@@ -37,13 +38,15 @@ export function accessTokenProblems(input: IssueTokenInput, now: number): string
 
 export async function issueAccessToken(
   db: Db,
-  caller: { account: Account; user: User },
+  caller: { account: Account; user: User; token: AccessToken },
   input: IssueTokenInput,
   upgradeUrl: string,
 ): Promise<{ token: string; row: AccessToken }> {
   const now = Date.now();
   const problems = accessTokenProblems(input, now);
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  const refused = rightsBeyondCaller(caller.token, input);
+  if (refused.length) throw forbidden(refused.length === 1 ? refused[0] : refused);
 
   let owner = caller.user;
   if (input.userId !== undefined && input.userId !== caller.user.id) {

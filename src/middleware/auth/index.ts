@@ -7,11 +7,14 @@ import { sha256Hex } from '../../lib/crypto';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { ipAllowed } from '../../lib/ip';
 import { clientIp } from '../../lib/request';
-import { PARTNER_KEY_PREFIX } from '../../lib/tokens';
+import { isApiTokenFormat, PARTNER_KEY_PREFIX } from '../../lib/tokens';
+import { failedAuthentications, type FailedAuthenticationOptions } from './failed-authentications';
 
 export type AuthOptions = {
   /** How stale `last_used_at` may get before a request refreshes it (one write per interval). */
   lastUsedIntervalMs?: number;
+  /** The per-address limit on failed authentications (docs/limits.md › Failed authentication). */
+  failures?: FailedAuthenticationOptions;
 };
 
 export function presentedToken(header: (name: string) => string | undefined): string | null {
@@ -24,6 +27,7 @@ export function presentedToken(header: (name: string) => string | undefined): st
 
 export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEnv> {
   const interval = options.lastUsedIntervalMs ?? 60_000;
+  const failures = failedAuthentications(options.failures);
   return async function authenticateMiddleware(c, next) {
     const token = presentedToken((name) => c.req.header(name));
     if (!token) throw unauthorized('Provide an API token in the X-Auth-Token header or as Authorization: Bearer <token>.');
@@ -31,9 +35,14 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
       throw unauthorized('Partner keys are only accepted on /api/partner/v1; use a tenant API token here.');
     }
 
+    // Unauthenticated traffic reaches D1 only in our token's shape, and only from addresses that have
+    // not failed too often (issue 21 › 6).
+    if (!isApiTokenFormat(token)) throw unauthorized('The API token is not valid.');
+    failures.refuseIfOverLimit(c);
+
     const db = createDb(c.env.DB);
     const found = await findPrincipalByTokenHash(db, await sha256Hex(token));
-    if (!found) throw unauthorized('The API token is not valid.');
+    if (!found) throw await failures.count(c, unauthorized('The API token is not valid.'));
     const now = Date.now();
     if (found.token.revokedAt) throw unauthorized('The API token has been revoked.');
     if (found.token.expiresAt && Date.parse(found.token.expiresAt) <= now) {

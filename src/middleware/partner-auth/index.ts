@@ -5,6 +5,7 @@ import { sha256Hex } from '../../lib/crypto';
 import { unauthorized } from '../../lib/errors';
 import { PARTNER_KEY_PREFIX } from '../../lib/tokens';
 import { presentedToken } from '../auth';
+import { failedAuthentications, type FailedAuthenticationOptions } from '../auth/failed-authentications';
 
 /** `PARTNER_API_KEYS` is comma-separated; entries without the `ptk_` prefix are ignored. */
 export function configuredPartnerKeys(secret: string | undefined): string[] {
@@ -37,7 +38,13 @@ export function partnerKeyPrefix(key: string): string {
   return key.slice(0, PARTNER_KEY_PREFIX.length + Math.min(8, Math.floor(secret / 3)));
 }
 
-export function authenticatePartner(): MiddlewareHandler<AppEnv> {
+export type PartnerAuthOptions = {
+  /** The per-address limit on failed authentications, shared with tenant tokens (docs/limits.md). */
+  failures?: FailedAuthenticationOptions;
+};
+
+export function authenticatePartner(options: PartnerAuthOptions = {}): MiddlewareHandler<AppEnv> {
+  const failures = failedAuthentications(options.failures);
   return async function authenticatePartnerMiddleware(c, next) {
     const key = presentedToken((name) => c.req.header(name));
     if (!key) throw unauthorized('Provide a partner key as Authorization: Bearer ptk_….');
@@ -46,7 +53,9 @@ export function authenticatePartner(): MiddlewareHandler<AppEnv> {
     }
     const keys = configuredPartnerKeys(c.env.PARTNER_API_KEYS);
     if (keys.length === 0) throw unauthorized('The partner API is not enabled on this server (no PARTNER_API_KEYS configured).');
-    if (!(await matchPartnerKey(key, keys))) throw unauthorized('The partner key is not valid.');
+    // Guessing partner keys is limited per address like guessing tokens, and counts against the same budget.
+    failures.refuseIfOverLimit(c);
+    if (!(await matchPartnerKey(key, keys))) throw await failures.count(c, unauthorized('The partner key is not valid.'));
     // The digest, not the key, names the key's rate-limit and idempotency objects.
     c.set('partnerKeyHash', await sha256Hex(key));
     c.set('partnerKeyPrefix', partnerKeyPrefix(key));

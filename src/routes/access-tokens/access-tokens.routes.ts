@@ -30,13 +30,22 @@ export const createAccessTokenBody = z.object({
     .array(z.string())
     .max(SCOPES.length * 2)
     .default([])
-    .openapi({ description: `Any of: ${SCOPES.join(', ')}. Empty or omitted means full access.` }),
+    .openapi({
+      description: `Any of: ${SCOPES.join(', ')}. Empty or omitted means full access. A token can grant only scopes it holds itself, and full access only if it has it (else 403).`,
+    }),
   allowed_ips: z
     .array(z.string().max(64))
     .max(100)
     .default([])
-    .openapi({ description: 'IPv4/IPv6 addresses or CIDR ranges. Empty means any IP.', example: ['203.0.113.0/24'] }),
-  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+    .openapi({
+      description: 'IPv4/IPv6 addresses or CIDR ranges. Empty means any IP. A token with an allow-list must set one, each entry within one of its own (else 403).',
+      example: ['203.0.113.0/24'],
+    }),
+  expires_at: z.iso
+    .datetime({ offset: true })
+    .nullable()
+    .optional()
+    .openapi({ description: 'Omitted or null: never expires. A token that expires must set one no later than its own (else 403).' }),
   user_id: z.number().int().positive().optional().openapi({ description: 'Admins may mint a token for another user of the account.' }),
 });
 
@@ -47,6 +56,7 @@ export const createAccessToken = tenantRoute(
     path: '/access_tokens',
     tags: ['Access tokens'],
     summary: 'Create an API token; the full value is returned once',
+    description: 'The new token never holds more than the token creating it: its scopes, allowed IPs and expiry stay within the caller’s; anything beyond is refused with 403 naming it.',
     request: { body: { required: true, content: { 'application/json': { schema: createAccessTokenBody } } } },
     responses: { 201: { description: 'The token, with its full value.', content: { 'application/json': { schema: createdAccessTokenSchema } } } },
   },
