@@ -60,7 +60,7 @@ export async function api(method: string, path: string, options: RequestOptions 
   }
   const response = await SELF.fetch(`https://api.test${path}`, { method, headers, body });
   const text = await response.text();
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+  let json: any; // response bodies are asserted field by field
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {

@@ -39,7 +39,7 @@ async function waitForServer() {
     try {
       const res = await fetch(`${base}/api/openapi.json`);
       if (res.ok) return;
-    } catch {}
+    } catch { /* not there yet: try again */ }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error('wrangler dev did not start');

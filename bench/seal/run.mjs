@@ -36,7 +36,7 @@ async function waitForServer() {
   for (let i = 0; i < 360; i += 1) {
     try {
       if ((await fetch(`${base}/api/openapi.json`)).ok) return;
-    } catch {}
+    } catch { /* not there yet: try again */ }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error('wrangler dev did not start');
@@ -56,7 +56,7 @@ function workerdPids() {
     let children = '';
     try { children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8'); } catch { return; }
     for (const child of children.trim().split(/\s+/).filter(Boolean)) {
-      try { if (readFileSync(`/proc/${child}/comm`, 'utf8').includes('workerd')) out.push(child); } catch {}
+      try { if (readFileSync(`/proc/${child}/comm`, 'utf8').includes('workerd')) out.push(child); } catch { /* the process ended meanwhile */ }
       walk(child);
     }
   };

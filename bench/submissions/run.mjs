@@ -136,7 +136,7 @@ async function main() {
     if (child) {
       try {
         process.kill(-child.pid, 'SIGTERM');
-      } catch {}
+      } catch { /* not there yet: try again */ }
     }
     rmSync(persist, { recursive: true, force: true });
   }

@@ -45,7 +45,7 @@ function processTree(pid) {
   let children = [];
   try {
     children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch {}
+  } catch { /* not there yet: try again */ }
   return [pid, ...children.flatMap(processTree)];
 }
 
@@ -135,7 +135,7 @@ async function main() {
     for (const child of children) {
       try {
         process.kill(-child.pid, 'SIGTERM');
-      } catch {}
+      } catch { /* not there yet: try again */ }
     }
     rmSync(persist, { recursive: true, force: true });
   }

@@ -91,7 +91,7 @@ dev.stderr.on('data', (d) => (devLog += d));
 const stopDev = () => {
   try {
     process.kill(-dev.pid, 'SIGTERM');
-  } catch {}
+  } catch { /* not there yet: try again */ }
 };
 process.on('exit', stopDev);
 const base = `http://127.0.0.1:${port}`;
@@ -99,7 +99,7 @@ for (let i = 0; ; i += 1) {
   if (i > 120) throw new Error(`wrangler dev did not start:\n${devLog}`);
   try {
     if ((await fetch(`${base}/api/openapi.json`)).ok) break;
-  } catch {}
+  } catch { /* not there yet: try again */ }
   await sleep(500);
 }
 

@@ -44,6 +44,7 @@ let winAnsi: Set<number> | undefined;
  * Scripts whose rendering depends on OpenType shaping (combining marks, Hebrew, Arabic and other
  * joining scripts, Indic and South-East Asian scripts, Hangul jamo, joiners, presentation forms).
  */
+// eslint-disable-next-line no-misleading-character-class -- ranges of combining marks and joiners, matched one code point at a time on purpose
 const NEEDS_SHAPING = /[\u0300-\u036f\u0483-\u0489\u0591-\u08ff\u0900-\u0fff\u1000-\u109f\u1100-\u11ff\u1780-\u18af\u1ab0-\u1aff\u1dc0-\u1dff\u200c\u200d\u20d0-\u20ff\ufb1d-\ufdff\ufe20-\ufe2f\ufe70-\ufeff]/;
 
 /**

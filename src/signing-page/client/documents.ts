@@ -16,6 +16,7 @@ export function areaBox(area: Area, page: { width: number; height: number }) {
 
 type PdfJs = {
   GlobalWorkerOptions: { workerSrc: string };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pdf.js's document proxy, loaded at run time without its types
   getDocument(options: Record<string, unknown>): { promise: Promise<any> };
 };
 
