@@ -13,14 +13,27 @@ export const MAX_EVENT_DATA_BYTES = 64 * 1024;
 export type OmittedValue = { sha256: string; size: number };
 
 const encoder = new TextEncoder();
+/** The JSON size of a replacement with a six-digit size, the most it replaces in practice. */
+const OMITTED_BYTES = JSON.stringify({ sha256: '0'.repeat(64), size: 999_999 }).length;
 
 function omitted(text: string): OmittedValue {
   const bytes = encoder.encode(text);
   return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength };
 }
 
+/** UTF-8 byte length; a UTF-16 unit is 1–3 bytes, so most strings are judged without encoding them. */
+function utf8Bytes(text: string): number {
+  return encoder.encode(text).byteLength;
+}
+
+function overLimit(text: string, limit: number): boolean {
+  if (text.length > limit) return true;
+  if (text.length * 3 <= limit) return false;
+  return utf8Bytes(text) > limit;
+}
+
 function jsonBytes(value: unknown): number {
-  return encoder.encode(JSON.stringify(value) ?? '').byteLength;
+  return utf8Bytes(JSON.stringify(value) ?? '');
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -35,7 +48,7 @@ function isOmitted(value: unknown): boolean {
 
 /** Copies the value with every string over the per-value limit replaced. */
 function capStrings(value: unknown): unknown {
-  if (typeof value === 'string') return encoder.encode(value).byteLength > MAX_EVENT_VALUE_BYTES ? omitted(value) : value;
+  if (typeof value === 'string') return overLimit(value, MAX_EVENT_VALUE_BYTES) ? omitted(value) : value;
   if (Array.isArray(value)) return value.map(capStrings);
   if (isContainer(value)) return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, capStrings(v)]));
   return value;
@@ -63,9 +76,9 @@ function replaceChild(container: Container, child: Child): number {
  * the top it follows the largest child while that child is itself an object or array over the per-value
  * limit, and replaces the one it stops in — the object made of many small parts, such as a big
  * `metadata` — so ids and the payload's outline stay. When that is the top level itself, its largest
- * members are replaced one by one until it fits.
+ * members are replaced one by one until it fits. False when only members smaller than a digest are left.
  */
-function shrinkToFit(data: Record<string, unknown>): void {
+function shrinkToFit(data: Record<string, unknown>): boolean {
   for (let total = jsonBytes(data); total > MAX_EVENT_DATA_BYTES; total = jsonBytes(data)) {
     const path: { container: Container; child: Child }[] = [];
     let current: Container = data;
@@ -82,16 +95,20 @@ function shrinkToFit(data: Record<string, unknown>): void {
     }
     let excess = total - MAX_EVENT_DATA_BYTES;
     for (const child of children) {
-      if (excess <= 0) break;
+      // A member no larger than its digest would only grow.
+      if (excess <= 0 || child.bytes <= OMITTED_BYTES) break;
       excess -= replaceChild(current, child);
     }
-    if (excess > 0) return; // nothing left to replace (cannot happen with the limits above)
+    // Only members smaller than a digest are left: replacing more would not shrink it.
+    if (excess > 0) return false;
   }
+  return true;
 }
 
 /** The event's `data` as it is stored and sent: large values replaced, the whole under its limit. */
 export function capEventData(data: Record<string, unknown>): Record<string, unknown> {
   const capped = capStrings(data) as Record<string, unknown>;
-  if (jsonBytes(capped) > MAX_EVENT_DATA_BYTES) shrinkToFit(capped);
-  return capped;
+  if (!overLimit(JSON.stringify(capped), MAX_EVENT_DATA_BYTES) || shrinkToFit(capped)) return capped;
+  // Thousands of tiny members at the top (no builder makes such a payload): the whole is replaced.
+  return omitted(JSON.stringify(data));
 }

@@ -1,6 +1,6 @@
-// Cron Trigger (every minute): the safety nets behind the queues — drain the webhook outbox, re-wake
-// stranded deliveries, re-enqueue lost or abandoned outbound messages, expire due submissions, re-enqueue
-// completed submissions still unsealed after 10 minutes and prune rows past their retention. All are
+// Cron Trigger (every minute): the safety nets behind the queues — re-enqueue lost or abandoned outbound
+// messages, expire due submissions, re-enqueue completed submissions still unsealed after 10 minutes,
+// drain the webhook outbox, re-wake stranded deliveries and prune rows past their retention. All are
 // idempotent, so an overlap with the queue consumers changes nothing. Each step runs on its own: one that
 // throws is logged and the others still run, since a single poisoned row must not stop expiry or sealing.
 import { createDb } from '../db/client';
@@ -15,7 +15,14 @@ import { sweepUnsealed } from './sealing-sweep';
 
 export type CronStep = { name: string; run(env: Bindings, now: number): Promise<unknown> };
 
+/**
+ * In order. The steps that write events (expiry; the sealing sweep only enqueues) come before the drain,
+ * so their events are fanned out in the same run.
+ */
 export const CRON_STEPS: readonly CronStep[] = [
+  { name: 'stalled messages', run: (env, now) => sweepMessages(createDb(env.DB), env.MESSAGES_QUEUE, now) },
+  { name: 'submission expiry', run: (env, now) => expireDueSubmissions(env, new Date(now)) },
+  { name: 'unsealed submissions', run: (env, now) => sweepUnsealed(env, now) },
   {
     name: 'webhook outbox drain',
     async run(env, now) {
@@ -24,9 +31,6 @@ export const CRON_STEPS: readonly CronStep[] = [
     },
   },
   { name: 'stranded webhook deliveries', run: (env, now) => requeueStrandedDeliveries(createDb(env.DB), env.WEBHOOK_QUEUE, now) },
-  { name: 'stalled messages', run: (env, now) => sweepMessages(createDb(env.DB), env.MESSAGES_QUEUE, now) },
-  { name: 'submission expiry', run: (env, now) => expireDueSubmissions(env, new Date(now)) },
-  { name: 'unsealed submissions', run: (env, now) => sweepUnsealed(env, now) },
   { name: 'retention', run: (env, now) => pruneExpiredRows(env, now) },
 ];
 

@@ -6,7 +6,7 @@ import { api, createAccount } from '../helpers';
 import { createTemplate } from '../submission-fixtures';
 import { insertEvent } from '../webhook-fixtures';
 
-/** A webhooks queue binding whose every send fails, as a Queues outage would. */
+/** A messages queue binding whose every send fails, as a Queues outage would. */
 const brokenQueue = {
   send: async () => {
     throw new Error('queue unavailable');
@@ -14,10 +14,10 @@ const brokenQueue = {
   sendBatch: async () => {
     throw new Error('queue unavailable');
   },
-} as unknown as typeof env.WEBHOOK_QUEUE;
+} as unknown as typeof env.MESSAGES_QUEUE;
 
 describe('the cron', () => {
-  it('still expires due submissions when the webhook outbox drain before it fails', async () => {
+  it('still expires due submissions and drains the webhook outbox when the first step fails', async () => {
     const owner = await createAccount();
     const template = await createTemplate(owner.token, ['Buyer']);
     const created = await api('POST', '/api/submissions', {
@@ -26,14 +26,18 @@ describe('the cron', () => {
     });
     expect(created.status).toBe(201);
     await env.DB.prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), created.json.id).run();
-    // An endpoint and an undispatched event: the drain commits its deliveries, then cannot enqueue them.
-    await env.DB.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/x', '[]', 'secret-0123456789')").bind(owner.accountId).run();
-    await insertEvent(owner.accountId, 'template.created');
+    // A message whose queue message was lost: the first step finds it and cannot re-enqueue it.
+    await env.DB.prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'lost@example.com', 'hi', 'queued', ?)")
+      .bind(owner.accountId, new Date(Date.now() - 3_600_000).toISOString())
+      .run();
+    const eventId = await insertEvent(owner.accountId, 'template.created');
 
-    await expect(handleScheduled({ ...env, WEBHOOK_QUEUE: brokenQueue }, Date.now())).rejects.toThrow('webhook outbox drain');
+    await expect(handleScheduled({ ...env, MESSAGES_QUEUE: brokenQueue }, Date.now())).rejects.toThrow('stalled messages');
 
     const submission = await api('GET', `/api/submissions/${created.json.id}`, { token: owner.token });
     expect(submission.json.status).toBe('expired');
+    const event = await env.DB.prepare('SELECT dispatched_at FROM events WHERE id = ?').bind(eventId).first<{ dispatched_at: string | null }>();
+    expect(event!.dispatched_at).not.toBeNull();
   });
 
   it('runs every step after one that throws, then reports which failed', async () => {
