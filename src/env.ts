@@ -47,6 +47,8 @@ export type Bindings = {
   WEBHOOK_QUEUE: WebhookQueue;
   /** Development/test only: comma list of `host:port` webhook destinations exempt from the SSRF checks. */
   WEBHOOK_ALLOW_HOSTS?: string;
+  /** Days dispatched events, finished webhook attempts and sent messages are kept (default 30; src/scheduled/retention.ts). */
+  RETENTION_DAYS?: string;
 };
 
 /** Who is calling: set by the auth middleware on every tenant API request. */

@@ -7,11 +7,12 @@ import { listDueSubmissions } from '../db/queries/submissions';
 import type { Bindings } from '../env';
 import { loadScope } from '../services/submissions/submission-scope';
 import { expireSubmission } from '../services/submissions/submission-state';
+import { wakeFanOut } from '../services/webhooks/queue';
 
 /** Submissions one run expires: each is ~6 statements in one batch plus ~4 reads, well inside 1,000 queries. */
 export const EXPIRY_BATCH = 40;
 
-export type ExpiryEnv = Pick<Bindings, 'DB' | 'MESSAGES_QUEUE' | 'SERVICE_NAME' | 'APP_URL'>;
+export type ExpiryEnv = Pick<Bindings, 'DB' | 'MESSAGES_QUEUE' | 'WEBHOOK_QUEUE' | 'SERVICE_NAME' | 'APP_URL'>;
 
 export async function expireDueSubmissions(env: ExpiryEnv, now = new Date(), limit = EXPIRY_BATCH): Promise<{ expired: number; more: boolean }> {
   const db = createDb(env.DB);
@@ -33,6 +34,8 @@ export async function expireDueSubmissions(env: ExpiryEnv, now = new Date(), lim
       console.error(`expiring submission ${submission.id}:`, err);
     }
   }
+  // Their form.expired and submission.expired events go out now, not at the next cron's drain.
+  if (expired > 0) await wakeFanOut(env.WEBHOOK_QUEUE, 'expiry');
   const more = due.length > limit;
   if (more) await env.MESSAGES_QUEUE.send({ type: 'expire' });
   return { expired, more };

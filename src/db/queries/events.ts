@@ -1,7 +1,7 @@
 // Reads and marks outbox rows for the webhook fan-out (the writes are outboxInsert in services/events).
-import { and, asc, inArray, isNull } from 'drizzle-orm';
+import { and, asc, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { events, type EventRow } from '../schema';
+import { events, webhookDeliveries, type EventRow } from '../schema';
 
 /** The oldest events not yet fanned out. */
 export async function undispatchedEvents(db: Db, limit: number): Promise<EventRow[]> {
@@ -14,4 +14,27 @@ export function markDispatched(db: Db, ids: number[], at: string) {
     .update(events)
     .set({ dispatchedAt: at })
     .where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
+}
+
+/**
+ * Retention: deletes up to `limit` events dispatched before `before` that no delivery row still names
+ * (deliveries are pruned first; a redelivery made later keeps its event). Undispatched events are never
+ * touched. Ids are chosen by a subquery, so the statement binds two parameters whatever `limit` is.
+ */
+export async function pruneDispatchedEvents(db: Db, before: string, limit: number): Promise<number> {
+  const d = webhookDeliveries;
+  const doomed = db
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(
+        sql`${events.dispatchedAt} IS NOT NULL`,
+        sql`${events.dispatchedAt} < ${before}`,
+        sql`NOT EXISTS (SELECT 1 FROM ${d} WHERE ${d.eventId} = ${events.id})`,
+      ),
+    )
+    .orderBy(asc(events.dispatchedAt))
+    .limit(limit);
+  const deleted = await db.delete(events).where(inArray(events.id, doomed)).returning({ id: events.id });
+  return deleted.length;
 }

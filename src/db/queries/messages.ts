@@ -1,5 +1,5 @@
 // Outbound message rows.
-import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { messages, type Message, type NewMessage } from '../schema/index';
 
@@ -77,4 +77,20 @@ export function messageInsertForNewRows(db: Db, message: NewMessage, refs: { sub
       submitterId: sql`(SELECT id FROM submitters WHERE slug = ${refs.submitterSlug})`,
     })
     .returning({ id: messages.id });
+}
+
+/**
+ * Retention: deletes up to `limit` messages that are done (sent, or failed for good) and were created
+ * before `before`. Queued and sending rows are never touched. Ids are chosen by a subquery, so the
+ * statement binds two parameters whatever `limit` is.
+ */
+export async function pruneFinishedMessages(db: Db, before: string, limit: number): Promise<number> {
+  const doomed = db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(inArray(messages.status, ['sent', 'failed']), lt(messages.createdAt, before)))
+    .orderBy(asc(messages.createdAt))
+    .limit(limit);
+  const deleted = await db.delete(messages).where(inArray(messages.id, doomed)).returning({ id: messages.id });
+  return deleted.length;
 }

@@ -23,6 +23,7 @@ import {
 } from '../schema';
 import type { CursorWindow } from '../../lib/pagination';
 import type { EventName } from '../../lib/events';
+import { capEventData } from '../../lib/event-payload-cap';
 
 const INTEGER_ID = /^\d{1,15}$/;
 
@@ -127,7 +128,8 @@ export function insertResolvedEventStatement(
     submittersArray?: { path: string; submissionSlug: string };
   },
 ) {
-  let expr: SQL = sql`json(${JSON.stringify(data)})`;
+  // Capped like every outbox write (outboxInsert); the submitters list filled in below is at most 50 rows.
+  let expr: SQL = sql`json(${JSON.stringify(capEventData(data))})`;
   for (const [path, slug] of Object.entries(refs.submissionIds ?? {})) {
     expr = sql`json_set(${expr}, ${path}, (SELECT id FROM submissions WHERE slug = ${slug}))`;
   }

@@ -1,6 +1,6 @@
 // Webhook delivery log rows: one per attempt. The pending row of a delivery is the work item; a consumer
 // takes it with a lease (a conditional UPDATE), so two consumers never attempt the same row at once.
-import { and, asc, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { webhookDeliveries, type NewWebhookDelivery, type WebhookDelivery } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -135,3 +135,25 @@ export async function strandedDeliveryUuids(db: Db, dueBefore: string, now: stri
   return rows.map((r) => r.deliveryUuid);
 }
 
+
+/**
+ * Retention: deletes up to `limit` finished attempt rows (success or failed) created before `before`,
+ * skipping every row of a delivery that still has a pending attempt, so a retrying delivery keeps its
+ * whole history. Ids are chosen by a subquery, so the statement binds two parameters whatever `limit` is.
+ */
+export async function pruneFinishedDeliveries(db: Db, before: string, limit: number): Promise<number> {
+  const doomed = db
+    .select({ id: d.id })
+    .from(d)
+    .where(
+      and(
+        lt(d.createdAt, before),
+        sql`${d.status} <> 'pending'`,
+        sql`NOT EXISTS (SELECT 1 FROM ${d} AS p WHERE p.delivery_uuid = ${d.deliveryUuid} AND p.status = 'pending')`,
+      ),
+    )
+    .orderBy(asc(d.createdAt))
+    .limit(limit);
+  const deleted = await db.delete(d).where(inArray(d.id, doomed)).returning({ id: d.id });
+  return deleted.length;
+}

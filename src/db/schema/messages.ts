@@ -34,7 +34,12 @@ export const messages = sqliteTable(
     createdAt: text('created_at').notNull().default(now),
     sentAt: text('sent_at'),
   },
-  (t) => [index('messages_account').on(t.accountId, t.id), index('messages_status').on(t.status, t.id)],
+  (t) => [
+    index('messages_account').on(t.accountId, t.id),
+    index('messages_status').on(t.status, t.id),
+    // Retention (src/scheduled/retention.ts) deletes the oldest finished rows first.
+    index('messages_created').on(t.createdAt),
+  ],
 );
 
 export type Message = typeof messages.$inferSelect;

@@ -76,6 +76,9 @@ export const webhookDeliveries = sqliteTable(
     // One row per attempt of a delivery: recording an attempt twice cannot schedule two retries.
     uniqueIndex('webhook_deliveries_attempt').on(t.deliveryUuid, t.attempt),
     index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    // Retention (src/scheduled/retention.ts): the oldest rows, and whether an event is still named by one.
+    index('webhook_deliveries_created').on(t.createdAt),
+    index('webhook_deliveries_event').on(t.eventId),
   ],
 );
 

@@ -43,3 +43,12 @@ export async function scheduleWakeUps(queue: WebhookQueue, wakeUps: readonly { d
 export async function requestDrain(queue: WebhookQueue): Promise<void> {
   await queue.send({ kind: 'drain' });
 }
+
+/**
+ * Wakes the fan-out after a background job (sealing, expiry) wrote events, as `outboxDrain()` does after
+ * an API write, so their webhooks go out within seconds. Best effort: a lost wake-up only delays the
+ * events until the cron's drain, so a failed send is logged and never fails the job that wrote them.
+ */
+export async function wakeFanOut(queue: WebhookQueue, writer: string): Promise<void> {
+  await requestDrain(queue).catch((err) => console.error(`${writer}: webhook fan-out wake-up failed`, err));
+}
