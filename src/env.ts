@@ -47,6 +47,8 @@ export type Bindings = {
   WEBHOOK_QUEUE: WebhookQueue;
   /** Development/test only: comma list of `host:port` webhook destinations exempt from the SSRF checks. */
   WEBHOOK_ALLOW_HOSTS?: string;
+  /** DNS-over-HTTPS (RFC 8484) resolver that webhook host names are looked up with; Cloudflare's by default. */
+  DOH_RESOLVER_URL?: string;
 };
 
 /** Who is calling: set by the auth middleware on every tenant API request. */
