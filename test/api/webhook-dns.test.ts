@@ -128,6 +128,19 @@ describe('webhook destinations before each delivery', () => {
     expect(rows[0].error_message).toContain('loopback (::1)');
   });
 
+  it('retries a delivery whose host could not be looked up because the resolver failed', async () => {
+    const { a, hook } = await rebound({ rcode: 2 });
+    await insertEvent(a.accountId, 'form.completed');
+    await runQueue([{ kind: 'drain' }]);
+    await deliverPending(hook.id);
+    const rows = await deliveryRows(hook.id);
+    expect(rows.map((r) => [r.attempt, r.status])).toEqual([
+      [1, 'failed'],
+      [2, 'pending'],
+    ]);
+    expect(rows[0].error_message).toContain('the DNS resolver failed (it answered SERVFAIL)');
+  });
+
   it('fails a test send once the name resolves to a private address', async () => {
     const { a, hook } = await rebound({ A: ['169.254.169.254'] });
     const res = await api('POST', `/api/webhooks/${hook.id}/test`, { token: a.token, body: {} });
