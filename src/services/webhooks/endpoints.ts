@@ -21,7 +21,10 @@ export type DestinationRules = { policy: UrlPolicy; resolve: HostResolver };
  * Every problem as its own sentence, so a caller can fix them all at once; `unavailable` when the URL's
  * host could not be looked up (the resolver failed), which is not the caller's to fix.
  */
-export async function webhookInputProblems(input: WebhookInput, rules: DestinationRules): Promise<{ problems: string[]; unavailable: string | null }> {
+export async function webhookInputProblems(
+  input: WebhookInput,
+  rules: DestinationRules,
+): Promise<{ problems: string[]; unavailable: string | null }> {
   const problems: string[] = [];
   let unavailable: string | null = null;
   if (input.url !== undefined) {
