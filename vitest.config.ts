@@ -19,6 +19,8 @@ export default defineConfig(async () => {
             // Local servers started by test/global/setup.ts.
             PDF_TOOLS_URL: inject('pdfToolsUrl'),
             SMS_PROVIDER_URL: inject('smsProviderUrl'),
+            // Webhook host names are looked up here (test/global/doh-resolver-server.ts), never on the internet.
+            DOH_RESOLVER_URL: inject('dohResolverUrl'),
             PARTNER_API_KEYS: TEST_PARTNER_KEYS,
             // A fixed test key for secrets encrypted at rest (uploaded signing keys).
             ENCRYPTION_KEY: 'dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcyEhISE=',

@@ -49,6 +49,8 @@ export type Bindings = {
   WEBHOOK_ALLOW_HOSTS?: string;
   /** Days dispatched events, finished webhook attempts and sent messages are kept (default 30; src/scheduled/retention.ts). */
   RETENTION_DAYS?: string;
+  /** DNS-over-HTTPS (RFC 8484) resolver that webhook host names are looked up with; Cloudflare's by default. */
+  DOH_RESOLVER_URL?: string;
 };
 
 /** Who is calling: set by the auth middleware on every tenant API request. */

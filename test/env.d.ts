@@ -9,6 +9,8 @@ declare global {
       PDF_TOOLS_URL: string;
       /** test/global/sms-provider-server.ts: a Twilio-compatible API that records and can fail. */
       SMS_PROVIDER_URL: string;
+      /** test/global/doh-resolver-server.ts: the DoH resolver webhook host names are looked up with. */
+      DOH_RESOLVER_URL: string;
       /** Port of the webhook receiver started by test/receiver/global-setup.ts. */
       RECEIVER_PORT: number;
     }

@@ -25,7 +25,7 @@ const ERROR_DESCRIPTIONS = {
   409: 'Conflicts with the current state, or an idempotent request with this key is still running.',
   422: 'Validation failed; the body says why in sentences.',
   429: 'Rate limit exceeded (per token, or failed authentications per client address); see Retry-After.',
-  502: 'A service this operation depends on (e.g. the payment processor) failed; retry later.',
+  502: 'A service this operation depends on (e.g. the payment processor, or the DNS resolver that checks webhook hosts) failed; retry later.',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;

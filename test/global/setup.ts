@@ -1,6 +1,7 @@
 // vitest globalSetup: starts the local servers tests talk to and provides their URLs to the workers.
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { startDohResolverServer } from './doh-resolver-server';
 import { startPdfToolsServer } from './pdf-tools-server';
 import { startSmsProviderServer } from './sms-provider-server';
 import { makePkcs12Fixtures, type Pkcs12Fixtures } from './pkcs12-fixtures';
@@ -9,6 +10,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pdfToolsUrl: string;
     smsProviderUrl: string;
+    dohResolverUrl: string;
     pkcs12: Pkcs12Fixtures;
   }
 }
@@ -16,11 +18,14 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const pdfTools = await startPdfToolsServer();
   const smsProvider = await startSmsProviderServer();
+  const dohResolver = await startDohResolverServer();
   project.provide('pdfToolsUrl', pdfTools.url);
   project.provide('smsProviderUrl', smsProvider.url);
+  project.provide('dohResolverUrl', dohResolver.url);
   project.provide('pkcs12', makePkcs12Fixtures());
   return async () => {
     pdfTools.server.close();
     smsProvider.server.close();
+    dohResolver.server.close();
   };
 }

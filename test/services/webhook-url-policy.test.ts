@@ -95,6 +95,13 @@ describe('checkWebhookUrl', () => {
     expect(verdict).toEqual({ ok: false, reason: 'url must use https; plain http is accepted only in development and test.' });
   });
 
+  it('refuses ports other than 443 and 80 in production', () => {
+    expect(checkWebhookUrl('https://hooks.example.com:8443/', production)).toEqual({
+      ok: false,
+      reason: 'url must use port 443 (or 80); port 8443 is accepted only in development and test.',
+    });
+  });
+
   it('accepts plain http outside production', () => {
     expect(checkWebhookUrl('http://hooks.example.com/', development).ok).toBe(true);
   });

@@ -10,6 +10,8 @@ import { paginateByCursor } from '../../lib/pagination';
 import { deliveryContext } from '../../services/webhooks/context';
 import { changeWebhook, createWebhook as createEndpoint } from '../../services/webhooks/endpoints';
 import { redeliver as redeliverOnce, sendTestWebhook, testEventFor } from '../../services/webhooks/manual-sends';
+import { hostResolverFromEnv } from '../../services/webhooks/dns-over-https';
+import type { DestinationRules } from '../../services/webhooks/endpoints';
 import { urlPolicyFromEnv } from '../../services/webhooks/url-policy';
 import type * as routes from './webhooks.routes';
 
@@ -59,6 +61,10 @@ export function serializeDelivery(row: WebhookDelivery) {
   };
 }
 
+function destinationRules(env: AppEnv['Bindings']): DestinationRules {
+  return { policy: urlPolicyFromEnv(env), resolve: hostResolverFromEnv(env) };
+}
+
 async function findWebhook(c: { env: AppEnv['Bindings']; var: AppEnv['Variables'] }, id: number): Promise<Webhook> {
   const hook = await webhooksDb.getWebhook(createDb(c.env.DB), c.var.principal.account.id, id);
   if (!hook) throw notFound('Webhook');
@@ -66,7 +72,7 @@ async function findWebhook(c: { env: AppEnv['Bindings']; var: AppEnv['Variables'
 }
 
 export const createWebhook: RouteHandler<typeof routes.createWebhook, AppEnv> = async (c) => {
-  const hook = await createEndpoint(createDb(c.env.DB), c.var.principal.account.id, c.req.valid('json'), urlPolicyFromEnv(c.env));
+  const hook = await createEndpoint(createDb(c.env.DB), c.var.principal.account.id, c.req.valid('json'), destinationRules(c.env));
   c.set('audit', { action: 'webhook.create', resourceType: 'webhook', resourceId: hook.id });
   return c.json(serializeWebhook(hook), 201);
 };
@@ -88,7 +94,7 @@ export const updateWebhook: RouteHandler<typeof routes.updateWebhook, AppEnv> = 
     c.var.principal.account.id,
     id,
     c.req.valid('json'),
-    urlPolicyFromEnv(c.env),
+    destinationRules(c.env),
     new Date().toISOString(),
   );
   c.set('audit', { action: 'webhook.update', resourceType: 'webhook', resourceId: id });

@@ -67,7 +67,7 @@ const webhookResponse = (description: string, status: 200 | 201 = 200) => ({
 });
 
 export const createWebhook = tenantRoute(
-  { ...write, idempotent: true },
+  { ...write, idempotent: true, errors: [502] },
   {
     method: 'post',
     path: '/webhooks',
@@ -101,7 +101,7 @@ export const getWebhook = tenantRoute(read, {
   responses: webhookResponse('The endpoint.'),
 });
 
-export const updateWebhook = tenantRoute(write, {
+export const updateWebhook = tenantRoute({ ...write, errors: [502] }, {
   method: 'put',
   path: '/webhooks/{id}',
   tags,

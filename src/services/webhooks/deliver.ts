@@ -5,7 +5,9 @@ import { claimDueAttempts, pendingDueTimes, recordAttempts, type AttemptOutcome,
 import { webhooksForDelivery } from '../../db/queries/webhooks';
 import type { NewWebhookDelivery, Webhook, WebhookDelivery } from '../../db/schema/index';
 import { signWebhookBody } from './signature';
-import { checkWebhookUrl, type UrlPolicy } from './url-policy';
+import { checkWebhookDestination } from './destination';
+import type { HostResolver } from './dns-over-https';
+import type { UrlPolicy } from './url-policy';
 
 export const MAX_ATTEMPTS = 6;
 /** Delay before attempts 2…6, counted from the failed attempt: 1 m, 5 m, 30 m, 2 h, 8 h (≈10.6 h in all). */
@@ -20,6 +22,8 @@ export const RESPONSE_BODY_LIMIT = 4_096;
 export type DeliveryContext = {
   db: Db;
   policy: UrlPolicy;
+  /** Looks up host names before each attempt; one per batch, so a batch asks once per name. */
+  resolve: HostResolver;
   userAgent: string;
   /** Defaults to ATTEMPT_TIMEOUT_MS; tests shorten it rather than wait 10 s. */
   timeoutMs?: number;
@@ -72,10 +76,12 @@ export async function sendAttempt(
   options: { test?: boolean } = {},
 ): Promise<SentAttempt> {
   const base = { url: hook.url, attemptedAt, httpStatus: null, responseBody: null, responseTimeMs: null, deliveredAt: null };
-  // Re-checked on every attempt: the policy may have changed since the endpoint was saved.
-  const verdict = checkWebhookUrl(hook.url, ctx.policy);
+  // Re-checked on every attempt: the policy may have changed since the endpoint was saved, and DNS may
+  // now point the name somewhere else (rebinding). A URL the policy refuses is final; a DNS answer is
+  // not (it may change back), so that attempt fails and is retried like any other failure.
+  const verdict = await checkWebhookDestination(hook.url, ctx.policy, ctx.resolve);
   if (!verdict.ok) {
-    return { final: true, outcome: { ...base, status: 'failed', requestHeaders: null, errorMessage: `Not sent: ${verdict.reason}` } };
+    return { final: verdict.kind === 'url', outcome: { ...base, status: 'failed', requestHeaders: null, errorMessage: `Not sent: ${verdict.reason}` } };
   }
 
   const headers: Record<string, string> = {

@@ -2,22 +2,35 @@
 import type { Db } from '../../db/client';
 import { countWebhooks, getWebhook, insertWebhook, updateWebhook, type WebhookChanges } from '../../db/queries/webhooks';
 import type { Webhook } from '../../db/schema/index';
-import { notFound, unprocessable } from '../../lib/errors';
+import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { EVENT_NAMES, isEventName } from '../../lib/events';
 import { generateWebhookSecret, SECRET_PATTERN } from './secret';
-import { checkWebhookUrl, type UrlPolicy } from './url-policy';
+import { checkWebhookDestination } from './destination';
+import type { HostResolver } from './dns-over-https';
+import type { UrlPolicy } from './url-policy';
 
 /** Each event fans out to every endpoint; the cap keeps one event's fan-out bounded. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 50;
 
 export type WebhookInput = { url?: string; events?: string[]; secret?: string; enabled?: boolean };
 
-/** Every problem as its own sentence, so a caller can fix them all at once. */
-export function webhookInputProblems(input: WebhookInput, policy: UrlPolicy): string[] {
+/** What judging a destination needs: the URL policy and a DNS resolver (DNS-over-HTTPS). */
+export type DestinationRules = { policy: UrlPolicy; resolve: HostResolver };
+
+/**
+ * Every problem as its own sentence, so a caller can fix them all at once; `unavailable` when the URL's
+ * host could not be looked up (the resolver failed), which is not the caller's to fix.
+ */
+export async function webhookInputProblems(
+  input: WebhookInput,
+  rules: DestinationRules,
+): Promise<{ problems: string[]; unavailable: string | null }> {
   const problems: string[] = [];
+  let unavailable: string | null = null;
   if (input.url !== undefined) {
-    const verdict = checkWebhookUrl(input.url.trim(), policy);
-    if (!verdict.ok) problems.push(verdict.reason);
+    const verdict = await checkWebhookDestination(input.url.trim(), rules.policy, rules.resolve);
+    if (!verdict.ok && verdict.kind === 'unavailable') unavailable = verdict.reason;
+    else if (!verdict.ok) problems.push(verdict.reason);
   }
   if (input.events) {
     const unknown = input.events.filter((e) => !isEventName(e));
@@ -30,7 +43,7 @@ export function webhookInputProblems(input: WebhookInput, policy: UrlPolicy): st
   if (input.secret !== undefined && !SECRET_PATTERN.test(input.secret)) {
     problems.push('secret must be 16 to 128 visible ASCII characters without spaces (it is sent as a header); omit it to have one generated.');
   }
-  return problems;
+  return { problems, unavailable };
 }
 
 function normalised(input: WebhookInput): WebhookChanges {
@@ -42,18 +55,20 @@ function normalised(input: WebhookInput): WebhookChanges {
   return changes;
 }
 
-function assertValid(input: WebhookInput, policy: UrlPolicy) {
-  const problems = webhookInputProblems(input, policy);
+async function assertValid(input: WebhookInput, rules: DestinationRules) {
+  const { problems, unavailable } = await webhookInputProblems(input, rules);
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  // 502: a service the operation depends on failed (the route's declared meaning); the caller may retry.
+  if (unavailable) throw new ApiError(502, unavailable);
 }
 
 export async function createWebhook(
   db: Db,
   accountId: number,
   input: WebhookInput & { url: string },
-  policy: UrlPolicy,
+  rules: DestinationRules,
 ): Promise<Webhook> {
-  assertValid(input, policy);
+  await assertValid(input, rules);
   if ((await countWebhooks(db, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
     throw unprocessable(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one first.`);
   }
@@ -67,10 +82,17 @@ export async function createWebhook(
   });
 }
 
-export async function changeWebhook(db: Db, accountId: number, id: number, input: WebhookInput, policy: UrlPolicy, at: string): Promise<Webhook> {
+export async function changeWebhook(
+  db: Db,
+  accountId: number,
+  id: number,
+  input: WebhookInput,
+  rules: DestinationRules,
+  at: string,
+): Promise<Webhook> {
   // 404 before 422: another account's id must not learn anything from validation.
   if (!(await getWebhook(db, accountId, id))) throw notFound('Webhook');
-  assertValid(input, policy);
+  await assertValid(input, rules);
   const row = await updateWebhook(db, accountId, id, normalised(input), at);
   if (!row) throw notFound('Webhook');
   return row;

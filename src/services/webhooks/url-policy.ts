@@ -10,7 +10,9 @@ export type UrlPolicy = {
   allowHosts: readonly string[];
 };
 
-export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+export type UrlVerdict =
+  | { ok: true; url: URL; /** A host name (not an IP literal, not exempt) whose DNS answers must be judged too. */ dnsName: string | null }
+  | { ok: false; reason: string };
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -133,9 +135,12 @@ function allowed(url: URL, host: string, policy: UrlPolicy): boolean {
   return policy.allowHosts.includes(withPort) || policy.allowHosts.includes(host);
 }
 
+/** Ports a production webhook may use: those of http and https (the URL leaves them out when default). */
+const PRODUCTION_PORTS = ['', '80', '443'];
+
 /**
- * Decides whether a webhook may call `raw`. Hostnames that are not IP literals pass once their name is
- * acceptable: a Worker cannot resolve DNS before fetch (see docs/webhooks.md › Destinations).
+ * Decides, from the URL alone, whether a webhook may call `raw`. A host name that is not an IP literal is
+ * returned as `dnsName`: its DNS answers are judged by checkWebhookDestination (destination.ts).
  */
 export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlVerdict {
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters.` };
@@ -154,18 +159,21 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlVerdict {
   if (url.username || url.password) {
     return { ok: false, reason: 'url must not contain a user name or password; deliveries are authenticated by their signature.' };
   }
+  if (policy.production && !PRODUCTION_PORTS.includes(url.port)) {
+    return { ok: false, reason: `url must use port 443 (or 80); port ${url.port} is accepted only in development and test.` };
+  }
   const host = url.hostname.toLowerCase().replace(/\.+$/, '');
   if (!host) return { ok: false, reason: 'url must name a host.' };
-  if (allowed(url, host, policy)) return { ok: true, url };
+  if (allowed(url, host, policy)) return { ok: true, url, dnsName: null };
 
   const address = hostAddress(host);
   if (address === 'invalid') return { ok: false, reason: `url has a numeric host (${url.hostname}) that is not a valid IP address.` };
   if (address) {
     const reason = blockedAddressReason(address);
     if (reason) return { ok: false, reason: `url points to ${address.toString()}, ${reason}, which webhooks may not call.` };
-    return { ok: true, url };
+    return { ok: true, url, dnsName: null };
   }
   const reason = hostnameReason(host);
   if (reason) return { ok: false, reason: `url points to ${reason} (${url.hostname}), which webhooks may not call.` };
-  return { ok: true, url };
+  return { ok: true, url, dnsName: host };
 }
