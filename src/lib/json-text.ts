@@ -19,57 +19,55 @@ export function decodeUtf8(bytes: Uint8Array | ArrayBuffer, what = 'The request 
   }
 }
 
-// The characters the scan stops at; everything else (long base64 strings included) is skipped by the regex engine.
-const STRUCTURAL = /["\\[\]{}]/g;
-const HEX4 = /^[0-9a-fA-F]{4}$/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function escapedCodeUnit(text: string, at: number): number | null {
-  // `at` is the index of the `u` in `\uXXXX`.
-  const hex = text.slice(at + 1, at + 5);
-  return HEX4.test(hex) ? parseInt(hex, 16) : null;
+// String.prototype.isWellFormed (ES2024) is native and O(1) on one-byte strings such as base64 files;
+// the regex is the fallback where the runtime lacks it.
+function wellFormed(text: string): boolean {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return native ? native.call(text) : !LONE_SURROGATE.test(text);
 }
 
 /**
- * Refuses JSON text nested deeper than `MAX_JSON_DEPTH`, or whose strings escape a lone UTF-16
- * surrogate (`"\ud800"`), which no UTF-8 text can carry. One linear pass; syntax errors are left
- * to JSON.parse.
+ * Refuses a parsed JSON value nested deeper than `MAX_JSON_DEPTH`, or holding a string (value or
+ * key) with a lone UTF-16 surrogate (`"\ud800"` escaped in the text), which no UTF-8 text can carry.
+ * Iterative, and it stops at the first problem, so a hostile depth never reaches the call stack.
  */
-export function checkJsonText(text: string, what = 'The request body'): void {
-  let depth = 0;
-  let inString = false;
-  STRUCTURAL.lastIndex = 0;
-  for (let match = STRUCTURAL.exec(text); match; match = STRUCTURAL.exec(text)) {
-    const at = match.index;
-    const char = match[0];
-    if (inString) {
-      if (char === '"') inString = false;
-      else if (char === '\\') {
-        STRUCTURAL.lastIndex = at + 2;
-        if (text[at + 1] !== 'u') continue;
-        const unit = escapedCodeUnit(text, at + 1);
-        if (unit === null || unit < 0xd800 || unit > 0xdfff) continue;
-        const low = unit <= 0xdbff && text.startsWith('\\u', at + 6) ? escapedCodeUnit(text, at + 7) : null;
-        if (low === null || low < 0xdc00 || low > 0xdfff) {
-          throw new ApiError(400, `${what} has a string with an unpaired surrogate (\\u${text.slice(at + 2, at + 6)}), which is not valid Unicode.`);
-        }
-        STRUCTURAL.lastIndex = at + 12;
-      }
-    } else if (char === '"') inString = true;
-    else if (char === '{' || char === '[') {
-      depth += 1;
-      if (depth > MAX_JSON_DEPTH) {
-        throw new ApiError(400, `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; send a flatter structure.`);
-      }
-    } else if (char === '}' || char === ']') depth -= 1;
+export function checkJsonValue(value: unknown, what = 'The request body'): void {
+  const containers: object[] = [];
+  const depths: number[] = [];
+  const visit = (item: unknown, depth: number) => {
+    if (typeof item === 'string') {
+      if (!wellFormed(item)) throw new ApiError(400, `${what} has a string with an unpaired UTF-16 surrogate (a \\uD800–\\uDFFF escape), which is not valid Unicode.`);
+    } else if (item !== null && typeof item === 'object') {
+      if (depth > MAX_JSON_DEPTH) throw new ApiError(400, `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; send a flatter structure.`);
+      containers.push(item);
+      depths.push(depth);
+    }
+  };
+  visit(value, 1);
+  while (containers.length) {
+    const node = containers.pop()!;
+    const inner = depths.pop()! + 1;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, inner);
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      visit(key, inner);
+      visit((node as Record<string, unknown>)[key], inner);
+    }
   }
 }
 
-/** JSON.parse after `checkJsonText`; text that is not JSON is a 400 naming `what`. */
+/** JSON.parse, then `checkJsonValue`; text that is not JSON is a 400 naming `what`. */
 export function parseJsonText(text: string, what = 'The request body'): unknown {
-  checkJsonText(text, what);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, `${what} is not valid JSON.`);
   }
+  checkJsonValue(value, what);
+  return value;
 }

@@ -150,7 +150,7 @@ describe('UTF-8', () => {
     const body = `{"template_id":"${template.id}","submitters":[{"role":"Client","email":"a@example.com"}],"metadata":{"note":"\\ud800"}}`;
     const res = await api('POST', '/api/submissions', { token: owner.token, body });
     expect(res.status).toBe(400);
-    expect(res.json.error).toBe('The request body has a string with an unpaired surrogate (\\ud800), which is not valid Unicode.');
+    expect(res.json.error).toBe('The request body has a string with an unpaired UTF-16 surrogate (a \\uD800–\\uDFFF escape), which is not valid Unicode.');
   });
 
   it('refuses a template created from JSON whose name is not UTF-8', async () => {

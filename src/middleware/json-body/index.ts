@@ -2,7 +2,7 @@
 // and JSON that is not UTF-8 or nests deeper than MAX_JSON_DEPTH (src/lib/json-text.ts).
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../lib/errors';
-import { checkJsonText, decodeUtf8 } from '../../lib/json-text';
+import { checkJsonValue, decodeUtf8 } from '../../lib/json-text';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -19,7 +19,15 @@ export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandle
       throw new ApiError(400, `Send the request body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
     }
     // Read through Hono's body cache, so the validator after this middleware parses the same bytes.
-    checkJsonText(decodeUtf8(await c.req.arrayBuffer()));
+    const text = decodeUtf8(await c.req.arrayBuffer());
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Not JSON at all: the validator answers its own 400.
+      return next();
+    }
+    checkJsonValue(value);
     await next();
   };
 }
