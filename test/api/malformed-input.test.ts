@@ -2,7 +2,7 @@
 import { SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createAccount, partnerKeys, type TestAccount } from '../helpers';
-import { makePdf, toBase64 } from '../fixtures/pdfs';
+import { makePdf, pdfFile, toBase64 } from '../fixtures/pdfs';
 import { createTemplate, type TemplateFixture } from '../submission-fixtures';
 import { signingFixture } from '../signing/fixtures';
 
@@ -87,6 +87,14 @@ describe('date-time inputs', () => {
     expect(res.json.error).toMatch(/^expire_at must be a date-time/);
   });
 
+  it('clears expire_at on PUT /api/submissions/{id} given "", as creation reads "" as no expiry', async () => {
+    const created = await api('POST', '/api/submissions', { token: owner.token, body: submission({ expire_at: '2099-01-31 12:00:00 UTC' }) });
+    expect(created.json.expire_at).toBe('2099-01-31T12:00:00.000Z');
+    const res = await api('PUT', `/api/submissions/${created.json.id}`, { token: owner.token, body: { expire_at: '' } });
+    expect(res.status).toBe(200);
+    expect(res.json.expire_at).toBeNull();
+  });
+
   it('refuses a created_after that only a lenient date parser reads as a date', async () => {
     const res = await api('GET', '/api/submissions?created_after=1', { token: owner.token });
     expect(res.status).toBe(422);
@@ -124,6 +132,16 @@ describe('JSON nesting depth', () => {
     expect(res.json.error).toMatch(/more than 64 levels deep/);
   });
 
+  it('refuses a deeply nested JSON part of a multipart template body', async () => {
+    const form = new FormData();
+    form.set('name', 'Deep parts');
+    form.set('submitters', `[${'['.repeat(100)}${']'.repeat(100)}]`);
+    form.set('documents[0][file]', pdfFile(await makePdf(1), 'a.pdf'));
+    const res = await api('POST', '/api/templates/pdf', { token: owner.token, body: form });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('The submitters part nests objects and arrays more than 64 levels deep; send a flatter structure.');
+  });
+
   it('refuses a deeply nested body on the signing page', async () => {
     const fx = await signingFixture();
     const res = await api('PUT', `/s/${fx.submitters[0].slug}/values`, { headers: { Origin: 'https://api.test' }, body: { values: {}, extra: nested(100) } });
@@ -151,6 +169,13 @@ describe('UTF-8', () => {
     const res = await api('POST', '/api/submissions', { token: owner.token, body });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('The request body has a string with an unpaired UTF-16 surrogate (a \\uD800–\\uDFFF escape), which is not valid Unicode.');
+  });
+
+  it('refuses an object key escaping a lone surrogate', async () => {
+    const body = `{"template_id":"${template.id}","submitters":[{"role":"Client","email":"a@example.com"}],"metadata":{"\\udfff":1}}`;
+    const res = await api('POST', '/api/submissions', { token: owner.token, body });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatch(/unpaired UTF-16 surrogate/);
   });
 
   it('refuses a template created from JSON whose name is not UTF-8', async () => {
