@@ -56,7 +56,8 @@ export function errorResponse(err: Error, c: Context<AppEnv>): Response {
 export function createTenantApi(): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error);
+      // `data` is the input the validator was given: sentences can name list elements by their name.
+      if (!result.success) throw validationError(result.error, (result as { data?: unknown }).data);
     },
   });
   api.use('*', authenticate());

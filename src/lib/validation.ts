@@ -71,20 +71,48 @@ function fieldLabel(path: readonly PropertyKey[]): string {
   return label;
 }
 
-/** "name must be at most 255 characters." — or the message alone, capitalised, for the root. */
-export function issueSentence(issue: z.core.$ZodIssue): string {
-  const label = fieldLabel(issue.path);
+const MAX_NAME_IN_LABEL = 100;
+
+/**
+ * How far along `path` the last list element with a `name` sits in `input`, and that name: a field's
+ * problem then names the field as template-fields' own sentences do (`fields[2] "Signature 1": …`).
+ */
+function namedElement(path: readonly PropertyKey[], input: unknown): { at: number; name: string } | undefined {
+  let found: { at: number; name: string } | undefined;
+  let node = input;
+  for (const [i, part] of path.entries()) {
+    if (!node || typeof node !== 'object') break;
+    node = (node as Record<PropertyKey, unknown>)[part];
+    const name = typeof part === 'number' && node && typeof node === 'object' ? (node as { name?: unknown }).name : undefined;
+    if (typeof name === 'string' && name.trim() && name.length <= MAX_NAME_IN_LABEL) found = { at: i + 1, name: name.trim() };
+  }
+  return found;
+}
+
+/**
+ * "name must be at most 255 characters." — or the message alone, capitalised, for the root. With the
+ * request's input, an issue inside a named list element names it: `fields[0] "Sig": type …`.
+ */
+export function issueSentence(issue: z.core.$ZodIssue, input?: unknown): string {
   const text = issue.message.replace(/\.$/, '');
+  const named = input === undefined ? undefined : namedElement(issue.path, input);
+  if (named) {
+    const element = `${fieldLabel(issue.path.slice(0, named.at))} ${JSON.stringify(named.name)}`;
+    const rest = fieldLabel(issue.path.slice(named.at));
+    return rest ? `${element}: ${rest} ${text}.` : `${element} ${text}.`;
+  }
+  const label = fieldLabel(issue.path);
   if (!label) return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
   return `${label} ${text}.`;
 }
 
 /**
  * Missing parameters and wrong types are 400, every other rule is 422 (spec › Errors table). The body
- * is a single string for one problem and an array for several.
+ * is a single string for one problem and an array for several. `input`, when given, lets sentences
+ * name list elements by their `name`.
  */
-export function validationError(error: z.ZodError): ApiError {
-  const sentences = [...new Set(error.issues.map(issueSentence))];
+export function validationError(error: z.ZodError, input?: unknown): ApiError {
+  const sentences = [...new Set(error.issues.map((issue) => issueSentence(issue, input)))];
   const status = error.issues.some((issue) => issue.code === 'invalid_type') ? 400 : 422;
   return new ApiError(status, sentences.length === 1 ? sentences[0] : sentences);
 }

@@ -18,7 +18,7 @@ export const errorSchema = z
   .openapi('Error');
 
 const ERROR_DESCRIPTIONS = {
-  400: 'Malformed JSON, wrong content type, a missing required parameter or a value of the wrong type.',
+  400: 'Malformed JSON (including a body that is not UTF-8, a lone surrogate escape, or nesting deeper than 64 levels), wrong content type, a missing required parameter or a value of the wrong type.',
   401: 'Token missing, not in the token format, unknown, revoked or expired.',
   403: 'Insufficient scope, IP not allowed, not an admin, or the plan does not include this.',
   404: 'No such resource in this account.',

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError, unprocessable } from '../lib/errors';
 import { readBodyCapped } from '../lib/request';
+import { decodeUtf8, parseJsonText } from '../lib/json-text';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const MULTIPART_TYPE = /^multipart\/form-data$/i;
@@ -73,12 +74,7 @@ export async function readSingleFileUpload(c: Context<AppEnv>, maxBytes: number)
 
   let fields: Record<string, unknown>;
   if (isJson) {
-    let value: unknown;
-    try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      throw new ApiError(400, 'The request body is not valid JSON.');
-    }
+    const value = parseJsonText(decodeUtf8(bytes));
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'The request body must be a JSON object.');
     fields = value as Record<string, unknown>;
   } else {

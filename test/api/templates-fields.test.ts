@@ -98,7 +98,7 @@ describe('template fields', () => {
     const a = await createAccount();
     const res = await create(a.token, { fields: [{ name: 'X', type: 'hologram' }] });
     expect(res.status).toBe(422);
-    expect(res.json.error).toMatch(/^fields\[0\]\.type must be one of: text, signature/);
+    expect(res.json.error).toMatch(/^fields\[0\] "X": type "hologram" is not a field type; use one of: text, signature/);
   });
 
   it('refuses an area on a page the document does not have', async () => {

@@ -1,6 +1,8 @@
-// Refuses a body that is not JSON on routes that take JSON (spec › Errors: 400 for a malformed body).
+// Refuses a body that is not JSON on routes that take JSON (spec › Errors: 400 for a malformed body),
+// and JSON that is not UTF-8 or nests deeper than MAX_JSON_DEPTH (src/lib/json-text.ts).
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../lib/errors';
+import { checkJsonValue, decodeUtf8 } from '../../lib/json-text';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -16,6 +18,16 @@ export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandle
     if (!JSON_TYPE.test(type)) {
       throw new ApiError(400, `Send the request body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
     }
+    // Read through Hono's body cache, so the validator after this middleware parses the same bytes.
+    const text = decodeUtf8(await c.req.arrayBuffer());
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Not JSON at all: the validator answers its own 400.
+      return next();
+    }
+    checkJsonValue(value);
     await next();
   };
 }

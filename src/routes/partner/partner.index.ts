@@ -21,7 +21,8 @@ function partnerSubject(c: Context<AppEnv>): AuditSubject | undefined {
 export function createPartnerApi(): OpenAPIHono<AppEnv> {
   const partner = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error);
+      // `data` is the input the validator was given: sentences can name list elements by their name.
+      if (!result.success) throw validationError(result.error, (result as { data?: unknown }).data);
     },
   });
 

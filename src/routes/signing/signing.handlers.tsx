@@ -5,6 +5,7 @@ import type { AppEnv } from '../../env';
 import { createDb, type Db } from '../../db/client';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
+import { decodeUtf8, parseJsonText } from '../../lib/json-text';
 import type { StateContext } from '../../services/submissions/submission-state';
 import { hasVerifiedSession, requiresEmailCode, sendCode, verifyCode } from '../../services/signing/email-verification';
 import { assertCanFill, loadSigning, openForm, openingValues, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
@@ -54,12 +55,7 @@ async function loadVerified(c: C) {
 }
 
 async function jsonBody(c: C): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new ApiError(400, 'Send the request body as JSON.');
-  }
+  const body = parseJsonText(decodeUtf8(await c.req.arrayBuffer()));
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }

@@ -10,6 +10,7 @@ import { ApiError, forbidden, notFound, unprocessable } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
 import { baseUrl, clientIp } from '../../lib/request';
 import { grants } from '../../lib/scopes';
+import { parseDateTime } from '../../lib/time';
 import { upgradeUrl } from '../../middleware/authorize';
 import * as creating from '../../services/submissions/create-submissions';
 import * as editing from '../../services/submissions/edit-submissions';
@@ -140,8 +141,8 @@ export const listSubmissions: RouteHandler<typeof routes.listSubmissions, AppEnv
         slug: query.slug,
         templateFolder: query.template_folder,
         archived: query.archived === 'true' || query.status === 'archived',
-        createdAfter: query.created_after ? new Date(query.created_after).toISOString() : undefined,
-        createdBefore: query.created_before ? new Date(query.created_before).toISOString() : undefined,
+        createdAfter: (query.created_after && parseDateTime(query.created_after)) || undefined,
+        createdBefore: (query.created_before && parseDateTime(query.created_before)) || undefined,
       },
       window,
     ),
@@ -210,8 +211,8 @@ export const listSubmitters: RouteHandler<typeof routes.listSubmitters, AppEnv> 
         submissionId: query.submission_id,
         externalId: query.external_id,
         q: query.q,
-        completedAfter: query.completed_after ? new Date(query.completed_after).toISOString() : undefined,
-        completedBefore: query.completed_before ? new Date(query.completed_before).toISOString() : undefined,
+        completedAfter: (query.completed_after && parseDateTime(query.completed_after)) || undefined,
+        completedBefore: (query.completed_before && parseDateTime(query.completed_before)) || undefined,
       },
       window,
     ),

@@ -2,12 +2,20 @@
 import { z } from '@hono/zod-openapi';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
 import { SUBMISSION_STATUSES, SUBMITTER_STATUSES } from '../../db/schema/index';
+import { parseDateTime } from '../../lib/time';
 
 const metadata = z.record(z.string(), z.unknown()).openapi({ description: 'Your own key/value data, returned as given.' });
 const values = z
   .record(z.string(), z.unknown())
   .openapi({ description: 'Prefilled values: field name (or field uuid) → value, checked against the field.', example: { 'Full Name': 'Jane Doe' } });
 const dateTime = z.string().openapi({ format: 'date-time' });
+const DATE_TIME_PHRASE = 'must be a date-time such as 2026-01-31T12:00:00Z';
+/** `expire_at`: a date-time (checked here, so a bad one is a 422 naming the field); "" or null for none. */
+const expireAt = z
+  .string()
+  .refine((v) => v === '' || parseDateTime(v) !== null, DATE_TIME_PHRASE)
+  .nullish()
+  .openapi({ format: 'date-time' });
 
 export const submitterInput = z
   .object({
@@ -43,7 +51,7 @@ const submissionFields = {
   submitters_order: z.enum(['sequential', 'parallel']).optional().openapi({ description: 'Default sequential.' }),
   send_email: z.boolean().optional().openapi({ description: 'false suppresses every invitation email. Default true.' }),
   send_sms: z.boolean().optional().openapi({ description: 'Default for submitters’ send_sms.' }),
-  expire_at: z.string().nullish().openapi({ format: 'date-time', description: 'When pending signing stops; must be in the future.' }),
+  expire_at: expireAt.openapi({ description: 'When pending signing stops; must be in the future.' }),
   auto_sign: z.boolean().optional(),
   draft: z.boolean().optional().openapi({ description: 'true: saved but nothing is sent until POST /api/submissions/{id}/send.' }),
   metadata: metadata.optional(),
@@ -74,7 +82,7 @@ export const submissionEmailsBody = z
     emails: z.union([z.string(), z.array(z.string())]).openapi({ description: 'Addresses as a list or one comma-separated string.', example: 'a@example.com, b@example.com' }),
     send_email: z.boolean().optional(),
     submitters_order: z.enum(['sequential', 'parallel']).optional(),
-    expire_at: z.string().nullish(),
+    expire_at: expireAt,
     metadata: metadata.optional(),
     preferences: preferences.optional(),
     message: z.object({ subject: z.string().optional(), body: z.string().optional() }).optional(),
@@ -83,7 +91,7 @@ export const submissionEmailsBody = z
 
 export const updateSubmissionBody = z
   .object({
-    expire_at: z.string().nullish().openapi({ format: 'date-time' }),
+    expire_at: expireAt,
     submitters_order: z.enum(['sequential', 'parallel']).optional().openapi({ description: 'Drafts only.' }),
     send_email: z.boolean().optional().openapi({ description: 'Drafts only.' }),
     metadata: metadata.optional(),
@@ -168,8 +176,9 @@ export const submitterListSchema = z.object({ data: z.array(submitterSchema), pa
 
 const optionalDate = z
   .string()
-  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date-time')
-  .optional();
+  .refine((v) => parseDateTime(v) !== null, DATE_TIME_PHRASE)
+  .optional()
+  .openapi({ format: 'date-time' });
 
 export const submissionListQuery = cursorQuerySchema.extend({
   template_id: z.string().optional(),

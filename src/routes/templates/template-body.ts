@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { readBodyCapped } from '../../lib/request';
+import { decodeUtf8, parseJsonText } from '../../lib/json-text';
 import { UPLOAD_LIMITS, type Upload } from '../../services/documents/ingest';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -94,17 +95,9 @@ function formToTree(form: FormData): Tree {
     const path = keyPath(key);
     let parsed: unknown = value;
     if (typeof value === 'string' && path.length === 1 && JSON_KEYS.has(path[0]) && /^\s*[[{]/.test(value)) {
-      try {
-        parsed = JSON.parse(value);
-      } catch {
-        throw new ApiError(400, `The ${path[0]} part is not valid JSON.`);
-      }
+      parsed = parseJsonText(value, `The ${path[0]} part`);
     } else if (typeof value === 'string' && path[path.length - 1] === 'fields' && /^\s*\[/.test(value)) {
-      try {
-        parsed = JSON.parse(value);
-      } catch {
-        throw new ApiError(400, `The ${key} part is not valid JSON.`);
-      }
+      parsed = parseJsonText(value, `The ${key} part`);
     }
     assign(tree, path, parsed);
   }
@@ -133,12 +126,7 @@ export async function readTemplateBody(c: Context<AppEnv>): Promise<Tree> {
   const bytes = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readBodyCapped(c.req.raw, UPLOAD_LIMITS.requestBytes, tooLarge);
   if (bytes.byteLength > UPLOAD_LIMITS.requestBytes) throw tooLarge();
   if (isJson) {
-    let value: unknown;
-    try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      throw new ApiError(400, 'The request body is not valid JSON.');
-    }
+    const value = parseJsonText(decodeUtf8(bytes));
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'The request body must be a JSON object.');
     return value as Tree;
   }

@@ -68,8 +68,9 @@ function recordedCreate(c: Context<AppEnv>, action: string, template: Template) 
 }
 
 async function parseWith<T extends z.ZodType>(schema: T, c: Context<AppEnv>): Promise<z.infer<T>> {
-  const parsed = schema.safeParse(await readTemplateBody(c));
-  if (!parsed.success) throw validationError(parsed.error);
+  const input = await readTemplateBody(c);
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error, input);
   return parsed.data;
 }
 

@@ -54,11 +54,17 @@ export const fieldSchema = z
   })
   .openapi('TemplateField');
 
+/** A field's type; an unknown one is named with the types there are (the sentence names the field too). */
+const fieldType = z.enum(FIELD_TYPES, {
+  error: (issue) =>
+    issue.input === undefined ? 'is required' : `${JSON.stringify(issue.input)} is not a field type; use one of: ${FIELD_TYPES.join(', ')}`,
+});
+
 export const fieldInputSchema = z
   .object({
     uuid: z.uuid().optional(),
     name: name.optional().openapi({ description: 'Defaults to "<Type> Field <n>".' }),
-    type: z.enum(FIELD_TYPES),
+    type: fieldType,
     role: name.optional().openapi({ description: 'The role by name; or use submitter_uuid. Defaults to the first role.' }),
     submitter_uuid: z.uuid().optional(),
     required: z.boolean().optional().openapi({ description: 'Defaults to true, except for checkboxes.' }),

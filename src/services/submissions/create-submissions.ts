@@ -16,7 +16,7 @@ import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
 import type { Account, Submission, SubmissionPreferences, Submitter, Template, TemplateDocument, TemplateField } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
-import { nowIso } from '../../lib/time';
+import { nowIso, parseDateTime } from '../../lib/time';
 import { assertWithinPlanLimit, monthStartIso, planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../plan-limits';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { ChangeSet } from './change-set';
@@ -150,9 +150,9 @@ export function checkValues(fields: TemplateField[], roleName: string, values: R
 function checkSubmission(template: Template, input: SubmissionInput, where: string, problems: string[], at: string) {
   const resolved = checkSubmitters(template, input, where, problems);
   if (input.expire_at) {
-    const when = Date.parse(input.expire_at);
-    if (Number.isNaN(when)) problems.push(`${where}expire_at "${input.expire_at}" is not a date-time.`);
-    else if (when <= Date.parse(at)) problems.push(`${where}expire_at must be in the future.`);
+    const when = parseDateTime(input.expire_at);
+    if (when === null) problems.push(`${where}expire_at "${input.expire_at}" is not a date-time such as 2026-01-31T12:00:00Z.`);
+    else if (when <= at) problems.push(`${where}expire_at must be in the future.`);
   }
   if (input.preferences?.brand_id !== undefined) {
     problems.push(`${where}preferences.brand_id ${input.preferences.brand_id} is not a brand of this account.`);
@@ -253,7 +253,8 @@ export async function createSubmissions(
         preferences: input.preferences ?? {},
         metadata: input.metadata ?? {},
         createdById: ctx.userId,
-        expireAt: input.expire_at ? new Date(input.expire_at).toISOString() : null,
+        // An expire_at that is not a date-time is among `problems`, refused below before anything is stored.
+        expireAt: (input.expire_at && parseDateTime(input.expire_at)) || null,
         sentAt: input.draft ? null : at,
         completedAt: null,
         expiredAt: null,

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { deleteSubmissionRows, transitionSubmissionStatement, updateSubmitterStatement } from '../../db/queries/submissions';
 import type { SubmissionPreferences, Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
-import { nowIso } from '../../lib/time';
+import { nowIso, parseDateTime } from '../../lib/time';
 import { ChangeSet } from './change-set';
 import { checkValues, MAX_SUBMITTERS, type SubmitterInput } from './create-submissions';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
@@ -32,12 +32,13 @@ export async function updateSubmission(ctx: StateContext, scope: SubmissionScope
   const at = nowIso();
   const values: Record<string, unknown> = { updatedAt: at };
   if (edit.expire_at !== undefined) {
-    if (edit.expire_at === null) values.expireAt = null;
+    // "" clears it, as null does; as at creation, where "" means no expiry.
+    if (edit.expire_at === null || edit.expire_at === '') values.expireAt = null;
     else {
-      const when = Date.parse(edit.expire_at);
-      if (Number.isNaN(when)) throw unprocessable(`expire_at "${edit.expire_at}" is not a date-time.`);
-      if (when <= Date.now()) throw unprocessable('expire_at must be in the future.');
-      values.expireAt = new Date(when).toISOString();
+      const when = parseDateTime(edit.expire_at);
+      if (when === null) throw unprocessable(`expire_at "${edit.expire_at}" is not a date-time such as 2026-01-31T12:00:00Z.`);
+      if (Date.parse(when) <= Date.now()) throw unprocessable('expire_at must be in the future.');
+      values.expireAt = when;
     }
   }
   if (edit.metadata !== undefined) values.metadata = edit.metadata;
