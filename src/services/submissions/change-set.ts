@@ -6,8 +6,12 @@ import type { Db } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { enqueueMessages, type MessageQueueBody } from '../mail/outbox';
 
-/** SQLite's error text for `json('stale')`, the statement `guard` runs when a guarded update changed nothing. */
-const STALE = /malformed JSON/i;
+/**
+ * SQLite's error for `json_extract('{}', 'stale-guard')`, which `guarded` runs when a guarded update
+ * changed nothing: an invalid JSON path, named in the message, so no other failure (a malformed JSON
+ * value in a row, say) can be mistaken for it.
+ */
+const STALE = /bad JSON path: '?stale-guard/i;
 
 export class ChangeSet {
   private statements: BatchItem<'sqlite'>[] = [];
@@ -30,12 +34,12 @@ export class ChangeSet {
   /**
    * Adds `statement` (a guarded UPDATE) and fails the whole batch when it changed no row, so a change
    * computed from a state another request has just left is never half-applied. SQLite's changes()
-   * reports the previous statement's row count; json('stale') raises an error only when it is 0, and
+   * reports the previous statement's row count; the invalid JSON path raises an error only when it is 0, and
    * an error rolls the whole D1 batch back.
    */
   guarded(statement: BatchItem<'sqlite'>): this {
     this.statements.push(statement);
-    this.statements.push(this.db.run(sql`SELECT CASE WHEN changes() = 0 THEN json('stale') ELSE 1 END`));
+    this.statements.push(this.db.run(sql`SELECT CASE WHEN changes() = 0 THEN json_extract('{}', 'stale-guard') ELSE 1 END`));
     return this;
   }
 
