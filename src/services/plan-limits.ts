@@ -12,11 +12,15 @@ export type CountedLimit = Exclude<keyof Plan['limits'], 'storageBytes'>;
 const WHAT: Record<CountedLimit, { one: string; many: string; remedy: string }> = {
   accessTokens: { one: 'active API token', many: 'active API tokens', remedy: 'revoke one or upgrade' },
   teamMembers: { one: 'team member', many: 'team members', remedy: 'remove one or upgrade' },
-  templates: { one: 'template', many: 'templates', remedy: 'archive one or upgrade' },
+  templates: { one: 'active template', many: 'active templates', remedy: 'archive one or upgrade' },
   submissionsPerMonth: { one: 'submission a month', many: 'submissions a month', remedy: 'wait for next month or upgrade' },
 };
 
-function planLimitError(message: string, upgradeUrl: string): ApiError {
+/**
+ * The one shape of every refusal a plan causes — a counted limit, storage, or a feature the plan lacks:
+ * 403 `{error, code: "plan_limit_reached", upgrade_url}`.
+ */
+export function planLimitError(message: string, upgradeUrl: string): ApiError {
   return new ApiError(403, message, { upgrade_url: upgradeUrl, code: 'plan_limit_reached' });
 }
 

@@ -396,7 +396,7 @@ describe('POST /api/templates/pdf refusals', () => {
     }
     const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ file }] } });
     expect(res.status).toBe(403);
-    expect(res.json).toEqual({ error: 'Your free plan allows 5 active templates; archive one or upgrade.', upgrade_url: 'https://api.test/settings/billing' });
+    expect(res.json).toEqual({ error: 'Your free plan allows 5 active templates; archive one or upgrade.', code: 'plan_limit_reached', upgrade_url: 'https://api.test/settings/billing' });
   });
 });
 

@@ -22,7 +22,7 @@ describe('assertWithinPlanLimit', () => {
   it('refuses the create past the limit with 403, upgrade_url and a sentence', () => {
     const err = thrown(() => assertWithinPlanLimit({ plan: 'free' }, 'templates', 5, UPGRADE));
     expect(err.status).toBe(403);
-    expect(err.error).toBe('Your free plan allows 5 templates; archive one or upgrade.');
+    expect(err.error).toBe('Your free plan allows 5 active templates; archive one or upgrade.');
     expect(err.extra).toEqual({ upgrade_url: UPGRADE, code: 'plan_limit_reached' });
   });
 

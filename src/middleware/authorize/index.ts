@@ -5,6 +5,7 @@ import { forbidden } from '../../lib/errors';
 import { featureName, planOf, type PlanFeature } from '../../lib/plans';
 import { baseUrl } from '../../lib/request';
 import { grants, type Scope } from '../../lib/scopes';
+import { planLimitError } from '../../services/plan-limits';
 
 export type AuthorizeOptions = {
   /** Any one of these grants access; the 403 names the first (decisions.md › Scopes). */
@@ -34,9 +35,7 @@ export function authorize(options: AuthorizeOptions): MiddlewareHandler<AppEnv> 
       throw forbidden('Viewers have read-only access; an account admin can give you the editor role.');
     }
     if (options.feature && !planOf(account.plan).features.has(options.feature)) {
-      throw forbidden(`${featureName(options.feature)} requires the Pro plan.`, {
-        upgrade_url: upgradeUrl(c.req.raw, c.env.APP_URL),
-      });
+      throw planLimitError(`${featureName(options.feature)} requires the Pro plan.`, upgradeUrl(c.req.raw, c.env.APP_URL));
     }
     await next();
   };

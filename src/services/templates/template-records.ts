@@ -7,7 +7,7 @@ import type { Template, TemplateDocument, TemplateSnapshot } from '../../db/sche
 import { ApiError } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { randomBase62 } from '../../lib/random';
-import { planLimitGuard, refusingPastPlanLimit } from '../plan-limits';
+import { planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../plan-limits';
 
 /** Who is acting, and where a plan-limit 403 sends them (spec › Errors rule 1). */
 export type Actor = { accountId: number; userId: number; plan: string; upgradeUrl: string };
@@ -68,8 +68,7 @@ export function snapshotOf(template: SnapshotSource, documents: Pick<TemplateDoc
 }
 
 function templateLimitReached(actor: Actor): ApiError {
-  const limit = planOf(actor.plan).limits.templates;
-  return new ApiError(403, `Your ${actor.plan} plan allows ${limit} active templates; archive one or upgrade.`, { upgrade_url: actor.upgradeUrl });
+  return planLimitReached(actor, 'templates', actor.upgradeUrl);
 }
 
 /**
