@@ -11,7 +11,7 @@ import { checkPdf } from '../pdf-tools';
 import { completeValues, createTemplate, outboxRows, type TemplateFixture } from '../submission-fixtures';
 
 // A 2×2 PNG standing in for a drawn signature.
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAxMDAAAAmCgID2nHJIQAAAABJRU5ErkJggg==';
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGMQUGgAIgYIBQARjgLBr5IL3wAAAABJRU5ErkJggg==';
 
 let owner: TestAccount;
 let template: TemplateFixture;

@@ -6,7 +6,7 @@ import { attachmentKeyStem } from './file-keys';
 
 /**
  * Sentences for the `file` values among `values` (by field uuid) that name no upload of this submitter.
- * Values equal to the stored ones (`stored`) were checked when they were saved and are not looked up again.
+ * Values equal to the submitter's stored ones were checked when they were saved and are not looked up again.
  */
 export async function unknownUploads(
   bucket: R2Bucket,
