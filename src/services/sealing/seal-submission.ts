@@ -6,7 +6,7 @@
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { insertSealedDocumentStatement, listSealedDocuments, markSealedStatement } from '../../db/queries/submission-documents';
-import { findSubmissionById, listSubmissionEvents } from '../../db/queries/submissions';
+import { findSubmissionById, insertSubmissionEventStatement, listSubmissionEvents } from '../../db/queries/submissions';
 import type { TemplateDocument } from '../../db/schema/index';
 import { outboxInsert } from '../events/outbox';
 import { accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
@@ -70,6 +70,14 @@ async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document
         event: 'document.generated',
         data: documentGeneratedData({ submission: submissionRef(submission, scope.template), template: templateRef(scope.template), document: payloadDocument }),
       }),
+      // The submission's trail keeps what the sealed page shows: a placeholder stands for these values.
+      ...sealed.undrawn.map((u) =>
+        insertSubmissionEventStatement(db, { submissionId: submission.id }, null, {
+          accountId: submission.accountId,
+          action: 'value_not_drawn',
+          data: { field: u.field, document: sealedFilename(document), page: u.page, reason: u.reason },
+        }),
+      ),
     ]);
   } catch (error) {
     // Another run recorded this document first: keep its file, drop ours.
