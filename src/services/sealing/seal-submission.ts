@@ -17,6 +17,7 @@ import { documentGeneratedData } from '../webhooks/payloads';
 import { auditTrailFor } from './audit-trail';
 import { stampsForDocument } from './field-stamps';
 import { hiddenFields } from '../signing/form-rules';
+import { SealingProblem } from './sealing-status';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
 function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
@@ -35,7 +36,7 @@ export function sealedFilename(document: Pick<TemplateDocument, 'filename'>): st
 async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
   const { submission } = scope;
   const original = await env.FILES.get(document.r2Key);
-  if (!original) throw new Error(`Template document ${document.id} is missing from R2 (${document.r2Key}).`);
+  if (!original) throw new SealingProblem(`The document "${document.filename}" (template document ${document.id}) is missing from storage, so it cannot be sealed.`);
   const [bytes, events] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id)]);
   const account = await getAccount(db, submission.accountId);
   const sealed = await sealDocument({

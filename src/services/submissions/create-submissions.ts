@@ -266,6 +266,8 @@ export async function createSubmissions(
         sealedAt: null,
         sealSweeps: 0,
         sealSweptAt: null,
+        sealFailedAt: null,
+        sealFailure: null,
         createdAt: at,
         updatedAt: at,
       },
