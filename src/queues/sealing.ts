@@ -1,12 +1,17 @@
 // Queue consumer for the sealing queue: a thin dispatcher into services/sealing. A failed submission is
-// retried (with backoff) on its own; the others in the batch are acknowledged. Sealing writes
-// `document.generated` events off the request path, so a batch that sealed anything wakes the webhook
-// fan-out, as API writes do.
+// retried (with backoff) on its own; the others in the batch are acknowledged. When its last delivery
+// fails too, the failure is recorded on the submission (GET …/documents shows it, POST …/documents/reseal
+// starts over) and the message acknowledged. Sealing writes `document.generated` events off the request
+// path, so a batch that sealed anything wakes the webhook fan-out, as API writes do.
 import { createDb } from '../db/client';
 import type { Bindings } from '../env';
 import { sealSubmission } from '../services/sealing/seal-submission';
+import { recordSealingFailure } from '../services/sealing/sealing-status';
 import type { SealingQueueBody } from '../services/submissions/submission-state';
 import { wakeFanOut } from '../services/webhooks/queue';
+
+/** Deliveries of one message: the first and `max_retries` = 10 more (wrangler.toml › signing-service-sealing). */
+export const SEALING_MAX_ATTEMPTS = 11;
 
 export async function consumeSealing(batch: MessageBatch<SealingQueueBody>, env: Bindings): Promise<void> {
   const db = createDb(env.DB);
@@ -24,8 +29,18 @@ export async function consumeSealing(batch: MessageBatch<SealingQueueBody>, env:
       message.ack();
     } catch (err) {
       wroteEvents = true;
-      console.error(`sealing submission ${id} failed (attempt ${message.attempts}):`, err);
-      message.retry({ delaySeconds: Math.min(600, 10 * 2 ** message.attempts) });
+      console.error(`sealing submission ${id} failed (attempt ${message.attempts} of ${SEALING_MAX_ATTEMPTS}):`, err);
+      if (message.attempts < SEALING_MAX_ATTEMPTS) {
+        message.retry({ delaySeconds: Math.min(600, 10 * 2 ** message.attempts) });
+        continue;
+      }
+      try {
+        await recordSealingFailure(db, id, err);
+        message.ack();
+      } catch (recordError) {
+        console.error(`sealing submission ${id}: the failure could not be recorded:`, recordError);
+        message.retry({ delaySeconds: 600 });
+      }
     }
   }
   if (wroteEvents) await wakeFanOut(env.WEBHOOK_QUEUE, 'sealing');

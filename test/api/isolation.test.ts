@@ -39,6 +39,7 @@ const FIXTURES: Record<string, Fixture> = {
     const list = await api('GET', `/api/submissions/${id}/documents`, { token: owner.token });
     return { id, document_id: list.json.documents[0].id };
   },
+  '/submissions/{id}/documents/reseal': async (owner) => ({ id: (await ownSealedSubmission(owner)).id }),
   '/submitters/{id}': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
   '/submitters/{id}/remind': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
   '/settings/saved_fields/{id}': async (owner) => {

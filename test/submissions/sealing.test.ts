@@ -11,7 +11,7 @@ import { checkPdf } from '../pdf-tools';
 import { completeValues, createTemplate, outboxRows, type TemplateFixture } from '../submission-fixtures';
 
 // A 2×2 PNG standing in for a drawn signature.
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAxMDAAAAmCgID2nHJIQAAAABJRU5ErkJggg==';
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGMQUGgAIgYIBQARjgLBr5IL3wAAAABJRU5ErkJggg==';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -123,7 +123,7 @@ describe('the sealing job', () => {
     const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, submitters: [{ role: 'Buyer', email: 'b@example.com' }, { role: 'Seller', email: 's@example.com' }] } });
     expect(await sealSubmission(env, createDb(env.DB), res.json.id)).toBe('not-completed');
     const list = await api('GET', `/api/submissions/${res.json.id}/documents`, { token: owner.token });
-    expect(list.json).toEqual({ sealed: false, documents: [], combined_download_url: null });
+    expect(list.json).toEqual({ sealed: false, sealing: { status: 'not_completed', reason: null, failed_at: null }, documents: [], combined_download_url: null });
     const early = await api('GET', `/api/submissions/${res.json.id}/documents/combined`, { token: owner.token });
     expect(early.status).toBe(409);
     expect(early.json.error).toBe('The submission is not completed yet, so it has no sealed documents.');

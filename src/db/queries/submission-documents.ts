@@ -15,11 +15,35 @@ export function insertSealedDocumentStatement(db: Db, row: NewSubmissionDocument
   return db.insert(submissionDocuments).values(row);
 }
 
+/** Sealed: any failure recorded by an earlier run is over. */
 export function markSealedStatement(db: Db, submissionId: number, at: string) {
   return db
     .update(submissions)
-    .set({ sealedAt: at, updatedAt: at })
+    .set({ sealedAt: at, sealFailedAt: null, sealFailure: null, updatedAt: at })
     .where(and(eq(submissions.id, submissionId), isNull(submissions.sealedAt)));
+}
+
+/** The sealing job failed its last retry: recorded unless another run sealed it meanwhile. */
+export async function markSealFailed(db: Db, submissionId: number, at: string, reason: string): Promise<void> {
+  await db
+    .update(submissions)
+    .set({ sealFailedAt: at, sealFailure: reason })
+    .where(and(eq(submissions.id, submissionId), isNull(submissions.sealedAt)));
+}
+
+/**
+ * A fresh start for sealing (POST …/documents/reseal): the failure is cleared and the sweep's backoff
+ * reset, so the safety net covers the new attempt as it covers a new completion. False when the
+ * submission was sealed meanwhile.
+ */
+export async function resetSealing(db: Db, accountId: number, submissionId: number): Promise<boolean> {
+  const row = await db
+    .update(submissions)
+    .set({ sealFailedAt: null, sealFailure: null, sealSweeps: 0, sealSweptAt: null })
+    .where(and(eq(submissions.id, submissionId), eq(submissions.accountId, accountId), isNull(submissions.sealedAt), isNotNull(submissions.completedAt)))
+    .returning({ id: submissions.id })
+    .get();
+  return Boolean(row);
 }
 
 /** Whether this account sealed a file with this SHA-256 (POST /api/tools/verify). */

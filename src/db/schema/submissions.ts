@@ -93,6 +93,13 @@ export const submissions = sqliteTable(
      */
     sealSweeps: integer('seal_sweeps').notNull().default(0),
     sealSweptAt: text('seal_swept_at'),
+    /**
+     * Set when the sealing job failed its last retry (src/queues/sealing.ts): when, and a sentence saying
+     * why. GET /api/submissions/{id}/documents shows it; sealing afterwards, or POST …/documents/reseal,
+     * clears it.
+     */
+    sealFailedAt: text('seal_failed_at'),
+    sealFailure: text('seal_failure'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },

@@ -20,9 +20,10 @@ import { zipSealedDocuments } from '../../services/sealing/combined-document';
 
 type C = Context<AppEnv>;
 
-function contextOf(c: C, db: Db, signing: Signing): StateContext {
+function contextOf(c: C, db: Db, signing: Signing): StateContext & { files: R2Bucket } {
   return {
     db,
+    files: c.env.FILES,
     account: signing.account,
     serviceName: c.env.SERVICE_NAME,
     apiBase: baseUrl(c.req.raw, c.env.APP_URL),

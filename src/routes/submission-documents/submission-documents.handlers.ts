@@ -10,6 +10,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { accountSigningIdentity } from '../../services/certificates/account-identity';
 import { combineSealedDocuments, storedCombinedDocument, zipSealedDocuments } from '../../services/sealing/combined-document';
+import { requestReseal, sealingStatus } from '../../services/sealing/sealing-status';
 import { combinedDocumentKey } from '../../services/submissions/file-keys';
 import type * as routes from './submission-documents.routes';
 
@@ -47,11 +48,20 @@ export const listSubmissionDocuments: RouteHandler<typeof routes.listSubmissionD
   return c.json(
     {
       sealed,
+      sealing: sealingStatus(submission),
       documents: documents.map((d) => serializeDocument(c, d)),
       combined_download_url: sealed ? `${documentsUrl(c, submission.id)}/combined` : null,
     },
     200,
   );
+};
+
+export const resealSubmissionDocuments: RouteHandler<typeof routes.resealSubmissionDocuments, AppEnv> = async (c) => {
+  const submission = await loadSubmission(c, c.req.valid('param').id);
+  if (!c.env.SEALING_QUEUE) throw new Error('The SEALING_QUEUE binding is missing.');
+  await requestReseal(createDb(c.env.DB), c.env.SEALING_QUEUE, submission);
+  c.set('audit', { action: 'submission.reseal', resourceType: 'submission', resourceId: submission.id });
+  return c.json({ sealed: false, sealing: sealingStatus({ ...submission, sealFailedAt: null }), documents: [], combined_download_url: null }, 202);
 };
 
 async function readSealed(c: Context<AppEnv>, document: SubmissionDocument): Promise<Uint8Array> {
@@ -64,7 +74,15 @@ export const downloadSubmissionDocument: RouteHandler<typeof routes.downloadSubm
   const params = c.req.valid('param');
   const submission = await loadSubmission(c, params.id);
   if (!submission.sealedAt) {
-    throw new ApiError(409, submission.completedAt ? 'The documents are still being sealed; try again in a minute.' : 'The submission is not completed yet, so it has no sealed documents.');
+    const status = sealingStatus(submission);
+    throw new ApiError(
+      409,
+      status.status === 'failed'
+        ? `Sealing this submission failed: ${status.reason} Queue it again with POST /api/submissions/${submission.id}/documents/reseal.`
+        : submission.completedAt
+          ? 'The documents are still being sealed; try again in a minute.'
+          : 'The submission is not completed yet, so it has no sealed documents.',
+    );
   }
   const db = createDb(c.env.DB);
   const documents = await listSealedDocuments(db, submission.id);

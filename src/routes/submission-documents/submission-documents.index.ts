@@ -7,4 +7,5 @@ import * as routes from './submission-documents.routes';
 export function mountSubmissionDocuments(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.listSubmissionDocuments, handlers.listSubmissionDocuments);
   app.openapi(routes.downloadSubmissionDocument, handlers.downloadSubmissionDocument);
+  app.openapi(routes.resealSubmissionDocuments, handlers.resealSubmissionDocuments);
 }

@@ -4,6 +4,7 @@ import { idParamsSchema, tenantRoute } from '../openapi-helpers';
 
 const tags = ['Submissions'];
 const read = { scopes: ['submissions:read'] } as const;
+const write = { scopes: ['submissions:write'] } as const;
 
 export const sealedDocumentSchema = z
   .object({
@@ -17,9 +18,23 @@ export const sealedDocumentSchema = z
   })
   .openapi('SealedDocument');
 
+export const sealingStatusSchema = z
+  .object({
+    status: z.enum(['not_completed', 'in_progress', 'sealed', 'failed']).openapi({
+      description:
+        '`not_completed`: the submission is not completed yet. `in_progress`: completed, sealing queued or running (with retries). ' +
+        '`sealed`: the documents are ready. `failed`: the sealing job failed its last retry; `reason` says why, and ' +
+        '`POST /api/submissions/{id}/documents/reseal` queues it again.',
+    }),
+    reason: z.string().nullable().openapi({ description: 'With `failed`: why sealing stopped, as a sentence.' }),
+    failed_at: z.string().nullable().openapi({ description: 'With `failed`: when the last retry failed.' }),
+  })
+  .openapi('SealingStatus');
+
 export const documentListSchema = z
   .object({
     sealed: z.boolean().openapi({ description: 'false while the submission is pending or its documents are still being sealed.' }),
+    sealing: sealingStatusSchema,
     documents: z.array(sealedDocumentSchema),
     combined_download_url: z.string().nullable().openapi({ description: 'Every document merged into one sealed PDF; add `?separate=true` for a zip.' }),
   })
@@ -64,4 +79,17 @@ export const downloadSubmissionDocument = tenantRoute({ ...read, errors: [409] }
       },
     },
   },
+});
+
+export const resealSubmissionDocuments = tenantRoute({ ...write, errors: [422] }, {
+  method: 'post',
+  path: '/submissions/{id}/documents/reseal',
+  tags,
+  summary: 'Queue a completed submission for sealing again',
+  description:
+    'For a completed submission whose documents are not sealed — typically `sealing.status: "failed"` after the sealing job ' +
+    'failed its last retry — clears the failure and hands the submission to the sealing job again. 422 when the submission ' +
+    'is not completed or its documents are already sealed.',
+  request: { params: idParamsSchema },
+  responses: { 202: { description: 'Queued: the sealing status as it now stands (`in_progress`).', content: { 'application/json': { schema: documentListSchema } } } },
 });

@@ -1,6 +1,8 @@
 // The audit trail appended to every sealed document: who signed, how they were verified, from where,
 // when, every recorded event, and the SHA-256 of the document as uploaded.
-import { rgb, type PDFDocument, type PDFPage } from 'pdf-lib';
+import { rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib';
+import { imageSizeProblem, readImageHeader } from '../../lib/image-header';
+import { UNDRAWN_PLACEHOLDER } from './stamp';
 import type { DocumentFonts, FontStyle } from './fonts';
 import { wrapText } from './text-layout';
 
@@ -96,13 +98,28 @@ class Writer {
   }
 
   async image(bytes: Uint8Array, format: 'png' | 'jpeg', label: string) {
-    const image = format === 'png' ? await this.pdf.embedPng(bytes) : await this.pdf.embedJpg(bytes);
+    const image = await this.embed(bytes, format);
+    if (!image) {
+      await this.text(UNDRAWN_PLACEHOLDER, { label, color: MUTED });
+      return;
+    }
     const scale = Math.min(160 / image.width, 40 / image.height, 1);
     await this.ensure(image.height * scale + 6);
     const labelFont = await this.fonts.forText(label);
     this.page.drawText(labelFont.text, { x: MARGIN, y: this.y - 9, size: 9, font: labelFont.font, color: MUTED });
     this.page.drawImage(image, { x: MARGIN + 110, y: this.y - image.height * scale, width: image.width * scale, height: image.height * scale });
     this.y -= image.height * scale + 6;
+  }
+
+  /** The embedded picture, or null when it cannot be drawn (the same header checks as the stamps). */
+  private async embed(bytes: Uint8Array, format: 'png' | 'jpeg'): Promise<PDFImage | null> {
+    const header = readImageHeader(bytes);
+    if (!header || header.format !== format || imageSizeProblem(header)) return null;
+    try {
+      return format === 'png' ? await this.pdf.embedPng(bytes) : await this.pdf.embedJpg(bytes);
+    } catch {
+      return null;
+    }
   }
 }
 

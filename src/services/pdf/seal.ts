@@ -3,12 +3,12 @@
 import { ParseSpeeds } from 'pdf-lib';
 import { loadPdf } from './load-pdf';
 import { sha256Hex } from '../../lib/crypto';
-import { appendAuditTrail, type AuditTrail } from './audit-page';
+import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
 import { DocumentFonts } from './fonts';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
 import { signPdf, signPdfIncrementally, type SignatureDetails } from './pades';
-import { stampFields, type FieldStamp } from './stamp';
+import { stampFields, type FieldStamp, type UndrawnValue } from './stamp';
 
 export type SealInput = {
   original: Uint8Array;
@@ -18,7 +18,24 @@ export type SealInput = {
   signature: SignatureDetails;
 };
 
-export type SealedDocument = { bytes: Uint8Array; sha256: string; originalSha256: string };
+export type SealedDocument = {
+  bytes: Uint8Array;
+  sha256: string;
+  originalSha256: string;
+  /** Pictures drawn as placeholders; the audit page lists them too. */
+  undrawn: UndrawnValue[];
+};
+
+/** How the audit page records a value drawn as a placeholder. */
+export function undrawnEntry(value: UndrawnValue, at: string): AuditEntry {
+  return {
+    at,
+    event: 'value not drawn',
+    actor: 'Sealing',
+    ip: null,
+    detail: `Field "${value.field}" on page ${value.page}: ${value.reason}; a placeholder stands in its place.`,
+  };
+}
 
 export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const originalSha256 = await sha256Hex(input.original);
@@ -33,8 +50,10 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
     if (!(error instanceof UnreadableTrailer)) throw error;
   }
   const fonts = new DocumentFonts(pdf);
-  await stampFields(pdf, input.stamps, fonts);
-  await appendAuditTrail(pdf, { ...input.trail, originalSha256 }, fonts);
+  const undrawn = await stampFields(pdf, input.stamps, fonts);
+  const at = new Date().toISOString();
+  const events = [...input.trail.events, ...undrawn.map((u) => undrawnEntry(u, at))];
+  await appendAuditTrail(pdf, { ...input.trail, events, originalSha256 }, fonts);
   const stampedPages = [...new Set(input.stamps.map((s) => s.area.page))].map((n) => pdf.getPage(n - 1).ref);
   // One write only, appended to the untouched original (an incremental update): pdf-lib writes subset
   // fonts when flushed, so a second write would lose glyphs. The sealed file's own SHA-256 cannot be
@@ -42,5 +61,5 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const bytes = original
     ? await signPdfIncrementally(pdf, original, stampedPages, input.signer, input.signature)
     : await signPdf(pdf, input.signer, input.signature);
-  return { bytes, sha256: await sha256Hex(bytes), originalSha256 };
+  return { bytes, sha256: await sha256Hex(bytes), originalSha256, undrawn };
 }

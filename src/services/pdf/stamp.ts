@@ -1,6 +1,9 @@
 // Draws submitted values into their field areas: text fitted to the box, checkmarks, cells, and
-// signature/initials/image/stamp pictures scaled to fit without distortion.
-import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+// signature/initials/image/stamp pictures scaled to fit without distortion. A picture that cannot be
+// drawn (stored before values were checked, or damaged) becomes a visible placeholder, reported to the
+// caller for the audit trail, so one value never stops a document from being sealed.
+import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { imageSizeProblem, readImageHeader } from '../../lib/image-header';
 import { areaToRect, type Area, type Rect } from './geometry';
 import type { DocumentFonts } from './fonts';
 import { textWidth, wrapText } from './text-layout';
@@ -11,7 +14,21 @@ export type StampValue =
   | { kind: 'cells'; text: string }
   | { kind: 'image'; bytes: Uint8Array; format: 'png' | 'jpeg' };
 
-export type FieldStamp = { area: Area; value: StampValue; /** Signatures typed rather than drawn. */ typed?: boolean };
+export type FieldStamp = {
+  area: Area;
+  value: StampValue;
+  /** Signatures typed rather than drawn. */
+  typed?: boolean;
+  /** The field's name, for the audit trail when its value cannot be drawn. */
+  field?: string;
+};
+
+/** A value drawn as a placeholder instead: which field, on which page, and why. */
+export type UndrawnValue = { field: string; page: number; reason: string };
+
+/** The text a placeholder shows where a picture could not be drawn. */
+export const UNDRAWN_PLACEHOLDER = '[image could not be drawn]';
+const PLACEHOLDER_INK = rgb(0.6, 0.1, 0.1);
 
 const INK = rgb(0.05, 0.1, 0.3);
 const MAX_FONT_SIZE = 14;
@@ -63,16 +80,56 @@ function drawCheck(page: PDFPage, rect: Rect): void {
   page.drawLine({ start: { x: x + side * 0.38, y: y + side * 0.12 }, end: { x: x + side, y: y + side * 0.9 }, thickness, color: INK });
 }
 
-async function drawImage(pdf: PDFDocument, page: PDFPage, value: Extract<StampValue, { kind: 'image' }>, rect: Rect): Promise<void> {
-  const image = value.format === 'png' ? await pdf.embedPng(value.bytes) : await pdf.embedJpg(value.bytes);
+/**
+ * Why these bytes cannot be embedded, judged from their header before anything is decoded: a PNG is
+ * decoded whole to RGBA by pdf-lib, so one over the pixel budget would exhaust the isolate's memory
+ * rather than throw.
+ */
+function undrawable(value: Extract<StampValue, { kind: 'image' }>): string | null {
+  const header = readImageHeader(value.bytes);
+  if (!header) return 'not a readable PNG or JPEG image';
+  if (header.format !== value.format) return `${header.format.toUpperCase()} data stored as image/${value.format}`;
+  const tooLarge = imageSizeProblem(header);
+  return tooLarge ? `the image ${tooLarge.replace(/\.$/, '')}` : null;
+}
+
+async function embedImage(pdf: PDFDocument, value: Extract<StampValue, { kind: 'image' }>): Promise<PDFImage | string> {
+  const problem = undrawable(value);
+  if (problem) return problem;
+  try {
+    return value.format === 'png' ? await pdf.embedPng(value.bytes) : await pdf.embedJpg(value.bytes);
+  } catch (error) {
+    return `the image could not be decoded (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`;
+  }
+}
+
+function drawImage(page: PDFPage, image: PDFImage, rect: Rect): void {
   const scale = Math.min(rect.width / image.width, rect.height / image.height);
   const width = image.width * scale;
   const height = image.height * scale;
   page.drawImage(image, { x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width, height });
 }
 
-/** Draws every stamp onto its page. Pages are numbered from 1; an area on a missing page is an error. */
-export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[], fonts: DocumentFonts): Promise<void> {
+/** A boxed "[image could not be drawn]", so the sealed page shows that a value stood here. */
+function drawPlaceholder(page: PDFPage, font: PDFFont, rect: Rect): void {
+  page.drawRectangle({ x: rect.x, y: rect.y, width: rect.width, height: rect.height, borderColor: PLACEHOLDER_INK, borderWidth: 0.75, borderDashArray: [3, 2] });
+  const padding = Math.min(2, rect.width * 0.05);
+  const { size, lines } = fitText(font, UNDRAWN_PLACEHOLDER, { width: rect.width - padding * 2, height: rect.height });
+  let baseline = rect.y + (rect.height + lines.length * size * LINE_HEIGHT) / 2 - size * 0.95;
+  for (const line of lines) {
+    page.drawText(line, { x: rect.x + padding, y: baseline, size, font, color: PLACEHOLDER_INK });
+    baseline -= size * LINE_HEIGHT;
+  }
+}
+
+/**
+ * Draws every stamp onto its page. Pages are numbered from 1; an area on a missing page is an error.
+ * Returns the pictures drawn as placeholders (once per field and page).
+ */
+export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[], fonts: DocumentFonts): Promise<UndrawnValue[]> {
+  // A picture is embedded once however many areas show it.
+  const images = new Map<Uint8Array, PDFImage | string>();
+  const undrawn: UndrawnValue[] = [];
   for (const stamp of stamps) {
     const page = pdf.getPage(stamp.area.page - 1);
     const rect = areaToRect(stamp.area, page.getSize());
@@ -91,9 +148,19 @@ export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[
       case 'check':
         if (value.checked) drawCheck(page, rect);
         break;
-      case 'image':
-        await drawImage(pdf, page, value, rect);
+      case 'image': {
+        if (!images.has(value.bytes)) images.set(value.bytes, await embedImage(pdf, value));
+        const image = images.get(value.bytes)!;
+        if (typeof image !== 'string') {
+          drawImage(page, image, rect);
+          break;
+        }
+        drawPlaceholder(page, (await fonts.forText(UNDRAWN_PLACEHOLDER)).font, rect);
+        const field = stamp.field ?? 'unnamed field';
+        if (!undrawn.some((u) => u.field === field && u.page === stamp.area.page)) undrawn.push({ field, page: stamp.area.page, reason: image });
         break;
+      }
     }
   }
+  return undrawn;
 }

@@ -3,6 +3,7 @@
 import type { Submitter, SubmissionEvent } from '../../db/schema/index';
 import type { AuditEntry, AuditSigner, AuditTrail } from '../pdf/audit-page';
 import type { SubmissionScope } from '../submissions/submission-scope';
+import { decodeBase64 } from '../../lib/image-header';
 
 const VERIFICATION: Record<string, string> = {
   email_2fa: 'Email code (6 digits)',
@@ -17,7 +18,14 @@ function signatureImage(scope: SubmissionScope, submitter: Submitter): AuditSign
     if (field.type !== 'signature' || field.submitter_uuid !== submitter.roleUuid) continue;
     const value = submitter.values[field.uuid];
     const image = typeof value === 'string' ? IMAGE_DATA_URL.exec(value) : null;
-    if (image) return { format: image[1] as 'png' | 'jpeg', bytes: Uint8Array.from(atob(image[2]), (c) => c.charCodeAt(0)) };
+    if (!image) continue;
+    let bytes: Uint8Array = new Uint8Array(0);
+    try {
+      bytes = decodeBase64(image[2]);
+    } catch {
+      // Not base64: the audit page shows its placeholder (appendAuditTrail).
+    }
+    return { format: image[1] as 'png' | 'jpeg', bytes };
   }
   return undefined;
 }
@@ -25,12 +33,15 @@ function signatureImage(scope: SubmissionScope, submitter: Submitter): AuditSign
 function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[]): AuditEntry {
   const submitter = submitters.find((s) => s.id === event.submitterId);
   const reason = typeof event.data?.reason === 'string' ? event.data.reason : undefined;
+  // Written by the sealing job (seal-submission.ts) for a value drawn as a placeholder.
+  const undrawn = event.action === 'value_not_drawn';
+  const detail = undrawn ? `Field "${String(event.data.field)}" in ${String(event.data.document)}, page ${String(event.data.page)}: ${reason}` : reason;
   return {
     at: event.createdAt,
     event: event.action.replace(/_/g, ' '),
-    actor: submitter ? submitter.email || submitter.name || submitter.role : 'Sender',
+    actor: submitter ? submitter.email || submitter.name || submitter.role : undrawn ? 'Sealing' : 'Sender',
     ip: event.ip,
-    ...(reason ? { detail: reason } : {}),
+    ...(detail ? { detail } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // areas, taken from the template as the submission froze it.
 import type { Submitter, TemplateDocument, TemplateField } from '../../db/schema/index';
 import type { FieldStamp, StampValue } from '../pdf/stamp';
+import { decodeBase64 } from '../../lib/image-header';
 import { isBlank } from '../submissions/field-values';
 import { formatDateStamp } from './date-stamp';
 
@@ -10,11 +11,13 @@ const PICTURE_FIELDS = new Set(['signature', 'initials', 'image', 'stamp']);
 /** Attachments and payments have no value to draw on the page. */
 const NOT_DRAWN = new Set(['file', 'payment']);
 
-function decodeBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+/** The picture's bytes; none when the text is not base64 (the stamp then draws a placeholder). */
+function pictureBytes(base64: string): Uint8Array {
+  try {
+    return decodeBase64(base64);
+  } catch {
+    return new Uint8Array(0);
+  }
 }
 
 function asText(value: unknown): string {
@@ -39,7 +42,7 @@ export function stampValue(
   if (field.type === 'cells') return { value: { kind: 'cells', text: asText(value) } };
   if (PICTURE_FIELDS.has(field.type) && typeof value === 'string') {
     const image = IMAGE_DATA_URL.exec(value);
-    if (image) return { value: { kind: 'image', format: image[1] as 'png' | 'jpeg', bytes: decodeBase64(image[2]) } };
+    if (image) return { value: { kind: 'image', format: image[1] as 'png' | 'jpeg', bytes: pictureBytes(image[2]) } };
     // A typed signature or initials: drawn as text in the oblique face.
     return { value: { kind: 'text', text: value }, typed: true };
   }
@@ -63,7 +66,7 @@ export function stampsForDocument(
     if (!drawn) continue;
     for (const area of field.areas) {
       if (area.attachment_uuid !== document.uuid || area.page < 1 || area.page > document.pageCount) continue;
-      stamps.push({ area, value: drawn.value, ...(drawn.typed ? { typed: true } : {}) });
+      stamps.push({ area, value: drawn.value, field: field.name, ...(drawn.typed ? { typed: true } : {}) });
     }
   }
   return stamps;

@@ -6,7 +6,7 @@
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { insertSealedDocumentStatement, listSealedDocuments, markSealedStatement } from '../../db/queries/submission-documents';
-import { findSubmissionById, listSubmissionEvents } from '../../db/queries/submissions';
+import { findSubmissionById, insertSubmissionEventStatement, listSubmissionEvents } from '../../db/queries/submissions';
 import type { TemplateDocument } from '../../db/schema/index';
 import { outboxInsert } from '../events/outbox';
 import { accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
@@ -17,6 +17,7 @@ import { documentGeneratedData } from '../webhooks/payloads';
 import { auditTrailFor } from './audit-trail';
 import { stampsForDocument } from './field-stamps';
 import { hiddenFields } from '../signing/form-rules';
+import { SealingProblem } from './sealing-status';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
 function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
@@ -35,7 +36,7 @@ export function sealedFilename(document: Pick<TemplateDocument, 'filename'>): st
 async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
   const { submission } = scope;
   const original = await env.FILES.get(document.r2Key);
-  if (!original) throw new Error(`Template document ${document.id} is missing from R2 (${document.r2Key}).`);
+  if (!original) throw new SealingProblem(`The document "${document.filename}" (template document ${document.id}) is missing from storage, so it cannot be sealed.`);
   const [bytes, events] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id)]);
   const account = await getAccount(db, submission.accountId);
   const sealed = await sealDocument({
@@ -70,6 +71,14 @@ async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document
         event: 'document.generated',
         data: documentGeneratedData({ submission: submissionRef(submission, scope.template), template: templateRef(scope.template), document: payloadDocument }),
       }),
+      // The submission's trail keeps what the sealed page shows: a placeholder stands for these values.
+      ...sealed.undrawn.map((u) =>
+        insertSubmissionEventStatement(db, { submissionId: submission.id }, null, {
+          accountId: submission.accountId,
+          action: 'value_not_drawn',
+          data: { field: u.field, document: sealedFilename(document), page: u.page, reason: u.reason },
+        }),
+      ),
     ]);
   } catch (error) {
     // Another run recorded this document first: keep its file, drop ours.

@@ -2,7 +2,8 @@
 // submission. Type is judged by the file's first bytes, never by its name or the browser's claim.
 import { ApiError, unprocessable } from '../../lib/errors';
 import { MAX_INLINE_IMAGE_BYTES } from '../submissions/field-values';
-import { attachmentsPrefix } from '../submissions/file-keys';
+import { attachmentKeyStem } from '../submissions/file-keys';
+import { imageSizeProblem, readImageHeader } from '../../lib/image-header';
 import { signerFields, type Signing } from './signing-session';
 
 /** File fields take PDFs and images up to 10 MB. */
@@ -43,9 +44,16 @@ export async function storeAttachment(bucket: R2Bucket, signing: Signing, input:
   if (!kind || (picture && kind.type === 'application/pdf')) {
     throw new ApiError(415, picture ? `Field "${field.name}" takes a PNG or JPEG image.` : `Field "${field.name}" takes a PDF, PNG or JPEG file.`);
   }
+  if (picture) {
+    // What sealing will stamp: a header it can read and a size it can decode (src/lib/image-header.ts).
+    const header = readImageHeader(bytes);
+    if (!header) throw unprocessable(`Field "${field.name}" takes a PNG or JPEG image; this one is damaged or truncated.`);
+    const tooLarge = imageSizeProblem(header);
+    if (tooLarge) throw unprocessable(`The image for field "${field.name}" ${tooLarge}`);
+  }
   const uuid = crypto.randomUUID();
   const { submission } = signing.scope;
-  await bucket.put(`${attachmentsPrefix(submission.accountId, submission.id)}${signing.submitter.id}/${uuid}.${kind.extension}`, bytes, {
+  await bucket.put(`${attachmentKeyStem(submission.accountId, submission.id, signing.submitter.id, uuid)}${kind.extension}`, bytes, {
     httpMetadata: { contentType: kind.type },
     customMetadata: { field_uuid: field.uuid, filename: input.file.name.slice(0, 255) },
   });

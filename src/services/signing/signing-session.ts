@@ -9,6 +9,7 @@ import { localDate, nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
 import { checkFieldValue, isBlank } from '../submissions/field-values';
+import { unknownUploads } from '../submissions/uploaded-files';
 import { fieldsOf, loadScope, submissionRef, type SubmissionScope } from '../submissions/submission-scope';
 import { ACTIVE_SUBMITTER_STATES, formEvent, isTurnOf, trail, type StateContext } from '../submissions/submission-state';
 import { fieldUpdatedData } from '../webhooks/payloads';
@@ -142,10 +143,12 @@ function same(a: unknown, b: unknown): boolean {
  * new value and whether the API had prefilled it; form.started on the first change. Returns the
  * submitter as saved.
  */
-export async function saveValues(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<Submitter> {
+export async function saveValues(ctx: StateContext & { files: R2Bucket }, signing: Signing, input: Record<string, unknown>): Promise<Submitter> {
   assertCanFill(signing);
   const { scope, submitter } = signing;
   const checked = checkSignerValues(signing, input);
+  const strangers = await unknownUploads(ctx.files, scope.submission, submitter, signerFields(signing), checked);
+  if (strangers.length) throw unprocessable(strangers.length === 1 ? strangers[0] : strangers);
   const { values } = resolvedValues(signing, { ...submitter.values, ...checked });
   const fields = new Map(signerFields(signing).map((f) => [f.uuid, f]));
   const changed = [...fields.values()].filter((f) => !same(submitter.values[f.uuid], values[f.uuid]));

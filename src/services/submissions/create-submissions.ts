@@ -20,7 +20,7 @@ import { nowIso, parseDateTime } from '../../lib/time';
 import { assertWithinPlanLimit, monthStartIso, planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../plan-limits';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { ChangeSet } from './change-set';
-import { checkFieldValue, EMAIL, PHONE } from './field-values';
+import { checkFieldValue, EMAIL, isBlank, PHONE } from './field-values';
 import { linkBaseFor, newSlug } from './links';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';
@@ -131,13 +131,29 @@ function matchRole(roles: Template['submitters'], s: SubmitterInput, index: numb
   return atIndex && !used.has(atIndex.uuid) ? atIndex : roles.find((r) => !used.has(r.uuid));
 }
 
-/** Values by field name (or uuid) → values by field uuid, each checked against its field. */
-export function checkValues(fields: TemplateField[], roleName: string, values: Record<string, unknown> | undefined, label: string, problems: string[]): Record<string, unknown> {
+/**
+ * Values by field name (or uuid) → values by field uuid, each checked against its field. A `file` value
+ * names a signer's upload, so only an existing submitter can have one (`uploads: true`; the caller then
+ * checks the uploads exist, src/services/signing/attachments.ts); a submission being created or a
+ * draft cannot.
+ */
+export function checkValues(
+  fields: TemplateField[],
+  roleName: string,
+  values: Record<string, unknown> | undefined,
+  label: string,
+  problems: string[],
+  options: { uploads?: boolean } = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values ?? {})) {
     const field = fields.find((f) => f.uuid === key.toLowerCase()) ?? fields.find((f) => f.name === key) ?? fields.find((f) => sameName(f.name, key));
     if (!field) {
       problems.push(`${label}: values names "${key}", which is not a field of the role "${roleName}".`);
+      continue;
+    }
+    if (field.type === 'file' && !options.uploads && !isBlank(value)) {
+      problems.push(`${label}: Field "${field.name}" takes a file the signer uploads on the signing page; it cannot be prefilled.`);
       continue;
     }
     const checked = checkFieldValue({ ...field, required: false }, value);
@@ -263,6 +279,8 @@ export async function createSubmissions(
         sealedAt: null,
         sealSweeps: 0,
         sealSweptAt: null,
+        sealFailedAt: null,
+        sealFailure: null,
         createdAt: at,
         updatedAt: at,
       },

@@ -1,6 +1,7 @@
 // The rules a field's value must meet (spec › Template field: type, pattern, validation preset, options).
 // One module for the API's prefilled values and the signing page's checks, so both refuse the same things.
 // It imports only the pattern engine, so the signing page's browser script can bundle it unchanged.
+import { decodeBase64, imageSizeProblem, readImageHeader } from '../../lib/image-header';
 import { fieldPattern } from './field-pattern';
 
 /** The parts of a template field the checks read. */
@@ -26,10 +27,18 @@ export const PRESET_PATTERNS: Record<string, { pattern: RegExp; description: str
   letters_only: { pattern: /^\p{L}+$/u, description: 'letters only' },
 };
 
-/** Images in values: PNG or JPEG data URLs, at most this many bytes once decoded. */
+/**
+ * Images in values: PNG or JPEG, as a data URL or bare base64, at most this many bytes once decoded
+ * and at most MAX_IMAGE_SIDE / MAX_IMAGE_PIXELS in size (src/lib/image-header.ts).
+ */
 export const MAX_INLINE_IMAGE_BYTES = 512 * 1024;
-const IMAGE_DATA_URL = /^data:image\/(?:png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
-const IMAGE_TYPES = new Set(['signature', 'initials', 'image', 'stamp']);
+/** Text values (and anything textual) are at most this many characters. */
+export const MAX_TEXT_LENGTH = 10_000;
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
+/** Bare base64 is read as an image only when it starts as a PNG (\x89PNG) or a JPEG (FF D8 FF) does. */
+const BARE_IMAGE_BASE64 = /^(?:iVBORw0KGgo|\/9j\/)[A-Za-z0-9+/]*={0,2}$/;
+/** What a file field holds: the upload the signing page stored (POST /s/:slug/attachments). */
+export const FILE_VALUE = /^attachment:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 /** A phone number as the API and the page accept it: digits with an optional +, spaces, dots, dashes, parentheses. */
 export const PHONE = /^\+?[0-9 ().-]{7,24}$/;
@@ -52,6 +61,29 @@ function validDate(text: string): boolean {
 
 function decodedLength(base64: string): number {
   return Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+}
+
+/**
+ * An image value checked the way sealing will read it: real PNG or JPEG bytes whose header agrees
+ * with the data URL's type, within the byte and pixel limits. Returns the value as stored (a data URL,
+ * also for bare base64) or what is wrong, as the end of a sentence.
+ */
+function checkImage(base64: string, declared: 'png' | 'jpeg' | null): { ok: true; value: string } | { ok: false; what: string } {
+  if (decodedLength(base64) > MAX_INLINE_IMAGE_BYTES) return { ok: false, what: `image is larger than ${MAX_INLINE_IMAGE_BYTES / 1024} KB.` };
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeBase64(base64);
+  } catch {
+    return { ok: false, what: 'image is not valid base64.' };
+  }
+  const header = readImageHeader(bytes);
+  if (!header) return { ok: false, what: 'is not a readable PNG or JPEG image (its data is damaged, truncated or of another format).' };
+  if (declared && header.format !== declared) {
+    return { ok: false, what: `is a ${header.format.toUpperCase()} image, but its data URL says image/${declared}.` };
+  }
+  const tooLarge = imageSizeProblem(header);
+  if (tooLarge) return { ok: false, what: tooLarge };
+  return { ok: true, value: declared ? `data:image/${declared};base64,${base64}` : `data:image/${header.format};base64,${base64}` };
 }
 
 /**
@@ -95,29 +127,30 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
     case 'initials':
     case 'image':
     case 'stamp': {
-      if (typeof value !== 'string') return fail('takes a PNG or JPEG image as a data URL.');
-      const image = IMAGE_DATA_URL.exec(value);
-      if (image) {
-        if (decodedLength(image[1]) > MAX_INLINE_IMAGE_BYTES) return fail(`image is larger than ${MAX_INLINE_IMAGE_BYTES / 1024} KB.`);
-        return { ok: true, value };
+      const typedAllowed = field.type === 'signature' || field.type === 'initials';
+      const takes = typedAllowed ? 'takes typed text (up to 255 characters) or a PNG or JPEG image as a data URL.' : 'takes a PNG or JPEG image as a data URL.';
+      if (typeof value !== 'string') return fail(takes);
+      const dataUrl = IMAGE_DATA_URL.exec(value);
+      const bare = dataUrl ? null : BARE_IMAGE_BASE64.test(value) ? value : null;
+      if (dataUrl || bare !== null) {
+        const image = dataUrl ? checkImage(dataUrl[2], dataUrl[1] as 'png' | 'jpeg') : checkImage(bare!, null);
+        return image.ok ? image : fail(image.what);
       }
       // A typed signature or initials: the text is drawn in the signature's box.
-      if ((field.type === 'signature' || field.type === 'initials') && !value.startsWith('data:') && value.trim().length <= 255) {
+      if (typedAllowed && !value.startsWith('data:') && value.trim().length <= 255) {
         return value.trim() ? { ok: true, value: value.trim() } : fail('is required.');
       }
-      return fail(IMAGE_TYPES.has(field.type) && field.type !== 'image' && field.type !== 'stamp'
-        ? 'takes typed text (up to 255 characters) or a PNG or JPEG image as a data URL.'
-        : 'takes a PNG or JPEG image as a data URL.');
+      return fail(takes);
     }
     case 'file': {
-      if (typeof value !== 'string') return fail('takes a file reference.');
+      if (typeof value !== 'string' || !FILE_VALUE.test(value)) return fail('takes a file the signer uploads on the signing page (attachment:<uuid>).');
       return { ok: true, value };
     }
     default: {
       // text, cells and anything textual.
       if (typeof value !== 'string' && typeof value !== 'number') return fail('takes text.');
       const text = String(value);
-      if (text.length > 10_000) return fail('is longer than 10,000 characters.');
+      if (text.length > MAX_TEXT_LENGTH) return fail(`is longer than ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters.`);
       return checkPatterns(field, text, fail);
     }
   }

@@ -19,3 +19,8 @@ export function combinedDocumentKey(accountId: number, submissionId: number): st
 export function attachmentsPrefix(accountId: number, submissionId: number): string {
   return `attachments/${accountId}/${submissionId}/`;
 }
+
+/** One upload of one submitter, without its extension (png, jpg or pdf, from the file's first bytes). */
+export function attachmentKeyStem(accountId: number, submissionId: number, submitterId: number, uuid: string): string {
+  return `${attachmentsPrefix(accountId, submissionId)}${submitterId}/${uuid}.`;
+}

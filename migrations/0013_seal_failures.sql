@@ -1,0 +1,2 @@
+ALTER TABLE `submissions` ADD `seal_failed_at` text;--> statement-breakpoint
+ALTER TABLE `submissions` ADD `seal_failure` text;

@@ -1,0 +1,118 @@
+// Sealing never fails forever on one value (issue 21, point 3): a picture that cannot be drawn — stored
+// before values were checked, or damaged — is drawn as a visible placeholder and noted in the audit
+// trail, and the document is sealed with a valid signature all the same.
+import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import worker from '../../src/index';
+import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
+import { api, createAccount, type TestAccount } from '../helpers';
+import { checkPdf } from '../pdf-tools';
+import { completeValues, createTemplate, type TemplateFixture } from '../submission-fixtures';
+
+let owner: TestAccount;
+let template: TemplateFixture;
+
+beforeAll(async () => {
+  owner = await createAccount({ name: 'Placeholder Co' });
+  template = await createTemplate(owner.token, ['Buyer']);
+});
+
+/** A PNG header claiming `width`×`height`, with a token of pixel data (by default a damaged zlib stream). */
+function pngClaiming(width: number, height: number, pixels = [0x78, 0x9c, 0xff, 0xff, 0xff, 0xff]): string {
+  const be32 = (n: number) => [24, 16, 8, 0].map((s) => (n >>> s) & 0xff);
+  const chunk = (type: string, data: number[]) => [...be32(data.length), ...[...type].map((c) => c.charCodeAt(0)), ...data, 0, 0, 0, 0];
+  const bytes = [
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a,
+    ...chunk('IHDR', [...be32(width), ...be32(height), 8, 6, 0, 0, 0]),
+    ...chunk('IDAT', pixels),
+    ...chunk('IEND', []),
+  ];
+  return `data:image/png;base64,${btoa(String.fromCharCode(...bytes))}`;
+}
+
+/**
+ * A completed one-signer submission whose stored signature is `signature`, written straight into D1
+ * the way values stored before the checks existed are; completion reads stored values as they are.
+ */
+async function completedWithStoredSignature(signature: string): Promise<number> {
+  const res = await api('POST', '/api/submissions', {
+    token: owner.token,
+    body: { template_id: template.id, submitters: [{ role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, name: 'Bo Buyer', values: completeValues('Buyer') }] },
+  });
+  expect(res.status).toBe(201);
+  const submitter = res.json.submitters[0];
+  const signatureUuid = template.fields.find((f) => f.name === 'Buyer Signature')!.uuid;
+  await env.DB.prepare("UPDATE submitters SET \"values\" = json_set(\"values\", '$.' || ?, ?) WHERE id = ?").bind(signatureUuid, signature, submitter.id).run();
+  expect((await api('PUT', `/api/submitters/${submitter.id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
+  return res.json.id;
+}
+
+let counter = 0;
+async function runSealingQueue(submissionId: number) {
+  const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [
+    { id: `undrawable-${++counter}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId } },
+  ]);
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+async function sealedPdf(submissionId: number): Promise<Uint8Array> {
+  const list = await api('GET', `/api/submissions/${submissionId}/documents`, { token: owner.token });
+  expect(list.json.sealed).toBe(true);
+  const res = await SELF.fetch(`https://api.test/api/submissions/${submissionId}/documents/${list.json.documents[0].id}`, { headers: { 'X-Auth-Token': owner.token } });
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+describe('values that cannot be drawn', () => {
+  it('seals a submission whose signature is data:image/png;base64,AAAA, with a boxed placeholder and a valid signature', async () => {
+    const id = await completedWithStoredSignature('data:image/png;base64,AAAA');
+    const result = await runSealingQueue(id);
+    expect(result.retryMessages).toHaveLength(0);
+    const { pdfsig, text } = await checkPdf(await sealedPdf(id));
+    expect(pdfsig.output).toContain('Signature is Valid.');
+    expect(pdfsig.output).toContain('Total document signed');
+    expect(text.output).toContain('[image could not be drawn]');
+  });
+
+  it('notes the placeholder in the submission\'s trail and on the audit page', async () => {
+    const id = await completedWithStoredSignature('data:image/png;base64,AAAA');
+    await runSealingQueue(id);
+    const row = await env.DB.prepare("SELECT data FROM submission_events WHERE submission_id = ? AND action = 'value_not_drawn'").bind(id).first<{ data: string }>();
+    expect(JSON.parse(row!.data)).toMatchObject({ field: 'Buyer Signature', page: 1, reason: 'not a readable PNG or JPEG image' });
+    const { text } = await checkPdf(await sealedPdf(id));
+    // The audit page wraps long lines: the entry's start and its detail's start are on one line each.
+    expect(text.output).toContain('value not drawn · Sealing');
+    expect(text.output).toContain('Field "Buyer Signature" on page 1');
+  });
+
+  it('draws a placeholder for a signature that is not even base64', async () => {
+    const id = await completedWithStoredSignature('data:image/png;base64,AAAAA');
+    const result = await runSealingQueue(id);
+    expect(result.retryMessages).toHaveLength(0);
+    const { pdfsig, text } = await checkPdf(await sealedPdf(id));
+    expect(pdfsig.output).toContain('Signature is Valid.');
+    expect(text.output).toContain('[image could not be drawn]');
+  });
+
+  it('draws a placeholder instead of decoding a PNG whose header claims 40000×40000 pixels', async () => {
+    const id = await completedWithStoredSignature(pngClaiming(40_000, 40_000));
+    const result = await runSealingQueue(id);
+    expect(result.retryMessages).toHaveLength(0);
+    const { pdfsig, text } = await checkPdf(await sealedPdf(id));
+    expect(pdfsig.output).toContain('Signature is Valid.');
+    expect(text.output).toContain('[image could not be drawn]');
+    expect(text.output).toContain('40000×40000 pixels');
+  });
+
+  it('draws a placeholder for a PNG whose header is sound but whose pixel data is damaged', async () => {
+    const id = await completedWithStoredSignature(pngClaiming(64, 64));
+    const result = await runSealingQueue(id);
+    expect(result.retryMessages).toHaveLength(0);
+    const { pdfsig, text } = await checkPdf(await sealedPdf(id));
+    expect(pdfsig.output).toContain('Signature is Valid.');
+    expect(text.output).toContain('[image could not be drawn]');
+    expect(text.output).toContain('the image could not be decoded');
+  });
+});
