@@ -1,5 +1,6 @@
 // Reads and marks outbox rows for the webhook fan-out (the writes are outboxInsert in services/events).
-import { and, asc, inArray, isNull } from 'drizzle-orm';
+import { and, asc, isNull } from 'drizzle-orm';
+import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { events, type EventRow } from '../schema';
 
@@ -13,5 +14,5 @@ export function markDispatched(db: Db, ids: number[], at: string) {
   return db
     .update(events)
     .set({ dispatchedAt: at })
-    .where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
+    .where(and(inList(events.id, ids), isNull(events.dispatchedAt)));
 }
