@@ -1,6 +1,7 @@
 // D1 binds at most 100 parameters per statement: lists, bulk creates and sweeps at their largest size
 // must still answer (issue 21 › 13). Large fixtures are copied row by row in D1; every request under
 // test goes through the Worker.
+/// <reference types="vite/types/importMeta.d.ts" />
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweepUnsealed } from '../../src/scheduled/sealing-sweep';
@@ -160,5 +161,18 @@ describe('sweeps at their largest batch', () => {
     const { results } = await env.DB.prepare('SELECT DISTINCT seal_sweeps FROM submissions WHERE id IN (SELECT value FROM json_each(?))').bind(JSON.stringify(ids)).all();
     expect(results).toEqual([{ seal_sweeps: 1 }]);
     expect(pendingIds).toHaveLength(MANY);
+  });
+});
+
+describe('queries', () => {
+  // drizzle's inArray binds one parameter per element; a list from data must go through inList instead.
+  const sources = import.meta.glob<string>(['../../src/**/*.ts', '../../durable-objects/**/*.ts'], { query: '?raw', import: 'default', eager: true });
+
+  it('bind no list one parameter per element (inArray or notInArray) anywhere in the Worker', () => {
+    expect(Object.keys(sources).length).toBeGreaterThan(50);
+    const offenders = Object.entries(sources)
+      .filter(([, text]) => /\b(?:not)?[iI]nArray\s*\(/.test(text))
+      .map(([file]) => file);
+    expect(offenders).toEqual([]);
   });
 });

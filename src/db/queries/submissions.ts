@@ -1,6 +1,6 @@
 // Submission, submitter and submission-event rows. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { inList, pairInList } from '../bound-parameters';
 import type { Db } from '../client';
 import { cursorConditions } from '../cursor';
@@ -157,7 +157,7 @@ export function transitionSubmissionStatement(db: Db, id: number, from: readonly
   return db
     .update(submissions)
     .set(values)
-    .where(and(eq(submissions.id, id), inArray(submissions.status, [...from] as Submission['status'][])));
+    .where(and(eq(submissions.id, id), inList(submissions.status, from)));
 }
 
 export function updateSubmitterStatement(db: Db, id: number, values: Partial<NewSubmitter>) {
@@ -169,7 +169,7 @@ export function transitionSubmitterStatement(db: Db, id: number, from: readonly 
   return db
     .update(submitters)
     .set(values)
-    .where(and(eq(submitters.id, id), inArray(submitters.status, [...from] as Submitter['status'][])));
+    .where(and(eq(submitters.id, id), inList(submitters.status, from)));
 }
 
 export async function listSubmissionEvents(db: Db, submissionId: number): Promise<SubmissionEvent[]> {
