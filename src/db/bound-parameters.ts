@@ -1,6 +1,6 @@
 // Keeps every statement inside D1's bound-parameter limit: lists are bound as one JSON parameter, and
-// multi-row inserts are split so that rows × parameters per row stays within the limit.
-import { getTableColumns, sql, type Column, type SQL, type Table } from 'drizzle-orm';
+// multi-row inserts are split so that each statement binds at most the limit.
+import { sql, type Column, type SQL } from 'drizzle-orm';
 
 /** D1 binds at most 100 parameters per statement (developers.cloudflare.com/d1/platform/limits/). */
 export const MAX_BOUND_PARAMETERS = 100;
@@ -19,16 +19,33 @@ export function pairInList(a: Column | SQL, b: Column | SQL, pairs: readonly (re
   return sql`(${a}, ${b}) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${JSON.stringify(pairs)}))`;
 }
 
+/** What a drizzle statement tells about itself before it runs. */
+type Buildable = { toSQL(): { params: unknown[] } };
+
+function boundParameters(statement: Buildable): number {
+  return statement.toSQL().params.length;
+}
+
 /**
- * Splits the rows of a multi-row insert into `table` so that no statement binds more than the limit.
- * drizzle writes every column of the table for every row, binding at most one parameter each (a value,
- * a default, or a subquery such as "the id of the row with this slug"), so a row binds at most as many
- * parameters as the table has columns.
+ * A multi-row insert as as few statements as fit the limit. `build` makes the statement for some rows;
+ * the first row's statement tells how many parameters a row binds (drizzle binds every column's value
+ * or default), and a statement that still binds too many (rows of another shape) is halved again.
  */
-export function rowsPerStatement<T>(table: Table, rows: readonly T[]): T[][] {
-  const paramsPerRow = Object.keys(getTableColumns(table)).length;
-  const size = Math.floor(MAX_BOUND_PARAMETERS / paramsPerRow);
-  const chunks: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
-  return chunks;
+export function insertInChunks<T, S extends Buildable>(rows: readonly T[], build: (rows: T[]) => S): S[] {
+  if (rows.length === 0) return [];
+  const perRow = Math.max(1, boundParameters(build([rows[0]])));
+  const statements: S[] = [];
+  const add = (chunk: T[]) => {
+    const statement = build(chunk);
+    if (chunk.length === 1 || boundParameters(statement) <= MAX_BOUND_PARAMETERS) {
+      statements.push(statement);
+      return;
+    }
+    const half = Math.ceil(chunk.length / 2);
+    add(chunk.slice(0, half));
+    add(chunk.slice(half));
+  };
+  const size = Math.max(1, Math.floor(MAX_BOUND_PARAMETERS / perRow));
+  for (let i = 0; i < rows.length; i += size) add(rows.slice(i, i + size));
+  return statements;
 }

@@ -4,6 +4,9 @@
 /// <reference types="vite/types/importMeta.d.ts" />
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client';
+import { fanOutInserts } from '../../src/db/queries/webhook-deliveries';
+import type { NewWebhookDelivery } from '../../src/db/schema/index';
 import { sweepUnsealed } from '../../src/scheduled/sealing-sweep';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { api, createAccount, type TestAccount } from '../helpers';
@@ -174,5 +177,43 @@ describe('queries', () => {
       .filter(([, text]) => /\b(?:not)?[iI]nArray\s*\(/.test(text))
       .map(([file]) => file);
     expect(offenders).toEqual([]);
+  });
+
+  it('splits a multi-row insert whose later rows bind more than its first so that every statement fits', async () => {
+    const webhook = await env.DB.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/in', '[]', 'secret') RETURNING id")
+      .bind(owner.accountId)
+      .first<{ id: number }>();
+    const row = (i: number): NewWebhookDelivery => ({
+      accountId: owner.accountId,
+      webhookId: webhook!.id,
+      event: 'form.completed',
+      deliveryUuid: crypto.randomUUID(),
+      attempt: 1,
+      maxAttempts: 6,
+      status: 'failed',
+      url: 'https://hooks.example.com/in',
+      requestBody: `{"n":${i}}`,
+      test: true,
+    });
+    // Every optional column set: each of these rows binds about twice what the first one does.
+    const full = (i: number): NewWebhookDelivery => ({
+      ...row(i),
+      requestHeaders: { 'content-type': 'application/json' },
+      httpStatus: 500,
+      responseBody: 'down',
+      responseTimeMs: 12,
+      errorMessage: 'HTTP 500',
+      nextAttemptAt: null,
+      leaseUntil: null,
+      attemptedAt: '2026-11-25T12:00:00.000Z',
+      deliveredAt: null,
+      redeliveryOf: null,
+      createdAt: '2026-11-25T12:00:00.000Z',
+    });
+    const rows = [row(0), ...Array.from({ length: 39 }, (_, i) => full(i + 1))];
+    const db = createDb(env.DB);
+    const [first, ...rest] = fanOutInserts(db, rows);
+    const inserted = (await db.batch([first, ...rest])).flat();
+    expect(inserted).toHaveLength(rows.length);
   });
 });

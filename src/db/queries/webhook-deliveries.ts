@@ -1,7 +1,7 @@
 // Webhook delivery log rows: one per attempt. The pending row of a delivery is the work item; a consumer
 // takes it with a lease (a conditional UPDATE), so two consumers never attempt the same row at once.
 import { and, asc, eq, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
-import { inList, rowsPerStatement } from '../bound-parameters';
+import { inList, insertInChunks } from '../bound-parameters';
 import type { Db } from '../client';
 import { webhookDeliveries, type NewWebhookDelivery, type WebhookDelivery } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -14,7 +14,7 @@ const d = webhookDeliveries;
  * fan-out twice inserts nothing. Each statement returns the uuids it really inserted.
  */
 export function fanOutInserts(db: Db, rows: NewWebhookDelivery[]) {
-  return rowsPerStatement(d, rows).map((chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning({ deliveryUuid: d.deliveryUuid }));
+  return insertInChunks(rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning({ deliveryUuid: d.deliveryUuid }));
 }
 
 export async function insertDelivery(db: Db, values: NewWebhookDelivery): Promise<WebhookDelivery> {
