@@ -168,13 +168,14 @@ describe('sweeps at their largest batch', () => {
 });
 
 describe('queries', () => {
-  // drizzle's inArray binds one parameter per element; a list from data must go through inList instead.
+  // drizzle's inArray binds one parameter per element, and so does an array interpolated into sql`… IN ${…}`;
+  // a list from data must go through inList instead.
   const sources = import.meta.glob<string>(['../../src/**/*.ts', '../../durable-objects/**/*.ts'], { query: '?raw', import: 'default', eager: true });
 
-  it('bind no list one parameter per element (inArray or notInArray) anywhere in the Worker', () => {
+  it('bind no list one parameter per element (inArray, notInArray, IN ${list}) anywhere in the Worker', () => {
     expect(Object.keys(sources).length).toBeGreaterThan(50);
     const offenders = Object.entries(sources)
-      .filter(([, text]) => /\b(?:not)?[iI]nArray\s*\(/.test(text))
+      .filter(([, text]) => /\b(?:not)?[iI]nArray\s*\(|\bIN\s*\(?\$\{/.test(text))
       .map(([file]) => file);
     expect(offenders).toEqual([]);
   });
