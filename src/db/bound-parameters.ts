@@ -27,7 +27,7 @@ function boundParameters(statement: Buildable): number {
 }
 
 /**
- * A multi-row insert as as few statements as fit the limit. `build` makes the statement for some rows;
+ * A multi-row insert as few statements as fit the limit. `build` makes the statement for some rows;
  * the first row's statement tells how many parameters a row binds (drizzle binds every column's value
  * or default), and a statement that still binds too many (rows of another shape) is halved again.
  */
