@@ -1,5 +1,6 @@
 // Reads and marks outbox rows for the webhook fan-out (the writes are outboxInsert in services/events).
-import { and, asc, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, isNull, sql } from 'drizzle-orm';
+import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { events, webhookDeliveries, type EventRow } from '../schema';
 
@@ -13,7 +14,7 @@ export function markDispatched(db: Db, ids: number[], at: string) {
   return db
     .update(events)
     .set({ dispatchedAt: at })
-    .where(and(inArray(events.id, ids), isNull(events.dispatchedAt)));
+    .where(and(inList(events.id, ids), isNull(events.dispatchedAt)));
 }
 
 /**
@@ -34,7 +35,8 @@ export async function pruneDispatchedEvents(db: Db, before: string, limit: numbe
       ),
     )
     .orderBy(asc(events.dispatchedAt))
-    .limit(limit);
-  const deleted = await db.delete(events).where(inArray(events.id, doomed)).returning({ id: events.id });
+    .limit(limit)
+    .as('doomed');
+  const deleted = await db.delete(events).where(sql`${events.id} IN (SELECT ${doomed.id} FROM ${doomed})`).returning({ id: events.id });
   return deleted.length;
 }

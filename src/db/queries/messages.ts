@@ -1,5 +1,5 @@
 // Outbound message rows.
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { messages, type Message, type NewMessage } from '../schema/index';
 
@@ -88,9 +88,10 @@ export async function pruneFinishedMessages(db: Db, before: string, limit: numbe
   const doomed = db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(inArray(messages.status, ['sent', 'failed']), lt(messages.createdAt, before)))
+    .where(and(sql`${messages.status} IN ('sent', 'failed')`, lt(messages.createdAt, before)))
     .orderBy(asc(messages.createdAt))
-    .limit(limit);
-  const deleted = await db.delete(messages).where(inArray(messages.id, doomed)).returning({ id: messages.id });
+    .limit(limit)
+    .as('doomed');
+  const deleted = await db.delete(messages).where(sql`${messages.id} IN (SELECT ${doomed.id} FROM ${doomed})`).returning({ id: messages.id });
   return deleted.length;
 }

@@ -1,5 +1,6 @@
 // Sealed document rows and the submissions still waiting for them.
-import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { submissionDocuments, submissions, type NewSubmissionDocument, type Submission, type SubmissionDocument } from '../schema';
 
@@ -88,5 +89,5 @@ export async function markSwept(db: Db, ids: number[], at: string): Promise<void
   await db
     .update(submissions)
     .set({ sealSweeps: sql`${submissions.sealSweeps} + 1`, sealSweptAt: at })
-    .where(inArray(submissions.id, ids));
+    .where(inList(submissions.id, ids));
 }

@@ -1,6 +1,7 @@
 // Submission, submitter and submission-event rows. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { inList, pairInList } from '../bound-parameters';
 import type { Db } from '../client';
 import { cursorConditions } from '../cursor';
 import {
@@ -54,18 +55,18 @@ export async function listSubmittersOf(db: Db, submissionIds: number[]): Promise
   return db
     .select()
     .from(submitters)
-    .where(inArray(submitters.submissionId, submissionIds))
+    .where(inList(submitters.submissionId, submissionIds))
     .orderBy(asc(submitters.submissionId), asc(submitters.position), asc(submitters.id));
 }
 
 export async function listSubmissionsByIds(db: Db, ids: number[]): Promise<Submission[]> {
   if (ids.length === 0) return [];
-  return db.select().from(submissions).where(inArray(submissions.id, ids));
+  return db.select().from(submissions).where(inList(submissions.id, ids));
 }
 
 export async function listSubmissionsBySlugs(db: Db, slugs: string[]): Promise<Submission[]> {
   if (slugs.length === 0) return [];
-  return db.select().from(submissions).where(inArray(submissions.slug, slugs));
+  return db.select().from(submissions).where(inList(submissions.slug, slugs));
 }
 
 export function insertSubmissionStatement(db: Db, row: NewSubmission) {
@@ -158,7 +159,7 @@ export function transitionSubmissionStatement(db: Db, id: number, from: readonly
   return db
     .update(submissions)
     .set(values)
-    .where(and(eq(submissions.id, id), inArray(submissions.status, [...from] as Submission['status'][])));
+    .where(and(eq(submissions.id, id), inList(submissions.status, from)));
 }
 
 export function updateSubmitterStatement(db: Db, id: number, values: Partial<NewSubmitter>) {
@@ -213,7 +214,7 @@ export function transitionSubmitterStatement(db: Db, id: number, from: readonly 
   return db
     .update(submitters)
     .set(values)
-    .where(and(eq(submitters.id, id), inArray(submitters.status, [...from] as Submitter['status'][])));
+    .where(and(eq(submitters.id, id), inList(submitters.status, from)));
 }
 
 export async function listSubmissionEvents(db: Db, submissionId: number): Promise<SubmissionEvent[]> {
@@ -326,22 +327,22 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
   ]);
 }
 
-/** The sources of several submissions at once: versions, template public ids and documents in three reads. */
+/** The sources of several submissions at once: versions, template public ids and documents in three reads, whatever their number. */
 export async function readSubmissionSources(
   db: Db,
   list: Pick<Submission, 'templateId' | 'templateVersion' | 'documentIds'>[],
 ): Promise<{ versions: { templateId: number; version: number; snapshot: TemplateSnapshot }[]; publicIds: Map<number, string>; documents: Map<number, TemplateDocument> }> {
   if (list.length === 0) return { versions: [], publicIds: new Map(), documents: new Map() };
-  const pairs = [...new Map(list.map((s) => [`${s.templateId}:${s.templateVersion}`, s])).values()];
+  const pairs = [...new Map(list.map((s) => [`${s.templateId}:${s.templateVersion}`, [s.templateId, s.templateVersion] as const])).values()];
   const templateIds = [...new Set(list.map((s) => s.templateId))];
   const documentIds = [...new Set(list.flatMap((s) => s.documentIds))];
   const [versions, publicIds, documents] = await Promise.all([
     db
       .select({ templateId: templateVersions.templateId, version: templateVersions.version, snapshot: templateVersions.snapshot })
       .from(templateVersions)
-      .where(or(...pairs.map((p) => and(eq(templateVersions.templateId, p.templateId), eq(templateVersions.version, p.templateVersion))))),
-    db.select({ id: templates.id, publicId: templates.publicId }).from(templates).where(inArray(templates.id, templateIds)),
-    documentIds.length ? db.select().from(templateDocuments).where(inArray(templateDocuments.id, documentIds)) : Promise.resolve([] as TemplateDocument[]),
+      .where(pairInList(templateVersions.templateId, templateVersions.version, pairs)),
+    db.select({ id: templates.id, publicId: templates.publicId }).from(templates).where(inList(templates.id, templateIds)),
+    documentIds.length ? db.select().from(templateDocuments).where(inList(templateDocuments.id, documentIds)) : Promise.resolve([] as TemplateDocument[]),
   ]);
   return {
     versions,

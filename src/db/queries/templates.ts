@@ -1,6 +1,7 @@
 // Template rows, their documents and versions. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change and its outbox event in one `db.batch([...])`.
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { inList, insertInChunks } from '../bound-parameters';
 import type { Db } from '../client';
 import {
   templateDocuments,
@@ -36,7 +37,7 @@ export async function findTemplates(db: Db, accountId: number, refs: (string | n
     .where(
       and(
         eq(templates.accountId, accountId),
-        or(ids.length ? inArray(templates.id, ids) : undefined, publicIds.length ? inArray(templates.publicId, publicIds) : undefined),
+        or(ids.length ? inList(templates.id, ids) : undefined, publicIds.length ? inList(templates.publicId, publicIds) : undefined),
       ),
     );
 }
@@ -47,7 +48,7 @@ export async function listCurrentDocuments(db: Db, templateIds: number[]): Promi
   return db
     .select()
     .from(templateDocuments)
-    .where(and(inArray(templateDocuments.templateId, templateIds), isNull(templateDocuments.removedAt)))
+    .where(and(inList(templateDocuments.templateId, templateIds), isNull(templateDocuments.removedAt)))
     .orderBy(asc(templateDocuments.templateId), asc(templateDocuments.position), asc(templateDocuments.id));
 }
 
@@ -135,11 +136,10 @@ function templateIdOf(publicId: string): SQL<number> {
   return sql<number>`(SELECT ${templates.id} FROM ${templates} WHERE ${templates.publicId} = ${publicId})`;
 }
 
-export function insertDocumentsStatement(db: Db, templatePublicId: string, documents: NewTemplateDocument[]) {
-  return db
-    .insert(templateDocuments)
-    .values(documents.map((d) => ({ ...d, templateId: templateIdOf(templatePublicId) })))
-    .returning();
+/** One insert per few documents (a template holds up to 10, more than one statement can bind); each returns its rows. */
+export function insertDocumentsStatements(db: Db, templatePublicId: string, documents: NewTemplateDocument[]) {
+  const rows = documents.map((d) => ({ ...d, templateId: templateIdOf(templatePublicId) }));
+  return insertInChunks(rows, (chunk) => db.insert(templateDocuments).values(chunk).returning());
 }
 
 export function insertVersionStatement(db: Db, templatePublicId: string, version: NewTemplateVersion) {
@@ -167,7 +167,7 @@ export function removeDocumentsStatement(db: Db, templateId: number, ids: number
   return db
     .update(templateDocuments)
     .set({ removedAt: at })
-    .where(and(eq(templateDocuments.templateId, templateId), inArray(templateDocuments.id, ids)));
+    .where(and(eq(templateDocuments.templateId, templateId), inList(templateDocuments.id, ids)));
 }
 
 export function reorderDocumentStatement(db: Db, id: number, position: number) {

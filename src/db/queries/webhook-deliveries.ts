@@ -1,6 +1,7 @@
 // Webhook delivery log rows: one per attempt. The pending row of a delivery is the work item; a consumer
 // takes it with a lease (a conditional UPDATE), so two consumers never attempt the same row at once.
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { inList, insertInChunks } from '../bound-parameters';
 import type { Db } from '../client';
 import { webhookDeliveries, type NewWebhookDelivery, type WebhookDelivery } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -8,25 +9,12 @@ import type { CursorWindow } from '../../lib/pagination';
 
 const d = webhookDeliveries;
 
-// D1 binds at most 100 parameters per statement; a delivery row binds 12.
-const ROWS_PER_INSERT = 8;
-
 /**
  * Inserts for a fan-out; a row whose (event, endpoint) already has one is skipped, so running the same
  * fan-out twice inserts nothing. Each statement returns the uuids it really inserted.
  */
 export function fanOutInserts(db: Db, rows: NewWebhookDelivery[]) {
-  const statements = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    statements.push(
-      db
-        .insert(d)
-        .values(rows.slice(i, i + ROWS_PER_INSERT))
-        .onConflictDoNothing()
-        .returning({ deliveryUuid: d.deliveryUuid }),
-    );
-  }
-  return statements;
+  return insertInChunks(rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning({ deliveryUuid: d.deliveryUuid }));
 }
 
 export async function insertDelivery(db: Db, values: NewWebhookDelivery): Promise<WebhookDelivery> {
@@ -45,7 +33,7 @@ export async function claimDueAttempts(db: Db, deliveryUuids: string[], now: str
     .set({ leaseUntil })
     .where(
       and(
-        inArray(d.deliveryUuid, deliveryUuids),
+        inList(d.deliveryUuid, deliveryUuids),
         eq(d.status, 'pending'),
         lte(d.nextAttemptAt, now),
         or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
@@ -60,7 +48,7 @@ export async function pendingDueTimes(db: Db, deliveryUuids: string[]): Promise<
   const rows = await db
     .select({ deliveryUuid: d.deliveryUuid, nextAttemptAt: d.nextAttemptAt })
     .from(d)
-    .where(and(inArray(d.deliveryUuid, deliveryUuids), eq(d.status, 'pending')));
+    .where(and(inList(d.deliveryUuid, deliveryUuids), eq(d.status, 'pending')));
   return new Map(rows.map((r) => [r.deliveryUuid, r.nextAttemptAt]));
 }
 
@@ -153,7 +141,8 @@ export async function pruneFinishedDeliveries(db: Db, before: string, limit: num
       ),
     )
     .orderBy(asc(d.createdAt))
-    .limit(limit);
-  const deleted = await db.delete(d).where(inArray(d.id, doomed)).returning({ id: d.id });
+    .limit(limit)
+    .as('doomed');
+  const deleted = await db.delete(d).where(sql`${d.id} IN (SELECT ${doomed.id} FROM ${doomed})`).returning({ id: d.id });
   return deleted.length;
 }

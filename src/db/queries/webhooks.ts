@@ -1,6 +1,7 @@
 // Webhook endpoint rows. Deleted endpoints keep their row (deleted_at) but are never found here except
 // by `webhooksForDelivery`, which closes off their pending attempts.
-import { and, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { webhooks, type Webhook } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -63,12 +64,12 @@ export async function enabledWebhooksOf(db: Db, accountIds: number[]): Promise<W
   return db
     .select()
     .from(webhooks)
-    .where(and(inArray(webhooks.accountId, accountIds), eq(webhooks.enabled, true), isNull(webhooks.deletedAt)));
+    .where(and(inList(webhooks.accountId, accountIds), eq(webhooks.enabled, true), isNull(webhooks.deletedAt)));
 }
 
 /** By id alone, deleted included: the delivery consumer decides what a deleted endpoint means. */
 export async function webhooksForDelivery(db: Db, ids: number[]): Promise<Map<number, Webhook>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select().from(webhooks).where(inArray(webhooks.id, ids));
+  const rows = await db.select().from(webhooks).where(inList(webhooks.id, ids));
   return new Map(rows.map((row) => [row.id, row]));
 }

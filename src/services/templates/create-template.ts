@@ -2,7 +2,7 @@
 // then the rows and the template.created event in one D1 batch; if anything fails the files are deleted.
 import {
   findTemplates,
-  insertDocumentsStatement,
+  insertDocumentsStatements,
   insertTemplateStatement,
   insertVersionStatement,
   listCurrentDocuments,
@@ -74,13 +74,14 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
     updatedAt: at,
   };
   const draft = { ...values, id: 0 } as Template;
+  const documentInserts = insertDocumentsStatements(db, publicId, record.documents);
   try {
-    const [, [template], documents] = await refusingPastTemplateLimit(ctx, () =>
+    const [, [template], ...rest] = await refusingPastTemplateLimit(ctx, () =>
       db.batch([
         // Exact under concurrency: past the plan's limit this aborts the whole batch.
         templateLimitGuard(ctx),
         insertTemplateStatement(db, values),
-        insertDocumentsStatement(db, publicId, record.documents),
+        ...documentInserts,
         insertVersionStatement(db, publicId, {
           accountId: actor.accountId,
           version: 1,
@@ -94,6 +95,7 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
         ...(ctx.auditStatement ? [ctx.auditStatement(publicId)] : []),
       ]),
     );
+    const documents = (rest.slice(0, documentInserts.length) as TemplateDocument[][]).flat();
     return { template, documents };
   } catch (error) {
     await deleteStoredFiles(ctx.bucket, storedKeys);

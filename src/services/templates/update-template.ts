@@ -4,7 +4,7 @@ import type { BatchItem } from 'drizzle-orm/batch';
 import { templateHasSubmissions } from '../../db/queries/submissions';
 import {
   deleteTemplateStatements,
-  insertDocumentsStatement,
+  insertDocumentsStatements,
   insertVersionStatement,
   isVersionConflict,
   listAllDocumentKeys,
@@ -74,7 +74,7 @@ async function commit(ctx: TemplateContext, template: Template, change: Change):
     ...(change.restores ? [templateLimitGuard(ctx)] : []),
     updateTemplateStatement(db, template, { ...change.values, version: next.version, updatedAt: at }),
     ...(change.removeDocumentIds?.length ? [removeDocumentsStatement(db, template.id, change.removeDocumentIds, at)] : []),
-    ...(change.addDocuments?.length ? [insertDocumentsStatement(db, template.publicId, change.addDocuments)] : []),
+    ...(change.addDocuments?.length ? insertDocumentsStatements(db, template.publicId, change.addDocuments) : []),
     ...(change.positions ?? []).map((p) => reorderDocumentStatement(db, p.id, p.position)),
     ...(change.renames ?? []).map((r) => renameDocumentStatement(db, r.id, r.filename)),
     insertVersionStatement(db, template.publicId, {

@@ -158,9 +158,6 @@ function closedOff(row: WebhookDelivery, attemptedAt: string, message: string): 
   };
 }
 
-/** Deliveries per claim: keeps `IN (…)` well inside D1's 100 bound parameters. */
-const CLAIM_CHUNK = 90;
-
 function nextAttempt(row: WebhookDelivery, outcome: AttemptOutcome, retryAt: string): NewWebhookDelivery {
   return {
     accountId: row.accountId,
@@ -206,20 +203,16 @@ export async function deliverDue(ctx: DeliveryContext, deliveryUuids: readonly s
   const nowIso = new Date(now).toISOString();
   const leaseIso = new Date(now + LEASE_MS).toISOString();
   const uuids = [...new Set(deliveryUuids)];
-  const claimed: WebhookDelivery[] = [];
-  for (let i = 0; i < uuids.length; i += CLAIM_CHUNK) {
-    claimed.push(...(await claimDueAttempts(ctx.db, uuids.slice(i, i + CLAIM_CHUNK), nowIso, leaseIso)));
-  }
+  // One statement whatever the batch size: the uuids are bound as one list (db/bound-parameters.ts).
+  const claimed = await claimDueAttempts(ctx.db, uuids, nowIso, leaseIso);
 
   const results = new Map<string, DeliverResult>();
   const taken = new Set(claimed.map((row) => row.deliveryUuid));
   const rest = uuids.filter((uuid) => !taken.has(uuid));
-  for (let i = 0; i < rest.length; i += CLAIM_CHUNK) {
-    const due = await pendingDueTimes(ctx.db, rest.slice(i, i + CLAIM_CHUNK));
-    for (const uuid of rest.slice(i, i + CLAIM_CHUNK)) {
-      const dueAt = due.get(uuid);
-      results.set(uuid, dueAt && dueAt > nowIso ? { kind: 'not_due', dueAt } : { kind: 'idle' });
-    }
+  const due = await pendingDueTimes(ctx.db, rest);
+  for (const uuid of rest) {
+    const dueAt = due.get(uuid);
+    results.set(uuid, dueAt && dueAt > nowIso ? { kind: 'not_due', dueAt } : { kind: 'idle' });
   }
   if (claimed.length === 0) return results;
 
