@@ -7,7 +7,7 @@ import { unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
-import { PRESET_PATTERNS } from '../submissions/field-values';
+import { isEmailAddress } from '../submissions/field-values';
 import { newSlug } from '../submissions/links';
 import { loadScope, payloadSubmitter, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import {
@@ -50,7 +50,7 @@ export function checkPerson(input: Person): Person {
   const email = input.email.trim();
   const name = input.name.trim();
   const problems: string[] = [];
-  if (!PRESET_PATTERNS.email.pattern.test(email) || email.length > 254) problems.push('email must be an email address.');
+  if (!isEmailAddress(email)) problems.push('email must be an email address.');
   if (name.length > 255) problems.push('name must be at most 255 characters.');
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   return { email, name };
