@@ -6,7 +6,8 @@ import { createDb } from '../../src/db/client';
 import { getMessage } from '../../src/db/queries/messages';
 import { deliverMessage } from '../../src/services/mail/deliver';
 import { isEmailAddress, MAX_EMAIL_LENGTH, PRESET_PATTERNS } from '../../src/services/submissions/field-values';
-import { messagesTo, page, signingFixture } from './fixtures';
+import { api } from '../helpers';
+import { messagesTo, page, signingFixture, submitterRow } from './fixtures';
 
 const db = createDb(env.DB);
 
@@ -104,5 +105,77 @@ describe('the email syntax check', () => {
     const res = await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: hugeAddress(64 * 1024), name: 'X' } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('email must be an email address.');
+  });
+});
+
+describe('delegation and witness invitations', () => {
+  const witnessTemplate = {
+    roles: ['Signer', 'Witness'],
+    fields: [
+      { name: 'Signer name', type: 'text', role: 'Signer' },
+      { name: 'Witness signature', type: 'signature', role: 'Witness' },
+    ],
+    submitters: [
+      { email: 'signer@example.com', name: 'Sig', role: 'Signer' },
+      { email: 'placeholder-witness@example.com', name: 'To be named', role: 'Witness' },
+    ],
+  };
+  const typed = 'IT Security: your mailbox expires, sign in at evil.example';
+
+  it('refuses a sixth delegation along one chain with a sentence', async () => {
+    const f = await signingFixture({ submitters: [{ email: 'holder0@example.com', name: 'Holder' }] });
+    const id = f.submitters[0].id;
+    for (let i = 1; i <= 5; i += 1) {
+      const { slug } = await submitterRow(id);
+      const res = await page('POST', `/s/${slug}/delegate`, { body: { email: `holder${i}@example.com` } });
+      expect(res.status).toBe(200);
+    }
+    const { slug } = await submitterRow(id);
+    const res = await page('POST', `/s/${slug}/delegate`, { body: { email: 'holder6@example.com' } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('This form has already been delegated 5 times, the most allowed; sign it yourself or ask the sender to change the signer.');
+    expect((await submitterRow(id)).email).toBe('holder5@example.com');
+  });
+
+  it('refuses a sixth witness invitation by the same signer with a sentence', async () => {
+    const f = await signingFixture(witnessTemplate);
+    const signer = f.submitters[0];
+    await page('POST', `/s/${signer.slug}/submit`, { body: { values: { [f.field('Signer name')]: 'Sig' } } });
+    for (let i = 1; i <= 5; i += 1) {
+      expect((await page('POST', `/s/${signer.slug}/invite_witness`, { body: { email: `witness${i}@example.com` } })).status).toBe(200);
+    }
+    const res = await page('POST', `/s/${signer.slug}/invite_witness`, { body: { email: 'witness6@example.com' } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('You have already invited a witness 5 times, the most allowed; ask the sender if the witness must change again.');
+    expect(await messagesTo('witness6@example.com')).toHaveLength(0);
+  });
+
+  it("greets a delegate by their address, not by the name the delegating signer typed", async () => {
+    const f = await signingFixture();
+    await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'deputy@example.com', name: typed } });
+    const [invitation] = await messagesTo('deputy@example.com', 'invitation');
+    expect(invitation.text).not.toContain(typed);
+    expect(invitation.subject).not.toContain(typed);
+    expect(invitation.text).toContain('Hello deputy@example.com,');
+    const html = await env.DB.prepare("SELECT html FROM messages WHERE recipient = 'deputy@example.com'").first<{ html: string }>();
+    expect(html!.html).not.toContain('IT Security');
+  });
+
+  it("greets a witness by their address, not by the name the signer typed", async () => {
+    const f = await signingFixture(witnessTemplate);
+    await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Signer name')]: 'Sig' } } });
+    await page('POST', `/s/${f.submitters[0].slug}/invite_witness`, { body: { email: 'witness@example.com', name: typed } });
+    const [invitation] = await messagesTo('witness@example.com', 'invitation');
+    expect(invitation.text).not.toContain(typed);
+    expect(invitation.text).toContain('Hello witness@example.com,');
+  });
+
+  it("keeps a delegate's typed name out of the reminders the sender sends later", async () => {
+    const f = await signingFixture();
+    await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'deputy@example.com', name: typed } });
+    expect((await api('POST', `/api/submitters/${f.submitters[0].id}/remind`, { token: f.account.token })).status).toBe(200);
+    const [reminder] = await messagesTo('deputy@example.com', 'reminder');
+    expect(reminder.text).not.toContain(typed);
+    expect(reminder.text).toContain('Hello deputy@example.com,');
   });
 });
