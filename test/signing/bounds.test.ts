@@ -234,3 +234,41 @@ describe('request body caps', () => {
     expect(res.json.error).toBe('The request body is larger than 10 MB, the limit for this signing page request.');
   });
 });
+
+describe('rate limits on /s/*', () => {
+  /** `count` requests at most 50 at a time, each refused by the same-origin check (no D1), but counted. */
+  async function burst(count: number, slugFor: (i: number) => string, ip: string) {
+    const statuses: number[] = [];
+    for (let i = 0; i < count; i += 50) {
+      const chunk = Array.from({ length: Math.min(50, count - i) }, (_, j) => api('POST', `/s/${slugFor(i + j)}/open`, { ip, headers: { Origin: 'https://elsewhere.test' } }));
+      statuses.push(...(await Promise.all(chunk)).map((r) => r.status));
+    }
+    return statuses;
+  }
+
+  it('answers 429 with Retry-After and a sentence to the 121st request for one link in a minute', async () => {
+    const statuses = await burst(120, () => 'RateLimitedLink01', '203.0.113.10');
+    expect(statuses.every((s) => s === 403)).toBe(true);
+    const res = await api('GET', '/s/RateLimitedLink01', { ip: '203.0.113.11' });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(res.json.error).toMatch(/^Rate limit of 120 requests per 60 seconds for this signing link exceeded; retry in \d+ seconds?\.$/);
+  });
+
+  it('answers 429 to the 601st request from one address in a minute, whatever the links', async () => {
+    const statuses = await burst(600, (i) => `ManyLinks${i % 6}`, '203.0.113.20');
+    expect(statuses.every((s) => s === 403)).toBe(true);
+    const res = await api('GET', '/s/AnotherLink', { ip: '203.0.113.20' });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('Retry-After')).toBeTruthy();
+    expect(res.json.error).toMatch(/^Rate limit of 600 requests per 60 seconds from your network address exceeded; retry in \d+ seconds?\.$/);
+  });
+
+  it('limits one link without refusing the other links of the same address', async () => {
+    await burst(121, () => 'RateLimitedLink02', '203.0.113.30');
+    const f = await signingFixture();
+    expect((await api('GET', `/s/${f.submitters[0].slug}`, { ip: '203.0.113.30' })).status).toBe(200);
+    expect((await api('GET', '/s/RateLimitedLink02', { ip: '203.0.113.31' })).status).toBe(429);
+  });
+});
+

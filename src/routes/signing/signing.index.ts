@@ -5,10 +5,12 @@ import type { AppEnv } from '../../env';
 import { outboxDrain } from '../../middleware/outbox-drain';
 import { sameOrigin } from '../../middleware/same-origin';
 import * as h from './signing.handlers';
-import { ATTACHMENT_BODY_BYTES, SMALL_BODY_BYTES, signingBodyLimit, VALUES_BODY_BYTES } from './signing.limits';
+import { ATTACHMENT_BODY_BYTES, SMALL_BODY_BYTES, signingBodyLimit, signingRateLimits, VALUES_BODY_BYTES } from './signing.limits';
 
 export function createSigningRoutes() {
   const s = new Hono<AppEnv>();
+  // Counted first, so even a refused or unknown-link request costs its sender a slot.
+  s.use('*', ...signingRateLimits());
   s.use('*', sameOrigin());
   // Opening the form (a GET) fires form.viewed, so GETs drain the outbox too.
   s.use('*', outboxDrain({ methods: new Set(['GET', 'POST', 'PUT']) }));

@@ -1,9 +1,11 @@
 // What one signing link, and one client, may make the /s/* routes do (issue 21 › 5; docs/limits.md).
 // The slug is the only credential there, so every JSON body is capped and every request is counted.
 import { bodyLimit } from 'hono/body-limit';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError } from '../../lib/errors';
+import { clientIp } from '../../lib/request';
+import { rateLimit } from '../../middleware/rate-limit';
 import { MAX_ATTACHMENT_BYTES } from '../../services/signing/attachments';
 
 /**
@@ -29,4 +31,29 @@ export function signingBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
       throw new ApiError(413, `The request body is larger than ${describe(maxBytes)}, the limit for this signing page request.`);
     },
   });
+}
+
+/**
+ * Requests per rolling minute for one signing link. A person filling a form makes a few per field (the
+ * page autosaves 600 ms after the last change, so up to ~100 a minute while typing steadily); the cap
+ * sits above that and far below what guessing or scraping through one link needs.
+ */
+export const SLUG_RATE_LIMIT = 120;
+/** Requests per rolling minute from one client address across all links (an office behind one NAT). */
+export const IP_RATE_LIMIT = 600;
+
+/** The slug of a request under /s (the first path segment after it), counted before any lookup. */
+function slugOf(c: Context<AppEnv>): string {
+  return c.req.path.split('/')[2] ?? '';
+}
+
+/**
+ * Per-address, then per-link limits on every /s/* request, through the RateLimiter Durable Object and
+ * its leases (docs/limits.md), before any D1 read: an unknown slug counts too. 429 with Retry-After.
+ */
+export function signingRateLimits(): MiddlewareHandler<AppEnv>[] {
+  return [
+    rateLimit({ key: (c) => `ip:${clientIp(c.req.raw) ?? 'unknown'}`, limit: IP_RATE_LIMIT, label: 'from your network address', headers: false }),
+    rateLimit({ key: (c) => `slug:${slugOf(c)}`, limit: SLUG_RATE_LIMIT, label: 'for this signing link', headers: false }),
+  ];
 }
