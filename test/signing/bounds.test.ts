@@ -186,6 +186,15 @@ describe('delegation and witness invitations', () => {
     expect(reminder.text).not.toContain(typed);
     expect(reminder.text).toContain('Hello deputy-reminded@example.com,');
   });
+
+  it('greets a delegate by name again once the sender sets the name through the API', async () => {
+    const f = await signingFixture();
+    await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'deputy-renamed@example.com', name: typed } });
+    expect((await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { name: 'Dana Deputy' } })).status).toBe(200);
+    expect((await api('POST', `/api/submitters/${f.submitters[0].id}/remind`, { token: f.account.token })).status).toBe(200);
+    const [reminder] = await messagesTo('deputy-renamed@example.com', 'reminder');
+    expect(reminder.text).toContain('Hello Dana Deputy,');
+  });
 });
 
 describe('request body caps', () => {
