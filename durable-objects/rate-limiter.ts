@@ -1,6 +1,7 @@
-// A rolling-window request log for one API token or partner key (spec › Limits: 120/min per token), or
-// of one client address's failed authentications (docs/limits.md › Failed authentication),
-// which may lend a few pre-counted slots to an isolate so most requests need no call to it.
+// A rolling-window request log for one credential: an API token (spec › Limits: 120/min), a partner
+// key, a client address's failed authentications (docs/limits.md › Failed authentication), or on /s/* a
+// signing link or a client address (docs/limits.md); it may lend a few pre-counted slots to an isolate so
+// most requests need no call to it.
 import { DurableObject } from 'cloudflare:workers';
 
 /** A batch of slots counted here and spent by the isolate that holds them (docs/limits.md › Leases). */

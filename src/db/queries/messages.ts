@@ -24,8 +24,12 @@ export async function claimAttempt(db: Db, id: number, transport: string, at: st
   return row;
 }
 
-export async function markSent(db: Db, id: number, providerId: string | null, at: string): Promise<void> {
-  await db.update(messages).set({ status: 'sent', providerId, sentAt: at, error: null }).where(eq(messages.id, id));
+/** Marks a message sent; `redacted` replaces its stored text and html (a delivered secret is not kept). */
+export async function markSent(db: Db, id: number, providerId: string | null, at: string, redacted?: Pick<Message, 'text' | 'html'>): Promise<void> {
+  await db
+    .update(messages)
+    .set({ status: 'sent', providerId, sentAt: at, error: null, ...redacted })
+    .where(eq(messages.id, id));
 }
 
 /** After a failed attempt: queued again for a retry, or failed for good. */

@@ -13,29 +13,35 @@ export async function latestVerification(db: Db, submitterId: number): Promise<S
     .get();
 }
 
-/** Codes sent to a submitter since `since`: the send rate limit counts these. */
-export async function countVerificationsSince(db: Db, submitterId: number, since: string): Promise<number> {
-  const row = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(signingVerifications)
-    .where(and(eq(signingVerifications.submitterId, submitterId), sql`${signingVerifications.createdAt} >= ${since}`))
-    .get();
-  return row?.n ?? 0;
-}
-
-export function insertVerificationStatement(db: Db, row: typeof signingVerifications.$inferInsert) {
-  return db.insert(signingVerifications).values(row);
+/**
+ * Records a new code only while fewer than `limit` were sent to this submitter since `since`, in one
+ * statement (INSERT … SELECT … WHERE count < limit), so concurrent requests cannot all slip under the
+ * limit. Put it in a ChangeSet with `guarded`: no row inserted fails the whole batch.
+ */
+export function insertVerificationWithinLimitStatement(db: Db, row: { accountId: number; submitterId: number; codeHash: string; expiresAt: string; createdAt: string }, since: string, limit: number) {
+  // insert().select(sql) lists every column of the table, in its order.
+  return db.insert(signingVerifications).select(sql`
+    SELECT NULL, ${row.accountId}, ${row.submitterId}, ${row.codeHash}, ${row.expiresAt}, 0, NULL, NULL, ${row.createdAt}
+    WHERE (SELECT count(*) FROM ${signingVerifications} WHERE ${signingVerifications.submitterId} = ${row.submitterId} AND ${signingVerifications.createdAt} >= ${since}) < ${limit}`);
 }
 
 /**
- * Counts one wrong attempt, only while the row is still open below `limit`: two guesses racing cannot
- * both slip under the limit. Returns the attempts now recorded, or null when the row was already spent.
+ * Takes one attempt at a code before it is compared, only while the row is open (not verified, not
+ * expired) and below `limit`: of any number of concurrent guesses at most `limit` are ever compared.
+ * Returns the attempts now recorded (this one included), or null when none was left.
  */
-export async function recordFailedAttempt(db: Db, id: number, limit: number): Promise<number | null> {
+export async function consumeAttempt(db: Db, id: number, limit: number, now: string): Promise<number | null> {
   const row = await db
     .update(signingVerifications)
     .set({ attempts: sql`${signingVerifications.attempts} + 1` })
-    .where(and(eq(signingVerifications.id, id), sql`${signingVerifications.attempts} < ${limit}`, sql`${signingVerifications.verifiedAt} IS NULL`))
+    .where(
+      and(
+        eq(signingVerifications.id, id),
+        sql`${signingVerifications.attempts} < ${limit}`,
+        sql`${signingVerifications.verifiedAt} IS NULL`,
+        sql`${signingVerifications.expiresAt} > ${now}`,
+      ),
+    )
     .returning({ attempts: signingVerifications.attempts })
     .get();
   return row?.attempts ?? null;

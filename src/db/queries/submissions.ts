@@ -87,6 +87,16 @@ export type SubmissionEventRow = {
   at?: string;
 };
 
+/** How many trail entries of `action` a submitter has in a submission (the signer-route caps count these). */
+export async function countSubmitterTrail(db: Db, submissionId: number, submitterId: number, action: string): Promise<number> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(submissionEvents)
+    .where(and(eq(submissionEvents.submissionId, submissionId), eq(submissionEvents.submitterId, submitterId), eq(submissionEvents.action, action)))
+    .get();
+  return row?.n ?? 0;
+}
+
 /** A submission's own trail; ids may be given, or slugs of rows written earlier in the same batch. */
 export function insertSubmissionEventStatement(
   db: Db,

@@ -18,7 +18,7 @@ export const signingVerifications = sqliteTable(
     /** SHA-256 of the submitter id and the 6-digit code (a code alone has only 10^6 values). */
     codeHash: text('code_hash').notNull(),
     expiresAt: text('expires_at').notNull(),
-    /** Wrong codes entered against this row; at the limit the row is spent and a new code must be sent. */
+    /** Codes checked against this row (taken before each comparison); at the limit a new code must be sent. */
     attempts: integer('attempts').notNull().default(0),
     verifiedAt: text('verified_at'),
     /** SHA-256 of the session cookie handed to the browser that entered the right code. */

@@ -135,6 +135,11 @@ export const submitters = sqliteTable(
     position: integer('position').notNull(),
     email: text('email'),
     name: text('name'),
+    /**
+     * The name was typed by another signer (a delegate's or a witness's): kept for the record, never
+     * written into an email to this person (issue 21 › 5: a signer's free text is not a sender's voice).
+     */
+    nameFromSigner: integer('name_from_signer', { mode: 'boolean' }).notNull().default(false),
     phone: text('phone'),
     externalId: text('external_id'),
     status: text('status').$type<SubmitterStatus>().notNull().default('waiting'),

@@ -14,6 +14,10 @@ export type RateLimitOptions = {
   windowMs?: number;
   /** Where this isolate keeps the slots the limiter lends it; one per isolate by default. */
   leases?: SlotLeases;
+  /** Whose limit it is, in the 429's sentence, e.g. `for this signing link`. */
+  label?: string;
+  /** Whether admitted responses carry X-RateLimit-* (default true; a 429 always does). */
+  headers?: boolean;
 };
 
 /** Module scope lives as long as the isolate: leases outlast the request that fetched them. */
@@ -44,12 +48,13 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
       const wait = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
       throw new ApiError(
         429,
-        `Rate limit of ${limit} requests per ${windowMs / 1000} seconds exceeded; retry in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,
+        `Rate limit of ${limit} requests per ${windowMs / 1000} seconds${options.label ? ` ${options.label}` : ''} exceeded; retry in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,
         {},
         { ...headers, 'Retry-After': String(wait) },
       );
     }
     await next();
+    if (options.headers === false) return;
     // Set on the finished response in place; c.header() would rebuild the Response once per header.
     try {
       for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);

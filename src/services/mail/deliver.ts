@@ -1,11 +1,26 @@
 // Delivers one queued message; called by the messages queue consumer. Idempotent: a message already
 // sent (or being sent by another consumer) is left alone.
 import type { Db } from '../../db/client';
+import type { Message } from '../../db/schema/index';
 import { claimAttempt, markAttemptFailed, markSent } from '../../db/queries/messages';
 import { PermanentDeliveryError, transportFor, type MailEnv } from './transports';
 
 /** Attempts before a message is failed for good; the queue's own max_retries is set higher. */
 export const MAX_ATTEMPTS = 5;
+/** Kinds whose text carries a one-time secret: the row keeps it only until it is delivered. */
+const SECRET_KINDS = new Set(['verification_code']);
+/** A verification code as compose.ts writes it: six digits standing alone. */
+const CODE = /\b\d{6}\b/g;
+
+/**
+ * The stored text and html of a delivered message, with any one-time code replaced. The outbox transport
+ * (development) keeps the code: there the row itself is the inbox the developer reads it from.
+ */
+export function redactedContent(message: Pick<Message, 'kind' | 'text' | 'html'>, transport: string): Pick<Message, 'text' | 'html'> | undefined {
+  if (!SECRET_KINDS.has(message.kind) || transport === 'outbox') return undefined;
+  return { text: message.text.replace(CODE, '[redacted]'), html: message.html?.replace(CODE, '[redacted]') ?? null };
+}
+
 /** Delay before attempt n+1, in seconds: 30 s, 2 min, 10 min, 30 min. */
 const BACKOFF_SECONDS = [30, 120, 600, 1800];
 
@@ -27,7 +42,7 @@ export async function deliverMessage(db: Db, env: MailEnv, id: number, now = new
 
   try {
     const { providerId } = await transport.send(claimed);
-    await markSent(db, id, providerId, new Date().toISOString());
+    await markSent(db, id, providerId, new Date().toISOString(), redactedContent(claimed, transport.name));
     return { status: 'sent' };
   } catch (err) {
     const final = err instanceof PermanentDeliveryError || claimed.attempts >= MAX_ATTEMPTS;

@@ -1,16 +1,11 @@
 // require_email_2fa (spec › Template preferences; Limits › Email 2FA code): before the form opens, the
 // signer proves they read their email with a 6-digit code, valid 10 minutes, at most 5 wrong tries per
 // code and 5 codes an hour. Codes are stored hashed; a correct code opens a browser session whose token
-// (also stored hashed) travels in an HttpOnly cookie scoped to the signing link.
+// (also stored hashed) travels in an HttpOnly cookie scoped to the signing link. Both limits are taken
+// atomically in D1 (an attempt before the comparison, a send inside the batch that writes the code), so
+// concurrent requests count like sequential ones; a delivered code is redacted from its message row.
 import { messageInsert } from '../../db/queries/messages';
-import {
-  countVerificationsSince,
-  findSession,
-  insertVerificationStatement,
-  latestVerification,
-  markVerified,
-  recordFailedAttempt,
-} from '../../db/queries/signing';
+import { consumeAttempt, findSession, insertVerificationWithinLimitStatement, latestVerification, markVerified } from '../../db/queries/signing';
 import type { Submitter } from '../../db/schema/index';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
@@ -58,9 +53,6 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
   const { scope, submitter } = signing;
   if (!submitter.email) throw unprocessable('This signer has no email address to send a code to; ask the sender to add one.');
   const since = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-  if ((await countVerificationsSince(ctx.db, submitter.id, since)) >= MAX_CODES_PER_HOUR) {
-    throw new ApiError(429, 'Too many codes were sent for this link in the last hour; try again later.', {}, { 'Retry-After': '600' });
-  }
   const code = newCode();
   const at = nowIso();
   const source = { account: ctx.account, serviceName: ctx.serviceName, template: { name: scope.template.name, preferences: scope.template.preferences } };
@@ -76,36 +68,46 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
     { accountId: ctx.account.id, submissionId: scope.submission.id, submitterId: submitter.id },
   );
   const cs = new ChangeSet(ctx.db);
-  cs.add(
-    insertVerificationStatement(ctx.db, {
-      accountId: ctx.account.id,
-      submitterId: submitter.id,
-      codeHash: await codeHash(submitter.id, code),
-      expiresAt: new Date(Date.now() + CODE_LIFETIME_MS).toISOString(),
-      createdAt: at,
-    }),
+  // The hourly cap is decided by the insert itself: past it, the guard rolls back the message too.
+  cs.guarded(
+    insertVerificationWithinLimitStatement(
+      ctx.db,
+      {
+        accountId: ctx.account.id,
+        submitterId: submitter.id,
+        codeHash: await codeHash(submitter.id, code),
+        expiresAt: new Date(Date.now() + CODE_LIFETIME_MS).toISOString(),
+        createdAt: at,
+      },
+      since,
+      MAX_CODES_PER_HOUR,
+    ),
   );
   cs.addMessage(messageInsert(ctx.db, message));
   trail(ctx, cs, scope, submitter, 'verification_code_sent', {}, at);
-  await cs.commit(ctx.messagesQueue);
+  await cs.commit(
+    ctx.messagesQueue,
+    () => new ApiError(429, 'Too many codes were sent for this link in the last hour; try again later.', {}, { 'Retry-After': '600' }),
+  );
 }
 
 /**
- * Checks a code against the latest one sent. Right: returns a new session token (the caller sets it as
- * a cookie) and the submitter's verification method becomes email_2fa. Wrong, expired or spent: 422
- * (429 once the attempts are used up) with a sentence saying what to do.
+ * Checks a code against the latest one sent. An attempt is taken first (atomically, see consumeAttempt),
+ * so only MAX_ATTEMPTS comparisons are ever made per code, however many guesses arrive at once. Right:
+ * returns a new session token (the caller sets it as a cookie) and the submitter's verification method
+ * becomes email_2fa. Wrong or expired: 422 with a sentence; no attempt left: 429.
  */
 export async function verifyCode(ctx: StateContext, signing: Signing, code: string): Promise<string> {
   const { scope, submitter } = signing;
   const row = await latestVerification(ctx.db, submitter.id);
   if (!row || row.verifiedAt) throw unprocessable('Request a code first.');
-  if (row.attempts >= MAX_ATTEMPTS) throw new ApiError(429, 'Too many wrong codes; request a new code.');
   if (Date.parse(row.expiresAt) <= Date.now()) throw unprocessable('This code has expired; request a new one.');
+  const attempts = await consumeAttempt(ctx.db, row.id, MAX_ATTEMPTS, nowIso());
+  if (attempts === null) throw new ApiError(429, 'Too many wrong codes; request a new code.');
   const given = /^\d{6}$/.test(code.trim()) ? code.trim() : '';
   if (!given || !timingSafeEqualString(await codeHash(submitter.id, given), row.codeHash)) {
-    const attempts = await recordFailedAttempt(ctx.db, row.id, MAX_ATTEMPTS);
-    if (attempts === null || attempts >= MAX_ATTEMPTS) throw new ApiError(429, 'Too many wrong codes; request a new code.');
     const left = MAX_ATTEMPTS - attempts;
+    if (left === 0) throw unprocessable('That code is not right and no attempts are left; request a new code.');
     throw unprocessable(`That code is not right; ${left} attempt${left === 1 ? '' : 's'} left.`);
   }
   const token = randomBase62(32);

@@ -1,13 +1,13 @@
 // What a signer can do besides filling fields: submit, decline, delegate to someone else (rule 1) and
 // invite a witness (rule 2). Each is one guarded ChangeSet through the submission state machine.
-import { insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
+import { countSubmitterTrail, insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
 import { deleteVerificationsOf } from '../../db/queries/signing';
 import type { Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
-import { PRESET_PATTERNS } from '../submissions/field-values';
+import { isEmailAddress } from '../submissions/field-values';
 import { newSlug } from '../submissions/links';
 import { loadScope, payloadSubmitter, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import {
@@ -45,12 +45,16 @@ export async function declineForm(ctx: StateContext, signing: Signing, reason: s
 
 export type Person = { email: string; name: string };
 
+/** Delegations along one form's chain, and witness invitations by one signer (issue 21 › 5). */
+export const MAX_DELEGATIONS = 5;
+export const MAX_WITNESS_INVITATIONS = 5;
+
 /** Checks a person's email and name from a signer's request; returns them trimmed. */
 export function checkPerson(input: Person): Person {
   const email = input.email.trim();
   const name = input.name.trim();
   const problems: string[] = [];
-  if (!PRESET_PATTERNS.email.pattern.test(email) || email.length > 254) problems.push('email must be an email address.');
+  if (!isEmailAddress(email)) problems.push('email must be an email address.');
   if (name.length > 255) problems.push('name must be at most 255 characters.');
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   return { email, name };
@@ -75,10 +79,15 @@ export async function delegateForm(ctx: StateContext, signing: Signing, to: Pers
   assertSubmissionOpen(scope.submission);
   const person = checkPerson(to);
   if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase()) throw unprocessable('Delegate to someone else: that is your own email address.');
+  // The row keeps its id along the chain, so its `delegated` trail entries count the chain's length.
+  if ((await countSubmitterTrail(ctx.db, scope.submission.id, submitter.id, 'delegated')) >= MAX_DELEGATIONS) {
+    throw unprocessable(`This form has already been delegated ${MAX_DELEGATIONS} times, the most allowed; sign it yourself or ask the sender to change the signer.`);
+  }
   const at = nowIso();
   const changes = {
     email: person.email,
     name: person.name || null,
+    nameFromSigner: true,
     slug: newSlug(),
     status: 'waiting' as const,
     values: prefilledValues(submitter),
@@ -130,6 +139,9 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
   if (existing && !(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(existing.status)) {
     throw unprocessable(`The witness has already ${existing.status === 'completed' ? 'signed' : existing.status}.`);
   }
+  if ((await countSubmitterTrail(ctx.db, scope.submission.id, submitter.id, 'witness_invited')) >= MAX_WITNESS_INVITATIONS) {
+    throw unprocessable(`You have already invited a witness ${MAX_WITNESS_INVITATIONS} times, the most allowed; ask the sender if the witness must change again.`);
+  }
   const at = nowIso();
   let current = scope;
   let witness = existing;
@@ -146,6 +158,7 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
         position: Math.max(...scope.submitters.map((s) => s.position)) + 1,
         email: person.email,
         name: person.name || null,
+        nameFromSigner: true,
         values: {},
         metadata: {},
       }),
@@ -155,8 +168,8 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
   }
   // A witness listed at creation is replaced by the person the signer names: fresh link, invited afresh.
   const changes = existing
-    ? { email: person.email, name: person.name || null, slug: newSlug(), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, updatedAt: at }
-    : { email: person.email, name: person.name || null, updatedAt: at };
+    ? { email: person.email, name: person.name || null, nameFromSigner: true, slug: newSlug(), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, updatedAt: at }
+    : { email: person.email, name: person.name || null, nameFromSigner: true, updatedAt: at };
   const updated: Submitter = { ...witness, ...changes };
   const cs = new ChangeSet(ctx.db);
   cs.guarded(transitionSubmitterStatement(ctx.db, witness.id, ACTIVE_SUBMITTER_STATES, changes));

@@ -190,6 +190,7 @@ function checkSubmission(template: Template, input: SubmissionInput, where: stri
       position,
       email: r.input.email?.trim().toLowerCase() ?? null,
       name: r.input.name?.trim() || null,
+      nameFromSigner: false,
       phone: r.input.phone?.trim() || null,
       externalId: r.input.external_id ?? null,
       status: 'waiting' as const,

@@ -141,6 +141,8 @@ export async function updateSubmitter(ctx: StateContext & { files: R2Bucket }, s
     updateSubmitterStatement(ctx.db, submitter.id, {
       email: next.email,
       name: next.name,
+      // A name the sender sets through the API is theirs again, fit for greetings.
+      nameFromSigner: next.name === submitter.name && submitter.nameFromSigner,
       phone: next.phone,
       externalId: next.externalId,
       values: next.values,

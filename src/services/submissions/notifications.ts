@@ -32,7 +32,7 @@ export function messageBranding(source: Pick<MessageSource, 'account' | 'service
   };
 }
 
-function contextFor(source: MessageSource, submitter: Pick<Submitter, 'name' | 'email' | 'slug'>, kind: MessageKind): MessageContext {
+function contextFor(source: MessageSource, submitter: Pick<Submitter, 'name' | 'email' | 'slug'> & { nameFromSigner?: boolean }, kind: MessageKind): MessageContext {
   const prefs = source.submission.preferences;
   const custom =
     kind === 'reminder'
@@ -42,7 +42,8 @@ function contextFor(source: MessageSource, submitter: Pick<Submitter, 'name' | '
         : undefined;
   return {
     branding: messageBranding(source),
-    submitter: { name: submitter.name, email: submitter.email ?? '', link: signingUrl(source.submission.linkBase, submitter.slug) },
+    // A name another signer typed is never put in front of its recipient: the greeting falls back to the address.
+    submitter: { name: submitter.nameFromSigner ? null : submitter.name, email: submitter.email ?? '', link: signingUrl(source.submission.linkBase, submitter.slug) },
     template: { name: source.template.name },
     submission: { expireAt: source.submission.expireAt, downloadUrl: signingUrl(source.submission.linkBase, submitter.slug) },
     custom,
@@ -66,7 +67,7 @@ export function channelsFor(
 export function messagesFor(
   kind: MessageKind,
   source: MessageSource,
-  submitter: Pick<Submitter, 'name' | 'email' | 'slug' | 'phone'> & { id?: number },
+  submitter: Pick<Submitter, 'name' | 'email' | 'slug' | 'phone'> & { id?: number; nameFromSigner?: boolean },
   channels: Channels,
 ): NewMessage[] {
   const context = contextFor(source, submitter, kind);

@@ -1,0 +1,1 @@
+ALTER TABLE `submitters` ADD `name_from_signer` integer DEFAULT false NOT NULL;
