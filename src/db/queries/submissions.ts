@@ -2,6 +2,7 @@
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
+import { deleteSubmissionUploadsStatement } from './storage';
 import { cursorConditions } from '../cursor';
 import {
   events,
@@ -320,6 +321,7 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
   return db.batch([
     db.delete(signingVerifications).where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${submissionId})`),
     db.delete(submissionDocuments).where(eq(submissionDocuments.submissionId, submissionId)),
+    deleteSubmissionUploadsStatement(db, submissionId),
     db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),
