@@ -85,6 +85,16 @@ function formatBytes(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
+/** The 403 for storage: how much the plan includes, how much is in use, what the upload needs. */
+export function storageLimitReached(account: Pick<Account, 'plan'>, usedBytes: number, addingBytes: number, upgradeUrl: string): ApiError {
+  const max = planOf(account.plan).limits.storageBytes;
+  return planLimitError(
+    `Your ${planOf(account.plan).name} plan includes ${formatBytes(max)} of storage and ${formatBytes(usedBytes)} is in use; ` +
+      `this upload needs ${formatBytes(addingBytes)}. Delete documents or upgrade.`,
+    upgradeUrl,
+  );
+}
+
 /** Throws the plan-limit 403 when storing `addingBytes` more would pass the account's storage. */
 export function assertStorageAvailable(
   account: Pick<Account, 'plan'>,
@@ -92,13 +102,8 @@ export function assertStorageAvailable(
   addingBytes: number,
   upgradeUrl: string,
 ): void {
-  const max = planOf(account.plan).limits.storageBytes;
-  if (usedBytes + addingBytes <= max) return;
-  throw planLimitError(
-    `Your ${planOf(account.plan).name} plan includes ${formatBytes(max)} of storage and ${formatBytes(usedBytes)} is in use; ` +
-      `this upload needs ${formatBytes(addingBytes)}. Delete documents or upgrade.`,
-    upgradeUrl,
-  );
+  if (usedBytes + addingBytes <= planOf(account.plan).limits.storageBytes) return;
+  throw storageLimitReached(account, usedBytes, addingBytes, upgradeUrl);
 }
 
 /**

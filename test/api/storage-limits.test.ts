@@ -75,6 +75,18 @@ describe('storage limit on template uploads', () => {
     expect(res.status).toBe(201);
   });
 
+  it('lets exactly as many concurrent template uploads through as the storage left holds', async () => {
+    const a = await createAccount({ plan: 'free' });
+    const first = await createTemplate(a.token);
+    const pdf = await makePdf(1);
+    await fillStorage(a.accountId, first.id, pdf.length + 10);
+    const body = { name: 'Race', documents: [{ name: 'doc', file: toBase64(pdf) }] };
+    const results = await Promise.all(Array.from({ length: 3 }, () => api('POST', '/api/templates/pdf', { token: a.token, body })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 403, 403]);
+    for (const refused of results.filter((r) => r.status === 403)) expectPlanLimit(refused);
+    expect(await templateFiles(a.accountId)).toBe(2);
+  });
+
   it('refuses adding a document to a template past the storage limit', async () => {
     const a = await createAccount({ plan: 'free' });
     const first = await createTemplate(a.token);

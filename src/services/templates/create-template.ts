@@ -97,7 +97,7 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
         outboxInsert(db, { accountId: actor.accountId, event: 'template.created', data: templateEventData(draft, record.documents.length) }),
         ...(ctx.auditStatement ? [ctx.auditStatement(publicId)] : []),
       ]),
-      bytes,
+      { templates: true, bytes },
     );
     return { template, documents };
   } catch (error) {

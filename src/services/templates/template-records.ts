@@ -9,7 +9,7 @@ import type { Template, TemplateDocument, TemplateSnapshot } from '../../db/sche
 import { ApiError } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { randomBase62 } from '../../lib/random';
-import { assertStorageAvailable, assertStorageFor, planLimitGuard, planLimitReached, storageLimitGuard } from '../plan-limits';
+import { assertStorageFor, planLimitGuard, planLimitReached, storageLimitGuard, storageLimitReached } from '../plan-limits';
 
 /** Who is acting, and where a plan-limit 403 sends them (spec › Errors rule 1). */
 export type Actor = { accountId: number; userId: number; plan: string; upgradeUrl: string };
@@ -104,15 +104,20 @@ export function templateStorageGuard(ctx: TemplateContext, addingBytes: number) 
 }
 
 /**
- * Runs a batch holding `templateLimitGuard` and/or `templateStorageGuard`; a lost race answers the same
- * 403 as the early checks. Both guards fail the same way, so the storage is read again to say which.
+ * Runs a batch holding `templateLimitGuard` (when `guards.templates`) and/or `templateStorageGuard` (when
+ * `guards.bytes` > 0); a lost race answers the same 403 as the early checks. Both guards fail the same
+ * way, so with both in the batch the storage is read again to say which.
  */
-export async function refusingPastTemplateLimit<T>(ctx: TemplateContext, write: () => Promise<T>, addingBytes = 0): Promise<T> {
+export async function refusingPastTemplateLimit<T>(ctx: TemplateContext, write: () => Promise<T>, guards: { templates: boolean; bytes: number }): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (!isPlanLimitGuardFailure(error)) throw error;
-    if (addingBytes > 0) assertStorageAvailable(ctx.actor, await storedBytes(ctx.db, ctx.actor.accountId), addingBytes, ctx.actor.upgradeUrl);
+    if (guards.bytes > 0) {
+      const used = await storedBytes(ctx.db, ctx.actor.accountId);
+      const max = planOf(ctx.actor.plan).limits.storageBytes;
+      if (!guards.templates || used + guards.bytes > max) throw storageLimitReached(ctx.actor, used, guards.bytes, ctx.actor.upgradeUrl);
+    }
     throw templateLimitReached(ctx.actor);
   }
 }

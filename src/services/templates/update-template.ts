@@ -97,7 +97,10 @@ async function commit(ctx: TemplateContext, template: Template, change: Change):
   ];
   let results: unknown[];
   try {
-    results = await refusingPastTemplateLimit(ctx, () => db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]), addedBytes);
+    results = await refusingPastTemplateLimit(ctx, () => db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]), {
+      templates: change.restores === true,
+      bytes: addedBytes,
+    });
   } catch (error) {
     if (isVersionConflict(error)) throw conflict();
     throw error;
