@@ -83,7 +83,8 @@ export async function storeAttachment(
       insertSigningUploadStatement(db, { accountId: account.id, submissionId: submission.id, submitterId: submitter.id, uuid, r2Key: key, byteSize: bytes.length }),
     ]);
   } catch (error) {
-    await bucket.delete(key);
+    // The refusal (or the D1 failure) is what the signer must hear, not a failed cleanup.
+    await bucket.delete(key).catch((err: unknown) => console.error('deleting a refused upload failed', key, err));
     throw isPlanLimitGuardFailure(error) ? storageFullForSigner() : error;
   }
   return { attachment_uuid: uuid, content_type: kind.type, byte_size: bytes.length, value: `attachment:${uuid}` };

@@ -1,5 +1,5 @@
 // What templates write besides themselves: the webhook payload (spec › Events › template.*), the
-// version snapshot, the plan limit check, and the identifiers a new template gets.
+// version snapshot, the plan's template-count and storage checks, and the identifiers a new template gets.
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { isPlanLimitGuardFailure } from '../../db/queries/plan-limits';
