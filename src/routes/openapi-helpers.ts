@@ -20,7 +20,7 @@ export const errorSchema = z
 const ERROR_DESCRIPTIONS = {
   400: 'Malformed JSON (including a body that is not UTF-8, a lone surrogate escape, or nesting deeper than 64 levels), wrong content type, a missing required parameter or a value of the wrong type.',
   401: 'Token missing, not in the token format, unknown, revoked or expired.',
-  403: 'Insufficient scope, IP not allowed, not an admin, or the plan does not include this.',
+  403: 'Insufficient scope, IP not allowed, not an admin, or the plan does not include this or has no room for it (a counted limit or its storage: `code` "plan_limit_reached" with `upgrade_url`).',
   404: 'No such resource in this account.',
   409: 'Conflicts with the current state, or an idempotent request with this key is still running.',
   422: 'Validation failed; the body says why in sentences.',

@@ -1,7 +1,8 @@
 // Cron Trigger (every minute): the safety nets behind the queues — re-enqueue lost or abandoned outbound
 // messages, expire due submissions, complete pending submissions whose every submitter has completed,
 // re-enqueue completed submissions still unsealed after 10 minutes,
-// drain the webhook outbox, re-wake stranded deliveries and prune rows past their retention. All are
+// drain the webhook outbox, re-wake stranded deliveries, prune rows past their retention and delete
+// signing-page uploads no form kept. All are
 // idempotent, so an overlap with the queue consumers changes nothing. Each step runs on its own: one that
 // throws is logged and the others still run, since a single poisoned row must not stop expiry or sealing.
 import { createDb } from '../db/client';
@@ -14,6 +15,7 @@ import { expireDueSubmissions } from './expire-submissions';
 import { sweepMessages } from './messages-sweep';
 import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';
+import { deleteAbandonedUploads } from './upload-cleanup';
 
 export type CronStep = { name: string; run(env: Bindings, now: number): Promise<unknown> };
 
@@ -35,6 +37,7 @@ export const CRON_STEPS: readonly CronStep[] = [
   },
   { name: 'stranded webhook deliveries', run: (env, now) => requeueStrandedDeliveries(createDb(env.DB), env.WEBHOOK_QUEUE, now) },
   { name: 'retention', run: (env, now) => pruneExpiredRows(env, now) },
+  { name: 'abandoned signing uploads', run: (env, now) => deleteAbandonedUploads(env, now) },
 ];
 
 /**

@@ -2,6 +2,7 @@
 import type { SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { isPlanLimitGuardFailure, planLimitGuardStatement } from '../db/queries/plan-limits';
+import { storedBytes, storedBytesQuery } from '../db/queries/storage';
 import type { Account } from '../db/schema/index';
 import { ApiError } from '../lib/errors';
 import { planOf, type Plan } from '../lib/plans';
@@ -84,6 +85,16 @@ function formatBytes(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
+/** The 403 for storage: how much the plan includes, how much is in use, what the upload needs. */
+export function storageLimitReached(account: Pick<Account, 'plan'>, usedBytes: number, addingBytes: number, upgradeUrl: string): ApiError {
+  const max = planOf(account.plan).limits.storageBytes;
+  return planLimitError(
+    `Your ${planOf(account.plan).name} plan includes ${formatBytes(max)} of storage and ${formatBytes(usedBytes)} is in use; ` +
+      `this upload needs ${formatBytes(addingBytes)}. Delete documents or upgrade.`,
+    upgradeUrl,
+  );
+}
+
 /** Throws the plan-limit 403 when storing `addingBytes` more would pass the account's storage. */
 export function assertStorageAvailable(
   account: Pick<Account, 'plan'>,
@@ -91,13 +102,28 @@ export function assertStorageAvailable(
   addingBytes: number,
   upgradeUrl: string,
 ): void {
-  const max = planOf(account.plan).limits.storageBytes;
-  if (usedBytes + addingBytes <= max) return;
-  throw planLimitError(
-    `Your ${planOf(account.plan).name} plan includes ${formatBytes(max)} of storage and ${formatBytes(usedBytes)} is in use; ` +
-      `this upload needs ${formatBytes(addingBytes)}. Delete documents or upgrade.`,
-    upgradeUrl,
-  );
+  if (usedBytes + addingBytes <= planOf(account.plan).limits.storageBytes) return;
+  throw storageLimitReached(account, usedBytes, addingBytes, upgradeUrl);
+}
+
+/**
+ * The early storage check: reads what the account stores now (src/db/queries/storage.ts) and throws
+ * the plan-limit 403 when `addingBytes` more would pass the plan's storage. Like `assertWithinPlanLimit`
+ * it is check-then-write; `storageLimitGuard` in the writing batch makes it exact.
+ */
+export async function assertStorageFor(db: Db, account: Pick<Account, 'id' | 'plan'>, addingBytes: number, upgradeUrl: string): Promise<void> {
+  if (!Number.isFinite(planOf(account.plan).limits.storageBytes)) return;
+  assertStorageAvailable(account, await storedBytes(db, account.id), addingBytes, upgradeUrl);
+}
+
+/**
+ * First statement of a batch that records `addingBytes` more stored bytes: aborts the batch (with the
+ * `plan_limit_reached` failure `refusingPastPlanLimit` recognises) when the account's stored bytes,
+ * counted inside the batch, plus `addingBytes` would pass the plan's storage. Concurrent uploads then
+ * stop exactly at the limit, as `planLimitGuard` does for counted limits.
+ */
+export function storageLimitGuard(db: Db, account: Pick<Account, 'id' | 'plan'>, addingBytes: number) {
+  return planLimitGuardStatement(db, 'storageBytes', storedBytesQuery(account.id), planOf(account.plan).limits.storageBytes, addingBytes);
 }
 
 /** Start of the calendar month (UTC) that monthly limits count from, as stored ISO text. */

@@ -1,4 +1,4 @@
-// POST /s/:slug/attachments: image and file uploads, type- and size-checked, stored in R2.
+// POST /s/:slug/attachments: image and file uploads, type- and size-checked; files stored in R2.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api } from '../helpers';
@@ -17,14 +17,15 @@ async function upload(slug: string, fieldUuid: string, bytes: Uint8Array, name =
 describe('POST /s/:slug/attachments', () => {
   const fields = [{ name: 'Photo', type: 'image' }, { name: 'Proof', type: 'file' }, { name: 'Name', type: 'text' }];
 
-  it('stores an image and returns it as the field\'s data URL value', async () => {
+  it('returns an image as the field\'s data URL value without keeping a copy in R2', async () => {
     const f = await signingFixture({ fields });
     const res = await upload(f.submitters[0].slug, f.field('Photo'), PNG, 'photo.png');
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ content_type: 'image/png', byte_size: PNG.length });
     expect(res.json.value).toMatch(/^data:image\/png;base64,/);
+    // The value carries the picture; a stored copy would be read by nothing and only hold storage.
     const listed = await env.FILES.list({ prefix: `attachments/${f.account.accountId}/` });
-    expect(listed.objects).toHaveLength(1);
+    expect(listed.objects).toHaveLength(0);
   });
 
   it('stores a PDF for a file field and returns an attachment reference', async () => {

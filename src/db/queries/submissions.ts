@@ -3,6 +3,7 @@
 import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { inList, pairInList } from '../bound-parameters';
 import type { Db } from '../client';
+import { deleteSubmissionUploadsStatement } from './storage';
 import { cursorConditions } from '../cursor';
 import {
   events,
@@ -331,6 +332,7 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
   return db.batch([
     db.delete(signingVerifications).where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${submissionId})`),
     db.delete(submissionDocuments).where(eq(submissionDocuments.submissionId, submissionId)),
+    deleteSubmissionUploadsStatement(db, submissionId),
     db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),

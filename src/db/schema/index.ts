@@ -9,3 +9,4 @@ export * from './signing-identities';
 export * from './submission-documents';
 export * from './signing';
 export * from './billing';
+export * from './signing-uploads';

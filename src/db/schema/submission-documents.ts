@@ -34,6 +34,8 @@ export const submissionDocuments = sqliteTable(
     // One sealed file per template document: a second sealing run finds the row and skips the document.
     uniqueIndex('submission_documents_document').on(t.submissionId, t.templateDocumentId),
     index('submission_documents_account_sha256').on(t.accountId, t.sha256),
+    // Covering index of the account's storage sum (src/db/queries/storage.ts).
+    index('submission_documents_account_bytes').on(t.accountId, t.byteSize),
   ],
 );
 

@@ -106,6 +106,8 @@ export const templateDocuments = sqliteTable(
       .on(t.templateId, t.uuid)
       .where(sql`${t.removedAt} IS NULL`),
     uniqueIndex('template_documents_r2_key').on(t.r2Key),
+    // Covering index of the account's storage sum (src/db/queries/storage.ts).
+    index('template_documents_account_bytes').on(t.accountId, t.byteSize),
   ],
 );
 

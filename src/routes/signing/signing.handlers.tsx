@@ -241,7 +241,7 @@ export async function putValues(c: C) {
 }
 
 export async function postAttachment(c: C) {
-  const { signing } = await loadVerified(c);
+  const { db, signing } = await loadVerified(c);
   assertCanFill(signing);
   let form: FormData;
   try {
@@ -251,7 +251,7 @@ export async function postAttachment(c: C) {
   }
   const file = form.get('file');
   if (!(file instanceof File)) throw new ApiError(400, 'Send the file as multipart/form-data with a "file" part.');
-  const stored = await storeAttachment(c.env.FILES, signing, { fieldUuid: String(form.get('field_uuid') ?? ''), file });
+  const stored = await storeAttachment({ db, bucket: c.env.FILES }, signing, { fieldUuid: String(form.get('field_uuid') ?? ''), file });
   return c.json(stored, 201);
 }
 

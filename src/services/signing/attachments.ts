@@ -1,6 +1,13 @@
-// Files a signer uploads into image and file fields (POST /s/:slug/attachments), kept in R2 under the
-// submission. Type is judged by the file's first bytes, never by its name or the browser's claim.
+// Files a signer uploads into image and file fields (POST /s/:slug/attachments). Type is judged by the
+// file's first bytes, never by its name or the browser's claim. Files for `file` fields are kept in R2
+// under the submission, with a `signing_uploads` row that counts them against the account's storage;
+// pictures only become the field's data URL value and are not stored (docs/decisions.md › Integrity: storage).
+import type { Db } from '../../db/client';
+import { isPlanLimitGuardFailure } from '../../db/queries/plan-limits';
+import { insertSigningUploadStatement, storedBytes } from '../../db/queries/storage';
 import { ApiError, unprocessable } from '../../lib/errors';
+import { planOf } from '../../lib/plans';
+import { storageLimitGuard } from '../plan-limits';
 import { MAX_INLINE_IMAGE_BYTES } from '../submissions/field-values';
 import { attachmentKeyStem } from '../submissions/file-keys';
 import { imageSizeProblem, readImageHeader } from '../../lib/image-header';
@@ -28,11 +35,24 @@ function base64(bytes: Uint8Array): string {
 export type StoredAttachment = { attachment_uuid: string; content_type: string; byte_size: number; value: string };
 
 /**
- * Checks and stores an upload for one of the signer's image, signature, initials or file fields.
- * Returns the value the field takes: a data URL for pictures (what sealing stamps), `attachment:<uuid>`
- * for files.
+ * The signer is not the account's customer: the refusal names no plan and offers no upgrade, only who
+ * can help (docs/decisions.md › Integrity: storage).
  */
-export async function storeAttachment(bucket: R2Bucket, signing: Signing, input: { fieldUuid: string; file: File }): Promise<StoredAttachment> {
+export function storageFullForSigner(): ApiError {
+  return new ApiError(403, 'This account cannot store more files right now; contact the sender.');
+}
+
+/**
+ * Checks an upload for one of the signer's image, signature, initials or file fields. Returns the value
+ * the field takes: a data URL for pictures (what sealing stamps; nothing is stored), `attachment:<uuid>`
+ * for files, which are stored in R2 and recorded — within the account's storage, exactly: the row's
+ * batch carries the storage guard, and a refused file is deleted again.
+ */
+export async function storeAttachment(
+  files: { db: Db; bucket: R2Bucket },
+  signing: Signing,
+  input: { fieldUuid: string; file: File },
+): Promise<StoredAttachment> {
   const field = signerFields(signing).find((f) => f.uuid === input.fieldUuid);
   if (!field) throw unprocessable('field_uuid must name one of your fields.');
   const picture = ['image', 'signature', 'initials', 'stamp'].includes(field.type);
@@ -52,11 +72,28 @@ export async function storeAttachment(bucket: R2Bucket, signing: Signing, input:
     if (tooLarge) throw unprocessable(`The image for field "${field.name}" ${tooLarge}`);
   }
   const uuid = crypto.randomUUID();
+  if (picture) return { attachment_uuid: uuid, content_type: kind.type, byte_size: bytes.length, value: `data:${kind.type};base64,${base64(bytes)}` };
+
+  const { db, bucket } = files;
+  const { account, submitter } = signing;
   const { submission } = signing.scope;
-  await bucket.put(`${attachmentKeyStem(submission.accountId, submission.id, signing.submitter.id, uuid)}${kind.extension}`, bytes, {
+  // The early check spares storing a file that would be refused; the guard below is the exact one.
+  const max = planOf(account.plan).limits.storageBytes;
+  if (Number.isFinite(max) && (await storedBytes(db, account.id)) + bytes.length > max) throw storageFullForSigner();
+  const key = `${attachmentKeyStem(submission.accountId, submission.id, submitter.id, uuid)}${kind.extension}`;
+  await bucket.put(key, bytes, {
     httpMetadata: { contentType: kind.type },
     customMetadata: { field_uuid: field.uuid, filename: input.file.name.slice(0, 255) },
   });
-  const value = picture ? `data:${kind.type};base64,${base64(bytes)}` : `attachment:${uuid}`;
-  return { attachment_uuid: uuid, content_type: kind.type, byte_size: bytes.length, value };
+  try {
+    await db.batch([
+      storageLimitGuard(db, account, bytes.length),
+      insertSigningUploadStatement(db, { accountId: account.id, submissionId: submission.id, submitterId: submitter.id, uuid, r2Key: key, byteSize: bytes.length }),
+    ]);
+  } catch (error) {
+    // The refusal (or the D1 failure) is what the signer must hear, not a failed cleanup.
+    await bucket.delete(key).catch((err: unknown) => console.error('deleting a refused upload failed', key, err));
+    throw isPlanLimitGuardFailure(error) ? storageFullForSigner() : error;
+  }
+  return { attachment_uuid: uuid, content_type: kind.type, byte_size: bytes.length, value: `attachment:${uuid}` };
 }

@@ -17,11 +17,13 @@ import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedF
 import { mergePreferences, type PreferencesInput } from './template-preferences';
 import {
   assertTemplateAllowance,
+  assertTemplateStorage,
   newTemplateIds,
   refusingPastTemplateLimit,
   snapshotOf,
   templateEventData,
   templateLimitGuard,
+  templateStorageGuard,
   type TemplateContext,
 } from './template-records';
 
@@ -75,11 +77,13 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
   };
   const draft = { ...values, id: 0 } as Template;
   const documentInserts = insertDocumentsStatements(db, publicId, record.documents);
+  const bytes = sumBytes(record.documents);
   try {
-    const [, [template], ...rest] = await refusingPastTemplateLimit(ctx, () =>
+    const [, , [template], ...rest] = await refusingPastTemplateLimit(ctx, () =>
       db.batch([
-        // Exact under concurrency: past the plan's limit this aborts the whole batch.
+        // Exact under concurrency: past the plan's template count or storage this aborts the whole batch.
         templateLimitGuard(ctx),
+        templateStorageGuard(ctx, bytes),
         insertTemplateStatement(db, values),
         ...documentInserts,
         insertVersionStatement(db, publicId, {
@@ -94,6 +98,7 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
         outboxInsert(db, { accountId: actor.accountId, event: 'template.created', data: templateEventData(draft, record.documents.length) }),
         ...(ctx.auditStatement ? [ctx.auditStatement(publicId)] : []),
       ]),
+      { templates: true, bytes },
     );
     const documents = (rest.slice(0, documentInserts.length) as TemplateDocument[][]).flat();
     return { template, documents };
@@ -101,6 +106,15 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
     await deleteStoredFiles(ctx.bucket, storedKeys);
     throw error;
   }
+}
+
+function sumBytes(documents: { byteSize: number }[]): number {
+  return documents.reduce((sum, d) => sum + d.byteSize, 0);
+}
+
+/** The plan checks before any file is stored: template count and storage for `addingBytes`. */
+async function assertAllowances(ctx: TemplateContext, addingBytes: number): Promise<void> {
+  await Promise.all([assertTemplateAllowance(ctx), assertTemplateStorage(ctx, addingBytes)]);
 }
 
 function documentRow(accountId: number, d: Omit<NewTemplateDocument, 'accountId' | 'position'>, position: number): NewTemplateDocument {
@@ -113,7 +127,8 @@ export async function createTemplate(ctx: TemplateContext, input: CreateTemplate
   }
   // The plan count (a D1 read) runs while the files are checked, stored and parsed; a plan refusal
   // wins over a document problem, as when they ran one after the other.
-  const [allowance, ingested] = await Promise.allSettled([assertTemplateAllowance(ctx), ingestDocuments(ctx.bucket, ctx.actor.accountId, input.documents)]);
+  const uploadBytes = input.documents.reduce((sum, d) => sum + d.bytes.byteLength, 0);
+  const [allowance, ingested] = await Promise.allSettled([assertAllowances(ctx, uploadBytes), ingestDocuments(ctx.bucket, ctx.actor.accountId, input.documents)]);
   if (allowance.status === 'rejected') {
     if (ingested.status === 'fulfilled') await deleteStoredFiles(ctx.bucket, ingested.value.stored);
     throw allowance.reason;
@@ -201,8 +216,8 @@ export type CopyOptions = { name?: string; folder_name?: string; external_id?: s
 
 /** A new template with copies of the source's files; field and role uuids are kept, document uuids are new. */
 export async function cloneTemplate(ctx: TemplateContext, source: Template, options: CopyOptions): Promise<TemplateWithDocuments> {
-  await assertTemplateAllowance(ctx);
   const documents = await listCurrentDocuments(ctx.db, [source.id]);
+  await assertAllowances(ctx, sumBytes(documents));
   const plan = planCopies(ctx.actor.accountId, documents);
   const { fields, preferences } = remapDocuments(source.fields, source.preferences, plan.uuidMap);
   const stored = await copyStoredFiles(ctx.bucket, plan.copies);
@@ -235,10 +250,9 @@ export async function mergeTemplates(ctx: TemplateContext, refs: string[], optio
     return template;
   });
   if (new Set(sources.map((t) => t.id)).size !== sources.length) throw unprocessable('template_ids must not name the same template twice.');
-  await assertTemplateAllowance(ctx);
-
   const allDocuments = await listCurrentDocuments(ctx.db, sources.map((t) => t.id));
   const ordered = sources.flatMap((t) => allDocuments.filter((d) => d.templateId === t.id));
+  await assertAllowances(ctx, sumBytes(ordered));
   const pages = ordered.reduce((sum, d) => sum + d.pageCount, 0);
   if (ordered.length > UPLOAD_LIMITS.documentsPerTemplate) {
     throw unprocessable(`The merged template would have ${ordered.length} documents; a template can hold at most ${UPLOAD_LIMITS.documentsPerTemplate}.`);

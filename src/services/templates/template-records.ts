@@ -1,13 +1,15 @@
 // What templates write besides themselves: the webhook payload (spec › Events › template.*), the
-// version snapshot, the plan limit check, and the identifiers a new template gets.
+// version snapshot, the plan's template-count and storage checks, and the identifiers a new template gets.
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
+import { isPlanLimitGuardFailure } from '../../db/queries/plan-limits';
+import { storedBytes } from '../../db/queries/storage';
 import { activeTemplatesCountQuery, countActiveTemplates } from '../../db/queries/templates';
 import type { Template, TemplateDocument, TemplateSnapshot } from '../../db/schema/index';
 import { ApiError } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { randomBase62 } from '../../lib/random';
-import { planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../plan-limits';
+import { assertStorageFor, planLimitGuard, planLimitReached, storageLimitGuard, storageLimitReached } from '../plan-limits';
 
 /** Who is acting, and where a plan-limit 403 sends them (spec › Errors rule 1). */
 export type Actor = { accountId: number; userId: number; plan: string; upgradeUrl: string };
@@ -88,7 +90,34 @@ export function templateLimitGuard(ctx: TemplateContext) {
   return planLimitGuard(ctx.db, ctx.actor, 'templates', activeTemplatesCountQuery(ctx.db, ctx.actor.accountId));
 }
 
-/** Runs a batch holding `templateLimitGuard`; a lost race answers the same 403 as the early check. */
-export function refusingPastTemplateLimit<T>(ctx: TemplateContext, write: () => Promise<T>): Promise<T> {
-  return refusingPastPlanLimit(write, () => templateLimitReached(ctx.actor));
+/**
+ * The plan's storage (every stored document counts, docs/limits.md › Plans): 403 with upgrade_url when
+ * `addingBytes` more would pass it. The early check; `templateStorageGuard` is the exact one.
+ */
+export function assertTemplateStorage(ctx: TemplateContext, addingBytes: number): Promise<void> {
+  return assertStorageFor(ctx.db, { id: ctx.actor.accountId, plan: ctx.actor.plan }, addingBytes, ctx.actor.upgradeUrl);
+}
+
+/** A statement for the batch that adds documents of `addingBytes`: aborts it past the plan's storage. */
+export function templateStorageGuard(ctx: TemplateContext, addingBytes: number) {
+  return storageLimitGuard(ctx.db, { id: ctx.actor.accountId, plan: ctx.actor.plan }, addingBytes);
+}
+
+/**
+ * Runs a batch holding `templateLimitGuard` (when `guards.templates`) and/or `templateStorageGuard` (when
+ * `guards.bytes` > 0); a lost race answers the same 403 as the early checks. Both guards fail the same
+ * way, so with both in the batch the storage is read again to say which.
+ */
+export async function refusingPastTemplateLimit<T>(ctx: TemplateContext, write: () => Promise<T>, guards: { templates: boolean; bytes: number }): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isPlanLimitGuardFailure(error)) throw error;
+    if (guards.bytes > 0) {
+      const used = await storedBytes(ctx.db, ctx.actor.accountId);
+      const max = planOf(ctx.actor.plan).limits.storageBytes;
+      if (!guards.templates || used + guards.bytes > max) throw storageLimitReached(ctx.actor, used, guards.bytes, ctx.actor.upgradeUrl);
+    }
+    throw templateLimitReached(ctx.actor);
+  }
 }

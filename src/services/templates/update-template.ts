@@ -25,10 +25,12 @@ import { buildFields, buildRoles, storedAsInputs, type FieldInput, type RoleInpu
 import { mergePreferences, withoutDocuments, type PreferencesInput } from './template-preferences';
 import {
   assertTemplateAllowance,
+  assertTemplateStorage,
   refusingPastTemplateLimit,
   snapshotOf,
   templateEventData,
   templateLimitGuard,
+  templateStorageGuard,
   type TemplateContext,
 } from './template-records';
 import type { TemplateWithDocuments } from './create-template';
@@ -69,9 +71,15 @@ async function commit(ctx: TemplateContext, template: Template, change: Change):
   const { db, actor } = ctx;
   const at = nowIso();
   const next: Template = { ...template, ...change.values, version: template.version + 1, updatedAt: at };
-  const statements: BatchItem<'sqlite'>[] = [
+  const addedBytes = (change.addDocuments ?? []).reduce((sum, d) => sum + d.byteSize, 0);
+  const guards: BatchItem<'sqlite'>[] = [
     // Restoring makes a template active again: exact against the plan's limit, like a create.
     ...(change.restores ? [templateLimitGuard(ctx)] : []),
+    // New files (a replaced document keeps its old file for earlier versions) count against storage.
+    ...(addedBytes > 0 ? [templateStorageGuard(ctx, addedBytes)] : []),
+  ];
+  const statements: BatchItem<'sqlite'>[] = [
+    ...guards,
     updateTemplateStatement(db, template, { ...change.values, version: next.version, updatedAt: at }),
     ...(change.removeDocumentIds?.length ? [removeDocumentsStatement(db, template.id, change.removeDocumentIds, at)] : []),
     ...(change.addDocuments?.length ? insertDocumentsStatements(db, template.publicId, change.addDocuments) : []),
@@ -89,12 +97,15 @@ async function commit(ctx: TemplateContext, template: Template, change: Change):
   ];
   let results: unknown[];
   try {
-    results = await refusingPastTemplateLimit(ctx, () => db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]));
+    results = await refusingPastTemplateLimit(ctx, () => db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]), {
+      templates: change.restores === true,
+      bytes: addedBytes,
+    });
   } catch (error) {
     if (isVersionConflict(error)) throw conflict();
     throw error;
   }
-  const [updated] = results[change.restores ? 1 : 0] as Template[];
+  const [updated] = results[guards.length] as Template[];
   if (!updated) throw conflict();
   return updated;
 }
@@ -227,6 +238,7 @@ export async function changeDocuments(ctx: TemplateContext, template: Template, 
 
   const kept = remaining.filter((d) => !replacements.has(d.id));
   const uploads = [...replacements.values(), ...additions].map((c) => c.upload!);
+  await assertTemplateStorage(ctx, uploads.reduce((sum, u) => sum + u.bytes.byteLength, 0));
   const { documents: prepared, stored } = await ingestDocuments(ctx.bucket, ctx.actor.accountId, uploads, {
     documents: kept.length,
     pages: kept.reduce((sum, d) => sum + d.pageCount, 0),
