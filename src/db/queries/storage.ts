@@ -1,6 +1,7 @@
 // What an account stores, in bytes, and the signing-page uploads behind part of it. Each sum reads one
 // covering index on (account_id, byte_size), so the total costs three index range scans, no table rows.
-import { and, asc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { signingUploads, submissionDocuments, submitters, templateDocuments, type NewSigningUpload } from '../schema';
 
@@ -55,14 +56,15 @@ export async function markKeptUploads(db: Db, before: string, at: string, limit:
     .innerJoin(submitters, eq(submitters.id, signingUploads.submitterId))
     .where(and(isNull(signingUploads.keptAt), lt(signingUploads.createdAt, before), eq(submitters.status, 'completed'), referenced))
     .orderBy(asc(signingUploads.createdAt))
-    .limit(limit);
-  const marked = await db.update(signingUploads).set({ keptAt: at }).where(inArray(signingUploads.id, settled)).returning({ id: signingUploads.id });
+    .limit(limit)
+    .as('settled');
+  const marked = await db.update(signingUploads).set({ keptAt: at }).where(sql`${signingUploads.id} IN (SELECT ${settled.id} FROM ${settled})`).returning({ id: signingUploads.id });
   return marked.length;
 }
 
-/** Deletes upload rows by id; callers pass at most D1's 100 bound parameters' worth. */
+/** Deletes upload rows by id (one JSON parameter, whatever the number: src/db/bound-parameters.ts). */
 export async function deleteSigningUploads(db: Db, ids: number[]): Promise<void> {
-  if (ids.length) await db.delete(signingUploads).where(inArray(signingUploads.id, ids));
+  if (ids.length) await db.delete(signingUploads).where(inList(signingUploads.id, ids));
 }
 
 /** The upload rows of one submission, for its permanent deletion (before its submitters'). */
