@@ -12,7 +12,7 @@ import { ATTACHMENT_BODY_BYTES, IP_RATE_LIMIT, SLUG_RATE_LIMIT, SMALL_BODY_BYTES
 export const SIGNING_PREFIX = '/s';
 
 const SIGNING_ERRORS = {
-  400: 'Malformed body: not JSON, not UTF-8, nested deeper than 64 levels, not a JSON object, or a member of the wrong type.',
+  400: 'Malformed body: not sent as application/json, not JSON, not UTF-8, nested deeper than 64 levels, not a JSON object, or a member missing or of the wrong type.',
   403: 'Another origin, or the email code is required first.',
   404: 'No signing link with this slug.',
   409: 'The submission changed while this request was processed; reload and try again.',
@@ -33,11 +33,8 @@ type SigningRouteOptions = {
   describe?: Partial<Record<SigningError, string>>;
 };
 
-function errorResponse(status: SigningError, description: string) {
-  const response = { description, content: { 'application/json': { schema: errorSchema } } };
-  if (status !== 429) return response;
-  return { ...response, headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'Seconds to wait.' } } };
-}
+// Retry-After on the 429s, like every document header, is added when the document is built (openapi-headers.ts).
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorSchema } } });
 
 /**
  * createRoute plus what every signing route shares: no API token, the service root as its server,
@@ -51,7 +48,7 @@ export function signingRoute<const R extends RouteConfig>(options: SigningRouteO
   if (bodyTypes.includes('application/json')) middleware.push(requireJsonBody({ refuseMalformed: true }));
   const statuses = new Set<SigningError>([400, 403, 404, 413, 422, 429, ...(options.errors ?? [])]);
   const errors = Object.fromEntries(
-    [...statuses].sort().map((status) => [status, errorResponse(status, options.describe?.[status] ?? SIGNING_ERRORS[status])]),
+    [...statuses].sort().map((status) => [status, errorResponse(options.describe?.[status] ?? SIGNING_ERRORS[status])]),
   );
   return createRoute({
     ...route,
