@@ -7,13 +7,13 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 import { ApiError } from './lib/errors';
-import { validationError } from './lib/validation';
 import { requestId } from './middleware/request-id';
 import { authenticate } from './middleware/auth';
 import { auditTrail } from './middleware/audit';
 import { rateLimit } from './middleware/rate-limit';
 import { tenantRateLimit } from './lib/limits';
 import { mountDocs } from './routes/docs/docs.index';
+import { throwValidationError } from './routes/openapi-helpers';
 import { mountUsers } from './routes/users/users.index';
 import { mountSettings } from './routes/settings/settings.index';
 import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
@@ -28,8 +28,8 @@ import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { mountTools } from './routes/tools/tools.index';
 import { mountSubmissionDocuments } from './routes/submission-documents/submission-documents.index';
 import { outboxDrain } from './middleware/outbox-drain';
-import { createSigningRoutes } from './routes/signing/signing.index';
-import { registerSigningDocs } from './routes/signing/signing.openapi';
+import { createSigningRoutes, documentSigningRoutes } from './routes/signing/signing.index';
+import { SIGNING_PREFIX } from './routes/signing/signing.routes';
 import { isDevelopment } from './lib/environment';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
@@ -54,12 +54,7 @@ export function errorResponse(err: Error, c: Context<AppEnv>): Response {
 }
 
 export function createTenantApi(): OpenAPIHono<AppEnv> {
-  const api = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      // `data` is the input the validator was given: sentences can name list elements by their name.
-      if (!result.success) throw validationError(result.error, (result as { data?: unknown }).data);
-    },
-  });
+  const api = new OpenAPIHono<AppEnv>({ defaultHook: throwValidationError });
   api.use('*', authenticate());
   // Keyed by the token, not the IP or account (spec › Limits: "per API token").
   api.use('*', rateLimit({ key: (c) => `token:${c.var.principal.token.id}`, limit: (c) => tenantRateLimit(c.env) }));
@@ -76,7 +71,6 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountWebhooks(api);
   mountTools(api);
   mountSubmissionDocuments(api);
-  registerSigningDocs(api);
   return api;
 }
 
@@ -87,6 +81,9 @@ export function createApp() {
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
 
   const api = createTenantApi();
+  const signing = createSigningRoutes();
+  // One OpenAPI document: the signing page's JSON routes are listed with the tenant API's.
+  documentSigningRoutes(api, signing);
   mountDocs(app, api);
   // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
@@ -96,6 +93,6 @@ export function createApp() {
   mountStripeWebhook(app);
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
-  app.route('/s', createSigningRoutes());
+  app.route(SIGNING_PREFIX, signing);
   return app;
 }

@@ -1,10 +1,17 @@
 // Declares tenant API routes once: zod schemas, authorization and every response, 4xx included.
-import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHonoOptions, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 import { authorize, type AuthorizeOptions } from '../middleware/authorize';
 import { idempotency } from '../middleware/idempotency';
 import { requireJsonBody } from '../middleware/json-body';
+import { validationError } from '../lib/validation';
+
+/** Every OpenAPIHono's validation hook: a failed schema is a 400 or 422 with sentences (spec › Errors). */
+export const throwValidationError: NonNullable<OpenAPIHonoOptions<AppEnv>['defaultHook']> = (result) => {
+  // `data` is the input the validator was given: sentences can name list elements by their name.
+  if (!result.success) throw validationError(result.error, (result as { data?: unknown }).data);
+};
 
 export const errorSchema = z
   .object({

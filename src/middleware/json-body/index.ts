@@ -2,13 +2,18 @@
 // and JSON that is not UTF-8 or nests deeper than MAX_JSON_DEPTH (src/lib/json-text.ts).
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../lib/errors';
-import { checkJsonValue, decodeUtf8 } from '../../lib/json-text';
+import { checkJsonValue, decodeUtf8, parseJsonText } from '../../lib/json-text';
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 export type JsonBodyOptions = {
   /** The body is optional (`required: false` on the route): a request with no body at all passes. */
   allowEmpty?: boolean;
+  /**
+   * Text that is not JSON is refused here with our own sentence ("The request body is not valid
+   * JSON."), as the signing page's routes always answered, instead of by the validator after this.
+   */
+  refuseMalformed?: boolean;
 };
 
 export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandler {
@@ -20,6 +25,10 @@ export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandle
     }
     // Read through Hono's body cache, so the validator after this middleware parses the same bytes.
     const text = decodeUtf8(await c.req.arrayBuffer());
+    if (options.refuseMalformed) {
+      parseJsonText(text);
+      return next();
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -1,11 +1,12 @@
-// Handlers of the signing page routes: parse, call src/services/signing, shape the page or JSON.
+// Handlers of the signing page routes: call src/services/signing, shape the page or JSON. The JSON
+// routes' bodies arrive validated by their declarations (signing.routes.ts).
+import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../env';
 import { createDb, type Db } from '../../db/client';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
-import { decodeUtf8, parseJsonText } from '../../lib/json-text';
 import type { StateContext } from '../../services/submissions/submission-state';
 import { hasVerifiedSession, requiresEmailCode, sendCode, verifyCode } from '../../services/signing/email-verification';
 import { assertCanFill, loadSigning, openForm, openingValues, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
@@ -17,6 +18,7 @@ import { SIGNING_CSP } from '../../signing-page/layout';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/combined-document';
+import type * as routes from './signing.routes';
 
 type C = Context<AppEnv>;
 
@@ -53,28 +55,6 @@ async function loadVerified(c: C) {
   const loaded = await load(c);
   if (!(await verified(c, loaded.db, loaded.signing))) throw new ApiError(403, 'Verify your email with the code we send before opening this form.');
   return { ...loaded, ctx: contextOf(c, loaded.db, loaded.signing) };
-}
-
-async function jsonBody(c: C): Promise<Record<string, unknown>> {
-  const body = parseJsonText(decodeUtf8(await c.req.arrayBuffer()));
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The request body must be a JSON object.');
-  return body as Record<string, unknown>;
-}
-
-function stringField(body: Record<string, unknown>, key: string, required: boolean): string {
-  const value = body[key];
-  if (value === undefined || value === null) {
-    if (required) throw new ApiError(400, `${key} is required.`);
-    return '';
-  }
-  if (typeof value !== 'string') throw new ApiError(400, `${key} must be a string.`);
-  return value;
-}
-
-function valuesField(body: Record<string, unknown>): Record<string, unknown> {
-  const values = body.values ?? {};
-  if (!values || typeof values !== 'object' || Array.isArray(values)) throw new ApiError(400, 'values must be an object of field uuid to value.');
-  return values as Record<string, unknown>;
 }
 
 function html(c: C, element: unknown, status: 200 | 404 = 200) {
@@ -155,12 +135,12 @@ export async function showPage(c: C) {
 }
 
 /** POST /s/:slug/open — the form is on the signer's screen: opened once, with form.viewed. */
-export async function postOpen(c: C) {
+export const postOpen: RouteHandler<typeof routes.postOpen, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
   assertCanFill(signing);
   const opened = await openForm(ctx, signing);
   return c.json({ status: opened.status, opened_at: opened.openedAt }, 200);
-}
+};
 
 /** GET /s/:slug/documents/:document_uuid — the original PDF of one of the submission's documents. */
 export async function streamDocument(c: C) {
@@ -210,19 +190,18 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export async function postSendCode(c: C) {
+export const postSendCode: RouteHandler<typeof routes.postSendCode, AppEnv> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
   if (!requiresEmailCode(signing)) throw unprocessable('This form does not ask for an email code.');
   await sendCode(contextOf(c, db, signing), signing);
   return c.json({ sent: true }, 200);
-}
+};
 
-export async function postCheckCode(c: C) {
+export const postCheckCode: RouteHandler<typeof routes.postCheckCode, AppEnv> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
-  const body = await jsonBody(c);
-  const token = await verifyCode(contextOf(c, db, signing), signing, stringField(body, 'code', true));
+  const token = await verifyCode(contextOf(c, db, signing), signing, c.req.valid('json').code);
   setCookie(c, cookieName(signing.submitter.slug), token, {
     path: `/s/${signing.submitter.slug}`,
     httpOnly: true,
@@ -231,16 +210,16 @@ export async function postCheckCode(c: C) {
     maxAge: 12 * 60 * 60,
   });
   return c.json({ verified: true }, 200);
-}
+};
 
-export async function putValues(c: C) {
+export const putValues: RouteHandler<typeof routes.putValues, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
-  const saved = await saveValues(ctx, signing, valuesField(await jsonBody(c)));
+  const saved = await saveValues(ctx, signing, c.req.valid('json').values ?? {});
   const own = new Set(signerFields(signing).map((f) => f.uuid));
   return c.json({ values: Object.fromEntries(Object.entries(saved.values).filter(([uuid]) => own.has(uuid))) }, 200);
-}
+};
 
-export async function postAttachment(c: C) {
+export const postAttachment: RouteHandler<typeof routes.postAttachment, AppEnv> = async (c) => {
   const { db, signing } = await loadVerified(c);
   assertCanFill(signing);
   let form: FormData;
@@ -253,35 +232,34 @@ export async function postAttachment(c: C) {
   if (!(file instanceof File)) throw new ApiError(400, 'Send the file as multipart/form-data with a "file" part.');
   const stored = await storeAttachment({ db, bucket: c.env.FILES }, signing, { fieldUuid: String(form.get('field_uuid') ?? ''), file });
   return c.json(stored, 201);
-}
+};
 
-export async function postSubmit(c: C) {
+export const postSubmit: RouteHandler<typeof routes.postSubmit, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
-  const body = await jsonBody(c);
-  const scope = await submitForm(ctx, signing, valuesField(body));
+  const scope = await submitForm(ctx, signing, c.req.valid('json').values ?? {});
   const me = scope.submitters.find((s) => s.id === signing.submitter.id)!;
   return c.json({ status: me.status, submission_status: scope.submission.status, redirect_url: `/s/${me.slug}` }, 200);
-}
+};
 
-export async function postDecline(c: C) {
+export const postDecline: RouteHandler<typeof routes.postDecline, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
-  const reason = stringField(await jsonBody(c), 'reason', false).trim();
+  const reason = (c.req.valid('json').reason ?? '').trim();
   if (!reason) throw unprocessable('Give a reason for declining.');
   if (reason.length > 1000) throw unprocessable('The reason must be at most 1,000 characters.');
   await declineForm(ctx, signing, reason);
   return c.json({ status: 'declined' }, 200);
-}
+};
 
-export async function postDelegate(c: C) {
+export const postDelegate: RouteHandler<typeof routes.postDelegate, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
-  const body = await jsonBody(c);
-  const delegated = await delegateForm(ctx, signing, { email: stringField(body, 'email', true), name: stringField(body, 'name', false) });
-  return c.json({ status: delegated.status, delegated_to: { email: delegated.email, name: delegated.name ?? '' } }, 200);
-}
+  const { email, name } = c.req.valid('json');
+  const delegated = await delegateForm(ctx, signing, { email, name: name ?? '' });
+  return c.json({ status: delegated.status, delegated_to: { email: delegated.email ?? email, name: delegated.name ?? '' } }, 200);
+};
 
-export async function postInviteWitness(c: C) {
+export const postInviteWitness: RouteHandler<typeof routes.postInviteWitness, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
-  const body = await jsonBody(c);
-  const witness = await inviteWitness(ctx, signing, { email: stringField(body, 'email', true), name: stringField(body, 'name', false) });
-  return c.json({ witness: { email: witness.email, name: witness.name ?? '', status: witness.status } }, 200);
-}
+  const { email, name } = c.req.valid('json');
+  const witness = await inviteWitness(ctx, signing, { email, name: name ?? '' });
+  return c.json({ witness: { email: witness.email ?? email, name: witness.name ?? '', status: witness.status } }, 200);
+};

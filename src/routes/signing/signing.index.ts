@@ -1,33 +1,46 @@
 // The signing page under /s/<slug> (spec › What the service does; Submitter states, rules 1–4). The slug
 // is the credential: no API token here. State-changing requests must come from the page's own origin.
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { mergePath } from 'hono/utils/url';
 import type { AppEnv } from '../../env';
 import { outboxDrain } from '../../middleware/outbox-drain';
 import { sameOrigin } from '../../middleware/same-origin';
+import { throwValidationError } from '../openapi-helpers';
 import * as h from './signing.handlers';
-import { ATTACHMENT_BODY_BYTES, SMALL_BODY_BYTES, signingBodyLimit, signingRateLimits, VALUES_BODY_BYTES } from './signing.limits';
+import * as routes from './signing.routes';
+import { signingRateLimits } from './signing.limits';
 
-export function createSigningRoutes() {
-  const s = new Hono<AppEnv>();
+/** The router mounted at SIGNING_PREFIX: the HTML pages and downloads, and the declared JSON routes. */
+export function createSigningRoutes(): OpenAPIHono<AppEnv> {
+  const s = new OpenAPIHono<AppEnv>({ defaultHook: throwValidationError });
   // Counted first, so even a refused or unknown-link request costs its sender a slot.
   s.use('*', ...signingRateLimits());
   s.use('*', sameOrigin());
   // Opening the form (a GET) fires form.viewed, so GETs drain the outbox too.
   s.use('*', outboxDrain({ methods: new Set(['GET', 'POST', 'PUT']) }));
+  // Pages and files, not JSON: plain routes, outside the OpenAPI document.
   s.get('/:slug', h.showPage);
   s.get('/:slug/documents/:document_uuid', h.streamDocument);
   s.get('/:slug/download', h.downloadSigned);
-  const small = signingBodyLimit(SMALL_BODY_BYTES);
-  const values = signingBodyLimit(VALUES_BODY_BYTES);
-  s.post('/:slug/verification', small, h.postSendCode);
-  s.post('/:slug/verification/check', small, h.postCheckCode);
-  s.post('/:slug/open', small, h.postOpen);
-  s.put('/:slug/values', values, h.putValues);
-  // Multipart: the file itself is judged by the attachment rules (512 KB pictures, 10 MB files).
-  s.post('/:slug/attachments', signingBodyLimit(ATTACHMENT_BODY_BYTES), h.postAttachment);
-  s.post('/:slug/submit', values, h.postSubmit);
-  s.post('/:slug/decline', small, h.postDecline);
-  s.post('/:slug/delegate', small, h.postDelegate);
-  s.post('/:slug/invite_witness', small, h.postInviteWitness);
+  s.openapi(routes.postSendCode, h.postSendCode);
+  s.openapi(routes.postCheckCode, h.postCheckCode);
+  s.openapi(routes.postOpen, h.postOpen);
+  s.openapi(routes.putValues, h.putValues);
+  s.openapi(routes.postAttachment, h.postAttachment);
+  s.openapi(routes.postSubmit, h.postSubmit);
+  s.openapi(routes.postDecline, h.postDecline);
+  s.openapi(routes.postDelegate, h.postDelegate);
+  s.openapi(routes.postInviteWitness, h.postInviteWitness);
   return s;
+}
+
+/**
+ * Adds the signing router's declared routes to the tenant API's OpenAPI document, at their real paths
+ * (/s/…; each declares the service root as its server). Their declarations are the only description.
+ */
+export function documentSigningRoutes(api: OpenAPIHono<AppEnv>, signing: OpenAPIHono<AppEnv>) {
+  for (const definition of signing.openAPIRegistry.definitions) {
+    if (definition.type !== 'route') continue;
+    api.openAPIRegistry.registerPath({ ...definition.route, path: mergePath(routes.SIGNING_PREFIX, definition.route.path) });
+  }
 }

@@ -19,7 +19,8 @@ export const ATTACHMENT_BODY_BYTES = MAX_ATTACHMENT_BYTES + 64 * 1024;
 /** Every other JSON body (a code, a reason, a name and an address): a few hundred bytes in use. */
 export const SMALL_BODY_BYTES = 16 * 1024;
 
-function describe(bytes: number): string {
+/** "1 MB", "16 KB": a cap as the sentences and the OpenAPI document spell it. */
+export function describeBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.floor(bytes / 1024 / 1024)} MB` : `${Math.floor(bytes / 1024)} KB`;
 }
 
@@ -28,7 +29,7 @@ export function signingBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw new ApiError(413, `The request body is larger than ${describe(maxBytes)}, the limit for this signing page request.`);
+      throw new ApiError(413, `The request body is larger than ${describeBytes(maxBytes)}, the limit for this signing page request.`);
     },
   });
 }
