@@ -23,6 +23,15 @@ export async function storedBytes(db: Db, accountId: number): Promise<number> {
   return Number(row?.bytes ?? 0);
 }
 
+/** Which of `uuids` are uploads of this submitter. */
+export async function uploadUuidsOf(db: Db, submitterId: number, uuids: readonly string[]): Promise<Set<string>> {
+  const rows = await db
+    .select({ uuid: signingUploads.uuid })
+    .from(signingUploads)
+    .where(and(eq(signingUploads.submitterId, submitterId), inList(signingUploads.uuid, uuids)));
+  return new Set(rows.map((r) => r.uuid));
+}
+
 export function insertSigningUploadStatement(db: Db, upload: NewSigningUpload) {
   return db.insert(signingUploads).values(upload);
 }

@@ -22,10 +22,9 @@ import type * as routes from './signing.routes';
 
 type C = Context<AppEnv>;
 
-function contextOf(c: C, db: Db, signing: Signing): StateContext & { files: R2Bucket } {
+function contextOf(c: C, db: Db, signing: Signing): StateContext {
   return {
     db,
-    files: c.env.FILES,
     account: signing.account,
     serviceName: c.env.SERVICE_NAME,
     apiBase: baseUrl(c.req.raw, c.env.APP_URL),

@@ -234,7 +234,7 @@ export const getSubmitter: RouteHandler<typeof routes.getSubmitter, AppEnv> = as
 export const updateSubmitter: RouteHandler<typeof routes.updateSubmitter, AppEnv> = async (c) => {
   const db = createDb(c.env.DB);
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
-  const updated = await editing.updateSubmitter({ ...contextOf(c, db), files: c.env.FILES }, scope, submitter, c.req.valid('json'));
+  const updated = await editing.updateSubmitter(contextOf(c, db), scope, submitter, c.req.valid('json'));
   audit(c, 'submitter.update', submitter.id, 'submitter');
   return c.json(serializeSubmitter(updated, scope.submission.linkBase, scope.template.fields), 200);
 };

@@ -28,7 +28,7 @@ import { assertCanFill, resolvedValues, saveValues, type Signing } from './signi
  * by conditions cleared, then the submitter completes (form.completed, submitter.completed, the next
  * signer invited or the submission completed).
  */
-export async function submitForm(ctx: StateContext & { files: R2Bucket }, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
+export async function submitForm(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
   assertCanFill(signing);
   const saved = await saveValues(ctx, signing, input);
   const { values, hidden } = resolvedValues(signing, saved.values);

@@ -143,11 +143,11 @@ function same(a: unknown, b: unknown): boolean {
  * new value and whether the API had prefilled it; form.started on the first change. Returns the
  * submitter as saved.
  */
-export async function saveValues(ctx: StateContext & { files: R2Bucket }, signing: Signing, input: Record<string, unknown>): Promise<Submitter> {
+export async function saveValues(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<Submitter> {
   assertCanFill(signing);
   const { scope, submitter } = signing;
   const checked = checkSignerValues(signing, input);
-  const strangers = await unknownUploads(ctx.files, scope.submission, submitter, signerFields(signing), checked);
+  const strangers = await unknownUploads(ctx.db, submitter, signerFields(signing), checked);
   if (strangers.length) throw unprocessable(strangers.length === 1 ? strangers[0] : strangers);
   const { values } = resolvedValues(signing, { ...submitter.values, ...checked });
   const fields = new Map(signerFields(signing).map((f) => [f.uuid, f]));

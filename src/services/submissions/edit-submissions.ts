@@ -110,7 +110,7 @@ export type SubmitterEdit = SubmitterInput & { completed?: boolean };
  * PUT /api/submitters/{id}: contact details and values while the submitter can still act; `send_email` /
  * `send_sms` true re-sends the invitation; `completed: true` completes them with their values.
  */
-export async function updateSubmitter(ctx: StateContext & { files: R2Bucket }, scope: SubmissionScope, submitter: Submitter, edit: SubmitterEdit): Promise<Submitter> {
+export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, edit: SubmitterEdit): Promise<Submitter> {
   const active = (ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status);
   const changesData = ['email', 'name', 'phone', 'values'].some((k) => edit[k as keyof SubmitterEdit] !== undefined);
   if (!active && edit.completed) throw unprocessable(`This submitter is already ${submitter.status}.`);
@@ -122,7 +122,7 @@ export async function updateSubmitter(ctx: StateContext & { files: R2Bucket }, s
   applyContact(next, edit, 'submitter', problems);
   let newValues: Record<string, unknown> = {};
   if (edit.values !== undefined) newValues = checkValues(fieldsOf(scope.template, submitter), submitter.role, edit.values, 'submitter', problems, { uploads: true });
-  if (problems.length === 0) problems.push(...(await unknownUploads(ctx.files, scope.submission, submitter, fieldsOf(scope.template, submitter), newValues)).map((p) => `submitter: ${p}`));
+  if (problems.length === 0) problems.push(...(await unknownUploads(ctx.db, submitter, fieldsOf(scope.template, submitter), newValues)).map((p) => `submitter: ${p}`));
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   next.values = { ...submitter.values, ...newValues };
   next.prefilled = [...new Set([...submitter.prefilled, ...Object.keys(newValues)])];
