@@ -1,0 +1,41 @@
+// The loop the cron's submission steps share: each submission gets the context a change made without a
+// request acts in (no caller IP; links from APP_URL or the submission's own base), and one that fails is
+// logged while the others go on — the next run looks at it again.
+import type { Db } from '../db/client';
+import { getAccount } from '../db/queries/accounts';
+import type { Submission } from '../db/schema/index';
+import type { Bindings } from '../env';
+import { loadScope, type SubmissionScope } from '../services/submissions/submission-scope';
+import type { StateContext } from '../services/submissions/submission-state';
+
+export type BackgroundEnv = Pick<Bindings, 'MESSAGES_QUEUE' | 'SERVICE_NAME' | 'APP_URL'> & Partial<Pick<Bindings, 'SEALING_QUEUE'>>;
+
+/** Runs `act` on each submission in turn; returns the ids it reported as changed. */
+export async function actOnSubmissions(
+  env: BackgroundEnv,
+  db: Db,
+  submissions: readonly Submission[],
+  doing: string,
+  act: (ctx: StateContext, scope: SubmissionScope) => Promise<boolean>,
+): Promise<number[]> {
+  const changed: number[] = [];
+  for (const submission of submissions) {
+    try {
+      const account = await getAccount(db, submission.accountId);
+      if (!account) continue;
+      const ctx: StateContext = {
+        db,
+        account,
+        serviceName: env.SERVICE_NAME,
+        apiBase: env.APP_URL || submission.linkBase,
+        messagesQueue: env.MESSAGES_QUEUE,
+        sealingQueue: env.SEALING_QUEUE,
+      };
+      if (await act(ctx, await loadScope(db, submission))) changed.push(submission.id);
+    } catch (err) {
+      // Changed meanwhile (a guard refused) or D1 failed for this one.
+      console.error(`${doing} submission ${submission.id}:`, err);
+    }
+  }
+  return changed;
+}
