@@ -8,6 +8,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
 import { ApiError } from './lib/errors';
 import { requestId } from './middleware/request-id';
+import { controlDatabase } from './middleware/databases';
 import { authenticate } from './middleware/auth';
 import { auditTrail } from './middleware/audit';
 import { rateLimit } from './middleware/rate-limit';
@@ -77,6 +78,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
 export function createApp() {
   const app = new Hono<AppEnv>({ getPath: routingPath });
   app.use('*', requestId());
+  app.use('*', controlDatabase());
   app.onError(errorResponse);
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
 

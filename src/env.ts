@@ -1,12 +1,13 @@
 // Hono environment: Worker bindings plus the request-scoped variables middleware sets on `c.var`.
 import type { Account, AccessToken, User } from './db/schema/index';
+import type { Db } from './db/client';
+import type { DatabaseBindings } from './db/shards';
 import type { MessageQueueBody } from './services/mail/outbox';
 import type { IdempotencyStore } from '../durable-objects/idempotency-store';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
 import type { WebhookQueue } from './services/webhooks/queue';
 
-export type Bindings = {
-  DB: D1Database;
+export type Bindings = DatabaseBindings & {
   FILES: R2Bucket;
   ASSETS: Fetcher;
   /** development | test | production */
@@ -75,6 +76,12 @@ export type AppEnv = {
   Bindings: Bindings;
   Variables: {
     requestId: string;
+    /** The control database (accounts, users, tokens, partner state); set for every request. */
+    control: Db;
+    /** The calling account's shard database (tenant rows); set once the account is known (auth, signing slug). */
+    db: Db;
+    /** Which shard `db` is (SHARD_<n>). */
+    shard: number;
     principal: Principal;
     audit: AuditNote | undefined;
     /** Set by the partner auth middleware: SHA-256 of the partner key, to key its rate limit. */

@@ -6,6 +6,7 @@ import { consumeMessages } from './queues/messages';
 import { consumeSealing } from './queues/sealing';
 import { handleWebhookBatch } from './queues/webhooks';
 import { handleScheduled } from './scheduled';
+import { consumeByShard } from './queues/shard-batches';
 import type { MessageQueueBody } from './services/mail/outbox';
 import type { SealingQueueBody } from './services/submissions/submission-state';
 import type { WebhookMessage } from './services/webhooks/queue';
@@ -21,11 +22,11 @@ export default {
   /** Queues are told apart by name; wrangler environments may add a suffix, hence the prefix match. */
   async queue(batch, env, _ctx) {
     if (batch.queue.startsWith('signing-service-messages')) {
-      await consumeMessages(batch as MessageBatch<MessageQueueBody>, env);
+      await consumeByShard(batch as MessageBatch<MessageQueueBody>, env, consumeMessages);
     } else if (batch.queue.startsWith('signing-service-sealing')) {
-      await consumeSealing(batch as MessageBatch<SealingQueueBody>, env);
+      await consumeByShard(batch as MessageBatch<SealingQueueBody>, env, consumeSealing);
     } else if (batch.queue.startsWith('signing-service-webhooks')) {
-      await handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env);
+      await consumeByShard(batch as MessageBatch<WebhookMessage>, env, (part, scope) => handleWebhookBatch(part, scope));
     } else {
       console.error(`No consumer for queue ${batch.queue}; retrying its messages.`);
       batch.retryAll();

@@ -2,6 +2,14 @@
 import { env, SELF } from 'cloudflare:test';
 import { sha256Hex } from '../src/lib/crypto';
 import { generateApiToken } from '../src/lib/tokens';
+import { shardBindings } from '../src/db/shards';
+
+/** The shard database holding an account's tenant rows (templates, submissions, events, audit …). */
+export async function shardOf(accountId: number): Promise<D1Database> {
+  const row = await env.CONTROL_DB.prepare('SELECT shard FROM accounts WHERE id = ?').bind(accountId).first<{ shard: number }>();
+  if (!row) throw new Error(`No account ${accountId}`);
+  return shardBindings(env)[row.shard];
+}
 
 export type TestAccount = { accountId: number; userId: number; token: string };
 
@@ -11,10 +19,14 @@ export async function createAccount(
   options: { name?: string; plan?: string; role?: string; scopes?: string[] } = {},
 ): Promise<TestAccount> {
   counter += 1;
-  const account = await env.DB.prepare('INSERT INTO accounts (name, plan) VALUES (?, ?) RETURNING id')
-    .bind(options.name ?? `Account ${counter}`, options.plan ?? 'pro')
+  // Accounts alternate between the shards (the next id modulo their number), so every test file
+  // crosses shards (docs/scaling.md).
+  const account = await env.CONTROL_DB.prepare(
+    'INSERT INTO accounts (name, plan, shard) VALUES (?, ?, (SELECT coalesce(max(id), 0) + 1 FROM accounts) % ?) RETURNING id',
+  )
+    .bind(options.name ?? `Account ${counter}`, options.plan ?? 'pro', shardBindings(env).length)
     .first<{ id: number }>();
-  const user = await env.DB.prepare('INSERT INTO users (account_id, email, name, role) VALUES (?, ?, ?, ?) RETURNING id')
+  const user = await env.CONTROL_DB.prepare('INSERT INTO users (account_id, email, name, role) VALUES (?, ?, ?, ?) RETURNING id')
     .bind(account!.id, `user${counter}@example.com`, `User ${counter}`, options.role ?? 'admin')
     .first<{ id: number }>();
   const token = await createToken(account!.id, user!.id, options.scopes ?? []);
@@ -23,7 +35,7 @@ export async function createAccount(
 
 export async function addUser(accountId: number, role: string, scopes: string[] = []): Promise<TestAccount> {
   counter += 1;
-  const user = await env.DB.prepare('INSERT INTO users (account_id, email, name, role) VALUES (?, ?, ?, ?) RETURNING id')
+  const user = await env.CONTROL_DB.prepare('INSERT INTO users (account_id, email, name, role) VALUES (?, ?, ?, ?) RETURNING id')
     .bind(accountId, `member${counter}@example.com`, `Member ${counter}`, role)
     .first<{ id: number }>();
   return { accountId, userId: user!.id, token: await createToken(accountId, user!.id, scopes) };
@@ -31,7 +43,7 @@ export async function addUser(accountId: number, role: string, scopes: string[] 
 
 export async function createToken(accountId: number, userId: number, scopes: string[] = [], extra: { allowedIps?: string[]; expiresAt?: string } = {}) {
   const { token, prefix } = generateApiToken();
-  await env.DB.prepare(
+  await env.CONTROL_DB.prepare(
     'INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix, scopes, allowed_ips, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   )
     .bind(accountId, userId, 'test', await sha256Hex(token), prefix, JSON.stringify(scopes), JSON.stringify(extra.allowedIps ?? []), extra.expiresAt ?? null)

@@ -13,3 +13,25 @@ export function randomBase62(length: number): string {
   }
   return out;
 }
+
+/** A non-negative integer in base62 (the alphabet above, most significant digit first). */
+export function toBase62(value: number): string {
+  let rest = Math.floor(value);
+  let out = '';
+  do {
+    out = ALPHABET[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  } while (rest > 0);
+  return out;
+}
+
+/** The inverse of `toBase62`; NaN for a character outside the alphabet. */
+export function fromBase62(text: string): number {
+  let value = 0;
+  for (const char of text) {
+    const digit = ALPHABET.indexOf(char);
+    if (digit < 0) return NaN;
+    value = value * 62 + digit;
+  }
+  return value;
+}

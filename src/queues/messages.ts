@@ -1,15 +1,15 @@
 // Messages queue consumer: delivers each message, acknowledging or retrying it with backoff.
-import { createDb } from '../db/client';
+import type { ShardScope } from '../db/shards';
 import { deliverMessage } from '../services/mail/deliver';
 import type { MessageQueueBody } from '../services/mail/outbox';
-import type { MailEnv } from '../services/mail/transports';
-import { expireDueSubmissions, type ExpiryEnv } from '../scheduled/expire-submissions';
+import { expireDueSubmissions } from '../scheduled/expire-submissions';
 
-export async function consumeMessages(batch: MessageBatch<MessageQueueBody>, env: MailEnv & ExpiryEnv): Promise<void> {
-  const db = createDb(env.DB);
+/** One shard's part of a batch (src/queues/shard-batches.ts). */
+export async function consumeMessages(batch: MessageBatch<MessageQueueBody>, scope: ShardScope): Promise<void> {
+  const { db, env } = scope;
   for (const message of batch.messages) {
     if (message.body.type === 'expire') {
-      await expireDueSubmissions(env).then(
+      await expireDueSubmissions(scope).then(
         () => message.ack(),
         (err) => {
           console.error('expiry sweep link failed:', err);

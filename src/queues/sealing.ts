@@ -3,8 +3,7 @@
 // fails too, the failure is recorded on the submission (GET …/documents shows it, POST …/documents/reseal
 // starts over) and the message acknowledged. Sealing writes `document.generated` events off the request
 // path, so a batch that sealed anything wakes the webhook fan-out, as API writes do.
-import { createDb } from '../db/client';
-import type { Bindings } from '../env';
+import type { ShardScope } from '../db/shards';
 import { sealSubmission } from '../services/sealing/seal-submission';
 import { recordSealingFailure } from '../services/sealing/sealing-status';
 import type { SealingQueueBody } from '../services/submissions/submission-state';
@@ -13,8 +12,9 @@ import { wakeFanOut } from '../services/webhooks/queue';
 /** Deliveries of one message: the first and `max_retries` = 10 more (wrangler.toml › signing-service-sealing). */
 export const SEALING_MAX_ATTEMPTS = 11;
 
-export async function consumeSealing(batch: MessageBatch<SealingQueueBody>, env: Bindings): Promise<void> {
-  const db = createDb(env.DB);
+/** One shard's part of a batch (src/queues/shard-batches.ts). */
+export async function consumeSealing(batch: MessageBatch<SealingQueueBody>, scope: ShardScope): Promise<void> {
+  const { db, env } = scope;
   // A run that failed part-way may still have recorded some documents and their events.
   let wroteEvents = false;
   for (const message of batch.messages) {
@@ -25,7 +25,7 @@ export async function consumeSealing(batch: MessageBatch<SealingQueueBody>, env:
       continue;
     }
     try {
-      if ((await sealSubmission(env, db, id)) === 'sealed') wroteEvents = true;
+      if ((await sealSubmission(env, scope, id)) === 'sealed') wroteEvents = true;
       message.ack();
     } catch (err) {
       wroteEvents = true;

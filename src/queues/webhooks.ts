@@ -1,5 +1,5 @@
 // Queue consumer for the webhooks queue: a thin dispatcher into services/webhooks.
-import type { Bindings } from '../env';
+import type { ShardScope } from '../db/shards';
 import { deliveryContext } from '../services/webhooks/context';
 import { deliverDue } from '../services/webhooks/deliver';
 import { drainOutbox } from '../services/webhooks/fan-out';
@@ -10,9 +10,11 @@ export type ConsumerOptions = {
   now?: number;
 };
 
-export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Bindings, options: ConsumerOptions = {}): Promise<void> {
+/** One shard's part of a batch (src/queues/shard-batches.ts). */
+export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, scope: ShardScope, options: ConsumerOptions = {}): Promise<void> {
+  const { env } = scope;
   const now = options.now ?? Date.now();
-  const ctx = deliveryContext(env);
+  const ctx = deliveryContext(env, scope.db);
   const drains: Message<WebhookMessage>[] = [];
   const byDelivery = new Map<string, Message<WebhookMessage>[]>();
   for (const message of batch.messages) {

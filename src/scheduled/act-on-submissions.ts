@@ -1,27 +1,24 @@
 // The loop the cron's submission steps share: each submission gets the context a change made without a
 // request acts in (no caller IP; links from APP_URL or the submission's own base), and one that fails is
 // logged while the others go on — the next run looks at it again.
-import type { Db } from '../db/client';
 import { getAccount } from '../db/queries/accounts';
 import type { Submission } from '../db/schema/index';
-import type { Bindings } from '../env';
+import type { ShardScope } from '../db/shards';
 import { loadScope, type SubmissionScope } from '../services/submissions/submission-scope';
 import type { StateContext } from '../services/submissions/submission-state';
 
-export type BackgroundEnv = Pick<Bindings, 'MESSAGES_QUEUE' | 'SERVICE_NAME' | 'APP_URL'> & Partial<Pick<Bindings, 'SEALING_QUEUE'>>;
-
 /** Runs `act` on each submission in turn; returns the ids it reported as changed. */
 export async function actOnSubmissions(
-  env: BackgroundEnv,
-  db: Db,
+  scope: ShardScope,
   submissions: readonly Submission[],
   doing: string,
   act: (ctx: StateContext, scope: SubmissionScope) => Promise<boolean>,
 ): Promise<number[]> {
+  const { db, control, env } = scope;
   const changed: number[] = [];
   for (const submission of submissions) {
     try {
-      const account = await getAccount(db, submission.accountId);
+      const account = await getAccount(control, submission.accountId);
       if (!account) continue;
       const ctx: StateContext = {
         db,

@@ -2,19 +2,15 @@
 // the state the completion race left before completions checked their premise in their batch — is
 // completed now: submission.completed once, completion copies, sealing. Bounded per run; a submission
 // another request completes meanwhile is skipped by the guarded transition.
-import { createDb } from '../db/client';
 import { listCompletableSubmissions } from '../db/queries/submissions';
-import type { Bindings } from '../env';
+import type { ShardScope } from '../db/shards';
 import { completeLeftPending } from '../services/submissions/submission-state';
 import { actOnSubmissions } from './act-on-submissions';
 
 /** Submissions one run repairs: each is one batch of ~6 statements plus ~4 reads. */
 export const COMPLETION_SWEEP_BATCH = 25;
 
-export type CompletionSweepEnv = Pick<Bindings, 'DB' | 'MESSAGES_QUEUE' | 'SEALING_QUEUE' | 'SERVICE_NAME' | 'APP_URL'>;
-
 /** Returns the ids of the submissions it completed. */
-export async function completeLeftPendingSubmissions(env: CompletionSweepEnv, limit = COMPLETION_SWEEP_BATCH): Promise<number[]> {
-  const db = createDb(env.DB);
-  return actOnSubmissions(env, db, await listCompletableSubmissions(db, limit), 'completing', completeLeftPending);
+export async function completeLeftPendingSubmissions(scope: ShardScope, limit = COMPLETION_SWEEP_BATCH): Promise<number[]> {
+  return actOnSubmissions(scope, await listCompletableSubmissions(scope.db, limit), 'completing', completeLeftPending);
 }

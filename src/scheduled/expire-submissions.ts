@@ -1,9 +1,8 @@
 // Expiry (spec › Submission states: `expire_at` passes): a bounded batch of due submissions per run, so
 // 100k due rows never exceed one invocation's limits. When more are due, the run hands the rest to the
 // next link of a chain through the messages queue, each link again bounded.
-import { createDb } from '../db/client';
 import { listDueSubmissions } from '../db/queries/submissions';
-import type { Bindings } from '../env';
+import type { ShardScope } from '../db/shards';
 import { expireSubmission } from '../services/submissions/submission-state';
 import { wakeFanOut } from '../services/webhooks/queue';
 import { actOnSubmissions } from './act-on-submissions';
@@ -11,13 +10,12 @@ import { actOnSubmissions } from './act-on-submissions';
 /** Submissions one run expires: each is ~6 statements in one batch plus ~4 reads, well inside 1,000 queries. */
 export const EXPIRY_BATCH = 40;
 
-export type ExpiryEnv = Pick<Bindings, 'DB' | 'MESSAGES_QUEUE' | 'WEBHOOK_QUEUE' | 'SERVICE_NAME' | 'APP_URL'>;
-
-export async function expireDueSubmissions(env: ExpiryEnv, now = new Date(), limit = EXPIRY_BATCH): Promise<{ expired: number; more: boolean }> {
-  const db = createDb(env.DB);
+/** One shard's due submissions; the chain's next link is a message stamped with the shard. */
+export async function expireDueSubmissions(scope: ShardScope, now = new Date(), limit = EXPIRY_BATCH): Promise<{ expired: number; more: boolean }> {
+  const { db, env } = scope;
   const due = await listDueSubmissions(db, now.toISOString(), limit + 1);
   const batch = due.slice(0, limit);
-  const expired = (await actOnSubmissions(env, db, batch, 'expiring', async (ctx, scope) => Boolean(await expireSubmission(ctx, scope)))).length;
+  const expired = (await actOnSubmissions(scope, batch, 'expiring', async (ctx, scope) => Boolean(await expireSubmission(ctx, scope)))).length;
   // Their form.expired and submission.expired events go out now, not at the next cron's drain.
   if (expired > 0) await wakeFanOut(env.WEBHOOK_QUEUE, 'expiry');
   const more = due.length > limit;

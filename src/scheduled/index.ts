@@ -5,7 +5,7 @@
 // signing-page uploads no form kept. All are
 // idempotent, so an overlap with the queue consumers changes nothing. Each step runs on its own: one that
 // throws is logged and the others still run, since a single poisoned row must not stop expiry or sealing.
-import { createDb } from '../db/client';
+import { shardScopes, type ShardScope } from '../db/shards';
 import type { Bindings } from '../env';
 import { drainOutbox } from '../services/webhooks/fan-out';
 import { requestDrain } from '../services/webhooks/queue';
@@ -17,43 +17,50 @@ import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';
 import { deleteAbandonedUploads } from './upload-cleanup';
 
-export type CronStep = { name: string; run(env: Bindings, now: number): Promise<unknown> };
+export type CronStep = { name: string; run(scope: ShardScope, now: number): Promise<unknown> };
 
 /**
- * In order. The steps that write events (expiry; the sealing sweep only enqueues) come before the drain,
- * so their events are fanned out in the same run.
+ * In order, on each shard. The steps that write events (expiry; the sealing sweep only enqueues) come
+ * before the drain, so their events are fanned out in the same run.
  */
 export const CRON_STEPS: readonly CronStep[] = [
-  { name: 'stalled messages', run: (env, now) => sweepMessages(createDb(env.DB), env.MESSAGES_QUEUE, now) },
-  { name: 'submission expiry', run: (env, now) => expireDueSubmissions(env, new Date(now)) },
-  { name: 'submissions left pending', run: (env) => completeLeftPendingSubmissions(env) },
-  { name: 'unsealed submissions', run: (env, now) => sweepUnsealed(env, now) },
+  { name: 'stalled messages', run: ({ db, env }, now) => sweepMessages(db, env.MESSAGES_QUEUE, now) },
+  { name: 'submission expiry', run: (scope, now) => expireDueSubmissions(scope, new Date(now)) },
+  { name: 'submissions left pending', run: (scope) => completeLeftPendingSubmissions(scope) },
+  { name: 'unsealed submissions', run: (scope, now) => sweepUnsealed(scope, now) },
   {
     name: 'webhook outbox drain',
-    async run(env, now) {
-      const drained = await drainOutbox(createDb(env.DB), env.WEBHOOK_QUEUE, now);
+    async run({ db, env }, now) {
+      const drained = await drainOutbox(db, env.WEBHOOK_QUEUE, now);
       if (drained.more) await requestDrain(env.WEBHOOK_QUEUE);
     },
   },
-  { name: 'stranded webhook deliveries', run: (env, now) => requeueStrandedDeliveries(createDb(env.DB), env.WEBHOOK_QUEUE, now) },
-  { name: 'retention', run: (env, now) => pruneExpiredRows(env, now) },
-  { name: 'abandoned signing uploads', run: (env, now) => deleteAbandonedUploads(env, now) },
+  { name: 'stranded webhook deliveries', run: ({ db, env }, now) => requeueStrandedDeliveries(db, env.WEBHOOK_QUEUE, now) },
+  { name: 'retention', run: (scope, now) => pruneExpiredRows(scope, now) },
+  { name: 'abandoned signing uploads', run: (scope, now) => deleteAbandonedUploads(scope, now) },
 ];
 
-/**
- * Runs every step in order, each isolated from the others' failures. Rejects afterwards, naming the
- * failed steps, so the invocation still shows as failed in the Cron Trigger's log.
- */
-export async function handleScheduled(env: Bindings, now: number = Date.now(), steps: readonly CronStep[] = CRON_STEPS): Promise<void> {
+/** Runs the steps in order on one shard, each isolated from the others' failures; returns the failures. */
+async function runOnShard(scope: ShardScope, now: number, steps: readonly CronStep[]): Promise<{ name: string; error: unknown }[]> {
   const failed: { name: string; error: unknown }[] = [];
   for (const step of steps) {
     try {
-      await step.run(env, now);
+      await step.run(scope, now);
     } catch (error) {
-      console.error(`cron step "${step.name}" failed:`, error);
-      failed.push({ name: step.name, error });
+      console.error(`cron step "${step.name}" failed on shard ${scope.shard}:`, error);
+      failed.push({ name: `${step.name} (shard ${scope.shard})`, error });
     }
   }
+  return failed;
+}
+
+/**
+ * Runs every step in order on every shard, each isolated from the others' failures. Rejects afterwards,
+ * naming the failed steps, so the invocation still shows as failed in the Cron Trigger's log.
+ */
+export async function handleScheduled(env: Bindings, now: number = Date.now(), steps: readonly CronStep[] = CRON_STEPS): Promise<void> {
+  // Every shard at once: a slow or failing shard delays only its own accounts (docs/scaling.md).
+  const failed = (await Promise.all(shardScopes(env).map((scope) => runOnShard(scope, now, steps)))).flat();
   if (failed.length > 0) {
     throw new AggregateError(
       failed.map((f) => f.error),

@@ -3,11 +3,10 @@
 // bound. Each run deletes at most PRUNE_BATCH rows per table, chosen by a subquery (two bound parameters,
 // far under D1's 100); a backlog is worked off over the following minutes. Rows still needed are never
 // touched: undispatched events, any attempt of a delivery still retrying, queued or sending messages.
-import { createDb } from '../db/client';
 import { pruneDispatchedEvents } from '../db/queries/events';
 import { pruneFinishedMessages } from '../db/queries/messages';
 import { pruneFinishedDeliveries } from '../db/queries/webhook-deliveries';
-import type { Bindings } from '../env';
+import type { ShardScope } from '../db/shards';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 /** Rows per table per run: 500 a minute is 720,000 a day, one short statement each. */
@@ -22,8 +21,7 @@ export function retentionDays(value: string | undefined): number {
 
 export type PruneResult = { deliveries: number; events: number; messages: number };
 
-export async function pruneExpiredRows(env: Pick<Bindings, 'DB' | 'RETENTION_DAYS'>, now: number, limit = PRUNE_BATCH): Promise<PruneResult> {
-  const db = createDb(env.DB);
+export async function pruneExpiredRows({ db, env }: ShardScope, now: number, limit = PRUNE_BATCH): Promise<PruneResult> {
   const before = new Date(now - retentionDays(env.RETENTION_DAYS) * DAY_MS).toISOString();
   // Deliveries first: an event is deleted only once no delivery row names it (the foreign key).
   const deliveries = await pruneFinishedDeliveries(db, before, limit);

@@ -2,9 +2,8 @@
 // minutes): a lost queue message or a job that exhausted its retries is handed to the queue again, with
 // a backoff per submission (10 min, 20 min, 40 min … capped at 12 h) and at most 12 sweeps, so one that
 // can never be sealed (say its original file is gone) stops costing work after about three days.
-import { createDb } from '../db/client';
 import { listUnsealedCompleted, markSwept } from '../db/queries/submission-documents';
-import type { Bindings } from '../env';
+import type { ShardScope } from '../db/shards';
 import { requestSealing } from '../services/submissions/submission-state';
 
 export const SEALING_GRACE_MS = 10 * 60 * 1000;
@@ -16,8 +15,7 @@ export function sweepBackoffMs(sweeps: number): number {
 }
 
 /** Returns the ids handed to the queue. */
-export async function sweepUnsealed(env: Pick<Bindings, 'DB' | 'SEALING_QUEUE'>, now: number): Promise<number[]> {
-  const db = createDb(env.DB);
+export async function sweepUnsealed({ db, env }: ShardScope, now: number): Promise<number[]> {
   const stale = await listUnsealedCompleted(db, new Date(now - SEALING_GRACE_MS).toISOString(), now, SWEEP_LIMIT, MAX_SEAL_SWEEPS, sweepBackoffMs);
   const ids = stale.map((s) => s.id);
   await markSwept(db, ids, new Date(now).toISOString());

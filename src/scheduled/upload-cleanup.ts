@@ -2,9 +2,8 @@
 // (the submitter declined or expired) is deleted from R2 and D1 once older than 24 hours, so abandoned
 // uploads do not hold an account's storage. An upload its submitter's completed form names is marked
 // kept and never looked at again; one a form still being filled names waits for that form's outcome.
-import { createDb } from '../db/client';
 import { deleteSigningUploads, findAbandonedUploads, markKeptUploads } from '../db/queries/storage';
-import type { Bindings } from '../env';
+import type { ShardScope } from '../db/shards';
 
 /** How long an upload may wait for the form that names it. */
 export const UPLOAD_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -15,8 +14,7 @@ export const CLEANUP_BATCHES_PER_RUN = 10;
 
 export type UploadCleanupResult = { deleted: number; kept: number };
 
-export async function deleteAbandonedUploads(env: Pick<Bindings, 'DB' | 'FILES'>, now: number): Promise<UploadCleanupResult> {
-  const db = createDb(env.DB);
+export async function deleteAbandonedUploads({ db, env }: ShardScope, now: number): Promise<UploadCleanupResult> {
   const before = new Date(now - UPLOAD_GRACE_MS).toISOString();
   const kept = await markKeptUploads(db, before, new Date(now).toISOString(), CLEANUP_BATCH * CLEANUP_BATCHES_PER_RUN);
   let deleted = 0;

@@ -1,18 +1,16 @@
 // Access token rows. Tokens are looked up by the SHA-256 of their value; the value is never stored.
 import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { accessTokens, accounts, users, webhooks, type AccessToken } from '../schema';
+import { accessTokens, accounts, users, type AccessToken } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 import type { Principal } from '../../env';
 
 function principalQuery(db: Db) {
-  // One round trip: authentication is on every request's path. Whether the account has a live webhook
-  // endpoint rides along (the webhooks_account index), so a change only wakes the fan-out when there
-  // is somewhere to deliver to (src/middleware/outbox-drain).
-  const hasWebhooks = sql<boolean>`exists (select 1 from ${webhooks} where ${webhooks.accountId} = ${accessTokens.accountId} and ${webhooks.enabled} = 1 and ${webhooks.deletedAt} is null)`.mapWith(Boolean);
+  // One round trip to the control database: authentication is on every request's path, and the account
+  // row it yields says which shard the request goes to.
   return db
-    .select({ token: accessTokens, user: users, account: accounts, hasWebhooks })
+    .select({ token: accessTokens, user: users, account: accounts })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
     .innerJoin(accounts, eq(accounts.id, accessTokens.accountId))
@@ -29,7 +27,8 @@ export async function findPrincipalByTokenHash(db: Db, tokenHash: string): Promi
     query = principalQuery(db);
     principalQueries.set(db, query);
   }
-  return query.get({ tokenHash });
+  const found = await query.get({ tokenHash });
+  return found && { ...found, hasWebhooks: found.account.hasWebhooks };
 }
 
 /**

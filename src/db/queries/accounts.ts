@@ -1,5 +1,5 @@
 // Account rows.
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { accounts, type Account } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -23,7 +23,7 @@ export async function updateAccount(db: Db, id: number, changes: AccountChanges)
 
 export async function insertAccount(
   db: Db,
-  values: Pick<Account, 'name' | 'plan'> & Partial<Pick<Account, 'locale' | 'timezone'>>,
+  values: Pick<Account, 'name' | 'plan' | 'shard'> & Partial<Pick<Account, 'locale' | 'timezone'>>,
 ): Promise<Account> {
   const [row] = await db.insert(accounts).values(values).returning();
   return row;
@@ -46,4 +46,14 @@ export async function listAccounts(db: Db, filter: AccountFilter, window: Cursor
     )
     .orderBy(orderBy)
     .limit(window.take);
+}
+
+export async function setHasWebhooks(db: Db, id: number, hasWebhooks: boolean): Promise<void> {
+  await db.update(accounts).set({ hasWebhooks }).where(and(eq(accounts.id, id), sql`${accounts.hasWebhooks} <> ${hasWebhooks ? 1 : 0}`));
+}
+
+/** How many accounts each shard holds (shards with none are absent). */
+export async function countAccountsByShard(db: Db): Promise<Map<number, number>> {
+  const rows = await db.select({ shard: accounts.shard, count: count() }).from(accounts).groupBy(accounts.shard);
+  return new Map(rows.map((r) => [r.shard, r.count]));
 }

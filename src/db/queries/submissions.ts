@@ -43,8 +43,8 @@ export async function findSubmitter(db: Db, accountId: number, ref: string | num
 }
 
 /** A submitter by its signing slug, whatever the account: the signing page's entry point. */
-export async function findSubmitterBySlug(db: Db, slug: string): Promise<Submitter | undefined> {
-  return db.select().from(submitters).where(eq(submitters.slug, slug)).get();
+export async function findSubmitterBySlug(db: Db, accountId: number, slug: string): Promise<Submitter | undefined> {
+  return db.select().from(submitters).where(and(eq(submitters.slug, slug), eq(submitters.accountId, accountId))).get();
 }
 
 export async function findSubmissionById(db: Db, id: number): Promise<Submission | undefined> {

@@ -73,3 +73,14 @@ export async function webhooksForDelivery(db: Db, ids: number[]): Promise<Map<nu
   const rows = await db.select().from(webhooks).where(inList(webhooks.id, ids));
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/** Whether the account has an enabled, undeleted endpoint on this shard. */
+export async function hasEnabledWebhook(db: Db, accountId: number): Promise<boolean> {
+  const row = await db
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(and(eq(webhooks.accountId, accountId), eq(webhooks.enabled, true), isNull(webhooks.deletedAt)))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}

@@ -1,4 +1,4 @@
-// Accounts and who acts for them: users, API tokens, and the audit trail of what they did.
+// Accounts and who acts for them: users and API tokens. Control database (src/db/shards.ts).
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
@@ -21,6 +21,20 @@ export const accounts = sqliteTable('accounts', {
    * events in order, and an older one arriving later must not undo a newer one.
    */
   stripePlanEventCreated: integer('stripe_plan_event_created'),
+  /**
+   * The tenant shard holding the account's rows (SHARD_<n>; docs/scaling.md). Chosen at creation, changed
+   * only by a move (POST /api/partner/v1/accounts/{id}/move).
+   */
+  shard: integer('shard').notNull().default(0),
+  /** While a move runs: the shard the rows are being copied to. Writes answer 409 until it is cleared. */
+  movingToShard: integer('moving_to_shard'),
+  /**
+   * Whether the account has an enabled webhook endpoint (kept by the webhook endpoint routes), so the
+   * token lookup knows it without reading the shard: a change only wakes the fan-out when there is
+   * somewhere to deliver to (src/middleware/outbox-drain). A stale `true` costs one wake; the cron
+   * fan-out is the net behind a stale `false`.
+   */
+  hasWebhooks: integer('has_webhooks', { mode: 'boolean' }).notNull().default(false),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });
@@ -72,33 +86,18 @@ export const accessTokens = sqliteTable(
   ],
 );
 
-export const auditEvents = sqliteTable(
-  'audit_events',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    userId: integer('user_id'),
-    accessTokenId: integer('access_token_id'),
-    /** Who acted: the API token's prefix, a partner key's prefix (`ptk_…`), or `stripe`. */
-    actor: text('actor'),
-    /** e.g. access_token.create, account.update — `<resource>.<verb>`. */
-    action: text('action').notNull(),
-    resourceType: text('resource_type'),
-    resourceId: text('resource_id'),
-    method: text('method').notNull(),
-    path: text('path').notNull(),
-    status: integer('status').notNull(),
-    ip: text('ip'),
-    userAgent: text('user_agent'),
-    requestId: text('request_id').notNull(),
-    createdAt: text('created_at').notNull().default(now),
-  },
-  (t) => [index('audit_events_account').on(t.accountId, t.id)],
-);
-
 export type Account = typeof accounts.$inferSelect;
 export type User = typeof users.$inferSelect;
 export type AccessToken = typeof accessTokens.$inferSelect;
-export type AuditEvent = typeof auditEvents.$inferSelect;
+
+/**
+ * Control database: blocks of 2^32 row ids handed to shards (src/db/id-blocks.ts). A shard's first block
+ * is its index; a move gives the target shard a fresh block above every id in use, so the moved rows
+ * keep their ids and the account's new rows still sort after them.
+ */
+export const idBlocks = sqliteTable('id_blocks', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  shard: integer('shard').notNull(),
+  reason: text('reason').notNull(),
+  createdAt: text('created_at').notNull().default(now),
+});

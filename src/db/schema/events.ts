@@ -2,15 +2,13 @@
 // itself, and the webhook dispatcher delivers from it (at-least-once; see docs/webhooks.md).
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts } from './accounts';
 
 export const events = sqliteTable(
   'events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     /** One of the 22 event names (src/lib/events.ts), e.g. `template.created`. */
     event: text('event').notNull(),
     /** The `data` object of the webhook body, exactly as it will be sent. */

@@ -2,15 +2,13 @@
 // delivered off the request path by the messages queue; in development the row itself is the inbox.
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts } from './accounts';
 
 export const messages = sqliteTable(
   'messages',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     /** email | sms */
     channel: text('channel').notNull(),
     /** invitation | reminder | expiry | completion | verification_code | … */

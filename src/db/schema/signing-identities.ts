@@ -2,15 +2,13 @@
 // uploaded (PKCS#12), which takes precedence while it exists (decisions.md › Signed output).
 import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts } from './accounts';
 
 export const signingIdentities = sqliteTable(
   'signing_identities',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     /** generated | uploaded */
     source: text('source').notNull(),
     /** Base64 DER of the signing certificate. */

@@ -3,7 +3,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts } from './accounts';
 import { submissions, submitters } from './submissions';
 
 export const signingUploads = sqliteTable(
@@ -11,8 +10,7 @@ export const signingUploads = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id),

@@ -2,7 +2,6 @@
 // attempts, and the browser session a correct code opens. Codes and session tokens are stored hashed.
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts } from './accounts';
 import { submitters } from './submissions';
 
 export const signingVerifications = sqliteTable(
@@ -10,8 +9,7 @@ export const signingVerifications = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     submitterId: integer('submitter_id')
       .notNull()
       .references(() => submitters.id),

@@ -2,7 +2,6 @@
 // a PDF in R2 with the values stamped, the audit trail appended and the account's signature.
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts } from './accounts';
 import { submissions } from './submissions';
 import { templateDocuments } from './templates';
 
@@ -11,8 +10,7 @@ export const submissionDocuments = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id),

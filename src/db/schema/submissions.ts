@@ -3,7 +3,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts, users } from './accounts';
 import { templates, type PageDimensions, type TemplateField, type TemplateRole } from './templates';
 
 /** Submission states (spec › States and transitions › Submission states; decisions.md › Lifecycles). */
@@ -48,8 +47,7 @@ export const submissions = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     templateId: integer('template_id')
       .notNull()
       .references(() => templates.id),
@@ -76,7 +74,7 @@ export const submissions = sqliteTable(
     documentIds: text('document_ids', { mode: 'json' }).$type<number[]>().notNull(),
     preferences: text('preferences', { mode: 'json' }).$type<SubmissionPreferences>().notNull(),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
-    createdById: integer('created_by_id').references(() => users.id),
+    createdById: integer('created_by_id'),
     expireAt: text('expire_at'),
     sentAt: text('sent_at'),
     completedAt: text('completed_at'),
@@ -121,8 +119,7 @@ export const submitters = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id),
@@ -187,8 +184,7 @@ export const submissionEvents = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id),

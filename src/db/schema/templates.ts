@@ -2,7 +2,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts, users } from './accounts';
 
 /** A signer role of a template (spec › Template › submitters). */
 export type TemplateRole = { name: string; uuid: string };
@@ -41,8 +40,7 @@ export const templates = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     /** `tpl_` + 20 base62 characters: the id the API shows (decisions.md › Identity and ids). */
     publicId: text('public_id').notNull(),
     slug: text('slug').notNull(),
@@ -52,7 +50,7 @@ export const templates = sqliteTable(
     /** How the template came to be: api | clone | merge. */
     source: text('source').notNull().default('api'),
     shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
-    authorId: integer('author_id').references(() => users.id),
+    authorId: integer('author_id'),
     submitters: text('submitters', { mode: 'json' }).$type<TemplateRole[]>().notNull(),
     fields: text('fields', { mode: 'json' }).$type<TemplateField[]>().notNull(),
     preferences: text('preferences', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
@@ -77,8 +75,7 @@ export const templateDocuments = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     templateId: integer('template_id')
       .notNull()
       .references(() => templates.id),
@@ -129,13 +126,12 @@ export const templateVersions = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     templateId: integer('template_id')
       .notNull()
       .references(() => templates.id),
     version: integer('version').notNull(),
-    authorId: integer('author_id').references(() => users.id),
+    authorId: integer('author_id'),
     /** Top-level keys the change touched, e.g. ["name", "schema"]; ["created"] for version 1. */
     changes: text('changes', { mode: 'json' }).$type<string[]>().notNull(),
     snapshot: text('snapshot', { mode: 'json' }).$type<TemplateSnapshot>().notNull(),
@@ -150,9 +146,8 @@ export const savedFields = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    authorId: integer('author_id').references(() => users.id),
+      .notNull(),
+    authorId: integer('author_id'),
     name: text('name').notNull(),
     field: text('field', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     createdAt: text('created_at').notNull().default(now),

@@ -3,7 +3,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
-import { accounts } from './accounts';
 import { events } from './events';
 
 export const webhooks = sqliteTable(
@@ -11,8 +10,7 @@ export const webhooks = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     url: text('url').notNull(),
     /** Subscribed event names; empty means every event (decisions.md › Webhooks). */
     events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
@@ -32,8 +30,7 @@ export const webhookDeliveries = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+      .notNull(),
     webhookId: integer('webhook_id')
       .notNull()
       .references(() => webhooks.id),

@@ -1,7 +1,9 @@
 // Records every authenticated mutating request in the account's audit trail (issue: Audit trail).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, AuditNote } from '../../env';
-import { createDb, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
+import { getAccount } from '../../db/queries/accounts';
+import { shardDb } from '../../db/shards';
 import { insertAuditEvent, insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
 import { clientIp } from '../../lib/request';
 
@@ -59,6 +61,17 @@ export function auditStatementFor(c: Context<AppEnv>, db: Db, status: number, no
   return insertAuditEventStatement(db, auditRow(c, subject, status, note));
 }
 
+/**
+ * The trail lives with the account's other rows, on its shard: the request's own shard when it acts for
+ * the calling account, else (the partner plane) the shard the control database names; none for an
+ * account that does not exist.
+ */
+async function trailDatabase(c: Context<AppEnv>, accountId: number): Promise<Db | undefined> {
+  if (c.var.principal?.account.id === accountId) return c.var.db;
+  const account = await getAccount(c.var.control, accountId);
+  return account && shardDb(c.env, account.shard);
+}
+
 export function auditTrail(options: AuditOptions = {}): MiddlewareHandler<AppEnv> {
   const methods = options.methods ?? MUTATING;
   const subjectOf = options.subject ?? principalSubject;
@@ -70,6 +83,7 @@ export function auditTrail(options: AuditOptions = {}): MiddlewareHandler<AppEnv
     const subject = subjectOf(c);
     if (!subject) return;
     // Refused attempts are recorded too (status ≥ 400): they matter as much as the changes.
-    await insertAuditEvent(createDb(c.env.DB), auditRow(c, subject, c.res.status));
+    const db = await trailDatabase(c, subject.accountId);
+    if (db) await insertAuditEvent(db, auditRow(c, subject, c.res.status));
   };
 }

@@ -1,7 +1,7 @@
 // Authenticates tenant API requests by API token (X-Auth-Token or Authorization: Bearer).
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
+import { useShard } from '../databases';
 import { findPrincipalByTokenHash, touchLastUsed } from '../../db/queries/access-tokens';
 import { sha256Hex } from '../../lib/crypto';
 import { forbidden, unauthorized } from '../../lib/errors';
@@ -40,7 +40,7 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
     if (!isApiTokenFormat(token)) throw unauthorized('The API token is not valid.');
     failures.refuseIfOverLimit(c);
 
-    const db = createDb(c.env.DB);
+    const db = c.var.control;
     const found = await findPrincipalByTokenHash(db, await sha256Hex(token));
     if (!found) throw await failures.count(c, unauthorized('The API token is not valid.'));
     const now = Date.now();
@@ -63,6 +63,7 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
       c.executionCtx.waitUntil(touchLastUsed(db, found.token.id, at, new Date(now - interval).toISOString()));
     }
     c.set('principal', found);
+    useShard(c, found.account.shard);
     await next();
   };
 }

@@ -1,6 +1,11 @@
 // Whether a request has written to D1 (issue 21 › 8): the idempotency middleware never frees the key of
 // a request that committed, even when what follows the commit fails. Wraps the D1 binding the request
 // sees; every statement that is not a plain read counts as a write once D1 has accepted it.
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { controlDb, shardBindings } from '../../db/shards';
+import { useShard } from '../databases';
+
 const READ_ONLY = /^\s*(select|pragma|explain)\b/i;
 
 type Tracked = { statement: D1PreparedStatement; write: boolean };
@@ -51,4 +56,16 @@ export function trackCommits(db: D1Database, onCommit: () => void): D1Database {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/**
+ * Tracks every database the request can reach, the control database and each shard, and points the
+ * request context's handles (`c.var.control`, `c.var.db`) at the tracked bindings.
+ */
+export function trackDatabaseCommits(c: Context<AppEnv>, onCommit: () => void): void {
+  const tracked: Record<string, D1Database> = { CONTROL_DB: trackCommits(c.env.CONTROL_DB, onCommit) };
+  shardBindings(c.env).forEach((binding, shard) => (tracked[`SHARD_${shard}`] = trackCommits(binding, onCommit)));
+  c.env = { ...c.env, ...tracked };
+  c.set('control', controlDb(c.env));
+  if (c.var.shard !== undefined) useShard(c, c.var.shard);
 }

@@ -5,7 +5,7 @@ import { ApiError, unprocessable } from '../../lib/errors';
 import { limitsDisabled } from '../../lib/limits';
 import { requestFingerprint } from '../../services/idempotency/request-fingerprint';
 import { sha256Hex } from '../../lib/crypto';
-import { trackCommits } from './commit-tracker';
+import { trackDatabaseCommits } from './commit-tracker';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotency-Replayed';
@@ -69,7 +69,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     // A key whose request committed is never freed (issue 21 › 8): the D1 binding the request sees
     // reports its first write.
     let committed = false;
-    c.env = { ...c.env, DB: trackCommits(c.env.DB, () => (committed = true)) };
+    trackDatabaseCommits(c, () => (committed = true));
     let stored = false;
     try {
       await next();

@@ -34,7 +34,7 @@ function visibleOwner(principal: Principal): number | null {
 export const createAccessToken: RouteHandler<typeof routes.createAccessToken, AppEnv> = async (c) => {
   const body = c.req.valid('json');
   const { token, row } = await issueAccessToken(
-    createDb(c.env.DB),
+    c.var.control,
     c.var.principal,
     { name: body.name, scopes: body.scopes, allowedIps: body.allowed_ips, expiresAt: body.expires_at, userId: body.user_id },
     upgradeUrl(c.req.raw, c.env.APP_URL),
@@ -44,7 +44,7 @@ export const createAccessToken: RouteHandler<typeof routes.createAccessToken, Ap
 };
 
 export const listAccessTokens: RouteHandler<typeof routes.listAccessTokens, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const { principal } = c.var;
   const page = await paginateByCursor(c.req.valid('query'), (window) =>
     tokensDb.listAccessTokens(db, principal.account.id, visibleOwner(principal), window),
@@ -55,13 +55,13 @@ export const listAccessTokens: RouteHandler<typeof routes.listAccessTokens, AppE
 
 export const getAccessToken: RouteHandler<typeof routes.getAccessToken, AppEnv> = async (c) => {
   const { principal } = c.var;
-  const token = await tokensDb.getAccessToken(createDb(c.env.DB), principal.account.id, c.req.valid('param').id, visibleOwner(principal));
+  const token = await tokensDb.getAccessToken(c.var.control, principal.account.id, c.req.valid('param').id, visibleOwner(principal));
   if (!token) throw notFound('Access token');
   return c.json(serializeAccessToken(token), 200);
 };
 
 export const revokeAccessToken: RouteHandler<typeof routes.revokeAccessToken, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const { principal } = c.var;
   const { id } = c.req.valid('param');
   if (!(await tokensDb.getAccessToken(db, principal.account.id, id, visibleOwner(principal)))) throw notFound('Access token');

@@ -28,7 +28,7 @@ function serializeAuditEvent(event: AuditEvent) {
 
 export const listAuditEvents: RouteHandler<typeof routes.listAuditEvents, AppEnv> = async (c) => {
   const query = c.req.valid('query');
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const filters = {
     action: query.action,
     resourceType: query.resource_type,

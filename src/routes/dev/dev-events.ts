@@ -2,7 +2,8 @@
 // capabilities do, so webhooks can be exercised and benchmarked through `wrangler dev` (bench/webhooks).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
+import { getAccount } from '../../db/queries/accounts';
+import { useShard } from '../../middleware/databases';
 import { ApiError } from '../../lib/errors';
 import { isEventName } from '../../lib/events';
 import { outboxInsert } from '../../services/events/outbox';
@@ -21,7 +22,10 @@ export function mountDevEvents(app: Hono<AppEnv>) {
     if (!isEventName(event)) throw new ApiError(422, 'event must be a webhook event name.');
     if (!Number.isInteger(count) || count < 1 || count > MAX_EVENTS) throw new ApiError(422, `count must be between 1 and ${MAX_EVENTS}.`);
     const data = body?.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : sampleEventData(event, new Date().toISOString());
-    const db = createDb(c.env.DB);
+    const account = await getAccount(c.var.control, accountId);
+    if (!account) throw new ApiError(422, `There is no account ${accountId}.`);
+    useShard(c, account.shard);
+    const db = c.var.db;
     const inserts = Array.from({ length: count }, () => outboxInsert(db, { accountId, event, data }));
     await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
     c.executionCtx.waitUntil(requestDrain(c.env.WEBHOOK_QUEUE));

@@ -2,7 +2,8 @@
 import { Hono } from 'hono';
 import { mountDevEvents } from './dev-events';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
+import { getAccount } from '../../db/queries/accounts';
+import { shardBindings, shardDb } from '../../db/shards';
 import { findPrincipalByTokenHash } from '../../db/queries/access-tokens';
 import { listOutbox } from '../../db/queries/messages';
 import { serializeUser } from '../users/users.handlers';
@@ -25,7 +26,7 @@ export function createDevRoutes() {
    * authentication, validation or audit middleware around it.
    */
   dev.get('/bench/user', async (c) => {
-    const found = await findPrincipalByTokenHash(createDb(c.env.DB), c.req.query('token_hash') ?? '');
+    const found = await findPrincipalByTokenHash(c.var.control, c.req.query('token_hash') ?? '');
     if (!found) return c.json({ error: 'No token with that hash.' }, 404);
     return c.json({ ...serializeUser(found.user), account: serializeAccount(found.account) });
   });
@@ -82,7 +83,14 @@ export function createDevRoutes() {
   dev.get('/outbox', async (c) => {
     const limit = Math.min(Math.max(Number(c.req.query('limit')) || 50, 1), 200);
     const accountId = Number(c.req.query('account_id')) || undefined;
-    const rows = await listOutbox(createDb(c.env.DB), { recipient: c.req.query('to'), kind: c.req.query('kind'), accountId }, limit);
+    const filter = { recipient: c.req.query('to'), kind: c.req.query('kind'), accountId };
+    // A development tool may look at every shard; an account filter reads only the account's.
+    const account = accountId === undefined ? undefined : await getAccount(c.var.control, accountId);
+    const shards = accountId === undefined ? shardBindings(c.env).map((_, shard) => shard) : account ? [account.shard] : [];
+    const rows = (await Promise.all(shards.map((shard) => listOutbox(shardDb(c.env, shard), filter, limit))))
+      .flat()
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
+      .slice(0, limit);
     return c.json({
       data: rows.map((m) => ({
         id: m.id,

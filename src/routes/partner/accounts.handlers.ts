@@ -1,7 +1,6 @@
 // Handlers for the partner control plane's accounts.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
 import * as accountsDb from '../../db/queries/accounts';
 import type { Account } from '../../db/schema/index';
 import { notFound } from '../../lib/errors';
@@ -9,6 +8,7 @@ import { paginateByCursor } from '../../lib/pagination';
 import type { PlanName } from '../../lib/plans';
 import { nowIso } from '../../lib/time';
 import { mintAdminToken } from '../../services/partner-accounts';
+import { placeNewAccount } from '../../services/shard-placement';
 import type * as routes from './accounts.routes';
 import { serializeAccount } from '../settings/settings.handlers';
 
@@ -23,18 +23,19 @@ export function serializePartnerAccount(account: Account) {
 
 export const createAccount: RouteHandler<typeof routes.createAccount, AppEnv> = async (c) => {
   const body = c.req.valid('json');
-  const account = await accountsDb.insertAccount(createDb(c.env.DB), {
+  const account = await accountsDb.insertAccount(c.var.control, {
     name: body.name,
     plan: body.plan,
     locale: body.locale === undefined ? undefined : Intl.getCanonicalLocales(body.locale)[0],
     timezone: body.timezone,
+    shard: await placeNewAccount(c.env, c.var.control),
   });
   c.set('audit', { action: 'partner.account.create', resourceType: 'account', resourceId: account.id, accountId: account.id });
   return c.json(serializePartnerAccount(account), 201);
 };
 
 export const listAccounts: RouteHandler<typeof routes.listAccounts, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const query = c.req.valid('query');
   const filter = { plan: query.plan, suspended: query.suspended === undefined ? undefined : query.suspended === 'true' };
   const page = await paginateByCursor(query, (window) => accountsDb.listAccounts(db, filter, window));
@@ -42,13 +43,13 @@ export const listAccounts: RouteHandler<typeof routes.listAccounts, AppEnv> = as
 };
 
 export const getAccount: RouteHandler<typeof routes.getAccount, AppEnv> = async (c) => {
-  const account = await accountsDb.getAccount(createDb(c.env.DB), c.req.valid('param').id);
+  const account = await accountsDb.getAccount(c.var.control, c.req.valid('param').id);
   if (!account) throw notFound('Account');
   return c.json(serializePartnerAccount(account), 200);
 };
 
 export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
   const existing = await accountsDb.getAccount(db, id);
@@ -62,7 +63,7 @@ export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = 
 };
 
 export const mintAccessToken: RouteHandler<typeof routes.mintAccessToken, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
   if (!(await accountsDb.getAccount(db, id))) throw notFound('Account');

@@ -14,7 +14,7 @@ export function serializeSavedField(row: SavedField) {
 }
 
 export const listSavedFields: RouteHandler<typeof routes.listSavedFields, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const page = await paginateByCursor(c.req.valid('query'), (window) => savedFieldsDb.listSavedFields(db, c.var.principal.account.id, window));
   return c.json({ data: page.data.map(serializeSavedField), pagination: page.pagination }, 200);
 };
@@ -23,7 +23,7 @@ export const createSavedField: RouteHandler<typeof routes.createSavedField, AppE
   const body = c.req.valid('json');
   const { account, user } = c.var.principal;
   const field = checkSavedField(body.field);
-  const row = await savedFieldsDb.insertSavedField(createDb(c.env.DB), { accountId: account.id, authorId: user.id, name: body.name, field });
+  const row = await savedFieldsDb.insertSavedField(c.var.db, { accountId: account.id, authorId: user.id, name: body.name, field });
   if (!row) throw unprocessable(`name "${body.name}" is already used by another saved field.`);
   c.set('audit', { action: 'saved_field.create', resourceType: 'saved_field', resourceId: row.id });
   return c.json(serializeSavedField(row), 201);
@@ -31,7 +31,7 @@ export const createSavedField: RouteHandler<typeof routes.createSavedField, AppE
 
 export const deleteSavedField: RouteHandler<typeof routes.deleteSavedField, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
-  if (!(await savedFieldsDb.deleteSavedField(createDb(c.env.DB), c.var.principal.account.id, id))) throw notFound('Saved field');
+  if (!(await savedFieldsDb.deleteSavedField(c.var.db, c.var.principal.account.id, id))) throw notFound('Saved field');
   c.set('audit', { action: 'saved_field.delete', resourceType: 'saved_field', resourceId: id });
   return c.body(null, 204);
 };

@@ -28,7 +28,7 @@ export function serializeCertificate(row: SigningIdentityRow) {
 }
 
 export const getCertificate: RouteHandler<typeof routes.getCertificate, AppEnv> = async (c) => {
-  const row = await activeIdentityRow(c.env, createDb(c.env.DB), c.var.principal.account.id);
+  const row = await activeIdentityRow(c.env, c.var.db, c.var.principal.account);
   return c.json({ certificate: serializeCertificate(row) }, 200);
 };
 
@@ -40,7 +40,7 @@ export const uploadCertificate: RouteHandler<typeof routes.uploadCertificate, Ap
   const accountId = c.var.principal.account.id;
   let row: SigningIdentityRow;
   try {
-    row = await uploadSigningIdentity(c.env, createDb(c.env.DB), accountId, file, password);
+    row = await uploadSigningIdentity(c.env, c.var.db, accountId, file, password);
   } catch (error) {
     if (error instanceof UnusableCertificate) throw unprocessable(error.message);
     throw error;
@@ -51,8 +51,8 @@ export const uploadCertificate: RouteHandler<typeof routes.uploadCertificate, Ap
 
 export const deleteCertificate: RouteHandler<typeof routes.deleteCertificate, AppEnv> = async (c) => {
   const accountId = c.var.principal.account.id;
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   if (!(await removeUploadedIdentity(db, accountId))) throw notFound('Uploaded certificate');
   c.set('audit', { action: 'certificate.delete', resourceType: 'account', resourceId: accountId });
-  return c.json({ certificate: serializeCertificate(await activeIdentityRow(c.env, db, accountId)) }, 200);
+  return c.json({ certificate: serializeCertificate(await activeIdentityRow(c.env, db, c.var.principal.account)) }, 200);
 };

@@ -24,7 +24,7 @@ export const getAccountSettings: RouteHandler<typeof routes.getAccountSettings, 
 
 export const updateAccountSettings: RouteHandler<typeof routes.updateAccountSettings, AppEnv> = async (c) => {
   const body = c.req.valid('json');
-  const account = await updateAccount(createDb(c.env.DB), c.var.principal.account.id, {
+  const account = await updateAccount(c.var.control, c.var.principal.account.id, {
     name: body.name,
     locale: body.locale === undefined ? undefined : Intl.getCanonicalLocales(body.locale)[0],
     timezone: body.timezone,

@@ -4,12 +4,13 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../env';
-import { createDb, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
+import { useShard } from '../../middleware/databases';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
 import { hasVerifiedSession, requiresEmailCode, sendCode, verifyCode } from '../../services/signing/email-verification';
-import { assertCanFill, loadSigning, openForm, openingValues, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
+import { accountOfSlug, assertCanFill, loadSigning, openForm, openingValues, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
 import { nowIso } from '../../lib/time';
 import { declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
 import { storeAttachment } from '../../services/signing/attachments';
@@ -37,11 +38,19 @@ function contextOf(c: C, db: Db, signing: Signing): StateContext {
 
 const cookieName = (slug: string) => `signing_session_${slug}`;
 
+/** The signer behind the path's slug: the slug names the account, whose shard the request then uses. */
+async function findSigning(c: C): Promise<Signing | null> {
+  const slug = c.req.param('slug') ?? '';
+  const account = await accountOfSlug(c.var.control, slug);
+  if (!account) return null;
+  useShard(c, account.shard);
+  return loadSigning(c.var.db, account, slug);
+}
+
 async function load(c: C): Promise<{ db: Db; signing: Signing }> {
-  const db = createDb(c.env.DB);
-  const signing = await loadSigning(db, c.req.param('slug') ?? '');
+  const signing = await findSigning(c);
   if (!signing) throw notFound('Signing link');
-  return { db, signing };
+  return { db: c.var.db, signing };
 }
 
 async function verified(c: C, db: Db, signing: Signing): Promise<boolean> {
@@ -93,8 +102,7 @@ function formData(c: C, signing: Signing) {
 
 /** GET /s/:slug — the page for where this signer stands. */
 export async function showPage(c: C) {
-  const db = createDb(c.env.DB);
-  const signing = await loadSigning(db, c.req.param('slug') ?? '');
+  const signing = await findSigning(c);
   const serviceName = c.env.SERVICE_NAME;
   if (!signing) {
     const branding = pageBranding({}, 'Signing', { name: serviceName }, serviceName);
@@ -124,7 +132,7 @@ export async function showPage(c: C) {
     case 'form':
       break;
   }
-  if (!(await verified(c, db, signing))) {
+  if (!(await verified(c, c.var.db, signing))) {
     return html(c, <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} />);
   }
   // Shown, not stored: the page's script opens the form (POST /s/:slug/open), so a link scanner's GET

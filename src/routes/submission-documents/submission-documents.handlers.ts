@@ -20,7 +20,7 @@ function attachment(filename: string): string {
 }
 
 async function loadSubmission(c: Context<AppEnv>, id: number): Promise<Submission> {
-  const submission = await findSubmission(createDb(c.env.DB), c.var.principal.account.id, id);
+  const submission = await findSubmission(c.var.db, c.var.principal.account.id, id);
   if (!submission) throw notFound('Submission');
   return submission;
 }
@@ -44,7 +44,7 @@ function serializeDocument(c: Context<AppEnv>, document: SubmissionDocument) {
 export const listSubmissionDocuments: RouteHandler<typeof routes.listSubmissionDocuments, AppEnv> = async (c) => {
   const submission = await loadSubmission(c, c.req.valid('param').id);
   const sealed = Boolean(submission.sealedAt);
-  const documents = sealed ? await listSealedDocuments(createDb(c.env.DB), submission.id) : [];
+  const documents = sealed ? await listSealedDocuments(c.var.db, submission.id) : [];
   return c.json(
     {
       sealed,
@@ -59,7 +59,7 @@ export const listSubmissionDocuments: RouteHandler<typeof routes.listSubmissionD
 export const resealSubmissionDocuments: RouteHandler<typeof routes.resealSubmissionDocuments, AppEnv> = async (c) => {
   const submission = await loadSubmission(c, c.req.valid('param').id);
   if (!c.env.SEALING_QUEUE) throw new Error('The SEALING_QUEUE binding is missing.');
-  await requestReseal(createDb(c.env.DB), c.env.SEALING_QUEUE, submission);
+  await requestReseal(c.var.db, c.env.SEALING_QUEUE, submission);
   c.set('audit', { action: 'submission.reseal', resourceType: 'submission', resourceId: submission.id });
   return c.json({ sealed: false, sealing: sealingStatus({ ...submission, sealFailedAt: null }), documents: [], combined_download_url: null }, 202);
 };
@@ -84,7 +84,7 @@ export const downloadSubmissionDocument: RouteHandler<typeof routes.downloadSubm
           : 'The submission is not completed yet, so it has no sealed documents.',
     );
   }
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const documents = await listSealedDocuments(db, submission.id);
   const noStore = { 'Cache-Control': 'private, no-store' };
 
@@ -100,7 +100,7 @@ export const downloadSubmissionDocument: RouteHandler<typeof routes.downloadSubm
       combineSealedDocuments(
         (await readFiles()).map((f) => f.bytes),
         base,
-        await accountSigningIdentity(c.env, db, account.id),
+        await accountSigningIdentity(c.env, db, account),
         { name: account.name, reason: `Sealed documents of submission ${submission.slug}, combined by ${c.env.SERVICE_NAME}` },
       ),
     );

@@ -90,7 +90,7 @@ async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string 
   const refs = templateRefs.map((r) => r ?? templateRef);
   if (refs.some((r) => r === undefined)) throw new ApiError(400, 'template_id is required.');
   if (new Set(refs.map(String)).size > 1) throw unprocessable('Every submission of one request must use the same template; send one request per template.');
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, refs[0]);
   const scopes = await creating.createSubmissions(contextOf(c, db), source, inputs, bulk ? 'bulk' : origin);
   const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
@@ -110,7 +110,7 @@ export const createSubmissionsFromEmails: RouteHandler<typeof routes.createSubmi
   if (list.length === 0) throw unprocessable('emails must list at least one email address.');
   const bad = list.filter((e) => !EMAIL.test(e));
   if (bad.length) throw unprocessable(bad.map((e) => `"${e}" is not a valid email address.`));
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, template_id);
   const inputs = list.map((email) => ({ ...defaults, submitters: [{ email }] }));
   const scopes = await creating.createSubmissions(contextOf(c, db), source, inputs, 'emails');
@@ -121,7 +121,7 @@ export const createSubmissionsFromEmails: RouteHandler<typeof routes.createSubmi
 
 export const listSubmissions: RouteHandler<typeof routes.listSubmissions, AppEnv> = async (c) => {
   const query = c.req.valid('query');
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const accountId = c.var.principal.account.id;
   let templateId: number | undefined;
   if (query.template_id !== undefined) {
@@ -152,13 +152,13 @@ export const listSubmissions: RouteHandler<typeof routes.listSubmissions, AppEnv
 };
 
 export const getSubmission: RouteHandler<typeof routes.getSubmission, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   return c.json(serializeSubmission(scope, apiBase(c)), 200);
 };
 
 export const updateSubmission: RouteHandler<typeof routes.updateSubmission, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const body = c.req.valid('json');
   if (scope.submission.status !== 'draft' && !grants(c.var.principal.token.scopes, ['submissions:write'])) {
@@ -170,7 +170,7 @@ export const updateSubmission: RouteHandler<typeof routes.updateSubmission, AppE
 };
 
 export const sendSubmission: RouteHandler<typeof routes.sendSubmission, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const sent = await state.sendDraft(contextOf(c, db), scope);
   audit(c, 'submission.send', sent.submission.id);
@@ -178,7 +178,7 @@ export const sendSubmission: RouteHandler<typeof routes.sendSubmission, AppEnv> 
 };
 
 async function archive(c: Context<AppEnv>, id: number) {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const scope = await loadSubmission(c, db, id);
   const archived = await state.archiveSubmission(contextOf(c, db), scope);
   audit(c, 'submission.archive', archived.submission.id);
@@ -188,7 +188,7 @@ async function archive(c: Context<AppEnv>, id: number) {
 export const archiveSubmission: RouteHandler<typeof routes.archiveSubmission, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
   if (c.req.valid('query').permanently === 'true') {
-    const db = createDb(c.env.DB);
+    const db = c.var.db;
     const scope = await loadSubmission(c, db, id);
     await editing.deleteSubmissionPermanently(contextOf(c, db), c.env.FILES, scope);
     audit(c, 'submission.delete', id);
@@ -201,7 +201,7 @@ export const archiveSubmissionPost: RouteHandler<typeof routes.archiveSubmission
 
 export const listSubmitters: RouteHandler<typeof routes.listSubmitters, AppEnv> = async (c) => {
   const query = c.req.valid('query');
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const accountId = c.var.principal.account.id;
   const page = await paginateByCursor(query, (window) =>
     submissionsDb.listSubmittersPage(
@@ -226,13 +226,13 @@ export const listSubmitters: RouteHandler<typeof routes.listSubmitters, AppEnv> 
 };
 
 export const getSubmitter: RouteHandler<typeof routes.getSubmitter, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   return c.json(serializeSubmitter(submitter, scope.submission.linkBase, scope.template.fields), 200);
 };
 
 export const updateSubmitter: RouteHandler<typeof routes.updateSubmitter, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const updated = await editing.updateSubmitter(contextOf(c, db), scope, submitter, c.req.valid('json'));
   audit(c, 'submitter.update', submitter.id, 'submitter');
@@ -240,7 +240,7 @@ export const updateSubmitter: RouteHandler<typeof routes.updateSubmitter, AppEnv
 };
 
 export const remindSubmitter: RouteHandler<typeof routes.remindSubmitter, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const reminded = await state.remind(contextOf(c, db), scope, submitter, 'reminder');
   audit(c, 'submitter.remind', submitter.id, 'submitter');

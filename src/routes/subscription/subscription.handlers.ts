@@ -7,6 +7,7 @@ import { ApiError, unprocessable } from '../../lib/errors';
 import { CHECKOUT_PLAN_IDS, planOf } from '../../lib/plans';
 import { baseUrl, clientIp } from '../../lib/request';
 import { applyStripeEvent } from '../../services/billing/apply-stripe-event';
+import { accountDb } from '../../db/shards';
 import { verifyStripeSignature } from '../../services/billing/stripe-signature';
 import { stripeEventSchema } from './subscription.routes';
 import { createCheckoutSession as startCheckout, PaymentProcessorError } from '../../services/billing/stripe-checkout';
@@ -60,7 +61,7 @@ export const stripeWebhook: Handler<AppEnv> = async (c) => {
   const event = stripeEventSchema.safeParse(parsed);
   if (!event.success) throw new ApiError(400, 'The body is not a Stripe event: it needs id, type and data.object.');
 
-  const outcome = await applyStripeEvent(createDb(c.env.DB), event.data, {
+  const outcome = await applyStripeEvent(c.var.control, (account) => accountDb(c.env, account), event.data, {
     method: c.req.method,
     path: c.req.path,
     ip: clientIp(c.req.raw),

@@ -81,7 +81,7 @@ export const createTemplate: RouteHandler<typeof routes.createTemplate, AppEnv> 
   for (const [i, entry] of (body.documents ?? []).entries()) {
     documents.push({ ...(await toUpload(`documents[${i}]`, entry, i)), fields: entry.fields });
   }
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const created = await creating.createTemplate(creatingContext(c, db, 'template.create'), { ...body, documents });
   recordedCreate(c, 'template.create', created.template);
   // The batch returned the document rows: no second read.
@@ -92,7 +92,7 @@ export const createTemplateFromPdf: RouteHandler<typeof routes.createTemplateFro
 
 export const listTemplates: RouteHandler<typeof routes.listTemplates, AppEnv> = async (c) => {
   const query = c.req.valid('query');
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const { rows, total } = await templatesDb.listTemplates(
     db,
     c.var.principal.account.id,
@@ -111,7 +111,7 @@ export const listTemplates: RouteHandler<typeof routes.listTemplates, AppEnv> = 
 };
 
 export const getTemplate: RouteHandler<typeof routes.getTemplate, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   return c.json(await templateJson(c, db, template), 200);
 };
@@ -119,7 +119,7 @@ export const getTemplate: RouteHandler<typeof routes.getTemplate, AppEnv> = asyn
 export const updateTemplate: RouteHandler<typeof routes.updateTemplate, AppEnv> = async (c) => {
   const { schema, fields, ...body } = c.req.valid('json');
   if (schema && fields) throw new ApiError(422, 'Send either fields or schema, not both.');
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const updated = await updating.updateTemplate(contextOf(c, db), template, { ...body, fields: fields ?? schema });
   audit(c, 'template.update', updated);
@@ -127,7 +127,7 @@ export const updateTemplate: RouteHandler<typeof routes.updateTemplate, AppEnv> 
 };
 
 export const deleteTemplate: RouteHandler<typeof routes.deleteTemplate, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   if (c.req.valid('query').permanently === 'true') {
     await updating.deleteTemplatePermanently(contextOf(c, db), template);
@@ -140,7 +140,7 @@ export const deleteTemplate: RouteHandler<typeof routes.deleteTemplate, AppEnv> 
 };
 
 export const listTemplateVersions: RouteHandler<typeof routes.listTemplateVersions, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const query = c.req.valid('query');
   const { rows, total } = await templatesDb.listVersions(db, template.id, query);
@@ -148,7 +148,7 @@ export const listTemplateVersions: RouteHandler<typeof routes.listTemplateVersio
 };
 
 export const listTemplateDocuments: RouteHandler<typeof routes.listTemplateDocuments, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
   const base = baseUrl(c.req.raw, c.env.APP_URL);
@@ -156,7 +156,7 @@ export const listTemplateDocuments: RouteHandler<typeof routes.listTemplateDocum
 };
 
 export const changeTemplateDocuments: RouteHandler<typeof routes.changeTemplateDocuments, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const body = await parseWith(documentsBody, c);
   const changes: updating.DocumentChange[] = [];
@@ -176,7 +176,7 @@ function attachmentName(name: string): string {
 }
 
 export const downloadTemplateDocument: RouteHandler<typeof routes.downloadTemplateDocument, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const params = c.req.valid('param');
   const template = await loadTemplate(c, db, params.id);
   const document = await templatesDb.findCurrentDocument(db, template.id, params.document_id);
@@ -193,7 +193,7 @@ export const downloadTemplateDocument: RouteHandler<typeof routes.downloadTempla
 };
 
 export const downloadTemplate: RouteHandler<typeof routes.downloadTemplate, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
   const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': attachmentName(template.name), 'Cache-Control': 'private, no-store' };
@@ -214,7 +214,7 @@ export const downloadTemplate: RouteHandler<typeof routes.downloadTemplate, AppE
 };
 
 export const cloneTemplate: RouteHandler<typeof routes.cloneTemplate, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const source = await loadTemplate(c, db, c.req.valid('param').id);
   const { template } = await creating.cloneTemplate(creatingContext(c, db, 'template.clone'), source, c.req.valid('json') ?? {});
   recordedCreate(c, 'template.clone', template);
@@ -223,7 +223,7 @@ export const cloneTemplate: RouteHandler<typeof routes.cloneTemplate, AppEnv> = 
 
 export const mergeTemplates: RouteHandler<typeof routes.mergeTemplates, AppEnv> = async (c) => {
   const { template_ids: ids, ...options } = c.req.valid('json');
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const { template } = await creating.mergeTemplates(creatingContext(c, db, 'template.merge'), ids.map(String), options);
   recordedCreate(c, 'template.merge', template);
   return c.json(await templateJson(c, db, template), 201);

@@ -30,7 +30,7 @@ export const verifyPdf: RouteHandler<typeof routes.verifyPdf, AppEnv> = async (c
   return c.json(
     {
       sha256,
-      ours: await isSealedByAccount(createDb(c.env.DB), c.var.principal.account.id, sha256),
+      ours: await isSealedByAccount(c.var.db, c.var.principal.account.id, sha256),
       unmodified: Boolean(last && last.covers_whole_document && last.integrity_valid && signatures.every((s) => s.integrity_valid)),
       signatures,
     },

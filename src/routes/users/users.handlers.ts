@@ -31,7 +31,7 @@ export const getCurrentUser: RouteHandler<typeof routes.getCurrentUser, AppEnv> 
 };
 
 export const listUsers: RouteHandler<typeof routes.listUsers, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const page = await paginateByCursor(c.req.valid('query'), (window) =>
     usersDb.listUsers(db, c.var.principal.account.id, window),
   );
@@ -39,13 +39,13 @@ export const listUsers: RouteHandler<typeof routes.listUsers, AppEnv> = async (c
 };
 
 export const getUser: RouteHandler<typeof routes.getUser, AppEnv> = async (c) => {
-  const user = await usersDb.getUser(createDb(c.env.DB), c.var.principal.account.id, c.req.valid('param').id);
+  const user = await usersDb.getUser(c.var.control, c.var.principal.account.id, c.req.valid('param').id);
   if (!user) throw notFound('User');
   return c.json(serializeUser(user), 200);
 };
 
 export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const accountId = c.var.principal.account.id;
   const body = c.req.valid('json');
   if (await usersDb.findUserByEmail(db, accountId, body.email)) {
@@ -68,7 +68,7 @@ export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async 
 };
 
 export const updateUser: RouteHandler<typeof routes.updateUser, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const { account, user: caller } = c.var.principal;
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
@@ -88,7 +88,7 @@ export const updateUser: RouteHandler<typeof routes.updateUser, AppEnv> = async 
 };
 
 export const archiveUser: RouteHandler<typeof routes.archiveUser, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.control;
   const { account, user: caller } = c.var.principal;
   const { id } = c.req.valid('param');
   const existing = await usersDb.getUser(db, account.id, id);

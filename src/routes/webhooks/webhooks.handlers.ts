@@ -1,14 +1,13 @@
 // Handlers for webhook endpoints and their delivery log.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
 import * as deliveriesDb from '../../db/queries/webhook-deliveries';
 import * as webhooksDb from '../../db/queries/webhooks';
 import type { Webhook, WebhookDelivery } from '../../db/schema/index';
 import { ApiError, notFound } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
 import { deliveryContext } from '../../services/webhooks/context';
-import { changeWebhook, createWebhook as createEndpoint } from '../../services/webhooks/endpoints';
+import { changeWebhook, createWebhook as createEndpoint, recordWebhookPresence } from '../../services/webhooks/endpoints';
 import { redeliver as redeliverOnce, sendTestWebhook, testEventFor } from '../../services/webhooks/manual-sends';
 import { hostResolverFromEnv } from '../../services/webhooks/dns-over-https';
 import type { DestinationRules } from '../../services/webhooks/endpoints';
@@ -65,20 +64,21 @@ function destinationRules(env: AppEnv['Bindings']): DestinationRules {
   return { policy: urlPolicyFromEnv(env), resolve: hostResolverFromEnv(env) };
 }
 
-async function findWebhook(c: { env: AppEnv['Bindings']; var: AppEnv['Variables'] }, id: number): Promise<Webhook> {
-  const hook = await webhooksDb.getWebhook(createDb(c.env.DB), c.var.principal.account.id, id);
+async function findWebhook(c: { var: AppEnv['Variables'] }, id: number): Promise<Webhook> {
+  const hook = await webhooksDb.getWebhook(c.var.db, c.var.principal.account.id, id);
   if (!hook) throw notFound('Webhook');
   return hook;
 }
 
 export const createWebhook: RouteHandler<typeof routes.createWebhook, AppEnv> = async (c) => {
-  const hook = await createEndpoint(createDb(c.env.DB), c.var.principal.account.id, c.req.valid('json'), destinationRules(c.env));
+  const hook = await createEndpoint(c.var.db, c.var.principal.account.id, c.req.valid('json'), destinationRules(c.env));
+  await recordWebhookPresence(c.var.control, c.var.db, c.var.principal.account.id);
   c.set('audit', { action: 'webhook.create', resourceType: 'webhook', resourceId: hook.id });
   return c.json(serializeWebhook(hook), 201);
 };
 
 export const listWebhooks: RouteHandler<typeof routes.listWebhooks, AppEnv> = async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const page = await paginateByCursor(c.req.valid('query'), (window) => webhooksDb.listWebhooks(db, c.var.principal.account.id, window));
   return c.json({ data: page.data.map(serializeWebhook), pagination: page.pagination }, 200);
 };
@@ -90,22 +90,24 @@ export const getWebhook: RouteHandler<typeof routes.getWebhook, AppEnv> = async 
 export const updateWebhook: RouteHandler<typeof routes.updateWebhook, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
   const hook = await changeWebhook(
-    createDb(c.env.DB),
+    c.var.db,
     c.var.principal.account.id,
     id,
     c.req.valid('json'),
     destinationRules(c.env),
     new Date().toISOString(),
   );
+  await recordWebhookPresence(c.var.control, c.var.db, c.var.principal.account.id);
   c.set('audit', { action: 'webhook.update', resourceType: 'webhook', resourceId: id });
   return c.json(serializeWebhook(hook), 200);
 };
 
 export const deleteWebhook: RouteHandler<typeof routes.deleteWebhook, AppEnv> = async (c) => {
   const { id } = c.req.valid('param');
-  if (!(await webhooksDb.deleteWebhook(createDb(c.env.DB), c.var.principal.account.id, id, new Date().toISOString()))) {
+  if (!(await webhooksDb.deleteWebhook(c.var.db, c.var.principal.account.id, id, new Date().toISOString()))) {
     throw notFound('Webhook');
   }
+  await recordWebhookPresence(c.var.control, c.var.db, c.var.principal.account.id);
   c.set('audit', { action: 'webhook.delete', resourceType: 'webhook', resourceId: id });
   return c.body(null, 204);
 };
@@ -114,7 +116,7 @@ export const listDeliveries: RouteHandler<typeof routes.listDeliveries, AppEnv> 
   const { id } = c.req.valid('param');
   const { status, event, ...cursor } = c.req.valid('query');
   const hook = await findWebhook(c, id);
-  const db = createDb(c.env.DB);
+  const db = c.var.db;
   const page = await paginateByCursor(cursor, (window) => deliveriesDb.listDeliveries(db, hook.accountId, hook.id, { status, event }, window));
   return c.json({ data: page.data.map(serializeDelivery), pagination: page.pagination }, 200);
 };
@@ -122,7 +124,7 @@ export const listDeliveries: RouteHandler<typeof routes.listDeliveries, AppEnv> 
 export const getDelivery: RouteHandler<typeof routes.getDelivery, AppEnv> = async (c) => {
   const { id, delivery_id } = c.req.valid('param');
   const hook = await findWebhook(c, id);
-  const row = await deliveriesDb.getDelivery(createDb(c.env.DB), hook.accountId, hook.id, delivery_id);
+  const row = await deliveriesDb.getDelivery(c.var.db, hook.accountId, hook.id, delivery_id);
   if (!row) throw notFound('Delivery');
   return c.json(serializeDelivery(row), 200);
 };
@@ -130,7 +132,7 @@ export const getDelivery: RouteHandler<typeof routes.getDelivery, AppEnv> = asyn
 export const redeliver: RouteHandler<typeof routes.redeliver, AppEnv> = async (c) => {
   const { id, delivery_id } = c.req.valid('param');
   const hook = await findWebhook(c, id);
-  const ctx = deliveryContext(c.env);
+  const ctx = deliveryContext(c.env, c.var.db);
   const original = await deliveriesDb.getDelivery(ctx.db, hook.accountId, hook.id, delivery_id);
   if (!original) throw notFound('Delivery');
   const row = await redeliverOnce(ctx, c.env.WEBHOOK_QUEUE, hook, original, Date.now());
@@ -141,7 +143,7 @@ export const redeliver: RouteHandler<typeof routes.redeliver, AppEnv> = async (c
 export const testWebhook: RouteHandler<typeof routes.testWebhook, AppEnv> = async (c) => {
   const hook = await findWebhook(c, c.req.valid('param').id);
   const event = testEventFor(hook, c.req.valid('json').event);
-  const row = await sendTestWebhook(deliveryContext(c.env), hook, event, Date.now());
+  const row = await sendTestWebhook(deliveryContext(c.env, c.var.db), hook, event, Date.now());
   c.set('audit', { action: 'webhook.test', resourceType: 'webhook_delivery', resourceId: row.id });
   const delivery = serializeDelivery(row);
   if (row.status !== 'success') {

@@ -1,5 +1,6 @@
 // Applies a verified Stripe webhook event to the account it names, once per Stripe event id.
 import type { Db } from '../../db/client';
+import type { Account } from '../../db/schema/index';
 import { getAccount } from '../../db/queries/accounts';
 import { insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
 import { cancelSubscriptionStatement, findStripeEvent, findSubscriptionDeletion, insertStripeEventStatement, subscribeAccountStatement } from '../../db/queries/billing';
@@ -24,7 +25,7 @@ export type AuditContext = Pick<NewAuditEvent, 'method' | 'path' | 'ip' | 'userA
  * subscription's deletion has already arrived. The plan update carries the time condition itself, so
  * two deliveries racing cannot leave the older one's plan.
  */
-export async function applyStripeEvent(db: Db, event: StripeEvent, audit: AuditContext): Promise<StripeEventOutcome> {
+export async function applyStripeEvent(db: Db, shards: (account: Account) => Db, event: StripeEvent, audit: AuditContext): Promise<StripeEventOutcome> {
   if (await findStripeEvent(db, event.id)) return 'duplicate';
   const change = planChangeOf(event);
   const account = change ? await getAccount(db, change.accountId) : undefined;
@@ -46,18 +47,22 @@ export async function applyStripeEvent(db: Db, event: StripeEvent, audit: AuditC
       change.kind === 'subscribed'
         ? subscribeAccountStatement(db, change.accountId, { plan: change.plan, subscriptionId: change.subscriptionId, customerId: change.customerId }, created)
         : cancelSubscriptionStatement(db, change.accountId, change.subscriptionId, created),
-      insertAuditEventStatement(db, {
-        ...audit,
-        accountId: account.id,
-        userId: null,
-        accessTokenId: null,
-        actor: 'stripe',
-        action: change.kind === 'subscribed' ? 'subscription.plan_changed' : 'subscription.cancelled',
-        resourceType: 'account',
-        resourceId: String(account.id),
-        status: 200,
-      }),
     ]);
+    // The plan lives in the control database, the trail on the account's shard (docs/scaling.md): the
+    // trail row follows the change it records. A failure here answers 500 after the plan changed, and
+    // Stripe's redelivery is then a duplicate: the row is lost, never the change.
+    const trail = shards(account);
+    await insertAuditEventStatement(trail, {
+      ...audit,
+      accountId: account.id,
+      userId: null,
+      accessTokenId: null,
+      actor: 'stripe',
+      action: change.kind === 'subscribed' ? 'subscription.plan_changed' : 'subscription.cancelled',
+      resourceType: 'account',
+      resourceId: String(account.id),
+      status: 200,
+      });
     return 'applied';
   } catch (err) {
     if (isUniqueViolation(err)) return 'duplicate';

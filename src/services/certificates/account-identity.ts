@@ -6,7 +6,6 @@ import { formatName } from './distinguished-name';
 import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
 import { toHex } from '../../lib/crypto';
 import type { Db } from '../../db/client';
-import { getAccount } from '../../db/queries/accounts';
 import {
   activeSigningIdentity,
   deleteUploadedIdentity,
@@ -14,7 +13,7 @@ import {
   upsertUploadedIdentity,
   type NewSigningIdentity,
 } from '../../db/queries/signing-identities';
-import type { SigningIdentityRow } from '../../db/schema';
+import type { Account, SigningIdentityRow } from '../../db/schema';
 import { generateSigningIdentity, type SigningIdentity } from '../pdf/certificate';
 import { importPrivateKey, readPkcs12, type KeyAlgorithm } from './pkcs12';
 
@@ -54,18 +53,20 @@ async function rowValues(
   };
 }
 
-async function generate(env: IdentityEnv, db: Db, accountId: number): Promise<void> {
-  const account = await getAccount(db, accountId);
-  if (!account) throw new Error(`Account ${accountId} does not exist.`);
+type IdentityAccount = Pick<Account, 'id' | 'name'>;
+
+async function generate(env: IdentityEnv, db: Db, account: IdentityAccount): Promise<void> {
+  const accountId = account.id;
   const generated = await generateSigningIdentity({ commonName: `${account.name} (${env.SERVICE_NAME})`, organization: account.name });
   await insertGeneratedIdentity(db, await rowValues(env, accountId, 'generated', { ...generated, chain: [], keyAlgorithm: 'RSA' }));
 }
 
 /** The row sealing would use now, generating (and storing) the self-signed identity on first use. */
-export async function activeIdentityRow(env: IdentityEnv, db: Db, accountId: number): Promise<SigningIdentityRow> {
+export async function activeIdentityRow(env: IdentityEnv, db: Db, account: IdentityAccount): Promise<SigningIdentityRow> {
+  const accountId = account.id;
   let row = await activeSigningIdentity(db, accountId);
   if (!row) {
-    await generate(env, db, accountId);
+    await generate(env, db, account);
     row = await activeSigningIdentity(db, accountId);
   }
   if (!row) throw new Error(`No signing identity could be stored for account ${accountId}.`);
@@ -86,8 +87,8 @@ async function importIdentity(env: IdentityEnv, row: SigningIdentityRow): Promis
 }
 
 /** What the sealing job signs with: the account's uploaded identity, or its generated one. */
-export async function accountSigningIdentity(env: IdentityEnv, db: Db, accountId: number): Promise<SigningIdentity> {
-  const row = await activeIdentityRow(env, db, accountId);
+export async function accountSigningIdentity(env: IdentityEnv, db: Db, account: IdentityAccount): Promise<SigningIdentity> {
+  const row = await activeIdentityRow(env, db, account);
   const key = `${row.id}:${row.sha256Fingerprint}:${row.createdAt}`;
   let identity = imported.get(key);
   if (!identity) {

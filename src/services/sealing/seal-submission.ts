@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { insertSealedDocumentStatement, listSealedDocuments, markSealedStatement } from '../../db/queries/submission-documents';
 import { findSubmissionById, insertSubmissionEventStatement, listSubmissionEvents } from '../../db/queries/submissions';
-import type { TemplateDocument } from '../../db/schema/index';
+import type { Account, TemplateDocument } from '../../db/schema/index';
 import { outboxInsert } from '../events/outbox';
 import { accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
 import { sealDocument } from '../pdf/seal';
@@ -33,19 +33,18 @@ export function sealedFilename(document: Pick<TemplateDocument, 'filename'>): st
   return `${document.filename.replace(/\.pdf$/i, '')}.pdf`;
 }
 
-async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
+async function sealOne(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
   const { submission } = scope;
   const original = await env.FILES.get(document.r2Key);
   if (!original) throw new SealingProblem(`The document "${document.filename}" (template document ${document.id}) is missing from storage, so it cannot be sealed.`);
   const [bytes, events] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id)]);
-  const account = await getAccount(db, submission.accountId);
   const sealed = await sealDocument({
     original: new Uint8Array(bytes),
-    stamps: stampsForDocument(scope.template.fields, scope.submitters, document, hiddenFieldsOf(scope), account?.locale),
+    stamps: stampsForDocument(scope.template.fields, scope.submitters, document, hiddenFieldsOf(scope), account.locale),
     trail: auditTrailFor(scope, events, sealedFilename(document), env.SERVICE_NAME),
-    signer: await accountSigningIdentity(env, db, submission.accountId),
+    signer: await accountSigningIdentity(env, db, account),
     signature: {
-      name: account?.name ?? env.SERVICE_NAME,
+      name: account.name,
       reason: `Completed submission ${submission.slug}: values and audit trail sealed by ${env.SERVICE_NAME}`,
       signingTime: new Date(),
     },
@@ -88,10 +87,15 @@ async function sealOne(env: SealingEnv, db: Db, scope: SubmissionScope, document
   }
 }
 
-/** Seals a completed submission's documents; safe to run any number of times. */
-export async function sealSubmission(env: SealingEnv, db: Db, submissionId: number): Promise<SealingOutcome> {
+/**
+ * Seals a completed submission's documents; safe to run any number of times. `db` is the account's shard,
+ * `control` the control database its account row is read from.
+ */
+export async function sealSubmission(env: SealingEnv, { db, control }: { db: Db; control: Db }, submissionId: number): Promise<SealingOutcome> {
   const submission = await findSubmissionById(db, submissionId);
   if (!submission) return 'missing';
+  const account = await getAccount(control, submission.accountId);
+  if (!account) return 'missing';
   if (submission.sealedAt) return 'already-sealed';
   if (!submission.completedAt) return 'not-completed';
   const scope = await loadScope(db, submission);
@@ -100,7 +104,7 @@ export async function sealSubmission(env: SealingEnv, db: Db, submissionId: numb
   // One document at a time: a 20 MB document and its sealed copy already take a good part of the
   // isolate's 128 MB.
   for (const document of scope.template.documents) {
-    if (!done.has(document.id)) await sealOne(env, db, scope, document, apiBase);
+    if (!done.has(document.id)) await sealOne(env, db, account, scope, document, apiBase);
   }
   await markSealedStatement(db, submission.id, new Date().toISOString());
   return 'sealed';

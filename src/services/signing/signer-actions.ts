@@ -88,7 +88,7 @@ export async function delegateForm(ctx: StateContext, signing: Signing, to: Pers
     email: person.email,
     name: person.name || null,
     nameFromSigner: true,
-    slug: newSlug(),
+    slug: newSlug(ctx.account.id),
     status: 'waiting' as const,
     values: prefilledValues(submitter),
     sentAt: null,
@@ -147,7 +147,7 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
   let witness = existing;
   if (!witness) {
     // No submitter for the role yet: add one after everyone else, then invite it like any other.
-    const slug = newSlug();
+    const slug = newSlug(ctx.account.id);
     await ctx.db.batch([
       insertSubmitterStatement(ctx.db, scope.submission.slug, {
         accountId: ctx.account.id,
@@ -168,7 +168,7 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
   }
   // A witness listed at creation is replaced by the person the signer names: fresh link, invited afresh.
   const changes = existing
-    ? { email: person.email, name: person.name || null, nameFromSigner: true, slug: newSlug(), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, updatedAt: at }
+    ? { email: person.email, name: person.name || null, nameFromSigner: true, slug: newSlug(ctx.account.id), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, updatedAt: at }
     : { email: person.email, name: person.name || null, nameFromSigner: true, updatedAt: at };
   const updated: Submitter = { ...witness, ...changes };
   const cs = new ChangeSet(ctx.db);

@@ -5,6 +5,7 @@ import { getAccount } from '../../db/queries/accounts';
 import { findSubmissionById, findSubmitterBySlug, transitionSubmitterStatement } from '../../db/queries/submissions';
 import type { Account, Submitter, TemplateField } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
+import { accountIdOfSlug } from '../submissions/links';
 import { localDate, nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
@@ -17,13 +18,21 @@ import { hiddenFields, withFormulas } from './form-rules';
 
 export type Signing = { account: Account; scope: SubmissionScope; submitter: Submitter };
 
-/** The signer behind `slug` with their submission, or null for an unknown slug. */
-export async function loadSigning(db: Db, slug: string): Promise<Signing | null> {
-  if (!/^[0-9A-Za-z]{14,64}$/.test(slug)) return null;
-  const submitter = await findSubmitterBySlug(db, slug);
+/**
+ * The account a signing link belongs to, read from the slug (src/services/submissions/links.ts) with one
+ * control lookup; null for a slug of no account.
+ */
+export async function accountOfSlug(control: Db, slug: string): Promise<Account | null> {
+  const accountId = accountIdOfSlug(slug);
+  return accountId === null ? null : ((await getAccount(control, accountId)) ?? null);
+}
+
+/** The signer behind `slug` on the account's shard `db`, with their submission, or null for an unknown slug. */
+export async function loadSigning(db: Db, account: Account, slug: string): Promise<Signing | null> {
+  const submitter = await findSubmitterBySlug(db, account.id, slug);
   if (!submitter) return null;
-  const [submission, account] = await Promise.all([findSubmissionById(db, submitter.submissionId), getAccount(db, submitter.accountId)]);
-  if (!submission || !account) return null;
+  const submission = await findSubmissionById(db, submitter.submissionId);
+  if (!submission) return null;
   const scope = await loadScope(db, submission);
   // The scope's row is the fresh one (same query), so later transitions start from it.
   return { account, scope, submitter: scope.submitters.find((s) => s.id === submitter.id) ?? submitter };

@@ -184,7 +184,7 @@ function checkSubmission(template: Template, input: SubmissionInput, where: stri
     const values = checkValues(fields, r.role, r.input.values, r.label, problems);
     return {
       uuid: crypto.randomUUID(),
-      slug: newSlug(),
+      slug: newSlug(template.accountId),
       roleUuid: r.roleUuid,
       role: r.role,
       position,
@@ -258,7 +258,7 @@ export async function createSubmissions(
       submission: {
         accountId: ctx.account.id,
         templateId: template.id,
-        slug: newSlug(),
+        slug: newSlug(ctx.account.id),
         status: input.draft ? 'draft' : 'pending',
         submittersOrder: input.submitters_order ?? 'sequential',
         sendEmail: input.send_email ?? true,

@@ -1,9 +1,24 @@
 // Submission identifiers and signing links (decisions.md › Identity and ids; spec › Submitter.signing_url).
-import { randomBase62 } from '../../lib/random';
+import { fromBase62, randomBase62, toBase62 } from '../../lib/random';
 
-/** Slugs are random base62, 14+ characters (≥ 80 bits), never sequential. */
-export function newSlug(): string {
-  return randomBase62(16);
+/**
+ * Slugs are 16 random base62 characters (95 bits, never sequential) followed by the account id in base62
+ * and one character giving that part's length. A slug is the only thing a signer's link holds, and the
+ * account id routes it to the account's shard with one control lookup, no fan-out (docs/scaling.md ›
+ * Routing). The account id, not the shard, so a link keeps working after the account moves.
+ */
+export function newSlug(accountId: number): string {
+  const account = toBase62(accountId);
+  return `${randomBase62(16)}${account}${toBase62(account.length)}`;
+}
+
+/** The account a slug was made for, or null when the slug does not have the shape `newSlug` gives. */
+export function accountIdOfSlug(slug: string): number | null {
+  if (!/^[0-9A-Za-z]{18,64}$/.test(slug)) return null;
+  const length = fromBase62(slug.slice(-1));
+  if (length < 1 || length > 11 || slug.length < 16 + length + 1) return null;
+  const id = fromBase62(slug.slice(-1 - length, -1));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Rules for creating and changing webhook endpoints (spec › Webhooks; decisions.md › Webhooks).
 import type { Db } from '../../db/client';
-import { countWebhooks, getWebhook, insertWebhook, updateWebhook, type WebhookChanges } from '../../db/queries/webhooks';
+import { countWebhooks, getWebhook, hasEnabledWebhook, insertWebhook, updateWebhook, type WebhookChanges } from '../../db/queries/webhooks';
+import { setHasWebhooks } from '../../db/queries/accounts';
 import type { Webhook } from '../../db/schema/index';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { EVENT_NAMES, isEventName } from '../../lib/events';
@@ -96,4 +97,13 @@ export async function changeWebhook(
   const row = await updateWebhook(db, accountId, id, normalised(input), at);
   if (!row) throw notFound('Webhook');
   return row;
+}
+
+/**
+ * Copies "has an enabled endpoint" from the account's shard to its control row after an endpoint
+ * changed, so authentication knows it without reading the shard (accounts.has_webhooks). Read after the
+ * change committed, so the last writer records a state at least as new as its own change.
+ */
+export async function recordWebhookPresence(control: Db, shard: Db, accountId: number): Promise<void> {
+  await setHasWebhooks(control, accountId, await hasEnabledWebhook(shard, accountId));
 }
