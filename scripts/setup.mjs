@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { idBlockStatements } from '../src/db/id-ranges.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const json = process.argv.includes('--json');
@@ -39,7 +40,7 @@ if (added.length) {
   log(`Wrote ${added.map(([n]) => n).join(', ')} to .dev.vars`);
 }
 
-// 2. Migrations and the dev account, through wrangler against the local D1 (.wrangler/state).
+// 2. Migrations and the dev account, through wrangler against the local D1 databases (.wrangler/state).
 function wrangler(args) {
   const result = spawnSync('wrangler', args, {
     cwd: root,
@@ -55,8 +56,16 @@ function wrangler(args) {
   return result.stdout;
 }
 
-wrangler(['d1', 'migrations', 'apply', 'DB', '--local']);
-log('Applied D1 migrations (local)');
+// The control database and every shard wrangler.toml declares get the same migrations; each shard then
+// gets its id block (docs/scaling.md › Ids). Both steps are idempotent.
+const shards = [...readFileSync(join(root, 'wrangler.toml'), 'utf8').matchAll(/^binding\s*=\s*"SHARD_(\d+)"/gm)].map((m) => Number(m[1]));
+for (const database of ['CONTROL_DB', ...shards.map((n) => `SHARD_${n}`)]) {
+  wrangler(['d1', 'migrations', 'apply', database, '--local']);
+}
+for (const shard of shards) {
+  wrangler(['d1', 'execute', `SHARD_${shard}`, '--local', `--command=${idBlockStatements(shard).join('; ')}`]);
+}
+log(`Applied D1 migrations (local): the control database and ${shards.length} shards`);
 
 const credentialsPath = join(root, '.wrangler', 'dev-credentials.json');
 let token = existsSync(credentialsPath) ? JSON.parse(readFileSync(credentialsPath, 'utf8')).token : null;
@@ -86,9 +95,9 @@ INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix)
 UPDATE access_tokens SET revoked_at = NULL, expires_at = NULL WHERE token_hash = ${sqlString(hash)};
 `,
 );
-wrangler(['d1', 'execute', 'DB', '--local', `--file=${seedPath}`]);
+wrangler(['d1', 'execute', 'CONTROL_DB', '--local', `--file=${seedPath}`]);
 const out = wrangler([
-  'd1', 'execute', 'DB', '--local', '--json',
+  'd1', 'execute', 'CONTROL_DB', '--local', '--json',
   `--command=SELECT account_id, user_id FROM access_tokens WHERE token_hash = ${sqlString(hash)}`,
 ]);
 const row = JSON.parse(out)[0]?.results?.[0];

@@ -4,6 +4,11 @@ import { sha256Hex } from '../src/lib/crypto';
 import { generateApiToken } from '../src/lib/tokens';
 import { shardBindings } from '../src/db/shards';
 
+/** Every shard database, SHARD_0 first (for a query that does not know the account). */
+export function allShards(): D1Database[] {
+  return shardBindings(env);
+}
+
 /** The shard database holding an account's tenant rows (templates, submissions, events, audit …). */
 export async function shardOf(accountId: number): Promise<D1Database> {
   const row = await env.CONTROL_DB.prepare('SELECT shard FROM accounts WHERE id = ?').bind(accountId).first<{ shard: number }>();
