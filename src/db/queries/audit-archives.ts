@@ -1,6 +1,7 @@
 // Audit events moved to R2 and the index of those objects (src/db/schema/audit-archives.ts). The archiver
 // (src/scheduled/audit-archive.ts) and the trail's reader (src/services/audit-trail/) use these.
 import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { auditArchives, auditEvents, type AuditArchive, type AuditEvent } from '../schema';
 
@@ -35,16 +36,11 @@ export type NewAuditArchive = Omit<AuditArchive, 'id' | 'createdAt'>;
  * once, can neither index events twice nor delete events no index row points to.
  */
 export async function recordArchivedPart(db: Db, part: NewAuditArchive, ids: readonly number[]): Promise<void> {
-  const idList = JSON.stringify(ids);
+  const archived = and(eq(auditEvents.accountId, part.accountId), inList(auditEvents.id, ids));
+  const stillInD1 = sql`(SELECT count(*) FROM ${auditEvents} WHERE ${archived})`;
   await db.batch([
-    db.run(sql`
-      INSERT INTO audit_archives (account_id, month, first_id, last_id, event_count, sha256, r2_key, byte_size)
-      SELECT ${part.accountId}, ${part.month}, ${part.firstId}, ${part.lastId}, ${part.eventCount},
-        CASE WHEN (SELECT count(*) FROM audit_events WHERE account_id = ${part.accountId}
-                   AND id IN (SELECT value FROM json_each(${idList}))) = ${ids.length}
-             THEN ${part.sha256} END,
-        ${part.r2Key}, ${part.byteSize}`),
-    db.run(sql`DELETE FROM audit_events WHERE account_id = ${part.accountId} AND id IN (SELECT value FROM json_each(${idList}))`),
+    db.insert(auditArchives).values({ ...part, sha256: sql`CASE WHEN ${stillInD1} = ${ids.length} THEN ${part.sha256} END` }),
+    db.delete(auditEvents).where(archived),
   ]);
 }
 
