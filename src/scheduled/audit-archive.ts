@@ -7,7 +7,7 @@
 // Order per part: the R2 object first, then one D1 batch (index row + delete). A crash between the two
 // leaves an object no index row names; the next run selects the same events, writes the same key again
 // and records it then. The reader only follows index rows, so nothing is ever served twice or lost.
-import { auditEventsCreatedBetween, oldestAuditEventBefore, recordArchivedPart } from '../db/queries/audit-archives';
+import { auditEventsCreatedBetween, oldestAuditEventBefore, partBounds, recordArchivedPart } from '../db/queries/audit-archives';
 import type { Db } from '../db/client';
 import { archivePartKey, encodeArchivePart } from '../services/audit-trail/archive-part';
 
@@ -51,9 +51,18 @@ export async function archiveAuditEvents(db: Db, files: R2Bucket, now: number, o
     const oldest = await oldestAuditEventBefore(db, cutoff);
     if (!oldest) break;
     const month = oldest.createdAt.slice(0, 7);
-    const events = await auditEventsCreatedBetween(db, oldest.accountId, `${month}-01`, nextMonthStart(month), partEvents);
+    const from = `${month}-01`;
+    const to = nextMonthStart(month);
+    const selected = await auditEventsCreatedBetween(db, oldest.accountId, from, to, partEvents);
     // Only a created_at that is no date at all could be outside its own month's range; stop rather than spin.
-    if (events.length === 0) throw new Error(`audit event of account ${oldest.accountId} has an unreadable created_at: ${oldest.createdAt}`);
+    if (selected.length === 0) throw new Error(`audit event of account ${oldest.accountId} has an unreadable created_at: ${oldest.createdAt}`);
+    // A part's id range holds only its own events (the reader walks parts by id range). Ids follow time, so
+    // this cuts nothing unless events were written with chosen ids.
+    const bounds = await partBounds(db, oldest.accountId, selected[0].id, selected[selected.length - 1].id, from, to);
+    if (bounds.inside !== undefined) {
+      throw new Error(`audit event ${selected[0].id} of account ${oldest.accountId} lies inside the archived part starting at ${bounds.inside}`);
+    }
+    const events = bounds.stopAt === undefined ? selected : selected.filter((event) => event.id < bounds.stopAt!);
     const firstId = events[0].id;
     const lastId = events[events.length - 1].id;
     const r2Key = archivePartKey(oldest.accountId, month, firstId, lastId);

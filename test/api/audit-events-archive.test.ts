@@ -4,7 +4,7 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { archiveAuditEvents } from '../../src/scheduled/audit-archive';
-import { archiveRows, insertHistory, liveAuditIds, NOW } from '../audit-fixtures';
+import { archiveRows, insertAuditEvent, insertHistory, liveAuditIds, NOW } from '../audit-fixtures';
 import { api, createAccount, createToken, type TestAccount } from '../helpers';
 
 const LIMIT = 4;
@@ -84,6 +84,17 @@ describe('audit trail with archived events', () => {
     expect(ids.length).toBe(8 * 4);
     const ofA = new Set((await walk(a)).forward.flatMap((page) => page.data.map((event) => event.id)));
     expect(ids.some((id) => ofA.has(id))).toBe(false);
+  });
+
+  it('gives the same pages when events were written out of time order', async () => {
+    const c = await createAccount();
+    for (const createdAt of ['2026-03-01', '2026-04-01', '2026-03-02', '2026-05-01', '2026-03-03', '2026-04-02', '2026-09-01']) {
+      await insertAuditEvent(c.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt: `${createdAt}T00:00:00.000Z` });
+    }
+    const before = await walk(c);
+    while ((await archiveAuditEvents(createDb(env.DB), env.FILES, NOW, { partEvents: 3, maxParts: 10 })).parts > 0);
+    expect((await liveAuditIds(c.accountId)).length).toBe(1);
+    expect(await walk(c)).toEqual(before);
   });
 
   it('answers 500 with a reference, and no events, when an archived part was altered', async () => {

@@ -137,6 +137,37 @@ describe('audit archive', () => {
     expect(await liveAuditIds(a.accountId)).toEqual([first]);
   });
 
+  it('refuses to index a part whose id range overlaps an archived part', async () => {
+    await archiveAll();
+    const a = await createAccount();
+    const event = (createdAt: string) => insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
+    const first = await event('2026-02-01T00:00:00.000Z');
+    const second = await event('2026-02-02T00:00:00.000Z');
+    const part = (id: number, key: string) => ({ accountId: a.accountId, month: '2026-02', firstId: id, lastId: second, eventCount: 1, sha256: 'f'.repeat(64), r2Key: key, byteSize: 1 });
+    await recordArchivedPart(db(), part(first, `audit/${a.accountId}/2026-02/a.ndjson`), [first]);
+    await expect(recordArchivedPart(db(), part(second, `audit/${a.accountId}/2026-02/b.ndjson`), [second])).rejects.toThrow();
+    expect(await liveAuditIds(a.accountId)).toEqual([second]);
+    // An event inside an archived range stops the archive step (it says so); the others here need it to run.
+    await env.DB.prepare('DELETE FROM audit_events WHERE id = ?').bind(second).run();
+  });
+
+  it('ends a part before an event of another month that lies inside its id range', async () => {
+    await archiveAll();
+    const a = await createAccount();
+    const event = (createdAt: string) => insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
+    // Written out of time order, as only rows inserted with chosen times can be.
+    const march1 = await event('2026-03-01T00:00:00.000Z');
+    const april = await event('2026-04-01T00:00:00.000Z');
+    const march2 = await event('2026-03-02T00:00:00.000Z');
+    await archiveAll();
+    const ranges = (await archiveRows(a.accountId)).map((r) => [r.first_id, r.last_id]);
+    expect(ranges).toEqual([
+      [march1, march1],
+      [april, april],
+      [march2, march2],
+    ]);
+  });
+
   it('runs as a step of the cron', async () => {
     const a = await accountWithHistory(1);
     await handleScheduled(env, NOW);

@@ -25,8 +25,8 @@ function matches(event: AuditEvent, filters: AuditEventFilters, window: CursorWi
 }
 
 /**
- * One cursor window of the trail, like `listAuditEvents`. Parts come in cursor order (newest first: by
- * `last_id` descending; backwards: by `first_id` ascending); once the window is full, a part entirely
+ * One cursor window of the trail, like `listAuditEvents`. Parts come in cursor order, and their id ranges
+ * never overlap (the archiver's batch refuses one that would); once the window is full, a part entirely
  * beyond its last row cannot change it, and neither can any part after that one, so reading stops there.
  * Months outside `created_after`/`created_before` are never read. A part that fails its checks throws
  * (`ArchivePartError`): the request fails rather than answering with a trail that may be wrong.
@@ -57,7 +57,7 @@ export async function listAuditTrail(db: Db, files: R2Bucket, accountId: number,
     }
     if (parts.length < PARTS_PER_QUERY) break;
     const last = parts[parts.length - 1];
-    parts = await listArchivedParts(db, { ...partsQuery, after: desc ? last.lastId : last.firstId });
+    parts = await listArchivedParts(db, { ...partsQuery, after: desc ? last.firstId : last.lastId });
   }
   return rows;
 }
