@@ -15,4 +15,5 @@ CREATE TABLE `audit_archives` (
 CREATE UNIQUE INDEX `audit_archives_account_first` ON `audit_archives` (`account_id`,`first_id`);--> statement-breakpoint
 CREATE INDEX `audit_archives_account_last` ON `audit_archives` (`account_id`,`last_id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `audit_archives_key` ON `audit_archives` (`r2_key`);--> statement-breakpoint
+CREATE INDEX `audit_archives_month` ON `audit_archives` (`month`,`account_id`);--> statement-breakpoint
 CREATE INDEX `audit_events_created` ON `audit_events` (`created_at`);

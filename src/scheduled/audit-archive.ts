@@ -7,20 +7,34 @@
 // Order per part: the R2 object first, then one D1 batch (index row + delete). A crash between the two
 // leaves an object no index row names; the next run selects the same events, writes the same key again
 // and records it then. The reader only follows index rows, so nothing is ever served twice or lost.
-import { auditEventsCreatedBetween, oldestAuditEventBefore, partBounds, recordArchivedPart } from '../db/queries/audit-archives';
+//
+// The same step deletes what is past the 7 years' retention, a few account-months per run: the R2 objects
+// under the month's prefix first (orphans of interrupted runs included), then its index rows. The reader
+// already skips those months, so a run stopped between the two serves nothing missing.
 import type { Db } from '../db/client';
-import { archivePartKey, encodeArchivePart } from '../services/audit-trail/archive-part';
+import {
+  archivedMonthsBefore,
+  auditEventsCreatedBetween,
+  deleteArchivedMonth,
+  oldestAuditEventBefore,
+  partBounds,
+  recordArchivedPart,
+} from '../db/queries/audit-archives';
+import { archiveMonthPrefix, archivePartKey, encodeArchivePart } from '../services/audit-trail/archive-part';
+import { firstRetainedMonth } from '../services/audit-trail/retention';
 
 export const AUDIT_ARCHIVE_AFTER_DAYS = 90;
 /** ≈ 300–400 bytes an event: a part is a few hundred KB, so a page reads at most a part or two. */
 export const AUDIT_PART_EVENTS = 1000;
 /** Parts per run: a few D1 statements and one R2 write each, far inside a cron invocation's time. */
 export const AUDIT_PARTS_PER_RUN = 4;
+/** Account-months past retention deleted per run (an R2 list and delete or two each). */
+export const AUDIT_EXPIRED_MONTHS_PER_RUN = 4;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type ArchiveOptions = { afterDays?: number; partEvents?: number; maxParts?: number };
-export type ArchiveResult = { parts: number; events: number };
+export type ArchiveOptions = { afterDays?: number; partEvents?: number; maxParts?: number; maxExpiredMonths?: number };
+export type ArchiveResult = { parts: number; events: number; expiredMonths: number };
 
 /** `YYYY-MM-01` of the UTC month `time` falls in. */
 function monthStart(time: number): string {
@@ -46,7 +60,7 @@ export async function archiveAuditEvents(db: Db, files: R2Bucket, now: number, o
   const partEvents = options.partEvents ?? AUDIT_PART_EVENTS;
   const maxParts = options.maxParts ?? AUDIT_PARTS_PER_RUN;
   const cutoff = archiveCutoff(now, options.afterDays);
-  const result: ArchiveResult = { parts: 0, events: 0 };
+  const result: ArchiveResult = { parts: 0, events: 0, expiredMonths: 0 };
   while (result.parts < maxParts) {
     const oldest = await oldestAuditEventBefore(db, cutoff);
     if (!oldest) break;
@@ -80,5 +94,21 @@ export async function archiveAuditEvents(db: Db, files: R2Bucket, now: number, o
     result.parts += 1;
     result.events += events.length;
   }
+  result.expiredMonths = await deleteExpiredArchives(db, files, now, options.maxExpiredMonths ?? AUDIT_EXPIRED_MONTHS_PER_RUN);
   return result;
+}
+
+async function deleteExpiredArchives(db: Db, files: R2Bucket, now: number, limit: number): Promise<number> {
+  const months = await archivedMonthsBefore(db, firstRetainedMonth(now), limit);
+  for (const { accountId, month } of months) {
+    const prefix = archiveMonthPrefix(accountId, month);
+    let cursor: string | undefined;
+    do {
+      const listed = await files.list({ prefix, cursor });
+      if (listed.objects.length > 0) await files.delete(listed.objects.map((object) => object.key));
+      cursor = listed.truncated ? listed.cursor : undefined;
+    } while (cursor);
+    await deleteArchivedMonth(db, accountId, month);
+  }
+  return months.length;
 }

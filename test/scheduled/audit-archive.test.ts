@@ -79,7 +79,7 @@ describe('audit archive', () => {
     await accountWithHistory(3);
     const parts = (await archiveRows()).length;
     const result = await archiveAuditEvents(db(), env.FILES, NOW, { partEvents: 5, maxParts: 2 });
-    expect(result).toEqual({ parts: 2, events: 10 });
+    expect(result).toEqual({ parts: 2, events: 10, expiredMonths: 0 });
     expect((await archiveRows()).length).toBe(parts + 2);
   });
 
@@ -88,7 +88,7 @@ describe('audit archive', () => {
     await archiveAll({ partEvents: 3 });
     const rows = await archiveRows();
     const live = await liveAuditIds(a.accountId);
-    expect(await archiveAuditEvents(db(), env.FILES, NOW, { partEvents: 3 })).toEqual({ parts: 0, events: 0 });
+    expect(await archiveAuditEvents(db(), env.FILES, NOW, { partEvents: 3 })).toEqual({ parts: 0, events: 0, expiredMonths: 0 });
     expect(await archiveRows()).toEqual(rows);
     expect(await liveAuditIds(a.accountId)).toEqual(live);
   });
@@ -166,6 +166,22 @@ describe('audit archive', () => {
       [april, april],
       [march2, march2],
     ]);
+  });
+
+  it('deletes the parts of months that ended more than 7 years ago, orphaned objects included, and keeps the rest', async () => {
+    await archiveAll();
+    const a = await createAccount();
+    const event = (createdAt: string) => insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
+    await event('2019-10-31T23:59:59.000Z');
+    const kept = await event('2019-11-01T00:00:00.000Z');
+    await archiveAuditEvents(db(), env.FILES, NOW, { maxExpiredMonths: 0 });
+    // An object an interrupted run left under the month, never indexed.
+    await env.FILES.put(`audit/${a.accountId}/2019-10/orphan.ndjson`, 'x');
+
+    expect((await archiveAuditEvents(db(), env.FILES, NOW)).expiredMonths).toBe(1);
+    expect((await archiveRows(a.accountId)).map((r) => r.month)).toEqual(['2019-11']);
+    expect((await env.FILES.list({ prefix: `audit/${a.accountId}/2019-10/` })).objects).toEqual([]);
+    expect(await archivedAuditIds(a.accountId)).toEqual([kept]);
   });
 
   it('runs as a step of the cron', async () => {

@@ -129,3 +129,17 @@ export function listArchivedParts(db: Db, query: ArchivedPartsQuery) {
     .orderBy(query.order === 'desc' ? desc(edge) : asc(edge))
     .limit(query.limit);
 }
+
+/** Account-months whose parts all lie before `beforeMonth` (`YYYY-MM`), oldest first. */
+export function archivedMonthsBefore(db: Db, beforeMonth: string, limit: number) {
+  return db
+    .selectDistinct({ accountId: auditArchives.accountId, month: auditArchives.month })
+    .from(auditArchives)
+    .where(lt(auditArchives.month, beforeMonth))
+    .orderBy(asc(auditArchives.month), asc(auditArchives.accountId))
+    .limit(limit);
+}
+
+export async function deleteArchivedMonth(db: Db, accountId: number, month: string): Promise<void> {
+  await db.delete(auditArchives).where(and(eq(auditArchives.accountId, accountId), eq(auditArchives.month, month)));
+}

@@ -30,6 +30,8 @@ export const auditArchives = sqliteTable(
     uniqueIndex('audit_archives_account_first').on(t.accountId, t.firstId),
     index('audit_archives_account_last').on(t.accountId, t.lastId),
     uniqueIndex('audit_archives_key').on(t.r2Key),
+    // The retention sweep finds months past 7 years (src/scheduled/audit-archive.ts).
+    index('audit_archives_month').on(t.month, t.accountId),
   ],
 );
 

@@ -3,9 +3,14 @@
 import type { AuditArchive, AuditEvent } from '../../db/schema';
 import { sha256Hex } from '../../lib/crypto';
 
+/** Every part of one account's month lies under this prefix. */
+export function archiveMonthPrefix(accountId: number, month: string): string {
+  return `audit/${accountId}/${month}/`;
+}
+
 /** `audit/<account>/<YYYY-MM>/<first_id>-<last_id>.ndjson`: the same events always get the same key. */
 export function archivePartKey(accountId: number, month: string, firstId: number, lastId: number): string {
-  return `audit/${accountId}/${month}/${firstId}-${lastId}.ndjson`;
+  return `${archiveMonthPrefix(accountId, month)}${firstId}-${lastId}.ndjson`;
 }
 
 function toLine(event: AuditEvent): string {

@@ -7,6 +7,7 @@ import { listAuditEvents, type AuditEventFilters } from '../../db/queries/audit-
 import type { AuditArchive, AuditEvent } from '../../db/schema';
 import type { CursorWindow } from '../../lib/pagination';
 import { readArchivePart } from './archive-part';
+import { firstRetainedMonth } from './retention';
 
 /** Index rows read per query: a page usually needs one part, a filtered one may walk further. */
 const PARTS_PER_QUERY = 4;
@@ -28,16 +29,26 @@ function matches(event: AuditEvent, filters: AuditEventFilters, window: CursorWi
  * One cursor window of the trail, like `listAuditEvents`. Parts come in cursor order, and their id ranges
  * never overlap (the archiver's batch refuses one that would); once the window is full, a part entirely
  * beyond its last row cannot change it, and neither can any part after that one, so reading stops there.
- * Months outside `created_after`/`created_before` are never read. A part that fails its checks throws
+ * Months outside `created_after`/`created_before`, or past the 7 years' retention, are never read. A part that fails its checks throws
  * (`ArchivePartError`): the request fails rather than answering with a trail that may be wrong.
  */
-export async function listAuditTrail(db: Db, files: R2Bucket, accountId: number, filters: AuditEventFilters, window: CursorWindow): Promise<AuditEvent[]> {
+export async function listAuditTrail(
+  db: Db,
+  files: R2Bucket,
+  accountId: number,
+  filters: AuditEventFilters,
+  window: CursorWindow,
+  now: number = Date.now(),
+): Promise<AuditEvent[]> {
   const desc = window.order === 'desc';
+  // Months past retention are being deleted (src/scheduled/audit-archive.ts): never read one half-gone.
+  const retained = firstRetainedMonth(now);
+  const filterFrom = filters.createdAfter?.slice(0, 7);
   const partsQuery: ArchivedPartsQuery = {
     accountId,
     order: window.order,
     beyond: desc ? window.belowId : window.aboveId,
-    fromMonth: filters.createdAfter?.slice(0, 7),
+    fromMonth: filterFrom && filterFrom > retained ? filterFrom : retained,
     toMonth: filters.createdBefore?.slice(0, 7),
     limit: PARTS_PER_QUERY,
   };
