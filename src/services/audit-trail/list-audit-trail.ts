@@ -29,8 +29,9 @@ function matches(event: AuditEvent, filters: AuditEventFilters, window: CursorWi
  * One cursor window of the trail, like `listAuditEvents`. Parts come in cursor order, and their id ranges
  * never overlap (the archiver's batch refuses one that would); once the window is full, a part entirely
  * beyond its last row cannot change it, and neither can any part after that one, so reading stops there.
- * Months outside `created_after`/`created_before`, or past the 7 years' retention, are never read. A part that fails its checks throws
- * (`ArchivePartError`): the request fails rather than answering with a trail that may be wrong.
+ * Months outside `created_after`/`created_before`, or past the 7 years' retention, are never read. A
+ * part that fails its checks throws (`ArchivePartError`): the request fails rather than answering with a
+ * trail that may be wrong.
  */
 export async function listAuditTrail(
   db: Db,
