@@ -2,7 +2,7 @@
 // messages, expire due submissions, complete pending submissions whose every submitter has completed,
 // re-enqueue completed submissions still unsealed after 10 minutes,
 // drain the webhook outbox, re-wake stranded deliveries, prune rows past their retention and delete
-// signing-page uploads no form kept. All are
+// signing-page uploads no form kept, and move audit events past 90 days to R2. All are
 // idempotent, so an overlap with the queue consumers changes nothing. Each step runs on its own: one that
 // throws is logged and the others still run, since a single poisoned row must not stop expiry or sealing.
 import { shardScopes, type ShardScope } from '../db/shards';
@@ -10,6 +10,7 @@ import type { Bindings } from '../env';
 import { drainOutbox } from '../services/webhooks/fan-out';
 import { requestDrain } from '../services/webhooks/queue';
 import { requeueStrandedDeliveries } from '../services/webhooks/sweep';
+import { archiveAuditEvents } from './audit-archive';
 import { completeLeftPendingSubmissions } from './completion-sweep';
 import { expireDueSubmissions } from './expire-submissions';
 import { sweepMessages } from './messages-sweep';
@@ -38,6 +39,7 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: 'stranded webhook deliveries', run: ({ db, env }, now) => requeueStrandedDeliveries(db, env.WEBHOOK_QUEUE, now) },
   { name: 'retention', run: (scope, now) => pruneExpiredRows(scope, now) },
   { name: 'abandoned signing uploads', run: (scope, now) => deleteAbandonedUploads(scope, now) },
+  { name: 'audit archive', run: ({ db, env }, now) => archiveAuditEvents(db, env.FILES, now) },
 ];
 
 /** Runs the steps in order on one shard, each isolated from the others' failures; returns the failures. */

@@ -1,7 +1,8 @@
-// Audit trail rows (spec › Limits: retained 7 years; nothing here deletes them).
+// Audit trail rows in D1 (spec › Limits: retained 7 years). Rows past 90 days move to R2
+// (src/scheduled/audit-archive.ts); src/services/audit-trail/ reads both as one list.
 import { and, eq, gte, lte, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
-import { auditEvents, type AuditEvent } from '../schema';
+import { auditEvents } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 
@@ -24,12 +25,8 @@ export type AuditEventFilters = {
   createdBefore?: string;
 };
 
-export async function listAuditEvents(
-  db: Db,
-  accountId: number,
-  filters: AuditEventFilters,
-  window: CursorWindow,
-): Promise<AuditEvent[]> {
+/** One window of the events still in D1 (a builder, so that it can share a `db.batch`). */
+export function listAuditEvents(db: Db, accountId: number, filters: AuditEventFilters, window: CursorWindow) {
   const { where, orderBy } = cursorConditions(auditEvents.id, window);
   const conditions: (SQL | undefined)[] = [
     eq(auditEvents.accountId, accountId),

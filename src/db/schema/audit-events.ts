@@ -24,7 +24,11 @@ export const auditEvents = sqliteTable(
     requestId: text('request_id').notNull(),
     createdAt: text('created_at').notNull().default(now),
   },
-  (t) => [index('audit_events_account').on(t.accountId, t.id)],
+  (t) => [
+    index('audit_events_account').on(t.accountId, t.id),
+    // The archiver finds the oldest events past the archive age without a scan (src/scheduled/audit-archive.ts).
+    index('audit_events_created').on(t.createdAt),
+  ],
 );
 
 export type AuditEvent = typeof auditEvents.$inferSelect;

@@ -1,10 +1,9 @@
 // Handlers for the account audit trail.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
-import { listAuditEvents as listRows } from '../../db/queries/audit-events';
 import type { AuditEvent } from '../../db/schema/index';
 import { paginateByCursor } from '../../lib/pagination';
+import { listAuditTrail } from '../../services/audit-trail/list-audit-trail';
 import type * as routes from './audit-events.routes';
 
 function serializeAuditEvent(event: AuditEvent) {
@@ -37,6 +36,6 @@ export const listAuditEvents: RouteHandler<typeof routes.listAuditEvents, AppEnv
     createdAfter: query.created_after && new Date(query.created_after).toISOString(),
     createdBefore: query.created_before && new Date(query.created_before).toISOString(),
   };
-  const page = await paginateByCursor(query, (window) => listRows(db, c.var.principal.account.id, filters, window));
+  const page = await paginateByCursor(query, (window) => listAuditTrail(db, c.env.FILES, c.var.principal.account.id, filters, window));
   return c.json({ data: page.data.map(serializeAuditEvent), pagination: page.pagination }, 200);
 };

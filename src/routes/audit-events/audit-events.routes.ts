@@ -32,6 +32,10 @@ export const listAuditEvents = tenantRoute(
     path: '/audit_events',
     tags: ['Audit trail'],
     summary: 'List audit events, newest first',
+    description:
+      'Events are kept 7 years. Those older than 90 days are stored in an archive and listed here exactly as ' +
+      'the others: the same order, cursors and filters. An archived part that fails its integrity check is ' +
+      'never returned: the request answers 500 with a `reference` instead.',
     request: {
       query: cursorQuerySchema.extend({
         action: z.string().max(100).optional(),
