@@ -1,6 +1,6 @@
 // Templates and submissions for tests, made through the real API.
 import { env } from 'cloudflare:test';
-import { api } from './helpers';
+import { allShards, api } from './helpers';
 import { makePdf, toBase64 } from './fixtures/pdfs';
 
 export type TemplateFixture = { id: string; roles: { name: string; uuid: string }[]; fields: { uuid: string; name: string; type: string; submitter_uuid: string }[] };
@@ -27,12 +27,29 @@ export function completeValues(role: string) {
   return { [`${role} Name`]: `${role} Person`, [`${role} Date`]: '2026-11-23', [`${role} Agree`]: true, [`${role} Signature`]: `${role} Person` };
 }
 
+/** The number of the shard an account lives on, for messages and scopes built by hand. */
+export async function shardNumberOf(accountId: number): Promise<number> {
+  const row = await env.CONTROL_DB.prepare('SELECT shard FROM accounts WHERE id = ?').bind(accountId).first<{ shard: number }>();
+  if (!row) throw new Error(`No account ${accountId}`);
+  return row.shard;
+}
+
+/**
+ * The rows a query finds on every shard, for a check that does not know the account (ids are unique
+ * across shards: each shard hands them out from its own block, src/db/id-ranges.ts). Ordered by id when
+ * the rows have one, as `ORDER BY id` on one database would.
+ */
+export async function rowsOnAllShards<Row extends Record<string, unknown>>(sql: string, ...binds: unknown[]): Promise<Row[]> {
+  const parts = await Promise.all(allShards().map((shard) => shard.prepare(sql).bind(...binds).all<Row>()));
+  const rows = parts.flatMap((part) => part.results);
+  return rows.every((row) => typeof row.id === 'number') ? rows.sort((a, b) => (a.id as number) - (b.id as number)) : rows;
+}
+
 export async function outboxRows(where: string, ...binds: unknown[]) {
-  const { results } = await env.DB.prepare(`SELECT * FROM events WHERE ${where} ORDER BY id`).bind(...binds).all<{ id: number; event: string; data: string }>();
+  const results = await rowsOnAllShards<{ id: number; event: string; data: string }>(`SELECT * FROM events WHERE ${where} ORDER BY id`, ...binds);
   return results.map((r) => ({ ...r, data: JSON.parse(r.data) }));
 }
 
 export async function messagesTo(recipient: string) {
-  const { results } = await env.DB.prepare('SELECT * FROM messages WHERE recipient = ? ORDER BY id').bind(recipient).all<{ kind: string; channel: string; subject: string; text: string; html: string }>();
-  return results;
+  return rowsOnAllShards<{ id: number; kind: string; channel: string; subject: string; text: string; html: string }>('SELECT * FROM messages WHERE recipient = ? ORDER BY id', recipient);
 }

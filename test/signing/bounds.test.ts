@@ -6,10 +6,8 @@ import { createDb } from '../../src/db/client';
 import { getMessage } from '../../src/db/queries/messages';
 import { deliverMessage } from '../../src/services/mail/deliver';
 import { isEmailAddress, MAX_EMAIL_LENGTH, PRESET_PATTERNS } from '../../src/services/submissions/field-values';
-import { api } from '../helpers';
+import { api, shardOf } from '../helpers';
 import { messagesTo, page, signingFixture, submitterRow } from './fixtures';
-
-const db = createDb(env.DB);
 
 async function twoFactor() {
   return signingFixture({ preferences: { require_email_2fa: true }, fields: [{ name: 'Name', type: 'text' }] });
@@ -40,7 +38,7 @@ describe('the email verification code', () => {
     expect(compared).toHaveLength(5);
     expect(compared.every((r) => String(r.json.error).startsWith('That code is not right'))).toBe(true);
     expect(results.filter((r) => r.status === 429)).toHaveLength(15);
-    const row = await env.DB.prepare('SELECT attempts FROM signing_verifications WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ attempts: number }>();
+    const row = await (await shardOf(f.account.accountId)).prepare('SELECT attempts FROM signing_verifications WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ attempts: number }>();
     expect(row!.attempts).toBe(5);
   });
 
@@ -52,7 +50,7 @@ describe('the email verification code', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 4; i += 1) await page('POST', `/s/${slug}/verification/check`, { body: { code: wrong } });
     expect((await page('POST', `/s/${slug}/verification/check`, { body: { code } })).status).toBe(200);
-    const row = await env.DB.prepare('SELECT attempts FROM signing_verifications WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ attempts: number }>();
+    const row = await (await shardOf(f.account.accountId)).prepare('SELECT attempts FROM signing_verifications WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ attempts: number }>();
     expect(row!.attempts).toBe(5);
   });
 
@@ -72,10 +70,12 @@ describe('the email verification code', () => {
     const f = await twoFactor();
     await page('POST', `/s/${f.submitters[0].slug}/verification`, { body: {} });
     const code = await latestCode(f.submitters[0].email);
-    const { id } = (await env.DB.prepare("SELECT id FROM messages WHERE kind = 'verification_code' AND submitter_id = ?").bind(f.submitters[0].id).first<{ id: number }>())!;
+    const shard = await shardOf(f.account.accountId);
+    const db = createDb(shard);
+    const { id } = (await shard.prepare("SELECT id FROM messages WHERE kind = 'verification_code' AND submitter_id = ?").bind(f.submitters[0].id).first<{ id: number }>())!;
     // The test queue already 'delivered' it to the development outbox, which keeps the code (it is the
     // inbox there); queue it again for the production email transport.
-    await env.DB.prepare("UPDATE messages SET status = 'queued' WHERE id = ?").bind(id).run();
+    await shard.prepare("UPDATE messages SET status = 'queued' WHERE id = ?").bind(id).run();
     const outcome = await deliverMessage(db, { ...env, MAIL_TRANSPORT: 'cloudflare', MAIL_FROM: 'no-reply@sign.test' }, id);
     expect(outcome).toEqual({ status: 'sent' });
     const stored = (await getMessage(db, id))!;
@@ -165,7 +165,7 @@ describe('delegation and witness invitations', () => {
     expect(invitation.text).not.toContain(typed);
     expect(invitation.subject).not.toContain(typed);
     expect(invitation.text).toContain('Hello deputy-greeted@example.com,');
-    const html = await env.DB.prepare("SELECT html FROM messages WHERE recipient = 'deputy-greeted@example.com' AND submission_id = ?").bind(f.submissionId).first<{ html: string }>();
+    const html = await (await shardOf(f.account.accountId)).prepare("SELECT html FROM messages WHERE recipient = 'deputy-greeted@example.com' AND submission_id = ?").bind(f.submissionId).first<{ html: string }>();
     expect(html!.html).not.toContain('IT Security');
   });
 

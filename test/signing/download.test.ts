@@ -4,10 +4,13 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import { checkPdf } from '../pdf-tools';
+import type { ShardStamp } from '../../src/lib/shard-queues';
+import { shardNumberOf } from '../submission-fixtures';
 import { page, signingFixture } from './fixtures';
 
-async function seal(submissionId: number) {
-  const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [{ id: `d${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId } }]);
+async function seal(accountId: number, submissionId: number) {
+  const shard = await shardNumberOf(accountId);
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [{ id: `d${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } }]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -21,7 +24,7 @@ describe('GET /s/:slug/download', () => {
     const done = await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Full name')]: 'Dee Downloader', [f.field('Signature')]: 'Dee' } } });
     expect(done.status).toBe(200);
     expect((await SELF.fetch(`https://api.test/s/${slug}/download`)).status).toBe(404);
-    await seal(f.submissionId);
+    await seal(f.account.accountId, f.submissionId);
     const page2 = await SELF.fetch(`https://api.test/s/${slug}`);
     expect(await page2.text()).toContain(`/s/${slug}/download`);
     const res = await SELF.fetch(`https://api.test/s/${slug}/download`);

@@ -1,6 +1,6 @@
 // Submissions to sign in route tests, made through the real API (templates, then POST /api/submissions).
-import { env } from 'cloudflare:test';
-import { api, createAccount, type TestAccount } from '../helpers';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { rowsOnAllShards } from '../submission-fixtures';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 
 export type FieldInput = { name: string; type: string; role?: string; required?: boolean; [key: string]: unknown };
@@ -78,19 +78,23 @@ export function page(method: string, path: string, options: { body?: unknown; he
 }
 
 export async function eventsOf(accountId: number, event?: string): Promise<{ event: string; data: any }[]> {
-  const rows = await env.DB.prepare(`SELECT event, data FROM events WHERE account_id = ? ${event ? 'AND event = ?' : ''} ORDER BY id`)
+  const rows = await (await shardOf(accountId))
+    .prepare(`SELECT event, data FROM events WHERE account_id = ? ${event ? 'AND event = ?' : ''} ORDER BY id`)
     .bind(...(event ? [accountId, event] : [accountId]))
     .all<{ event: string; data: string }>();
   return rows.results.map((r) => ({ event: r.event, data: JSON.parse(r.data) }));
 }
 
 export async function submitterRow(id: number): Promise<Record<string, any>> {
-  return (await env.DB.prepare('SELECT * FROM submitters WHERE id = ?').bind(id).first())!;
+  const [row] = await rowsOnAllShards<Record<string, any>>('SELECT * FROM submitters WHERE id = ?', id);
+  return row;
 }
 
 export async function messagesTo(recipient: string, kind?: string): Promise<{ kind: string; subject: string; text: string }[]> {
-  const rows = await env.DB.prepare(`SELECT kind, subject, text FROM messages WHERE recipient = ? ${kind ? 'AND kind = ?' : ''} ORDER BY id`)
-    .bind(...(kind ? [recipient, kind] : [recipient]))
-    .all<{ kind: string; subject: string; text: string }>();
-  return rows.results;
+  // The id is selected for the order across shards only: callers compare what the signer was sent.
+  const rows = await rowsOnAllShards<{ id: number; kind: string; subject: string; text: string }>(
+    `SELECT id, kind, subject, text FROM messages WHERE recipient = ? ${kind ? 'AND kind = ?' : ''} ORDER BY id`,
+    ...(kind ? [recipient, kind] : [recipient]),
+  );
+  return rows.map(({ kind, subject, text }) => ({ kind, subject, text }));
 }

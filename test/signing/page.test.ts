@@ -1,7 +1,7 @@
 // GET /s/:slug: the page a link shows, opening the form, the documents route.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api } from '../helpers';
+import { api, shardOf } from '../helpers';
 import { eventsOf, page, signingFixture, submitterRow } from './fixtures';
 
 describe('GET /s/:slug', () => {
@@ -15,7 +15,7 @@ describe('GET /s/:slug', () => {
         { email: 's@example.com', role: 'Seller', values: {} },
       ],
     });
-    await env.DB.prepare('UPDATE submitters SET "values" = ? WHERE id = ?').bind(JSON.stringify({ [f.field('Seller secret')]: 'top secret' }), f.submitters[1].id).run();
+    await (await shardOf(f.account.accountId)).prepare('UPDATE submitters SET "values" = ? WHERE id = ?').bind(JSON.stringify({ [f.field('Seller secret')]: 'top secret' }), f.submitters[1].id).run();
     const res = await api('GET', `/s/${f.submitters[0].slug}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Security-Policy')).toContain("script-src 'self'");
@@ -72,7 +72,7 @@ describe('GET /s/:slug', () => {
     ['Pacific/Pago_Pago', -11],
   ])('fills date-now fields with the day it is in the account’s time zone (%s)', async (timeZone, offsetHours) => {
     const f = await signingFixture({ fields: [{ name: 'Today', type: 'datenow' }] });
-    await env.DB.prepare('UPDATE accounts SET timezone = ? WHERE id = ?').bind(timeZone, f.account.accountId).run();
+    await env.CONTROL_DB.prepare('UPDATE accounts SET timezone = ? WHERE id = ?').bind(timeZone, f.account.accountId).run();
     // Neither zone keeps daylight saving time: the day there is UTC shifted by a fixed offset.
     const before = new Date(Date.now() + offsetHours * 3_600_000).toISOString().slice(0, 10);
     await page('POST', `/s/${f.submitters[0].slug}/open`, { body: {} });
@@ -95,14 +95,14 @@ describe('GET /s/:slug', () => {
 
   it('shows the expired page once the submission expired', async () => {
     const f = await signingFixture();
-    await env.DB.prepare("UPDATE submissions SET status = 'expired' WHERE id = ?").bind(f.submissionId).run();
+    await (await shardOf(f.account.accountId)).prepare("UPDATE submissions SET status = 'expired' WHERE id = ?").bind(f.submissionId).run();
     const res = await api('GET', `/s/${f.submitters[0].slug}`);
     expect(res.text).toContain('id="expired"');
   });
 
   it('shows the completed page with the continue link of completed_redirect_url', async () => {
     const f = await signingFixture({ submissionPreferences: { completed_redirect_url: 'https://example.com/thanks' } });
-    await env.DB.prepare("UPDATE submitters SET status = 'completed' WHERE id = ?").bind(f.submitters[0].id).run();
+    await (await shardOf(f.account.accountId)).prepare("UPDATE submitters SET status = 'completed' WHERE id = ?").bind(f.submitters[0].id).run();
     const res = await api('GET', `/s/${f.submitters[0].slug}`);
     expect(res.text).toContain('id="completed"');
     expect(res.text).toContain('href="https://example.com/thanks"');

@@ -1,7 +1,7 @@
 // POST /s/:slug/submit: completing from the signing page (spec › What signers must be able to do, point 4).
 import { describe, expect, it } from 'vitest';
 import { eventsOf, messagesTo, page, signingFixture, submitterRow } from './fixtures';
-import { api } from '../helpers';
+import { api, shardOf } from '../helpers';
 
 const twoRoles = {
   roles: ['First', 'Second'],
@@ -63,10 +63,9 @@ describe('POST /s/:slug/submit', () => {
       ],
     });
     // The condition names the checkbox by uuid, known only after creation: set it through the template snapshot.
-    const { env } = await import('cloudflare:test');
     const married = f.field('Married');
     const spouse = f.field('Spouse');
-    await env.DB.prepare(`UPDATE template_versions SET snapshot = replace(snapshot, '"field_uuid":""', '"field_uuid":"${married}"')`).run();
+    await (await shardOf(f.account.accountId)).prepare(`UPDATE template_versions SET snapshot = replace(snapshot, '"field_uuid":""', '"field_uuid":"${married}"')`).run();
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [married]: false, [spouse]: 'Ghost' } } });
     expect(res.status).toBe(200);
     expect(JSON.parse((await submitterRow(f.submitters[0].id)).values)[spouse]).toBeNull();

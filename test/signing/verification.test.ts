@@ -1,7 +1,6 @@
 // require_email_2fa: a 6-digit code emailed, valid 10 minutes, limited attempts, before the form opens.
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api } from '../helpers';
+import { api, shardOf } from '../helpers';
 import { messagesTo, page, signingFixture, submitterRow } from './fixtures';
 
 async function twoFactor() {
@@ -41,7 +40,7 @@ describe('email verification', () => {
     const slug = f.submitters[0].slug;
     expect((await page('POST', `/s/${slug}/verification`, { body: {} })).status).toBe(200);
     const code = await codeFor(f.submitters[0].email);
-    const stored = await env.DB.prepare('SELECT code_hash FROM signing_verifications').first<{ code_hash: string }>();
+    const stored = await (await shardOf(f.account.accountId)).prepare('SELECT code_hash FROM signing_verifications WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ code_hash: string }>();
     expect(stored!.code_hash).not.toContain(code);
     const checked = await page('POST', `/s/${slug}/verification/check`, { body: { code } });
     expect(checked.status).toBe(200);
@@ -73,7 +72,7 @@ describe('email verification', () => {
     const slug = f.submitters[0].slug;
     await page('POST', `/s/${slug}/verification`, { body: {} });
     const code = await codeFor(f.submitters[0].email);
-    await env.DB.prepare("UPDATE signing_verifications SET expires_at = '2000-01-01T00:00:00.000Z'").run();
+    await (await shardOf(f.account.accountId)).prepare("UPDATE signing_verifications SET expires_at = '2000-01-01T00:00:00.000Z'").run();
     const res = await page('POST', `/s/${slug}/verification/check`, { body: { code } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('This code has expired; request a new one.');

@@ -5,9 +5,10 @@ import { createExecutionContext, createMessageBatch, createScheduledController, 
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
-import { api, createAccount, type TestAccount } from '../helpers';
+import type { ShardStamp } from '../../src/lib/shard-queues';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { page } from '../signing/fixtures';
-import { completeValues, createTemplate, outboxRows, type TemplateFixture } from '../submission-fixtures';
+import { completeValues, createTemplate, outboxRows, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 import { deliverPending, receiverHook, runQueue } from '../webhook-fixtures';
 import { receivedBy } from '../webhook-receiver';
 
@@ -18,7 +19,8 @@ let owner: TestAccount;
 let template: TemplateFixture;
 
 async function seal(submissionId: number) {
-  const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [{ id: `s${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId } }]);
+  const shard = await shardNumberOf(owner.accountId);
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [{ id: `s${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } }]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -51,7 +53,7 @@ async function parallelSubmission(): Promise<{ id: number; submitters: { id: num
 }
 
 async function status(id: number): Promise<string> {
-  return (await env.DB.prepare('SELECT status FROM submissions WHERE id = ?').bind(id).first<{ status: string }>())!.status;
+  return (await (await shardOf(owner.accountId)).prepare('SELECT status FROM submissions WHERE id = ?').bind(id).first<{ status: string }>())!.status;
 }
 
 beforeAll(async () => {
@@ -86,7 +88,7 @@ describe('concurrent completions', () => {
       expect(documents.json.documents.length).toBeGreaterThan(0);
     }
 
-    await runQueue([{ kind: 'drain' }]);
+    await runQueue([{ kind: 'drain', shard: await shardNumberOf(owner.accountId) }]);
     await deliverPending(hook.id);
     const delivered = (await receivedBy(receiver)).map((d) => JSON.parse(d.body) as { event: string; data: { submission: { id: number } } });
     for (const id of ids) expect(delivered.filter((d) => d.event === 'submission.completed' && d.data.submission.id === id)).toHaveLength(1);
@@ -114,14 +116,14 @@ describe('the completion sweep', () => {
       expect((await api('PUT', `/api/submitters/${submitter.id}`, { token: owner.token, body: { values: completeValues(role), completed: true } })).status).toBe(200);
     }
     // The state the race left before: the last submitter completed, the submission still pending.
-    await env.DB.prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE id = ?").bind(new Date().toISOString(), s.submitters[2].id).run();
+    await (await shardOf(owner.accountId)).prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE id = ?").bind(new Date().toISOString(), s.submitters[2].id).run();
     expect(await status(s.id)).toBe('pending');
 
     await runCron();
     expect(await status(s.id)).toBe('completed');
     await runCron();
     expect(await outboxRows("event = 'submission.completed' AND json_extract(data, '$.submission.id') = ?", s.id)).toHaveLength(1);
-    const trail = await env.DB.prepare("SELECT count(*) AS n FROM submission_events WHERE submission_id = ? AND action = 'submission_completed'").bind(s.id).first<{ n: number }>();
+    const trail = await (await shardOf(owner.accountId)).prepare("SELECT count(*) AS n FROM submission_events WHERE submission_id = ? AND action = 'submission_completed'").bind(s.id).first<{ n: number }>();
     expect(trail!.n).toBe(1);
   });
 

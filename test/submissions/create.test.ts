@@ -1,6 +1,5 @@
-import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, createToken, type TestAccount } from '../helpers';
+import { api, createAccount, createToken, shardOf, type TestAccount } from '../helpers';
 import { completeValues, createTemplate, messagesTo, outboxRows, type TemplateFixture } from '../submission-fixtures';
 
 let owner: TestAccount;
@@ -256,7 +255,7 @@ describe('authorization', () => {
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     expect(results.filter((r) => r.status === 403).every((r) => r.json.upgrade_url)).toBe(true);
-    const { results: rows } = await env.DB.prepare('SELECT count(*) AS n FROM submissions WHERE account_id = ?').bind(free.accountId).all<{ n: number }>();
+    const { results: rows } = await (await shardOf(free.accountId)).prepare('SELECT count(*) AS n FROM submissions WHERE account_id = ?').bind(free.accountId).all<{ n: number }>();
     expect(rows[0].n).toBe(10);
   });
 });

@@ -5,23 +5,25 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { EVENT_NAMES } from '../../src/lib/events';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
-import { api, createAccount, type TestAccount } from '../helpers';
+import type { ShardStamp } from '../../src/lib/shard-queues';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { page, messagesTo } from '../signing/fixtures';
 import { receivedBy } from '../webhook-receiver';
 import { deliverPending, receiverHook, runQueue } from '../webhook-fixtures';
-import { createTemplate } from '../submission-fixtures';
+import { createTemplate, shardNumberOf } from '../submission-fixtures';
 
 let owner: TestAccount;
 let hookId: number;
 let receiver: string;
 
 async function deliverAll() {
-  await runQueue([{ kind: 'drain' }]);
+  await runQueue([{ kind: 'drain', shard: await shardNumberOf(owner.accountId) }]);
   await deliverPending(hookId);
 }
 
 async function seal(submissionId: number) {
-  const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [{ id: `s${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId } }]);
+  const shard = await shardNumberOf(owner.accountId);
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [{ id: `s${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } }]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -72,7 +74,7 @@ describe('events from submissions and signing reach webhooks', () => {
     const delegated = await make();
     expect((await page('POST', `/s/${delegated.submitters[1].slug}/delegate`, { body: { email: 'deputy@example.com', name: 'Deputy' } })).status).toBe(200);
     const expiring = await make({ expire_at: new Date(Date.now() + 60_000).toISOString() });
-    await env.DB.prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), expiring.id).run();
+    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), expiring.id).run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }), env, ctx);
     await waitOnExecutionContext(ctx);

@@ -1,8 +1,9 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { api, createAccount, createToken, type TestAccount } from '../helpers';
-import { completeValues, createTemplate, messagesTo, outboxRows, type TemplateFixture } from '../submission-fixtures';
+import { shardScope } from '../../src/db/shards';
+import { api, createAccount, createToken, shardOf, type TestAccount } from '../helpers';
+import { completeValues, createTemplate, messagesTo, outboxRows, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 
 let owner: TestAccount;
 let three: TemplateFixture;
@@ -258,7 +259,7 @@ describe('expiry', () => {
   it('expires pending submissions past expire_at: unfinished submitters expired and emailed, completed ones kept', async () => {
     const s = await createThree({ submitters_order: 'parallel', expire_at: new Date(Date.now() + 60_000).toISOString() });
     await complete(s.submitters[0].id, 'Buyer');
-    await env.DB.prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
+    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
     await runCron(new Date());
     const current = (await api('GET', `/api/submissions/${s.id}`, { token: owner.token })).json;
     expect(current.status).toBe('expired');
@@ -292,16 +293,19 @@ describe('expiry', () => {
       body: { template_id: three.id, send_email: false, expire_at: new Date(Date.now() + 60_000).toISOString(), submissions: Array.from({ length: 5 }, () => ({ submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@bulk-exp.example.com` })) })) },
     });
     const ids = created.json.map((x: { id: number }) => x.id);
-    await env.DB.prepare(`UPDATE submissions SET expire_at = ? WHERE id IN (${ids.join(',')})`).bind(new Date(Date.now() - 1000).toISOString()).run();
+    await (await shardOf(owner.accountId)).prepare(`UPDATE submissions SET expire_at = ? WHERE id IN (${ids.join(',')})`).bind(new Date(Date.now() - 1000).toISOString()).run();
     const sent: unknown[] = [];
     const queue = { send: async (body: unknown) => void sent.push(body) } as unknown as Queue;
-    const first = await expireDueSubmissions({ ...env, MESSAGES_QUEUE: queue } as never, new Date(), 2);
+    const shard = await shardNumberOf(owner.accountId);
+    // The owner's shard as the cron sees it, its messages queue captured (the scope stamps the shard on it).
+    const scope = shardScope({ ...env, MESSAGES_QUEUE: queue } as never, shard);
+    const first = await expireDueSubmissions(scope, new Date(), 2);
     expect(first).toEqual({ expired: 2, more: true });
-    expect(sent).toEqual([{ type: 'expire' }]);
-    await expireDueSubmissions({ ...env, MESSAGES_QUEUE: queue } as never, new Date(), 2);
-    const last = await expireDueSubmissions({ ...env, MESSAGES_QUEUE: queue } as never, new Date(), 2);
+    expect(sent).toEqual([{ type: 'expire', shard }]);
+    await expireDueSubmissions(scope, new Date(), 2);
+    const last = await expireDueSubmissions(scope, new Date(), 2);
     expect(last.more).toBe(false);
-    const { results } = await env.DB.prepare(`SELECT status FROM submissions WHERE id IN (${ids.join(',')})`).all<{ status: string }>();
+    const { results } = await (await shardOf(owner.accountId)).prepare(`SELECT status FROM submissions WHERE id IN (${ids.join(',')})`).all<{ status: string }>();
     expect(results.every((r) => r.status === 'expired')).toBe(true);
   });
 });

@@ -2,22 +2,29 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF }
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { createDb } from '../../src/db/client';
+import { shardScope, type ShardScope } from '../../src/db/shards';
+import type { ShardStamp } from '../../src/lib/shard-queues';
 import { sweepUnsealed } from '../../src/scheduled/sealing-sweep';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
-import { api, createAccount, type TestAccount } from '../helpers';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
-import { completeValues, createTemplate, outboxRows, type TemplateFixture } from '../submission-fixtures';
+import { completeValues, createTemplate, outboxRows, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 
 // A 2×2 PNG standing in for a drawn signature.
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGMQUGgAIgYIBQARjgLBr5IL3wAAAABJRU5ErkJggg==';
 
 let owner: TestAccount;
 let template: TemplateFixture;
+/** The owner's shard as background work sees it (its database, the control database, stamped queues). */
+let scope: ShardScope;
+/** The owner's shard database, where its submissions are stored. */
+let shard: D1Database;
 
 beforeAll(async () => {
   owner = await createAccount({ name: 'Sealing Co' });
+  scope = shardScope(env, await shardNumberOf(owner.accountId));
+  shard = await shardOf(owner.accountId);
   template = await createTemplate(owner.token, ['Buyer', 'Seller']);
 });
 
@@ -42,8 +49,8 @@ async function completedSubmission(): Promise<{ id: number }> {
 
 let counter = 0;
 async function runSealingQueue(submissionId: number) {
-  const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [
-    { id: `seal-${++counter}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId } },
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [
+    { id: `seal-${++counter}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard: scope.shard } },
   ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
@@ -99,29 +106,29 @@ describe('the sealing job', () => {
     const events = await outboxRows("event = 'document.generated' AND json_extract(data, '$.submission.id') = ?", s.id);
     expect(events).toHaveLength(1);
     expect(events[0].data.document).toMatchObject({ document_type: 'signed_pdf', download_url: expect.stringContaining(`/api/submissions/${s.id}/documents/`) });
-    const sealedAt = (await env.DB.prepare('SELECT sealed_at FROM submissions WHERE id = ?').bind(s.id).first<{ sealed_at: string }>())!.sealed_at;
+    const sealedAt = (await shard.prepare('SELECT sealed_at FROM submissions WHERE id = ?').bind(s.id).first<{ sealed_at: string }>())!.sealed_at;
     expect(sealedAt).not.toBeNull();
 
-    expect(await sealSubmission(env, createDb(env.DB), s.id)).toBe('already-sealed');
+    expect(await sealSubmission(scope.env, scope, s.id)).toBe('already-sealed');
     await runSealingQueue(s.id);
     expect(await outboxRows("event = 'document.generated' AND json_extract(data, '$.submission.id') = ?", s.id)).toHaveLength(1);
-    const rows = await env.DB.prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ n: number }>();
+    const rows = await shard.prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 
   it('finishes a run that stopped after some documents without sealing those again', async () => {
     const s = await completedSubmission();
-    await sealSubmission(env, createDb(env.DB), s.id);
+    await sealSubmission(scope.env, scope, s.id);
     // As if the run had died after recording the document but before marking the submission sealed.
-    await env.DB.prepare('UPDATE submissions SET sealed_at = NULL WHERE id = ?').bind(s.id).run();
-    expect(await sealSubmission(env, createDb(env.DB), s.id)).toBe('sealed');
-    const rows = await env.DB.prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ n: number }>();
+    await shard.prepare('UPDATE submissions SET sealed_at = NULL WHERE id = ?').bind(s.id).run();
+    expect(await sealSubmission(scope.env, scope, s.id)).toBe('sealed');
+    const rows = await shard.prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 
   it('leaves a submission that is not completed alone', async () => {
     const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, submitters: [{ role: 'Buyer', email: 'b@example.com' }, { role: 'Seller', email: 's@example.com' }] } });
-    expect(await sealSubmission(env, createDb(env.DB), res.json.id)).toBe('not-completed');
+    expect(await sealSubmission(scope.env, scope, res.json.id)).toBe('not-completed');
     const list = await api('GET', `/api/submissions/${res.json.id}/documents`, { token: owner.token });
     expect(list.json).toEqual({ sealed: false, sealing: { status: 'not_completed', reason: null, failed_at: null }, documents: [], combined_download_url: null });
     const early = await api('GET', `/api/submissions/${res.json.id}/documents/combined`, { token: owner.token });
@@ -133,10 +140,10 @@ describe('the sealing job', () => {
     const stale = await completedSubmission();
     const recent = await completedSubmission();
     const sealed = await completedSubmission();
-    await sealSubmission(env, createDb(env.DB), sealed.id);
+    await sealSubmission(scope.env, scope, sealed.id);
     const longAgo = new Date(Date.now() - 11 * 60 * 1000).toISOString();
-    await env.DB.prepare('UPDATE submissions SET completed_at = ? WHERE id IN (?, ?)').bind(longAgo, stale.id, sealed.id).run();
-    const queued = await sweepUnsealed(env, Date.now());
+    await shard.prepare('UPDATE submissions SET completed_at = ? WHERE id IN (?, ?)').bind(longAgo, stale.id, sealed.id).run();
+    const queued = await sweepUnsealed(scope, Date.now());
     expect(queued).toContain(stale.id);
     expect(queued).not.toContain(recent.id);
     expect(queued).not.toContain(sealed.id);
@@ -148,7 +155,7 @@ describe('downloads', () => {
   let documentId: number;
   beforeAll(async () => {
     sealedId = (await completedSubmission()).id;
-    await sealSubmission(env, createDb(env.DB), sealedId);
+    await sealSubmission(scope.env, scope, sealedId);
     documentId = (await api('GET', `/api/submissions/${sealedId}/documents`, { token: owner.token })).json.documents[0].id;
   });
 
@@ -184,7 +191,7 @@ describe('downloads', () => {
 
   it('stores one combined PDF when two first downloads arrive at once, and answers it to both', async () => {
     const id = (await completedSubmission()).id;
-    await sealSubmission(env, createDb(env.DB), id);
+    await sealSubmission(scope.env, scope, id);
     const [a, b] = await Promise.all([download(`/api/submissions/${id}/documents/combined`), download(`/api/submissions/${id}/documents/combined`)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.bytes).toEqual(b.bytes);
@@ -193,7 +200,7 @@ describe('downloads', () => {
 
   it('removes the stored combined PDF with the submission when deleted permanently', async () => {
     const id = (await completedSubmission()).id;
-    await sealSubmission(env, createDb(env.DB), id);
+    await sealSubmission(scope.env, scope, id);
     expect((await download(`/api/submissions/${id}/documents/combined`)).status).toBe(200);
     expect((await api('DELETE', `/api/submissions/${id}?permanently=true`, { token: owner.token })).status).toBe(204);
     expect((await env.FILES.list({ prefix: `sealed/${owner.accountId}/${id}/` })).objects).toEqual([]);
@@ -244,8 +251,8 @@ describe('the sealing sweep backs off', () => {
     const { sweepBackoffMs, MAX_SEAL_SWEEPS } = await import('../../src/scheduled/sealing-sweep');
     const broken = await completedSubmission();
     // Its document now points at a file that is not in R2: the job can never seal it.
-    const { document_ids: ids } = (await env.DB.prepare('SELECT document_ids FROM submissions WHERE id = ?').bind(broken.id).first<{ document_ids: string }>())!;
-    const gone = await env.DB.prepare(
+    const { document_ids: ids } = (await shard.prepare('SELECT document_ids FROM submissions WHERE id = ?').bind(broken.id).first<{ document_ids: string }>())!;
+    const gone = await shard.prepare(
       `INSERT INTO template_documents (account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, r2_key, position, removed_at)
        SELECT account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, 'missing/' || id, position, '2020-01-01T00:00:00Z'
        FROM template_documents WHERE id = ? RETURNING id`,
@@ -253,20 +260,20 @@ describe('the sealing sweep backs off', () => {
       .bind(JSON.parse(ids)[0])
       .first<{ id: number }>();
     const longAgo = new Date(Date.now() - 11 * 60 * 1000).toISOString();
-    await env.DB.prepare('UPDATE submissions SET completed_at = ?, document_ids = ? WHERE id = ?').bind(longAgo, JSON.stringify([gone!.id]), broken.id).run();
+    await shard.prepare('UPDATE submissions SET completed_at = ?, document_ids = ? WHERE id = ?').bind(longAgo, JSON.stringify([gone!.id]), broken.id).run();
     let now = Date.now();
-    expect(await sweepUnsealed(env, now)).toContain(broken.id);
+    expect(await sweepUnsealed(scope, now)).toContain(broken.id);
     // Swept a minute later: not yet due again.
-    expect(await sweepUnsealed(env, now + 60_000)).not.toContain(broken.id);
+    expect(await sweepUnsealed(scope, now + 60_000)).not.toContain(broken.id);
     now += sweepBackoffMs(1);
-    expect(await sweepUnsealed(env, now)).toContain(broken.id);
+    expect(await sweepUnsealed(scope, now)).toContain(broken.id);
     for (let sweep = 2; sweep < MAX_SEAL_SWEEPS; sweep += 1) {
       now += sweepBackoffMs(sweep);
-      expect(await sweepUnsealed(env, now)).toContain(broken.id);
+      expect(await sweepUnsealed(scope, now)).toContain(broken.id);
     }
     now += 7 * 24 * 60 * 60 * 1000;
-    expect(await sweepUnsealed(env, now)).not.toContain(broken.id);
-    const row = await env.DB.prepare('SELECT seal_sweeps FROM submissions WHERE id = ?').bind(broken.id).first<{ seal_sweeps: number }>();
+    expect(await sweepUnsealed(scope, now)).not.toContain(broken.id);
+    const row = await shard.prepare('SELECT seal_sweeps FROM submissions WHERE id = ?').bind(broken.id).first<{ seal_sweeps: number }>();
     expect(row!.seal_sweeps).toBe(MAX_SEAL_SWEEPS);
   });
 });

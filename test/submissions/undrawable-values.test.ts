@@ -5,9 +5,10 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF }
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
-import { api, createAccount, type TestAccount } from '../helpers';
+import type { ShardStamp } from '../../src/lib/shard-queues';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
-import { completeValues, createTemplate, type TemplateFixture } from '../submission-fixtures';
+import { completeValues, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -42,15 +43,16 @@ async function completedWithStoredSignature(signature: string): Promise<number> 
   expect(res.status).toBe(201);
   const submitter = res.json.submitters[0];
   const signatureUuid = template.fields.find((f) => f.name === 'Buyer Signature')!.uuid;
-  await env.DB.prepare("UPDATE submitters SET \"values\" = json_set(\"values\", '$.' || ?, ?) WHERE id = ?").bind(signatureUuid, signature, submitter.id).run();
+  await (await shardOf(owner.accountId)).prepare("UPDATE submitters SET \"values\" = json_set(\"values\", '$.' || ?, ?) WHERE id = ?").bind(signatureUuid, signature, submitter.id).run();
   expect((await api('PUT', `/api/submitters/${submitter.id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
   return res.json.id;
 }
 
 let counter = 0;
 async function runSealingQueue(submissionId: number) {
-  const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [
-    { id: `undrawable-${++counter}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId } },
+  const shard = await shardNumberOf(owner.accountId);
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [
+    { id: `undrawable-${++counter}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } },
   ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
@@ -79,7 +81,7 @@ describe('values that cannot be drawn', () => {
   it('notes the placeholder in the submission\'s trail and on the audit page', async () => {
     const id = await completedWithStoredSignature('data:image/png;base64,AAAA');
     await runSealingQueue(id);
-    const row = await env.DB.prepare("SELECT data FROM submission_events WHERE submission_id = ? AND action = 'value_not_drawn'").bind(id).first<{ data: string }>();
+    const row = await (await shardOf(owner.accountId)).prepare("SELECT data FROM submission_events WHERE submission_id = ? AND action = 'value_not_drawn'").bind(id).first<{ data: string }>();
     expect(JSON.parse(row!.data)).toMatchObject({ field: 'Buyer Signature', page: 1, reason: 'not a readable PNG or JPEG image' });
     const { text } = await checkPdf(await sealedPdf(id));
     // The audit page wraps long lines: the entry's start and its detail's start are on one line each.
