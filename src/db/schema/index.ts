@@ -11,3 +11,4 @@ export * from './submission-documents';
 export * from './signing';
 export * from './billing';
 export * from './signing-uploads';
+export * from './account-fences';
