@@ -80,18 +80,29 @@ async function verifyCopy({ env }: MoveContext, accountId: number, source: numbe
 }
 
 /**
- * (f) Source: the account's rows go, children first, in pages; the fence stays as `moved`, so a request
- * that read the old pointer before the flip is refused (409) instead of writing where nobody reads.
+ * How long the source keeps a moved account's rows after the flip: a request that read the old pointer
+ * just before it still finds them (its writes are fenced: 409), instead of a 404 for rows that moved.
  */
-export async function cleanSource({ env }: MoveContext, accountId: number, source: number): Promise<void> {
-  const db = shardDb(env, source);
-  for (const table of [...tenantTables()].reverse()) {
-    while ((await deletePage(db, table, accountId, 'moving')) > 0);
-  }
-  await setFence(db, accountId, 'moved');
+export const MOVED_ROWS_GRACE_MS = 60_000;
+
+/** (f) Source, at the flip: the rows stay for the grace period, the fence says `moved`. */
+export async function markSourceMoved({ env }: MoveContext, accountId: number, source: number): Promise<void> {
+  await setFence(shardDb(env, source), accountId, 'moved');
 }
 
-/** Shards other than the account's own whose cleanup a crash interrupted (their fence still says `moving`). */
+/**
+ * (f) Source, after the grace period (the cron, src/scheduled/moved-accounts.ts): the account's rows go,
+ * children first, in pages; the fence stays as `deleted`, so a request that read the old pointer long
+ * ago is refused (409) instead of writing where nobody reads.
+ */
+export async function deleteSourceRows(db: Db, accountId: number): Promise<void> {
+  for (const table of [...tenantTables()].reverse()) {
+    while ((await deletePage(db, table, accountId, 'moved')) > 0);
+  }
+  await setFence(db, accountId, 'deleted');
+}
+
+/** Shards other than the account's own where a crash after the flip left the fence at `moving`. */
 async function unfinishedSources(ctx: MoveContext, account: Account): Promise<number[]> {
   const shards = Array.from({ length: shardCount(ctx.env) }, (_, shard) => shard).filter((shard) => shard !== account.shard);
   const fences = await Promise.all(shards.map((shard) => fenceOf(shardDb(ctx.env, shard), account.id)));
@@ -101,7 +112,8 @@ async function unfinishedSources(ctx: MoveContext, account: Account): Promise<nu
 /**
  * Moves the account to shard `target` and returns it with its new pointer. Writes of the account answer
  * 409 with Retry-After meanwhile; reads keep answering from the source until the flip; R2 objects stay
- * where they are (their keys do not name a shard). Sending the shard the account already lives on
+ * where they are (their keys do not name a shard). The source's copy is deleted by the cron after
+ * MOVED_ROWS_GRACE_MS. Sending the shard the account already lives on
  * finishes a move whose cleanup was interrupted, and is refused (422) when there is none.
  */
 export async function moveAccount(ctx: MoveContext, accountId: number, target: number): Promise<Account> {
@@ -115,7 +127,7 @@ export async function moveAccount(ctx: MoveContext, accountId: number, target: n
   if (account.movingToShard === null && account.shard === target) {
     const unfinished = await unfinishedSources(ctx, account);
     if (unfinished.length === 0) throw unprocessable(`The account already lives on shard ${target}.`);
-    for (const shard of unfinished) await cleanSource(ctx, accountId, shard);
+    for (const shard of unfinished) await markSourceMoved(ctx, accountId, shard);
     return account;
   }
 
@@ -128,6 +140,6 @@ export async function moveAccount(ctx: MoveContext, accountId: number, target: n
   // (e) Control: the pointer flips; from here requests read and write on the target.
   const moved = await flipShard(ctx.control, accountId, target);
   if (!moved) throw runningMove(target);
-  await cleanSource(ctx, accountId, source);
+  await markSourceMoved(ctx, accountId, source);
   return moved;
 }

@@ -13,7 +13,12 @@ export const MOVE_PAGE_ROWS = 100;
 /** JSON text bound per INSERT: D1 caps a statement and its values well above this (docs/limits.md). */
 const MAX_INSERT_JSON = 256 * 1024;
 
-export type FenceReason = 'moving' | 'moved';
+/**
+ * `moving`: the copy runs, the pointer still names this shard. `moved`: the pointer names another shard;
+ * the rows stay here for a grace period (requests that read the old pointer still find them). `deleted`:
+ * the rows are gone; the fence stays so a very late request is refused rather than writing here.
+ */
+export type FenceReason = 'moving' | 'moved' | 'deleted';
 
 const d1 = (db: Db): D1Database => db.$client;
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -62,13 +67,25 @@ export async function fenceOf(db: Db, accountId: number): Promise<FenceReason | 
 
 function setFenceStatement(binding: D1Database, accountId: number, reason: FenceReason): D1PreparedStatement {
   return binding
-    .prepare('INSERT INTO account_fences (account_id, reason) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET reason = excluded.reason')
+    .prepare(
+      'INSERT INTO account_fences (account_id, reason) VALUES (?, ?) ' +
+        'ON CONFLICT (account_id) DO UPDATE SET reason = excluded.reason, created_at = excluded.created_at WHERE reason <> excluded.reason',
+    )
     .bind(accountId, reason);
 }
 
 /** Fences the account on this shard: from its commit on, no write of the account's rows commits here. */
 export async function setFence(db: Db, accountId: number, reason: FenceReason): Promise<void> {
   await setFenceStatement(d1(db), accountId, reason).run();
+}
+
+/** Accounts fenced `moved` here since before `before` (ISO time), oldest first: their rows can go. */
+export async function movedAccountsDue(db: Db, before: string, limit: number): Promise<number[]> {
+  const { results } = await d1(db)
+    .prepare("SELECT account_id FROM account_fences WHERE reason = 'moved' AND created_at <= ? ORDER BY created_at LIMIT ?")
+    .bind(before, limit)
+    .all<{ account_id: number }>();
+  return results.map((row) => row.account_id);
 }
 
 export async function removeFence(db: Db, accountId: number): Promise<void> {
