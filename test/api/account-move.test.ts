@@ -44,6 +44,15 @@ async function shardOfAccount(accountId: number): Promise<number> {
   return row!.shard;
 }
 
+/** Waits (up to 5 s) for the messages queue's consumer to send the account's invitations, so the rows stand still. */
+async function messagesSettled(accountId: number): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    const unsent = await shard(0).prepare('SELECT count(*) AS n FROM messages WHERE account_id = ? AND sent_at IS NULL').bind(accountId).first<number>('n');
+    if (unsent === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 type Tenant = { account: TestAccount; templateId: number; submissionIds: number[]; slugs: string[] };
 
 async function createSubmission(token: string, templateId: number, i: number) {
@@ -83,6 +92,7 @@ async function tenantOnShard0(submissions = 3): Promise<Tenant> {
   }
   // The fan-out writes the webhook deliveries of the events so far.
   await runQueue([{ kind: 'drain' }]);
+  await messagesSettled(account.accountId);
   return { account: account, templateId: template.json.id, submissionIds, slugs };
 }
 
@@ -240,7 +250,7 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     const body = { template_id: templateId, submitters: [{ email: 'retry@example.com' }] };
     const headers = { 'Idempotency-Key': `move-retry-${account.accountId}` };
     expect((await api('POST', '/api/submissions', { token: account.token, body, headers })).status).toBe(409);
-    await env.SHARD_0.prepare('DELETE FROM account_fences WHERE account_id = ?').bind(account.accountId).run();
+    await shard(0).prepare('DELETE FROM account_fences WHERE account_id = ?').bind(account.accountId).run();
 
     const retry = await api('POST', '/api/submissions', { token: account.token, body, headers });
 
@@ -309,6 +319,19 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     expect(res.json.error).toEqual(expect.anything());
   });
 
+  it('answers 422 for a negative shard', async () => {
+    const { account } = await tenantOnShard0(0);
+    const res = await partnerApi('POST', `/accounts/${account.accountId}/move`, { body: { shard: -1 } });
+    expect(res.status).toBe(422);
+  });
+
+  it('is declared in the partner OpenAPI document with every answer it gives', async () => {
+    const doc = (await api('GET', '/api/partner/v1/openapi.json')).json;
+    const operation = doc.paths['/accounts/{id}/move'].post;
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '409', '422']));
+    expect(JSON.stringify(doc.components.schemas.PartnerAccount)).toContain('"moving_to_shard"');
+  });
+
   it('answers 409 while a move of the account to another shard is running', async () => {
     const { account } = await tenantOnShard0(0);
     await env.CONTROL_DB.prepare('UPDATE accounts SET moving_to_shard = 1 WHERE id = ?').bind(account.accountId).run();
@@ -332,12 +355,12 @@ describe('tenant tables', () => {
   it('moves or declares every table of a shard database that has an account_id column, and fences each moved one with three triggers', async () => {
     const known = new Set([...CONTROL_TABLES, ...SHARD_SYSTEM_TABLES].map((t) => getTableConfig(t).name));
     const moved = new Set(tenantTables().map((t) => t.name));
-    const { results: tables } = await env.SHARD_0.prepare(
+    const { results: tables } = await shard(0).prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
     ).all<{ name: string }>();
-    const { results: triggers } = await env.SHARD_0.prepare("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%account_moving%'").all<{ tbl_name: string }>();
+    const { results: triggers } = await shard(0).prepare("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%account_moving%'").all<{ tbl_name: string }>();
     for (const { name } of tables) {
-      const { results: columns } = await env.SHARD_0.prepare(`SELECT name FROM pragma_table_info('${name}')`).all<{ name: string }>();
+      const { results: columns } = await shard(0).prepare(`SELECT name FROM pragma_table_info('${name}')`).all<{ name: string }>();
       if (!columns.some((c) => c.name === 'account_id') || known.has(name)) continue;
       expect(moved.has(name), `${name} is neither moved nor declared control`).toBe(true);
       expect(triggers.filter((t) => t.tbl_name === name), `${name} fence triggers`).toHaveLength(3);

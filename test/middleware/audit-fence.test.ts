@@ -18,13 +18,13 @@ describe('auditTrail during an account move', () => {
     app.use('*', auditTrail({ subject: () => ({ accountId, userId: null, accessTokenId: null, actor: 'test' }) }));
     // The request's change commits, then the move's fence arrives before the trail row is written.
     app.post('/change', async (c) => {
-      await env.SHARD_0.prepare("INSERT INTO account_fences (account_id, reason) VALUES (?, 'moving')").bind(accountId).run();
+      await env.SHARD_0!.prepare("INSERT INTO account_fences (account_id, reason) VALUES (?, 'moving')").bind(accountId).run();
       return c.json({ changed: true }, 201);
     });
 
     const res = await app.request('/change', { method: 'POST' }, env);
 
     expect(res.status).toBe(201);
-    expect(await env.SHARD_0.prepare('SELECT count(*) AS n FROM audit_events WHERE account_id = ?').bind(accountId).first('n')).toBe(0);
+    expect(await env.SHARD_0!.prepare('SELECT count(*) AS n FROM audit_events WHERE account_id = ?').bind(accountId).first('n')).toBe(0);
   });
 });
