@@ -4,6 +4,7 @@
 import type { Db } from '../db/client';
 import { getAccount } from '../db/queries/accounts';
 import {
+  advanceFence,
   allocateIdBlock,
   claimMove,
   countRows,
@@ -99,7 +100,8 @@ export async function deleteSourceRows(db: Db, accountId: number): Promise<void>
   for (const table of [...tenantTables()].reverse()) {
     while ((await deletePage(db, table, accountId, 'moved')) > 0);
   }
-  await setFence(db, accountId, 'deleted');
+  // Only if the fence still says `moved`: a move back to this shard removes it before copying.
+  await advanceFence(db, accountId, 'moved', 'deleted');
 }
 
 /** Shards other than the account's own where a crash after the flip left the fence at `moving`. */

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { api, createAccount, partnerApi, type TestAccount } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { receiverHook, runQueue } from '../webhook-fixtures';
-import { controlDb, shardScope } from '../../src/db/shards';
+import { controlDb, shardDb, shardScope } from '../../src/db/shards';
 import type { Bindings } from '../../src/env';
 import { deleteMovedAccountRows } from '../../src/scheduled/moved-accounts';
 import { tenantTables, unclassifiedAccountTables, CONTROL_TABLES, SHARD_SYSTEM_TABLES } from '../../src/db/tenant-tables';
-import { beginMove, copyRows, fenceSource, MOVED_ROWS_GRACE_MS, prepareTarget } from '../../src/services/account-move';
+import { beginMove, copyRows, deleteSourceRows, fenceSource, MOVED_ROWS_GRACE_MS, prepareTarget } from '../../src/services/account-move';
 import { flipShard } from '../../src/db/queries/account-move';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 
@@ -195,6 +195,23 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     await afterGrace(1);
     expect(total(await accountRows(shard(1), account.accountId))).toBe(0);
     expect((await createSubmission(account.token, templateId, 8)).status).toBe(201);
+  });
+
+  it('deletes nothing of a copy back to the old shard when a late cleanup of that shard runs during it', async () => {
+    const { account } = await tenantOnShard0(1);
+    expect((await move(account.accountId, 1)).status).toBe(200);
+    const onShard1 = await accountRows(shard(1), account.accountId);
+    await beginMove(ctx(), account.accountId, 0);
+    await fenceSource(ctx(), account.accountId, 1);
+    await prepareTarget(ctx(), account.accountId, 0);
+    await copyRows(ctx(), account.accountId, 1, 0);
+
+    // The cron picked the account's old rows on shard 0 before the move back began.
+    await deleteSourceRows(shardDb(env, 0), account.accountId);
+
+    expect(await accountRows(shard(0), account.accountId)).toEqual(onShard1);
+    expect(await shard(0).prepare('SELECT count(*) AS n FROM account_fences WHERE account_id = ?').bind(account.accountId).first('n')).toBe(0);
+    expect((await move(account.accountId, 0)).status).toBe(200);
   });
 
   it('loses and duplicates no write racing the move: each commits before the fence and moves, or answers 409 with Retry-After', async () => {

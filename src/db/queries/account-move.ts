@@ -19,6 +19,7 @@ const MAX_INSERT_JSON = 256 * 1024;
  * the rows are gone; the fence stays so a very late request is refused rather than writing here.
  */
 export type FenceReason = 'moving' | 'moved' | 'deleted';
+// 'lifted' is never left behind: it exists only inside deletePage's batch.
 
 const d1 = (db: Db): D1Database => db.$client;
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -141,19 +142,34 @@ export async function countRows(db: Db, tables: readonly TenantTable[], accountI
 
 /**
  * Deletes up to one page of the account's rows of `table`, newest first (a row before the rows it
- * references). The fence is lifted and set again (`fence`) inside the same batch, so the delete is the
- * only write of the account that gets past it; null leaves no fence. Returns how many rows went.
+ * references). With `fenced`, only while the shard's fence still says so: the batch lifts that fence
+ * (reason `lifted`, which the triggers let through), deletes, and sets it back, so the delete is the only
+ * write of the account that gets past it — and a fence changed meanwhile (the account moving back here)
+ * makes it delete nothing. Without, the shard must hold no fence for the account. Returns the rows deleted.
  */
-export async function deletePage(db: Db, table: TenantTable, accountId: number, fence: FenceReason | null): Promise<number> {
+export async function deletePage(db: Db, table: TenantTable, accountId: number, fenced: FenceReason | null): Promise<number> {
   const binding = d1(db);
   const name = quote(table.name);
-  const statements = [
-    binding.prepare('DELETE FROM account_fences WHERE account_id = ?').bind(accountId),
+  const page = `SELECT id FROM ${name} WHERE account_id = ? ORDER BY id DESC LIMIT ?`;
+  if (!fenced) {
+    const result = await binding.prepare(`DELETE FROM ${name} WHERE id IN (${page})`).bind(accountId, MOVE_PAGE_ROWS).run();
+    return result.meta.changes ?? 0;
+  }
+  const results = await binding.batch([
+    binding.prepare("UPDATE account_fences SET reason = 'lifted' WHERE account_id = ? AND reason = ?").bind(accountId, fenced),
     binding
-      .prepare(`DELETE FROM ${name} WHERE id IN (SELECT id FROM ${name} WHERE account_id = ? ORDER BY id DESC LIMIT ?)`)
-      .bind(accountId, MOVE_PAGE_ROWS),
-  ];
-  if (fence) statements.push(setFenceStatement(binding, accountId, fence));
-  const results = await binding.batch(statements);
+      .prepare(`DELETE FROM ${name} WHERE id IN (${page}) AND EXISTS (SELECT 1 FROM account_fences WHERE account_id = ? AND reason = 'lifted')`)
+      .bind(accountId, MOVE_PAGE_ROWS, accountId),
+    binding.prepare("UPDATE account_fences SET reason = ? WHERE account_id = ? AND reason = 'lifted'").bind(fenced, accountId),
+  ]);
   return results[1].meta.changes ?? 0;
+}
+
+/** Moves the fence from `from` to `to`, only if it still says `from`; whether it did. */
+export async function advanceFence(db: Db, accountId: number, from: FenceReason, to: FenceReason): Promise<boolean> {
+  const result = await d1(db)
+    .prepare('UPDATE account_fences SET reason = ?, created_at = ? WHERE account_id = ? AND reason = ?')
+    .bind(to, nowIso(), accountId, from)
+    .run();
+  return (result.meta.changes ?? 0) > 0;
 }
