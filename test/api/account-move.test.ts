@@ -1,6 +1,6 @@
 // POST /api/partner/v1/accounts/{id}/move: an account's rows move to another shard with their ids,
 // writes racing the move commit before its fence or answer 409, and a move cut short resumes.
-import { env } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, createAccount, partnerApi, type TestAccount } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
@@ -12,6 +12,7 @@ import { tenantTables, unclassifiedAccountTables, CONTROL_TABLES, SHARD_SYSTEM_T
 import { beginMove, copyRows, deleteSourceRows, fenceSource, MOVED_ROWS_GRACE_MS, prepareTarget } from '../../src/services/account-move';
 import { flipShard } from '../../src/db/queries/account-move';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
+import { sealSubmission } from '../../src/services/sealing/seal-submission';
 
 type Rows = Record<string, Record<string, unknown>[]>;
 
@@ -166,6 +167,25 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     const page = await api('GET', `/s/${slugs[2]}`);
     expect(page.status).toBe(200);
     expect((await openForm(slugs[2])).status).toBe(200);
+  });
+
+  it('serves a sealed document from the same R2 object after the move', async () => {
+    const { account, submissionIds } = await tenantOnShard0(1);
+    expect(await sealSubmission(env as unknown as Bindings, { db: shardDb(env, 0), control: controlDb(env) }, submissionIds[0])).toBe('sealed');
+    const download = async () => {
+      const list = await api('GET', `/api/submissions/${submissionIds[0]}/documents`, { token: account.token });
+      const res = await SELF.fetch(list.json.documents[0].download_url, { headers: { 'X-Auth-Token': account.token } });
+      return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
+    };
+    const before = await download();
+    const objects = (await env.FILES.list()).objects.map((o) => o.key).sort();
+
+    expect((await move(account.accountId, 1)).status).toBe(200);
+
+    const after = await download();
+    expect(after.status).toBe(200);
+    expect(after.bytes).toEqual(before.bytes);
+    expect((await env.FILES.list()).objects.map((o) => o.key).sort()).toEqual(objects);
   });
 
   it('gives rows created after the move ids above every moved one', async () => {
