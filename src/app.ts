@@ -6,7 +6,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './env';
-import { ApiError } from './lib/errors';
+import { accountMoving, ApiError } from './lib/errors';
+import { isAccountMoving } from './db/errors';
 import { requestId } from './middleware/request-id';
 import { controlDatabase } from './middleware/databases';
 import { authenticate } from './middleware/auth';
@@ -44,6 +45,9 @@ export function errorResponse(err: Error, c: Context<AppEnv>): Response {
     for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
     return c.json({ error: err.error, ...err.extra }, err.status);
   }
+  // A write that reached an account's shard while the account moves (src/db/schema/account-fences.ts),
+  // from any route: the client retries it once the move is done.
+  if (isAccountMoving(err)) return errorResponse(accountMoving(), c);
   if (err instanceof HTTPException && err.status < 500) {
     return c.json({ error: err.message || 'Bad request.' }, err.status as ContentfulStatusCode);
   }

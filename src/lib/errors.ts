@@ -31,3 +31,19 @@ export function notFound(what: string): ApiError {
 export function unprocessable(message: ErrorMessage, extra: Record<string, unknown> = {}): ApiError {
   return new ApiError(422, message, extra);
 }
+
+/** Seconds a client waits before retrying a write refused while its account moves to another shard. */
+export const ACCOUNT_MOVING_RETRY_AFTER = 5;
+
+/**
+ * A write of an account that is moving to another database (POST /api/partner/v1/accounts/{id}/move):
+ * refused, never lost; reads keep working, and the write succeeds once the move is done.
+ */
+export function accountMoving(): ApiError {
+  return new ApiError(
+    409,
+    'This account is being moved to another database; retry shortly.',
+    {},
+    { 'Retry-After': String(ACCOUNT_MOVING_RETRY_AFTER) },
+  );
+}

@@ -2,7 +2,8 @@
 // messages, expire due submissions, complete pending submissions whose every submitter has completed,
 // re-enqueue completed submissions still unsealed after 10 minutes,
 // drain the webhook outbox, re-wake stranded deliveries, prune rows past their retention and delete
-// signing-page uploads no form kept, and move audit events past 90 days to R2. All are
+// signing-page uploads no form kept, move audit events past 90 days to R2, and delete the rows an
+// account left on its old shard. All are
 // idempotent, so an overlap with the queue consumers changes nothing. Each step runs on its own: one that
 // throws is logged and the others still run, since a single poisoned row must not stop expiry or sealing.
 import { shardScopes, type ShardScope } from '../db/shards';
@@ -17,6 +18,7 @@ import { sweepMessages } from './messages-sweep';
 import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';
 import { deleteAbandonedUploads } from './upload-cleanup';
+import { deleteMovedAccountRows } from './moved-accounts';
 
 export type CronStep = { name: string; run(scope: ShardScope, now: number): Promise<unknown> };
 
@@ -40,6 +42,7 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: 'retention', run: (scope, now) => pruneExpiredRows(scope, now) },
   { name: 'abandoned signing uploads', run: (scope, now) => deleteAbandonedUploads(scope, now) },
   { name: 'audit archive', run: ({ db, env }, now) => archiveAuditEvents(db, env.FILES, now) },
+  { name: 'rows of moved accounts', run: (scope, now) => deleteMovedAccountRows(scope, now) },
 ];
 
 /** Runs the steps in order on one shard, each isolated from the others' failures; returns the failures. */

@@ -12,3 +12,4 @@ export * from './signing';
 export * from './billing';
 export * from './signing-uploads';
 export * from './audit-archives';
+export * from './account-fences';

@@ -1,7 +1,7 @@
 // Authenticates tenant API requests by API token (X-Auth-Token or Authorization: Bearer).
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
-import { useShard } from '../databases';
+import { useAccountShard } from '../databases';
 import { findPrincipalByTokenHash, touchLastUsed } from '../../db/queries/access-tokens';
 import { sha256Hex } from '../../lib/crypto';
 import { forbidden, unauthorized } from '../../lib/errors';
@@ -63,7 +63,7 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
       c.executionCtx.waitUntil(touchLastUsed(db, found.token.id, at, new Date(now - interval).toISOString()));
     }
     c.set('principal', found);
-    useShard(c, found.account.shard);
+    useAccountShard(c, found.account);
     await next();
   };
 }

@@ -76,7 +76,10 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       // 5xx before any write is the service's failure, not the request's answer: the key is freed below
       // so a retry runs again. A 5xx after a write is kept as the answer: running it again would apply
       // the change twice.
-      if (c.res.status < 500 || committed) {
+      // Likewise an answer that asks to retry later before any write (an account move's 409 with
+      // Retry-After): storing it would replay the refusal to the retry it asks for.
+      const retryLater = !committed && c.res.headers.has('Retry-After');
+      if (!retryLater && (c.res.status < 500 || committed)) {
         const response = c.res.status < 500 ? c.res.clone() : appliedButFailed(c.var.requestId);
         const headers = [...response.headers].filter(([name]) => !PER_REQUEST_HEADERS.test(name));
         const note = c.get('audit');

@@ -9,6 +9,7 @@ import type { PlanName } from '../../lib/plans';
 import { nowIso } from '../../lib/time';
 import { mintAdminToken } from '../../services/partner-accounts';
 import { placeNewAccount } from '../../services/shard-placement';
+import { moveAccount as moveAccountToShard } from '../../services/account-move';
 import type * as routes from './accounts.routes';
 import { serializeAccount } from '../settings/settings.handlers';
 
@@ -18,6 +19,8 @@ export function serializePartnerAccount(account: Account) {
     plan: account.plan as PlanName,
     suspended: account.suspendedAt !== null,
     suspended_at: account.suspendedAt,
+    shard: account.shard,
+    moving_to_shard: account.movingToShard,
   };
 }
 
@@ -88,4 +91,13 @@ export const mintAccessToken: RouteHandler<typeof routes.mintAccessToken, AppEnv
     },
     201,
   );
+};
+
+export const moveAccount: RouteHandler<typeof routes.moveAccount, AppEnv> = async (c) => {
+  const { id } = c.req.valid('param');
+  const { shard } = c.req.valid('json');
+  // Named before the move: the trail is written after it, on the shard the account then lives on.
+  c.set('audit', { action: 'partner.account.move', resourceType: 'account', resourceId: id, accountId: id });
+  const account = await moveAccountToShard({ env: c.env, control: c.var.control }, id, shard);
+  return c.json(serializePartnerAccount(account), 200);
 };

@@ -12,6 +12,12 @@ export const partnerAccountSchema = accountSchema
     plan: z.enum(PLAN_NAMES),
     suspended: z.boolean().openapi({ description: 'A suspended account’s API tokens are refused with 403.' }),
     suspended_at: z.string().nullable(),
+    shard: z.number().int().openapi({ description: 'The tenant database (SHARD_<n>) holding the account’s rows.' }),
+    moving_to_shard: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'While a move runs: the shard the rows are being copied to; the account’s writes answer 409 until it is done.' }),
   })
   .openapi('PartnerAccount');
 
@@ -135,5 +141,30 @@ export const mintAccessToken = partnerRoute(
         },
       },
     },
+  },
+);
+
+export const moveAccountBody = z.object({
+  shard: z
+    .number()
+    .int()
+    .min(0)
+    .openapi({ description: 'The shard to move the account to (SHARD_<n> in wrangler.toml).', example: 1 }),
+});
+
+export const moveAccount = partnerRoute(
+  { errors: [409] },
+  {
+    method: 'post',
+    path: '/accounts/{id}/move',
+    tags: ['Accounts'],
+    summary: 'Move an account to another shard',
+    description:
+      'Copies every row of the account to the shard given, keeping ids, then points the account at it and deletes the rows from ' +
+      'the old shard. Meanwhile the account’s writes answer 409 with Retry-After and its reads keep working. Uploaded and signed ' +
+      'documents (R2) stay where they are. A call that failed half way is resumed by sending the same shard again; 409 while a move ' +
+      'to another shard is running, 422 for the shard the account already lives on or a shard that does not exist.',
+    request: { params: idParamsSchema, body: { required: true, content: { 'application/json': { schema: moveAccountBody } } } },
+    responses: { 200: accountResponse('The account on its new shard.') },
   },
 );

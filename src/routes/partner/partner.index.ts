@@ -40,7 +40,7 @@ export function createPartnerApi(): OpenAPIHono<AppEnv> {
         title: `${c.env.SERVICE_NAME} partner API`,
         version: 'partner-v1',
         description:
-          'Operator control plane: create, list, update and suspend accounts, and mint their first admin token. ' +
+          'Operator control plane: create, list, update, suspend and move accounts, and mint their first admin token. ' +
           `Authenticate with a partner key; ${PARTNER_RATE_LIMIT} requests per minute per key. Responses carry X-API-Version: partner-v1.`,
       },
       servers: [{ url: '/api/partner/v1' }],
@@ -59,6 +59,7 @@ export function createPartnerApi(): OpenAPIHono<AppEnv> {
   partner.openapi(routes.getAccount, handlers.getAccount);
   partner.openapi(routes.updateAccount, handlers.updateAccount);
   partner.openapi(routes.mintAccessToken, handlers.mintAccessToken);
+  partner.openapi(routes.moveAccount, handlers.moveAccount);
   // Answer unknown partner paths here: falling through would reach the tenant API's authentication.
   partner.all('*', (c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
   return partner;

@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../env';
 import type { Db } from '../../db/client';
-import { useShard } from '../../middleware/databases';
+import { useAccountShard } from '../../middleware/databases';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
@@ -43,7 +43,7 @@ async function findSigning(c: C): Promise<Signing | null> {
   const slug = c.req.param('slug') ?? '';
   const account = await accountOfSlug(c.var.control, slug);
   if (!account) return null;
-  useShard(c, account.shard);
+  useAccountShard(c, account);
   return loadSigning(c.var.db, account, slug);
 }
 
