@@ -1,12 +1,13 @@
 // Reads and marks outbox rows for the webhook fan-out (the writes are outboxInsert in services/events).
 import { and, asc, isNull, sql } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
+import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { events, webhookDeliveries, type EventRow } from '../schema';
 
 /** The oldest events not yet fanned out. */
 export async function undispatchedEvents(db: Db, limit: number): Promise<EventRow[]> {
-  return db.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.id)).limit(limit);
+  return db.select().from(events).where(and(isNull(events.dispatchedAt), notFenced(events.accountId))).orderBy(asc(events.id)).limit(limit);
 }
 
 /** Marks events fanned out; meant for the same batch as their delivery rows. */
@@ -32,6 +33,7 @@ export async function pruneDispatchedEvents(db: Db, before: string, limit: numbe
         sql`${events.dispatchedAt} IS NOT NULL`,
         sql`${events.dispatchedAt} < ${before}`,
         sql`NOT EXISTS (SELECT 1 FROM ${d} WHERE ${d.eventId} = ${events.id})`,
+        notFenced(events.accountId),
       ),
     )
     .orderBy(asc(events.dispatchedAt))

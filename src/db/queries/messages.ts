@@ -1,5 +1,6 @@
 // Outbound message rows.
 import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { messages, type Message, type NewMessage } from '../schema/index';
 
@@ -92,7 +93,7 @@ export async function pruneFinishedMessages(db: Db, before: string, limit: numbe
   const doomed = db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(sql`${messages.status} IN ('sent', 'failed')`, lt(messages.createdAt, before)))
+    .where(and(sql`${messages.status} IN ('sent', 'failed')`, lt(messages.createdAt, before), notFenced(messages.accountId)))
     .orderBy(asc(messages.createdAt))
     .limit(limit)
     .as('doomed');

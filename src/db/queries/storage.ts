@@ -2,6 +2,7 @@
 // covering index on (account_id, byte_size), so the total costs three index range scans, no table rows.
 import { and, asc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
+import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { signingUploads, submissionDocuments, submitters, templateDocuments, type NewSigningUpload } from '../schema';
 
@@ -49,7 +50,7 @@ export async function findAbandonedUploads(db: Db, before: string, limit: number
     .select({ id: signingUploads.id, r2Key: signingUploads.r2Key })
     .from(signingUploads)
     .innerJoin(submitters, eq(submitters.id, signingUploads.submitterId))
-    .where(and(isNull(signingUploads.keptAt), lt(signingUploads.createdAt, before), sql`(${submitters.status} IN ('declined', 'expired') OR NOT ${referenced})`))
+    .where(and(isNull(signingUploads.keptAt), lt(signingUploads.createdAt, before), notFenced(signingUploads.accountId), sql`(${submitters.status} IN ('declined', 'expired') OR NOT ${referenced})`))
     .orderBy(asc(signingUploads.createdAt))
     .limit(limit);
 }
@@ -63,7 +64,7 @@ export async function markKeptUploads(db: Db, before: string, at: string, limit:
     .select({ id: signingUploads.id })
     .from(signingUploads)
     .innerJoin(submitters, eq(submitters.id, signingUploads.submitterId))
-    .where(and(isNull(signingUploads.keptAt), lt(signingUploads.createdAt, before), eq(submitters.status, 'completed'), referenced))
+    .where(and(isNull(signingUploads.keptAt), lt(signingUploads.createdAt, before), notFenced(signingUploads.accountId), eq(submitters.status, 'completed'), referenced))
     .orderBy(asc(signingUploads.createdAt))
     .limit(limit)
     .as('settled');

@@ -1,6 +1,7 @@
 // Sealed document rows and the submissions still waiting for them.
 import { and, asc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
+import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { submissionDocuments, submissions, type NewSubmissionDocument, type Submission, type SubmissionDocument } from '../schema';
 
@@ -73,6 +74,7 @@ export async function listUnsealedCompleted(db: Db, before: string, now: number,
         lt(submissions.completedAt, before),
         eq(submissions.status, 'completed'),
         lt(submissions.sealSweeps, maxSweeps),
+        notFenced(submissions.accountId),
       ),
     )
     .orderBy(sql`${submissions.sealSweptAt} IS NOT NULL`, asc(submissions.sealSweptAt), asc(submissions.completedAt))

@@ -2,6 +2,7 @@
 // takes it with a lease (a conditional UPDATE), so two consumers never attempt the same row at once.
 import { and, asc, eq, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { inList, insertInChunks } from '../bound-parameters';
+import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { webhookDeliveries, type NewWebhookDelivery, type WebhookDelivery } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -138,6 +139,7 @@ export async function pruneFinishedDeliveries(db: Db, before: string, limit: num
         lt(d.createdAt, before),
         sql`${d.status} <> 'pending'`,
         sql`NOT EXISTS (SELECT 1 FROM ${d} AS p WHERE p.delivery_uuid = ${d.deliveryUuid} AND p.status = 'pending')`,
+        notFenced(d.accountId),
       ),
     )
     .orderBy(asc(d.createdAt))
