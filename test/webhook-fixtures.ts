@@ -6,6 +6,7 @@ import { handleWebhookBatch } from '../src/queues/webhooks';
 import { consumeByShard } from '../src/queues/shard-batches';
 import type { WebhookMessage } from '../src/services/webhooks/queue';
 import { allShards, api, shardOf } from './helpers';
+import { shardNumberOf } from './shard-fixtures';
 import { newReceiver, type ReceiverConfig } from './webhook-receiver';
 
 export const SECRET = 'test-secret-0123456789abcdef';
@@ -53,6 +54,25 @@ async function pendingDeliveries(webhookId?: number): Promise<{ id: number; deli
     }),
   );
   return found.flat().sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The drain requests the producers of these accounts' shards send (one per distinct shard), run through
+ * the consumer: what an API write or the cron asks for after it wrote events.
+ */
+export async function drainFor(accountIds: number | number[], now?: number) {
+  const shards = new Set(await Promise.all([accountIds].flat().map(shardNumberOf)));
+  return runQueue(
+    [...shards].map((shard) => ({ kind: 'drain', shard })),
+    now,
+  );
+}
+
+/** A wake-up message for one delivery, stamped with the shard its row lives on. */
+export async function deliverMessage(deliveryUuid: string): Promise<WebhookMessage & { shard: number }> {
+  const found = (await pendingDeliveries()).find((d) => d.deliveryUuid === deliveryUuid);
+  if (!found) throw new Error(`No pending delivery ${deliveryUuid}`);
+  return { kind: 'deliver', deliveryUuid, shard: found.shard };
 }
 
 export async function pendingUuids(webhookId?: number): Promise<string[]> {

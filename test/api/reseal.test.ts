@@ -7,7 +7,7 @@ import { SEALING_MAX_ATTEMPTS } from '../../src/queues/sealing';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
-import { shardNumberOfRow } from '../shard-fixtures';
+import { shardNumberOf, shardNumberOfRow } from '../shard-fixtures';
 import { checkPdf } from '../pdf-tools';
 import { completeValues, createTemplate } from '../submission-fixtures';
 
@@ -122,7 +122,8 @@ describe('POST /api/submissions/{id}/documents/reseal', () => {
     const res = await resealRecordingQueue(s);
     expect(res.status).toBe(202);
     expect(await res.json()).toMatchObject({ sealed: false, sealing: { status: 'in_progress', reason: null, failed_at: null } });
-    expect(sent).toEqual([{ type: 'seal', submissionId: s.id }]);
+    // Stamped with the account's shard, so the consumer reads that shard's rows.
+    expect(sent).toEqual([{ type: 'seal', submissionId: s.id, shard: await shardNumberOf(s.owner.accountId) }]);
     expect((await documents(s)).json.sealing).toEqual({ status: 'in_progress', reason: null, failed_at: null });
   });
 
