@@ -2,7 +2,7 @@
 // lives on, the ShardScope background work on it gets, and the account row services take.
 import { env } from 'cloudflare:test';
 import { shardScope, type ShardScope } from '../src/db/shards';
-import { allShards } from './helpers';
+import { allShards, shardOf } from './helpers';
 
 /** The number of the shard an account lives on (accounts.shard in the control database). */
 export async function shardNumberOf(accountId: number): Promise<number> {
@@ -29,4 +29,14 @@ export async function shardNumberOfRow(table: string, id: number): Promise<numbe
     if (await shard.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).bind(id).first()) return n;
   }
   throw new Error(`No ${table} row ${id} on any shard`);
+}
+
+/** The account's outbox rows (events) matching a condition, oldest first, read on its shard. */
+export async function accountEvents(accountId: number, where: string, ...binds: unknown[]): Promise<{ id: number; event: string; data: string }[]> {
+  const shard = await shardOf(accountId);
+  const { results } = await shard
+    .prepare(`SELECT * FROM events WHERE account_id = ? AND (${where}) ORDER BY id`)
+    .bind(accountId, ...binds)
+    .all<{ id: number; event: string; data: string }>();
+  return results;
 }
