@@ -3,8 +3,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import worker from '../src/index';
 import { handleWebhookBatch } from '../src/queues/webhooks';
+import { consumeByShard } from '../src/queues/shard-batches';
 import type { WebhookMessage } from '../src/services/webhooks/queue';
-import { api } from './helpers';
+import { allShards, api, shardOf } from './helpers';
+import { shardNumberOf } from './shard-fixtures';
 import { newReceiver, type ReceiverConfig } from './webhook-receiver';
 
 export const SECRET = 'test-secret-0123456789abcdef';
@@ -17,7 +19,7 @@ export async function receiverHook(token: string, options: { events?: string[]; 
 }
 
 export async function insertEvent(accountId: number, event: string, data: Record<string, unknown> = { n: 1 }): Promise<number> {
-  const row = await env.DB.prepare('INSERT INTO events (account_id, event, data) VALUES (?, ?, ?) RETURNING id')
+  const row = await (await shardOf(accountId)).prepare('INSERT INTO events (account_id, event, data) VALUES (?, ?, ?) RETURNING id')
     .bind(accountId, event, JSON.stringify(data))
     .first<{ id: number }>();
   return row!.id;
@@ -25,35 +27,74 @@ export async function insertEvent(accountId: number, event: string, data: Record
 
 let messageCounter = 0;
 
-/** Runs the Worker's queue() export on these bodies; with `now`, the consumer behind it at that time. */
-export async function runQueue(bodies: WebhookMessage[], now?: number) {
+/**
+ * Runs the Worker's queue() export on these bodies; with `now`, the consumer behind it at that time (each
+ * shard's part against its own shard, as queue() splits it). A body names its shard as producers stamp it.
+ */
+export async function runQueue(bodies: (WebhookMessage & { shard?: number })[], now?: number) {
   const batch = createMessageBatch<WebhookMessage>(
     'signing-service-webhooks',
     bodies.map((body) => ({ id: `m${++messageCounter}`, timestamp: new Date(), attempts: 1, body })),
   );
   const ctx = createExecutionContext();
   if (now === undefined) await worker.queue(batch, env, ctx);
-  else await handleWebhookBatch(batch, env, { now });
+  else await consumeByShard(batch, env, (part, scope) => handleWebhookBatch(part, scope, { now }));
   return getQueueResult(batch, ctx);
 }
 
-export async function pendingUuids(webhookId?: number): Promise<string[]> {
-  const { results } = await env.DB.prepare(
-    `SELECT delivery_uuid FROM webhook_deliveries WHERE status = 'pending' ${webhookId ? 'AND webhook_id = ?' : ''} ORDER BY id`,
-  )
-    .bind(...(webhookId ? [webhookId] : []))
-    .all<{ delivery_uuid: string }>();
-  return results.map((r) => r.delivery_uuid);
+/** Pending deliveries (of one endpoint, or all) on every shard, with the shard each lives on; ids are unique across shards. */
+async function pendingDeliveries(webhookId?: number): Promise<{ id: number; deliveryUuid: string; shard: number }[]> {
+  const found = await Promise.all(
+    allShards().map(async (shard, n) => {
+      const { results } = await shard
+        .prepare(`SELECT id, delivery_uuid FROM webhook_deliveries WHERE status = 'pending' ${webhookId ? 'AND webhook_id = ?' : ''} ORDER BY id`)
+        .bind(...(webhookId ? [webhookId] : []))
+        .all<{ id: number; delivery_uuid: string }>();
+      return results.map((r) => ({ id: r.id, deliveryUuid: r.delivery_uuid, shard: n }));
+    }),
+  );
+  return found.flat().sort((a, b) => a.id - b.id);
 }
 
-/** One consumer run over every pending delivery of this endpoint, as the queue would wake them. */
-export async function deliverPending(webhookId: number, now?: number) {
-  const uuids = await pendingUuids(webhookId);
-  if (uuids.length === 0) return null;
+/**
+ * The drain requests the producers of these accounts' shards send (one per distinct shard), run through
+ * the consumer: what an API write or the cron asks for after it wrote events.
+ */
+export async function drainFor(accountIds: number | number[], now?: number) {
+  const shards = new Set(await Promise.all([accountIds].flat().map(shardNumberOf)));
   return runQueue(
-    uuids.map((deliveryUuid) => ({ kind: 'deliver', deliveryUuid })),
+    [...shards].map((shard) => ({ kind: 'drain', shard })),
     now,
   );
+}
+
+/** A wake-up message for one delivery, stamped with the shard its row lives on. */
+export async function deliverMessage(deliveryUuid: string): Promise<WebhookMessage & { shard: number }> {
+  const found = (await pendingDeliveries()).find((d) => d.deliveryUuid === deliveryUuid);
+  if (!found) throw new Error(`No pending delivery ${deliveryUuid}`);
+  return { kind: 'deliver', deliveryUuid, shard: found.shard };
+}
+
+export async function pendingUuids(webhookId?: number): Promise<string[]> {
+  return (await pendingDeliveries(webhookId)).map((d) => d.deliveryUuid);
+}
+
+/** One consumer run over every pending delivery of this endpoint, as the queue would wake them (stamped with their shard). */
+export async function deliverPending(webhookId: number, now?: number) {
+  const pending = await pendingDeliveries(webhookId);
+  if (pending.length === 0) return null;
+  return runQueue(
+    pending.map(({ deliveryUuid, shard }) => ({ kind: 'deliver', deliveryUuid, shard })),
+    now,
+  );
+}
+
+/** The shard database holding an endpoint's rows (webhook ids are unique across shards). */
+export async function shardOfWebhook(webhookId: number): Promise<D1Database> {
+  for (const shard of allShards()) {
+    if (await shard.prepare('SELECT 1 FROM webhooks WHERE id = ?').bind(webhookId).first()) return shard;
+  }
+  throw new Error(`No webhook ${webhookId}`);
 }
 
 export type DeliveryRow = {
@@ -72,6 +113,7 @@ export type DeliveryRow = {
 };
 
 export async function deliveryRows(webhookId: number): Promise<DeliveryRow[]> {
-  const { results } = await env.DB.prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id').bind(webhookId).all<DeliveryRow>();
+  const shard = await shardOfWebhook(webhookId);
+  const { results } = await shard.prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id').bind(webhookId).all<DeliveryRow>();
   return results;
 }

@@ -14,7 +14,7 @@ async function callerWith(limits: { scopes?: string[]; allowedIps?: string[]; ex
 }
 
 async function tokenCount(accountId: number) {
-  return (await env.DB.prepare('SELECT COUNT(*) AS n FROM access_tokens WHERE account_id = ?').bind(accountId).first<{ n: number }>())!.n;
+  return (await env.CONTROL_DB.prepare('SELECT COUNT(*) AS n FROM access_tokens WHERE account_id = ?').bind(accountId).first<{ n: number }>())!.n;
 }
 
 const inOneDay = () => new Date(Date.now() + 86_400_000).toISOString();

@@ -27,7 +27,7 @@ describe('POST /api/access_tokens', () => {
   it('stores only a hash of the token', async () => {
     const a = await createAccount();
     const res = await api('POST', '/api/access_tokens', { token: a.token, body: { name: 'x' } });
-    const rows = await env.DB.prepare('SELECT * FROM access_tokens WHERE id = ?').bind(res.json.id).all();
+    const rows = await env.CONTROL_DB.prepare('SELECT * FROM access_tokens WHERE id = ?').bind(res.json.id).all();
     expect(JSON.stringify(rows.results)).not.toContain(res.json.token);
   });
 

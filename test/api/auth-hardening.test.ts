@@ -6,10 +6,18 @@ import worker from '../../src/index';
 import { AUTH_FAILURE_LIMIT } from '../../src/lib/limits';
 import { api, createAccount, createToken, partnerKeys } from '../helpers';
 
-/** The real D1 binding, with every statement the Worker prepares or batches counted. */
+/** The real D1 bindings (control and every shard), with every statement the Worker prepares or batches counted. */
 function countedD1() {
   const counted = { queries: 0 };
-  const db = new Proxy(env.DB, {
+  const bindings: Record<string, D1Database> = {};
+  for (const [name, binding] of Object.entries(env)) {
+    if (name === 'CONTROL_DB' || /^SHARD_\d+$/.test(name)) bindings[name] = countedBinding(binding as D1Database, counted);
+  }
+  return { bindings, counted };
+}
+
+function countedBinding(binding: D1Database, counted: { queries: number }): D1Database {
+  return new Proxy(binding, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
@@ -22,7 +30,6 @@ function countedD1() {
       return value.bind(target);
     },
   });
-  return { db, counted };
 }
 
 /** The real RateLimiter namespace, with the name of every object the Worker asks for recorded. */
@@ -46,12 +53,12 @@ function recordedLimiters() {
 
 /** One request through the Worker's fetch with D1 counted, as the platform would send it. */
 async function counted(path: string, headers: Record<string, string>, ip: string) {
-  const { db, counted: d1 } = countedD1();
+  const { bindings, counted: d1 } = countedD1();
   const { namespace, names } = recordedLimiters();
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(`https://api.test${path}`, { headers: { 'CF-Connecting-IP': ip, ...headers } }),
-    { ...env, DB: db, RATE_LIMITER: namespace },
+    { ...env, ...bindings, RATE_LIMITER: namespace },
     ctx,
   );
   await waitOnExecutionContext(ctx);

@@ -55,7 +55,7 @@ describe('authentication', () => {
 
   it('refuses the token of a removed user', async () => {
     const a = await createAccount();
-    await env.DB.prepare('UPDATE users SET archived_at = ? WHERE id = ?').bind(new Date().toISOString(), a.userId).run();
+    await env.CONTROL_DB.prepare('UPDATE users SET archived_at = ? WHERE id = ?').bind(new Date().toISOString(), a.userId).run();
     expect((await api('GET', '/api/user', { token: a.token })).status).toBe(401);
   });
 });
@@ -106,7 +106,7 @@ describe('last_used_at', () => {
   it('is set on first use and not rewritten by the next request within the interval', async () => {
     const a = await createAccount();
     const read = () =>
-      env.DB.prepare('SELECT last_used_at FROM access_tokens WHERE account_id = ?').bind(a.accountId).first<{ last_used_at: string | null }>();
+      env.CONTROL_DB.prepare('SELECT last_used_at FROM access_tokens WHERE account_id = ?').bind(a.accountId).first<{ last_used_at: string | null }>();
     expect((await read())!.last_used_at).toBeNull();
     await api('GET', '/api/user', { token: a.token });
     const first = (await read())!.last_used_at;
@@ -118,9 +118,9 @@ describe('last_used_at', () => {
   it('is refreshed once the stored value is older than a minute', async () => {
     const a = await createAccount();
     const old = new Date(Date.now() - 5 * 60_000).toISOString();
-    await env.DB.prepare('UPDATE access_tokens SET last_used_at = ? WHERE account_id = ?').bind(old, a.accountId).run();
+    await env.CONTROL_DB.prepare('UPDATE access_tokens SET last_used_at = ? WHERE account_id = ?').bind(old, a.accountId).run();
     await api('GET', '/api/user', { token: a.token });
-    const row = await env.DB.prepare('SELECT last_used_at FROM access_tokens WHERE account_id = ?').bind(a.accountId).first<{ last_used_at: string }>();
+    const row = await env.CONTROL_DB.prepare('SELECT last_used_at FROM access_tokens WHERE account_id = ?').bind(a.accountId).first<{ last_used_at: string }>();
     expect(row!.last_used_at > old).toBe(true);
   });
 });

@@ -2,24 +2,26 @@
 // must still answer (issue 21 › 13). Large fixtures are copied row by row in D1; every request under
 // test goes through the Worker.
 /// <reference types="vite/types/importMeta.d.ts" />
-import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { fanOutInserts } from '../../src/db/queries/webhook-deliveries';
 import type { NewWebhookDelivery } from '../../src/db/schema/index';
 import { sweepUnsealed } from '../../src/scheduled/sealing-sweep';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
-import { api, createAccount, type TestAccount } from '../helpers';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { scopeOf } from '../shard-fixtures';
 import { createTemplate } from '../submission-fixtures';
 
 /** Past D1's limit of 100: enough rows for any one-parameter-per-row list to fail. */
 const MANY = 100;
 
 let owner: TestAccount;
+/** The owner's shard: every fixture row is copied there, where the Worker reads the owner's rows. */
+let shard: D1Database;
 
 /** The columns of `table` except `id`, so a row can be copied with some of them replaced. */
 async function columnsOf(table: string): Promise<string[]> {
-  const { results } = await env.DB.prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{ name: string }>();
+  const { results } = await shard.prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{ name: string }>();
   return results.map((r) => r.name).filter((name) => name !== 'id');
 }
 
@@ -36,17 +38,17 @@ function copyRows(columns: string[], table: string, where: string, whereBinds: u
     binds.push(...replacement.slice(1));
     return replacement[0];
   });
-  return env.DB.prepare(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM ${table} WHERE ${where}`).bind(...binds, ...whereBinds);
+  return shard.prepare(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM ${table} WHERE ${where}`).bind(...binds, ...whereBinds);
 }
 
 async function runInBatches(statements: D1PreparedStatement[]) {
-  for (let i = 0; i < statements.length; i += 50) await env.DB.batch(statements.slice(i, i + 50));
+  for (let i = 0; i < statements.length; i += 50) await shard.batch(statements.slice(i, i + 50));
 }
 
 /** `count` copies of a template made through the API (rows, version and documents), each its own template. */
 async function copyTemplate(publicId: string, count: number): Promise<string[]> {
   const [templateColumns, versionColumns, documentColumns] = await Promise.all([columnsOf('templates'), columnsOf('template_versions'), columnsOf('template_documents')]);
-  const source = (await env.DB.prepare('SELECT id FROM templates WHERE public_id = ?').bind(publicId).first<{ id: number }>())!.id;
+  const source = (await shard.prepare('SELECT id FROM templates WHERE public_id = ?').bind(publicId).first<{ id: number }>())!.id;
   const copies = Array.from({ length: count }, (_, i) => `${publicId}c${i}`);
   const newId = '(SELECT id FROM templates WHERE public_id = ?)';
   await runInBatches(
@@ -93,7 +95,7 @@ async function copySubmissionOnto(templateId: string, templates: string[], statu
       ),
     ),
   ]);
-  const { results } = await env.DB.prepare(`SELECT id FROM submissions WHERE slug IN (SELECT value FROM json_each(?)) ORDER BY id`).bind(JSON.stringify(slugs)).all<{ id: number }>();
+  const { results } = await shard.prepare(`SELECT id FROM submissions WHERE slug IN (SELECT value FROM json_each(?)) ORDER BY id`).bind(JSON.stringify(slugs)).all<{ id: number }>();
   return results.map((r) => r.id);
 }
 
@@ -101,6 +103,7 @@ let pendingIds: number[];
 
 beforeAll(async () => {
   owner = await createAccount({ plan: 'pro' });
+  shard = await shardOf(owner.accountId);
   const template = await createTemplate(owner.token, ['Buyer', 'Seller']);
   pendingIds = await copySubmissionOnto(template.id, await copyTemplate(template.id, MANY));
 });
@@ -159,9 +162,9 @@ describe('sweeps at their largest batch', () => {
   it('the sealing sweep re-queues 100 unsealed submissions in one run and records each sweep', async () => {
     const template = await createTemplate(owner.token, ['Buyer', 'Seller']);
     const ids = await copySubmissionOnto(template.id, await copyTemplate(template.id, MANY), 'completed');
-    const queued = await sweepUnsealed(env, Date.now());
+    const queued = await sweepUnsealed(await scopeOf(owner.accountId), Date.now());
     expect(queued.sort((a, b) => a - b)).toEqual(ids);
-    const { results } = await env.DB.prepare('SELECT DISTINCT seal_sweeps FROM submissions WHERE id IN (SELECT value FROM json_each(?))').bind(JSON.stringify(ids)).all();
+    const { results } = await shard.prepare('SELECT DISTINCT seal_sweeps FROM submissions WHERE id IN (SELECT value FROM json_each(?))').bind(JSON.stringify(ids)).all();
     expect(results).toEqual([{ seal_sweeps: 1 }]);
     expect(pendingIds).toHaveLength(MANY);
   });
@@ -181,7 +184,7 @@ describe('queries', () => {
   });
 
   it('splits a multi-row insert whose later rows bind more than its first so that every statement fits', async () => {
-    const webhook = await env.DB.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/in', '[]', 'secret') RETURNING id")
+    const webhook = await shard.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/in', '[]', 'secret') RETURNING id")
       .bind(owner.accountId)
       .first<{ id: number }>();
     const row = (i: number): NewWebhookDelivery => ({
@@ -212,7 +215,7 @@ describe('queries', () => {
       createdAt: '2026-11-25T12:00:00.000Z',
     });
     const rows = [row(0), ...Array.from({ length: 39 }, (_, i) => full(i + 1))];
-    const db = createDb(env.DB);
+    const db = createDb(shard);
     const [first, ...rest] = fanOutInserts(db, rows);
     const inserted = (await db.batch([first, ...rest])).flat();
     expect(inserted).toHaveLength(rows.length);

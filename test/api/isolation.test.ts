@@ -2,11 +2,11 @@
 // The list of routes comes from the OpenAPI document, so a new route without an entry here fails.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../src/db/client';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { addUser, api, createAccount, type TestAccount } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { receiverHook } from '../webhook-fixtures';
+import { scopeOf } from '../shard-fixtures';
 
 type Fixture = (owner: TestAccount) => Promise<Record<string, string | number>>;
 
@@ -68,7 +68,7 @@ async function ownSealedSubmission(owner: TestAccount): Promise<{ id: number }> 
   const submission = await ownSubmission(owner);
   const done = await api('PUT', `/api/submitters/${submission.submitters[0].id}`, { token: owner.token, body: { completed: true } });
   if (done.status !== 200) throw new Error(`completion fixture: ${done.status} ${done.text}`);
-  await sealSubmission(env, createDb(env.DB), submission.id);
+  await sealSubmission(env, await scopeOf(owner.accountId), submission.id);
   return submission;
 }
 

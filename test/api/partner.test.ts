@@ -98,10 +98,10 @@ describe('POST /api/partner/v1/accounts', () => {
   });
 
   it('answers 400 to a body that is not JSON, creating nothing', async () => {
-    const before = await env.DB.prepare('SELECT count(*) AS n FROM accounts').first<{ n: number }>();
+    const before = await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM accounts').first<{ n: number }>();
     const res = await partnerApi('POST', '/accounts', { body: '{"name":', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(400);
-    expect(await env.DB.prepare('SELECT count(*) AS n FROM accounts').first<{ n: number }>()).toEqual(before);
+    expect(await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM accounts').first<{ n: number }>()).toEqual(before);
   });
 
   it('replays a retried create with the same Idempotency-Key', async () => {
@@ -250,7 +250,7 @@ describe('POST /api/partner/v1/accounts/{id}/access_tokens', () => {
   it('answers 422 when the email belongs to a non-admin', async () => {
     const a = await createAccount();
     const editor = await addUser(a.accountId, 'editor');
-    const email = (await env.DB.prepare('SELECT email FROM users WHERE id = ?').bind(editor.userId).first<{ email: string }>())!.email;
+    const email = (await env.CONTROL_DB.prepare('SELECT email FROM users WHERE id = ?').bind(editor.userId).first<{ email: string }>())!.email;
     const res = await partnerApi('POST', `/accounts/${a.accountId}/access_tokens`, { body: { email } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(`${email} is an editor of this account, not an admin; make them an admin first or use another email.`);

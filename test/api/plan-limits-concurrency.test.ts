@@ -1,11 +1,14 @@
 // Counted plan limits are exact when creates race: Promise.all of real requests at the limit boundary.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api, createAccount, createToken } from '../helpers';
+import { api, createAccount, createToken, shardOf } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 
+/** Counts on the database holding the table: the control database for tokens and users, the account's shard otherwise. */
 async function count(sqlText: string, accountId: number): Promise<number> {
-  const row = await env.DB.prepare(sqlText).bind(accountId).first<{ n: number }>();
+  const control = /FROM (access_tokens|users) /.test(sqlText);
+  const db = control ? env.CONTROL_DB : await shardOf(accountId);
+  const row = await db.prepare(sqlText).bind(accountId).first<{ n: number }>();
   return row!.n;
 }
 
@@ -75,7 +78,7 @@ describe('plan limits under concurrent creates', () => {
   it('adds exactly up to the team-member limit when 5 invitations race with 23 of 25 used', async () => {
     const a = await createAccount({ plan: 'pro' });
     for (let i = 0; i < 22; i += 1) {
-      await env.DB.prepare("INSERT INTO users (account_id, email, name, role) VALUES (?, ?, 'Member', 'editor')").bind(a.accountId, `existing${i}@example.com`).run();
+      await env.CONTROL_DB.prepare("INSERT INTO users (account_id, email, name, role) VALUES (?, ?, 'Member', 'editor')").bind(a.accountId, `existing${i}@example.com`).run();
     }
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => api('POST', '/api/users', { token: a.token, body: { email: `race${i}@example.com` } })));
     expect(statuses(results)).toEqual({ 201: 2, 403: 3 });

@@ -4,8 +4,10 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOn
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { SEALING_MAX_ATTEMPTS } from '../../src/queues/sealing';
+import type { ShardStamp } from '../../src/lib/shard-queues';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
-import { addUser, api, createAccount, type TestAccount } from '../helpers';
+import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { shardNumberOf, shardNumberOfRow } from '../shard-fixtures';
 import { checkPdf } from '../pdf-tools';
 import { completeValues, createTemplate } from '../submission-fixtures';
 
@@ -28,7 +30,7 @@ async function createSubmission(owner: TestAccount) {
 async function unsealableSubmission(): Promise<Setup> {
   const owner = await createAccount({ name: 'Reseal Co' });
   const { id, submitterId } = await createSubmission(owner);
-  const { r2_key } = (await env.DB.prepare('SELECT d.r2_key FROM template_documents d JOIN submissions s ON s.template_id = d.template_id WHERE s.id = ?').bind(id).first<{ r2_key: string }>())!;
+  const { r2_key } = (await (await shardOf(owner.accountId)).prepare('SELECT d.r2_key FROM template_documents d JOIN submissions s ON s.template_id = d.template_id WHERE s.id = ?').bind(id).first<{ r2_key: string }>())!;
   const bytes = await (await env.FILES.get(r2_key))!.arrayBuffer();
   await env.FILES.delete(r2_key);
   expect((await api('PUT', `/api/submitters/${submitterId}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
@@ -36,9 +38,11 @@ async function unsealableSubmission(): Promise<Setup> {
 }
 
 let counter = 0;
+/** A sealing message for this submission, stamped with its shard as producers stamp it. */
 async function deliverSealing(submissionId: number, attempts: number) {
+  const shard = await shardNumberOfRow('submissions', submissionId);
   const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [
-    { id: `reseal-${++counter}`, timestamp: new Date(), attempts, body: { type: 'seal', submissionId } },
+    { id: `reseal-${++counter}`, timestamp: new Date(), attempts, body: { type: 'seal', submissionId, shard } as SealingQueueBody & ShardStamp },
   ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
@@ -118,7 +122,8 @@ describe('POST /api/submissions/{id}/documents/reseal', () => {
     const res = await resealRecordingQueue(s);
     expect(res.status).toBe(202);
     expect(await res.json()).toMatchObject({ sealed: false, sealing: { status: 'in_progress', reason: null, failed_at: null } });
-    expect(sent).toEqual([{ type: 'seal', submissionId: s.id }]);
+    // Stamped with the account's shard, so the consumer reads that shard's rows.
+    expect(sent).toEqual([{ type: 'seal', submissionId: s.id, shard: await shardNumberOf(s.owner.accountId) }]);
     expect((await documents(s)).json.sealing).toEqual({ status: 'in_progress', reason: null, failed_at: null });
   });
 
@@ -133,16 +138,16 @@ describe('POST /api/submissions/{id}/documents/reseal', () => {
     await worker.queue(batch, env, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
     expect((await documents(s)).json.sealing).toEqual({ status: 'sealed', reason: null, failed_at: null });
-    const file = await env.FILES.get((await env.DB.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ r2_key: string }>())!.r2_key);
+    const file = await env.FILES.get((await (await shardOf(s.owner.accountId)).prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ r2_key: string }>())!.r2_key);
     const { pdfsig } = await checkPdf(new Uint8Array(await file!.arrayBuffer()));
     expect(pdfsig.output).toContain('Signature is Valid.');
   });
 
   it('resets the sealing sweep\'s backoff so the safety net covers the new attempt', async () => {
     const s = await unsealableSubmission();
-    await env.DB.prepare("UPDATE submissions SET seal_sweeps = 12, seal_swept_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(s.id).run();
+    await (await shardOf(s.owner.accountId)).prepare("UPDATE submissions SET seal_sweeps = 12, seal_swept_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(s.id).run();
     expect((await api('POST', `/api/submissions/${s.id}/documents/reseal`, { token: s.owner.token })).status).toBe(202);
-    const row = await env.DB.prepare('SELECT seal_sweeps, seal_swept_at FROM submissions WHERE id = ?').bind(s.id).first();
+    const row = await (await shardOf(s.owner.accountId)).prepare('SELECT seal_sweeps, seal_swept_at FROM submissions WHERE id = ?').bind(s.id).first();
     expect(row).toEqual({ seal_sweeps: 0, seal_swept_at: null });
   });
 

@@ -2,9 +2,10 @@ import { env } from 'cloudflare:test';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../src/db/client';
+import { accountRow } from '../shard-fixtures';
 import { accountSigningIdentity } from '../../src/services/certificates/account-identity';
 import { sealDocument } from '../../src/services/pdf/seal';
-import { addUser, api, createAccount } from '../helpers';
+import { addUser, api, createAccount, shardOf } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 
 const { files: fixtures, password: PKCS12_PASSWORD } = inject('pkcs12');
@@ -24,7 +25,7 @@ async function sealWith(accountId: number) {
     original: await pdf.save(),
     stamps: [],
     trail: { serviceName: 'Signing Service', documentName: 'Doc', templateName: 'T', submissionRef: 's', completedAt: null, signers: [], events: [] },
-    signer: await accountSigningIdentity(env, createDb(env.DB), accountId),
+    signer: await accountSigningIdentity(env, createDb(await shardOf(accountId)), await accountRow(accountId)),
     signature: { name: 'Acme' },
   });
 }
@@ -78,7 +79,7 @@ describe('PUT /api/settings/certificate', () => {
   it('stores the private key encrypted, not as PKCS#8', async () => {
     const a = await createAccount();
     await api('PUT', '/api/settings/certificate', { token: a.token, body: { file: fixtures.good, password: PKCS12_PASSWORD } });
-    const row = await env.DB.prepare("SELECT private_key FROM signing_identities WHERE account_id = ? AND source = 'uploaded'").bind(a.accountId).first<{ private_key: string }>();
+    const row = await (await shardOf(a.accountId)).prepare("SELECT private_key FROM signing_identities WHERE account_id = ? AND source = 'uploaded'").bind(a.accountId).first<{ private_key: string }>();
     expect(row!.private_key).toMatch(/^v1\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/);
     // A PKCS#8 RSA key's DER starts 30 82 …, base64 "MII"; the stored ciphertext part must not be one.
     expect(row!.private_key.split('.')[2].startsWith('MII')).toBe(false);

@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '../../src/lib/plans';
-import { api, createAccount } from '../helpers';
+import { api, createAccount, shardOf } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { signingFixture } from '../signing/fixtures';
 
@@ -17,7 +17,7 @@ async function createTemplate(token: string) {
 }
 
 async function storedRows(accountId: number): Promise<number> {
-  const row = await env.DB.prepare(
+  const row = await (await shardOf(accountId)).prepare(
     `SELECT (SELECT coalesce(sum(byte_size), 0) FROM template_documents WHERE account_id = ?1)
           + (SELECT coalesce(sum(byte_size), 0) FROM signing_uploads WHERE account_id = ?1) AS bytes`,
   )
@@ -31,9 +31,9 @@ async function storedRows(accountId: number): Promise<number> {
  * a removed one, as a replaced file's earlier version is, whose file still counts.
  */
 async function fillStorage(accountId: number, templatePublicId: string, room: number, limit = FREE_STORAGE): Promise<void> {
-  const template = await env.DB.prepare('SELECT id FROM templates WHERE public_id = ?').bind(templatePublicId).first<{ id: number }>();
+  const template = await (await shardOf(accountId)).prepare('SELECT id FROM templates WHERE public_id = ?').bind(templatePublicId).first<{ id: number }>();
   const filler = limit - (await storedRows(accountId)) - room;
-  await env.DB.prepare(
+  await (await shardOf(accountId)).prepare(
     `INSERT INTO template_documents (account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, r2_key, position, removed_at)
      VALUES (?, ?, ?, 'earlier version', 'application/pdf', ?, 'seed', 1, '[]', ?, 99, '2026-11-01T00:00:00.000Z')`,
   )
@@ -62,7 +62,7 @@ describe('storage limit on template uploads', () => {
     const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { name: 'Too much', documents: [{ name: 'doc', file: toBase64(await makePdf(1)) }] } });
     expectPlanLimit(res);
     expect(await templateFiles(a.accountId)).toBe(1);
-    const templates = await env.DB.prepare('SELECT count(*) AS n FROM templates WHERE account_id = ?').bind(a.accountId).first<{ n: number }>();
+    const templates = await (await shardOf(a.accountId)).prepare('SELECT count(*) AS n FROM templates WHERE account_id = ?').bind(a.accountId).first<{ n: number }>();
     expect(templates!.n).toBe(1);
   });
 
@@ -127,7 +127,7 @@ describe('storage limit on signing-page uploads', () => {
 
   async function freeFixture() {
     const f = await signingFixture({ fields: [{ name: 'Proof', type: 'file' }] });
-    await env.DB.prepare("UPDATE accounts SET plan = 'free' WHERE id = ?").bind(f.account.accountId).run();
+    await env.CONTROL_DB.prepare("UPDATE accounts SET plan = 'free' WHERE id = ?").bind(f.account.accountId).run();
     return f;
   }
 
@@ -149,7 +149,7 @@ describe('storage limit on signing-page uploads', () => {
     const pdf = await makePdf(1);
     const res = await upload(f.submitters[0].slug, f.field('Proof'), pdf);
     expect(res.status).toBe(201);
-    const row = await env.DB.prepare('SELECT submission_id, submitter_id, byte_size, r2_key FROM signing_uploads WHERE uuid = ?')
+    const row = await (await shardOf(f.account.accountId)).prepare('SELECT submission_id, submitter_id, byte_size, r2_key FROM signing_uploads WHERE uuid = ?')
       .bind(res.json.attachment_uuid)
       .first<{ submission_id: number; submitter_id: number; byte_size: number; r2_key: string }>();
     expect(row).toMatchObject({ submission_id: f.submissionId, submitter_id: f.submitters[0].id, byte_size: pdf.length });
@@ -174,7 +174,7 @@ describe('storage limit on signing-page uploads', () => {
     expect((await upload(f.submitters[0].slug, f.field('Proof'), await makePdf(1))).status).toBe(201);
     const res = await api('DELETE', `/api/submissions/${f.submissionId}?permanently=true`, { token: f.account.token });
     expect(res.status).toBe(204);
-    const rows = await env.DB.prepare('SELECT count(*) AS n FROM signing_uploads WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
+    const rows = await (await shardOf(f.account.accountId)).prepare('SELECT count(*) AS n FROM signing_uploads WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
     expect(rows!.n).toBe(0);
     expect(await attachmentFiles(f.account.accountId)).toBe(0);
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { PLANS } from '../../src/lib/plans';
 import { checkoutSessionForm } from '../../src/services/billing/stripe-checkout';
-import { api, createAccount } from '../helpers';
+import { api, createAccount, shardOf } from '../helpers';
 
 const SECRET = 'whsec_test_signing_secret';
 let eventCounter = 0;
@@ -52,7 +52,7 @@ async function deliver(event: unknown, options: { signature?: string | null; pat
 }
 
 async function accountRow(id: number) {
-  return env.DB.prepare('SELECT plan, stripe_subscription_id, stripe_customer_id FROM accounts WHERE id = ?').bind(id).first<{
+  return env.CONTROL_DB.prepare('SELECT plan, stripe_subscription_id, stripe_customer_id FROM accounts WHERE id = ?').bind(id).first<{
     plan: string;
     stripe_subscription_id: string | null;
     stripe_customer_id: string | null;
@@ -156,7 +156,7 @@ describe('POST /api/subscription/webhook', () => {
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(results.filter((r) => r.json.outcome === 'applied')).toHaveLength(1);
     expect(results.filter((r) => r.json.outcome === 'duplicate')).toHaveLength(4);
-    const audit = await env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE account_id = ? AND actor = 'stripe'").bind(a.accountId).first<{ n: number }>();
+    const audit = await (await shardOf(a.accountId)).prepare("SELECT count(*) AS n FROM audit_events WHERE account_id = ? AND actor = 'stripe'").bind(a.accountId).first<{ n: number }>();
     expect(audit!.n).toBe(1);
   });
 

@@ -1,7 +1,7 @@
 // POST /api/templates/pdf and POST /api/templates: uploads, limits, atomicity, events.
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api, createAccount } from '../helpers';
+import { api, createAccount, shardOf } from '../helpers';
 import { pageInObjectStream, xrefStreamDeclaring } from '../fixtures/hostile-pdfs';
 import { fromLatin1, latin1, makeEncryptedPdf, makePdf, makeSignedPdf, pdfFile, realWorldPdf, toBase64 } from '../fixtures/pdfs';
 
@@ -11,7 +11,7 @@ async function storedKeys(accountId: number): Promise<string[]> {
 }
 
 async function rowCount(table: string, accountId: number): Promise<number> {
-  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>();
+  const row = await (await shardOf(accountId)).prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>();
   return row!.n;
 }
 
@@ -376,7 +376,8 @@ describe('POST /api/templates/pdf refusals', () => {
 
   it('deletes the stored files when writing the rows fails', async () => {
     const a = await createAccount();
-    await env.DB.exec("CREATE TRIGGER refuse_boom BEFORE INSERT ON templates WHEN NEW.name = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END;");
+    const shard = await shardOf(a.accountId);
+    await shard.exec("CREATE TRIGGER refuse_boom BEFORE INSERT ON templates WHEN NEW.name = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END;");
     try {
       const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { name: 'boom', documents: [{ file: toBase64(await makePdf()) }, { file: toBase64(await makePdf(2)) }] } });
       expect(res.status).toBe(500);
@@ -384,7 +385,7 @@ describe('POST /api/templates/pdf refusals', () => {
       expect(await rowCount('template_documents', a.accountId)).toBe(0);
       expect(await rowCount('events', a.accountId)).toBe(0);
     } finally {
-      await env.DB.exec('DROP TRIGGER refuse_boom;');
+      await shard.exec('DROP TRIGGER refuse_boom;');
     }
   });
 
@@ -429,7 +430,7 @@ describe('template.created event', () => {
         documents: [{ file: toBase64(await makePdf()) }, { file: toBase64(await makePdf()) }],
       },
     });
-    const row = await env.DB.prepare('SELECT event, data FROM events WHERE account_id = ?').bind(a.accountId).first<{ event: string; data: string }>();
+    const row = await (await shardOf(a.accountId)).prepare('SELECT event, data FROM events WHERE account_id = ?').bind(a.accountId).first<{ event: string; data: string }>();
     expect(row!.event).toBe('template.created');
     expect(JSON.parse(row!.data)).toEqual({
       template: {

@@ -1,7 +1,7 @@
 // Clone, merge, archive, restore and permanent deletion of templates.
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api, createAccount, createToken } from '../helpers';
+import { api, createAccount, createToken, shardOf } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 
 async function create(token: string, body: Record<string, unknown> = {}, files?: Uint8Array[]) {
@@ -16,7 +16,7 @@ async function storedKeys(accountId: number): Promise<string[]> {
 }
 
 async function lastEvent(accountId: number): Promise<{ event: string; data: { template: Record<string, unknown> } }> {
-  const row = await env.DB.prepare('SELECT event, data FROM events WHERE account_id = ? ORDER BY id DESC LIMIT 1').bind(accountId).first<{ event: string; data: string }>();
+  const row = await (await shardOf(accountId)).prepare('SELECT event, data FROM events WHERE account_id = ? ORDER BY id DESC LIMIT 1').bind(accountId).first<{ event: string; data: string }>();
   return { event: row!.event, data: JSON.parse(row!.data) };
 }
 
@@ -113,7 +113,7 @@ describe('POST /api/templates/merge', () => {
     const a = await createAccount();
     const one = await create(a.token);
     const two = await create(a.token);
-    const ids = await env.DB.prepare('SELECT id FROM templates WHERE public_id IN (?, ?) ORDER BY id').bind(one.id, two.id).all<{ id: number }>();
+    const ids = await (await shardOf(a.accountId)).prepare('SELECT id FROM templates WHERE public_id IN (?, ?) ORDER BY id').bind(one.id, two.id).all<{ id: number }>();
     const res = await api('POST', '/api/templates/merge', { token: a.token, body: { template_ids: ids.results.map((r) => r.id) } });
     expect(res.status).toBe(201);
     expect(res.json.name).toBe('Template + Template');
@@ -244,7 +244,7 @@ describe('DELETE /api/templates/{id}?permanently=true', () => {
     expect(res.status).toBe(204);
     expect(await storedKeys(a.accountId)).toEqual([]);
     expect((await api('GET', `/api/templates/${created.id}`, { token: a.token })).status).toBe(404);
-    const rows = await env.DB.prepare('SELECT (SELECT count(*) FROM template_documents WHERE account_id = ?1) + (SELECT count(*) FROM template_versions WHERE account_id = ?1) AS n').bind(a.accountId).first<{ n: number }>();
+    const rows = await (await shardOf(a.accountId)).prepare('SELECT (SELECT count(*) FROM template_documents WHERE account_id = ?1) + (SELECT count(*) FROM template_versions WHERE account_id = ?1) AS n').bind(a.accountId).first<{ n: number }>();
     expect(rows!.n).toBe(0);
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { findTemplate } from '../../src/db/queries/templates';
 import { updateTemplate } from '../../src/services/templates/update-template';
-import { api, createAccount, createToken } from '../helpers';
+import { api, createAccount, createToken, shardOf } from '../helpers';
 import { makePdf, pdfFile, toBase64 } from '../fixtures/pdfs';
 
 async function create(token: string, body: Record<string, unknown> = {}, files?: Uint8Array[]) {
@@ -15,7 +15,7 @@ async function create(token: string, body: Record<string, unknown> = {}, files?:
 }
 
 async function events(accountId: number): Promise<{ event: string; data: { template: Record<string, unknown> } }[]> {
-  const { results } = await env.DB.prepare('SELECT event, data FROM events WHERE account_id = ? ORDER BY id').bind(accountId).all<{ event: string; data: string }>();
+  const { results } = await (await shardOf(accountId)).prepare('SELECT event, data FROM events WHERE account_id = ? ORDER BY id').bind(accountId).all<{ event: string; data: string }>();
   return results.map((r) => ({ event: r.event, data: JSON.parse(r.data) }));
 }
 
@@ -152,7 +152,7 @@ describe('PUT /api/templates/{id}', () => {
   it('answers 409 when another change landed since the template was read', async () => {
     const a = await createAccount();
     const created = await create(a.token);
-    const db = createDb(env.DB);
+    const db = createDb(await shardOf(a.accountId));
     const stale = (await findTemplate(db, a.accountId, created.id))!;
     await api('PUT', `/api/templates/${created.id}`, { token: a.token, body: { name: 'First writer' } });
     const context = { db, bucket: env.FILES, actor: { accountId: a.accountId, userId: a.userId, plan: 'pro', upgradeUrl: '' } };

@@ -1,18 +1,19 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
+import { accountRow } from '../shard-fixtures';
 import { accountSigningIdentity } from '../../src/services/certificates/account-identity';
 import { sealDocument } from '../../src/services/pdf/seal';
 import { xrefStreamDeclaring } from '../fixtures/hostile-pdfs';
 import { latin1, makePdf, toBase64 } from '../fixtures/pdfs';
-import { api, createAccount } from '../helpers';
+import { api, createAccount, shardOf } from '../helpers';
 
 async function sealed(accountId: number, original?: Uint8Array) {
   const result = await sealDocument({
     original: original ?? (await makePdf(2)),
     stamps: [{ area: { page: 1, x: 0.1, y: 0.1, w: 0.4, h: 0.04 }, value: { kind: 'text', text: 'Ada Lovelace' } }],
     trail: { serviceName: 'Signing Service', documentName: 'Lease', templateName: 'Lease', submissionRef: 'sub_1', completedAt: null, signers: [], events: [] },
-    signer: await accountSigningIdentity(env, createDb(env.DB), accountId),
+    signer: await accountSigningIdentity(env, createDb(await shardOf(accountId)), await accountRow(accountId)),
     signature: { name: 'Acme', reason: 'Completed submission' },
   });
   return result.bytes;

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { api, createAccount } from '../helpers';
-import { deliverPending, deliveryRows, insertEvent, pendingUuids, receiverHook, runQueue } from '../webhook-fixtures';
+import { deliverPending, deliveryRows, drainFor, insertEvent, pendingUuids, receiverHook } from '../webhook-fixtures';
 import { receivedBy } from '../webhook-receiver';
 
-const drain = () => runQueue([{ kind: 'drain' }]);
 
 /** An account with one endpoint on the receiver and `events` delivered to it. */
 async function withDeliveries(events: string[], receiver: { failFirst?: number } = {}) {
   const a = await createAccount();
   const { hook, receiver: name } = await receiverHook(a.token, { receiver });
   for (const event of events) await insertEvent(a.accountId, event, { event });
-  await drain();
+  await drainFor(a.accountId);
   await deliverPending(hook.id);
   return { a, hook, receiver: name };
 }

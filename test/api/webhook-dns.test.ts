@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, createAccount } from '../helpers';
-import { deliverPending, deliveryRows, insertEvent, runQueue } from '../webhook-fixtures';
+import { deliverPending, deliveryRows, drainFor, insertEvent } from '../webhook-fixtures';
 import type { DohRecord } from '../global/doh-resolver-server';
 
 let counter = 0;
@@ -106,7 +106,7 @@ describe('webhook destinations before each delivery', () => {
   it('refuses a delivery attempt once the name resolves to a private address, logging why', async () => {
     const { a, hook, name } = await rebound({ A: ['10.0.0.1'] });
     await insertEvent(a.accountId, 'form.completed');
-    await runQueue([{ kind: 'drain' }]);
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
     const [first] = await deliveryRows(hook.id);
     expect(first).toMatchObject({ attempt: 1, status: 'failed', http_status: null });
@@ -118,7 +118,7 @@ describe('webhook destinations before each delivery', () => {
   it('retries a delivery refused by DNS as it retries other failures', async () => {
     const { a, hook } = await rebound({ AAAA: ['::1'] });
     await insertEvent(a.accountId, 'form.completed');
-    await runQueue([{ kind: 'drain' }]);
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
     const rows = await deliveryRows(hook.id);
     expect(rows.map((r) => [r.attempt, r.status])).toEqual([
@@ -131,7 +131,7 @@ describe('webhook destinations before each delivery', () => {
   it('retries a delivery whose host could not be looked up because the resolver failed', async () => {
     const { a, hook } = await rebound({ rcode: 2 });
     await insertEvent(a.accountId, 'form.completed');
-    await runQueue([{ kind: 'drain' }]);
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
     const rows = await deliveryRows(hook.id);
     expect(rows.map((r) => [r.attempt, r.status])).toEqual([

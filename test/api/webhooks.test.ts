@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api, createAccount } from '../helpers';
+import { api, createAccount, shardOf } from '../helpers';
 import { newReceiver } from '../webhook-receiver';
 
 const HOOK_URL = 'https://hooks.example.com/signing';
@@ -77,7 +77,7 @@ describe('POST /api/webhooks', () => {
     const a = await createAccount();
     const res = await api('POST', '/api/webhooks', { token: a.token, body: '{"url": ', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(400);
-    const { n } = (await env.DB.prepare('SELECT count(*) AS n FROM webhooks WHERE account_id = ?').bind(a.accountId).first<{ n: number }>())!;
+    const { n } = (await (await shardOf(a.accountId)).prepare('SELECT count(*) AS n FROM webhooks WHERE account_id = ?').bind(a.accountId).first<{ n: number }>())!;
     expect(n).toBe(0);
   });
 
@@ -91,7 +91,7 @@ describe('POST /api/webhooks', () => {
   it('refuses a 51st endpoint with 422', async () => {
     const a = await createAccount();
     const values = Array.from({ length: 50 }, () => `(${a.accountId}, '${HOOK_URL}', '[]', 'whsec_x')`).join(',');
-    await env.DB.prepare(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ${values}`).run();
+    await (await shardOf(a.accountId)).prepare(`INSERT INTO webhooks (account_id, url, events, secret) VALUES ${values}`).run();
     const res = await createHook(a.token);
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('An account can have at most 50 webhook endpoints; delete one first.');
@@ -231,7 +231,7 @@ describe('the API surface', () => {
     const a = await createAccount();
     const res = await api('POST', '/dev/events', { body: { account_id: a.accountId, event: 'form.completed' } });
     expect(res.status).toBe(404);
-    const { n } = (await env.DB.prepare('SELECT count(*) AS n FROM events WHERE account_id = ?').bind(a.accountId).first<{ n: number }>())!;
+    const { n } = (await (await shardOf(a.accountId)).prepare('SELECT count(*) AS n FROM events WHERE account_id = ?').bind(a.accountId).first<{ n: number }>())!;
     expect(n).toBe(0);
   });
 });

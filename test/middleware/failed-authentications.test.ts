@@ -4,16 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { errorResponse } from '../../src/app';
 import type { AppEnv } from '../../src/env';
 import { authenticate } from '../../src/middleware/auth';
+import { controlDatabase } from '../../src/middleware/databases';
 import { RefusedAddresses } from '../../src/middleware/auth/failed-authentications';
 import { clientAddressBlock } from '../../src/lib/ip';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let n = 0;
-/** The tenant authentication alone, with a small failure limit and window, before a handler that answers 200. */
+/**
+ * The tenant authentication alone (behind the control database it looks tokens up in, as in the app), with
+ * a small failure limit and window, before a handler that answers 200.
+ */
 function appWith(limit: number, windowMs: number) {
   const app = new Hono<AppEnv>();
   app.onError(errorResponse);
+  app.use('*', controlDatabase());
   app.use('*', authenticate({ failures: { limit, windowMs, refused: new RefusedAddresses() } }));
   app.get('/', (c) => c.json({ ok: true }));
   n += 1;

@@ -17,7 +17,7 @@ function appWith(after: 'throw' | 'large' | 'ok' | 'throw-before-write') {
   app.post('/write', async (c) => {
     if (after === 'throw-before-write') throw new Error('failed before writing');
     const name = `idem-${crypto.randomUUID()}`;
-    await c.env.DB.prepare("INSERT INTO accounts (name, plan) VALUES (?, 'pro')").bind(name).run();
+    await c.env.CONTROL_DB.prepare("INSERT INTO accounts (name, plan) VALUES (?, 'pro')").bind(name).run();
     if (after === 'throw') throw new Error('failed after the commit');
     if (after === 'large') return c.json({ name, filler: 'x'.repeat(2 * 1024 * 1024 + 1000) }, 201);
     return c.json({ name }, 201);
@@ -26,7 +26,7 @@ function appWith(after: 'throw' | 'large' | 'ok' | 'throw-before-write') {
 }
 
 async function accounts(): Promise<number> {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM accounts WHERE name LIKE 'idem-%'").first<{ n: number }>())!.n;
+  return (await env.CONTROL_DB.prepare("SELECT count(*) AS n FROM accounts WHERE name LIKE 'idem-%'").first<{ n: number }>())!.n;
 }
 
 describe('Idempotency-Key after a commit', () => {

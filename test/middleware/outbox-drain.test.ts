@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import type { AppEnv } from '../../src/env';
 import { outboxDrain, type OutboxDrainOptions } from '../../src/middleware/outbox-drain';
-import { createAccount } from '../helpers';
+import { createDb } from '../../src/db/client';
+import { controlDb } from '../../src/db/shards';
+import { recordWebhookPresence } from '../../src/services/webhooks/endpoints';
+import { createAccount, shardOf } from '../helpers';
+import { shardNumberOf } from '../shard-fixtures';
 
 /** Runs one request through the middleware with a queue binding that records what it is sent. */
 async function sent(method: string, path: string, options?: OutboxDrainOptions): Promise<unknown[]> {
@@ -56,16 +60,23 @@ describe('the tenant API and the fan-out', () => {
     return messages;
   }
 
+  /**
+   * An endpoint row on the account's shard, then the account's control flag brought up to date as the
+   * webhook routes do after every endpoint change (accounts.has_webhooks, read by authentication).
+   */
   async function addEndpoint(accountId: number, values: { enabled?: boolean; deleted?: boolean } = {}) {
-    await env.DB.prepare('INSERT INTO webhooks (account_id, url, events, secret, enabled, deleted_at) VALUES (?, ?, ?, ?, ?, ?)')
+    const shard = await shardOf(accountId);
+    await shard.prepare('INSERT INTO webhooks (account_id, url, events, secret, enabled, deleted_at) VALUES (?, ?, ?, ?, ?, ?)')
       .bind(accountId, 'https://hooks.example.com/x', '[]', 'secret-0123456789', values.enabled === false ? 0 : 1, values.deleted ? new Date().toISOString() : null)
       .run();
+    await recordWebhookPresence(controlDb(env), createDb(shard), accountId);
   }
 
   it('wakes the fan-out after a change on an account with a live endpoint', async () => {
     const a = await createAccount();
     await addEndpoint(a.accountId);
-    expect(await createTokenThroughApi(a.token)).toEqual([{ kind: 'drain' }]);
+    // Stamped with the account's shard, so the consumer drains that shard's outbox.
+    expect(await createTokenThroughApi(a.token)).toEqual([{ kind: 'drain', shard: await shardNumberOf(a.accountId) }]);
   });
 
   it('leaves an account without endpoints to the cron', async () => {

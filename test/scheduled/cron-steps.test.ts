@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { handleScheduled, type CronStep } from '../../src/scheduled';
-import { api, createAccount } from '../helpers';
+import { allShards, api, createAccount, shardOf } from '../helpers';
 import { createTemplate } from '../submission-fixtures';
 import { insertEvent } from '../webhook-fixtures';
 
@@ -25,9 +25,9 @@ describe('the cron', () => {
       body: { template_id: template.id, send_email: false, submitters: [{ role: 'Buyer', email: 'buyer@example.com' }], expire_at: new Date(Date.now() + 60_000).toISOString() },
     });
     expect(created.status).toBe(201);
-    await env.DB.prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), created.json.id).run();
+    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), created.json.id).run();
     // A message whose queue message was lost: the first step finds it and cannot re-enqueue it.
-    await env.DB.prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'lost@example.com', 'hi', 'queued', ?)")
+    await (await shardOf(owner.accountId)).prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'lost@example.com', 'hi', 'queued', ?)")
       .bind(owner.accountId, new Date(Date.now() - 3_600_000).toISOString())
       .run();
     const eventId = await insertEvent(owner.accountId, 'template.created');
@@ -36,21 +36,27 @@ describe('the cron', () => {
 
     const submission = await api('GET', `/api/submissions/${created.json.id}`, { token: owner.token });
     expect(submission.json.status).toBe('expired');
-    const event = await env.DB.prepare('SELECT dispatched_at FROM events WHERE id = ?').bind(eventId).first<{ dispatched_at: string | null }>();
+    const event = await (await shardOf(owner.accountId)).prepare('SELECT dispatched_at FROM events WHERE id = ?').bind(eventId).first<{ dispatched_at: string | null }>();
     expect(event!.dispatched_at).not.toBeNull();
   });
 
   it('runs every step after one that throws, then reports which failed', async () => {
-    const ran: string[] = [];
+    const ran: [number, string][] = [];
     const step = (name: string, fail = false): CronStep => ({
       name,
-      async run() {
-        ran.push(name);
+      async run({ shard }) {
+        ran.push([shard, name]);
         if (fail) throw new Error(`${name} broke`);
       },
     });
 
-    await expect(handleScheduled(env, Date.now(), [step('first'), step('second', true), step('third')])).rejects.toThrow('cron steps failed: second');
-    expect(ran).toEqual(['first', 'second', 'third']);
+    await expect(handleScheduled(env, Date.now(), [step('first'), step('second', true), step('third')])).rejects.toThrow(
+      'cron steps failed: second (shard 0), second (shard 1)',
+    );
+    // On each shard, in order.
+    for (const shard of allShards().keys()) {
+      expect(ran.filter(([s]) => s === shard).map(([, name]) => name)).toEqual(['first', 'second', 'third']);
+    }
+    expect(ran).toHaveLength(3 * allShards().length);
   });
 });

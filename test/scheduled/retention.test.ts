@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handleScheduled } from '../../src/scheduled';
-import { createAccount } from '../helpers';
+import { createAccount, shardOf } from '../helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2026-11-25T12:00:00.000Z');
@@ -10,24 +10,27 @@ const daysAgo = (days: number) => new Date(NOW - days * DAY).toISOString();
 
 let accountId: number;
 let webhookId: number;
+/** The account's shard: its rows are written and pruned there. */
+let shard: D1Database;
 
 beforeAll(async () => {
   ({ accountId } = await createAccount());
-  const hook = await env.DB.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/x', '[]', 'secret-0123456789') RETURNING id")
+  shard = await shardOf(accountId);
+  const hook = await shard.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/x', '[]', 'secret-0123456789') RETURNING id")
     .bind(accountId)
     .first<{ id: number }>();
   webhookId = hook!.id;
 });
 
 async function event(createdAt: string, dispatchedAt: string | null): Promise<number> {
-  const row = await env.DB.prepare("INSERT INTO events (account_id, event, data, created_at, dispatched_at) VALUES (?, 'template.created', '{}', ?, ?) RETURNING id")
+  const row = await shard.prepare("INSERT INTO events (account_id, event, data, created_at, dispatched_at) VALUES (?, 'template.created', '{}', ?, ?) RETURNING id")
     .bind(accountId, createdAt, dispatchedAt)
     .first<{ id: number }>();
   return row!.id;
 }
 
 async function attempt(eventId: number | null, deliveryUuid: string, attemptNo: number, status: string, createdAt: string, redeliveryOf: number | null = null): Promise<number> {
-  const row = await env.DB.prepare(
+  const row = await shard.prepare(
     `INSERT INTO webhook_deliveries (account_id, webhook_id, event_id, event, delivery_uuid, attempt, max_attempts, status, url, request_body, created_at, redelivery_of)
      VALUES (?, ?, ?, 'template.created', ?, ?, 6, ?, 'https://hooks.example.com/x', '{}', ?, ?) RETURNING id`,
   )
@@ -37,18 +40,18 @@ async function attempt(eventId: number | null, deliveryUuid: string, attemptNo: 
 }
 
 async function message(status: string, createdAt: string): Promise<number> {
-  const row = await env.DB.prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'a@example.com', 'hi', ?, ?) RETURNING id")
+  const row = await shard.prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'a@example.com', 'hi', ?, ?) RETURNING id")
     .bind(accountId, status, createdAt)
     .first<{ id: number }>();
   return row!.id;
 }
 
 async function exists(table: 'events' | 'webhook_deliveries' | 'messages', id: number): Promise<boolean> {
-  return (await env.DB.prepare(`SELECT 1 AS x FROM ${table} WHERE id = ?`).bind(id).first()) !== null;
+  return (await shard.prepare(`SELECT 1 AS x FROM ${table} WHERE id = ?`).bind(id).first()) !== null;
 }
 
 async function count(table: 'events' | 'webhook_deliveries' | 'messages', where: string, ...binds: unknown[]): Promise<number> {
-  return (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...binds).first<{ n: number }>())!.n;
+  return (await shard.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...binds).first<{ n: number }>())!.n;
 }
 
 describe('retention', () => {
@@ -129,7 +132,7 @@ describe('retention', () => {
   it('prunes at most 500 rows of a table per run, the oldest first, and the rest on the next runs', async () => {
     const recipient = `bulk-${crypto.randomUUID()}@example.com`;
     // 1,200 old sent messages in one statement; nothing here binds more than a few parameters.
-    await env.DB.prepare(
+    await shard.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
        INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at)
        SELECT ?, 'email', 'invitation', ?, 'hi', 'sent', strftime('%Y-%m-%dT%H:%M:%fZ', ?, '-' || i || ' seconds') FROM n`,
@@ -140,7 +143,7 @@ describe('retention', () => {
     await handleScheduled(env, NOW);
     expect(await count('messages', 'recipient = ?', recipient)).toBe(700);
     // The 500 oldest went first.
-    const oldestLeft = await env.DB.prepare('SELECT min(created_at) AS at FROM messages WHERE recipient = ?').bind(recipient).first<{ at: string }>();
+    const oldestLeft = await shard.prepare('SELECT min(created_at) AS at FROM messages WHERE recipient = ?').bind(recipient).first<{ at: string }>();
     expect(oldestLeft!.at).toBe(new Date(Date.parse(daysAgo(45)) - 700 * 1000).toISOString());
 
     await handleScheduled(env, NOW);

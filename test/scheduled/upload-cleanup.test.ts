@@ -4,6 +4,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { handleScheduled } from '../../src/scheduled';
 import { makePdf } from '../fixtures/pdfs';
+import { allShards, shardOf } from '../helpers';
 import { page, signingFixture, type Fixture } from '../signing/fixtures';
 
 const HOUR = 60 * 60 * 1000;
@@ -19,13 +20,19 @@ async function upload(f: Fixture, submitter = 0): Promise<string> {
 
 /** Moves an upload's creation back in time, as if it had been stored `hours` ago. */
 async function age(uuid: string, hours: number, now: number): Promise<void> {
-  await env.DB.prepare('UPDATE signing_uploads SET created_at = ? WHERE uuid = ?')
-    .bind(new Date(now - hours * HOUR).toISOString(), uuid)
-    .run();
+  // The upload is on its account's shard; the uuid is found on exactly one.
+  for (const shard of allShards()) {
+    await shard.prepare('UPDATE signing_uploads SET created_at = ? WHERE uuid = ?')
+      .bind(new Date(now - hours * HOUR).toISOString(), uuid)
+      .run();
+  }
 }
 
 async function stored(uuid: string): Promise<{ row: boolean; file: boolean; keptAt: string | null }> {
-  const row = await env.DB.prepare('SELECT r2_key, kept_at FROM signing_uploads WHERE uuid = ?').bind(uuid).first<{ r2_key: string; kept_at: string | null }>();
+  const rows = await Promise.all(
+    allShards().map((shard) => shard.prepare('SELECT r2_key, kept_at FROM signing_uploads WHERE uuid = ?').bind(uuid).first<{ r2_key: string; kept_at: string | null }>()),
+  );
+  const row = rows.find((r) => r !== null) ?? null;
   const listed = await env.FILES.list({ prefix: 'attachments/' });
   return { row: row !== null, file: listed.objects.some((o) => o.key.includes(uuid)), keptAt: row?.kept_at ?? null };
 }
@@ -96,9 +103,10 @@ describe('signing-page upload cleanup', () => {
     const keys = Array.from({ length: 130 }, (_, i) => `attachments/${f.account.accountId}/${f.submissionId}/${submitterId}/backlog-${i}.pdf`);
     await Promise.all(keys.map((key) => env.FILES.put(key, 'x')));
     const created = new Date(now - 30 * HOUR).toISOString();
-    await env.DB.batch(
+    const shard = await shardOf(f.account.accountId);
+    await shard.batch(
       keys.map((key) =>
-        env.DB.prepare('INSERT INTO signing_uploads (account_id, submission_id, submitter_id, uuid, r2_key, byte_size, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)').bind(
+        shard.prepare('INSERT INTO signing_uploads (account_id, submission_id, submitter_id, uuid, r2_key, byte_size, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)').bind(
           f.account.accountId,
           f.submissionId,
           submitterId,
@@ -109,7 +117,7 @@ describe('signing-page upload cleanup', () => {
       ),
     );
     await handleScheduled(env, now);
-    const left = await env.DB.prepare('SELECT count(*) AS n FROM signing_uploads WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
+    const left = await shard.prepare('SELECT count(*) AS n FROM signing_uploads WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
     expect(left!.n).toBe(0);
     expect((await env.FILES.list({ prefix: `attachments/${f.account.accountId}/${f.submissionId}/` })).objects).toHaveLength(0);
   });

@@ -6,8 +6,11 @@ import { consumeSealing } from '../../src/queues/sealing';
 import { expireDueSubmissions } from '../../src/scheduled/expire-submissions';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import type { WebhookMessage, WebhookQueue } from '../../src/services/webhooks/queue';
-import { api, createAccount, type TestAccount } from '../helpers';
-import { completeValues, createTemplate, outboxRows, type TemplateFixture } from '../submission-fixtures';
+import { shardScope, type ShardScope } from '../../src/db/shards';
+import type { ShardStamp } from '../../src/lib/shard-queues';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { accountEvents, shardNumberOf } from '../shard-fixtures';
+import { completeValues, createTemplate, type TemplateFixture } from '../submission-fixtures';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -27,6 +30,13 @@ function recordingQueue() {
   return { sent, queue };
 }
 
+/** The owner's shard as the cron and the consumers see it, with this webhooks queue behind its stamping producer. */
+async function ownerScope(queue: WebhookQueue): Promise<ShardScope> {
+  return shardScope({ ...env, WEBHOOK_QUEUE: queue }, await shardNumberOf(owner.accountId));
+}
+
+const outboxRows = (where: string, ...binds: unknown[]) => accountEvents(owner.accountId, where, ...binds);
+
 async function createSubmission(extra: Record<string, unknown> = {}): Promise<{ id: number; submitterId: number }> {
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
@@ -44,36 +54,36 @@ describe('background jobs wake the webhook fan-out', () => {
     const { sent, queue } = recordingQueue();
 
     await consumeSealing(
-      createMessageBatch<SealingQueueBody>('signing-service-sealing', [{ id: 'seal-1', timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId: s.id } }]),
-      { ...env, WEBHOOK_QUEUE: queue },
+      createMessageBatch<SealingQueueBody>('signing-service-sealing', [{ id: 'seal-1', timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId: s.id, shard: await shardNumberOf(owner.accountId) } as SealingQueueBody & ShardStamp }]),
+      await ownerScope(queue),
     );
 
     expect(await outboxRows("event = 'document.generated' AND json_extract(data, '$.submission.id') = ?", s.id)).toHaveLength(1);
-    expect(sent).toEqual([{ kind: 'drain' }]);
+    expect(sent).toEqual([{ kind: 'drain', shard: await shardNumberOf(owner.accountId) }]);
   });
 
   it('expiring submissions sends a drain message once their expiry events are written', async () => {
     const s = await createSubmission({ expire_at: new Date(Date.now() + 60_000).toISOString() });
-    await env.DB.prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
+    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
     const { sent, queue } = recordingQueue();
 
-    const result = await expireDueSubmissions({ ...env, WEBHOOK_QUEUE: queue }, new Date());
+    const result = await expireDueSubmissions(await ownerScope(queue), new Date());
 
     expect(result.expired).toBeGreaterThanOrEqual(1);
     expect(await outboxRows("event = 'submission.expired' AND json_extract(data, '$.submission.id') = ?", s.id)).toHaveLength(1);
-    expect(sent).toEqual([{ kind: 'drain' }]);
+    expect(sent).toEqual([{ kind: 'drain', shard: await shardNumberOf(owner.accountId) }]);
   });
 
   it('a failed wake-up never fails the expiry that wrote the events', async () => {
     const s = await createSubmission({ expire_at: new Date(Date.now() + 60_000).toISOString() });
-    await env.DB.prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
+    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
     const broken = {
       send: async () => {
         throw new Error('queue unavailable');
       },
     } as unknown as WebhookQueue;
 
-    await expect(expireDueSubmissions({ ...env, WEBHOOK_QUEUE: broken }, new Date())).resolves.toMatchObject({ more: false });
+    await expect(expireDueSubmissions(await ownerScope(broken), new Date())).resolves.toMatchObject({ more: false });
 
     expect(await outboxRows("event = 'submission.expired' AND json_extract(data, '$.submission.id') = ?", s.id)).toHaveLength(1);
   });

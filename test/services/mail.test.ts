@@ -8,9 +8,12 @@ import { composeEmail, type MessageContext } from '../../src/services/mail/compo
 import { deliverMessage, MAX_ATTEMPTS } from '../../src/services/mail/deliver';
 import { emailMessage, queueMessageInsert, smsMessage, type MessageQueueBody } from '../../src/services/mail/outbox';
 import { sweepMessages } from '../../src/scheduled/messages-sweep';
-import { createAccount } from '../helpers';
+import type { ShardStamp } from '../../src/lib/shard-queues';
+import { createAccount, shardOf } from '../helpers';
+import { shardNumberOf } from '../shard-fixtures';
 
-const db = createDb(env.DB);
+/** The database holding the account's messages: its shard. */
+const dbOf = async (accountId: number) => createDb(await shardOf(accountId));
 
 function context(overrides: Partial<MessageContext> = {}): MessageContext {
   return {
@@ -23,7 +26,7 @@ function context(overrides: Partial<MessageContext> = {}): MessageContext {
 }
 
 async function storeMessage(accountId: number, row: ReturnType<typeof emailMessage>): Promise<number> {
-  const [inserted] = await queueMessageInsert(db, { ...row, accountId });
+  const [inserted] = await queueMessageInsert(await dbOf(accountId), { ...row, accountId });
   return inserted.id;
 }
 
@@ -65,6 +68,7 @@ describe('composing messages', () => {
 describe('delivering messages', () => {
   it('keeps development email in the D1 outbox, marked sent', async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const id = await storeMessage(a.accountId, emailMessage('invitation', context(), { accountId: a.accountId }));
     expect(await deliverMessage(db, env, id)).toEqual({ status: 'sent' });
     expect(await getMessage(db, id)).toMatchObject({ status: 'sent', transport: 'outbox', attempts: 1, providerId: `outbox-${id}` });
@@ -72,6 +76,7 @@ describe('delivering messages', () => {
 
   it('does nothing for a message delivered already', async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const id = await storeMessage(a.accountId, emailMessage('invitation', context(), { accountId: a.accountId }));
     await deliverMessage(db, env, id);
     expect(await deliverMessage(db, env, id)).toEqual({ status: 'skipped' });
@@ -80,6 +85,7 @@ describe('delivering messages', () => {
 
   it('sends SMS through the Twilio-compatible API with basic auth', async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const to = '+15551230001';
     const id = await storeMessage(a.accountId, smsMessage('invitation', context(), to, { accountId: a.accountId }));
     expect(await deliverMessage(db, twilioEnv(), id)).toEqual({ status: 'sent' });
@@ -93,6 +99,7 @@ describe('delivering messages', () => {
 
   it('retries after a provider 5xx with a growing delay, then succeeds', async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const to = '+15551230002';
     await failSms(to, 503, 2);
     const id = await storeMessage(a.accountId, smsMessage('reminder', context(), to, { accountId: a.accountId }));
@@ -104,6 +111,7 @@ describe('delivering messages', () => {
 
   it('fails for good on a provider 4xx without retrying', async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const to = '+15551230003';
     await failSms(to, 400, 1);
     const id = await storeMessage(a.accountId, smsMessage('reminder', context(), to, { accountId: a.accountId }));
@@ -113,6 +121,7 @@ describe('delivering messages', () => {
 
   it(`fails a message after ${MAX_ATTEMPTS} attempts`, async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const to = '+15551230004';
     await failSms(to, 500, 99);
     const id = await storeMessage(a.accountId, smsMessage('reminder', context(), to, { accountId: a.accountId }));
@@ -124,6 +133,7 @@ describe('delivering messages', () => {
 
   it('fails SMS in production when no provider is configured', async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const id = await storeMessage(a.accountId, smsMessage('invitation', context(), '+15551230005', { accountId: a.accountId }));
     expect(await deliverMessage(db, { ...env, ENVIRONMENT: 'production' }, id)).toEqual({ status: 'failed' });
     expect((await getMessage(db, id))!.error).toMatch(/SMS is not configured/);
@@ -131,6 +141,7 @@ describe('delivering messages', () => {
 
   it('sends email through the send_email binding when configured', async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const id = await storeMessage(a.accountId, emailMessage('invitation', context(), { accountId: a.accountId }));
     const outcome = await deliverMessage(db, { ...env, MAIL_TRANSPORT: 'cloudflare', MAIL_FROM: 'no-reply@sign.test' }, id);
     expect(outcome).toEqual({ status: 'sent' });
@@ -145,9 +156,11 @@ describe('the messages queue and sweep', () => {
     await failSms(to, 502, 1);
     const ok = await storeMessage(a.accountId, emailMessage('invitation', context(), { accountId: a.accountId }));
     const flaky = await storeMessage(a.accountId, smsMessage('invitation', context(), to, { accountId: a.accountId }));
-    const batch = createMessageBatch<MessageQueueBody>('signing-service-messages', [
-      { id: 'm1', timestamp: new Date(), attempts: 1, body: { type: 'message', id: ok } },
-      { id: 'm2', timestamp: new Date(), attempts: 1, body: { type: 'message', id: flaky } },
+    // Stamped with the account's shard, as the producers stamp them.
+    const shard = await shardNumberOf(a.accountId);
+    const batch = createMessageBatch<MessageQueueBody & ShardStamp>('signing-service-messages', [
+      { id: 'm1', timestamp: new Date(), attempts: 1, body: { type: 'message', id: ok, shard } },
+      { id: 'm2', timestamp: new Date(), attempts: 1, body: { type: 'message', id: flaky, shard } },
     ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, twilioEnv(), ctx);
@@ -159,11 +172,12 @@ describe('the messages queue and sweep', () => {
 
   it('re-enqueues messages stuck mid-send and those whose queue message was lost', async () => {
     const a = await createAccount();
+    const db = await dbOf(a.accountId);
     const stuck = await storeMessage(a.accountId, emailMessage('invitation', context(), { accountId: a.accountId }));
     const lost = await storeMessage(a.accountId, emailMessage('reminder', context(), { accountId: a.accountId }));
     const old = new Date(Date.now() - 60 * 60_000).toISOString();
-    await env.DB.prepare("UPDATE messages SET status = 'sending', claimed_at = ?, created_at = ? WHERE id = ?").bind(old, old, stuck).run();
-    await env.DB.prepare('UPDATE messages SET created_at = ? WHERE id = ?').bind(old, lost).run();
+    await (await shardOf(a.accountId)).prepare("UPDATE messages SET status = 'sending', claimed_at = ?, created_at = ? WHERE id = ?").bind(old, old, stuck).run();
+    await (await shardOf(a.accountId)).prepare('UPDATE messages SET created_at = ? WHERE id = ?').bind(old, lost).run();
     const sent: number[] = [];
     const queue = { sendBatch: async (items: { body: MessageQueueBody }[]) => void sent.push(...items.map((i) => (i.body as { id: number }).id)) } as unknown as Queue<MessageQueueBody>;
     expect(await sweepMessages(db, queue)).toBeGreaterThanOrEqual(2);

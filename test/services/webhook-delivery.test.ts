@@ -1,24 +1,24 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../src/db/client';
+import { shardDb } from '../../src/db/shards';
 import worker from '../../src/index';
 import { EVENT_NAMES } from '../../src/lib/events';
 import { handleScheduled } from '../../src/scheduled';
 import { deliveryContext } from '../../src/services/webhooks/context';
 import { RETRY_DELAYS_SECONDS, sendAttempt } from '../../src/services/webhooks/deliver';
 import { requeueStrandedDeliveries } from '../../src/services/webhooks/sweep';
-import { createAccount } from '../helpers';
-import { deliverPending, deliveryRows, insertEvent, pendingUuids, receiverHook, runQueue, SECRET } from '../webhook-fixtures';
+import { createAccount, shardOf } from '../helpers';
+import { deliverMessage, deliverPending, deliveryRows, drainFor, insertEvent, pendingUuids, receiverHook, runQueue, SECRET } from '../webhook-fixtures';
+import { scopeOf } from '../shard-fixtures';
 import { newReceiver, receivedBy } from '../webhook-receiver';
 
-const drain = (now?: number) => runQueue([{ kind: 'drain' }], now);
 
 describe('fan-out and delivery', () => {
   it('delivers every one of the 22 events to an endpoint subscribed to all, signed over the raw body', async () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     for (const name of EVENT_NAMES) await insertEvent(a.accountId, name, { name });
-    await drain();
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
 
     const got = await receivedBy(receiver);
@@ -31,11 +31,11 @@ describe('fan-out and delivery', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     const eventId = await insertEvent(a.accountId, 'form.viewed', { submitter: { id: 7 } });
-    await drain();
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
 
     const [delivery] = await receivedBy(receiver);
-    const created = await env.DB.prepare('SELECT created_at FROM events WHERE id = ?').bind(eventId).first<{ created_at: string }>();
+    const created = await (await shardOf(a.accountId)).prepare('SELECT created_at FROM events WHERE id = ?').bind(eventId).first<{ created_at: string }>();
     expect(JSON.parse(delivery.body)).toEqual({ event: 'form.viewed', timestamp: created!.created_at, data: { submitter: { id: 7 } } });
     expect(delivery.headers['content-type']).toBe('application/json');
     expect(delivery.headers['user-agent']).toBe('SigningService-Webhook/1.0');
@@ -51,7 +51,7 @@ describe('fan-out and delivery', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed', { submitter: { name: 'Zoë Łukasiewicz 🖋', note: 'line\u2028break' } });
-    await drain();
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
     const [delivery] = await receivedBy(receiver);
     expect(delivery.signatureValid).toBe(true);
@@ -62,7 +62,7 @@ describe('fan-out and delivery', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token, { events: ['form.completed', 'template.created'] });
     for (const name of ['form.viewed', 'form.completed', 'submission.created', 'template.created']) await insertEvent(a.accountId, name);
-    await drain();
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
     expect((await receivedBy(receiver)).map((d) => JSON.parse(d.body).event)).toEqual(['form.completed', 'template.created']);
   });
@@ -72,7 +72,7 @@ describe('fan-out and delivery', () => {
     const b = await createAccount();
     const { hook, receiver } = await receiverHook(b.token);
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
+    await drainFor([a.accountId, b.accountId]);
     expect(await pendingUuids(hook.id)).toEqual([]);
     expect(await receivedBy(receiver)).toEqual([]);
   });
@@ -80,18 +80,18 @@ describe('fan-out and delivery', () => {
   it('skips disabled endpoints', async () => {
     const a = await createAccount();
     const { hook } = await receiverHook(a.token);
-    await env.DB.prepare('UPDATE webhooks SET enabled = 0 WHERE id = ?').bind(hook.id).run();
+    await (await shardOf(a.accountId)).prepare('UPDATE webhooks SET enabled = 0 WHERE id = ?').bind(hook.id).run();
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
+    await drainFor(a.accountId);
     expect(await deliveryRows(hook.id)).toEqual([]);
   });
 
   it('does not send an endpoint the events from before it was created', async () => {
     const a = await createAccount();
     const eventId = await insertEvent(a.accountId, 'form.completed');
-    await env.DB.prepare(`UPDATE events SET created_at = '2020-01-01T00:00:00.000Z' WHERE id = ?`).bind(eventId).run();
+    await (await shardOf(a.accountId)).prepare(`UPDATE events SET created_at = '2020-01-01T00:00:00.000Z' WHERE id = ?`).bind(eventId).run();
     const { hook } = await receiverHook(a.token);
-    await drain();
+    await drainFor(a.accountId);
     expect(await deliveryRows(hook.id)).toEqual([]);
   });
 
@@ -99,9 +99,9 @@ describe('fan-out and delivery', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
-    await env.DB.prepare('UPDATE events SET dispatched_at = NULL').run(); // as if the mark was lost
-    await drain();
+    await drainFor(a.accountId);
+    await (await shardOf(a.accountId)).prepare('UPDATE events SET dispatched_at = NULL').run(); // as if the mark was lost
+    await drainFor(a.accountId);
     await handleScheduled(env);
     await deliverPending(hook.id);
     await deliverPending(hook.id);
@@ -113,13 +113,11 @@ describe('fan-out and delivery', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
+    await drainFor(a.accountId);
     const [uuid] = await pendingUuids(hook.id);
-    const result = await runQueue([
-      { kind: 'deliver', deliveryUuid: uuid },
-      { kind: 'deliver', deliveryUuid: uuid },
-    ]);
-    await runQueue([{ kind: 'deliver', deliveryUuid: uuid }]);
+    const message = await deliverMessage(uuid);
+    const result = await runQueue([message, message]);
+    await runQueue([message]);
     expect(result.explicitAcks).toHaveLength(2);
     expect(await receivedBy(receiver)).toHaveLength(1);
   });
@@ -128,9 +126,10 @@ describe('fan-out and delivery', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token, { receiver: { delayMs: 200 } });
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
+    await drainFor(a.accountId);
     const [uuid] = await pendingUuids(hook.id);
-    await Promise.all([runQueue([{ kind: 'deliver', deliveryUuid: uuid }]), runQueue([{ kind: 'deliver', deliveryUuid: uuid }])]);
+    const message = await deliverMessage(uuid);
+    await Promise.all([runQueue([message]), runQueue([message])]);
     expect(await receivedBy(receiver)).toHaveLength(1);
   });
 });
@@ -141,7 +140,7 @@ describe('retries', () => {
     const { hook, receiver } = await receiverHook(a.token, { receiver: { failFirst: 100 } });
     await insertEvent(a.accountId, 'submission.completed');
     const start = Date.now();
-    await drain(start);
+    await drainFor(a.accountId, start);
     await deliverPending(hook.id, start);
     let now = start;
     for (const delay of RETRY_DELAYS_SECONDS) {
@@ -170,7 +169,7 @@ describe('retries', () => {
     const { hook, receiver } = await receiverHook(a.token, { receiver: { failFirst: 1 } });
     await insertEvent(a.accountId, 'form.completed');
     const start = Date.now();
-    await drain(start);
+    await drainFor(a.accountId, start);
     await deliverPending(hook.id, start);
     const due = Date.parse((await deliveryRows(hook.id))[1].next_attempt_at!);
     await deliverPending(hook.id, due - 1_000);
@@ -182,7 +181,7 @@ describe('retries', () => {
     const { hook, receiver } = await receiverHook(a.token, { receiver: { failFirst: 2, failStatus: 503 } });
     await insertEvent(a.accountId, 'form.completed');
     let now = Date.now();
-    await drain(now);
+    await drainFor(a.accountId, now);
     for (let i = 0; i < 3; i += 1) {
       await deliverPending(hook.id, now);
       now += 10 * 60 * 60 * 1000;
@@ -203,7 +202,7 @@ describe('retries', () => {
     const target = await newReceiver();
     const { hook } = await receiverHook(a.token, { receiver: { redirectTo: target.url } });
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
     const [row] = await deliveryRows(hook.id);
     expect(row.status).toBe('failed');
@@ -214,7 +213,7 @@ describe('retries', () => {
 
   it('counts no complete response within the timeout as a failure', async () => {
     const receiver = await newReceiver({ delayMs: 1_500 });
-    const ctx = { ...deliveryContext(env), timeoutMs: 200 };
+    const ctx = { ...deliveryContext(env, shardDb(env, 0)), timeoutMs: 200 };
     const { outcome } = await sendAttempt(ctx, { deliveryUuid: crypto.randomUUID(), requestBody: '{}' }, { url: receiver.url, secret: SECRET }, new Date().toISOString());
     expect(outcome.status).toBe('failed');
     expect(outcome.errorMessage).toBe('No complete response within 0.2 seconds.');
@@ -222,7 +221,7 @@ describe('retries', () => {
 
   it('counts a 200 whose body does not finish within the timeout as a failure', async () => {
     const receiver = await newReceiver({ stallBodyMs: 1_500 });
-    const ctx = { ...deliveryContext(env), timeoutMs: 300 };
+    const ctx = { ...deliveryContext(env, shardDb(env, 0)), timeoutMs: 300 };
     const { outcome } = await sendAttempt(ctx, { deliveryUuid: crypto.randomUUID(), requestBody: '{}' }, { url: receiver.url, secret: SECRET }, new Date().toISOString());
     expect(outcome.status).toBe('failed');
     expect(outcome.errorMessage).toBe('No complete response within 0.3 seconds.');
@@ -232,7 +231,7 @@ describe('retries', () => {
     const a = await createAccount();
     const { hook } = await receiverHook(a.token, { receiver: { responseBody: 'x'.repeat(10_000) } });
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
+    await drainFor(a.accountId);
     await deliverPending(hook.id);
     const [row] = await deliveryRows(hook.id);
     expect(row.response_body).toBe(`${'x'.repeat(4096)}…`);
@@ -244,8 +243,8 @@ describe('safety at delivery time', () => {
     const a = await createAccount();
     const { hook } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
-    await env.DB.prepare(`UPDATE webhooks SET url = 'http://127.0.0.1:1/hook' WHERE id = ?`).bind(hook.id).run();
+    await drainFor(a.accountId);
+    await (await shardOf(a.accountId)).prepare(`UPDATE webhooks SET url = 'http://127.0.0.1:1/hook' WHERE id = ?`).bind(hook.id).run();
     await deliverPending(hook.id);
     const rows = await deliveryRows(hook.id);
     expect(rows).toHaveLength(1);
@@ -257,8 +256,8 @@ describe('safety at delivery time', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
-    await drain();
-    await env.DB.prepare(`UPDATE webhooks SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?`).bind(hook.id).run();
+    await drainFor(a.accountId);
+    await (await shardOf(a.accountId)).prepare(`UPDATE webhooks SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?`).bind(hook.id).run();
     await deliverPending(hook.id);
     const rows = await deliveryRows(hook.id);
     expect(rows.map((r) => [r.status, r.error_message])).toEqual([['failed', 'Not sent: the endpoint was deleted.']]);
@@ -283,16 +282,17 @@ describe('crash recovery', () => {
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
     const start = Date.now();
-    await drain(start);
+    await drainFor(a.accountId, start);
     // A consumer took the attempt and crashed: the lease is held, nothing recorded.
-    await env.DB.prepare('UPDATE webhook_deliveries SET lease_until = ? WHERE webhook_id = ?')
+    await (await shardOf(a.accountId)).prepare('UPDATE webhook_deliveries SET lease_until = ? WHERE webhook_id = ?')
       .bind(new Date(start + 60_000).toISOString(), hook.id)
       .run();
     const [uuid] = await pendingUuids(hook.id);
     await deliverPending(hook.id, start + 1_000);
     expect(await receivedBy(receiver)).toEqual([]);
     const later = start + 2 * 60_000;
-    expect(await requeueStrandedDeliveries(createDb(env.DB), env.WEBHOOK_QUEUE, later)).toContain(uuid);
+    const { db, env: shardEnv } = await scopeOf(a.accountId);
+    expect(await requeueStrandedDeliveries(db, shardEnv.WEBHOOK_QUEUE, later)).toContain(uuid);
     await deliverPending(hook.id, later);
     expect((await receivedBy(receiver)).length).toBe(1);
     expect((await deliveryRows(hook.id)).map((r) => r.status)).toEqual(['success']);
@@ -303,18 +303,18 @@ describe('crash recovery', () => {
     const { hook } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
     const start = Date.now();
-    await drain(start);
-    const db = createDb(env.DB);
+    await drainFor(a.accountId, start);
+    const { db, env: shardEnv } = await scopeOf(a.accountId);
     const [uuid] = await pendingUuids(hook.id);
-    expect(await requeueStrandedDeliveries(db, env.WEBHOOK_QUEUE, start + 10_000)).not.toContain(uuid);
-    expect(await requeueStrandedDeliveries(db, env.WEBHOOK_QUEUE, start + 61_000)).toContain(uuid);
+    expect(await requeueStrandedDeliveries(db, shardEnv.WEBHOOK_QUEUE, start + 10_000)).not.toContain(uuid);
+    expect(await requeueStrandedDeliveries(db, shardEnv.WEBHOOK_QUEUE, start + 61_000)).toContain(uuid);
   });
 
   it('acks every message it handled', async () => {
     const a = await createAccount();
     const { hook } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
-    const drained = await drain();
+    const drained = await drainFor(a.accountId);
     const delivered = await deliverPending(hook.id);
     expect(drained.explicitAcks).toHaveLength(1);
     expect(delivered!.explicitAcks).toHaveLength(1);
