@@ -28,11 +28,7 @@ export function completeValues(role: string) {
 }
 
 /** The number of the shard an account lives on, for messages and scopes built by hand. */
-export async function shardNumberOf(accountId: number): Promise<number> {
-  const row = await env.CONTROL_DB.prepare('SELECT shard FROM accounts WHERE id = ?').bind(accountId).first<{ shard: number }>();
-  if (!row) throw new Error(`No account ${accountId}`);
-  return row.shard;
-}
+export { shardNumberOf } from './shard-fixtures';
 
 /**
  * The rows a query finds on every shard, for a check that does not know the account (ids are unique

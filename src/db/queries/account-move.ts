@@ -150,15 +150,16 @@ export async function countRows(db: Db, tables: readonly TenantTable[], accountI
 export async function deletePage(db: Db, table: TenantTable, accountId: number, fenced: FenceReason | null): Promise<number> {
   const binding = d1(db);
   const name = quote(table.name);
-  const page = `SELECT id FROM ${name} WHERE account_id = ? ORDER BY id DESC LIMIT ?`;
+  // A subquery, not a bound list: two parameters whatever the page size.
+  const inPage = `IN (SELECT id FROM ${name} WHERE account_id = ? ORDER BY id DESC LIMIT ?)`;
   if (!fenced) {
-    const result = await binding.prepare(`DELETE FROM ${name} WHERE id IN (${page})`).bind(accountId, MOVE_PAGE_ROWS).run();
+    const result = await binding.prepare(`DELETE FROM ${name} WHERE id ${inPage}`).bind(accountId, MOVE_PAGE_ROWS).run();
     return result.meta.changes ?? 0;
   }
   const results = await binding.batch([
     binding.prepare("UPDATE account_fences SET reason = 'lifted' WHERE account_id = ? AND reason = ?").bind(accountId, fenced),
     binding
-      .prepare(`DELETE FROM ${name} WHERE id IN (${page}) AND EXISTS (SELECT 1 FROM account_fences WHERE account_id = ? AND reason = 'lifted')`)
+      .prepare(`DELETE FROM ${name} WHERE id ${inPage} AND EXISTS (SELECT 1 FROM account_fences WHERE account_id = ? AND reason = 'lifted')`)
       .bind(accountId, MOVE_PAGE_ROWS, accountId),
     binding.prepare("UPDATE account_fences SET reason = ? WHERE account_id = ? AND reason = 'lifted'").bind(fenced, accountId),
   ]);
