@@ -7,6 +7,7 @@ import {
   advanceFence,
   allocateIdBlock,
   claimMove,
+  renewMoveLease,
   countRows,
   deletePage,
   fenceOf,
@@ -24,13 +25,38 @@ import { ApiError, notFound, unprocessable } from '../lib/errors';
 
 export type MoveContext = { env: DatabaseBindings; control: Db };
 
+/**
+ * How long a call holds a move without renewing its lease (renewed after every page it copies). Another
+ * call for the same move is refused (409) while the lease holds and takes the move over once it lapsed,
+ * so two calls never copy or delete at the same time, and a crashed move can be resumed.
+ */
+export const MOVE_LEASE_MS = 60_000;
+
+/** The lease one call holds on a move: renewed as it goes, checked before every step that writes. */
+export class MoveLease {
+  readonly token = crypto.randomUUID();
+  constructor(
+    private readonly control: Db,
+    private readonly accountId: number,
+    private readonly target: number,
+  ) {}
+
+  expiry(): string {
+    return new Date(Date.now() + MOVE_LEASE_MS).toISOString();
+  }
+
+  async renew(): Promise<void> {
+    if (!(await renewMoveLease(this.control, this.accountId, this.token, this.expiry()))) throw runningMove(this.target);
+  }
+}
+
 function runningMove(shard: number): ApiError {
   return new ApiError(409, `A move of this account to shard ${shard} is running; send {"shard": ${shard}} to finish it.`);
 }
 
 /** (a) Control: the account is moving to `target`; its writes answer 409 until the pointer flips. */
-export async function beginMove({ control }: MoveContext, accountId: number, target: number): Promise<Account> {
-  const claimed = await claimMove(control, accountId, target);
+export async function beginMove({ control }: MoveContext, accountId: number, target: number, lease: MoveLease): Promise<Account> {
+  const claimed = await claimMove(control, accountId, target, lease.token, lease.expiry());
   if (claimed) return claimed;
   const account = await getAccount(control, accountId);
   if (!account) throw notFound('Account');
@@ -57,13 +83,14 @@ export async function prepareTarget({ env, control }: MoveContext, accountId: nu
 }
 
 /** (d) Copies every tenant table parent-first in pages by id, ids kept, then checks the counts agree. */
-export async function copyRows({ env }: MoveContext, accountId: number, source: number, target: number, tables = tenantTables()): Promise<void> {
+export async function copyRows({ env }: MoveContext, accountId: number, source: number, target: number, lease: MoveLease, tables = tenantTables()): Promise<void> {
   const from = shardDb(env, source);
   const to = shardDb(env, target);
   for (const table of tables) {
     for (let after = 0; ; ) {
       const rows = await readPage(from, table, accountId, after);
       if (rows.length === 0) break;
+      await lease.renew();
       await insertRows(to, table, rows);
       after = Number(rows[rows.length - 1].id);
     }
@@ -134,13 +161,15 @@ export async function moveAccount(ctx: MoveContext, accountId: number, target: n
   }
 
   const source = account.shard;
-  await beginMove(ctx, accountId, target);
+  const lease = new MoveLease(ctx.control, accountId, target);
+  await beginMove(ctx, accountId, target, lease);
   await fenceSource(ctx, accountId, source);
+  await lease.renew();
   await prepareTarget(ctx, accountId, target);
-  await copyRows(ctx, accountId, source, target);
+  await copyRows(ctx, accountId, source, target, lease);
   await verifyCopy(ctx, accountId, source, target);
   // (e) Control: the pointer flips; from here requests read and write on the target.
-  const moved = await flipShard(ctx.control, accountId, target);
+  const moved = await flipShard(ctx.control, accountId, target, lease.token);
   if (!moved) throw runningMove(target);
   await markSourceMoved(ctx, accountId, source);
   return moved;

@@ -9,7 +9,7 @@ import { controlDb, shardDb, shardScope } from '../../src/db/shards';
 import type { Bindings } from '../../src/env';
 import { deleteMovedAccountRows } from '../../src/scheduled/moved-accounts';
 import { tenantTables, unclassifiedAccountTables, CONTROL_TABLES, SHARD_SYSTEM_TABLES } from '../../src/db/tenant-tables';
-import { beginMove, copyRows, deleteSourceRows, fenceSource, MOVED_ROWS_GRACE_MS, prepareTarget } from '../../src/services/account-move';
+import { beginMove, copyRows, deleteSourceRows, fenceSource, MOVED_ROWS_GRACE_MS, MoveLease, prepareTarget } from '../../src/services/account-move';
 import { flipShard } from '../../src/db/queries/account-move';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
@@ -104,6 +104,15 @@ function openForm(slug: string) {
 
 function move(accountId: number, to: number) {
   return partnerApi('POST', `/accounts/${accountId}/move`, { body: { shard: to } });
+}
+
+
+/** The lease a call holds on a move; steps run by hand below hold one as the endpoint's call would. */
+const leaseOf = (accountId: number, target: number) => new MoveLease(controlDb(env), accountId, target);
+
+/** What a crash looks like to the next call: the crashed call's lease lapsed without being renewed. */
+async function leaseLapses(accountId: number) {
+  await env.CONTROL_DB.prepare("UPDATE accounts SET move_lease_expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(accountId).run();
 }
 
 describe('POST /api/partner/v1/accounts/{id}/move', () => {
@@ -221,16 +230,18 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     const { account } = await tenantOnShard0(1);
     expect((await move(account.accountId, 1)).status).toBe(200);
     const onShard1 = await accountRows(shard(1), account.accountId);
-    await beginMove(ctx(), account.accountId, 0);
+    const lease = leaseOf(account.accountId, 0);
+    await beginMove(ctx(), account.accountId, 0, lease);
     await fenceSource(ctx(), account.accountId, 1);
     await prepareTarget(ctx(), account.accountId, 0);
-    await copyRows(ctx(), account.accountId, 1, 0);
+    await copyRows(ctx(), account.accountId, 1, 0, lease);
 
     // The cron picked the account's old rows on shard 0 before the move back began.
     await deleteSourceRows(shardDb(env, 0), account.accountId);
 
     expect(await accountRows(shard(0), account.accountId)).toEqual(onShard1);
     expect(await shard(0).prepare('SELECT count(*) AS n FROM account_fences WHERE account_id = ?').bind(account.accountId).first('n')).toBe(0);
+    await leaseLapses(account.accountId);
     expect((await move(account.accountId, 0)).status).toBe(200);
   });
 
@@ -255,9 +266,23 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     expect(readAnswers.map((r) => r.status)).toEqual(readAnswers.map(() => 200));
   });
 
+  it('lets one of two calls moving the same account at once do the move; the other answers 409 or finds it done', async () => {
+    const { account } = await tenantOnShard0(1);
+    const before = await accountRows(shard(0), account.accountId);
+
+    const answers = await Promise.all([move(account.accountId, 1), move(account.accountId, 1)]);
+
+    const statuses = answers.map((a) => a.status).sort();
+    expect([[200, 409], [200, 422]]).toContainEqual(statuses);
+    const after = await accountRows(shard(1), account.accountId);
+    after.audit_events.splice(before.audit_events.length);
+    expect(after).toEqual(before);
+    expect(await env.CONTROL_DB.prepare('SELECT shard, moving_to_shard, move_lease FROM accounts WHERE id = ?').bind(account.accountId).first()).toEqual({ shard: 1, moving_to_shard: null, move_lease: null });
+  });
+
   it('answers writes with 409 and Retry-After while a move is under way, and reads with 200', async () => {
     const { account, templateId, submissionIds, slugs } = await tenantOnShard0(1);
-    await beginMove(ctx(), account.accountId, 1);
+    await beginMove(ctx(), account.accountId, 1, leaseOf(account.accountId, 1));
 
     const write = await createSubmission(account.token, templateId, 50);
     const signing = await openForm(slugs[0]);
@@ -298,10 +323,14 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
   it('resumes a move cut short half way through the copy when called again with the same shard', async () => {
     const { account } = await tenantOnShard0();
     const before = await accountRows(shard(0), account.accountId);
-    await beginMove(ctx(), account.accountId, 1);
+    const lease = leaseOf(account.accountId, 1);
+    await beginMove(ctx(), account.accountId, 1, lease);
     await fenceSource(ctx(), account.accountId, 0);
     await prepareTarget(ctx(), account.accountId, 1);
-    await copyRows(ctx(), account.accountId, 0, 1, tenantTables().slice(0, 4));
+    await copyRows(ctx(), account.accountId, 0, 1, lease, tenantTables().slice(0, 4));
+    // While the cut-short call's lease holds, another call may not take the move over.
+    expect((await move(account.accountId, 1)).status).toBe(409);
+    await leaseLapses(account.accountId);
 
     const res = await move(account.accountId, 1);
 
@@ -315,11 +344,12 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
 
   it('finishes the cleanup of a move cut short after the flip when called with the new shard, then refuses a second call with 422', async () => {
     const { account } = await tenantOnShard0(1);
-    await beginMove(ctx(), account.accountId, 1);
+    const lease = leaseOf(account.accountId, 1);
+    await beginMove(ctx(), account.accountId, 1, lease);
     await fenceSource(ctx(), account.accountId, 0);
     await prepareTarget(ctx(), account.accountId, 1);
-    await copyRows(ctx(), account.accountId, 0, 1);
-    await flipShard(controlDb(env), account.accountId, 1);
+    await copyRows(ctx(), account.accountId, 0, 1, lease);
+    await flipShard(controlDb(env), account.accountId, 1, lease.token);
 
     const res = await move(account.accountId, 1);
 

@@ -1,7 +1,7 @@
 // The statements of an account move (src/services/account-move.ts): the control pointer, the source's
 // fence, and copying or deleting one account's rows of one tenant table in pages. Table and column names
 // come from the drizzle schema (src/db/tenant-tables.ts), never from input.
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../client';
 import { accounts, idBlocks, type Account } from '../schema/index';
 import { FIRST_MOVE_BLOCK, idBlockStatements } from '../id-ranges';
@@ -28,21 +28,38 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Control: marks the account as moving to `target`. Only when no move runs, or when the running move
  * goes to the same shard (a re-run resumes it); undefined otherwise.
  */
-export async function claimMove(control: Db, accountId: number, target: number): Promise<Account | undefined> {
+export async function claimMove(control: Db, accountId: number, target: number, lease: string, expiresAt: string): Promise<Account | undefined> {
+  const at = nowIso();
   const [row] = await control
     .update(accounts)
-    .set({ movingToShard: target, updatedAt: nowIso() })
-    .where(and(eq(accounts.id, accountId), or(isNull(accounts.movingToShard), eq(accounts.movingToShard, target))))
+    .set({ movingToShard: target, moveLease: lease, moveLeaseExpiresAt: expiresAt, updatedAt: at })
+    .where(
+      and(
+        eq(accounts.id, accountId),
+        // A new move, or the same move whose last worker's lease lapsed (it crashed or was cut off).
+        or(isNull(accounts.movingToShard), and(eq(accounts.movingToShard, target), or(isNull(accounts.moveLeaseExpiresAt), lt(accounts.moveLeaseExpiresAt, at)))),
+      ),
+    )
     .returning();
   return row;
 }
 
+/** Control: extends the lease while `lease` still holds it; false when another call has taken the move over. */
+export async function renewMoveLease(control: Db, accountId: number, lease: string, expiresAt: string): Promise<boolean> {
+  const rows = await control
+    .update(accounts)
+    .set({ moveLeaseExpiresAt: expiresAt })
+    .where(and(eq(accounts.id, accountId), eq(accounts.moveLease, lease)))
+    .returning({ id: accounts.id });
+  return rows.length > 0;
+}
+
 /** Control: the pointer flips to `target` and the move is over; undefined when no move to `target` ran. */
-export async function flipShard(control: Db, accountId: number, target: number): Promise<Account | undefined> {
+export async function flipShard(control: Db, accountId: number, target: number, lease: string): Promise<Account | undefined> {
   const [row] = await control
     .update(accounts)
-    .set({ shard: target, movingToShard: null, updatedAt: nowIso() })
-    .where(and(eq(accounts.id, accountId), eq(accounts.movingToShard, target)))
+    .set({ shard: target, movingToShard: null, moveLease: null, moveLeaseExpiresAt: null, updatedAt: nowIso() })
+    .where(and(eq(accounts.id, accountId), eq(accounts.movingToShard, target), eq(accounts.moveLease, lease)))
     .returning();
   return row;
 }

@@ -29,6 +29,12 @@ export const accounts = sqliteTable('accounts', {
   /** While a move runs: the shard the rows are being copied to. Writes answer 409 until it is cleared. */
   movingToShard: integer('moving_to_shard'),
   /**
+   * The running move's lease (src/services/account-move.ts): a random token and when it lapses. One
+   * call at a time works on a move; another call takes it over only once the lease has lapsed (a crash).
+   */
+  moveLease: text('move_lease'),
+  moveLeaseExpiresAt: text('move_lease_expires_at'),
+  /**
    * Whether the account has an enabled webhook endpoint (kept by the webhook endpoint routes), so the
    * token lookup knows it without reading the shard: a change only wakes the fan-out when there is
    * somewhere to deliver to (src/middleware/outbox-drain). A stale `true` costs one wake; the cron
