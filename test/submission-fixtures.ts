@@ -1,5 +1,4 @@
 // Templates and submissions for tests, made through the real API.
-import { env } from 'cloudflare:test';
 import { allShards, api } from './helpers';
 import { makePdf, toBase64 } from './fixtures/pdfs';
 

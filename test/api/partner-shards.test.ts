@@ -1,6 +1,5 @@
 // The partner control plane and the shards (issue 14 › 1–2): a new account goes to the least loaded
 // shard, and a partner action on an account is recorded in the audit trail on that account's shard.
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { allShards, createAccount, partnerApi } from '../helpers';
 import { shardNumberOf } from '../shard-fixtures';

@@ -1,7 +1,7 @@
 // Reading templates: by either id, lists with page pagination and filters, and document downloads.
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { env, SELF } from 'cloudflare:test';
+import { SELF } from 'cloudflare:test';
 import { allShards, api, createAccount, createToken } from '../helpers';
 import { makePdf, realWorldPdf, toBase64 } from '../fixtures/pdfs';
 

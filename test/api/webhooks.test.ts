@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, createAccount, shardOf } from '../helpers';
 import { newReceiver } from '../webhook-receiver';

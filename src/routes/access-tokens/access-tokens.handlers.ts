@@ -1,7 +1,6 @@
 // Handlers for API access tokens.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv, Principal } from '../../env';
-import { createDb } from '../../db/client';
 import * as tokensDb from '../../db/queries/access-tokens';
 import type { AccessToken } from '../../db/schema/index';
 import { notFound } from '../../lib/errors';

@@ -1,7 +1,6 @@
 // Handlers for saved fields.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
 import * as savedFieldsDb from '../../db/queries/saved-fields';
 import type { SavedField } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';

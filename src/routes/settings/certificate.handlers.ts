@@ -1,7 +1,6 @@
 // Handlers for the account's signing certificate.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
 import type { SigningIdentityRow } from '../../db/schema';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { activeIdentityRow, removeUploadedIdentity, uploadSigningIdentity } from '../../services/certificates/account-identity';

@@ -1,7 +1,6 @@
 // Handlers for account settings.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
 import { updateAccount } from '../../db/queries/accounts';
 import type { Account } from '../../db/schema/index';
 import type * as routes from './settings.routes';

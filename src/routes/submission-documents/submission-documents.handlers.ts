@@ -2,7 +2,6 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { findSubmission } from '../../db/queries/submissions';
 import type { Submission, SubmissionDocument } from '../../db/schema/index';

@@ -2,7 +2,7 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { createDb, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
 import * as submissionsDb from '../../db/queries/submissions';
 import { findTemplate } from '../../db/queries/templates';
 import type { Submission, Submitter } from '../../db/schema/index';

@@ -1,7 +1,6 @@
 // Handlers for the subscription.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Handler } from 'hono';
-import { createDb } from '../../db/client';
 import type { AppEnv } from '../../env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { CHECKOUT_PLAN_IDS, planOf } from '../../lib/plans';

@@ -3,7 +3,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { createDb, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
 import * as templatesDb from '../../db/queries/templates';
 import type { Template } from '../../db/schema/index';
 import { ApiError, notFound } from '../../lib/errors';

@@ -1,7 +1,6 @@
 // Handlers for tools.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
 import { isSealedByAccount } from '../../db/queries/submission-documents';
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';

@@ -1,7 +1,6 @@
 // Handlers for users: parse → query → shape.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
-import { createDb } from '../../db/client';
 import * as usersDb from '../../db/queries/users';
 import type { User } from '../../db/schema/index';
 import { isUniqueViolation } from '../../db/errors';
