@@ -8,8 +8,12 @@ import { root } from './d1-databases.mjs';
 
 const SHARD_BLOCK = /\n\[\[d1_databases\]\]\nbinding = "SHARD_\d+"\n(?:[a-z_]+ = .*\n)*/g;
 
-/** Writes `<dir>/wrangler.toml` declaring `shards` shards; returns its path. */
-export function writeShardedConfig(dir, shards) {
+/**
+ * Writes `<dir>/wrangler.toml` declaring `shards` shards; returns its path. `withoutConsumers` names
+ * queues whose consumer the copy leaves out (bench/shards keeps the sealing job off the machine it
+ * measures: bench/seal measures that).
+ */
+export function writeShardedConfig(dir, shards, { withoutConsumers = [] } = {}) {
   const source = readFileSync(join(root, 'wrangler.toml'), 'utf8');
   const blocks = Array.from({ length: shards }, (_, n) =>
     [
@@ -20,7 +24,9 @@ export function writeShardedConfig(dir, shards) {
       `migrations_dir = "${join(root, 'migrations')}"`,
     ].join('\n'),
   );
-  const toml = `${source
+  const consumers = (toml) =>
+    withoutConsumers.reduce((text, queue) => text.replace(new RegExp(`\\[\\[queues\\.consumers\\]\\]\\nqueue = "${queue}"\\n(?:[a-z_]+ = .*\\n)*`), ''), toml);
+  const toml = `${consumers(source)
     .replace(SHARD_BLOCK, '\n')
     .replace(/^main = ".*"$/m, `main = "${join(root, 'src', 'index.ts')}"`)
     .replace(/^directory = "\.\/public"$/m, `directory = "${join(root, 'public')}"`)

@@ -22,7 +22,8 @@ describe('adding a shard', () => {
   async function call(method: string, path: string, auth: string, body?: unknown) {
     const res = await fetch(`${server!.base}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
+      // No keep-alive: wrangler closes idle connections, and a request on one it closed fails.
+      headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json', Connection: 'close' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -83,7 +84,7 @@ describe('adding a shard', () => {
     expect(submission.id).toBeGreaterThanOrEqual(2 * ID_BLOCK_SIZE);
     expect(submission.id).toBeLessThan(3 * ID_BLOCK_SIZE);
     // The signing link resolves to the added shard from the slug alone.
-    const page = await fetch(submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server!.base));
+    const page = await fetch(submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server!.base), { headers: { Connection: 'close' } });
     expect(page.status).toBe(200);
     const done = await call('PUT', `/api/submitters/${submission.submitters[0].id}`, added.token, { completed: true });
     expect(done.status).toBe(200);
