@@ -30,9 +30,19 @@ const SHARD_COUNTS = (process.env.BENCH_SHARDS ?? '1,2,4').split(',').map(Number
 const WITHOUT_CONSUMERS = ['signing-service-sealing'];
 const TICKS = 100; // USER_HZ on Linux
 
-/** CPU seconds so far of every process in a process group, split by command name (workerd, node, …). */
+/** CPU seconds so far of one thread (/proc/<pid>/task/<tid>/stat). */
+function threadCpu(path) {
+  const stat = readFileSync(path, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/**
+ * CPU seconds so far of every process in a process group, split by command name (workerd, node, …),
+ * and of each workerd thread (`threads`), which shows whether one thread carries the work.
+ */
 function groupCpu(pgid) {
-  const byName = {};
+  const byName = { threads: {} };
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -42,6 +52,9 @@ function groupCpu(pgid) {
       if (Number(fields[2]) !== pgid) continue;
       const key = name.startsWith('workerd') ? 'workerd' : name === 'node' || name.startsWith('MainThread') ? 'wrangler' : 'other';
       byName[key] = (byName[key] ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS;
+      if (key === 'workerd') {
+        for (const tid of readdirSync(`/proc/${entry}/task`)) byName.threads[`${entry}/${tid}`] = threadCpu(`/proc/${entry}/task/${tid}/stat`);
+      }
     } catch {
       // the process ended meanwhile
     }
@@ -166,7 +179,11 @@ function shardFiles(dir) {
       const rows = Object.fromEntries(
         ['submissions', 'submitters', 'submission_events', 'events', 'messages', 'audit_events'].map((table) => [table, db.prepare(`SELECT count(*) AS n FROM ${table}`).get().n]),
       );
-      found.push({ file, shard: Math.floor(Number(seq.seq) / 2 ** 32), bytes, rows });
+      // Bytes in use per table, its indexes included (dbstat: page size less unused space).
+      const used = Object.fromEntries(
+        db.prepare('SELECT m.tbl_name AS name, sum(s.pgsize - s.unused) AS used FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name').all().map((r) => [r.name, r.used]),
+      );
+      found.push({ file, shard: Math.floor(Number(seq.seq) / 2 ** 32), bytes, rows, used });
     } catch {
       // not one of ours (no tables yet)
     } finally {
@@ -196,6 +213,7 @@ async function runWith(base, shards, partnerKey, pdf) {
     const workerd = cpu('workerd');
     const wrangler = cpu('wrangler') + cpu('other');
     const generator = after.self - before.self;
+    const busiestThread = Math.max(0, ...Object.entries(after.group.threads).map(([tid, seconds]) => seconds - (before.group.threads[tid] ?? seconds)));
     const busy = after.machine.busy - before.machine.busy;
     return {
       dir,
@@ -211,7 +229,8 @@ async function runWith(base, shards, partnerKey, pdf) {
       d1Ms: mean(ok.map((s) => s.d1Ms)),
       d1Calls: mean(ok.map((s) => s.d1Calls)),
       d1Share: mean(ok.map((s) => s.d1Ms / s.ms)),
-      cores: { workerd: workerd / elapsed, wrangler: wrangler / elapsed, generator: generator / elapsed, rest: Math.max(0, busy - workerd - wrangler - generator) / elapsed, busy: busy / elapsed },
+      cpuMsPerRequest: (workerd * 1000) / ok.length,
+      cores: { workerdThread: busiestThread / elapsed, workerd: workerd / elapsed, wrangler: wrangler / elapsed, generator: generator / elapsed, rest: Math.max(0, busy - workerd - wrangler - generator) / elapsed, busy: busy / elapsed },
       accountsPerShard: accounts.length / shards,
     };
   } finally {
@@ -228,7 +247,7 @@ try {
   const setup = spawnSync(process.execPath, ['scripts/setup.mjs', '--json', '--config', join(base, 'wrangler.toml'), '--persist-to', base], { cwd: root, env: benchEnv, encoding: 'utf8' });
   if (setup.status !== 0) throw new Error(`setup.mjs failed:\n${setup.stdout}\n${setup.stderr}`);
   const { partner_key: partnerKey } = JSON.parse(setup.stdout.trim().split('\n').pop());
-  const emptyShard = shardFiles(base)[0].bytes;
+  const emptyShard = shardFiles(base)[0];
   const doc = await PDFDocument.create();
   doc.addPage([612, 792]);
   const pdf = Buffer.from(await doc.save()).toString('base64');
@@ -250,7 +269,7 @@ try {
         `  D1 ${fmt(r.d1Ms)} ms/req (${fmt(r.d1Calls)} calls, ${fmt(r.d1Share * 100, 0)}% of latency)  failures ${r.failures}`,
     );
     console.log(
-      `           CPU (cores): workerd ${fmt(r.cores.workerd, 2)}, wrangler node ${fmt(r.cores.wrangler, 2)}, load generator ${fmt(r.cores.generator, 2)}, rest of machine ${fmt(r.cores.rest, 2)}; busy ${fmt(r.cores.busy, 2)} of ${cpus().length}`,
+      `           CPU (cores): workerd ${fmt(r.cores.workerd, 2)} (busiest thread ${fmt(r.cores.workerdThread, 2)}; ${fmt(r.cpuMsPerRequest)} ms per request), wrangler node ${fmt(r.cores.wrangler, 2)}, load generator ${fmt(r.cores.generator, 2)}, rest of machine ${fmt(r.cores.rest, 2)}; busy ${fmt(r.cores.busy, 2)} of ${cpus().length}`,
     );
   }
   const one = results.find((r) => r.shards === 1);
@@ -258,21 +277,29 @@ try {
   if (one && four) {
     console.log(`  ratio 4:1  throughput ${fmt(four.opsPerSecond / one.opsPerSecond, 2)} (target ≥ 1.5), D1 time per request ${fmt(four.d1Ms / one.d1Ms, 2)}×`);
     const saturated = four.cores.busy > cpus().length * 0.9;
-    const workerdBound = four.cores.workerd > 0.9;
+    // Local workerd runs the Worker and every local D1 database on one thread: near one core, that is the bound.
+    const workerdBound = four.cores.workerdThread > 0.9;
     if (saturated || workerdBound) {
       console.log(
-        `  bound by: ${workerdBound ? `workerd at ${fmt(four.cores.workerd, 2)} cores — one process runs the Worker and every local D1 database, so shards share its CPU` : ''}` +
-          `${workerdBound && saturated ? '; ' : ''}${saturated ? `the machine (${fmt(four.cores.busy, 2)} of ${cpus().length} cores busy)` : ''}`,
+        `  bound by: ${workerdBound ? `workerd's busiest thread at ${fmt(four.cores.workerdThread, 2)} cores — one thread runs the Worker and every local D1 database, so local shards share it` : ''}` +
+          `${workerdBound && saturated ? '; ' : ''}${saturated ? `the machine (${fmt(four.cores.busy, 2)} of ${cpus().length} cores busy, ${fmt(four.cores.rest, 2)} of them other processes; workerd got ${fmt(four.cores.workerd, 2)})` : ''}`,
       );
     }
   }
   if (one) {
+    // Every submission the run created was completed (a failed completion would be counted as a failure).
     const [shard] = shardFiles(one.dir);
     const submissions = shard.rows.submissions;
+    const grown = shard.bytes - emptyShard.bytes;
     console.log(
-      `  shard size after the 1-shard run: ${fmt((shard.bytes - emptyShard) / 1024 / 1024, 2)} MB for ${submissions} completed submissions (${ACCOUNTS} templates) = ` +
-        `${fmt((shard.bytes - emptyShard) / submissions, 0)} bytes per submission; rows per submission: ${Object.entries(shard.rows).map(([t, n]) => `${t} ${fmt(n / submissions, 2)}`).join(', ')}`,
+      `  shard file after the 1-shard run: +${fmt(grown / 1024 / 1024, 2)} MB for ${submissions} submissions (${ACCOUNTS} templates) = ${fmt(grown / submissions, 0)} bytes per submission`,
     );
+    console.log(`  rows per submission: ${Object.entries(shard.rows).map(([t, n]) => `${t} ${fmt(n / submissions, 2)}`).join(', ')}`);
+    const perTable = Object.entries(shard.used)
+      .map(([table, used]) => [table, (used - (emptyShard.used[table] ?? 0)) / submissions])
+      .filter(([, bytes]) => bytes >= 1)
+      .sort((a, b) => b[1] - a[1]);
+    console.log(`  bytes in use per submission (rows + indexes): ${perTable.map(([t, b]) => `${t} ${fmt(b, 0)}`).join(', ')}; total ${fmt(perTable.reduce((a, [, b]) => a + b, 0), 0)}`);
   }
 } finally {
   for (const dir of work) rmSync(dir, { recursive: true, force: true });
