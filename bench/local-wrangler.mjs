@@ -1,6 +1,6 @@
-// What the wrangler-based benchmarks share: free ports, a local D1 they can seed, waiting for a server.
+// What the wrangler-based benchmarks share: free ports, local D1 set up as `npm run setup` does it
+// (scripts/setup.mjs: the control database and every shard), SQL on one of them, waiting for a server.
 import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -16,9 +16,13 @@ export async function freePort() {
   });
 }
 
-/** Runs SQL against the local D1 kept in `persist` (wrangler d1 execute --local); returns its JSON output. */
-export function d1(persist, sql) {
-  return execFileSync('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', persist, '--json', '--command', sql], {
+/**
+ * Runs SQL against one local database (`CONTROL_DB`, `SHARD_0`, …) kept in `persist`; returns wrangler's
+ * JSON output. `config` is the wrangler config that declares it (default: the repository's).
+ */
+export function d1(persist, sql, { database = 'SHARD_0', config } = {}) {
+  const configArgs = config ? ['--config', config] : [];
+  return execFileSync('npx', ['wrangler', 'd1', 'execute', database, ...configArgs, '--local', '--persist-to', persist, '--json', '--command', sql], {
     cwd: root,
     env: benchEnv,
     encoding: 'utf8',
@@ -40,15 +44,14 @@ export async function waitUp(url) {
 }
 
 /**
- * Applies the migrations to the local D1 in `persist` and creates account 1 (`enterprise`, so no plan
- * limit interferes) with an admin and a full-access API token; returns the token.
+ * Sets up the local D1 in `persist` with `scripts/setup.mjs` (migrations and id blocks on the control
+ * database and every shard of `config`, the dev account with a full-access token) and raises that
+ * account to `enterprise`, so no plan limit interferes. Returns the token; the account is on SHARD_0.
  */
-export function seedBenchAccount(persist) {
-  execFileSync('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], { cwd: root, env: benchEnv, stdio: 'ignore' });
-  const token = `tok_${randomBytes(20).toString('hex')}`; // the app's format: tok_ + 40 base62
-  const hash = createHash('sha256').update(token).digest('hex');
-  d1(persist, "INSERT INTO accounts (name, plan) VALUES ('Bench', 'enterprise')");
-  d1(persist, "INSERT INTO users (account_id, email, name, role) VALUES (1, 'bench@example.com', 'Bench', 'admin')");
-  d1(persist, `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES (1, 1, 'bench', '${hash}', '${token.slice(0, 12)}')`);
-  return token;
+export function seedBenchAccount(persist, { config } = {}) {
+  const configArgs = config ? ['--config', config] : [];
+  const out = execFileSync(process.execPath, ['scripts/setup.mjs', '--json', ...configArgs, '--persist-to', persist], { cwd: root, env: benchEnv, encoding: 'utf8' });
+  const setup = JSON.parse(out.trim().split('\n').pop());
+  d1(persist, `UPDATE accounts SET plan = 'enterprise' WHERE id = ${setup.account_id}`, { database: 'CONTROL_DB', config });
+  return setup.token;
 }

@@ -2,16 +2,20 @@
 // Idempotent local setup (decisions.md › Bootstrap): secrets in .dev.vars, D1 migrations, the dev
 // account `Dev` (plan pro) with admin@example.com and a full-access API token, printed at the end.
 // `npm run setup -- --json` prints one JSON line instead, for scripts.
+// `--config <wrangler.toml>` sets up the databases that config declares, with `.dev.vars` written next
+// to it (where `wrangler dev --config` reads it); `--persist-to <dir>` keeps the local D1 state and
+// the dev credentials in <dir> instead of .wrangler/ (the e2e tests and benchmarks use both).
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { idBlockStatements } from '../src/db/id-ranges.ts';
+import { parseArgs } from 'node:util';
+import { d1Target, migrateDatabases, root, wranglerD1 } from './d1-databases.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const json = process.argv.includes('--json');
+const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, config: { type: 'string' }, 'persist-to': { type: 'string' } } });
+const json = options.json ?? false;
 const log = (...args) => { if (!json) console.log(...args); };
+const target = d1Target({ config: options.config, persistTo: options['persist-to'] });
+const stateDir = target.persistTo ?? join(root, '.wrangler');
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const base62 = (n) => Array.from({ length: n }, () => BASE62[randomInt(62)]).join('');
@@ -21,7 +25,7 @@ const SECRETS = {
   ENCRYPTION_KEY: () => randomBytes(32).toString('base64'),
   PARTNER_API_KEYS: () => `ptk_${base62(40)}`,
 };
-const varsPath = join(root, '.dev.vars');
+const varsPath = join(dirname(target.config), '.dev.vars');
 const existing = existsSync(varsPath) ? readFileSync(varsPath, 'utf8') : '';
 const vars = Object.fromEntries(
   existing.split('\n').filter((l) => /^\s*[A-Z0-9_]+\s*=/.test(l)).map((l) => {
@@ -40,40 +44,19 @@ if (added.length) {
   log(`Wrote ${added.map(([n]) => n).join(', ')} to .dev.vars`);
 }
 
-// 2. Migrations and the dev account, through wrangler against the local D1 databases (.wrangler/state).
-function wrangler(args) {
-  const result = spawnSync('wrangler', args, {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
-    shell: process.platform === 'win32',
-  });
-  if (result.status !== 0) {
-    process.stderr.write(result.stdout ?? '');
-    process.stderr.write(result.stderr ?? '');
-    throw new Error(`wrangler ${args.slice(0, 3).join(' ')} failed`);
-  }
-  return result.stdout;
-}
-
-// The control database and every shard wrangler.toml declares get the same migrations; each shard then
-// gets its id block (docs/scaling.md › Ids). Both steps are idempotent.
-const shards = [...readFileSync(join(root, 'wrangler.toml'), 'utf8').matchAll(/^binding\s*=\s*"SHARD_(\d+)"/gm)].map((m) => Number(m[1]));
-for (const database of ['CONTROL_DB', ...shards.map((n) => `SHARD_${n}`)]) {
-  wrangler(['d1', 'migrations', 'apply', database, '--local']);
-}
-for (const shard of shards) {
-  wrangler(['d1', 'execute', `SHARD_${shard}`, '--local', `--command=${idBlockStatements(shard).join('; ')}`]);
-}
+// 2. Migrations and id blocks for the control database and every shard the config declares
+// (scripts/d1-databases.mjs), then the dev account, through wrangler against the local D1 databases.
+const shards = migrateDatabases(target);
 log(`Applied D1 migrations (local): the control database and ${shards.length} shards`);
+const wrangler = (args) => wranglerD1(target, args);
 
-const credentialsPath = join(root, '.wrangler', 'dev-credentials.json');
+const credentialsPath = join(stateDir, 'dev-credentials.json');
 let token = existsSync(credentialsPath) ? JSON.parse(readFileSync(credentialsPath, 'utf8')).token : null;
 token ??= `tok_${base62(40)}`;
 const hash = createHash('sha256').update(token).digest('hex');
 const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
 
-const seedPath = join(root, '.wrangler', 'dev-seed.sql');
+const seedPath = join(stateDir, 'dev-seed.sql');
 mkdirSync(dirname(seedPath), { recursive: true });
 writeFileSync(
   seedPath,
@@ -95,9 +78,9 @@ INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix)
 UPDATE access_tokens SET revoked_at = NULL, expires_at = NULL WHERE token_hash = ${sqlString(hash)};
 `,
 );
-wrangler(['d1', 'execute', 'CONTROL_DB', '--local', `--file=${seedPath}`]);
+wrangler(['execute', 'CONTROL_DB', `--file=${seedPath}`]);
 const out = wrangler([
-  'd1', 'execute', 'CONTROL_DB', '--local', '--json',
+  'execute', 'CONTROL_DB', '--json',
   `--command=SELECT account_id, user_id FROM access_tokens WHERE token_hash = ${sqlString(hash)}`,
 ]);
 const row = JSON.parse(out)[0]?.results?.[0];

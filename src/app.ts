@@ -10,6 +10,7 @@ import { accountMoving, ApiError } from './lib/errors';
 import { isAccountMoving } from './db/errors';
 import { requestId } from './middleware/request-id';
 import { controlDatabase } from './middleware/databases';
+import { d1Timing } from './middleware/d1-timing';
 import { authenticate } from './middleware/auth';
 import { auditTrail } from './middleware/audit';
 import { rateLimit } from './middleware/rate-limit';
@@ -82,6 +83,8 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
 export function createApp() {
   const app = new Hono<AppEnv>({ getPath: routingPath });
   app.use('*', requestId());
+  // Before the databases are handed out: it swaps the D1 bindings for timed views (development only).
+  app.use('*', d1Timing());
   app.use('*', controlDatabase());
   app.onError(errorResponse);
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));

@@ -42,6 +42,8 @@ export type Bindings = DatabaseBindings & {
   LIMITS_DISABLED?: string;
   /** Development only: overrides the 120 requests per minute per token (bench/limits). */
   RATE_LIMIT_PER_MINUTE?: string;
+  /** Development only: `true` adds `Server-Timing: d1;dur=…` to every response (bench/shards). */
+  D1_TIMING?: string;
   /** The sealing job's queue (src/services/submissions/submission-state.ts › requestSealing). */
   SEALING_QUEUE?: Queue<import('./services/submissions/submission-state').SealingQueueBody>;
   /** Producer of the webhooks queue (fan-out and delivery wake-ups). */

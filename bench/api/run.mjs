@@ -30,7 +30,7 @@ writeFileSync(
     .map((t, i) => `(${setup.account_id}, ${setup.user_id}, 'bench ${i}', '${createHash('sha256').update(t).digest('hex')}', '${t.slice(0, 12)}')`)
     .join(',\n')};`,
 );
-execFileSync('wrangler', ['d1', 'execute', 'DB', '--local', '--file=.wrangler/bench-api-tokens.sql'], { env: { ...env, CI: 'true' }, stdio: 'ignore' });
+execFileSync('wrangler', ['d1', 'execute', 'CONTROL_DB', '--local', '--file=.wrangler/bench-api-tokens.sql'], { env: { ...env, CI: 'true' }, stdio: 'ignore' });
 const server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 process.on('exit', () => server.kill('SIGTERM'));
 

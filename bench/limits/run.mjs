@@ -19,6 +19,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { seedBenchAccount } from '../local-wrangler.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -62,8 +63,6 @@ function seedSql(tokens) {
     return `(1, 1, 'bench ${i}', '${hash}', '${token.slice(0, 12)}')`;
   });
   return [
-    "INSERT INTO accounts (id, name, plan) VALUES (1, 'Bench', 'enterprise');",
-    "INSERT INTO users (id, account_id, email, name, role) VALUES (1, 1, 'bench@example.com', 'Bench', 'admin');",
     `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES ${rows.join(',\n')};`,
   ].join('\n');
 }
@@ -71,10 +70,11 @@ function seedSql(tokens) {
 async function startServer(name, vars, tokens) {
   const persist = join(root, '.wrangler', 'bench-limits', name);
   rmSync(persist, { recursive: true, force: true });
-  await run(['d1', 'migrations', 'apply', 'signing-service', '--local', '--persist-to', persist]);
+  // Account 1 and its admin (user 1) on the control database and every shard, set up by scripts/setup.mjs.
+  seedBenchAccount(persist);
   const seed = join(root, '.wrangler', 'bench-limits', `${name}-seed.sql`);
   writeFileSync(seed, seedSql(tokens));
-  await run(['d1', 'execute', 'signing-service', '--local', '--persist-to', persist, '--file', seed]);
+  await run(['d1', 'execute', 'CONTROL_DB', '--local', '--persist-to', persist, '--file', seed]);
   const port = await freePort();
   const inspector = await freePort();
   const varArgs = Object.entries({ ENVIRONMENT: 'development', ...vars }).flatMap(([k, v]) => ['--var', `${k}:${v}`]);

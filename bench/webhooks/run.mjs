@@ -5,12 +5,13 @@
 //   npm run bench:webhooks -- [--events 1000] [--rate 20]   (npm puts the project's Node 22 on PATH)
 //
 // State lives in bench/results/ (gitignored) so the worktree's own .wrangler/ stays untouched.
-import { spawn, execFileSync } from 'node:child_process';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
+import { seedBenchAccount } from '../local-wrangler.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : [])).filter((e) => e.length));
 const EVENTS = Number(args.events ?? 1000);
@@ -58,25 +59,13 @@ const receiver = createServer((req, res) => {
 await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const receiverPort = receiver.address().port;
 
-// ——— a fresh local D1 with a Pro account and a full-access token ———
+// ——— a fresh local D1 with an account and a full-access token ———
 rmSync(state, { recursive: true, force: true });
 mkdirSync(state, { recursive: true });
 const wrangler = path.join(root, 'node_modules/.bin/wrangler');
-const quiet = { cwd: root, env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] };
-execFileSync(wrangler, ['d1', 'migrations', 'apply', 'signing-service', '--local', '--persist-to', state], quiet);
-const token = `tok_${randomBytes(20).toString('hex')}`; // the app's format: tok_ + 40 base62
-const hash = createHash('sha256').update(token).digest('hex');
-execFileSync(
-  wrangler,
-  [
-    'd1', 'execute', 'signing-service', '--local', '--persist-to', state, '--command',
-    `INSERT INTO accounts (name, plan) VALUES ('Bench', 'pro');
-     INSERT INTO users (account_id, email, name, role) VALUES (1, 'bench@example.com', 'Bench', 'admin');
-     INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix, scopes, allowed_ips)
-       VALUES (1, 1, 'bench', '${hash}', '${token.slice(0, 12)}', '[]', '[]');`,
-  ],
-  quiet,
-);
+// Migrations and id blocks on the control database and every shard, the account and its token:
+// scripts/setup.mjs, as `npm run setup` does it.
+const token = seedBenchAccount(state);
 
 // ——— wrangler dev ———
 const port = await freePort();

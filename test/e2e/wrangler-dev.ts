@@ -1,55 +1,58 @@
-// Starts `wrangler dev` on a spare port with its own local state directory, seeds an account with a
-// full-access token through `wrangler d1 execute`, and stops it afterwards.
+// Starts `wrangler dev` on a spare port with its own directory: a copy of wrangler.toml with the chosen
+// number of shards, its .dev.vars and the local state, set up by `scripts/setup.mjs` exactly as
+// `npm run setup` sets up a developer's machine (migrations and id blocks on every database, the dev
+// account with a full-access token). Stops it afterwards.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeShardedConfig } from '../../scripts/local-config.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const wranglerBin = join(root, 'node_modules', '.bin', 'wrangler');
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' };
 
-export type DevServer = { base: string; token: string; accountId: number; output(): string; stop(): Promise<void> };
+export type DevServer = LaunchedServer & { token: string; accountId: number; partnerKey: string };
 
-function run(args: string[]): string {
-  const result = spawnSync(wranglerBin, args, { cwd: root, encoding: 'utf8', env });
-  if (result.status !== 0) throw new Error(`wrangler ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
+export type LocalSetup = { dir: string; config: string; token: string; accountId: number; partnerKey: string };
+
+/**
+ * Writes `<dir>/wrangler.toml` with `shards` shards and runs `scripts/setup.mjs` against it (the D1
+ * state in `dir` too). Running it again on the same directory with more shards is the local form of
+ * docs/scaling.md › Adding a shard.
+ */
+export function setUpLocal(dir: string, shards: number): LocalSetup {
+  const config = writeShardedConfig(dir, shards);
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'setup.mjs'), '--json', '--config', config, '--persist-to', dir], { cwd: root, encoding: 'utf8', env });
+  if (result.status !== 0) throw new Error(`setup.mjs failed:\n${result.stdout}\n${result.stderr}`);
+  const out = JSON.parse(result.stdout.trim().split('\n').pop()!);
+  return { dir, config, token: out.token, accountId: out.account_id, partnerKey: out.partner_key };
 }
 
-export async function startDevServer(port: number): Promise<DevServer> {
+/** Runs SQL on one local database (`CONTROL_DB`, `SHARD_n`) of a setup; returns the result rows. */
+export function sqlOn(setup: LocalSetup, database: string, command: string): Record<string, unknown>[] {
+  const result = spawnSync(wranglerBin, ['d1', 'execute', database, '--local', '--config', setup.config, '--persist-to', setup.dir, '--json', `--command=${command}`], { cwd: root, encoding: 'utf8', env });
+  if (result.status !== 0) throw new Error(`wrangler d1 execute ${database} failed:\n${result.stdout}\n${result.stderr}`);
+  return JSON.parse(result.stdout)[0].results;
+}
+
+export async function startDevServer(port: number, { shards = 2 }: { shards?: number } = {}): Promise<DevServer> {
   // The signing page's script and pdf.js must be in public/vendor (postinstall does this too).
   const vendor = spawnSync(process.execPath, [join(root, 'scripts', 'vendor-assets.mjs')], { cwd: root, encoding: 'utf8' });
   if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
-  const state = mkdtempSync(join(tmpdir(), 'signing-e2e-'));
-  run(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', state]);
-  // The app's own format (tok_ + 40 base62; src/lib/tokens.ts): hex is a subset of base62.
-  const token = `tok_${randomBytes(20).toString('hex')}`;
-  const hash = createHash('sha256').update(token).digest('hex');
-  run([
-    'd1', 'execute', 'DB', '--local', '--persist-to', state,
-    `--command=INSERT INTO accounts (name, plan) VALUES ('E2E Corp', 'pro');
-     INSERT INTO users (account_id, email, name, role) VALUES (last_insert_rowid(), 'admin@e2e.test', 'Admin', 'admin');
-     INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) SELECT account_id, id, 'e2e', '${hash}', '${token.slice(0, 12)}' FROM users WHERE email = 'admin@e2e.test';`,
-  ]);
-  const sql = (command: string) => JSON.parse(run(['d1', 'execute', 'DB', '--local', '--persist-to', state, '--json', `--command=${command}`]))[0].results;
-  const accountId = sql("SELECT id FROM accounts WHERE name = 'E2E Corp'")[0].id as number;
-
-  const server = await launchWranglerDev(port, state, ['--var', 'ENVIRONMENT:development',
-    // A key of its own for this run (the sealing job encrypts the account's generated signing key); a
-    // clean clone has no .dev.vars.
-    '--var', `ENCRYPTION_KEY:${randomBytes(32).toString('base64')}`]);
-  return { ...server, token, accountId };
+  const setup = setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-')), shards);
+  const server = await launchWranglerDev(port, setup.dir, ['--config', setup.config]);
+  return { ...server, token: setup.token, accountId: setup.accountId, partnerKey: setup.partnerKey };
 }
 
 export type LaunchedServer = { base: string; output(): string; stop(): Promise<void> };
 
 /**
  * Runs `wrangler dev` on `port` with the local state in `state` (removed on stop) and waits until it
- * answers. `args` are added to wrangler's own (`--var`, `--env-file`, …).
+ * answers. `args` are added to wrangler's own (`--config`, `--var`, `--env-file`, …). `keepState` leaves
+ * the state for a later server (a restart with another config).
  */
-export async function launchWranglerDev(port: number, state: string, args: string[]): Promise<LaunchedServer> {
+export async function launchWranglerDev(port: number, state: string, args: string[], { keepState = false } = {}): Promise<LaunchedServer> {
   const child: ChildProcess = spawn(wranglerBin, ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, ...args, '--show-interactive-dev-session=false'], {
     cwd: root,
     env,
@@ -80,7 +83,7 @@ export async function launchWranglerDev(port: number, state: string, args: strin
         process.kill(-child.pid, 'SIGTERM');
         await new Promise((r) => child.once('exit', r));
       }
-      rmSync(state, { recursive: true, force: true });
+      if (!keepState) rmSync(state, { recursive: true, force: true });
     },
   };
 }
