@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, AuditNote } from '../../env';
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
-import { shardDb } from '../../db/shards';
+import { accountDb } from '../../db/shards';
 import { insertAuditEvent, insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
 import { clientIp } from '../../lib/request';
 import { isAccountMoving } from '../../db/errors';
@@ -70,7 +70,7 @@ export function auditStatementFor(c: Context<AppEnv>, db: Db, status: number, no
 async function trailDatabase(c: Context<AppEnv>, accountId: number): Promise<Db | undefined> {
   if (c.var.principal?.account.id === accountId) return c.var.db;
   const account = await getAccount(c.var.control, accountId);
-  return account && shardDb(c.env, account.shard);
+  return account && accountDb(c.env, account);
 }
 
 export function auditTrail(options: AuditOptions = {}): MiddlewareHandler<AppEnv> {

@@ -3,8 +3,7 @@
 // sees; every statement that is not a plain read counts as a write once D1 has accepted it.
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { controlDb, shardBindings } from '../../db/shards';
-import { useShard } from '../databases';
+import { controlDb, shardBindings, shardDb } from '../../db/shards';
 
 const READ_ONLY = /^\s*(select|pragma|explain)\b/i;
 
@@ -67,5 +66,6 @@ export function trackDatabaseCommits(c: Context<AppEnv>, onCommit: () => void): 
   shardBindings(c.env).forEach((binding, shard) => (tracked[`SHARD_${shard}`] = trackCommits(binding, onCommit)));
   c.env = { ...c.env, ...tracked };
   c.set('control', controlDb(c.env));
-  if (c.var.shard !== undefined) useShard(c, c.var.shard);
+  // Only the handle: the queue producers in c.env already stamp the request's shard (useShard).
+  if (c.var.shard !== undefined) c.set('db', shardDb(c.env, c.var.shard));
 }
