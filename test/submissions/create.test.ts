@@ -13,7 +13,7 @@ beforeAll(async () => {
 const twoSigners = (extra: Record<string, unknown> = {}) => ({
   template_id: template.id,
   submitters: [
-    { role: 'Client', email: 'client@example.com', name: 'Cleo Client', values: { 'Client Name': 'Cleo Client' }, metadata: { crm: 'c-1' } },
+    { role: 'Client', email: 'client@example.com', name: 'Cleo Client', values: { 'Client Name': 'Cleo Client' }, metadata: { crm: 'crm-ref-Z9' } },
     { role: 'Manager', email: 'manager@example.com', name: 'Max Manager' },
   ],
   ...extra,
@@ -28,7 +28,7 @@ describe('POST /api/submissions', () => {
     expect(s.slug).toMatch(/^[0-9A-Za-z]{14,}$/);
     expect(s.submitters).toHaveLength(2);
     const [client, manager] = s.submitters;
-    expect(client).toMatchObject({ role: 'Client', email: 'client@example.com', status: 'sent', values: { 'Client Name': 'Cleo Client' }, metadata: { crm: 'c-1' } });
+    expect(client).toMatchObject({ role: 'Client', email: 'client@example.com', status: 'sent', values: { 'Client Name': 'Cleo Client' }, metadata: { crm: 'crm-ref-Z9' } });
     expect(client.signing_url).toBe(`https://api.test/s/${client.slug}`);
     expect(client.sent_at).not.toBeNull();
     expect(manager).toMatchObject({ role: 'Manager', status: 'waiting', sent_at: null });
@@ -52,8 +52,8 @@ describe('POST /api/submissions', () => {
       { id: s.submitters[1].id, uuid: s.submitters[1].uuid, email: 'manager@example.com', name: 'Max Manager', role: 'Manager', status: 'waiting', external_id: null },
     ]);
     // Submitter metadata never appears in submission payloads.
-    expect(JSON.stringify(created)).not.toContain('c-1');
-    expect(rows[1].data.submitter).toMatchObject({ id: s.submitters[0].id, metadata: { crm: 'c-1' } });
+    expect(JSON.stringify(created)).not.toContain('crm-ref-Z9');
+    expect(rows[1].data.submitter).toMatchObject({ id: s.submitters[0].id, metadata: { crm: 'crm-ref-Z9' } });
     expect(rows[2].data).toMatchObject({ submitter: { id: s.submitters[0].id, status: 'sent' }, submission: { id: s.id }, template: { id: template.id, name: 'Agreement' } });
   });
 
