@@ -63,7 +63,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: throwValidationError });
   api.use('*', authenticate());
   // Keyed by the token, not the IP or account (spec › Limits: "per API token").
-  api.use('*', rateLimit({ key: (c) => `token:${c.var.principal.token.id}`, limit: (c) => tenantRateLimit(c.env) }));
+  api.use('*', rateLimit({ key: (c) => c.var.principal.credential.key, limit: (c) => tenantRateLimit(c.env) }));
   api.use('*', auditTrail());
   api.use('*', outboxDrain({ when: (c) => c.var.principal.hasWebhooks }));
   mountUsers(api);

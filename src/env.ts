@@ -56,11 +56,33 @@ export type Bindings = DatabaseBindings & {
   DOH_RESOLVER_URL?: string;
 };
 
+/**
+ * What a tenant API request authenticated with: an API token, a console session cookie or an OAuth
+ * access token (spec › Authentication). Every later check reads this, never the kind-specific row.
+ */
+export type Credential = {
+  kind: 'api_token' | 'session' | 'oauth';
+  /** The row's id within its kind (access_tokens, sessions, OAuth grants). */
+  id: number;
+  /** Granted scopes; empty means every scope (an unscoped API token, a session: the role still gates). */
+  scopes: string[];
+  /** Addresses the credential may be used from; empty means any. */
+  allowedIps: string[];
+  /** When the credential stops working, if it does. */
+  expiresAt: string | null;
+  /** What its per-credential rate limit and idempotency keys are keyed by (`token:<id>`, `session:<id>`, `oauth:<id>`). */
+  key: string;
+  /** Who acted, as the audit trail shows it: a token's prefix, a session's user email, an OAuth app. */
+  actor: string;
+  /** The API token's id for the audit row; null for other kinds. */
+  accessTokenId: number | null;
+};
+
 /** Who is calling: set by the auth middleware on every tenant API request. */
 export type Principal = {
   account: Account;
   user: User;
-  token: AccessToken;
+  credential: Credential;
   /** The account had an enabled webhook endpoint when the request was authenticated. */
   hasWebhooks: boolean;
 };

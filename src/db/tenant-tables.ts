@@ -5,7 +5,14 @@ import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import * as schema from './schema/index';
 
 /** Looked up before an account is known: the control database (src/db/shards.ts). Never moved. */
-export const CONTROL_TABLES: readonly SQLiteTable[] = [schema.accounts, schema.users, schema.accessTokens, schema.stripeEvents, schema.idBlocks];
+export const CONTROL_TABLES: readonly SQLiteTable[] = [
+  schema.accounts,
+  schema.users,
+  schema.accessTokens,
+  schema.stripeEvents,
+  schema.idBlocks,
+  schema.sessions,
+];
 
 /** Shard bookkeeping that is not an account's data: the move's own fences, the plan-limit guard (never holds a row). */
 export const SHARD_SYSTEM_TABLES: readonly SQLiteTable[] = [schema.accountFences, schema.planLimitGuards];

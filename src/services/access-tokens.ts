@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { countUsableAccessTokens, insertAccessToken, insertAccessTokenStatement, usableAccessTokensCountQuery } from '../db/queries/access-tokens';
 import { getUser } from '../db/queries/users';
 import type { AccessToken, Account, User } from '../db/schema/index';
+import type { Credential } from '../env';
 import { sha256Hex } from '../lib/crypto';
 import { forbidden, unprocessable } from '../lib/errors';
 import { canonicalIpEntry, describeInvalidIpEntry } from '../lib/ip';
@@ -38,14 +39,14 @@ export function accessTokenProblems(input: IssueTokenInput, now: number): string
 
 export async function issueAccessToken(
   db: Db,
-  caller: { account: Account; user: User; token: AccessToken },
+  caller: { account: Account; user: User; credential: Credential },
   input: IssueTokenInput,
   upgradeUrl: string,
 ): Promise<{ token: string; row: AccessToken }> {
   const now = Date.now();
   const problems = accessTokenProblems(input, now);
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
-  const refused = rightsBeyondCaller(caller.token, input);
+  const refused = rightsBeyondCaller(caller.credential, input);
   if (refused.length) throw forbidden(refused.length === 1 ? refused[0] : refused);
 
   let owner = caller.user;

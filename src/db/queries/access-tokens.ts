@@ -1,10 +1,9 @@
 // Access token rows. Tokens are looked up by the SHA-256 of their value; the value is never stored.
 import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { accessTokens, accounts, users, type AccessToken } from '../schema';
+import { accessTokens, accounts, users, type AccessToken, type Account, type User } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
-import type { Principal } from '../../env';
 
 function principalQuery(db: Db) {
   // One round trip to the control database: authentication is on every request's path, and the account
@@ -21,7 +20,10 @@ function principalQuery(db: Db) {
 /** Built once per handle: the SQL and its result mapping are the same for every request. */
 const principalQueries = new WeakMap<Db, ReturnType<typeof principalQuery>>();
 
-export async function findPrincipalByTokenHash(db: Db, tokenHash: string): Promise<Principal | undefined> {
+/** The API token behind a hash, with its user and account (one control round trip). */
+export type TokenPrincipal = { token: AccessToken; user: User; account: Account; hasWebhooks: boolean };
+
+export async function findPrincipalByTokenHash(db: Db, tokenHash: string): Promise<TokenPrincipal | undefined> {
   let query = principalQueries.get(db);
   if (!query) {
     query = principalQuery(db);

@@ -57,6 +57,12 @@ export const users = sqliteTable(
     /** admin | editor | viewer */
     role: text('role').notNull().default('viewer'),
     archivedAt: text('archived_at'),
+    /** Console sign-in (src/services/identity/passwords.ts): the KDF's self-describing hash; null until set. */
+    passwordHash: text('password_hash'),
+    passwordChangedAt: text('password_changed_at'),
+    /** TOTP (RFC 6238) secret, encrypted (src/lib/encryption.ts); set at enrolment, confirmed by `mfaEnabledAt`. */
+    mfaSecret: text('mfa_secret'),
+    mfaEnabledAt: text('mfa_enabled_at'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },

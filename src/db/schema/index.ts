@@ -1,5 +1,6 @@
 // Every D1 table. drizzle-kit reads this file (`npm run db:generate`); add a line per schema file.
 export * from './accounts';
+export * from './identity';
 export * from './audit-events';
 export * from './events';
 export * from './messages';

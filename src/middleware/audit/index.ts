@@ -30,7 +30,7 @@ export type AuditOptions = {
 export function principalSubject(c: Context<AppEnv>): AuditSubject | undefined {
   const principal = c.get('principal');
   if (!principal) return undefined;
-  return { accountId: principal.account.id, userId: principal.user.id, accessTokenId: principal.token.id, actor: principal.token.tokenPrefix };
+  return { accountId: principal.account.id, userId: principal.user.id, accessTokenId: principal.credential.accessTokenId, actor: principal.credential.actor };
 }
 
 /** The audit row for this request as it ends with `status`. */

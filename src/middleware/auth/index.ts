@@ -1,13 +1,16 @@
-// Authenticates tenant API requests by API token (X-Auth-Token or Authorization: Bearer).
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+// Authenticates tenant API requests: an API token (X-Auth-Token or Authorization: Bearer) or, from the
+// console, the session cookie (spec › Authentication). Every kind ends as one `Principal` whose
+// `credential` the later checks (scopes, rate limit, idempotency, audit) read.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv, Credential } from '../../env';
 import { useAccountShard } from '../databases';
 import { findPrincipalByTokenHash, touchLastUsed } from '../../db/queries/access-tokens';
-import { sha256Hex } from '../../lib/crypto';
-import { forbidden, unauthorized } from '../../lib/errors';
+import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
+import { ApiError, forbidden, unauthorized } from '../../lib/errors';
 import { ipAllowed } from '../../lib/ip';
 import { clientIp } from '../../lib/request';
 import { isApiTokenFormat, PARTNER_KEY_PREFIX } from '../../lib/tokens';
+import { findSession, mustEnrolMfa, readSessionCookie } from '../../services/identity/sessions';
 import { failedAuthentications, type FailedAuthenticationOptions } from './failed-authentications';
 
 export type AuthOptions = {
@@ -25,12 +28,37 @@ export function presentedToken(header: (name: string) => string | undefined): st
   return match ? match[1] : null;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A cookie-authenticated state-changing call must come from a console page of this origin and carry the
+ * session's CSRF token (`X-CSRF-Token`): the same rule as every browser route, plus a secret a cross-site
+ * page cannot read.
+ */
+function checkConsoleRequest(c: Context<AppEnv>, csrfToken: string): void {
+  if (SAFE_METHODS.has(c.req.method)) return;
+  const origin = c.req.header('Origin');
+  const site = c.req.header('Sec-Fetch-Site');
+  const own = new URL(c.req.url).origin;
+  if ((origin && origin !== own) || (site && site !== 'same-origin' && site !== 'none')) {
+    throw forbidden('Console requests must come from the console itself.');
+  }
+  const presented = c.req.header('X-CSRF-Token') ?? '';
+  if (!timingSafeEqualString(presented, csrfToken)) {
+    throw forbidden('This console request is missing its CSRF token (X-CSRF-Token); reload the page and try again.');
+  }
+}
+
 export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEnv> {
   const interval = options.lastUsedIntervalMs ?? 60_000;
   const failures = failedAuthentications(options.failures);
   return async function authenticateMiddleware(c, next) {
     const token = presentedToken((name) => c.req.header(name));
-    if (!token) throw unauthorized('Provide an API token in the X-Auth-Token header or as Authorization: Bearer <token>.');
+    if (!token) {
+      const cookie = readSessionCookie(c);
+      if (cookie) return authenticateSession(c, next, cookie);
+      throw unauthorized('Provide an API token in the X-Auth-Token header or as Authorization: Bearer <token>.');
+    }
     if (token.startsWith(PARTNER_KEY_PREFIX)) {
       throw unauthorized('Partner keys are only accepted on /api/partner/v1; use a tenant API token here.');
     }
@@ -62,8 +90,44 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
       const at = new Date(now).toISOString();
       c.executionCtx.waitUntil(touchLastUsed(db, found.token.id, at, new Date(now - interval).toISOString()));
     }
-    c.set('principal', found);
+    const credential: Credential = {
+      kind: 'api_token',
+      id: found.token.id,
+      scopes: found.token.scopes,
+      allowedIps: found.token.allowedIps,
+      expiresAt: found.token.expiresAt,
+      key: `token:${found.token.id}`,
+      actor: found.token.tokenPrefix,
+      accessTokenId: found.token.id,
+    };
+    c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.hasWebhooks });
     useAccountShard(c, found.account);
     await next();
   };
+}
+
+async function authenticateSession(c: Context<AppEnv>, next: () => Promise<void>, cookie: string): Promise<void> {
+  const found = await findSession(c.var.control, cookie, { waitUntil: (work) => c.executionCtx.waitUntil(work) });
+  if ('miss' in found) {
+    if (found.miss === 'suspended') throw forbidden('This account is suspended; sign-in is refused until the operator lifts the suspension.');
+    throw unauthorized(found.miss === 'idle' ? 'Your session ended after 30 minutes without activity; sign in again.' : 'Sign in again: this session is no longer valid.');
+  }
+  if (found.session.stage !== 'full') throw unauthorized('Finish signing in with your second factor first.');
+  checkConsoleRequest(c, found.session.csrfToken);
+  if (mustEnrolMfa(found)) {
+    throw new ApiError(403, 'This account requires two-factor authentication: enrol an authenticator app at /settings/mfa before anything else.');
+  }
+  const credential: Credential = {
+    kind: 'session',
+    id: found.session.id,
+    scopes: [],
+    allowedIps: [],
+    expiresAt: null,
+    key: `session:${found.session.id}`,
+    actor: found.user.email,
+    accessTokenId: null,
+  };
+  c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });
+  useAccountShard(c, found.account);
+  await next();
 }

@@ -24,8 +24,8 @@ export function upgradeUrl(request: Request, appUrl?: string): string {
 
 export function authorize(options: AuthorizeOptions): MiddlewareHandler<AppEnv> {
   return async function authorizeMiddleware(c, next) {
-    const { token, user, account } = c.var.principal;
-    if (!grants(token.scopes, options.scopes)) {
+    const { credential, user, account } = c.var.principal;
+    if (!grants(credential.scopes, options.scopes)) {
       throw forbidden(`Insufficient scope. Required: ${options.scopes[0]}`);
     }
     if (options.admin && user.role !== 'admin') {

@@ -25,7 +25,7 @@ export type IdempotencyOptions = {
 };
 
 function tokenOwner(c: Context<AppEnv>): string {
-  return `token:${c.var.principal.token.id}`;
+  return c.var.principal.credential.key;
 }
 
 export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {

@@ -62,7 +62,7 @@ function audit(c: Context<AppEnv>, action: string, id: number | string, resource
 /** A token with only submissions:draft may create drafts and nothing else (decisions.md › Scopes). */
 function assertMaySend(c: Context<AppEnv>, draft: boolean) {
   if (draft) return;
-  if (!grants(c.var.principal.token.scopes, ['submissions:send', 'submissions:write'])) {
+  if (!grants(c.var.principal.credential.scopes, ['submissions:send', 'submissions:write'])) {
     throw forbidden('Insufficient scope. Required: submissions:send');
   }
 }
@@ -161,7 +161,7 @@ export const updateSubmission: RouteHandler<typeof routes.updateSubmission, AppE
   const db = c.var.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const body = c.req.valid('json');
-  if (scope.submission.status !== 'draft' && !grants(c.var.principal.token.scopes, ['submissions:write'])) {
+  if (scope.submission.status !== 'draft' && !grants(c.var.principal.credential.scopes, ['submissions:write'])) {
     throw forbidden('Insufficient scope. Required: submissions:write');
   }
   const updated = await editing.updateSubmission(contextOf(c, db), scope, body);

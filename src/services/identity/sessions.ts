@@ -1,0 +1,173 @@
+// Console sessions (spec › Authentication, decisions.md › Identity): an opaque random cookie whose
+// SHA-256 is the row's key in the control database. A session ends after 30 minutes without a request,
+// 12 hours after sign-in however busy, at logout, and for every session of a user when their password
+// changes, MFA is disabled or their role is raised (`endSessionsOfUser`).
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { and, eq, lt, ne, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { accounts, sessions, users, type Account, type Session, type User } from '../../db/schema/index';
+import type { AppEnv } from '../../env';
+import { sha256Hex } from '../../lib/crypto';
+import { isDevelopment } from '../../lib/environment';
+import { randomBase62 } from '../../lib/random';
+import { clientIp } from '../../lib/request';
+
+/** Spec › Limits: a console session lasts 30 minutes of inactivity. */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** However busy, a session ends this long after sign-in (decisions: docs/decisions.md › Identity). */
+export const SESSION_MAX_MS = 12 * 60 * 60 * 1000;
+/** `last_seen_at` is refreshed at most this often: one write a minute per busy session, not per request. */
+export const SESSION_TOUCH_MS = 60 * 1000;
+
+export type SessionStage = 'mfa' | 'full';
+
+/** A live session with its user and account, as a request sees it. */
+export type SignedIn = { session: Session; user: User; account: Account };
+
+/** `_` + the service name in snake case + `_session` (decisions.md › Identity): `_signing_service_session`. */
+export function sessionCookieName(env: { SERVICE_NAME?: string }): string {
+  const snake = (env.SERVICE_NAME ?? 'Signing Service')
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return `_${snake || 'signing_service'}_session`;
+}
+
+export async function startSession(
+  db: Db,
+  input: { user: Pick<User, 'id' | 'accountId'>; stage: SessionStage; ip?: string | null; userAgent?: string | null; now?: number },
+): Promise<{ cookieValue: string; session: Session }> {
+  const now = input.now ?? Date.now();
+  const cookieValue = randomBase62(43);
+  const session = await db
+    .insert(sessions)
+    .values({
+      tokenHash: await sha256Hex(cookieValue),
+      accountId: input.user.accountId,
+      userId: input.user.id,
+      stage: input.stage,
+      csrfToken: randomBase62(32),
+      ip: input.ip ?? null,
+      userAgent: input.userAgent?.slice(0, 512) ?? null,
+      createdAt: new Date(now).toISOString(),
+      lastSeenAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + SESSION_MAX_MS).toISOString(),
+    })
+    .returning()
+    .get();
+  return { cookieValue, session };
+}
+
+/** Why a presented cookie is not a live session, for the sign-in page's sentence. */
+export type SessionMiss = 'unknown' | 'idle' | 'expired' | 'removed' | 'suspended';
+
+/**
+ * The session behind a cookie value, with its user and account, or why there is none. A session past its
+ * idle or absolute end is deleted on sight. Refreshes `last_seen_at` when it is older than a minute.
+ */
+export async function findSession(
+  db: Db,
+  cookieValue: string,
+  options: { now?: number; waitUntil?: (work: Promise<unknown>) => void } = {},
+): Promise<SignedIn | { miss: SessionMiss }> {
+  const now = options.now ?? Date.now();
+  if (!/^[0-9A-Za-z]{43}$/.test(cookieValue)) return { miss: 'unknown' };
+  const row = await db
+    .select({ session: sessions, user: users, account: accounts })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(eq(sessions.tokenHash, await sha256Hex(cookieValue)))
+    .get();
+  if (!row) return { miss: 'unknown' };
+  const idle = now - Date.parse(row.session.lastSeenAt) >= SESSION_IDLE_MS;
+  const expired = now >= Date.parse(row.session.expiresAt);
+  if (idle || expired || row.user.archivedAt) {
+    await db.delete(sessions).where(eq(sessions.id, row.session.id)).run();
+    return { miss: row.user.archivedAt ? 'removed' : idle ? 'idle' : 'expired' };
+  }
+  if (row.account.suspendedAt) return { miss: 'suspended' };
+  if (now - Date.parse(row.session.lastSeenAt) >= SESSION_TOUCH_MS) {
+    const seen = new Date(now).toISOString();
+    // Guarded so two concurrent requests write once, and an idle session is never revived by a late write.
+    const touch = db
+      .update(sessions)
+      .set({ lastSeenAt: seen })
+      .where(and(eq(sessions.id, row.session.id), lt(sessions.lastSeenAt, new Date(now - SESSION_TOUCH_MS).toISOString())))
+      .run();
+    if (options.waitUntil) options.waitUntil(touch);
+    else await touch;
+    row.session.lastSeenAt = seen;
+  }
+  return row;
+}
+
+/** Moves a session past the MFA step (the same row and cookie: nothing to fixate on the way). */
+export async function promoteSession(db: Db, sessionId: number): Promise<void> {
+  await db.update(sessions).set({ stage: 'full' }).where(eq(sessions.id, sessionId)).run();
+}
+
+export async function endSession(db: Db, sessionId: number): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+}
+
+/**
+ * Ends every session of a user (password changed, MFA disabled, role raised, user removed), except
+ * optionally the one making the change, which the caller then restarts with a fresh cookie.
+ */
+export async function endSessionsOfUser(db: Db, userId: number, options: { except?: number } = {}): Promise<void> {
+  const where = options.except === undefined ? eq(sessions.userId, userId) : and(eq(sessions.userId, userId), ne(sessions.id, options.except));
+  await db.delete(sessions).where(where).run();
+}
+
+/** The statement form of `endSessionsOfUser`, for a caller's batch (the change and the sign-out commit together). */
+export function endSessionsOfUserStatement(db: Db, userId: number) {
+  return db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/** Deletes sessions past their idle or absolute end (a cron step keeps the table small). */
+export async function deleteStaleSessions(db: Db, now = Date.now()): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(or(lt(sessions.lastSeenAt, new Date(now - SESSION_IDLE_MS).toISOString()), lt(sessions.expiresAt, new Date(now).toISOString())))
+    .run();
+}
+
+// ---- the cookie ----
+
+export function readSessionCookie(c: Context<AppEnv>): string | undefined {
+  return getCookie(c, sessionCookieName(c.env)) || undefined;
+}
+
+/** HttpOnly, SameSite=Lax, Secure outside development (spec › Authentication), no Max-Age: idle ends it server-side. */
+export function setSessionCookie(c: Context<AppEnv>, cookieValue: string): void {
+  setCookie(c, sessionCookieName(c.env), cookieValue, {
+    httpOnly: true,
+    secure: !isDevelopment(c.env),
+    sameSite: 'Lax',
+    path: '/',
+  });
+}
+
+export function clearSessionCookie(c: Context<AppEnv>): void {
+  deleteCookie(c, sessionCookieName(c.env), { path: '/', secure: !isDevelopment(c.env) });
+}
+
+/** Starts a session for a user who just proved who they are, and sets its cookie on the response. */
+export async function signInResponseSession(c: Context<AppEnv>, user: Pick<User, 'id' | 'accountId'>, stage: SessionStage): Promise<Session> {
+  const { cookieValue, session } = await startSession(c.var.control, {
+    user,
+    stage,
+    ip: clientIp(c.req.raw),
+    userAgent: c.req.header('User-Agent'),
+  });
+  setSessionCookie(c, cookieValue);
+  return session;
+}
+
+/** Whether the account requires MFA and this user has not enrolled: they may only enrol (decisions.md › Identity). */
+export function mustEnrolMfa(signedIn: { user: Pick<User, 'mfaEnabledAt'>; account: Pick<Account, 'mfaEnforced'> }): boolean {
+  return signedIn.account.mfaEnforced && !signedIn.user.mfaEnabledAt;
+}
