@@ -1,5 +1,5 @@
 // Hono environment: Worker bindings plus the request-scoped variables middleware sets on `c.var`.
-import type { Account, AccessToken, User } from './db/schema/index';
+import type { Account, User } from './db/schema/index';
 import type { Db } from './db/client';
 import type { DatabaseBindings } from './db/shards';
 import type { MessageQueueBody } from './services/mail/outbox';
