@@ -50,3 +50,13 @@ await esbuild.build({
   sourcemap: false,
   logLevel: 'warning',
 });
+await esbuild.build({
+  entryPoints: [join(root, 'src', 'console', 'client', 'main.ts')],
+  outfile: join(root, 'public', 'vendor', 'console', 'console.js'),
+  bundle: true,
+  format: 'esm',
+  target: ['es2022'],
+  minify: true,
+  sourcemap: false,
+  logLevel: 'warning',
+});

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addUser, api, createAccount, type TestAccount } from '../helpers';
+import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { idleSession, sessionFor } from '../session-fixtures';
 
 let owner: TestAccount;
@@ -34,10 +34,8 @@ describe('the console session cookie on /api', () => {
     const session = await sessionFor(owner);
     const res = await api('PUT', '/api/settings/account', { token: null, headers: session.console, body: { timezone: 'Europe/Berlin' } });
     expect(res.status).toBe(200);
-    const row = await env.SHARD_0.prepare('SELECT actor, access_token_id FROM audit_events WHERE account_id = ? ORDER BY id DESC LIMIT 1')
-      .bind(owner.accountId)
-      .first()
-      .then(async (found) => found ?? env.SHARD_1.prepare('SELECT actor, access_token_id FROM audit_events WHERE account_id = ? ORDER BY id DESC LIMIT 1').bind(owner.accountId).first());
+    const shard = await shardOf(owner.accountId);
+    const row = await shard.prepare('SELECT actor, access_token_id FROM audit_events WHERE account_id = ? ORDER BY id DESC LIMIT 1').bind(owner.accountId).first();
     expect(row).toMatchObject({ actor: expect.stringMatching(/@example\.com$/), access_token_id: null });
   });
 
