@@ -107,6 +107,8 @@ export type AppEnv = {
     /** Which shard `db` is (SHARD_<n>). */
     shard: number;
     principal: Principal;
+    /** Console pages: the signed-in session, user and account (src/middleware/console-session). */
+    signedIn: import('./services/identity/sessions').SignedIn;
     audit: AuditNote | undefined;
     /** Set by the partner auth middleware: SHA-256 of the partner key, to key its rate limit. */
     partnerKeyHash: string;
