@@ -1,6 +1,7 @@
 // Small pieces every settings page uses: who is looking, a status region, a scrollable table frame,
 // the not-found page, timestamps and the pager. Pages stay readable without the console script.
 import type { Context } from 'hono';
+import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { AppEnv } from '../../env';
 import type { CursorPage } from '../../lib/pagination';
@@ -61,10 +62,14 @@ export function pageQuery(c: Context<AppEnv>, limit: number) {
 }
 
 export function renderPage(c: Context<AppEnv>, props: { title: string; section: ConsoleSection; children: Child }, status: 200 | 404 = 200) {
+  // The doctype keeps browsers out of quirks mode (the layout renders from <html> on).
   return c.html(
-    <ConsoleLayout title={props.title} viewer={viewerOf(c)} section={props.section}>
+    <>
+      {raw('<!DOCTYPE html>')}
+      <ConsoleLayout title={props.title} viewer={viewerOf(c)} section={props.section}>
       {props.children}
-    </ConsoleLayout>,
+      </ConsoleLayout>
+    </>,
     status,
   );
 }
