@@ -64,7 +64,7 @@ describe('/settings/tokens', () => {
     const created = await api('POST', '/api/access_tokens', { token: null, headers: roles.editor.session.console, body: { name: 'To revoke' } });
     const before = await page('/settings/tokens', roles.editor.session.cookie);
     expect(apiForms(before.html)).toContain(`POST /api/access_tokens/${created.json.id}/revoke`);
-    const revoked = await api('POST', `/api/access_tokens/${created.json.id}/revoke`, { token: null, headers: roles.editor.session.console });
+    const revoked = await api('POST', `/api/access_tokens/${created.json.id}/revoke`, { token: null, headers: roles.editor.session.console, body: {} });
     expect(revoked.status).toBe(200);
     const after = await page('/settings/tokens', roles.editor.session.cookie);
     expect(apiForms(after.html)).not.toContain(`POST /api/access_tokens/${created.json.id}/revoke`);

@@ -51,7 +51,7 @@ describe('/settings/users', () => {
 
   it('no longer lists a user the remove form took out', async () => {
     const gone = await api('POST', '/api/users', { token: roles.admin.token, body: { email: 'leaving@example.com', name: 'Leaving' } });
-    const removed = await api('DELETE', `/api/users/${gone.json.id}`, { token: null, headers: roles.admin.session.console });
+    const removed = await api('DELETE', `/api/users/${gone.json.id}`, { token: null, headers: roles.admin.session.console, body: {} });
     expect(removed.status).toBe(200);
     const res = await page('/settings/users', roles.admin.session.cookie);
     expect(res.html).not.toContain('leaving@example.com');

@@ -102,7 +102,7 @@ describe('/settings/webhooks/{id}', () => {
   it('lists a redelivery the redeliver button asked for', async () => {
     const log = await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token: roles.admin.token });
     const original = log.json.data.find((d: { test: boolean }) => !d.test);
-    const again = await api('POST', `/api/webhooks/${hook.id}/deliveries/${original.id}/redeliver`, { token: null, headers: roles.editor.session.console });
+    const again = await api('POST', `/api/webhooks/${hook.id}/deliveries/${original.id}/redeliver`, { token: null, headers: roles.editor.session.console, body: {} });
     expect(again.status).toBe(201);
     const res = await page(`/settings/webhooks/${hook.id}`, roles.viewer.session.cookie);
     expect(res.html).toContain('<td>form.completed</td><td>pending</td>');

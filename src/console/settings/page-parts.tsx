@@ -67,7 +67,7 @@ export function renderPage(c: Context<AppEnv>, props: { title: string; section: 
     <>
       {raw('<!DOCTYPE html>')}
       <ConsoleLayout title={props.title} viewer={viewerOf(c)} section={props.section}>
-      {props.children}
+        {props.children}
       </ConsoleLayout>
     </>,
     status,
