@@ -68,6 +68,33 @@ describe('/settings/webhooks', () => {
   });
 });
 
+describe('/settings/webhooks pages', () => {
+  it('shows 50 endpoints and links the older ones by the API’s cursor', async () => {
+    const many = await accountWithRoles({ plan: 'pro' });
+    const shard = await shardOf(many.admin.accountId);
+    await shard.batch(
+      Array.from({ length: 51 }, (_, n) =>
+        shard.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, ?, '[]', 'whsec_0123456789abcdef0123')").bind(many.admin.accountId, `https://example.com/hook-${n}`),
+      ),
+    );
+    const first = await page('/settings/webhooks', many.viewer.session.cookie);
+    expect(first.html).toContain('https://example.com/hook-50');
+    expect(first.html).not.toContain('https://example.com/hook-0<');
+    const older = first.html.match(/href="(\/settings\/webhooks\?after=\d+)">Older</)?.[1];
+    expect(older).toBeDefined();
+    const second = await page(older!, many.viewer.session.cookie);
+    expect(second.html).toContain('https://example.com/hook-0<');
+    expect(second.html).not.toContain('https://example.com/hook-50');
+    expect(second.html).toMatch(/href="\/settings\/webhooks\?before=\d+">Newer</);
+  });
+
+  it('starts at the newest for a cursor that is not an id', async () => {
+    const res = await page('/settings/webhooks?after=abc', roles.viewer.session.cookie);
+    expect(res.status).toBe(200);
+    expect(res.html).toContain(`href="/settings/webhooks/${hook.id}"`);
+  });
+});
+
 describe('/settings/webhooks/{id}', () => {
   it('shows the delivery log with status, attempt, response code and time', async () => {
     const res = await page(`/settings/webhooks/${hook.id}`, roles.viewer.session.cookie);
