@@ -49,6 +49,11 @@ describe.each(PAGES)('$path', ({ path, title }) => {
     expect(res.html).toMatch(new RegExp(`href="${path}" aria-current="page"`));
   });
 
+  it('sends its style sheet unescaped, so that its quoted font names apply', async () => {
+    const res = await page(path, roles.viewer.session.cookie);
+    expect(res.html).toContain('"Segoe UI"');
+  });
+
   it('gives every table header cell a scope', async () => {
     const res = await page(path, roles.admin.session.cookie);
     expect(res.html).not.toMatch(/<th(?![^>]*\bscope=)[ >]/);

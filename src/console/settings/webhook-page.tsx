@@ -138,7 +138,7 @@ export async function webhookPage(c: Context<AppEnv>) {
           {page.data.length === 0 ? (
             <p>No deliveries yet.</p>
           ) : (
-            <TableFrame label="Delivery log">
+            <TableFrame label="Delivery log entries">
               <table>
                 <thead>
                   <tr>
