@@ -2,7 +2,10 @@
 // JSON, with the session's CSRF token (meta[name=csrf-token]); the answer or the error's sentence is
 // shown in the form's `[role=status]` element, and `data-reload` reloads the page after success.
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are read field by field */
-// Field names become JSON keys; `data-type="number|boolean|list|json"` on an input converts its value.
+// Field names become JSON keys; `data-type="number|boolean|list|json|datetime"` on an input converts its
+// value (datetime: a `datetime-local` value in the browser's time zone, sent as an ISO 8601 instant).
+// `data-reveal="token" data-reveal-into="id"` writes the answer's `token` into `#id [data-revealed]` and
+// shows `#id`: a secret the API returns once. `data-redirect="/path"` goes there after success.
 
 type Converted = string | number | boolean | string[] | unknown | null;
 
@@ -21,6 +24,7 @@ function valueOf(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaEleme
   if (type === 'list') return raw === '' ? [] : raw.split(/[\s,]+/).filter(Boolean);
   if (type === 'json') return raw === '' ? null : JSON.parse(raw);
   if (type === 'optional') return raw === '' ? null : raw;
+  if (type === 'datetime') return raw === '' ? null : new Date(raw).toISOString();
   return raw;
 }
 
@@ -91,7 +95,7 @@ document.addEventListener('submit', async (event) => {
     body = formBody(form);
   } catch {
     status.className = 'error';
-    status.textContent = 'A field holds invalid JSON.';
+    status.textContent = 'A field holds a value that cannot be read (invalid JSON or date).';
     return;
   }
   const result = await callApi(form.dataset.method ?? 'POST', form.dataset.api, body);
@@ -101,12 +105,31 @@ document.addEventListener('submit', async (event) => {
     return;
   }
   form.dispatchEvent(new CustomEvent('api:success', { detail: result.json, bubbles: true }));
+  if (form.dataset.redirect) {
+    window.location.assign(form.dataset.redirect);
+    return;
+  }
   if (form.dataset.reload !== undefined) {
     window.location.reload();
     return;
   }
   status.className = 'notice';
   status.textContent = form.dataset.success ?? 'Saved.';
+});
+
+// A value the API shows only once (a new API token): into the page, not the status line, and the form is
+// cleared so that a second submit is a deliberate second token.
+document.addEventListener('api:success', (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.dataset.reveal || !form.dataset.revealInto) return;
+  const value = (event as CustomEvent).detail?.[form.dataset.reveal];
+  const box = document.getElementById(form.dataset.revealInto);
+  const slot = box?.querySelector<HTMLElement>('[data-revealed]');
+  if (!box || !slot || typeof value !== 'string') return;
+  slot.textContent = value;
+  box.hidden = false;
+  form.reset();
+  box.focus();
 });
 
 // Pages with their own behaviour import these helpers from the global.

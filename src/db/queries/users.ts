@@ -1,5 +1,5 @@
 // User rows: team members of an account.
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { users, type User } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -22,6 +22,15 @@ export async function listUsers(db: Db, accountId: number, window: CursorWindow)
     .where(and(eq(users.accountId, accountId), isNull(users.archivedAt), ...where))
     .orderBy(orderBy)
     .limit(window.take);
+}
+
+/** The account's users among `ids` (archived ones included), e.g. to name the owners of a list of tokens. */
+export async function usersByIds(db: Db, accountId: number, ids: number[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, accountId), inArray(users.id, ids)));
 }
 
 export async function findUserByEmail(db: Db, accountId: number, email: string): Promise<User | undefined> {
