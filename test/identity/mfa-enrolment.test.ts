@@ -28,12 +28,9 @@ describe('MFA enrolment at /settings/mfa', () => {
     expect((await userRow(user.userId))?.mfa_enabled_at).toBeNull();
   });
 
-  it('encodes an otpauth URI with the service as issuer and the email as label in the QR code', async () => {
+  it('stores the key shown on the page as 20 random bytes', async () => {
     const user = await addUser(owner.accountId, 'editor');
     const page = await getPage('/settings/mfa', await sessionFor(user));
-    const svg = atob(page.text.match(/data:image\/svg\+xml;base64,([^"]+)"/)![1]);
-    expect(svg).toContain('<svg');
-    // The URI itself is what the service builds; check the stored secret is the one on the page.
     const row = await userRow(user.userId);
     const bytes = await decryptAtRest(env.ENCRYPTION_KEY, row!.mfa_secret!, `users.mfa_secret:${user.userId}`);
     expect(bytes.length).toBe(20);

@@ -109,6 +109,22 @@ describe('the second step of signing in at /login/mfa', () => {
     expect(await stageOf(second.sessionId)).toBe('mfa');
   });
 
+  it('lets exactly one of two sign-ins presenting the same code at once through', async () => {
+    const { user, secret } = await enrolledUser();
+    const [a, b] = [await sessionFor(user, { stage: 'mfa' }), await sessionFor(user, { stage: 'mfa' })];
+    const code = totpCode(secret);
+    const answers = await Promise.all([postForm('/login/mfa', a, { code }), postForm('/login/mfa', b, { code })]);
+    expect(answers.map((r) => r.status).sort()).toEqual([303, 422]);
+  });
+
+  it('lets exactly one of two sign-ins presenting the same backup code at once through', async () => {
+    const { user, backupCodes } = await enrolledUser();
+    const [a, b] = [await sessionFor(user, { stage: 'mfa' }), await sessionFor(user, { stage: 'mfa' })];
+    const code = backupCodes[5];
+    const answers = await Promise.all([postForm('/login/mfa', a, { code }), postForm('/login/mfa', b, { code })]);
+    expect(answers.map((r) => r.status).sort()).toEqual([303, 422]);
+  });
+
   it("refuses another user's backup code", async () => {
     const { backupCodes } = await enrolledUser();
     const { user } = await enrolledUser();
