@@ -15,7 +15,7 @@ import {
   qrCodeDataUri,
   regenerateBackupCodes,
 } from '../../services/identity/mfa';
-import { countWrongMfaCode, MFA_FAILURE_LIMIT, mfaRefusedUntil, minutesUntil } from '../../services/identity/mfa-throttle';
+import { countWrongMfaCode, mfaRefusedUntil, throttledCodeCheck, tooManyWrongCodes } from '../../services/identity/mfa-throttle';
 import { clearSessionCookie, endSession, findSession, mustEnrolMfa, promoteSession, readSessionCookie, type SignedIn } from '../../services/identity/sessions';
 import { CONSOLE_CSP } from '../layout';
 import { BackupCodesPage, EnrolledPage, EnrolPage, SignInAgainPage, SignInCodePage } from './mfa-pages';
@@ -44,27 +44,6 @@ async function formOf(c: C): Promise<Record<string, string>> {
 /** `next` as given (a safe path), or null when there was none. */
 function nextOf(value: string | undefined | null): string | null {
   return value ? safeNextPath(value) : null;
-}
-
-function tooManyMessage(until: number): string {
-  return `Too many wrong codes (${MFA_FAILURE_LIMIT} in 15 minutes). Try again in ${minutesUntil(until)}.`;
-}
-
-/**
- * Runs a code check; a wrong code (a 422 from the service) is counted against the user. Returns the
- * result, or the sentence to show: the service's, or the throttle's once the user is over the limit.
- */
-async function withThrottle<T>(c: C, userId: number, check: () => Promise<T>): Promise<{ ok: T } | { error: string; status: ContentfulStatusCode }> {
-  const refusedUntil = mfaRefusedUntil(c.env, userId);
-  if (refusedUntil !== null) return { error: tooManyMessage(refusedUntil), status: 429 };
-  try {
-    return { ok: await check() };
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 422) throw err;
-    const until = await countWrongMfaCode(c.env, userId);
-    if (until !== null) return { error: tooManyMessage(until), status: 429 };
-    return { error: String(err.error), status: 422 };
-  }
 }
 
 async function enrolPage(c: C, signedIn: SignedIn, next: string | null, error?: { message: string; status: ContentfulStatusCode }) {
@@ -108,7 +87,7 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     checkConsoleForm(c, signedIn, form);
     const next = nextOf(form.next);
     if (signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await withThrottle(c, signedIn.user.id, () => confirmEnrolment(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.env, signedIn.user.id, () => confirmEnrolment(c.var.control, c.env, signedIn.user, form.code ?? ''));
     if ('error' in result) return enrolPage(c, signedIn, next, { message: result.error, status: result.status });
     return page(
       c,
@@ -127,7 +106,7 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     const form = await formOf(c);
     checkConsoleForm(c, signedIn, form);
     if (!signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await withThrottle(c, signedIn.user.id, () => regenerateBackupCodes(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.env, signedIn.user.id, () => regenerateBackupCodes(c.var.control, c.env, signedIn.user, form.code ?? ''));
     if ('error' in result) return enrolledPage(c, signedIn, { form: 'regenerate', message: result.error, status: result.status });
     return page(
       c,
@@ -146,7 +125,7 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     const form = await formOf(c);
     checkConsoleForm(c, signedIn, form);
     if (!signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await withThrottle(c, signedIn.user.id, () => disableMfa(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.env, signedIn.user.id, () => disableMfa(c.var.control, c.env, signedIn.user, form.code ?? ''));
     if ('error' in result) return enrolledPage(c, signedIn, { form: 'disable', message: result.error, status: result.status });
     // Every session of the user ended with the change, this one included.
     clearSessionCookie(c);
@@ -189,14 +168,14 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     checkConsoleForm(c, pending, form);
     const userId = pending.user.id;
     const refusedUntil = mfaRefusedUntil(c.env, userId);
-    if (refusedUntil !== null) return signInAgain(c, pending, `${tooManyMessage(refusedUntil)} Then sign in again.`);
+    if (refusedUntil !== null) return signInAgain(c, pending, `${tooManyWrongCodes(refusedUntil)} Then sign in again.`);
     const factor = await acceptSecondFactor(c.var.control, c.env, pending.user, form.code ?? '');
     if (factor) {
       await promoteSession(c.var.control, pending.session.id);
       return c.redirect(safeNextPath(next), 303);
     }
     const until = await countWrongMfaCode(c.env, userId);
-    if (until !== null) return signInAgain(c, pending, `${tooManyMessage(until)} Then sign in again.`);
+    if (until !== null) return signInAgain(c, pending, `${tooManyWrongCodes(until)} Then sign in again.`);
     return page(
       c,
       <SignInCodePage csrfToken={pending.session.csrfToken} next={next} error="That code is not right. Type the current code from your app, or an unused backup code." />,

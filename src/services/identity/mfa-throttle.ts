@@ -2,6 +2,7 @@
 // `mfa:<user id>`, as failed authentications are per address (src/middleware/auth/failed-authentications.ts).
 import type { Bindings } from '../../env';
 import { RefusedAddresses } from '../../middleware/auth/failed-authentications';
+import { ApiError } from '../../lib/errors';
 import { limitsDisabled } from '../../lib/limits';
 
 /** 5 wrong codes per user in any 15 minutes; a sixth ends the pending sign-in. */
@@ -47,4 +48,27 @@ export async function countWrongMfaCode(env: ThrottleEnv, userId: number): Promi
 export function minutesUntil(until: number, now = Date.now()): string {
   const minutes = Math.max(1, Math.ceil((until - now) / 60_000));
   return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
+export function tooManyWrongCodes(until: number, now = Date.now()): string {
+  return `Too many wrong codes (${MFA_FAILURE_LIMIT} in 15 minutes). Try again in ${minutesUntil(until, now)}.`;
+}
+
+export type ThrottledCheck<T> = { ok: T } | { error: string; status: 422 | 429 };
+
+/**
+ * Runs a code check of the MFA service (which throws a 422 for a wrong code) under the user's budget:
+ * refused from memory once over it, and a wrong code counted. Returns the result or the sentence to show.
+ */
+export async function throttledCodeCheck<T>(env: ThrottleEnv, userId: number, check: () => Promise<T>): Promise<ThrottledCheck<T>> {
+  const refusedUntil = mfaRefusedUntil(env, userId);
+  if (refusedUntil !== null) return { error: tooManyWrongCodes(refusedUntil), status: 429 };
+  try {
+    return { ok: await check() };
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 422) throw err;
+    const until = await countWrongMfaCode(env, userId);
+    if (until !== null) return { error: tooManyWrongCodes(until), status: 429 };
+    return { error: String(err.error), status: 422 };
+  }
 }
