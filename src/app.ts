@@ -35,6 +35,7 @@ import { createSigningRoutes, documentSigningRoutes } from './routes/signing/sig
 import { SIGNING_PREFIX } from './routes/signing/signing.routes';
 import { isDevelopment } from './lib/environment';
 import { createSettingsConsole } from './console/settings/settings.index';
+import { mountMfaConsole } from './console/mfa/mfa.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -105,5 +106,6 @@ export function createApp() {
   app.route('/dev', createDevRoutes());
   app.route(SIGNING_PREFIX, signing);
   app.route('/settings', createSettingsConsole());
+  mountMfaConsole(app);
   return app;
 }

@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount } from '../helpers';
 
@@ -18,6 +19,8 @@ describe('GET /api/settings/account', () => {
 describe('PUT /api/settings/account', () => {
   it('updates name, locale, time zone and MFA enforcement', async () => {
     const a = await createAccount();
+    // Only an admin who has MFA may require it (docs/mfa.md › Enforcement).
+    await env.CONTROL_DB.prepare("UPDATE users SET mfa_enabled_at = '2026-11-25T00:00:00.000Z' WHERE id = ?").bind(a.userId).run();
     const res = await api('PUT', '/api/settings/account', {
       token: a.token,
       body: { name: 'Acme GmbH', locale: 'de-de', timezone: 'Europe/Berlin', mfa_enforced: true },

@@ -63,6 +63,11 @@ export const users = sqliteTable(
     /** TOTP (RFC 6238) secret, encrypted (src/lib/encryption.ts); set at enrolment, confirmed by `mfaEnabledAt`. */
     mfaSecret: text('mfa_secret'),
     mfaEnabledAt: text('mfa_enabled_at'),
+    /**
+     * The newest TOTP time step (Unix time / 30 s) a code was accepted for: a code of that step or an
+     * earlier one is refused, so an observed code cannot be replayed (RFC 6238 §5.2).
+     */
+    mfaLastStep: integer('mfa_last_step'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },

@@ -32,3 +32,22 @@ export const sessions = sqliteTable(
 );
 
 export type Session = typeof sessions.$inferSelect;
+
+/**
+ * MFA backup codes (src/services/identity/mfa.ts): 8 per enrolled user, each usable once. Only a keyed
+ * hash is stored; the codes are shown once. Regenerating or disabling MFA deletes a user's rows.
+ */
+export const mfaBackupCodes = sqliteTable(
+  'mfa_backup_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').notNull(),
+    /** HMAC-SHA-256 hex of the normalised code under a key derived from ENCRYPTION_KEY. */
+    codeHash: text('code_hash').notNull(),
+    usedAt: text('used_at'),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('mfa_backup_codes_user_hash').on(t.userId, t.codeHash)],
+);
+
+export type MfaBackupCode = typeof mfaBackupCodes.$inferSelect;

@@ -3,6 +3,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import { updateAccount } from '../../db/queries/accounts';
 import type { Account } from '../../db/schema/index';
+import { assertMayEnforceMfa } from '../../services/identity/mfa';
 import type * as routes from './settings.routes';
 
 export function serializeAccount(account: Account) {
@@ -23,6 +24,7 @@ export const getAccountSettings: RouteHandler<typeof routes.getAccountSettings, 
 
 export const updateAccountSettings: RouteHandler<typeof routes.updateAccountSettings, AppEnv> = async (c) => {
   const body = c.req.valid('json');
+  assertMayEnforceMfa(c.var.principal.user, c.var.principal.account, body.mfa_enforced);
   const account = await updateAccount(c.var.control, c.var.principal.account.id, {
     name: body.name,
     locale: body.locale === undefined ? undefined : Intl.getCanonicalLocales(body.locale)[0],

@@ -65,6 +65,10 @@ export const updateAccountSettings = tenantRoute(
     path: '/settings/account',
     tags: ['Settings'],
     summary: 'Update the account’s name, locale, time zone or MFA enforcement',
+    description:
+      'Admins only. With `mfa_enforced: true`, users without two-factor authentication can sign in to the console only to enrol, and ' +
+      'their sessions get 403 on every API call until they have. Turning it on needs the calling user to have two-factor ' +
+      'authentication themselves (422 otherwise), so that nobody locks themselves out with it.',
     request: { body: { required: true, content: { 'application/json': { schema: accountUpdateSchema } } } },
     responses: { 200: { description: 'The updated account.', content: { 'application/json': { schema: z.object({ account: accountSchema }) } } } },
   },
