@@ -68,11 +68,11 @@ describe('a branded signing page in a real browser', () => {
     await page.waitForSelector('header.brand img.logo');
     expect(await page.title()).toBe('Tenancy agreement - Acme Lettings');
     // #12345a as the browser computes it.
-    expect(await page.$eval('header.brand', (el) => getComputedStyle(el).backgroundColor)).toBe('rgb(18, 52, 90)');
-    const logo = await page.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>('header.brand img.logo');
-      return img && img.complete && img.naturalWidth > 0 ? { src: img.src, alt: img.alt } : null;
-    });
+    // Expressions as strings: they run in the page, and this file is type-checked without the DOM library.
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('header.brand')).backgroundColor")).toBe('rgb(18, 52, 90)');
+    const logo = await page.waitForFunction(
+      "(() => { const img = document.querySelector('header.brand img.logo'); return img && img.complete && img.naturalWidth > 0 ? { src: img.src, alt: img.alt } : null; })()",
+    );
     expect(await logo.jsonValue()).toEqual({ src: logoUrl, alt: 'Acme Lettings' });
     expect(await page.$('footer.powered')).toBeNull();
     expect(await page.content()).not.toContain('Powered by');
