@@ -298,6 +298,34 @@ describe('PUT /api/brands/{id}', () => {
   it('answers 401 without a token', async () => {
     expect((await api('PUT', '/api/brands/1', { body: { name: 'X' } })).status).toBe(401);
   });
+
+  it('answers 403 to an admin token without account:write', async () => {
+    const a = await createAccount();
+    const brand = (await createBrand(a.token)).json.brand;
+    const token = await createToken(a.accountId, a.userId, ['account:read']);
+    const res = await api('PUT', `/api/brands/${brand.id}`, { token, body: { name: 'X' } });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toBe('Insufficient scope. Required: account:write');
+  });
+
+  it('refuses a name of only spaces', async () => {
+    const a = await createAccount();
+    const brand = (await createBrand(a.token)).json.brand;
+    const res = await api('PUT', `/api/brands/${brand.id}`, { token: a.token, body: { name: '  ' } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('name is required.');
+  });
+
+  it('lets exactly one of two concurrent renames to the same name ignoring case win', async () => {
+    const a = await createAccount();
+    const one = (await createBrand(a.token, { name: 'One' })).json.brand;
+    const two = (await createBrand(a.token, { name: 'Two' })).json.brand;
+    const results = await Promise.all([
+      api('PUT', `/api/brands/${one.id}`, { token: a.token, body: { name: 'Same' } }),
+      api('PUT', `/api/brands/${two.id}`, { token: a.token, body: { name: 'SAME' } }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
+  });
 });
 
 describe('DELETE /api/brands/{id}', () => {
@@ -332,6 +360,20 @@ describe('DELETE /api/brands/{id}', () => {
 
   it('answers 401 without a token', async () => {
     expect((await api('DELETE', '/api/brands/1')).status).toBe(401);
+  });
+
+  it('answers 403 to an admin token without account:write', async () => {
+    const a = await createAccount();
+    const brand = (await createBrand(a.token)).json.brand;
+    const token = await createToken(a.accountId, a.userId, ['account:read']);
+    expect((await api('DELETE', `/api/brands/${brand.id}`, { token })).status).toBe(403);
+  });
+
+  it('answers an id that is not a number with a sentence', async () => {
+    const a = await createAccount();
+    const res = await api('DELETE', '/api/brands/-1', { token: a.token });
+    expect([400, 422]).toContain(res.status);
+    expect(res.json.error).toMatch(/positive integer id/);
   });
 });
 
