@@ -25,6 +25,7 @@ import { createDevRoutes } from './routes/dev/dev.index';
 import { mountSubmissions } from './routes/submissions/submissions.index';
 import { mountTemplates } from './routes/templates/templates.index';
 import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
+import { mountBrands } from './routes/brands/brands.index';
 import { mountStripeWebhook, mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
@@ -75,6 +76,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSubmissions(api);
   mountTemplates(api);
   mountSavedFields(api);
+  mountBrands(api);
   mountSubscription(api);
   mountWebhooks(api);
   mountTools(api);

@@ -1,49 +1,14 @@
-// The signing page's branding, resolved at render time from the template preferences (spec › Branding).
-import type { Account } from '../db/schema/index';
+// The signing page's branding, resolved at render time (spec › Branding): src/services/branding/resolve-branding.ts
+// decides; this names what the page's layout reads.
+import { resolveBranding, type BrandingSources, type ResolvedBranding } from '../services/branding/resolve-branding';
 
-export type PageBranding = {
-  title: string;
-  companyName: string;
-  logoUrl: string | null;
-  faviconUrl: string | null;
-  primaryColor: string;
-  headerColor: string;
-  showBranding: boolean;
-  navStyle: 'standard' | 'branded_bar';
-  serviceName: string;
-};
+export type PageBranding = ResolvedBranding;
+export { darken } from '../services/branding/resolve-branding';
 
-const HEX = /^#[0-9a-fA-F]{6}$/;
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() ? value.trim() : null;
-}
-
-function url(value: unknown): string | null {
-  const v = text(value);
-  return v && /^https?:\/\//i.test(v) ? v : null;
-}
-
-/** A colour darkened by `amount` (0..1): the header colour when only a button colour is set. */
-export function darken(hex: string, amount: number): string {
-  const channels = [1, 3, 5].map((i) => Math.round(parseInt(hex.slice(i, i + 2), 16) * (1 - amount)));
-  return `#${channels.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
-}
-
-export function pageBranding(preferences: Record<string, unknown>, templateName: string, account: Pick<Account, 'name'>, serviceName: string): PageBranding {
-  const primary = HEX.test(String(preferences.primary_button_color ?? '')) ? String(preferences.primary_button_color) : '#1d4ed8';
-  const header = HEX.test(String(preferences.header_color ?? '')) ? String(preferences.header_color) : darken(primary, 0.2);
-  const companyName = text(preferences.company_name) ?? account.name ?? serviceName;
-  const logoUrl = url(preferences.logo_url);
-  return {
-    title: `${text(preferences.display_title) ?? templateName} - ${companyName}`,
-    companyName,
-    logoUrl,
-    faviconUrl: url(preferences.favicon_url) ?? logoUrl,
-    primaryColor: primary,
-    headerColor: header,
-    showBranding: preferences.show_branding !== false,
-    navStyle: preferences.signing_nav_style === 'branded_bar' ? 'branded_bar' : 'standard',
-    serviceName,
-  };
+/**
+ * The page's branding from the template's preferences, its brand, the custom domain it is served on
+ * (`domainBranding`), the account and the service, each level overriding the next.
+ */
+export function pageBranding(sources: BrandingSources): PageBranding {
+  return resolveBranding(sources);
 }

@@ -33,7 +33,7 @@ export function Layout(props: { branding: PageBranding; data?: unknown; children
       <body class={`nav-${b.navStyle}`}>
         <header class="brand">
           {b.logoUrl ? <img src={b.logoUrl} alt={b.companyName} class="logo" /> : <strong>{b.companyName}</strong>}
-          <span class="title">{b.title.split(' - ')[0]}</span>
+          <span class="title">{b.displayTitle}</span>
         </header>
         <main>{props.children}</main>
         {b.showBranding ? <footer class="powered">Powered by {b.serviceName}</footer> : null}

@@ -46,6 +46,10 @@ const FIXTURES: Record<string, Fixture> = {
     const res = await api('POST', '/api/settings/saved_fields', { token: owner.token, body: { name: 'Colour', field: { type: 'text' } } });
     return { id: res.json.id };
   },
+  '/brands/{id}': async (owner) => {
+    const res = await api('POST', '/api/brands', { token: owner.token, body: { name: 'Acme', branding: {} } });
+    return { id: res.json.brand.id };
+  },
 };
 
 /** Bodies that pass validation, so the request reaches the lookup that must answer 404. */

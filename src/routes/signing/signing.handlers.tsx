@@ -105,11 +105,12 @@ export async function showPage(c: C) {
   const signing = await findSigning(c);
   const serviceName = c.env.SERVICE_NAME;
   if (!signing) {
-    const branding = pageBranding({}, 'Signing', { name: serviceName }, serviceName);
+    const branding = pageBranding({ template: {}, templateName: 'Signing', account: { name: serviceName }, serviceName });
     return html(c, <MessagePage branding={branding} id="not-found" heading="This link does not work" text="The signing link is wrong or no longer valid. Ask the sender for a new one." />, 404);
   }
   const { scope, submitter, account } = signing;
-  const branding = pageBranding(scope.template.preferences, scope.template.name, account, serviceName);
+  // Resolved now, not when the submission was created: brand edits reach signers who have not finished.
+  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, account, serviceName });
   const kind = pageKind(signing);
   switch (kind) {
     case 'completed': {

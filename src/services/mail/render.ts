@@ -22,6 +22,8 @@ export function fillTokens(template: string, values: TokenValues): string {
 
 export type Branding = {
   companyName: string;
+  /** The email's heading under the wordmark: display_title, else the template name (spec › Branding). */
+  title?: string | null;
   logoUrl?: string | null;
   primaryColor?: string | null;
   showPoweredBy?: boolean;
@@ -42,6 +44,7 @@ export function layoutEmail(
   const header = branding.logoUrl
     ? `<img src="${escapeHtml(branding.logoUrl)}" alt="${escapeHtml(branding.companyName)}" style="max-height:40px">`
     : `<strong style="font-size:18px">${escapeHtml(branding.companyName)}</strong>`;
+  const title = branding.title ? `<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(branding.title)}</h1>` : '';
   const body = content.paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
   const button = content.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:${color};color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(content.action.label)}</a></p>
@@ -50,7 +53,7 @@ export function layoutEmail(
   const footer = branding.showPoweredBy === false ? '' : `<p style="font-size:12px;color:#888">Sent with ${escapeHtml(branding.serviceName)}</p>`;
   const html = `<!doctype html><html><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111;background:#f6f7f9;margin:0;padding:24px">
 <table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px"><tr><td>
-<div style="margin-bottom:24px">${header}</div>${body}${button}${footer}
+<div style="margin-bottom:24px">${header}</div>${title}${body}${button}${footer}
 </td></tr></table></body></html>`;
   const text = [...content.paragraphs, ...(content.action ? [`${content.action.label}: ${content.action.url}`] : [])].join('\n\n');
   return { subject: content.subject, text, html };

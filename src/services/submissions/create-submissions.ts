@@ -1,6 +1,7 @@
 // Creating submissions (spec › Creating a submission): every input checked against the template before
 // anything is stored, then each submission — row, submitters, trail, events, invitations — in one batch.
 import type { Db } from '../../db/client';
+import { brandingsOf } from '../../db/queries/brands';
 import { messageInsertForNewRows } from '../../db/queries/messages';
 import {
   countSubmissionsSince,
@@ -13,7 +14,7 @@ import {
   listSubmittersOf,
 } from '../../db/queries/submissions';
 import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
-import type { Account, Submission, SubmissionPreferences, Submitter, Template, TemplateDocument, TemplateField } from '../../db/schema/index';
+import type { Account, BrandingValues, Submission, SubmissionPreferences, Submitter, Template, TemplateDocument, TemplateField } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { nowIso, parseDateTime } from '../../lib/time';
@@ -75,6 +76,8 @@ type Planned = {
   submission: Omit<Submission, 'id' | 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
   submitters: (Omit<Submitter, 'id' | 'submissionId'>)[];
   message?: SubmissionInput['message'];
+  /** The branding of the brand its emails use now (the submission's `brand_id`, else the template's). */
+  brand: BrandingValues | null;
 };
 
 function checkSubmitters(template: Template, input: SubmissionInput, where: string, problems: string[]) {
@@ -163,14 +166,15 @@ export function checkValues(
   return out;
 }
 
-function checkSubmission(template: Template, input: SubmissionInput, where: string, problems: string[], at: string) {
+function checkSubmission(template: Template, input: SubmissionInput, where: string, problems: string[], at: string, brands: ReadonlyMap<number, BrandingValues>) {
   const resolved = checkSubmitters(template, input, where, problems);
   if (input.expire_at) {
     const when = parseDateTime(input.expire_at);
     if (when === null) problems.push(`${where}expire_at "${input.expire_at}" is not a date-time such as 2026-01-31T12:00:00Z.`);
     else if (when <= at) problems.push(`${where}expire_at must be in the future.`);
   }
-  if (input.preferences?.brand_id !== undefined) {
+  // Unknown, deleted and other accounts' brands read alike: an id reveals nothing (spec › Create brand).
+  if (input.preferences?.brand_id !== undefined && !brands.has(input.preferences.brand_id)) {
     problems.push(`${where}preferences.brand_id ${input.preferences.brand_id} is not a brand of this account.`);
   }
   for (const key of ['reminder_subject', 'reminder_body'] as const) {
@@ -217,6 +221,12 @@ function checkSubmission(template: Template, input: SubmissionInput, where: stri
   return { submitters, message: input.message };
 }
 
+/** The brand ids a create request names: each submission's, and the template's own. */
+function brandIdsOf(template: Template, inputs: SubmissionInput[]): number[] {
+  const ids = [template.preferences.brand_id, ...inputs.map((input) => input.preferences?.brand_id)];
+  return ids.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id));
+}
+
 export type TemplateForSubmissions = { template: Template; documents: TemplateDocument[] };
 
 export async function templateForSubmissions(db: Db, accountId: number, ref: string | number | undefined): Promise<TemplateForSubmissions> {
@@ -249,11 +259,13 @@ export async function createSubmissions(
   const at = nowIso();
   const problems: string[] = [];
   const linkBase = linkBaseFor(template.preferences, ctx.requestBase);
+  const brands = await brandingsOf(ctx.db, ctx.account.id, brandIdsOf(template, inputs));
   const planned: Planned[] = inputs.map((input, i) => {
     const where = inputs.length > 1 ? `submissions[${i}].` : '';
-    const checked = checkSubmission(template, input, where, problems, at);
+    const checked = checkSubmission(template, input, where, problems, at, brands);
     return {
       message: checked.message,
+      brand: brands.get(Number(input.preferences?.brand_id ?? template.preferences.brand_id)) ?? null,
       submitters: checked.submitters.map((s) => ({ ...s, accountId: ctx.account.id })),
       submission: {
         accountId: ctx.account.id,
@@ -316,7 +328,12 @@ export async function createSubmissions(
     preferences: template.preferences,
     documents,
   };
-  const scopes = rows.map((submission) => ({ submission, submitters: submitters.filter((s) => s.submissionId === submission.id), template: scopeTemplate }));
+  const scopes = rows.map((submission, i) => ({
+    submission,
+    submitters: submitters.filter((s) => s.submissionId === submission.id),
+    template: scopeTemplate,
+    brand: planned[i].brand,
+  }));
   const out: SubmissionScope[] = [];
   for (const scope of scopes) out.push(scope.submission.autoSign && scope.submission.status === 'pending' ? await applyAutoSign(ctx, scope) : scope);
   return out;
@@ -386,6 +403,7 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, pl
     submission: { ...plan.submission, id: 0 },
     template: { name: template.name, preferences: template.preferences },
     invitation: plan.message,
+    brand: plan.brand,
   };
   for (const s of submitters) {
     const formData = (event: 'form.created' | 'submitter.sent') =>

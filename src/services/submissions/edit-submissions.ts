@@ -1,5 +1,6 @@
 // Edits through the API: drafts are editable in full; pending submissions take a new expire_at and
 // metadata; submitters take contact details and values, a re-sent invitation, or completion.
+import { checkBrandPreference } from '../branding/brands';
 import type { Db } from '../../db/client';
 import { deleteSubmissionRows, transitionSubmissionStatement, updateSubmitterStatement } from '../../db/queries/submissions';
 import type { SubmissionPreferences, Submitter } from '../../db/schema/index';
@@ -29,7 +30,7 @@ export async function updateSubmission(ctx: StateContext, scope: SubmissionScope
   if (!draft && submission.status !== 'pending') throw unprocessable(`This submission is ${submission.status} and can no longer be edited.`);
   const draftOnly = (['submitters_order', 'send_email', 'preferences', 'submitters'] as const).filter((k) => edit[k] !== undefined);
   if (!draft && draftOnly.length) throw unprocessable(`${draftOnly.join(', ')} can only be changed while the submission is a draft.`);
-  if (edit.preferences?.brand_id !== undefined) throw unprocessable(`preferences.brand_id ${edit.preferences.brand_id} is not a brand of this account.`);
+  await checkBrandPreference(ctx.db, ctx.account.id, edit.preferences);
   const at = nowIso();
   const values: Record<string, unknown> = { updatedAt: at };
   if (edit.expire_at !== undefined) {

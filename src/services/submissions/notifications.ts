@@ -1,7 +1,8 @@
 // The invitations, reminders, expiry notices and completion copies a submission sends, as message rows
 // for the messages outbox (src/services/mail). Which channels a submitter gets follows their
 // `send_email` / `send_sms` flags and the submission's `send_email` switch.
-import type { Account, NewMessage, Submission, Submitter } from '../../db/schema/index';
+import type { Account, BrandingValues, NewMessage, Submission, Submitter } from '../../db/schema/index';
+import { resolveBranding } from '../branding/resolve-branding';
 import { emailMessage, smsMessage } from '../mail/outbox';
 import type { MessageContext, MessageKind } from '../mail/compose';
 import type { Branding } from '../mail/render';
@@ -14,20 +15,31 @@ export type MessageSource = {
   template: { name: string; preferences: Record<string, unknown> };
   /** Invitation overrides from the create body's `message` (DocuSeal's subject/body). */
   invitation?: { subject?: string | null; body?: string | null };
+  /** The branding of the submission's brand (SubmissionScope.brand). */
+  brand?: BrandingValues | null;
+  /** The branding of the custom domain the submission's links use (issue 17 › custom domains). */
+  domainBranding?: Record<string, unknown> | null;
 };
 
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() ? value : null;
-}
-
-/** Branding resolved at send time (spec › Branding: edits apply to signers who have not finished). */
-export function messageBranding(source: Pick<MessageSource, 'account' | 'serviceName' | 'template'>): Branding {
-  const p = source.template.preferences;
+/**
+ * Branding resolved when the email is composed, as the signing page resolves it (spec › Branding: edits
+ * apply to signers who have not finished): template keys, then the brand, then the custom domain.
+ */
+export function messageBranding(source: Pick<MessageSource, 'account' | 'serviceName' | 'template' | 'brand' | 'domainBranding'>): Branding {
+  const resolved = resolveBranding({
+    template: source.template.preferences,
+    templateName: source.template.name,
+    brand: source.brand,
+    domainBranding: source.domainBranding,
+    account: source.account,
+    serviceName: source.serviceName,
+  });
   return {
-    companyName: text(p.company_name) ?? source.account.name ?? source.serviceName,
-    logoUrl: text(p.logo_url),
-    primaryColor: text(p.primary_button_color),
-    showPoweredBy: p.show_branding !== false,
+    companyName: resolved.companyName,
+    title: resolved.displayTitle,
+    logoUrl: resolved.logoUrl,
+    primaryColor: resolved.primaryColor,
+    showPoweredBy: resolved.showBranding,
     serviceName: source.serviceName,
   };
 }

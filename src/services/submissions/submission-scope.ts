@@ -1,8 +1,9 @@
 // A submission with everything its transitions read: its submitters in order and the template as it was
 // when the submission was created. Also the mapping from these rows to webhook payload shapes.
 import type { Db } from '../../db/client';
+import { brandingsOf } from '../../db/queries/brands';
 import { listSubmittersOf, readSubmissionSources } from '../../db/queries/submissions';
-import type { Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
+import type { BrandingValues, Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
 import type { PayloadDocument, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from '../webhooks/payloads';
 
 export type SubmissionTemplate = {
@@ -19,15 +20,45 @@ export type SubmissionScope = {
   submission: Submission;
   submitters: Submitter[];
   template: SubmissionTemplate;
+  /**
+   * The branding of the brand the submission uses (its own `preferences.brand_id`, else its template's),
+   * read with the scope so that pages and emails show the brand as it is now (spec › Branding). Null
+   * when none, or when the brand was deleted.
+   */
+  brand?: BrandingValues | null;
 };
 
 type Sources = Awaited<ReturnType<typeof readSubmissionSources>>;
 
-function scopeOf(submission: Submission, submitters: Submitter[], sources: Sources): SubmissionScope {
-  const snapshot = sources.versions.find((v) => v.templateId === submission.templateId && v.version === submission.templateVersion)?.snapshot;
+function snapshotOf(submission: Submission, sources: Sources) {
+  return sources.versions.find((v) => v.templateId === submission.templateId && v.version === submission.templateVersion)?.snapshot;
+}
+
+function brandIdOf(submission: Submission, sources: Sources): number | null {
+  const id = submission.preferences.brand_id ?? snapshotOf(submission, sources)?.preferences?.brand_id;
+  return typeof id === 'number' ? id : null;
+}
+
+/** The brandings the submissions use, by `account:brand id`: one read per account, none when no submission names a brand. */
+async function readBrandings(db: Db, list: Submission[], sources: Sources): Promise<Map<string, BrandingValues>> {
+  const idsByAccount = new Map<number, number[]>();
+  for (const submission of list) {
+    const id = brandIdOf(submission, sources);
+    if (id !== null) idsByAccount.set(submission.accountId, [...(idsByAccount.get(submission.accountId) ?? []), id]);
+  }
+  const maps = await Promise.all(
+    [...idsByAccount].map(async ([accountId, ids]) => [...(await brandingsOf(db, accountId, ids))].map(([id, branding]) => [`${accountId}:${id}`, branding] as const)),
+  );
+  return new Map(maps.flat());
+}
+
+function scopeOf(submission: Submission, submitters: Submitter[], sources: Sources, brandings: Map<string, BrandingValues>): SubmissionScope {
+  const snapshot = snapshotOf(submission, sources);
+  const brandId = brandIdOf(submission, sources);
   return {
     submission,
     submitters,
+    brand: brandId === null ? null : (brandings.get(`${submission.accountId}:${brandId}`) ?? null),
     template: {
       id: submission.templateId,
       publicId: sources.publicIds.get(submission.templateId) ?? String(submission.templateId),
@@ -45,13 +76,14 @@ export async function loadScope(db: Db, submission: Submission, submitters?: Sub
     submitters ? Promise.resolve(submitters) : listSubmittersOf(db, [submission.id]),
     readSubmissionSources(db, [submission]),
   ]);
-  return scopeOf(submission, rows, sources);
+  return scopeOf(submission, rows, sources, await readBrandings(db, [submission], sources));
 }
 
 /** Scopes of many submissions (a list page) in four reads, whatever their number. */
 export async function loadScopes(db: Db, list: Submission[]): Promise<SubmissionScope[]> {
   const [submitters, sources] = await Promise.all([listSubmittersOf(db, list.map((s) => s.id)), readSubmissionSources(db, list)]);
-  return list.map((submission) => scopeOf(submission, submitters.filter((s) => s.submissionId === submission.id), sources));
+  const brandings = await readBrandings(db, list, sources);
+  return list.map((submission) => scopeOf(submission, submitters.filter((s) => s.submissionId === submission.id), sources, brandings));
 }
 
 /** The fields a submitter fills: those of their role. */

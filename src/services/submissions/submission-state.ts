@@ -57,6 +57,7 @@ function messageSource(ctx: StateContext, scope: SubmissionScope): MessageSource
     serviceName: ctx.serviceName,
     submission: scope.submission,
     template: { name: scope.template.name, preferences: scope.template.preferences },
+    brand: scope.brand,
   };
 }
 

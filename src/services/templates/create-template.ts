@@ -14,6 +14,7 @@ import { nowIso } from '../../lib/time';
 import { copyStoredFiles, deleteStoredFiles, documentKey, ingestDocuments, UPLOAD_LIMITS, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
+import { checkBrandPreference } from '../branding/brands';
 import { mergePreferences, type PreferencesInput } from './template-preferences';
 import {
   assertTemplateAllowance,
@@ -125,6 +126,8 @@ export async function createTemplate(ctx: TemplateContext, input: CreateTemplate
   if (input.documents.length === 0) {
     throw unprocessable('documents must include at least one file; a template cannot be created from a field list alone.');
   }
+  // Before any file is stored: another account's brand id is refused like an unknown one (spec › Create brand).
+  await checkBrandPreference(ctx.db, ctx.actor.accountId, input.preferences);
   // The plan count (a D1 read) runs while the files are checked, stored and parsed; a plan refusal
   // wins over a document problem, as when they ran one after the other.
   const uploadBytes = input.documents.reduce((sum, d) => sum + d.bytes.byteLength, 0);

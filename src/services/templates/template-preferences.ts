@@ -2,6 +2,7 @@
 // document-level rules whose references must point at this template's documents and fields.
 import type { TemplateField } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
+import { isDarkColor } from '../branding/branding-rules';
 
 export const SIGNING_NAV_STYLES = ['standard', 'branded_bar'] as const;
 export const CONDITION_OPERATORS = ['equals', 'not_equals', 'contains', 'empty', 'not_empty', 'checked', 'unchecked'] as const;
@@ -28,11 +29,6 @@ export type PreferencesInput = {
   document_conditions?: Record<string, DocumentCondition> | null;
 };
 
-/** spec › Branding › header_color: luminance 0.299R + 0.587G + 0.114B at most 50%. */
-export function isDarkColor(hex: string): boolean {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  return 0.299 * r + 0.587 * g + 0.114 * b <= 0.5 * 255;
-}
 
 /**
  * Merges `changes` into `current`: a key set to null (or a branding string set to "") is removed.
