@@ -34,6 +34,7 @@ import { outboxDrain } from './middleware/outbox-drain';
 import { createSigningRoutes, documentSigningRoutes } from './routes/signing/signing.index';
 import { SIGNING_PREFIX } from './routes/signing/signing.routes';
 import { isDevelopment } from './lib/environment';
+import { createSignInRoutes } from './console/sign-in/sign-in.routes';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -103,5 +104,6 @@ export function createApp() {
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
   app.route(SIGNING_PREFIX, signing);
+  app.route('/', createSignInRoutes());
   return app;
 }
