@@ -169,3 +169,17 @@ describe('one email on several accounts', { timeout: 60_000 }, () => {
     expect(again.status).toBe(410);
   });
 });
+
+describe('malformed sign-in requests', () => {
+  it('answers a body that is not a form with a sentence, not a 500', async () => {
+    const res = await postForm('/login', {}, { headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('Enter your email and your password.');
+  });
+
+  it('refuses a form larger than any sign-in form with 413', async () => {
+    const res = await postForm('/login', { email: 'a@example.com', password: 'x'.repeat(20_000) });
+    expect(res.status).toBe(413);
+    expect(res.text).toContain('The form is too large.');
+  });
+});

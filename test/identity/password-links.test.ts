@@ -162,3 +162,22 @@ describe('the control database cron steps', () => {
     expect(left.results.map((r) => r.id)).toEqual([unused!.id]);
   });
 });
+
+describe('the stored invitation email', () => {
+  it('loses the link’s token once a real transport delivered it', async () => {
+    const { getMessage } = await import('../../src/db/queries/messages');
+    const { deliverMessage } = await import('../../src/services/mail/deliver');
+    const { shardOf } = await import('../helpers');
+    const { token, email } = await invite();
+    const shard = await shardOf(admin.accountId);
+    const db = createDb(shard);
+    const { id } = (await shard.prepare("SELECT id FROM messages WHERE kind = 'password_invite' AND recipient = ?").bind(email).first<{ id: number }>())!;
+    // The test queue delivered it to the development outbox, which keeps it (it is the inbox there).
+    await shard.prepare("UPDATE messages SET status = 'queued' WHERE id = ?").bind(id).run();
+    expect(await deliverMessage(db, { ...env, MAIL_TRANSPORT: 'cloudflare', MAIL_FROM: 'no-reply@sign.test' }, id)).toEqual({ status: 'sent' });
+    const stored = (await getMessage(db, id))!;
+    expect(stored.text).not.toContain(token);
+    expect(stored.html).not.toContain(token);
+    expect(stored.text).toContain('token=[redacted]');
+  });
+});
