@@ -181,3 +181,18 @@ describe('the stored invitation email', () => {
     expect(stored.text).toContain('token=[redacted]');
   });
 });
+
+describe('setting a password through a link', { timeout: 60_000 }, () => {
+  it('refuses the second use of one link even after both requests found it unused', async () => {
+    const { setUserPassword } = await import('../../src/services/identity/password-tokens');
+    const { id, token } = await invite();
+    const row = await env.CONTROL_DB.prepare('SELECT id FROM password_tokens WHERE user_id = ?').bind(id).first<{ id: number }>();
+    const control = createDb(env.CONTROL_DB);
+    expect(token).toHaveLength(43);
+    await setUserPassword(control, { id }, 'the first long password', { viaToken: row!.id });
+    await expect(setUserPassword(control, { id }, 'the second long password', { viaToken: row!.id })).rejects.toMatchObject({ status: 409 });
+    const { verifyPassword } = await import('../../src/services/identity/passwords');
+    const stored = await env.CONTROL_DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(id).first<{ password_hash: string }>();
+    expect((await verifyPassword('the first long password', stored!.password_hash)).ok).toBe(true);
+  });
+});
