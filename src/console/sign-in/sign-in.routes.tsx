@@ -15,7 +15,7 @@ import {
   clearSessionCookie,
   signInResponseSession,
 } from '../../services/identity/sessions';
-import { describePasswordProblem, verifyPassword } from '../../services/identity/passwords';
+import { describePasswordProblem, isLongerThanAnyPassword, verifyPassword } from '../../services/identity/passwords';
 import { consumePasswordToken, findPasswordToken, issuePasswordToken, LINK_USED, setUserPassword } from '../../services/identity/password-tokens';
 import { sendPasswordLink } from '../../services/identity/password-emails';
 import { activeUsersWithEmail, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
@@ -126,8 +126,7 @@ export function createSignInRoutes(): Hono<AppEnv> {
     if (!email || !password) return page(c, <LoginPage email={email} next={next} error="Enter your email and your password." />, 422);
     const wait = await takeSignInAttempt(c.env, clientIp(c.req.raw), email);
     if (wait !== null) return tooManyAttempts(c, wait);
-    // Longer than any password one could have set: wrong, without spending a KDF on it.
-    const matched = describePasswordProblem(password)?.includes('at most') ? [] : await usersMatchingPassword(c.var.control, email, password);
+    const matched = isLongerThanAnyPassword(password) ? [] : await usersMatchingPassword(c.var.control, email, password);
     if (matched.length === 0) return page(c, <LoginPage email={email} next={next} error={WRONG_CREDENTIALS} />, 401);
     if (matched.length === 1) return completeSignIn(c, matched[0], next);
     // One password, several accounts: the person picks one; each button is a one-time 5-minute choice.

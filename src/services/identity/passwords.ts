@@ -26,8 +26,13 @@ const encoder = new TextEncoder();
  */
 export function describePasswordProblem(password: string): string | null {
   if ([...password].length < PASSWORD_MIN_CHARACTERS) return `The password must be at least ${PASSWORD_MIN_CHARACTERS} characters long.`;
-  if (encoder.encode(password).byteLength > PASSWORD_MAX_BYTES) return `The password must be at most ${PASSWORD_MAX_BYTES} bytes long.`;
+  if (isLongerThanAnyPassword(password)) return `The password must be at most ${PASSWORD_MAX_BYTES} bytes long.`;
   return null;
+}
+
+/** Longer than any password one could have set: at sign-in it is simply wrong, without spending a KDF on it. */
+export function isLongerThanAnyPassword(password: string): boolean {
+  return encoder.encode(password).byteLength > PASSWORD_MAX_BYTES;
 }
 
 /** NFC so that the same characters typed on different keyboards hash alike. */
