@@ -37,6 +37,7 @@ import { SIGNING_PREFIX } from './routes/signing/signing.routes';
 import { isDevelopment } from './lib/environment';
 import { createSettingsConsole } from './console/settings/settings.index';
 import { mountMfaConsole } from './console/mfa/mfa.index';
+import { createSignInRoutes } from './console/sign-in/sign-in.routes';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -109,5 +110,6 @@ export function createApp() {
   app.route(SIGNING_PREFIX, signing);
   app.route('/settings', createSettingsConsole());
   mountMfaConsole(app);
+  app.route('/', createSignInRoutes());
   return app;
 }

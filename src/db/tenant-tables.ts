@@ -13,6 +13,7 @@ export const CONTROL_TABLES: readonly SQLiteTable[] = [
   schema.idBlocks,
   schema.sessions,
   schema.mfaBackupCodes,
+  schema.passwordTokens,
 ];
 
 /** Shard bookkeeping that is not an account's data: the move's own fences, the plan-limit guard (never holds a row). */

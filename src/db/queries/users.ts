@@ -76,16 +76,18 @@ export async function insertUser(
   return row;
 }
 
-export async function updateUser(
-  db: Db,
-  accountId: number,
-  id: number,
-  changes: Partial<Pick<User, 'name' | 'role' | 'email' | 'archivedAt'>>,
-): Promise<User | undefined> {
-  const [row] = await db
+type UserChanges = Partial<Pick<User, 'name' | 'role' | 'email' | 'archivedAt'>>;
+
+/** The statement form of `updateUser`, for a caller's batch. */
+export function updateUserStatement(db: Db, accountId: number, id: number, changes: UserChanges) {
+  return db
     .update(users)
     .set({ ...changes, updatedAt: nowIso() })
     .where(and(eq(users.accountId, accountId), eq(users.id, id)))
     .returning();
+}
+
+export async function updateUser(db: Db, accountId: number, id: number, changes: UserChanges): Promise<User | undefined> {
+  const [row] = await updateUserStatement(db, accountId, id, changes);
   return row;
 }

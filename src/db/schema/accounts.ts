@@ -71,7 +71,8 @@ export const users = sqliteTable(
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },
-  (t) => [uniqueIndex('users_account_email').on(t.accountId, sql`lower(${t.email})`)],
+  // users_email: console sign-in looks an email up across accounts (src/services/identity/sign-in.ts).
+  (t) => [uniqueIndex('users_account_email').on(t.accountId, sql`lower(${t.email})`), index('users_email').on(sql`lower(${t.email})`)],
 );
 
 export const accessTokens = sqliteTable(

@@ -51,3 +51,28 @@ export const mfaBackupCodes = sqliteTable(
 );
 
 export type MfaBackupCode = typeof mfaBackupCodes.$inferSelect;
+
+/**
+ * One-time links that let a user choose a password (src/services/identity/password-tokens.ts): `invite`
+ * (a new user, 7 days), `reset` (forgotten password, 1 hour), `sign_in_choice` (the account chooser after
+ * one password matched users of several accounts, 5 minutes). Control database: the link is looked up
+ * before the account is known. Only the SHA-256 of the token is stored.
+ */
+export const passwordTokens = sqliteTable(
+  'password_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tokenHash: text('token_hash').notNull(),
+    accountId: integer('account_id').notNull(),
+    userId: integer('user_id').notNull(),
+    /** invite | reset | sign_in_choice */
+    purpose: text('purpose').notNull(),
+    createdAt: text('created_at').notNull().default(now),
+    expiresAt: text('expires_at').notNull(),
+    /** Set once, by the one request that used the link (or by a password change using up the rest). */
+    usedAt: text('used_at'),
+  },
+  (t) => [uniqueIndex('password_tokens_token_hash').on(t.tokenHash), index('password_tokens_user').on(t.userId), index('password_tokens_expires').on(t.expiresAt)],
+);
+
+export type PasswordToken = typeof passwordTokens.$inferSelect;

@@ -8,6 +8,8 @@ import { paginateByCursor } from '../../lib/pagination';
 import type { PlanName } from '../../lib/plans';
 import { nowIso } from '../../lib/time';
 import { mintAdminToken } from '../../services/partner-accounts';
+import { sendPasswordLink } from '../../services/identity/password-emails';
+import { baseUrl } from '../../lib/request';
 import { placeNewAccount } from '../../services/shard-placement';
 import { moveAccount as moveAccountToShard } from '../../services/account-move';
 import type * as routes from './accounts.routes';
@@ -69,7 +71,8 @@ export const mintAccessToken: RouteHandler<typeof routes.mintAccessToken, AppEnv
   const db = c.var.control;
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
-  if (!(await accountsDb.getAccount(db, id))) throw notFound('Account');
+  const account = await accountsDb.getAccount(db, id);
+  if (!account) throw notFound('Account');
   c.set('audit', { action: 'partner.access_token.create', resourceType: 'account', resourceId: id, accountId: id });
   const { token, row, user, userCreated } = await mintAdminToken(db, id, {
     email: body.email,
@@ -78,6 +81,8 @@ export const mintAccessToken: RouteHandler<typeof routes.mintAccessToken, AppEnv
     expiresAt: body.expires_at,
   });
   c.set('audit', { action: 'partner.access_token.create', resourceType: 'access_token', resourceId: row.id, accountId: id });
+  // A user the operator created is invited to choose a console password (docs/identity.md › Passwords).
+  if (userCreated) await sendPasswordLink(c.env, db, { user, account }, 'invite', baseUrl(c.req.raw, c.env.APP_URL));
   return c.json(
     {
       id: row.id,

@@ -9,7 +9,13 @@ import { paginateByCursor } from '../../lib/pagination';
 import { upgradeUrl } from '../../middleware/authorize';
 import { assertWithinPlanLimit, planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../../services/plan-limits';
 import { serializeAccount } from '../settings/settings.handlers';
+import { baseUrl } from '../../lib/request';
+import { sendPasswordLink } from '../../services/identity/password-emails';
+import { endSessionsOfUserStatement } from '../../services/identity/sessions';
 import type * as routes from './users.routes';
+
+/** admin > editor > viewer: a change up this order ends the user's sessions (decisions.md › Identity). */
+const ROLE_RANK: Record<string, number> = { viewer: 0, editor: 1, admin: 2 };
 
 export function serializeUser(user: User) {
   return {
@@ -63,6 +69,8 @@ export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async 
     throw err;
   });
   c.set('audit', { action: 'user.create', resourceType: 'user', resourceId: user.id });
+  // The invitation: a link to choose a password (docs/identity.md › Passwords).
+  await sendPasswordLink(c.env, db, { user, account }, 'invite', baseUrl(c.req.raw, c.env.APP_URL));
   return c.json(serializeUser(user), 201);
 };
 
@@ -81,7 +89,12 @@ export const updateUser: RouteHandler<typeof routes.updateUser, AppEnv> = async 
   if (id === caller.id && body.role && body.role !== 'admin') {
     throw unprocessable('You cannot remove your own admin role; ask another admin to do it.');
   }
-  const user = (await usersDb.updateUser(db, account.id, id, body))!;
+  // A raised role ends every session of the user in the same batch (spec › Authentication: sessions
+  // opened with less authority do not carry on with more).
+  const raised = body.role !== undefined && (ROLE_RANK[body.role] ?? 0) > (ROLE_RANK[existing.role] ?? 0);
+  const user = raised
+    ? (await db.batch([usersDb.updateUserStatement(db, account.id, id, body), endSessionsOfUserStatement(db, id)]))[0][0]
+    : (await usersDb.updateUser(db, account.id, id, body))!;
   c.set('audit', { action: 'user.update', resourceType: 'user', resourceId: id });
   return c.json(serializeUser(user), 200);
 };
@@ -93,9 +106,10 @@ export const archiveUser: RouteHandler<typeof routes.archiveUser, AppEnv> = asyn
   const existing = await usersDb.getUser(db, account.id, id);
   if (!existing) throw notFound('User');
   if (id === caller.id) throw unprocessable('You cannot remove yourself from the account.');
+  // Removed and signed out everywhere in one batch.
   const user = existing.archivedAt
     ? existing
-    : (await usersDb.updateUser(db, account.id, id, { archivedAt: new Date().toISOString() }))!;
+    : (await db.batch([usersDb.updateUserStatement(db, account.id, id, { archivedAt: new Date().toISOString() }), endSessionsOfUserStatement(db, id)]))[0][0];
   c.set('audit', { action: 'user.archive', resourceType: 'user', resourceId: id });
   return c.json(serializeUser(user), 200);
 };

@@ -75,6 +75,8 @@ export const createUser = tenantRoute(
     path: '/users',
     tags: ['Users'],
     summary: 'Add a team member',
+    description:
+      'The new user is emailed an invitation: a one-time link (`{base_url}/password/set?token=…`, valid 7 days) to choose a console password.',
     request: {
       body: {
         required: true,
@@ -96,6 +98,7 @@ export const updateUser = tenantRoute(
     path: '/users/{id}',
     tags: ['Users'],
     summary: 'Change a team member’s name, email or role',
+    description: 'Raising the role (viewer → editor → admin) ends every console session of the user: they sign in again.',
     request: {
       params: idParamsSchema,
       body: {
@@ -113,7 +116,7 @@ export const archiveUser = tenantRoute(
     method: 'delete',
     path: '/users/{id}',
     tags: ['Users'],
-    summary: 'Remove a team member; their API tokens stop working at once',
+    summary: 'Remove a team member; their API tokens and console sessions stop working at once',
     request: { params: idParamsSchema },
     responses: { 200: { description: 'The removed user.', content: { 'application/json': { schema: userSchema } } } },
   },

@@ -4,7 +4,7 @@
 // changes, MFA is disabled or their role is raised (`endSessionsOfUser`).
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { and, eq, lt, ne, or } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { accounts, sessions, users, type Account, type Session, type User } from '../../db/schema/index';
 import type { AppEnv } from '../../env';
@@ -127,12 +127,14 @@ export function endSessionsOfUserStatement(db: Db, userId: number) {
   return db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-/** Deletes sessions past their idle or absolute end (a cron step keeps the table small). */
-export async function deleteStaleSessions(db: Db, now = Date.now()): Promise<void> {
-  await db
-    .delete(sessions)
+/** Deletes sessions past their idle or absolute end, at most `limit` a run (a cron step keeps the table small). */
+export async function deleteStaleSessions(db: Db, now = Date.now(), limit = 500): Promise<void> {
+  const stale = db
+    .select({ id: sessions.id })
+    .from(sessions)
     .where(or(lt(sessions.lastSeenAt, new Date(now - SESSION_IDLE_MS).toISOString()), lt(sessions.expiresAt, new Date(now).toISOString())))
-    .run();
+    .limit(limit);
+  await db.delete(sessions).where(inArray(sessions.id, stale)).run();
 }
 
 // ---- the cookie ----

@@ -7,18 +7,25 @@ import { PermanentDeliveryError, transportFor, type MailEnv } from './transports
 
 /** Attempts before a message is failed for good; the queue's own max_retries is set higher. */
 export const MAX_ATTEMPTS = 5;
-/** Kinds whose text carries a one-time secret: the row keeps it only until it is delivered. */
-const SECRET_KINDS = new Set(['verification_code']);
-/** A verification code as compose.ts writes it: six digits standing alone. */
-const CODE = /\b\d{6}\b/g;
+/**
+ * Kinds whose text carries a one-time secret, with the pattern it is written in: the row keeps it only
+ * until it is delivered. A verification code is six digits standing alone (compose.ts); a password link
+ * carries its token in `token=` (src/services/identity/password-emails.ts).
+ */
+const SECRETS: Record<string, RegExp> = {
+  verification_code: /\b\d{6}\b/g,
+  password_invite: /(?<=token=)[0-9A-Za-z]+/g,
+  password_reset: /(?<=token=)[0-9A-Za-z]+/g,
+};
 
 /**
  * The stored text and html of a delivered message, with any one-time code replaced. The outbox transport
  * (development) keeps the code: there the row itself is the inbox the developer reads it from.
  */
 export function redactedContent(message: Pick<Message, 'kind' | 'text' | 'html'>, transport: string): Pick<Message, 'text' | 'html'> | undefined {
-  if (!SECRET_KINDS.has(message.kind) || transport === 'outbox') return undefined;
-  return { text: message.text.replace(CODE, '[redacted]'), html: message.html?.replace(CODE, '[redacted]') ?? null };
+  const secret = SECRETS[message.kind];
+  if (!secret || transport === 'outbox') return undefined;
+  return { text: message.text.replace(secret, '[redacted]'), html: message.html?.replace(secret, '[redacted]') ?? null };
 }
 
 /** Delay before attempt n+1, in seconds: 30 s, 2 min, 10 min, 30 min. */

@@ -1,0 +1,66 @@
+// The emails that carry a password link: an invitation for a new user, a reset for a forgotten password.
+// The link's token lives in the control database; the message row on the account's shard, delivered by
+// the messages queue like every other email (src/services/mail).
+import type { Account, User } from '../../db/schema/index';
+import { shardDb, type DatabaseBindings } from '../../db/shards';
+import { messageInsert } from '../../db/queries/messages';
+import type { Db } from '../../db/client';
+import { stampedQueue } from '../../lib/shard-queues';
+import { enqueueMessages, type MessageQueueBody } from '../mail/outbox';
+import { layoutEmail } from '../mail/render';
+import { issuePasswordToken } from './password-tokens';
+
+export type PasswordEmailEnv = DatabaseBindings & { MESSAGES_QUEUE: Queue<MessageQueueBody>; SERVICE_NAME?: string };
+
+const TEXTS = {
+  invite: {
+    kind: 'password_invite',
+    subject: (account: string) => `You have been invited to ${account}`,
+    paragraphs: (account: string, service: string) => [
+      `You have been added to ${account} on ${service}. Choose a password to sign in to the console.`,
+      'The link works once and for 7 days.',
+    ],
+    action: 'Choose your password',
+  },
+  reset: {
+    kind: 'password_reset',
+    subject: (account: string) => `Reset your password for ${account}`,
+    paragraphs: (account: string) => [
+      `Someone asked to reset the password of your ${account} console sign-in. If it was you, choose a new one below.`,
+      'The link works once and for 1 hour. If you did not ask for it, ignore this email: your password stays as it is.',
+    ],
+    action: 'Choose a new password',
+  },
+} as const;
+
+/**
+ * Issues a one-time link for `user` and queues the email that carries it to their address. `base` is the
+ * origin links use (APP_URL or the request's, src/lib/request.ts › baseUrl).
+ */
+export async function sendPasswordLink(
+  env: PasswordEmailEnv,
+  control: Db,
+  target: { user: Pick<User, 'id' | 'accountId' | 'email' | 'name'>; account: Pick<Account, 'name' | 'shard'> },
+  purpose: 'invite' | 'reset',
+  base: string,
+): Promise<void> {
+  const token = await issuePasswordToken(control, target.user, purpose);
+  const link = `${base}/password/set?token=${token}`;
+  const texts = TEXTS[purpose];
+  const service = env.SERVICE_NAME ?? 'Signing Service';
+  const email = layoutEmail(
+    { companyName: target.account.name, serviceName: service },
+    { subject: texts.subject(target.account.name), paragraphs: [...texts.paragraphs(target.account.name, service)], action: { label: texts.action, url: link } },
+  );
+  const [row] = await messageInsert(shardDb(env, target.account.shard), {
+    accountId: target.user.accountId,
+    channel: 'email',
+    kind: texts.kind,
+    recipient: target.user.email,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+  });
+  // A lost queue message is re-sent by the messages sweep (src/scheduled/messages-sweep.ts).
+  await enqueueMessages(stampedQueue(env.MESSAGES_QUEUE, target.account.shard), [row.id]).catch((err) => console.error('enqueue password email failed', err));
+}

@@ -1,0 +1,131 @@
+// One-time password links (invitation, reset) and sign-in account choices: a random token whose SHA-256
+// is the row's key in the control database, used at most once even when two requests race
+// (docs/identity.md › Passwords).
+import { and, eq, gt, inArray, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { passwordTokens, sessions, users, type PasswordToken, type User } from '../../db/schema/index';
+import { sha256Hex } from '../../lib/crypto';
+import { ApiError } from '../../lib/errors';
+import { randomBase62 } from '../../lib/random';
+import { ChangeSet } from '../submissions/change-set';
+import { hashPassword } from './passwords';
+
+export type PasswordTokenPurpose = 'invite' | 'reset' | 'sign_in_choice';
+
+/** Invitation 7 days, reset 1 hour (decisions: docs/decisions.md › issue 16), account choice 5 minutes. */
+export const PASSWORD_TOKEN_TTL_MS: Record<PasswordTokenPurpose, number> = {
+  invite: 7 * 24 * 60 * 60 * 1000,
+  reset: 60 * 60 * 1000,
+  sign_in_choice: 5 * 60 * 1000,
+};
+
+const TOKEN = /^[0-9A-Za-z]{43}$/;
+
+/** Creates a token for a user; returns the value to put in the link (never stored). */
+export async function issuePasswordToken(
+  db: Db,
+  user: Pick<User, 'id' | 'accountId'>,
+  purpose: PasswordTokenPurpose,
+  now = Date.now(),
+): Promise<string> {
+  const token = randomBase62(43);
+  await db
+    .insert(passwordTokens)
+    .values({
+      tokenHash: await sha256Hex(token),
+      accountId: user.accountId,
+      userId: user.id,
+      purpose,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + PASSWORD_TOKEN_TTL_MS[purpose]).toISOString(),
+    })
+    .run();
+  return token;
+}
+
+/**
+ * The unused, unexpired token behind a link value with its user, when the user is still active. Only a
+ * look: `consume…` below is what uses it up.
+ */
+export async function findPasswordToken(
+  db: Db,
+  value: string,
+  purposes: readonly PasswordTokenPurpose[],
+  now = Date.now(),
+): Promise<{ token: PasswordToken; user: User } | null> {
+  if (!TOKEN.test(value)) return null;
+  const row = await db
+    .select({ token: passwordTokens, user: users })
+    .from(passwordTokens)
+    .innerJoin(users, eq(users.id, passwordTokens.userId))
+    .where(and(eq(passwordTokens.tokenHash, await sha256Hex(value)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, new Date(now).toISOString())))
+    .get();
+  if (!row || !purposes.includes(row.token.purpose as PasswordTokenPurpose) || row.user.archivedAt) return null;
+  return row;
+}
+
+/** Marks one token used, only if it still is unused and unexpired: the statement a race is decided by. */
+function consumeStatement(db: Db, tokenId: number, nowIso: string) {
+  return db
+    .update(passwordTokens)
+    .set({ usedAt: nowIso })
+    .where(and(eq(passwordTokens.id, tokenId), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, nowIso)));
+}
+
+export const LINK_USED = 'This link has already been used or has expired; ask for a new one.';
+
+/** Uses up a token on its own (the account chooser); false when another request used it first. */
+export async function consumePasswordToken(db: Db, tokenId: number, now = Date.now()): Promise<boolean> {
+  const result = await consumeStatement(db, tokenId, new Date(now).toISOString()).run();
+  return (result.meta?.changes ?? 0) === 1;
+}
+
+/**
+ * Sets a user's password and, in the same D1 batch, ends every session of theirs and uses up their other
+ * outstanding links. With `viaToken` the token is consumed in that batch too, guarded: when two requests
+ * race with one link, the second batch changes nothing and answers 409 (LINK_USED).
+ */
+export async function setUserPassword(
+  db: Db,
+  user: Pick<User, 'id'>,
+  password: string,
+  options: { viaToken?: number; keepSession?: number; now?: number } = {},
+): Promise<void> {
+  const now = options.now ?? Date.now();
+  const nowIso = new Date(now).toISOString();
+  const passwordHash = await hashPassword(password);
+  const change = new ChangeSet(db);
+  if (options.viaToken !== undefined) change.guarded(consumeStatement(db, options.viaToken, nowIso));
+  change.add(
+    db.update(users).set({ passwordHash, passwordChangedAt: nowIso, updatedAt: nowIso }).where(eq(users.id, user.id)),
+    options.keepSession === undefined
+      ? db.delete(sessions).where(eq(sessions.userId, user.id))
+      : db.delete(sessions).where(and(eq(sessions.userId, user.id), sql`${sessions.id} <> ${options.keepSession}`)),
+    db
+      .update(passwordTokens)
+      .set({ usedAt: nowIso })
+      .where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt))),
+  );
+  await change.commit(undefined, () => new ApiError(409, LINK_USED));
+}
+
+/** Stores a stronger hash of the same password (sign-in found the old one's parameters below today's). */
+export async function rehashUserPassword(db: Db, userId: number, password: string, previousHash: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  // Guarded by the old hash, so a password changed meanwhile is never overwritten.
+  await db
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, previousHash)))
+    .run();
+}
+
+/** Deletes used and expired tokens, at most `limit` a run (a cron step keeps the table small). */
+export async function deleteSpentPasswordTokens(db: Db, now = Date.now(), limit = 500): Promise<void> {
+  const spent = db
+    .select({ id: passwordTokens.id })
+    .from(passwordTokens)
+    .where(or(isNotNull(passwordTokens.usedAt), lt(passwordTokens.expiresAt, new Date(now).toISOString())))
+    .limit(limit);
+  await db.delete(passwordTokens).where(inArray(passwordTokens.id, spent)).run();
+}

@@ -1,0 +1,79 @@
+// Password sign-in to the console (docs/identity.md › Sign-in): attempts throttled per client address and
+// per email in the RateLimiter Durable Object, then the password checked against every active user with
+// that email (one email may be a user of several accounts).
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { accounts, users, type Account, type User } from '../../db/schema/index';
+import type { Bindings } from '../../env';
+import { sha256Hex } from '../../lib/crypto';
+import { clientAddressBlock } from '../../lib/ip';
+import { limitsDisabled } from '../../lib/limits';
+import { burnPasswordCheck, verifyPassword } from './passwords';
+import { rehashUserPassword } from './password-tokens';
+
+/** Attempts per email and per client address in a rolling 15 minutes, failed or not (decisions.md › issue 16). */
+export const SIGN_IN_ATTEMPT_LIMIT = 10;
+export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+/** Users checked per email: each costs one scrypt, so an address on many accounts cannot cost more. */
+const MAX_CANDIDATES = 5;
+
+export const WRONG_CREDENTIALS = 'The email or password is wrong.';
+
+export type SignInCandidate = { user: User; account: Account };
+
+/**
+ * Counts one attempt for the client address and for the email. Every attempt counts, so the limit is
+ * exact across isolates and a refused attempt costs no scrypt. Returns the seconds to wait when either
+ * is over its limit, else null.
+ */
+export async function takeSignInAttempt(env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>, ip: string | null, email: string): Promise<number | null> {
+  if (limitsDisabled(env)) return null;
+  const keys = [`signin:ip:${clientAddressBlock(ip)}`, `signin:email:${await sha256Hex(email.trim().toLowerCase())}`];
+  const decisions = await Promise.all(
+    keys.map((key) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)).take({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: SIGN_IN_WINDOW_MS })),
+  );
+  const refused = decisions.filter((d) => !d.allowed);
+  if (refused.length === 0) return null;
+  const until = Math.max(...refused.map((d) => d.resetAt));
+  return Math.max(1, Math.ceil((until - Date.now()) / 1000));
+}
+
+/** Active users with this email (any case) in accounts that are not suspended, newest first, at most 5. */
+export async function activeUsersWithEmail(control: Db, email: string, options: { withPassword?: boolean } = {}): Promise<SignInCandidate[]> {
+  return control
+    .select({ user: users, account: accounts })
+    .from(users)
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .where(
+      and(
+        sql`lower(${users.email}) = lower(${email.trim()})`,
+        isNull(users.archivedAt),
+        isNull(accounts.suspendedAt),
+        options.withPassword ? isNotNull(users.passwordHash) : undefined,
+      ),
+    )
+    .orderBy(desc(users.id))
+    .limit(MAX_CANDIDATES)
+    .all();
+}
+
+/**
+ * The users of active accounts whose email and password both match. Archived users, suspended accounts
+ * and users without a password never match. An unknown email costs one scrypt like a known one.
+ * Upgrades a matching hash whose parameters are below today's.
+ */
+export async function usersMatchingPassword(control: Db, email: string, password: string): Promise<SignInCandidate[]> {
+  const candidates = await activeUsersWithEmail(control, email, { withPassword: true });
+  if (candidates.length === 0) {
+    await burnPasswordCheck(password);
+    return [];
+  }
+  const matched: SignInCandidate[] = [];
+  for (const candidate of candidates) {
+    const check = await verifyPassword(password, candidate.user.passwordHash);
+    if (!check.ok) continue;
+    if (check.needsRehash) await rehashUserPassword(control, candidate.user.id, password, candidate.user.passwordHash!);
+    matched.push(candidate);
+  }
+  return matched;
+}
