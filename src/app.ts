@@ -34,6 +34,8 @@ import { outboxDrain } from './middleware/outbox-drain';
 import { createSigningRoutes, documentSigningRoutes } from './routes/signing/signing.index';
 import { SIGNING_PREFIX } from './routes/signing/signing.routes';
 import { isDevelopment } from './lib/environment';
+import { createOAuthRoutes } from './routes/oauth/oauth.index';
+import { createAppsPages } from './routes/console-apps/apps.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -102,6 +104,8 @@ export function createApp() {
   mountStripeWebhook(app);
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
+  app.route('/', createOAuthRoutes());
+  app.route('/settings/apps', createAppsPages());
   app.route(SIGNING_PREFIX, signing);
   return app;
 }

@@ -12,6 +12,10 @@ export const CONTROL_TABLES: readonly SQLiteTable[] = [
   schema.stripeEvents,
   schema.idBlocks,
   schema.sessions,
+  schema.oauthClients,
+  schema.oauthGrants,
+  schema.oauthCodes,
+  schema.oauthTokens,
 ];
 
 /** Shard bookkeeping that is not an account's data: the move's own fences, the plan-limit guard (never holds a row). */
