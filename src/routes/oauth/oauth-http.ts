@@ -2,6 +2,7 @@
 // §5.2 error response with `Cache-Control: no-store`.
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
+import { readBodyCapped } from '../../lib/request';
 import { OAuthError } from '../../services/identity/oauth/oauth-error';
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -12,8 +13,8 @@ export async function readOAuthForm(c: Context<AppEnv>): Promise<Record<string, 
   if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
     throw new OAuthError('invalid_request', 'Send the parameters form-encoded (Content-Type: application/x-www-form-urlencoded).');
   }
-  const text = await c.req.text();
-  if (text.length > MAX_FORM_BYTES) throw new OAuthError('invalid_request', `The request body is limited to ${MAX_FORM_BYTES} bytes.`);
+  const bytes = await readBodyCapped(c.req.raw, MAX_FORM_BYTES, () => new OAuthError('invalid_request', `The request body is limited to ${MAX_FORM_BYTES} bytes.`));
+  const text = new TextDecoder().decode(bytes);
   const form: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) {
     if (name in form) throw new OAuthError('invalid_request', `The parameter ${name} is sent more than once.`);
