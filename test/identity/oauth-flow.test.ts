@@ -43,6 +43,14 @@ describe('discovery', () => {
     });
     expect(res.json.scopes_supported).toContain('templates:read');
   });
+
+  it('describes the OAuth flow as a security scheme in the OpenAPI document', async () => {
+    const res = await request('GET', '/api/openapi.json');
+    expect(res.json.components.securitySchemes.OAuth2).toMatchObject({
+      type: 'oauth2',
+      flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: expect.objectContaining({ 'templates:read': expect.any(String) }) } },
+    });
+  });
 });
 
 describe('dynamic client registration', () => {
