@@ -120,3 +120,20 @@ describe('OAuth clients registered by an admin', () => {
     expect(res.text).toContain('another account');
   });
 });
+
+describe('last use of an authorized app', () => {
+  it('shows when the app last called the API', async () => {
+    const member = await addUser(owner.accountId, 'editor');
+    const tokens = await oauthTokens(member, 'templates:read');
+    const session = await sessionFor(member);
+    expect((await request('GET', '/settings/apps', { headers: session.cookie })).text).toContain('never');
+    await api('GET', '/api/templates', { token: null, headers: bearer(tokens.access_token) });
+    // `last_used_at` is written after the response (waitUntil): wait for it briefly.
+    let page = (await request('GET', '/settings/apps', { headers: session.cookie })).text;
+    for (let attempt = 0; attempt < 20 && page.includes('never'); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      page = (await request('GET', '/settings/apps', { headers: session.cookie })).text;
+    }
+    expect(page).not.toContain('never');
+  });
+});

@@ -150,7 +150,10 @@ async function authenticateOAuth(
   failures.refuseIfOverLimit(c);
   const db = c.var.control;
   const found = await findOAuthToken(db, await sha256Hex(token));
-  if (!found || found.token.kind !== 'access') throw await failures.count(c, unauthorized('The OAuth access token is not valid.'));
+  // An OAuth token always holds at least one scope; an empty list would read as "every scope" (grants()).
+  if (!found || found.token.kind !== 'access' || found.token.scopes.length === 0) {
+    throw await failures.count(c, unauthorized('The OAuth access token is not valid.'));
+  }
   const now = Date.now();
   if (found.grant.revokedAt) throw unauthorized('This application’s access has been revoked; authorize it again.');
   if (found.client.deletedAt) throw unauthorized('This OAuth application has been deleted.');
