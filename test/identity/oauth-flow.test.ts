@@ -268,6 +268,20 @@ describe('the token endpoint', () => {
     expect(good.status).toBe(200);
   });
 
+  it('refuses an address with 429 after 30 failed client authentications in a minute', async () => {
+    const client = (await registerClient({ token_endpoint_auth_method: 'client_secret_post' })).json;
+    const attempt = () =>
+      request('POST', '/oauth/token', {
+        ip: '192.0.2.77',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: form({ grant_type: 'refresh_token', refresh_token: 'ort_x', client_id: client.client_id, client_secret: 'ocs_wrong' }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i += 1) statuses.push((await attempt()).status);
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+
   it('rotates the refresh token: the new pair works', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
     const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id });

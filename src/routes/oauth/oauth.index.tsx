@@ -6,6 +6,7 @@ import type { AppEnv } from '../../env';
 import { checkConsoleForm, consoleSession } from '../../middleware/console-session';
 import { CONSOLE_CSP, type ConsoleViewer } from '../../console/layout';
 import { AuthorizationErrorPage, ConsentPage } from '../../console/pages/oauth-consent';
+import { failedAuthentications } from '../../middleware/auth/failed-authentications';
 import { clientAddressBlock } from '../../lib/ip';
 import { limitsDisabled } from '../../lib/limits';
 import { baseUrl, clientIp } from '../../lib/request';
@@ -157,21 +158,38 @@ async function decide(c: C): Promise<Response> {
   return back({ code }, checked.redirectUri, checked.state);
 }
 
+/** Failed client authentications and unknown codes or refresh tokens count against the caller's address. */
+const failures = failedAuthentications();
+
+async function counted<T>(c: C, work: () => Promise<T>): Promise<T> {
+  failures.refuseIfOverLimit(c);
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof OAuthError && (err.code === 'invalid_client' || err.code === 'invalid_grant')) throw await failures.count(c, err);
+    throw err;
+  }
+}
+
 async function token(c: C): Promise<Response> {
   const form = await readOAuthForm(c);
-  const client = await authenticateClient(c.var.control, c.req.header('Authorization'), form);
   noStore(c);
-  if (form.grant_type === 'authorization_code') return c.json(await exchangeCode(c.var.control, client, form));
-  if (form.grant_type === 'refresh_token') return c.json(await refreshTokens(c.var.control, client, form));
-  throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+  return counted(c, async () => {
+    const client = await authenticateClient(c.var.control, c.req.header('Authorization'), form);
+    if (form.grant_type === 'authorization_code') return c.json(await exchangeCode(c.var.control, client, form));
+    if (form.grant_type === 'refresh_token') return c.json(await refreshTokens(c.var.control, client, form));
+    throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
+  });
 }
 
 async function revoke(c: C): Promise<Response> {
   const form = await readOAuthForm(c);
-  const client = await authenticateClient(c.var.control, c.req.header('Authorization'), form);
-  await revokeToken(c.var.control, client, form.token);
   noStore(c);
-  return c.body(null, 200);
+  return counted(c, async () => {
+    const client = await authenticateClient(c.var.control, c.req.header('Authorization'), form);
+    await revokeToken(c.var.control, client, form.token);
+    return c.body(null, 200);
+  });
 }
 
 export function createOAuthRoutes(): Hono<AppEnv> {
