@@ -162,6 +162,15 @@ describe('the authorization endpoint', () => {
     expect(res.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
   });
 
+  it('lets the consent form lead to the client’s redirect origin and no other (CSP form-action)', async () => {
+    const client = await publicClient();
+    const { challenge } = await pkce();
+    const session = await sessionFor(owner);
+    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256' }), { headers: session.cookie });
+    const formAction = res.headers.get('Content-Security-Policy')!.split(';').map((part) => part.trim()).find((part) => part.startsWith('form-action'));
+    expect(formAction).toBe("form-action 'self' http://127.0.0.1:8976");
+  });
+
   it('answers Allow with a code and the state at the redirect URI', async () => {
     const client = await publicClient();
     const session = await sessionFor(owner);

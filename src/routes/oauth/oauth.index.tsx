@@ -54,7 +54,7 @@ export function discoveryDocument(origin: string) {
 }
 
 function page(c: C, element: unknown, status: 200 | 400 | 403 = 200): Response {
-  c.header('Content-Security-Policy', CONSOLE_CSP);
+  if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', CONSOLE_CSP);
   c.header('Cache-Control', 'no-store');
   c.header('X-Frame-Options', 'DENY');
   return c.html(String(element), status);
@@ -123,6 +123,9 @@ async function authorizePage(c: C): Promise<Response> {
       code_challenge_method: 'S256',
       ...(checked.state !== null ? { state: checked.state } : {}),
     };
+    // Browsers apply the page's form-action to the redirect its form post answers with (Chrome does):
+    // the consent form may lead to this client's redirect URI, and nowhere else.
+    c.header('Content-Security-Policy', CONSOLE_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(checked.redirectUri).origin}`));
     response = page(
       c,
       <ConsentPage viewer={viewerOf(signedIn)} appName={checked.client.name} redirectHost={new URL(checked.redirectUri).host} granted={granted} refused={refused} request={request} />,
