@@ -53,6 +53,19 @@ describe('discovery', () => {
   });
 });
 
+describe('cross-origin clients', () => {
+  it('answers a CORS preflight of the token endpoint from any origin', async () => {
+    const res = await request('OPTIONS', '/oauth/token', { headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+  });
+
+  it('does not open the consent endpoint to other origins', async () => {
+    const res = await request('OPTIONS', '/oauth/authorize', { headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
+  });
+});
+
 describe('dynamic client registration', () => {
   it('registers a public client and answers 201 with its client_id and metadata', async () => {
     const res = await registerClient();

@@ -2,6 +2,7 @@
 // (RFC 7591), the authorization endpoint with its consent page, the token endpoint and revocation
 // (RFC 7009). Its state lives in the control database (src/db/schema/oauth.ts).
 import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
 import type { AppEnv } from '../../env';
 import { checkConsoleForm, consoleSession } from '../../middleware/console-session';
 import { CONSOLE_CSP, type ConsoleViewer } from '../../console/layout';
@@ -201,6 +202,10 @@ export function createOAuthRoutes(): Hono<AppEnv> {
     if (err instanceof OAuthError) return oauthErrorResponse(c, err);
     throw err;
   });
+  // Browser-based clients call these from their own origin; none of them reads a cookie, so any origin may.
+  for (const path of ['/.well-known/oauth-authorization-server', '/oauth/register', '/oauth/token', '/oauth/revoke']) {
+    app.use(path, cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['Content-Type', 'Authorization'], maxAge: 600 }));
+  }
   app.get('/.well-known/oauth-authorization-server', (c) => c.json(discoveryDocument(issuer(c))));
   app.post('/oauth/register', register);
   app.get('/oauth/authorize', authorizePage);
