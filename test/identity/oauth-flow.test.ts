@@ -247,6 +247,13 @@ describe('the token endpoint', () => {
     expect(res.json.error).toBe('invalid_grant');
   });
 
+  it('refuses a code whose grant was revoked before the exchange', async () => {
+    const flow = await authorizedCode(owner, 'templates:read');
+    await env.CONTROL_DB.prepare("UPDATE oauth_grants SET revoked_at = '2026-01-01T00:00:00.000Z' WHERE id = (SELECT grant_id FROM oauth_codes WHERE used_at IS NULL AND user_id = ? ORDER BY id DESC LIMIT 1)").bind(owner.userId).run();
+    const res = await exchange(flow);
+    expect(res.json.error).toBe('invalid_grant');
+  });
+
   it('revokes the tokens of a code that is used a second time', async () => {
     const flow = await authorizedCode(owner, 'templates:read');
     const first = await exchange(flow);

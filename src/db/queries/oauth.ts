@@ -74,8 +74,15 @@ export async function insertOAuthCode(
   return db.insert(oauthCodes).values(values).returning().get();
 }
 
-export async function findOAuthCode(db: Db, codeHash: string): Promise<OAuthCode | undefined> {
-  return db.select().from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash)).get();
+/** A code with when its grant was revoked (null while live). */
+export async function findOAuthCode(db: Db, codeHash: string): Promise<(OAuthCode & { grantRevokedAt: string | null }) | undefined> {
+  const row = await db
+    .select({ code: oauthCodes, grantRevokedAt: oauthGrants.revokedAt })
+    .from(oauthCodes)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grantId))
+    .where(eq(oauthCodes.codeHash, codeHash))
+    .get();
+  return row && { ...row.code, grantRevokedAt: row.grantRevokedAt };
 }
 
 /** Marks a code used; true for exactly one caller however many race. */

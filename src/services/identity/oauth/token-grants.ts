@@ -51,7 +51,7 @@ export async function exchangeCode(db: Db, client: OAuthClient, form: Record<str
     await revokeOAuthGrant(db, code.grantId, at);
     throw badCode();
   }
-  if (Date.parse(code.expiresAt) <= now) throw badCode();
+  if (Date.parse(code.expiresAt) <= now || code.grantRevokedAt) throw badCode();
   if (form.redirect_uri !== code.redirectUri) {
     throw new OAuthError('invalid_grant', 'redirect_uri differs from the one the code was issued for.');
   }
