@@ -60,13 +60,23 @@ describe('an OAuth bearer on /api', () => {
     expect(res.status).toBe(404);
   });
 
-  it('stops working when the user is removed from the account', async () => {
+  it('stops working when the user is removed from the account (DELETE /api/users/{id})', async () => {
     const member = await addUser(owner.accountId, 'editor');
     const tokens = await oauthTokens(member, 'templates:read');
-    await env.CONTROL_DB.prepare('UPDATE users SET archived_at = ? WHERE id = ?').bind(new Date().toISOString(), member.userId).run();
+    expect((await api('DELETE', `/api/users/${member.userId}`, { token: owner.token })).status).toBe(200);
     const res = await api('GET', '/api/templates', { token: null, headers: bearer(tokens.access_token) });
     expect(res.status).toBe(401);
     expect(res.json.message).toContain('removed');
+  });
+
+  it('has its own per-minute rate limit, apart from the user’s API token', async () => {
+    const member = await addUser(owner.accountId, 'editor');
+    const tokens = await oauthTokens(member, 'users:read');
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i += 1) statuses.push((await api('GET', '/api/user', { token: null, headers: bearer(tokens.access_token) })).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(120);
+    expect(statuses[120]).toBe(429);
+    expect((await api('GET', '/api/user', { token: member.token })).status).toBe(200);
   });
 
   it('records the application as the actor in the audit trail', async () => {

@@ -2,7 +2,7 @@
 // consent, code exchange, refresh rotation, revocation (docs/oauth.md).
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, type TestAccount } from '../helpers';
+import { addUser, api, createAccount, type TestAccount } from '../helpers';
 import { sessionFor } from '../session-fixtures';
 import {
   authorizedCode,
@@ -336,6 +336,29 @@ describe('the token endpoint', () => {
     const tokens = await oauthTokens(owner, 'templates:read');
     const results = await Promise.all([1, 2].map(() => tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id })));
     expect(results.map((res) => res.status).sort()).toEqual([200, 400]);
+  });
+
+  it('refuses a refresh for a user who has been removed', async () => {
+    const member = await addUser(owner.accountId, 'editor');
+    const tokens = await oauthTokens(member, 'templates:read');
+    await api('DELETE', `/api/users/${member.userId}`, { token: owner.token });
+    const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id });
+    expect(res.json).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('removed') });
+  });
+
+  it('refuses a refresh that widens the scope and leaves the refresh token usable', async () => {
+    const tokens = await oauthTokens(owner, 'templates:read');
+    const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id, scope: 'templates:read templates:write' });
+    expect(res.json.error).toBe('invalid_scope');
+    const retry = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id });
+    expect(retry.status).toBe(200);
+  });
+
+  it('narrows the scope of a refresh when asked', async () => {
+    const tokens = await oauthTokens(owner, 'templates:read submissions:read');
+    const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id, scope: 'templates:read' });
+    expect(res.json.scope).toBe('templates:read');
+    expect((await api('GET', '/api/submissions', { token: null, headers: bearer(res.json.access_token) })).status).toBe(403);
   });
 
   it('refuses a refresh token presented by another client', async () => {

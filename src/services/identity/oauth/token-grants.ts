@@ -74,14 +74,12 @@ export async function refreshTokens(db: Db, client: OAuthClient, form: Record<st
   if (!found || found.token.kind !== 'refresh' || found.grant.clientId !== client.id) throw badRefresh();
   const at = new Date(now).toISOString();
   if (found.grant.revokedAt) throw badRefresh();
-  if (found.token.usedAt || !(await useRefreshToken(db, found.token.id, at))) {
+  const reused = async () => {
     await revokeOAuthGrant(db, found.grant.id, at);
-    throw badRefresh();
-  }
-  if (found.user.archivedAt) {
-    await revokeOAuthGrant(db, found.grant.id, at);
-    throw new OAuthError('invalid_grant', 'The user who authorized this application has been removed from the account.');
-  }
+    return badRefresh();
+  };
+  if (found.token.usedAt) throw await reused();
+  // Checked before the token is spent, so a bad request leaves the client its refresh token.
   let scopes = found.token.scopes;
   if (form.scope !== undefined) {
     const requested = [...new Set(form.scope.split(' ').filter(Boolean))];
@@ -90,6 +88,12 @@ export async function refreshTokens(db: Db, client: OAuthClient, form: Record<st
       throw new OAuthError('invalid_scope', `A refresh can only keep or narrow the granted scopes (${found.token.scopes.join(' ')}).`);
     }
     scopes = requested;
+  }
+  // The loser of two racing refreshes is a second use like any other.
+  if (!(await useRefreshToken(db, found.token.id, at))) throw await reused();
+  if (found.user.archivedAt) {
+    await revokeOAuthGrant(db, found.grant.id, at);
+    throw new OAuthError('invalid_grant', 'The user who authorized this application has been removed from the account.');
   }
   return issueTokens(db, found.grant.id, scopes, now);
 }
