@@ -121,6 +121,7 @@ describe('the authorization endpoint', () => {
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
     expect(res.text).toContain('does not exactly match');
+    expect(res.headers.get('Content-Security-Policy')).toContain("form-action 'self';");
   });
 
   it('shows an error page for an unknown client_id', async () => {
