@@ -38,6 +38,8 @@ import { isDevelopment } from './lib/environment';
 import { createSettingsConsole } from './console/settings/settings.index';
 import { mountMfaConsole } from './console/mfa/mfa.index';
 import { createSignInRoutes } from './console/sign-in/sign-in.routes';
+import { createOAuthRoutes } from './routes/oauth/oauth.index';
+import { createAppsPages } from './routes/console-apps/apps.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -107,6 +109,8 @@ export function createApp() {
   mountStripeWebhook(app);
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
+  app.route('/', createOAuthRoutes());
+  app.route('/settings/apps', createAppsPages());
   app.route(SIGNING_PREFIX, signing);
   app.route('/settings', createSettingsConsole());
   mountMfaConsole(app);

@@ -14,6 +14,10 @@ export const CONTROL_TABLES: readonly SQLiteTable[] = [
   schema.sessions,
   schema.mfaBackupCodes,
   schema.passwordTokens,
+  schema.oauthClients,
+  schema.oauthGrants,
+  schema.oauthCodes,
+  schema.oauthTokens,
 ];
 
 /** Shard bookkeeping that is not an account's data: the move's own fences, the plan-limit guard (never holds a row). */

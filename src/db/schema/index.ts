@@ -15,3 +15,4 @@ export * from './signing-uploads';
 export * from './audit-archives';
 export * from './account-fences';
 export * from './brands';
+export * from './oauth';

@@ -44,7 +44,7 @@ export type FailedAuthentications = {
   /** Before any lookup, with no call: 429 when this isolate knows the address is over its limit. */
   refuseIfOverLimit(c: Context<AppEnv>): void;
   /** After a failed lookup: counts it against the address and returns what to throw, `failure` or 429. */
-  count(c: Context<AppEnv>, failure: ApiError): Promise<ApiError>;
+  count<E extends Error>(c: Context<AppEnv>, failure: E): Promise<E | ApiError>;
 };
 
 /**

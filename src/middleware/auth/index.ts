@@ -1,5 +1,5 @@
-// Authenticates tenant API requests: an API token (X-Auth-Token or Authorization: Bearer) or, from the
-// console, the session cookie (spec › Authentication). Every kind ends as one `Principal` whose
+// Authenticates tenant API requests: an API token (X-Auth-Token or Authorization: Bearer), an OAuth
+// access token (Authorization: Bearer oat_…, docs/oauth.md) or, from the console, the session cookie (spec › Authentication). Every kind ends as one `Principal` whose
 // `credential` the later checks (scopes, rate limit, idempotency, audit) read.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Credential } from '../../env';
@@ -9,7 +9,8 @@ import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
 import { ApiError, forbidden, unauthorized } from '../../lib/errors';
 import { ipAllowed } from '../../lib/ip';
 import { clientIp } from '../../lib/request';
-import { isApiTokenFormat, PARTNER_KEY_PREFIX } from '../../lib/tokens';
+import { isApiTokenFormat, isOAuthAccessTokenFormat, OAUTH_ACCESS_TOKEN_PREFIX, PARTNER_KEY_PREFIX } from '../../lib/tokens';
+import { findOAuthToken, touchOAuthGrant } from '../../db/queries/oauth';
 import { findSession, mustEnrolMfa, readSessionCookie } from '../../services/identity/sessions';
 import { failedAuthentications, type FailedAuthenticationOptions } from './failed-authentications';
 
@@ -62,6 +63,8 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
     if (token.startsWith(PARTNER_KEY_PREFIX)) {
       throw unauthorized('Partner keys are only accepted on /api/partner/v1; use a tenant API token here.');
     }
+
+    if (token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return authenticateOAuth(c, next, token, { interval, failures });
 
     // Unauthenticated traffic reaches D1 only in our token's shape, and only from addresses that have
     // not failed too often (issue 21 › 6).
@@ -125,6 +128,54 @@ async function authenticateSession(c: Context<AppEnv>, next: () => Promise<void>
     expiresAt: null,
     key: `session:${found.session.id}`,
     actor: found.user.email,
+    accessTokenId: null,
+  };
+  c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });
+  useAccountShard(c, found.account);
+  await next();
+}
+
+/**
+ * An OAuth access token: one indexed control lookup joined to its grant, so a revoked grant (by the user,
+ * by refresh-token reuse, or with its client) stops working on the next request.
+ */
+async function authenticateOAuth(
+  c: Context<AppEnv>,
+  next: () => Promise<void>,
+  token: string,
+  options: { interval: number; failures: ReturnType<typeof failedAuthentications> },
+): Promise<void> {
+  const { failures, interval } = options;
+  if (!isOAuthAccessTokenFormat(token)) throw unauthorized('The OAuth access token is not valid.');
+  failures.refuseIfOverLimit(c);
+  const db = c.var.control;
+  const found = await findOAuthToken(db, await sha256Hex(token));
+  // An OAuth token always holds at least one scope; an empty list would read as "every scope" (grants()).
+  if (!found || found.token.kind !== 'access' || found.token.scopes.length === 0) {
+    throw await failures.count(c, unauthorized('The OAuth access token is not valid.'));
+  }
+  const now = Date.now();
+  if (found.grant.revokedAt) throw unauthorized('This application’s access has been revoked; authorize it again.');
+  if (found.client.deletedAt) throw unauthorized('This OAuth application has been deleted.');
+  if (found.token.expiresAt && Date.parse(found.token.expiresAt) <= now) {
+    throw unauthorized(`The OAuth access token expired at ${found.token.expiresAt}; use the refresh token for a new one.`);
+  }
+  if (found.user.archivedAt) throw unauthorized('The user who authorized this application has been removed from the account.');
+  if (found.account.suspendedAt) {
+    throw forbidden('This account is suspended; its credentials are refused until the operator lifts the suspension.');
+  }
+  const lastUsed = found.grant.lastUsedAt ? Date.parse(found.grant.lastUsedAt) : 0;
+  if (now - lastUsed > interval) {
+    c.executionCtx.waitUntil(touchOAuthGrant(db, found.grant.id, new Date(now).toISOString(), new Date(now - interval).toISOString()));
+  }
+  const credential: Credential = {
+    kind: 'oauth',
+    id: found.grant.id,
+    scopes: found.token.scopes,
+    allowedIps: [],
+    expiresAt: found.token.expiresAt,
+    key: `oauth:${found.grant.id}`,
+    actor: `oauth:${found.client.name}`.slice(0, 120),
     accessTokenId: null,
   };
   c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });

@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import { withResponseHeaders } from '../openapi-headers';
+import { SCOPE_DESCRIPTIONS } from '../../services/identity/oauth/oauth-scopes';
 
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -32,7 +33,20 @@ export function mountDocs(app: Hono<AppEnv>, api: OpenAPIHono<AppEnv>) {
   api.openAPIRegistry.registerComponent('securitySchemes', 'BearerToken', {
     type: 'http',
     scheme: 'bearer',
-    description: 'The same API token as `Authorization: Bearer <token>`.',
+    description: 'The same API token as `Authorization: Bearer <token>`, or an OAuth 2.1 access token (`oat_…`).',
+  });
+  // Relative URLs: the document is served by every deployment at its own origin (docs/oauth.md).
+  api.openAPIRegistry.registerComponent('securitySchemes', 'OAuth2', {
+    type: 'oauth2',
+    description: 'OAuth 2.1 authorization code with PKCE S256 for third-party agents; discovery at /.well-known/oauth-authorization-server, registration at /oauth/register (docs/oauth.md).',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: '/oauth/authorize',
+        tokenUrl: '/oauth/token',
+        refreshUrl: '/oauth/token',
+        scopes: SCOPE_DESCRIPTIONS,
+      },
+    },
   });
 
   let document: unknown;
