@@ -12,6 +12,7 @@ export const CONTROL_TABLES: readonly SQLiteTable[] = [
   schema.stripeEvents,
   schema.idBlocks,
   schema.sessions,
+  schema.customDomains,
 ];
 
 /** Shard bookkeeping that is not an account's data: the move's own fences, the plan-limit guard (never holds a row). */

@@ -14,3 +14,4 @@ export * from './billing';
 export * from './signing-uploads';
 export * from './audit-archives';
 export * from './account-fences';
+export * from './custom-domains';
