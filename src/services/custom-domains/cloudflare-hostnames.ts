@@ -12,7 +12,17 @@ export type CustomHostname = { id: string; hostname: string; status: string; ssl
 /** Cloudflare refused the request (4xx): the message says why, and trying again will not help. */
 export class CloudflareRefused extends Error {
   override name = 'CloudflareRefused';
+  constructor(
+    message: string,
+    /** Cloudflare's error codes, e.g. 1406 (the host name already exists in the zone). */
+    readonly codes: number[] = [],
+  ) {
+    super(message);
+  }
 }
+
+/** Cloudflare's code for a custom hostname the zone already has. */
+export const DUPLICATE_CUSTOM_HOSTNAME = 1406;
 
 /** Cloudflare could not be reached or failed (5xx, timeout): worth trying again later. */
 export class CloudflareUnavailable extends Error {
@@ -54,7 +64,7 @@ async function call(config: CloudflareConfig, method: string, path: string, body
   if (response.status >= 500) throw new CloudflareUnavailable(`Cloudflare answered HTTP ${response.status}`);
   if (!response.ok || envelope.success === false) {
     const message = envelope.errors?.map((e) => e.message).filter(Boolean).join('; ') || `HTTP ${response.status}`;
-    throw new CloudflareRefused(message);
+    throw new CloudflareRefused(message, (envelope.errors ?? []).flatMap((e) => (typeof e.code === 'number' ? [e.code] : [])));
   }
   return envelope;
 }

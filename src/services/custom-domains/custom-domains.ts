@@ -16,6 +16,7 @@ import {
   CloudflareUnavailable,
   createCustomHostname,
   deleteCustomHostname,
+  DUPLICATE_CUSTOM_HOSTNAME,
   getCustomHostname,
   type CloudflareConfig,
 } from './cloudflare-hostnames';
@@ -136,8 +137,15 @@ async function activate(db: Db, config: CloudflareConfig, domain: CustomDomain):
   try {
     created = await createCustomHostname(config, domain.hostname);
   } catch (err) {
+    if (err instanceof CloudflareRefused && err.codes.includes(DUPLICATE_CUSTOM_HOSTNAME)) {
+      // Most likely a verify of the same domain running alongside this one: its result stands.
+      const current = await findDomain(db, domain.accountId, domain.id);
+      if (current.cloudflareHostnameId) return current;
+      throw new ApiError(409, `Another verification of ${domain.hostname} is running; try again shortly.`);
+    }
     if (err instanceof CloudflareRefused) {
-      await domainsDb.updateCustomDomain(db, domain.accountId, domain.id, { status: 'failed' }, nowIso());
+      // Only while no concurrent verify activated it.
+      await domainsDb.claimCloudflareHostname(db, domain.accountId, domain.id, { status: 'failed' }, nowIso());
       throw unprocessable(`Cloudflare refused to activate ${domain.hostname}: ${err.message}`);
     }
     if (err instanceof CloudflareUnavailable) throw new ApiError(502, `The domain could not be activated now (${err.message}); verify again later.`);
