@@ -45,7 +45,7 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: 'audit archive', run: ({ db, env }, now) => archiveAuditEvents(db, env.FILES, now) },
   { name: 'rows of moved accounts', run: (scope, now) => deleteMovedAccountRows(scope, now) },
   // Control rows: once per run, with shard 0's scope (at most 20 Cloudflare lookups a minute).
-  { name: 'custom domain certificates', run: ({ shard, control, env }) => (shard === 0 ? refreshPendingCertificates(control, env) : undefined) },
+  { name: 'custom domain certificates', run: async ({ shard, control, env }) => (shard === 0 ? refreshPendingCertificates(control, env) : 0) },
 ];
 
 /** Runs the steps in order on one shard, each isolated from the others' failures; returns the failures. */

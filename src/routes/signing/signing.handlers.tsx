@@ -43,6 +43,8 @@ async function findSigning(c: C): Promise<Signing | null> {
   const slug = c.req.param('slug') ?? '';
   const account = await accountOfSlug(c.var.control, slug);
   if (!account) return null;
+  // On a custom signing domain only its own account's links work (docs/custom-domains.md › Host routing).
+  if (c.var.customDomain && c.var.customDomain.accountId !== account.id) return null;
   useAccountShard(c, account);
   return loadSigning(c.var.db, account, slug);
 }
@@ -109,7 +111,7 @@ export async function showPage(c: C) {
     return html(c, <MessagePage branding={branding} id="not-found" heading="This link does not work" text="The signing link is wrong or no longer valid. Ask the sender for a new one." />, 404);
   }
   const { scope, submitter, account } = signing;
-  const branding = pageBranding(scope.template.preferences, scope.template.name, account, serviceName);
+  const branding = pageBranding(scope.template.preferences, scope.template.name, account, serviceName, c.var.customDomain?.branding);
   const kind = pageKind(signing);
   switch (kind) {
     case 'completed': {
