@@ -4,7 +4,7 @@
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, createAccount, type TestAccount } from '../helpers';
-import { createTemplate, messagesTo } from '../submission-fixtures';
+import { completeValues, createTemplate, messagesTo } from '../submission-fixtures';
 
 let counter = 0;
 function hostname(): string {
@@ -152,6 +152,38 @@ describe('signing links', () => {
     const { submitter, email } = await submissionFor(a);
     const [invitation] = await messagesTo(email);
     expect(invitation.text).toContain(`https://${d.hostname}/s/${submitter.slug}`);
+  });
+
+  it('put the custom domain in a reminder sent through the API', async () => {
+    const a = await createAccount();
+    const d = await activeDomain(a, { is_default: true });
+    const { submitter, email } = await submissionFor(a);
+    expect((await api('POST', `/api/submitters/${submitter.id}/remind`, { token: a.token })).status).toBe(200);
+    const reminder = (await messagesTo(email)).find((m) => m.kind === 'reminder');
+    expect(reminder?.text).toContain(`https://${d.hostname}/s/${submitter.slug}`);
+  });
+
+  it('put the custom domain in the next signer’s invitation once the first signs on the domain', async () => {
+    const a = await createAccount();
+    const d = await activeDomain(a, { is_default: true });
+    const template = await createTemplate(a.token, ['Client', 'Manager']);
+    const next = `next-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const created = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, submitters: [{ role: 'Client', email: 'first@example.com' }, { role: 'Manager', email: next }] },
+    });
+    const [first, second] = created.json.submitters;
+    const values = Object.fromEntries(
+      Object.entries(completeValues('Client')).map(([name, value]) => [template.fields.find((f) => f.name === name)!.uuid, value]),
+    );
+    const res = await onHost(d.hostname, `/s/${first.slug}/submit`, {
+      method: 'POST',
+      headers: { Origin: `https://${d.hostname}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ values }),
+    });
+    expect(res.status).toBe(200);
+    const [invitation] = await messagesTo(next);
+    expect(invitation.text).toContain(`https://${d.hostname}/s/${second.slug}`);
   });
 
   it('fall back to the service’s base URL once the domain is deleted', async () => {
