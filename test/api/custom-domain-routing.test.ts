@@ -49,6 +49,14 @@ describe('requests whose Host is a custom domain', () => {
     expect(res.headers.get('Content-Type')).toContain('text/html');
   });
 
+  it('serve the signing page’s assets on an active domain', async () => {
+    const a = await createAccount();
+    const d = await activeDomain(a);
+    const res = await onHost(d.hostname, '/vendor/signing/signing-page.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('javascript');
+  });
+
   it('answer 404 on /api/user of an active domain, even with a valid token', async () => {
     const a = await createAccount();
     const d = await activeDomain(a);

@@ -66,7 +66,16 @@ export default async function setup(project) {
     }
     return fail(405, 1000, 'Method not allowed.');
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(Number(process.env.CF_IMITATION_PORT ?? 0), '127.0.0.1', resolve));
   project.provide('cloudflarePort', server.address().port);
   return () => new Promise((resolve) => server.close(() => resolve()));
+}
+
+// Local development: `CF_IMITATION_PORT=8790 node test/global-setup/cloudflare-imitation.mjs` runs it on
+// its own (docs/custom-domains.md › Local development).
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  await setup({
+    provide: (_key, port) =>
+      console.log(`Cloudflare imitation: CF_API_BASE=http://127.0.0.1:${port}/client/v4 CF_API_TOKEN=${IMITATION_CF_TOKEN} CF_ZONE_ID=${IMITATION_ZONE_ID}`),
+  });
 }
