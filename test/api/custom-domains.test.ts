@@ -66,6 +66,7 @@ describe('POST /api/custom_domains', () => {
     ['localhost', 'localhost', 'hostname localhost is not a valid DNS name; use letters, digits and hyphens, such as sign.example.com.'],
     ['a .internal name', 'sign.corp.internal', 'hostname sign.corp.internal is a reserved name (.internal) that signers cannot reach.'],
     ['a name with an underscore', 'sign_here.example.com', 'hostname sign_here.example.com is not a valid DNS name; use letters, digits and hyphens, such as sign.example.com.'],
+    ['a workers.dev host', 'signing.acme.workers.dev', 'hostname signing.acme.workers.dev is a Cloudflare platform host (.workers.dev); use a domain of your own.'],
     ['the service’s own host', 'api.test', 'hostname api.test belongs to the service itself (api.test); use a domain of your own.'],
     ['a blank name', '  ', "hostname can't be blank."],
   ])('refuses %s with 422 and a sentence', async (_what, host, sentence) => {

@@ -3,6 +3,11 @@
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** Names that never reach a tenant over the internet: loopback and private-use suffixes (RFC 6761, RFC 6762). */
 const RESERVED_SUFFIXES = ['localhost', 'internal', 'local', 'invalid', 'home.arpa', 'arpa'];
+/**
+ * Cloudflare's own hosts, where the service itself may answer: a tenant's pending domain there would
+ * have the service refuse its own requests (421) on that host.
+ */
+const PLATFORM_SUFFIXES = ['workers.dev', 'pages.dev'];
 
 export type HostnameCheck = { hostname: string } | { problem: string };
 
@@ -26,6 +31,8 @@ export function checkHostname(input: string, serviceHosts: readonly string[]): H
   }
   const reserved = RESERVED_SUFFIXES.find((suffix) => hostname === suffix || hostname.endsWith(`.${suffix}`));
   if (reserved) return { problem: `hostname ${hostname} is a reserved name (.${reserved}) that signers cannot reach.` };
+  const platform = PLATFORM_SUFFIXES.find((suffix) => hostname === suffix || hostname.endsWith(`.${suffix}`));
+  if (platform) return { problem: `hostname ${hostname} is a Cloudflare platform host (.${platform}); use a domain of your own.` };
   const own = serviceHosts.find((host) => host && (hostname === host || hostname.endsWith(`.${host}`)));
   if (own) return { problem: `hostname ${hostname} belongs to the service itself (${own}); use a domain of your own.` };
   return { hostname };
