@@ -248,3 +248,12 @@ describe('GET, PUT and DELETE /api/custom_domains/{id}', () => {
     expect(res.json.error).toContain('id');
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('lists every custom domain route with its scope and admin note', async () => {
+    const doc = (await api('GET', '/api/openapi.json')).json;
+    expect(Object.keys(doc.paths['/custom_domains']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/custom_domains/{id}']).sort()).toEqual(['delete', 'get', 'put']);
+    expect(doc.paths['/custom_domains/{id}/verify'].post.description).toContain('Scopes: `account:write` · account admins only.');
+  });
+});
