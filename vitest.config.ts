@@ -29,6 +29,10 @@ export default defineConfig(async () => {
             STRIPE_API_BASE: `http://127.0.0.1:${inject('stripePort')}`,
             // Tests sign their own Stripe webhook deliveries with it (test/api/subscription-webhook.test.ts).
             STRIPE_WEBHOOK_SECRET: 'whsec_test_signing_secret',
+            // A real local HTTP server imitating Cloudflare's custom hostnames API (test/global-setup/cloudflare-imitation.mjs).
+            CF_API_BASE: `http://127.0.0.1:${inject('cloudflarePort')}/client/v4`,
+            CF_API_TOKEN: 'cf_test_imitation_token',
+            CF_ZONE_ID: 'zone0test0imitation',
             // The webhook receiver (test/receiver) listens on loopback, which only this exemption lets through.
             RECEIVER_PORT: inject<number>('receiverPort'),
             WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${inject<number>('receiverPort')}`,
@@ -46,7 +50,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
-      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/receiver/global-setup.mjs'],
+      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/global-setup/cloudflare-imitation.mjs', './test/receiver/global-setup.mjs'],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
     },

@@ -11,6 +11,8 @@ import { isAccountMoving } from './db/errors';
 import { requestId } from './middleware/request-id';
 import { controlDatabase } from './middleware/databases';
 import { d1Timing } from './middleware/d1-timing';
+import { customDomainHost } from './middleware/custom-domain-host';
+import { mountCustomDomains } from './routes/custom-domains/custom-domains.index';
 import { authenticate } from './middleware/auth';
 import { auditTrail } from './middleware/audit';
 import { rateLimit } from './middleware/rate-limit';
@@ -84,6 +86,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountWebhooks(api);
   mountTools(api);
   mountSubmissionDocuments(api);
+  mountCustomDomains(api);
   return api;
 }
 
@@ -93,6 +96,7 @@ export function createApp() {
   // Before the databases are handed out: it swaps the D1 bindings for timed views (development only).
   app.use('*', d1Timing());
   app.use('*', controlDatabase());
+  app.use('*', customDomainHost());
   app.onError(errorResponse);
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
 

@@ -54,6 +54,12 @@ export type Bindings = DatabaseBindings & {
   RETENTION_DAYS?: string;
   /** DNS-over-HTTPS (RFC 8484) resolver that webhook host names are looked up with; Cloudflare's by default. */
   DOH_RESOLVER_URL?: string;
+  /** Cloudflare API origin for custom hostnames (default https://api.cloudflare.com/client/v4; tests use an imitation). */
+  CF_API_BASE?: string;
+  /** Secret: API token with SSL and Certificates edit on CF_ZONE_ID; custom domains cannot be activated without it. */
+  CF_API_TOKEN?: string;
+  /** The Cloudflare for SaaS zone custom hostnames are created in. */
+  CF_ZONE_ID?: string;
 };
 
 /**
@@ -110,6 +116,8 @@ export type AppEnv = {
     /** Console pages: the signed-in session, user and account (src/middleware/console-session). */
     signedIn: import('./services/identity/sessions').SignedIn;
     audit: AuditNote | undefined;
+    /** Set when the request arrived on an active custom signing domain (src/middleware/custom-domain-host). */
+    customDomain: import('./db/schema/index').CustomDomain | undefined;
     /** Set by the partner auth middleware: SHA-256 of the partner key, to key its rate limit. */
     partnerKeyHash: string;
     /** Set by the partner auth middleware: the key's display prefix, the actor in audit trails. */

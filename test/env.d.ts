@@ -21,6 +21,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Port of the Stripe imitation (test/global-setup/stripe-imitation.mjs). */
     stripePort: number;
+    /** Port of the Cloudflare custom hostnames imitation (test/global-setup/cloudflare-imitation.mjs). */
+    cloudflarePort: number;
     /** PKCS#12 files (base64) and their password, made by test/global/pkcs12-fixtures.ts. */
     pkcs12: { password: string; files: Record<'good' | 'ecChain' | 'mismatch' | 'expired' | 'legacy', string> };
   }

@@ -18,6 +18,7 @@ export const CONTROL_TABLES: readonly SQLiteTable[] = [
   schema.oauthGrants,
   schema.oauthCodes,
   schema.oauthTokens,
+  schema.customDomains,
 ];
 
 /** Shard bookkeeping that is not an account's data: the move's own fences, the plan-limit guard (never holds a row). */

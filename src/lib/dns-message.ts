@@ -1,15 +1,17 @@
 // DNS messages in wire format (RFC 1035 § 4), as DNS-over-HTTPS carries them (RFC 8484): one question
-// out, the answer section's A, AAAA and CNAME records back. Nothing else of DNS is needed here.
+// out, the answer section's A, AAAA, CNAME and TXT records back. Nothing else of DNS is needed here.
 
-export const DNS_TYPE = { A: 1, CNAME: 5, AAAA: 28 } as const;
-export type QueryType = typeof DNS_TYPE.A | typeof DNS_TYPE.AAAA;
+export const DNS_TYPE = { A: 1, CNAME: 5, TXT: 16, AAAA: 28 } as const;
+export type QueryType = typeof DNS_TYPE.A | typeof DNS_TYPE.AAAA | typeof DNS_TYPE.TXT;
 
 /** RCODE values (RFC 1035 § 4.1.1) the callers tell apart. */
 export const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3 } as const;
 
 export type AnswerRecord =
   | { name: string; type: 'A' | 'AAAA'; address: string; ttl: number }
-  | { name: string; type: 'CNAME'; target: string; ttl: number };
+  | { name: string; type: 'CNAME'; target: string; ttl: number }
+  /** One TXT record: its character-strings joined, as RFC 7208 § 3.3 reads a record split into several. */
+  | { name: string; type: 'TXT'; text: string; ttl: number };
 
 export type DnsResponse = { id: number; rcode: number; truncated: boolean; answers: AnswerRecord[] };
 
@@ -114,7 +116,20 @@ function ipv6Text(bytes: Uint8Array): string {
   return groups.join(':');
 }
 
-/** Reads a response: its RCODE and the answer section's A, AAAA and CNAME records (others are skipped). */
+/** The character-strings of a TXT record's RDATA (RFC 1035 § 3.3.14), joined. */
+function txtText(rdata: Uint8Array): string {
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  while (at < rdata.length) {
+    const length = rdata[at];
+    if (at + 1 + length > rdata.length) throw new DnsFormatError('a TXT record is truncated');
+    parts.push(rdata.subarray(at + 1, at + 1 + length));
+    at += 1 + length;
+  }
+  return parts.map((part) => new TextDecoder().decode(part)).join('');
+}
+
+/** Reads a response: its RCODE and the answer section's A, AAAA, CNAME and TXT records (others are skipped). */
 export function decodeResponse(bytes: Uint8Array): DnsResponse {
   const reader = new Reader(bytes);
   const id = reader.u16();
@@ -143,6 +158,8 @@ export function decodeResponse(bytes: Uint8Array): DnsResponse {
       answers.push({ name, type: 'AAAA', address: ipv6Text(bytes.subarray(start, start + 16)), ttl });
     } else if (klass === 1 && type === DNS_TYPE.CNAME) {
       answers.push({ name, type: 'CNAME', target: reader.name(), ttl });
+    } else if (klass === 1 && type === DNS_TYPE.TXT) {
+      answers.push({ name, type: 'TXT', text: txtText(bytes.subarray(start, start + length)), ttl });
     }
     reader.offset = start + length;
   }

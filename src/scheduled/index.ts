@@ -3,7 +3,7 @@
 // re-enqueue completed submissions still unsealed after 10 minutes,
 // drain the webhook outbox, re-wake stranded deliveries, prune rows past their retention and delete
 // signing-page uploads no form kept, move audit events past 90 days to R2, and delete the rows an
-// account left on its old shard. All are
+// account left on its old shard, and refresh custom domains' pending certificate statuses. All are
 // idempotent, so an overlap with the queue consumers changes nothing. Each step runs on its own: one that
 // throws is logged and the others still run, since a single poisoned row must not stop expiry or sealing.
 import { shardScopes, type ShardScope } from '../db/shards';
@@ -23,6 +23,7 @@ import { controlDb } from '../db/shards';
 import type { Db } from '../db/client';
 import { deleteStaleSessions } from '../services/identity/sessions';
 import { deleteSpentPasswordTokens } from '../services/identity/password-tokens';
+import { refreshPendingCertificates } from '../services/custom-domains/custom-domains';
 
 export type CronStep = { name: string; run(scope: ShardScope, now: number): Promise<unknown> };
 
@@ -47,6 +48,8 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: 'abandoned signing uploads', run: (scope, now) => deleteAbandonedUploads(scope, now) },
   { name: 'audit archive', run: ({ db, env }, now) => archiveAuditEvents(db, env.FILES, now) },
   { name: 'rows of moved accounts', run: (scope, now) => deleteMovedAccountRows(scope, now) },
+  // Control rows: once per run, with shard 0's scope (at most 20 Cloudflare lookups a minute).
+  { name: 'custom domain certificates', run: async ({ shard, control, env }) => (shard === 0 ? refreshPendingCertificates(control, env) : 0) },
 ];
 
 export type ControlCronStep = { name: string; run(control: Db, now: number): Promise<unknown> };

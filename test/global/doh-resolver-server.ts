@@ -1,10 +1,10 @@
 // A local DNS-over-HTTPS resolver (RFC 8484, GET `?dns=` in wire format) for the webhook host checks.
 // It answers from a table: a few fixed names, any other name with a public address (as the internet
 // would for the example hosts the tests use), and `PUT /_control/<name>` {A, AAAA, CNAME, rcode}
-// changes a name's answer mid-test (DNS rebinding). Names are per test, so parallel files never collide.
+// changes a name's answer mid-test (DNS rebinding; TXT records for custom domain ownership). Names are per test, so parallel files never collide.
 import { createServer, type Server } from 'node:http';
 
-export type DohRecord = { A?: string[]; AAAA?: string[]; CNAME?: string; rcode?: number };
+export type DohRecord = { A?: string[]; AAAA?: string[]; CNAME?: string; TXT?: string[]; rcode?: number };
 
 const PUBLIC_V4 = '93.184.216.34';
 
@@ -49,6 +49,18 @@ function readName(query: Buffer): string {
   return labels.join('.').toLowerCase();
 }
 
+/** A TXT value as character-strings of at most 255 bytes each (RFC 1035 § 3.3.14). */
+function txtRdata(text: string): number[] {
+  const bytes = [...Buffer.from(text)];
+  const out: number[] = [];
+  for (let at = 0; at < bytes.length || at === 0; at += 255) {
+    const chunk = bytes.slice(at, at + 255);
+    out.push(chunk.length, ...chunk);
+    if (bytes.length === 0) break;
+  }
+  return out;
+}
+
 function rr(owner: number[], type: number, rdata: number[]): number[] {
   return [...owner, type >> 8, type & 0xff, 0, 1, 0, 0, 0, 30, rdata.length >> 8, rdata.length & 0xff, ...rdata];
 }
@@ -75,6 +87,7 @@ export async function startDohResolverServer(): Promise<{ url: string; server: S
     const rcode = record.rcode ?? 0;
     if (rcode === 0 && qtype === 1) for (const a of record.A ?? []) records.push(rr(owner, 1, a.split('.').map(Number)));
     if (rcode === 0 && qtype === 28) for (const a of record.AAAA ?? []) records.push(rr(owner, 28, ipv6Bytes(a)));
+    if (rcode === 0 && qtype === 16) for (const t of record.TXT ?? []) records.push(rr(owner, 16, txtRdata(t)));
     const header = [query[0], query[1], 0x81, 0x80 | rcode, 0, 1, records.length >> 8, records.length & 0xff, 0, 0, 0, 0];
     return Buffer.concat([Buffer.from(header), query.subarray(12, end), Buffer.from(records.flat())]);
   }

@@ -50,3 +50,20 @@ describe('decodeResponse', () => {
     expect(() => decodeResponse(response(query, 1, [0xc0, 12, 0, 1, 0, 1]))).toThrow('truncated');
   });
 });
+
+describe('decodeResponse: TXT records (custom domain ownership)', () => {
+  it('reads a TXT record split into several character-strings as one joined value', () => {
+    const query = encodeQuery('_signing-service-verify.sign.example', DNS_TYPE.TXT);
+    const rdata = [3, ...new TextEncoder().encode('abc'), 2, ...new TextEncoder().encode('de')];
+    const txt = [0xc0, 12, 0, 16, 0, 1, 0, 0, 0, 60, 0, rdata.length, ...rdata];
+    expect(decodeResponse(response(query, 1, txt)).answers).toEqual([
+      { name: '_signing-service-verify.sign.example', type: 'TXT', text: 'abcde', ttl: 60 },
+    ]);
+  });
+
+  it('refuses a TXT record whose character-string runs past its data', () => {
+    const query = encodeQuery('t.example', DNS_TYPE.TXT);
+    const txt = [0xc0, 12, 0, 16, 0, 1, 0, 0, 0, 60, 0, 2, 5, 97];
+    expect(() => decodeResponse(response(query, 1, txt))).toThrow(DnsFormatError);
+  });
+});

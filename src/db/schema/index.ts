@@ -16,3 +16,4 @@ export * from './audit-archives';
 export * from './account-fences';
 export * from './brands';
 export * from './oauth';
+export * from './custom-domains';

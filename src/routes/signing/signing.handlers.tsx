@@ -15,6 +15,8 @@ import { nowIso } from '../../lib/time';
 import { declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
 import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding } from '../../signing-page/branding';
+import { activeDomainsOf } from '../../db/queries/custom-domains';
+import { chooseLinkBase } from '../../services/submissions/links';
 import { SIGNING_CSP } from '../../signing-page/layout';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
@@ -43,6 +45,8 @@ async function findSigning(c: C): Promise<Signing | null> {
   const slug = c.req.param('slug') ?? '';
   const account = await accountOfSlug(c.var.control, slug);
   if (!account) return null;
+  // On a custom signing domain only its own account's links work (docs/custom-domains.md › Host routing).
+  if (c.var.customDomain && c.var.customDomain.accountId !== account.id) return null;
   useAccountShard(c, account);
   return loadSigning(c.var.db, account, slug);
 }
@@ -63,6 +67,18 @@ async function loadVerified(c: C) {
   const loaded = await load(c);
   if (!(await verified(c, loaded.db, loaded.signing))) throw new ApiError(403, 'Verify your email with the code we send before opening this form.');
   return { ...loaded, ctx: contextOf(c, loaded.db, loaded.signing) };
+}
+
+/**
+ * For actions that invite someone (the next signer, a delegate, a witness): their links use the custom
+ * domain that applies now (docs/custom-domains.md › Links). One control query, only on these actions.
+ */
+async function loadVerifiedWithLiveLinks(c: C) {
+  const loaded = await loadVerified(c);
+  const { scope, account } = loaded.signing;
+  const domains = await activeDomainsOf(c.var.control, account.id);
+  scope.submission.linkBase = chooseLinkBase(scope.template.preferences, domains, scope.submission.linkBase);
+  return loaded;
 }
 
 function html(c: C, element: unknown, status: 200 | 404 = 200) {
@@ -110,7 +126,7 @@ export async function showPage(c: C) {
   }
   const { scope, submitter, account } = signing;
   // Resolved now, not when the submission was created: brand edits reach signers who have not finished.
-  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, account, serviceName });
+  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName });
   const kind = pageKind(signing);
   switch (kind) {
     case 'completed': {
@@ -243,7 +259,7 @@ export const postAttachment: RouteHandler<typeof routes.postAttachment, AppEnv> 
 };
 
 export const postSubmit: RouteHandler<typeof routes.postSubmit, AppEnv> = async (c) => {
-  const { ctx, signing } = await loadVerified(c);
+  const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   const scope = await submitForm(ctx, signing, c.req.valid('json').values ?? {});
   const me = scope.submitters.find((s) => s.id === signing.submitter.id)!;
   return c.json({ status: me.status, submission_status: scope.submission.status, redirect_url: `/s/${me.slug}` }, 200);
@@ -259,14 +275,14 @@ export const postDecline: RouteHandler<typeof routes.postDecline, AppEnv> = asyn
 };
 
 export const postDelegate: RouteHandler<typeof routes.postDelegate, AppEnv> = async (c) => {
-  const { ctx, signing } = await loadVerified(c);
+  const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   const { email, name } = c.req.valid('json');
   const delegated = await delegateForm(ctx, signing, { email, name: name ?? '' });
   return c.json({ status: delegated.status, delegated_to: { email: delegated.email ?? email, name: delegated.name ?? '' } }, 200);
 };
 
 export const postInviteWitness: RouteHandler<typeof routes.postInviteWitness, AppEnv> = async (c) => {
-  const { ctx, signing } = await loadVerified(c);
+  const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   const { email, name } = c.req.valid('json');
   const witness = await inviteWitness(ctx, signing, { email, name: name ?? '' });
   return c.json({ witness: { email: witness.email ?? email, name: witness.name ?? '', status: witness.status } }, 200);

@@ -19,14 +19,17 @@ import { loadScope, loadScopes, type SubmissionScope } from '../../services/subm
 import { serializeSubmission, serializeSubmitter } from './submissions.serialize';
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../services/submissions/field-values';
+import { activeDomainsOf } from '../../db/queries/custom-domains';
+import { chooseLinkBase, type LinkDomain } from '../../services/submissions/links';
 
 function apiBase(c: Context<AppEnv>): string {
   return baseUrl(c.req.raw, c.env.APP_URL);
 }
 
-function contextOf(c: Context<AppEnv>, db: Db): creating.CreateContext {
+function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[] = []): creating.CreateContext {
   const { account, user } = c.var.principal;
   return {
+    linkDomains,
     db,
     account,
     userId: user.id,
@@ -41,17 +44,29 @@ function contextOf(c: Context<AppEnv>, db: Db): creating.CreateContext {
   };
 }
 
+/**
+ * Points the scopes' signing links at the custom domain that applies now (chooseLinkBase), so responses,
+ * reminders and sends use it, and a removed or inactive domain falls back to the stored service base.
+ */
+async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scopes: S[]): Promise<S[]> {
+  if (scopes.length === 0) return scopes;
+  const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
+  for (const scope of scopes) scope.submission.linkBase = chooseLinkBase(scope.template.preferences, domains, scope.submission.linkBase);
+  return scopes;
+}
+
 async function loadSubmission(c: Context<AppEnv>, db: Db, id: number): Promise<SubmissionScope> {
   const submission = await submissionsDb.findSubmission(db, c.var.principal.account.id, id);
   if (!submission) throw notFound('Submission');
-  return loadScope(db, submission);
+  const [scope] = await withLiveLinks(c, [await loadScope(db, submission)]);
+  return scope;
 }
 
 async function loadSubmitter(c: Context<AppEnv>, db: Db, id: number): Promise<{ scope: SubmissionScope; submitter: Submitter }> {
   const submitter = await submissionsDb.findSubmitter(db, c.var.principal.account.id, id);
   if (!submitter) throw notFound('Submitter');
   const submission = (await submissionsDb.findSubmissionById(db, submitter.submissionId)) as Submission;
-  const scope = await loadScope(db, submission);
+  const [scope] = await withLiveLinks(c, [await loadScope(db, submission)]);
   return { scope, submitter: scope.submitters.find((s) => s.id === submitter.id) ?? submitter };
 }
 
@@ -92,7 +107,8 @@ async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string 
   if (new Set(refs.map(String)).size > 1) throw unprocessable('Every submission of one request must use the same template; send one request per template.');
   const db = c.var.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, refs[0]);
-  const scopes = await creating.createSubmissions(contextOf(c, db), source, inputs, bulk ? 'bulk' : origin);
+  const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
+  const scopes = await withLiveLinks(c, await creating.createSubmissions(contextOf(c, db, domains), source, inputs, bulk ? 'bulk' : origin));
   const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
   audit(c, 'submission.create', json.map((s) => s.id).join(','));
   return c.json(bulk ? json : json[0], 201);
@@ -113,7 +129,8 @@ export const createSubmissionsFromEmails: RouteHandler<typeof routes.createSubmi
   const db = c.var.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, template_id);
   const inputs = list.map((email) => ({ ...defaults, submitters: [{ email }] }));
-  const scopes = await creating.createSubmissions(contextOf(c, db), source, inputs, 'emails');
+  const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
+  const scopes = await withLiveLinks(c, await creating.createSubmissions(contextOf(c, db, domains), source, inputs, 'emails'));
   const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
   audit(c, 'submission.create', json.map((s) => s.id).join(','));
   return c.json(json, 201);
@@ -147,7 +164,7 @@ export const listSubmissions: RouteHandler<typeof routes.listSubmissions, AppEnv
       window,
     ),
   );
-  const scopes = await loadScopes(db, page.data);
+  const scopes = await withLiveLinks(c, await loadScopes(db, page.data));
   return c.json({ data: scopes.map((s) => serializeSubmission(s, apiBase(c))), pagination: page.pagination }, 200);
 };
 
@@ -217,7 +234,7 @@ export const listSubmitters: RouteHandler<typeof routes.listSubmitters, AppEnv> 
       window,
     ),
   );
-  const scopes = await loadScopes(db, await submissionsDb.listSubmissionsByIds(db, [...new Set(page.data.map((s) => s.submissionId))]));
+  const scopes = await withLiveLinks(c, await loadScopes(db, await submissionsDb.listSubmissionsByIds(db, [...new Set(page.data.map((s) => s.submissionId))])));
   const data = page.data.map((s) => {
     const scope = scopes.find((x) => x.submission.id === s.submissionId)!;
     return serializeSubmitter(s, scope.submission.linkBase, scope.template.fields);

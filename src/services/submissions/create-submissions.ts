@@ -22,7 +22,7 @@ import { assertWithinPlanLimit, monthStartIso, planLimitGuard, planLimitReached,
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { ChangeSet } from './change-set';
 import { checkFieldValue, EMAIL, isBlank, PHONE } from './field-values';
-import { linkBaseFor, newSlug } from './links';
+import { chooseLinkBase, newSlug, type LinkDomain } from './links';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';
 import { autoSignValues } from './auto-sign';
@@ -58,8 +58,10 @@ export type CreateContext = StateContext & {
   account: Account;
   userId: number | null;
   upgradeUrl: string;
-  /** Origin of the request (or APP_URL): the signing links' base unless the template names a domain. */
+  /** Origin of the request (or APP_URL): stored as the signing links' base, the fallback of any custom domain. */
   requestBase: string;
+  /** The account's active custom domains, for the links the invitations carry (chooseLinkBase). */
+  linkDomains?: readonly LinkDomain[];
 };
 
 /** At most this many submitters per submission and submissions per request (docs/decisions.md › Submissions). */
@@ -258,7 +260,7 @@ export async function createSubmissions(
 
   const at = nowIso();
   const problems: string[] = [];
-  const linkBase = linkBaseFor(template.preferences, ctx.requestBase);
+  const linkBase = ctx.requestBase.replace(/\/+$/, '');
   const brands = await brandingsOf(ctx.db, ctx.account.id, brandIdsOf(template, inputs));
   const planned: Planned[] = inputs.map((input, i) => {
     const where = inputs.length > 1 ? `submissions[${i}].` : '';
@@ -400,7 +402,8 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, pl
   const source: MessageSource = {
     account: ctx.account,
     serviceName: ctx.serviceName,
-    submission: { ...plan.submission, id: 0 },
+    // The invitation's link: the custom domain that applies now (the row keeps the service's base).
+    submission: { ...plan.submission, id: 0, linkBase: chooseLinkBase(template.preferences, ctx.linkDomains ?? [], plan.submission.linkBase) },
     template: { name: template.name, preferences: template.preferences },
     invitation: plan.message,
     brand: plan.brand,

@@ -21,14 +21,20 @@ export function accountIdOfSlug(slug: string): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
+/** An active custom signing domain of the account (src/db/queries/custom-domains.ts › activeDomainsOf). */
+export type LinkDomain = { hostname: string; isDefault: boolean };
+
 /**
- * The origin signing links use: the template's custom domain when it names one, else APP_URL, else the
- * origin the request came through.
+ * The origin signing links use, decided whenever a link is shown or sent (docs/custom-domains.md ›
+ * Links): the template's `custom_domain` while it is an active domain of the account, else the
+ * account's default domain while active, else `serviceBase` (APP_URL or the request's origin, stored
+ * with the submission). A removed or inactive domain therefore falls back without touching any row.
  */
-export function linkBaseFor(templatePreferences: Record<string, unknown>, requestBase: string): string {
-  const domain = templatePreferences.custom_domain;
-  if (typeof domain === 'string' && /^[a-z0-9.-]+(?::\d+)?$/i.test(domain.trim())) return `https://${domain.trim().toLowerCase()}`;
-  return requestBase.replace(/\/+$/, '');
+export function chooseLinkBase(templatePreferences: Record<string, unknown>, domains: readonly LinkDomain[], serviceBase: string): string {
+  const named = templatePreferences.custom_domain;
+  const wanted = typeof named === 'string' ? named.trim().toLowerCase().replace(/\.$/, '') : '';
+  const domain = domains.find((d) => d.hostname === wanted) ?? domains.find((d) => d.isDefault);
+  return domain ? `https://${domain.hostname}` : serviceBase.replace(/\/+$/, '');
 }
 
 export function signingUrl(linkBase: string, slug: string): string {
