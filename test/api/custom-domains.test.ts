@@ -112,7 +112,7 @@ describe('POST /api/custom_domains', () => {
     const a = await createAccount();
     const res = await addDomain(a.token, { hostname: hostname(), branding: { logo_url: 'javascript:alert(1)' } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('branding.logo_url must be an http or https URL.');
+    expect(res.json.error).toBe('branding.logo_url must be an http(s) URL.');
   });
 
   it('refuses a website_url that is not http(s)', async () => {

@@ -50,7 +50,14 @@ const FIXTURES: Record<string, Fixture> = {
     const res = await api('POST', '/api/brands', { token: owner.token, body: { name: 'Acme', branding: {} } });
     return { id: res.json.brand.id };
   },
+  '/custom_domains/{id}': async (owner) => ({ id: await ownDomainId(owner) }),
+  '/custom_domains/{id}/verify': async (owner) => ({ id: await ownDomainId(owner) }),
 };
+
+async function ownDomainId(owner: TestAccount): Promise<number> {
+  const res = await api('POST', '/api/custom_domains', { token: owner.token, body: { hostname: `sign-${crypto.randomUUID().slice(0, 8)}.isolation.example.com` } });
+  return res.json.id;
+}
 
 /** Bodies that pass validation, so the request reaches the lookup that must answer 404. */
 const BODIES: Record<string, unknown> = {
