@@ -33,6 +33,9 @@ import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { mountTools } from './routes/tools/tools.index';
 import { mountSubmissionDocuments } from './routes/submission-documents/submission-documents.index';
+import { mountDocumentLinks } from './routes/document-links/document-links.index';
+import { createPublicLinkRoutes, documentPublicLinkRoutes } from './routes/public-links/public-links.index';
+import { PUBLIC_LINK_PREFIX } from './services/document-links/links';
 import { outboxDrain } from './middleware/outbox-drain';
 import { createSigningRoutes, documentSigningRoutes } from './routes/signing/signing.index';
 import { SIGNING_PREFIX } from './routes/signing/signing.routes';
@@ -87,6 +90,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountTools(api);
   mountSubmissionDocuments(api);
   mountCustomDomains(api);
+  mountDocumentLinks(api);
   return api;
 }
 
@@ -104,6 +108,8 @@ export function createApp() {
   const signing = createSigningRoutes();
   // One OpenAPI document: the signing page's JSON routes are listed with the tenant API's.
   documentSigningRoutes(api, signing);
+  const publicLinks = createPublicLinkRoutes();
+  documentPublicLinkRoutes(api, publicLinks);
   mountDocs(app, api);
   // Future versions get their own prefix; until then /api/v2 is simply not found (JSON 404 above).
   app.all('/api/v2/*', (c) => c.json({ error: `API version v2 does not exist; use /api or /api/v1.` }, 404));
@@ -116,6 +122,7 @@ export function createApp() {
   app.route('/', createOAuthRoutes());
   app.route('/settings/apps', createAppsPages());
   app.route(SIGNING_PREFIX, signing);
+  app.route(PUBLIC_LINK_PREFIX, publicLinks);
   app.route('/settings', createSettingsConsole());
   mountMfaConsole(app);
   app.route('/', createSignInRoutes());

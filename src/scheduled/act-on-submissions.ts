@@ -25,6 +25,7 @@ export async function actOnSubmissions(
         account,
         serviceName: env.SERVICE_NAME,
         apiBase: env.APP_URL || submission.linkBase,
+        linkSecret: env.ENCRYPTION_KEY,
         messagesQueue: env.MESSAGES_QUEUE,
         sealingQueue: env.SEALING_QUEUE,
       };

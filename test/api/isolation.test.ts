@@ -39,6 +39,11 @@ const FIXTURES: Record<string, Fixture> = {
     const list = await api('GET', `/api/submissions/${id}/documents`, { token: owner.token });
     return { id, document_id: list.json.documents[0].id };
   },
+  '/submissions/{id}/documents/{document_id}/link': async (owner) => {
+    const { id } = await ownSealedSubmission(owner);
+    const list = await api('GET', `/api/submissions/${id}/documents`, { token: owner.token });
+    return { id, document_id: list.json.documents[0].id };
+  },
   '/submissions/{id}/documents/reseal': async (owner) => ({ id: (await ownSealedSubmission(owner)).id }),
   '/submitters/{id}': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
   '/submitters/{id}/remind': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
@@ -107,7 +112,8 @@ describe('tenant isolation', async () => {
   const doc = (await api('GET', '/api/openapi.json')).json as { paths: Record<string, Record<string, unknown>> };
   const operations = Object.entries(doc.paths)
     // Signing page routes (/s/{slug}) belong to no account: the slug is the credential (test/signing).
-    .filter(([path]) => path.includes('{') && !path.startsWith('/s/'))
+    // Public document links (/l/{token}) likewise: the token is (test/api/document-links-download.test.ts).
+    .filter(([path]) => path.includes('{') && !path.startsWith('/s/') && !path.startsWith('/l/'))
     .flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));
 
   it('has a fixture for every id-taking route', () => {

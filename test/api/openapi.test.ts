@@ -59,6 +59,12 @@ describe('OpenAPI document', () => {
           for (const status of ['403', '404', '422']) expect(op.responses, `${where} ${status}`).toHaveProperty(status);
           continue;
         }
+        if (path.startsWith('/l/')) {
+          // Public document links: no credentials, the signed token is the authority; unknown → 404, lapsed → 410.
+          expect(op.security, where).toEqual([]);
+          for (const status of ['404', '410', '429']) expect(op.responses, `${where} ${status}`).toHaveProperty(status);
+          continue;
+        }
         expect(op.security, where).toBeTruthy();
         for (const status of ['401', '403', '429']) expect(op.responses, `${where} ${status}`).toHaveProperty(status);
         if (path.includes('{')) expect(op.responses, `${where} 404`).toHaveProperty('404');

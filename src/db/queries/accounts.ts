@@ -6,7 +6,9 @@ import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 import { nowIso } from '../../lib/time';
 
-export type AccountChanges = Partial<Pick<Account, 'name' | 'locale' | 'timezone' | 'mfaEnforced' | 'plan' | 'suspendedAt'>>;
+export type AccountChanges = Partial<
+  Pick<Account, 'name' | 'locale' | 'timezone' | 'mfaEnforced' | 'plan' | 'suspendedAt' | 'documentLinksEnabled' | 'documentLinkExpiryDays'>
+>;
 
 export async function getAccount(db: Db, id: number): Promise<Account | undefined> {
   return db.select().from(accounts).where(eq(accounts.id, id)).get();
@@ -56,4 +58,17 @@ export async function setHasWebhooks(db: Db, id: number, hasWebhooks: boolean): 
 export async function countAccountsByShard(db: Db): Promise<Map<number, number>> {
   const rows = await db.select({ shard: accounts.shard, count: count() }).from(accounts).groupBy(accounts.shard);
   return new Map(rows.map((r) => [r.shard, r.count]));
+}
+
+/**
+ * Revoke-all for public document links: one increment in SQL, so two revokes racing both count and a
+ * link minted before either one is stopped (docs/document-links.md).
+ */
+export async function bumpDocumentLinkGeneration(db: Db, id: number): Promise<Account> {
+  const [row] = await db
+    .update(accounts)
+    .set({ documentLinkGeneration: sql`${accounts.documentLinkGeneration} + 1`, updatedAt: nowIso() })
+    .where(eq(accounts.id, id))
+    .returning();
+  return row;
 }

@@ -41,6 +41,12 @@ export const accounts = sqliteTable('accounts', {
    * fan-out is the net behind a stale `false`.
    */
   hasWebhooks: integer('has_webhooks', { mode: 'boolean' }).notNull().default(false),
+  /** Public document links (docs/document-links.md): whether webhook payloads carry them. */
+  documentLinksEnabled: integer('document_links_enabled', { mode: 'boolean' }).notNull().default(false),
+  /** Lifetime of links minted from now on, in days; null means they never expire. */
+  documentLinkExpiryDays: integer('document_link_expiry_days').default(30),
+  /** Every link carries the generation it was minted in; revoke-all bumps it, and older links answer 410. */
+  documentLinkGeneration: integer('document_link_generation').notNull().default(0),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });

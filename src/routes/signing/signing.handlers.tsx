@@ -31,6 +31,7 @@ function contextOf(c: C, db: Db, signing: Signing): StateContext {
     account: signing.account,
     serviceName: c.env.SERVICE_NAME,
     apiBase: baseUrl(c.req.raw, c.env.APP_URL),
+    linkSecret: c.env.ENCRYPTION_KEY,
     messagesQueue: c.env.MESSAGES_QUEUE,
     sealingQueue: c.env.SEALING_QUEUE,
     ip: clientIp(c.req.raw),

@@ -5,6 +5,7 @@ import type { AppEnv } from '../../env';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { findSubmission } from '../../db/queries/submissions';
 import type { Submission, SubmissionDocument } from '../../db/schema/index';
+import { attachment } from '../../lib/content-disposition';
 import { ApiError, notFound } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { accountSigningIdentity } from '../../services/certificates/account-identity';
@@ -12,11 +13,6 @@ import { combineSealedDocuments, storedCombinedDocument, zipSealedDocuments } fr
 import { requestReseal, sealingStatus } from '../../services/sealing/sealing-status';
 import { combinedDocumentKey } from '../../services/submissions/file-keys';
 import type * as routes from './submission-documents.routes';
-
-function attachment(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 async function loadSubmission(c: Context<AppEnv>, id: number): Promise<Submission> {
   const submission = await findSubmission(c.var.db, c.var.principal.account.id, id);

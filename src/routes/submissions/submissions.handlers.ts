@@ -35,6 +35,7 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
     userId: user.id,
     serviceName: c.env.SERVICE_NAME,
     apiBase: apiBase(c),
+    linkSecret: c.env.ENCRYPTION_KEY,
     requestBase: apiBase(c),
     upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL),
     messagesQueue: c.env.MESSAGES_QUEUE,

@@ -11,6 +11,7 @@ import type { Account, TemplateDocument } from '../../db/schema/index';
 import { outboxInsert } from '../events/outbox';
 import { accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
 import { sealDocument } from '../pdf/seal';
+import { payloadDocumentLinks } from '../document-links/links';
 import { loadScope, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import { sealedDocumentKey } from '../submissions/file-keys';
 import { documentGeneratedData } from '../webhooks/payloads';
@@ -52,7 +53,9 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   const key = sealedDocumentKey(submission.accountId, submission.id);
   await env.FILES.put(key, sealed.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: sealed.sha256 });
 
-  const payloadDocument = submissionDocuments(apiBase, submission, [document])[0];
+  // document.generated carries a public link like the completion events do, when the account has them on.
+  const links = await payloadDocumentLinks(env.ENCRYPTION_KEY, apiBase, account, submission, [document.id]);
+  const payloadDocument = submissionDocuments(apiBase, submission, [document], links)[0];
   try {
     await db.batch([
       insertSealedDocumentStatement(db, {

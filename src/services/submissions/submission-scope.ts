@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { brandingsOf } from '../../db/queries/brands';
 import { listSubmittersOf, readSubmissionSources } from '../../db/queries/submissions';
 import type { BrandingValues, Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
+import type { MintedLink } from '../document-links/links';
 import type { PayloadDocument, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from '../webhooks/payloads';
 
 export type SubmissionTemplate = {
@@ -26,6 +27,11 @@ export type SubmissionScope = {
    * when none, or when the brand was deleted.
    */
   brand?: BrandingValues | null;
+  /**
+   * Public links to the signed documents, minted once the submission completes when the account has
+   * them on, so every payload built from this scope carries the same `url`s (docs/document-links.md).
+   */
+  documentLinks?: ReadonlyMap<number, MintedLink>;
 };
 
 type Sources = Awaited<ReturnType<typeof readSubmissionSources>>;
@@ -120,14 +126,23 @@ export function templateRef(template: Pick<SubmissionTemplate, 'publicId' | 'nam
  * id, so the ids are known from creation on and a payload sent at completion links to the files the
  * sealing job is producing (docs/decisions.md › Submissions).
  */
-export function submissionDocuments(apiBase: string, submission: Pick<Submission, 'id' | 'status' | 'completedAt'>, documents: TemplateDocument[]): PayloadDocument[] {
+export function submissionDocuments(
+  apiBase: string,
+  submission: Pick<Submission, 'id' | 'status' | 'completedAt'>,
+  documents: TemplateDocument[],
+  links?: ReadonlyMap<number, MintedLink>,
+): PayloadDocument[] {
   if (submission.status !== 'completed' && !submission.completedAt) return [];
-  return documents.map((d) => ({
-    id: d.id,
-    document_type: 'signed_pdf',
-    filename: d.filename.replace(/\.pdf$/i, '') + '.pdf',
-    download_url: `${apiBase}/api/submissions/${submission.id}/documents/${d.id}`,
-  }));
+  return documents.map((d) => {
+    const link = links?.get(d.id);
+    return {
+      id: d.id,
+      document_type: 'signed_pdf',
+      filename: d.filename.replace(/\.pdf$/i, '') + '.pdf',
+      download_url: `${apiBase}/api/submissions/${submission.id}/documents/${d.id}`,
+      ...(link ? { url: link.url, url_expires_at: link.expires_at } : {}),
+    };
+  });
 }
 
 export function payloadSubmission(apiBase: string, scope: SubmissionScope): PayloadSubmission {
@@ -141,6 +156,6 @@ export function payloadSubmission(apiBase: string, scope: SubmissionScope): Payl
     template_id: template.publicId,
     metadata: submission.metadata,
     submitters: submitters.map(payloadSubmitter),
-    documents: submissionDocuments(apiBase, submission, template.documents),
+    documents: submissionDocuments(apiBase, submission, template.documents, scope.documentLinks),
   };
 }

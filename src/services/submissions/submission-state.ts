@@ -18,6 +18,7 @@ import { ApiError, unprocessable } from '../../lib/errors';
 import { localDate, nowIso } from '../../lib/time';
 import type { MessageQueueBody } from '../mail/outbox';
 import { outboxInsert } from '../events/outbox';
+import { payloadDocumentLinks, type LinkAccount } from '../document-links/links';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { ChangeSet } from './change-set';
 import { checkFieldValue, isBlank } from './field-values';
@@ -36,8 +37,10 @@ export type SealingQueueBody = { type: 'seal'; submissionId: number };
 
 export type StateContext = {
   db: Db;
-  account: Pick<Account, 'id' | 'name' | 'timezone'>;
+  account: Pick<Account, 'id' | 'name' | 'timezone'> & LinkAccount;
   serviceName: string;
+  /** ENCRYPTION_KEY, which public document links are signed under; without it payloads carry none. */
+  linkSecret?: string;
   /** Origin of API links in payloads (`download_url`). */
   apiBase: string;
   messagesQueue?: Queue<MessageQueueBody>;
@@ -70,7 +73,7 @@ export function formEvent(ctx: StateContext, cs: ChangeSet, event: EventName, sc
         submitter: payloadSubmitter(submitter),
         submission: submissionRef(scope.submission, scope.template),
         template: templateRef(scope.template),
-        ...(withDocuments ? { documents: submissionDocuments(ctx.apiBase, scope.submission, scope.template.documents) } : {}),
+        ...(withDocuments ? { documents: submissionDocuments(ctx.apiBase, scope.submission, scope.template.documents, scope.documentLinks) } : {}),
       }),
     }),
   );
@@ -290,7 +293,7 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
   let next: SubmissionScope = { ...scope, submission: { ...scope.submission, updatedAt: at }, submitters };
 
   trail(ctx, cs, scope, submitter, 'completed', { via: input.via }, at);
-  if (allDone) next = { ...next, submission: { ...next.submission, status: 'completed', completedAt: at } };
+  if (allDone) next = await withDocumentLinks(ctx, { ...next, submission: { ...next.submission, status: 'completed', completedAt: at } });
   formEvent(ctx, cs, 'form.completed', next, completed, true);
   formEvent(ctx, cs, 'submitter.completed', next, completed, true);
   // Identity-bound signing (spec › Events: signing.complete follows form.completed only then): the
@@ -305,7 +308,7 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
           submitter: payloadSubmitter(completed),
           submission: submissionRef(next.submission, next.template),
           template: templateRef(next.template),
-          documents: submissionDocuments(ctx.apiBase, next.submission, next.template.documents),
+          documents: submissionDocuments(ctx.apiBase, next.submission, next.template.documents, next.documentLinks),
           identity: { level: 'ses', provider: 'email', method: 'email_2fa', verified_at: verification?.verifiedAt ?? at },
         }),
       }),
@@ -321,6 +324,16 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
   await cs.commit(ctx.messagesQueue, () => new StaleCompletion());
   if (allDone) await requestSealing(ctx, next.submission.id);
   return next;
+}
+
+/**
+ * The scope with public links to its signed documents when the account has them on (spec › Public
+ * document links): minted once, before the events are written, so that the stored payloads carry them
+ * and a redelivery replays the same links.
+ */
+async function withDocumentLinks(ctx: StateContext, scope: SubmissionScope): Promise<SubmissionScope> {
+  const links = await payloadDocumentLinks(ctx.linkSecret, ctx.apiBase, ctx.account, scope.submission, scope.template.documents.map((d) => d.id));
+  return links ? { ...scope, documentLinks: links } : scope;
 }
 
 /**
@@ -349,7 +362,7 @@ export async function completeLeftPending(ctx: StateContext, scope: SubmissionSc
   if (submission.status !== 'pending' || submitters.length === 0) return false;
   if (!submitters.every((s) => s.status === 'completed') || !witnessed(scope, submitters)) return false;
   const at = nowIso();
-  const next: SubmissionScope = { ...scope, submission: { ...submission, status: 'completed', completedAt: at, updatedAt: at } };
+  const next = await withDocumentLinks(ctx, { ...scope, submission: { ...submission, status: 'completed', completedAt: at, updatedAt: at } });
   const cs = new ChangeSet(ctx.db);
   finishSubmission(ctx, cs, next, at);
   try {
@@ -432,7 +445,8 @@ export async function archiveSubmission(ctx: StateContext, scope: SubmissionScop
   if (scope.submission.status === 'archived') return scope;
   const at = nowIso();
   const submission: Submission = { ...scope.submission, status: 'archived', archivedAt: at, archivedFrom: scope.submission.status, updatedAt: at };
-  const next = { ...scope, submission };
+  // A completed submission's payload lists its documents, so it carries their links too.
+  const next = await withDocumentLinks(ctx, { ...scope, submission });
   const cs = new ChangeSet(ctx.db);
   cs.guarded(
     transitionSubmissionStatement(ctx.db, submission.id, [scope.submission.status], {

@@ -1,0 +1,12 @@
+// Mounts the public document link settings and minting routes on the tenant API.
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import * as handlers from './document-links.handlers';
+import * as routes from './document-links.routes';
+
+export function mountDocumentLinks(app: OpenAPIHono<AppEnv>) {
+  app.openapi(routes.getDocumentLinkSettings, handlers.getDocumentLinkSettings);
+  app.openapi(routes.updateDocumentLinkSettings, handlers.updateDocumentLinkSettings);
+  app.openapi(routes.revokeDocumentLinks, handlers.revokeDocumentLinks);
+  app.openapi(routes.mintDocumentLink, handlers.mintDocumentLink);
+}

@@ -1,0 +1,94 @@
+// Opening a public document link: verify the token, one control lookup for the account, then its shard
+// and R2 (docs/document-links.md). No credentials, so every refusal says only what a holder may know.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { getAccount } from '../../db/queries/accounts';
+import { insertAuditEvent } from '../../db/queries/audit-events';
+import { listSealedDocuments } from '../../db/queries/submission-documents';
+import { findSubmission } from '../../db/queries/submissions';
+import { accountDb } from '../../db/shards';
+import { parseByteRange } from '../../lib/byte-range';
+import { attachment } from '../../lib/content-disposition';
+import { clientIp } from '../../lib/request';
+import { lapsedReason, PUBLIC_LINK_PREFIX } from '../../services/document-links/links';
+import { verifyDocumentLink } from '../../services/document-links/tokens';
+import type * as routes from './public-links.routes';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function wantsHtml(c: Context<AppEnv>): boolean {
+  return /\btext\/html\b/i.test(c.req.header('Accept') ?? '');
+}
+
+/** A refusal a person can read: a small page for browsers, `{error}` for everything else. */
+function refusal(c: Context<AppEnv>, status: 404 | 409 | 410, title: string, message: string, headers: Record<string, string> = {}): Response {
+  const common = { 'Cache-Control': 'no-store', ...headers };
+  if (!wantsHtml(c)) return c.json({ error: message }, status, common);
+  const page =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style>` +
+    `</head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p>Ask the sender for a new link.</p></main></body></html>`;
+  return c.html(page, status, { ...common, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" });
+}
+
+export const openDocumentLink: RouteHandler<typeof routes.openDocumentLink, AppEnv> = async (c) => {
+  const { token } = c.req.valid('param');
+  const notFound = () => refusal(c, 404, 'Link not found', 'This link does not exist. Check that it was copied whole.');
+  const claims = await verifyDocumentLink(c.env.ENCRYPTION_KEY, token);
+  if (!claims) return notFound();
+  const account = await getAccount(c.var.control, claims.accountId);
+  if (!account) return notFound();
+  const lapsed = lapsedReason(claims, account);
+  if (lapsed) return refusal(c, 410, lapsed.includes('revoked') ? 'Link revoked' : 'Link expired', lapsed);
+
+  const db = accountDb(c.env, account);
+  const submission = await findSubmission(db, account.id, claims.submissionId);
+  if (!submission || !submission.documentIds.includes(claims.documentId)) return notFound();
+  if (!submission.sealedAt) {
+    return refusal(c, 409, 'Document not ready', 'The signed document is still being prepared; try again in a minute.', { 'Retry-After': '60' });
+  }
+  const document = (await listSealedDocuments(db, submission.id)).find((d) => d.templateDocumentId === claims.documentId);
+  const head = document ? await c.env.FILES.head(document.r2Key) : null;
+  if (!document || !head) return notFound();
+
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': attachment(document.filename),
+    ETag: head.httpEtag,
+    'Accept-Ranges': 'bytes',
+    // The link is the authority: no shared cache may keep a copy past a revoke.
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  const range = parseByteRange(c.req.header('Range'), head.size);
+  if (range === 'unsatisfiable') {
+    return c.json({ error: `The requested range lies outside the file of ${head.size} bytes.` }, 416, { ...headers, 'Content-Range': `bytes */${head.size}` });
+  }
+  const status = range ? 206 : 200;
+  const length = range ? range.length : head.size;
+  if (range) headers['Content-Range'] = `bytes ${range.offset}-${range.offset + range.length - 1}/${head.size}`;
+  headers['Content-Length'] = String(length);
+  if (c.req.method === 'HEAD') return c.body(null, status, headers) as never;
+
+  const object = await c.env.FILES.get(document.r2Key, range ? { range } : undefined);
+  if (!object) return notFound();
+  // One download is one GET from byte 0; the further chunks of a ranged reader are not new downloads.
+  if (!range || range.offset === 0) {
+    await insertAuditEvent(db, {
+      accountId: account.id,
+      actor: 'public_link',
+      action: 'document_link.download',
+      resourceType: 'submission',
+      resourceId: String(submission.id),
+      method: 'GET',
+      // The claims without the MAC: enough to tell links apart, useless to open one.
+      path: `${PUBLIC_LINK_PREFIX}/${token.slice(0, token.lastIndexOf('.'))}`,
+      status,
+      ip: clientIp(c.req.raw),
+      userAgent: c.req.header('User-Agent') ?? null,
+      requestId: c.var.requestId,
+    });
+  }
+  return c.body(object.body, status, headers) as never;
+};
