@@ -21,6 +21,7 @@ import { mountDocs } from './routes/docs/docs.index';
 import { throwValidationError } from './routes/openapi-helpers';
 import { mountUsers } from './routes/users/users.index';
 import { mountSettings } from './routes/settings/settings.index';
+import { mountPayments, mountPaymentsWebhook } from './routes/payments/payments.index';
 import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
 import { mountAuditEvents } from './routes/audit-events/audit-events.index';
 import { createDevRoutes } from './routes/dev/dev.index';
@@ -86,6 +87,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSavedFields(api);
   mountBrands(api);
   mountSubscription(api);
+  mountPayments(api);
   mountWebhooks(api);
   mountTools(api);
   mountSubmissionDocuments(api);
@@ -117,6 +119,7 @@ export function createApp() {
   app.route('/api/partner/v1', createPartnerApi());
   // Also before the tenant API: Stripe signs its deliveries and sends no API token.
   mountStripeWebhook(app);
+  mountPaymentsWebhook(app);
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
   app.route('/', createOAuthRoutes());

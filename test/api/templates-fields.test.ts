@@ -14,7 +14,12 @@ describe('template fields', () => {
   it('accepts every field type with an area', async () => {
     const a = await createAccount();
     const types = ['text', 'signature', 'initials', 'date', 'datenow', 'checkbox', 'radio', 'select', 'number', 'phone', 'image', 'stamp', 'cells', 'payment', 'file'];
-    const fields = types.map((type) => ({ type, areas: [area], ...(type === 'select' || type === 'radio' ? { options: ['A', 'B'] } : {}) }));
+    const fields = types.map((type) => ({
+      type,
+      areas: [area],
+      ...(type === 'select' || type === 'radio' ? { options: ['A', 'B'] } : {}),
+      ...(type === 'payment' ? { preferences: { amount: 10, currency: 'USD' } } : {}),
+    }));
     const res = await create(a.token, { fields });
     expect(res.status).toBe(201);
     expect(res.json.schema.map((f: { type: string }) => f.type)).toEqual(types);

@@ -1,10 +1,17 @@
-// A real local HTTP server answering like Stripe's Checkout Sessions API, for the checkout tests.
-// It records what it received (GET /__requests) so tests can check what the Worker sent.
+// A real local HTTP server answering like Stripe, for the checkout and payment tests: Checkout Sessions
+// (mode subscription for the service's plans; mode payment and subscription for accounts' payment
+// fields), their Payment Intents and Subscriptions (with trials), and an imitation checkout page with
+// Pay and Fail buttons that builds the webhook events Stripe would send, sends them signed to the
+// endpoint a test registered (POST /__webhooks), and redirects to success_url or cancel_url.
+// Tests read what it received (GET /__requests) and the events of a session (GET /__events/<session id>).
 // Plain JavaScript: it runs in Node, and the TypeScript program is typed for workerd only.
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 
-/** The key tests configure; any other key gets Stripe's 401 body. */
+/** The key tests configure; any other key gets Stripe's 401 body, except accounts' keys (below). */
 export const IMITATION_SECRET_KEY = 'sk_test_imitation';
+/** Accounts' own keys in tests start with this (PUT /api/settings/payments). */
+export const ACCOUNT_KEY_PREFIX = 'sk_test_acct';
 
 /** @param {import('node:http').IncomingMessage} request @returns {Promise<string>} */
 function readBody(request) {
@@ -17,17 +24,127 @@ function readBody(request) {
   });
 }
 
-/** @param {import('vitest/node').TestProject} project */
-export default async function setup(project) {
+/** Stripe's signature header over a body (stripe.com/docs/webhooks#verify-manually). */
+export function signStripeBody(secret, body, timestamp = Math.floor(Date.now() / 1000)) {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+/** Nested `metadata[k]` form keys → {k: value}. */
+function metadataOf(form, prefix) {
+  const out = {};
+  for (const [key, value] of Object.entries(form)) {
+    const match = key.startsWith(prefix) ? /^\[([^\]]+)\]$/.exec(key.slice(prefix.length)) : null;
+    if (match) out[match[1]] = value;
+  }
+  return out;
+}
+
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** Starts the imitation on a spare loopback port. */
+export async function startStripeImitation() {
   const received = [];
-  let sessions = 0;
+  /** session id → session (with the key that created it) */
+  const sessions = new Map();
+  /** session id → events built for it */
+  const events = new Map();
+  /** secret key → {url, secret}: where a test wants that key's webhooks sent */
+  const webhooks = new Map();
+  let counter = 0;
+  const next = (prefix) => `${prefix}_test_imitation${String((counter += 1)).padStart(6, '0')}`;
+
+  function event(type, object) {
+    return { id: next('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } };
+  }
+
+  /** Builds the events of paying (or failing) a session, records them, and sends them when a webhook is registered. */
+  async function settle(session, outcome) {
+    const built = [];
+    if (session.mode === 'payment') {
+      const intent = { id: session.payment_intent, object: 'payment_intent', amount: session.amount_total, currency: session.currency, metadata: session.payment_intent_metadata };
+      if (outcome === 'pay') {
+        built.push(event('payment_intent.succeeded', { ...intent, status: 'succeeded' }));
+        built.push(event('checkout.session.completed', { ...publicSession(session), status: 'complete', payment_status: 'paid' }));
+      } else {
+        built.push(
+          event('payment_intent.payment_failed', {
+            ...intent,
+            status: 'requires_payment_method',
+            last_payment_error: { code: 'card_declined', message: 'Your card was declined.' },
+          }),
+        );
+      }
+    } else {
+      const subscription = {
+        id: session.subscription,
+        object: 'subscription',
+        status: session.trial_days ? 'trialing' : 'active',
+        metadata: session.subscription_metadata,
+        trial_end: session.trial_days ? Math.floor(Date.now() / 1000) + session.trial_days * 86400 : null,
+      };
+      if (outcome === 'pay') {
+        built.push(event('checkout.session.completed', { ...publicSession(session), status: 'complete', payment_status: session.trial_days ? 'no_payment_required' : 'paid' }));
+        built.push(event('customer.subscription.created', subscription));
+        built.push(event('invoice.paid', { id: next('in'), object: 'invoice', subscription: session.subscription, amount_paid: session.trial_days ? 0 : session.amount_total, currency: session.currency, subscription_details: { metadata: session.subscription_metadata } }));
+      } else {
+        built.push(event('invoice.payment_failed', { id: next('in'), object: 'invoice', subscription: session.subscription, amount_due: session.amount_total, currency: session.currency, subscription_details: { metadata: session.subscription_metadata } }));
+      }
+    }
+    events.set(session.id, [...(events.get(session.id) ?? []), ...built]);
+    const hook = webhooks.get(session.key);
+    if (hook) {
+      for (const e of built) {
+        const body = JSON.stringify(e);
+        await fetch(hook.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signStripeBody(hook.secret, body) }, body }).catch(() => undefined);
+      }
+    }
+    return built;
+  }
+
+  function publicSession(session) {
+    const { key: _key, payment_intent_metadata: _pim, subscription_metadata: _sm, trial_days: _t, ...rest } = session;
+    return rest;
+  }
+
   const server = createServer(async (request, response) => {
     const reply = (status, body) => {
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(body));
     };
-    if (request.method === 'GET' && request.url === '/__requests') return reply(200, received);
-    const form = Object.fromEntries(new URLSearchParams(await readBody(request)));
+    const url = new URL(request.url ?? '/', 'http://imitation');
+    const raw = await readBody(request);
+    if (request.method === 'GET' && url.pathname === '/__requests') return reply(200, received);
+    const eventsPath = /^\/__events\/([\w]+)$/.exec(url.pathname);
+    if (request.method === 'GET' && eventsPath) return reply(200, events.get(eventsPath[1]) ?? []);
+    if (request.method === 'POST' && url.pathname === '/__webhooks') {
+      const { secret_key, url: target, secret } = JSON.parse(raw);
+      webhooks.set(secret_key, { url: target, secret });
+      return reply(200, { ok: true });
+    }
+    // The imitation checkout page: what the signer's browser lands on.
+    const page = /^\/checkout\/(cs_[\w]+)(?:\/(pay|fail))?$/.exec(url.pathname);
+    if (page) {
+      const session = sessions.get(page[1]);
+      if (!session) return reply(404, { error: { message: 'No such checkout session.' } });
+      if (request.method === 'GET' && !page[2]) {
+        const amount = (session.amount_total / 100).toFixed(2);
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return response.end(
+          `<!doctype html><title>Imitation Checkout</title><h1>Pay ${escapeHtml(amount)} ${escapeHtml(session.currency.toUpperCase())}</h1>` +
+            `<p id="product">${escapeHtml(session.product ?? '')}</p>` +
+            `<form method="post" action="/checkout/${session.id}/pay"><button id="imitation-pay">Pay</button></form>` +
+            `<form method="post" action="/checkout/${session.id}/fail"><button id="imitation-fail">Fail</button></form>` +
+            `<a id="imitation-cancel" href="${escapeHtml(session.cancel_url)}">Back</a>`,
+        );
+      }
+      if (request.method === 'POST' && page[2]) {
+        await settle(session, page[2]);
+        response.writeHead(303, { Location: (page[2] === 'pay' ? session.success_url : session.cancel_url).replace('{CHECKOUT_SESSION_ID}', session.id) });
+        return response.end();
+      }
+    }
+
+    const form = Object.fromEntries(new URLSearchParams(raw));
     received.push({
       method: request.method ?? '',
       path: request.url ?? '',
@@ -38,17 +155,49 @@ export default async function setup(project) {
     if (request.method !== 'POST' || request.url !== '/v1/checkout/sessions') {
       return reply(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${request.url}).` } });
     }
-    if (request.headers.authorization !== `Bearer ${IMITATION_SECRET_KEY}`) {
+    const key = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (key !== IMITATION_SECRET_KEY && !key.startsWith(ACCOUNT_KEY_PREFIX)) {
       return reply(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' } });
     }
     for (const required of ['mode', 'success_url', 'line_items[0][quantity]', 'line_items[0][price_data][currency]']) {
       if (!form[required]) return reply(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${required}.`, param: required } });
     }
-    sessions += 1;
-    const id = `cs_test_imitation${String(sessions).padStart(6, '0')}`;
-    reply(200, { id, object: 'checkout.session', mode: form.mode, status: 'open', url: `https://checkout.stripe.com/c/pay/${id}` });
+    if (!['payment', 'subscription'].includes(form.mode)) return reply(400, { error: { type: 'invalid_request_error', message: `Invalid mode: ${form.mode}.`, param: 'mode' } });
+    const id = next('cs');
+    const session = {
+      id,
+      object: 'checkout.session',
+      mode: form.mode,
+      status: 'open',
+      key,
+      amount_total: Number(form['line_items[0][price_data][unit_amount]'] ?? 0),
+      currency: form['line_items[0][price_data][currency]'],
+      product: form['line_items[0][price_data][product_data][name]'],
+      client_reference_id: form.client_reference_id ?? null,
+      metadata: metadataOf(form, 'metadata'),
+      success_url: form.success_url,
+      cancel_url: form.cancel_url,
+      payment_intent: form.mode === 'payment' ? next('pi') : null,
+      payment_intent_metadata: metadataOf(form, 'payment_intent_data[metadata]'),
+      subscription: form.mode === 'subscription' ? next('sub') : null,
+      subscription_metadata: metadataOf(form, 'subscription_data[metadata]'),
+      trial_days: Number(form['subscription_data[trial_period_days]'] ?? 0),
+    };
+    sessions.set(id, session);
+    // The service's own plan checkout keeps Stripe's hosted address; accounts' payments get the imitation page.
+    const address = key === IMITATION_SECRET_KEY ? `https://checkout.stripe.com/c/pay/${id}` : `http://127.0.0.1:${server.address().port}/checkout/${id}`;
+    reply(200, { ...publicSession(session), url: address });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  project.provide('stripePort', server.address().port);
-  return () => new Promise((resolve) => server.close(() => resolve()));
+  return {
+    port: server.address().port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** @param {import('vitest/node').TestProject} project */
+export default async function setup(project) {
+  const imitation = await startStripeImitation();
+  project.provide('stripePort', imitation.port);
+  return imitation.close;
 }

@@ -10,6 +10,7 @@ import {
   signingVerifications,
   submissionDocuments,
   submissionEvents,
+  payments,
   submissions,
   submitters,
   templates,
@@ -334,6 +335,8 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
     db.delete(submissionDocuments).where(eq(submissionDocuments.submissionId, submissionId)),
     deleteSubmissionUploadsStatement(db, submissionId),
     db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
+    // Payment rows reference their submitter; Stripe keeps its own record of the payment.
+    db.delete(payments).where(eq(payments.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),
   ]);

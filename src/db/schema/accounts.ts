@@ -22,6 +22,13 @@ export const accounts = sqliteTable('accounts', {
    */
   stripePlanEventCreated: integer('stripe_plan_event_created'),
   /**
+   * The account's own Stripe credentials for payment fields (decisions.md › Public links and payments),
+   * encrypted at rest (src/lib/encryption.ts, bound to the account id); only the key's last 4 are shown.
+   */
+  paymentsStripeSecretKey: text('payments_stripe_secret_key'),
+  paymentsStripeWebhookSecret: text('payments_stripe_webhook_secret'),
+  paymentsStripeKeyLast4: text('payments_stripe_key_last4'),
+  /**
    * The tenant shard holding the account's rows (SHARD_<n>; docs/scaling.md). Chosen at creation, changed
    * only by a move (POST /api/partner/v1/accounts/{id}/move).
    */

@@ -17,3 +17,4 @@ export * from './account-fences';
 export * from './brands';
 export * from './oauth';
 export * from './custom-domains';
+export * from './payments';

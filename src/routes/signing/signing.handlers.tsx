@@ -21,6 +21,8 @@ import { SIGNING_CSP } from '../../signing-page/layout';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/combined-document';
+import { paymentStates, startFieldCheckout } from '../../services/payments/field-payments';
+import { PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './signing.routes';
 
 type C = Context<AppEnv>;
@@ -90,7 +92,7 @@ function html(c: C, element: unknown, status: 200 | 404 = 200) {
   return c.html(String(element), status);
 }
 
-function formData(c: C, signing: Signing) {
+function formData(c: C, signing: Signing, payments: Awaited<ReturnType<typeof paymentStates>> = {}) {
   const { scope, submitter } = signing;
   const fields = signerFields(signing);
   const own = new Set(fields.map((f) => f.uuid));
@@ -109,6 +111,7 @@ function formData(c: C, signing: Signing) {
       page_dimensions: d.pageDimensions,
       url: `/s/${slug}/documents/${d.uuid}`,
     })),
+    payments,
     preferences: {
       signing_nav_style: p.signing_nav_style ?? 'standard',
       document_conditions: p.document_conditions ?? {},
@@ -156,7 +159,8 @@ export async function showPage(c: C) {
   // Shown, not stored: the page's script opens the form (POST /s/:slug/open), so a link scanner's GET
   // records nothing in the trail and fires no form.viewed.
   const shown = { ...signing.submitter, values: openingValues(signing, nowIso()) };
-  return html(c, <FormPage branding={branding} data={formData(c, { ...signing, submitter: shown })} />);
+  const payments = await paymentStates(c.var.db, submitter.id);
+  return html(c, <FormPage branding={branding} data={formData(c, { ...signing, submitter: shown }, payments)} />);
 }
 
 /** POST /s/:slug/open — the form is on the signer's screen: opened once, with form.viewed. */
@@ -287,4 +291,19 @@ export const postInviteWitness: RouteHandler<typeof routes.postInviteWitness, Ap
   const { email, name } = c.req.valid('json');
   const witness = await inviteWitness(ctx, signing, { email, name: name ?? '' });
   return c.json({ witness: { email: witness.email ?? email, name: witness.name ?? '', status: witness.status } }, 200);
+};
+
+/** POST /s/:slug/payments/:field_uuid/checkout — a Stripe Checkout for one payment field, with the account's key. */
+export const postPaymentCheckout: RouteHandler<typeof routes.postPaymentCheckout, AppEnv> = async (c) => {
+  const { db, signing } = await loadVerified(c);
+  assertCanFill(signing);
+  const pageUrl = `${baseUrl(c.req.raw, c.env.APP_URL)}/s/${signing.submitter.slug}`;
+  try {
+    const url = await startFieldCheckout(c.env, db, signing, c.req.valid('param').field_uuid, pageUrl);
+    return c.json({ url }, 200);
+  } catch (err) {
+    if (!(err instanceof PaymentProcessorError)) throw err;
+    console.error(`[${c.var.requestId}] payment checkout: ${err.message}${err.detail ? ` — ${err.detail}` : ''}`);
+    throw new ApiError(502, err.message);
+  }
 };

@@ -31,6 +31,7 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.openapi(routes.postDecline, h.postDecline);
   s.openapi(routes.postDelegate, h.postDelegate);
   s.openapi(routes.postInviteWitness, h.postInviteWitness);
+  s.openapi(routes.postPaymentCheckout, h.postPaymentCheckout);
   return s;
 }
 

@@ -19,6 +19,7 @@ const SIGNING_ERRORS = {
   413: `The body is over the route's cap: ${describeBytes(VALUES_BODY_BYTES)} for values and submit, ${describeBytes(SMALL_BODY_BYTES)} for the other JSON routes, ${describeBytes(ATTACHMENT_BODY_BYTES)} for uploads (docs/limits.md).`,
   415: 'The file is not an accepted type.',
   422: 'A sentence saying what is wrong (field rules, state rules).',
+  502: 'The payment processor could not be reached or refused the request; try again.',
   429: `Over ${SLUG_RATE_LIMIT} requests a minute for this link, or ${IP_RATE_LIMIT} from this address (docs/limits.md); Retry-After says when to retry.`,
 } as const;
 
@@ -207,5 +208,23 @@ export const postCheckCode = signingRoute(
       "A right code sets an HttpOnly session cookie for this link. Each check, right or wrong, takes one of the code's 5 attempts before it is compared, so concurrent guesses count too.",
     request: { params, body: jsonBody(body({ code: required() })) },
     responses: ok(z.object({ verified: z.boolean() })),
+  },
+);
+
+export const postPaymentCheckout = signingRoute(
+  { bodyBytes: SMALL_BODY_BYTES, errors: [502] },
+  {
+    method: 'post',
+    path: '/{slug}/payments/{field_uuid}/checkout',
+    summary: 'Start paying a payment field',
+    description:
+      'Starts a Stripe Checkout (mode payment) with the account’s own Stripe key for one of the signer’s payment fields, for its amount now ' +
+      '(fixed, or its formula over the signer’s values), and returns its URL for the page to go to. Stripe returns the signer to the page ' +
+      '(`?payment=success` or `?payment=cancelled`); the account’s Stripe webhook marks the field paid. 422 when the field is already paid, ' +
+      'has no amount yet, or the account has no Stripe credentials. Takes no body.',
+    request: {
+      params: params.extend({ field_uuid: z.string().openapi({ param: { name: 'field_uuid', in: 'path' }, example: '2f1c…' }) }),
+    },
+    responses: ok(z.object({ url: z.string().openapi({ description: 'The Stripe Checkout page.' }) })),
   },
 );

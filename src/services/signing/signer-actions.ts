@@ -1,5 +1,6 @@
 // What a signer can do besides filling fields: submit, decline, delegate to someone else (rule 1) and
 // invite a witness (rule 2). Each is one guarded ChangeSet through the submission state machine.
+import { paidFieldValues } from '../payments/field-payments';
 import { countSubmitterTrail, insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
 import { deleteVerificationsOf } from '../../db/queries/signing';
 import type { Submitter } from '../../db/schema/index';
@@ -33,6 +34,8 @@ export async function submitForm(ctx: StateContext, signing: Signing, input: Rec
   const saved = await saveValues(ctx, signing, input);
   const { values, hidden } = resolvedValues(signing, saved.values);
   for (const uuid of hidden) values[uuid] = null;
+  // A payment field's value is its payment reference, set here from the paid row, never by the signer.
+  Object.assign(values, await paidFieldValues(ctx.db, signing, hidden));
   const scope = { ...signing.scope, submitters: signing.scope.submitters.map((s) => (s.id === saved.id ? saved : s)) };
   return completeSubmitter(ctx, scope, saved, { values, via: 'signing_page', hiddenFields: [...hidden] });
 }

@@ -123,6 +123,9 @@ export function checkSignerValues(signing: Pick<Signing, 'scope' | 'submitter'>,
       problems.push(`${uuid} is not one of your fields.`);
       continue;
     }
+    // Filled by the server from the paid payment row on submit (services/payments/field-payments.ts):
+    // whatever the page sends for it is ignored.
+    if (field.type === 'payment') continue;
     if (field.readonly || field.formula) {
       problems.push(`Field "${field.name}" is ${field.readonly ? 'read-only' : 'computed by its formula'}.`);
       continue;

@@ -120,8 +120,15 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
       if (value === 'true' || value === 'false') return { ok: true, value: value === 'true' };
       return fail('takes true or false.');
     }
-    case 'number':
     case 'payment': {
+      // The payment reference the signing page stores once paid (src/services/payments/field-payments.ts),
+      // or the amount its formula computes while the form is open.
+      if (typeof value === 'string' && /^[A-Za-z0-9_]{3,255}$/.test(value.trim()) && !/^\d/.test(value.trim())) return { ok: true, value: value.trim() };
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) return fail('takes a payment reference.');
+      return { ok: true, value: n };
+    }
+    case 'number': {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(n)) return fail('takes a number.');
       return { ok: true, value: n };

@@ -4,6 +4,7 @@ import { FIELD_TYPES, type FieldType, type PageDimensions, type TemplateArea, ty
 import { unprocessable } from '../../lib/errors';
 import { fieldPattern } from '../submissions/field-pattern';
 import { checkFormula } from './formula';
+import { checkPaymentField } from '../payments/payment-field';
 
 export { FIELD_TYPES, type FieldType };
 
@@ -200,6 +201,7 @@ export function buildFields(fields: LocatedField[], roles: TemplateRole[], docum
       .filter((a): a is TemplateArea => a !== null);
 
     const { pattern, validation, options } = checkFieldConfig(describe(field), input, problems);
+    if (input.type === 'payment') checkPaymentField(describe(field), input, problems);
 
     const out: TemplateField = {
       uuid,

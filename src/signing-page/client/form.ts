@@ -4,7 +4,7 @@ import { checkFieldValue, isBlank } from '../../services/submissions/field-value
 import { hiddenFields, reviewedFields, withFormulas } from '../../services/signing/form-rules';
 import { $, el, send } from './api';
 import { areaBox, renderDocuments, type Doc } from './documents';
-import { widgetFor, type Field } from './widgets';
+import { widgetFor, type Field, type PaymentStates } from './widgets';
 
 export type FormState = {
   slug: string;
@@ -13,6 +13,7 @@ export type FormState = {
   values: Record<string, unknown>;
   documents: Doc[];
   preferences: Record<string, unknown>;
+  payments?: PaymentStates;
 };
 
 const SAVE_DELAY_MS = 600;
@@ -103,6 +104,8 @@ export function startForm(root: HTMLElement, state: FormState): void {
 
   function problemOf(field: Field): string | null {
     if (field.readonly || field.formula) return null;
+    // The server refuses to complete until it is paid, and says so.
+    if (field.type === 'payment') return null;
     const checked = checkFieldValue(field, values[field.uuid]);
     return checked.ok ? null : checked.problem;
   }
@@ -112,7 +115,7 @@ export function startForm(root: HTMLElement, state: FormState): void {
     if (index < 0 || list.length === 0) return;
     current = Math.min(index, list.length - 1);
     const field = list[current];
-    const widget = widgetFor(field, values[field.uuid], state.slug, (v) => setValue(field, v), message);
+    const widget = widgetFor(field, values[field.uuid], state.slug, (v) => setValue(field, v), message, state.payments, flush);
     const prev = el('button', { type: 'button', class: 'secondary', id: 'previous', text: 'Previous' });
     const next = el('button', { type: 'button', id: 'next', text: 'Next' });
     const submit = el('button', { type: 'button', id: 'submit', text: 'Submit' });
@@ -170,7 +173,7 @@ export function startForm(root: HTMLElement, state: FormState): void {
 
   async function submitAll() {
     await flush();
-    const own = Object.fromEntries(state.fields.filter((f) => !f.readonly && !f.formula).map((f) => [f.uuid, values[f.uuid] ?? null]));
+    const own = Object.fromEntries(state.fields.filter((f) => !f.readonly && !f.formula && f.type !== 'payment').map((f) => [f.uuid, values[f.uuid] ?? null]));
     try {
       const done = await send('POST', `/s/${state.slug}/submit`, { values: own });
       window.location.assign(done.redirect_url);

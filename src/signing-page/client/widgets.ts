@@ -23,7 +23,11 @@ export type Widget = { node: HTMLElement; focus(): void };
 
 const INPUT_TYPES: Record<string, string> = { text: 'text', cells: 'text', number: 'number', date: 'date', phone: 'tel' };
 
-export function widgetFor(field: Field, value: unknown, slug: string, commit: (value: unknown) => void, fail: (message: string) => void): Widget {
+/** The signer's payments as the server knows them (field uuid → status, amount text, last failure). */
+export type PaymentStates = Record<string, { status: string; amount: string; failure: string | null }>;
+
+export function widgetFor(field: Field, value: unknown, slug: string, commit: (value: unknown) => void, fail: (message: string) => void, payments: PaymentStates = {}, save: () => Promise<void> = async () => undefined): Widget {
+  if (field.type === 'payment') return paymentWidget(field, value, slug, fail, payments[field.uuid], save);
   if (field.readonly || field.formula || field.type === 'datenow') {
     const node = el('div', { class: 'readonly', id: 'field-input', text: value === null || value === undefined ? '' : String(value) });
     return { node, focus: () => undefined };
@@ -174,4 +178,40 @@ function stampWidget(field: Field, value: unknown, commit: (value: unknown) => v
   const node = el('div', {}, apply);
   if (typeof value === 'string' && value.startsWith('data:image/')) node.prepend(el('img', { src: value, alt: field.name }));
   return { node, focus: () => apply.focus() };
+}
+
+/**
+ * A payment field: its amount and description, and a Pay button that starts a Stripe Checkout with the
+ * account's key (POST /s/:slug/payments/:field_uuid/checkout) and goes there. Stripe sends the signer
+ * back to this page; the webhook, not the return, marks the field paid.
+ */
+function paymentWidget(field: Field, value: unknown, slug: string, fail: (message: string) => void, state: PaymentStates[string] | undefined, save: () => Promise<void>): Widget {
+  const prefs = field.preferences as { amount?: unknown; currency?: unknown; description?: unknown };
+  const amount = state?.amount ?? (prefs.amount !== undefined ? `${prefs.amount} ${prefs.currency}` : value !== null && value !== undefined ? `${value} ${prefs.currency}` : `— ${prefs.currency}`);
+  const node = el('div', { id: 'field-input', class: 'payment' }, el('p', { class: 'payment-amount', text: amount }));
+  if (typeof prefs.description === 'string') node.append(el('p', { class: 'payment-description', text: prefs.description }));
+  if (state?.status === 'paid') {
+    node.append(el('p', { class: 'payment-status', role: 'status', text: 'Paid. Thank you.' }));
+    return { node, focus: () => undefined };
+  }
+  const pay = el('button', { type: 'button', id: 'pay', text: `Pay ${amount}` });
+  pay.addEventListener('click', async () => {
+    pay.setAttribute('disabled', '');
+    try {
+      // What the signer typed is saved before leaving for Stripe: the page they come back to shows it,
+      // and a formula amount is computed from it.
+      await save();
+      const started = await send('POST', `/s/${slug}/payments/${field.uuid}/checkout`, {});
+      window.location.assign(started.url);
+    } catch (error) {
+      pay.removeAttribute('disabled');
+      fail(error instanceof Error ? error.message : String(error));
+    }
+  });
+  node.append(pay);
+  const returned = new URLSearchParams(window.location.search).get('payment');
+  if (state?.status === 'failed') node.append(el('p', { class: 'payment-status', role: 'status', text: `The payment did not go through: ${state.failure ?? 'it was refused.'} You can try again with the Pay button.` }));
+  else if (returned === 'cancelled') node.append(el('p', { class: 'payment-status', role: 'status', text: 'The payment was not completed. You can try again with the Pay button.' }));
+  else if (returned === 'success' && state?.status === 'pending') node.append(el('p', { class: 'payment-status', role: 'status', text: 'Your payment is being confirmed; reload the page in a moment.' }));
+  return { node, focus: () => pay.focus() };
 }

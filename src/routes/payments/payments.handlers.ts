@@ -1,0 +1,69 @@
+// Handlers for payments: the account's Stripe credentials and its Stripe webhook endpoint.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Handler } from 'hono';
+import type { AppEnv } from '../../env';
+import type { Account } from '../../db/schema';
+import { getAccount } from '../../db/queries/accounts';
+import { ApiError } from '../../lib/errors';
+import { baseUrl } from '../../lib/request';
+import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, savePaymentCredentials } from '../../services/payments/account-stripe';
+import { verifyStripeSignature } from '../../services/billing/stripe-signature';
+import { accountDb } from '../../db/shards';
+import { applyPaymentEvent } from '../../services/payments/field-payments';
+import { stripeEventSchema } from '../subscription/subscription.routes';
+import { accountWebhookParams } from './payments.routes';
+import type * as routes from './payments.routes';
+
+function serializePaymentSettings(account: Account, origin: string) {
+  const settings = paymentSettingsOf(account);
+  return { configured: settings.configured, stripe_key_last4: settings.stripeKeyLast4, webhook_url: `${origin}/api/payments/webhook/${account.id}` };
+}
+
+export const getPaymentSettings: RouteHandler<typeof routes.getPaymentSettings, AppEnv> = (c) =>
+  c.json({ payments: serializePaymentSettings(c.var.principal.account, baseUrl(c.req.raw, c.env.APP_URL)) }, 200);
+
+export const updatePaymentSettings: RouteHandler<typeof routes.updatePaymentSettings, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const accountId = c.var.principal.account.id;
+  const account = await savePaymentCredentials(c.env.ENCRYPTION_KEY, c.var.control, accountId, {
+    secretKey: body.stripe_secret_key,
+    webhookSecret: body.stripe_webhook_secret,
+  });
+  c.set('audit', { action: 'payments.configure', resourceType: 'account', resourceId: accountId });
+  return c.json({ payments: serializePaymentSettings(account, baseUrl(c.req.raw, c.env.APP_URL)) }, 200);
+};
+
+export const deletePaymentSettings: RouteHandler<typeof routes.deletePaymentSettings, AppEnv> = async (c) => {
+  const accountId = c.var.principal.account.id;
+  const account = await clearPaymentCredentials(c.var.control, accountId);
+  c.set('audit', { action: 'payments.unconfigure', resourceType: 'account', resourceId: accountId });
+  return c.json({ payments: serializePaymentSettings(account, baseUrl(c.req.raw, c.env.APP_URL)) }, 200);
+};
+
+/**
+ * Stripe's deliveries for one account. The account id in the path is one control-database lookup that
+ * also names its shard, so no shard is searched; the signature is checked with that account's own
+ * secret over the raw body before anything is parsed. An unknown account and one without payments
+ * configured answer the same 404, so the endpoint does not tell which accounts exist.
+ */
+export const paymentsWebhook: Handler<AppEnv> = async (c) => {
+  const params = accountWebhookParams.safeParse({ account_id: c.req.param('account_id') });
+  if (!params.success) throw new ApiError(404, 'No account receives payment webhooks at this address.');
+  const account = await getAccount(c.var.control, params.data.account_id);
+  const credentials = account ? await accountStripeCredentials(c.env.ENCRYPTION_KEY, account) : null;
+  if (!account || !credentials) throw new ApiError(404, 'No account receives payment webhooks at this address.');
+
+  const rawBody = await c.req.text();
+  const check = await verifyStripeSignature(credentials.webhookSecret, rawBody, c.req.header('Stripe-Signature'));
+  if (!check.ok) throw new ApiError(400, check.reason);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    throw new ApiError(400, 'The body is not valid JSON.');
+  }
+  const event = stripeEventSchema.safeParse(parsed);
+  if (!event.success) throw new ApiError(400, 'The body is not a Stripe event: it needs id, type and data.object.');
+  const { outcome } = await applyPaymentEvent(accountDb(c.env, account), account.id, event.data);
+  return c.json({ received: true as const, outcome }, 200);
+};
