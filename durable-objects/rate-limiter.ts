@@ -109,6 +109,18 @@ export class RateLimiter extends DurableObject {
     return { allowed, limit, remaining: Math.max(0, limit - used), resetAt: this.nextFreeAt(now, windowMs), ...(lease ? { lease } : {}) };
   }
 
+  /**
+   * Whether a request would be admitted now, without counting one: for limits that count only
+   * failures (console sign-in per account), which must refuse before the attempt is made.
+   */
+  peek(request: Pick<TakeRequest, 'limit' | 'windowMs'>): RateLimitDecision {
+    const now = Date.now();
+    if (this.prune(now - request.windowMs)) this.snapshot();
+    let used = this.log.length;
+    for (const lease of this.leases.values()) used += lease.slots;
+    return { allowed: used < request.limit, limit: request.limit, remaining: Math.max(0, request.limit - used), resetAt: this.nextFreeAt(now, request.windowMs) };
+  }
+
   /** Replaces a lease's counted slots by the times its holder really spent them. */
   private settle(settle: TakeRequest['settle'], now: number, cutoff: number): boolean {
     const lease = settle && this.leases.get(settle.id);

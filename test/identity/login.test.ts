@@ -2,8 +2,8 @@ import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/lib/crypto';
 import { hashPassword } from '../../src/services/identity/passwords';
-import { SIGN_IN_ATTEMPT_LIMIT } from '../../src/services/identity/sign-in';
-import { createAccount, type TestAccount } from '../helpers';
+import { ACCOUNT_FAILURE_LIMIT, SIGN_IN_ATTEMPT_LIMIT } from '../../src/services/identity/sign-in';
+import { addUser, createAccount, type TestAccount } from '../helpers';
 import { cookieFrom, emailOf, freshIp, getPage, givePassword, PASSWORD, postForm, sessionsOf, spendSignInAttempts } from './sign-in-fixtures';
 
 let owner: TestAccount;
@@ -142,6 +142,29 @@ describe('sign-in throttling', { timeout: 60_000 }, () => {
     await spendSignInAttempts(`signin:email:${await sha256Hex(email.toLowerCase())}`, SIGN_IN_ATTEMPT_LIMIT - 1);
     const res = await postForm('/login', { email, password: PASSWORD }, { ip: freshIp() });
     expect(res.status).toBe(429);
+  });
+});
+
+describe('sign-in throttling per account', { timeout: 60_000 }, () => {
+  it('refuses every user of an account once it has had too many failed sign-ins, from any address', async () => {
+    const { user, email } = await signedUpUser();
+    const colleague = await addUser(user.accountId, 'editor');
+    await givePassword(colleague.userId);
+    const colleagueEmail = await emailOf(colleague.userId);
+    const first = await postForm('/login', { email, password: 'wrong password here' }, { ip: freshIp() });
+    expect(first.status).toBe(401);
+    await spendSignInAttempts(`signin:account:${user.accountId}`, ACCOUNT_FAILURE_LIMIT - 1, ACCOUNT_FAILURE_LIMIT);
+    const res = await postForm('/login', { email: colleagueEmail, password: PASSWORD }, { ip: freshIp() });
+    expect(res.status).toBe(429);
+    expect(res.text).toContain('Too many sign-in attempts');
+    expect(await sessionsOf(colleague.userId)).toEqual([]);
+  });
+
+  it('does not count successful sign-ins against the account', async () => {
+    const { user, email } = await signedUpUser();
+    await spendSignInAttempts(`signin:account:${user.accountId}`, ACCOUNT_FAILURE_LIMIT - 1, ACCOUNT_FAILURE_LIMIT);
+    expect((await postForm('/login', { email, password: PASSWORD }, { ip: freshIp() })).status).toBe(303);
+    expect((await postForm('/login', { email, password: PASSWORD }, { ip: freshIp() })).status).toBe(303);
   });
 });
 

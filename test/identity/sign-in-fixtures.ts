@@ -61,7 +61,7 @@ export async function sessionsOf(userId: number): Promise<{ id: number; stage: s
 }
 
 /** Counts `times` attempts in the sign-in limiter under `key`, as earlier attempts would have. */
-export async function spendSignInAttempts(key: string, times: number): Promise<void> {
+export async function spendSignInAttempts(key: string, times: number, limit = 10): Promise<void> {
   const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));
-  for (let i = 0; i < times; i++) await limiter.take({ limit: 10, windowMs: 15 * 60 * 1000 });
+  for (let i = 0; i < times; i++) await limiter.take({ limit, windowMs: 15 * 60 * 1000 });
 }

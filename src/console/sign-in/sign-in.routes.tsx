@@ -18,7 +18,7 @@ import {
 import { describePasswordProblem, isLongerThanAnyPassword, verifyPassword } from '../../services/identity/passwords';
 import { consumePasswordToken, findPasswordToken, issuePasswordToken, LINK_USED, setUserPassword } from '../../services/identity/password-tokens';
 import { sendPasswordLink } from '../../services/identity/password-emails';
-import { activeUsersWithEmail, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
+import { accountRefusesSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
 import { CONSOLE_CSP } from '../layout';
 import { ChangePasswordPage, ChooseAccountPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
 
@@ -126,8 +126,18 @@ export function createSignInRoutes(): Hono<AppEnv> {
     if (!email || !password) return page(c, <LoginPage email={email} next={next} error="Enter your email and your password." />, 422);
     const wait = await takeSignInAttempt(c.env, clientIp(c.req.raw), email);
     if (wait !== null) return tooManyAttempts(c, wait);
+    // Per account: failed sign-ins against any of its users, so a password sprayed over one account's
+    // users from many addresses is refused before any password is checked.
+    const candidates = await activeUsersWithEmail(c.var.control, email);
+    const accountIds = candidates.map((candidate) => candidate.account.id);
+    const accountWait = await accountRefusesSignIn(c.env, accountIds);
+    if (accountWait !== null) return tooManyAttempts(c, accountWait);
     const matched = isLongerThanAnyPassword(password) ? [] : await usersMatchingPassword(c.var.control, email, password);
-    if (matched.length === 0) return page(c, <LoginPage email={email} next={next} error={WRONG_CREDENTIALS} />, 401);
+    if (matched.length === 0) {
+      const wait = await countAccountFailures(c.env, accountIds);
+      if (wait !== null) return tooManyAttempts(c, wait);
+      return page(c, <LoginPage email={email} next={next} error={WRONG_CREDENTIALS} />, 401);
+    }
     if (matched.length === 1) return completeSignIn(c, matched[0], next);
     // One password, several accounts: the person picks one; each button is a one-time 5-minute choice.
     const choices = await Promise.all(

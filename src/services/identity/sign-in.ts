@@ -14,6 +14,13 @@ import { rehashUserPassword } from './password-tokens';
 /** Attempts per email and per client address in a rolling 15 minutes, failed or not (decisions.md › issue 16). */
 export const SIGN_IN_ATTEMPT_LIMIT = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+/**
+ * Failed sign-ins per account in a rolling 15 minutes, whatever the email or address: spraying one
+ * password over the users of one account from many addresses stops here. Higher than the per-email limit
+ * so one person's typos never lock out their colleagues.
+ */
+export const ACCOUNT_FAILURE_LIMIT = 50;
+
 /** Users checked per email: each costs one scrypt, so an address on many accounts cannot cost more. */
 const MAX_CANDIDATES = 5;
 
@@ -36,6 +43,31 @@ export async function takeSignInAttempt(env: Pick<Bindings, 'RATE_LIMITER' | 'EN
   if (refused.length === 0) return null;
   const until = Math.max(...refused.map((d) => d.resetAt));
   return Math.max(1, Math.ceil((until - Date.now()) / 1000));
+}
+
+/**
+ * Counts a failed sign-in against each account the email belongs to (at most 5). Returns the seconds to
+ * wait when any of them has had too many failures, else null.
+ */
+export async function countAccountFailures(env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>, accountIds: number[]): Promise<number | null> {
+  if (limitsDisabled(env) || accountIds.length === 0) return null;
+  const decisions = await Promise.all(
+    [...new Set(accountIds)].map((id) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`signin:account:${id}`)).take({ limit: ACCOUNT_FAILURE_LIMIT, windowMs: SIGN_IN_WINDOW_MS })),
+  );
+  const refused = decisions.filter((d) => !d.allowed);
+  if (refused.length === 0) return null;
+  return Math.max(1, Math.ceil((Math.max(...refused.map((d) => d.resetAt)) - Date.now()) / 1000));
+}
+
+/** Whether an account has used up its failed sign-ins (without counting one). */
+export async function accountRefusesSignIn(env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>, accountIds: number[]): Promise<number | null> {
+  if (limitsDisabled(env) || accountIds.length === 0) return null;
+  const states = await Promise.all(
+    [...new Set(accountIds)].map((id) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`signin:account:${id}`)).peek({ limit: ACCOUNT_FAILURE_LIMIT, windowMs: SIGN_IN_WINDOW_MS })),
+  );
+  const full = states.filter((state) => !state.allowed);
+  if (full.length === 0) return null;
+  return Math.max(1, Math.ceil((Math.max(...full.map((d) => d.resetAt)) - Date.now()) / 1000));
 }
 
 /** Active users with this email (any case) in accounts that are not suspended, newest first, at most 5. */
