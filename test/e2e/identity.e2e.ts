@@ -10,6 +10,8 @@ import * as OTPAuth from 'otpauth';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
 
 const PORT = Number(process.env.E2E_IDENTITY_PORT ?? 8795);
@@ -68,6 +70,14 @@ async function invitationLink(email: string): Promise<string> {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no invitation email to ${email}`);
+}
+
+/** `set_password_url` of `npm run setup` run again on the server's state (its config file untouched). */
+function setupAgain(): string | null {
+  const args = [join(import.meta.dirname, '..', '..', 'scripts', 'setup.mjs'), '--json', '--config', server.config, '--persist-to', server.dir, '--base-url', server.base];
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' } });
+  if (result.status !== 0) throw new Error(`setup.mjs failed:\n${result.stdout}\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop()!).set_password_url;
 }
 
 const path = (page: Page) => new URL(page.url()).pathname;
@@ -166,11 +176,19 @@ describe('console identity in a real browser', () => {
     callbackServer?.close();
   });
 
+  it('running setup again prints the same set-password link while it is unused', () => {
+    expect(server.setPasswordUrl).toMatch(new RegExp(`^${server.base}/password/set\\?token=[0-9A-Za-z]{43}$`));
+    expect(setupAgain()).toBe(server.setPasswordUrl);
+  });
+
   it('the dev admin chooses a password from the link setup printed and signs in', async () => {
-    expect(server.setPasswordUrl).toMatch(new RegExp(`^${server.base}/password/set\\?token=`));
     await choosePassword(admin, server.setPasswordUrl!, ADMIN_PASSWORD);
     await signIn(admin, ADMIN, ADMIN_PASSWORD);
     expect(path(admin)).toBe('/settings/account');
+  });
+
+  it('once the dev admin has a password, setup prints no link', () => {
+    expect(setupAgain()).toBeNull();
   });
 
   it('enrolling TOTP with a code computed from the secret on the page shows 8 backup codes', async () => {
