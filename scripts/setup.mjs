@@ -5,13 +5,15 @@
 // `--config <wrangler.toml>` sets up the databases that config declares, with `.dev.vars` written next
 // to it (where `wrangler dev --config` reads it); `--persist-to <dir>` keeps the local D1 state and
 // the dev credentials in <dir> instead of .wrangler/ (the e2e tests and benchmarks use both).
+// While the dev admin has no password, it also prints a one-time link to choose one (the same invitation
+// link `POST /api/users` emails; `--base-url` sets its origin, default http://localhost:8787).
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { d1Target, migrateDatabases, root, wranglerD1 } from './d1-databases.mjs';
 
-const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, config: { type: 'string' }, 'persist-to': { type: 'string' } } });
+const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, config: { type: 'string' }, 'persist-to': { type: 'string' }, 'base-url': { type: 'string' } } });
 const json = options.json ?? false;
 const log = (...args) => { if (!json) console.log(...args); };
 const target = d1Target({ config: options.config, persistTo: options['persist-to'] });
@@ -85,11 +87,36 @@ const out = wrangler([
 ]);
 const row = JSON.parse(out)[0]?.results?.[0];
 if (!row) throw new Error('The dev token was not stored; see the wrangler output above.');
-writeFileSync(credentialsPath, JSON.stringify({ token }, null, 2));
+
+// 3. A way in to the console: while the dev admin has no password, a one-time invitation link
+// (password_tokens, stored as SHA-256 like the links the worker makes; valid 7 days). The link is kept in
+// the credentials file and printed again on the next run while it is still unused and unexpired.
+const sha256 = (s) => createHash('sha256').update(s).digest('hex');
+let setPasswordToken = existsSync(credentialsPath) ? JSON.parse(readFileSync(credentialsPath, 'utf8')).set_password_token ?? null : null;
+const nowIso = new Date().toISOString();
+const [state] = JSON.parse(wrangler([
+  'execute', 'CONTROL_DB', '--json',
+  `--command=SELECT password_hash IS NULL AS needs_password, (SELECT count(*) FROM password_tokens WHERE token_hash = ${sqlString(sha256(setPasswordToken ?? ''))}
+     AND user_id = ${Number(row.user_id)} AND used_at IS NULL AND expires_at > ${sqlString(nowIso)}) AS link_valid
+   FROM users WHERE id = ${Number(row.user_id)}`,
+]))[0].results;
+if (!state.needs_password) setPasswordToken = null;
+else if (!state.link_valid) {
+  setPasswordToken = base62(43);
+  const expiresAt = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000).toISOString();
+  wrangler([
+    'execute', 'CONTROL_DB',
+    `--command=INSERT INTO password_tokens (token_hash, account_id, user_id, purpose, created_at, expires_at)
+     VALUES (${sqlString(sha256(setPasswordToken))}, ${Number(row.account_id)}, ${Number(row.user_id)}, 'invite', ${sqlString(nowIso)}, ${sqlString(expiresAt)})`,
+  ]);
+}
+const baseUrl = (options['base-url'] ?? 'http://localhost:8787').replace(/\/+$/, '');
+const setPasswordUrl = setPasswordToken ? `${baseUrl}/password/set?token=${setPasswordToken}` : null;
+writeFileSync(credentialsPath, JSON.stringify({ token, ...(setPasswordToken ? { set_password_token: setPasswordToken } : {}) }, null, 2));
 
 const partnerKey = vars.PARTNER_API_KEYS.split(',')[0].trim();
 if (json) {
-  console.log(JSON.stringify({ account_id: row.account_id, user_id: row.user_id, token, partner_key: partnerKey }));
+  console.log(JSON.stringify({ account_id: row.account_id, user_id: row.user_id, token, partner_key: partnerKey, set_password_url: setPasswordUrl }));
 } else {
   log(`
 Dev account "Dev" (id ${row.account_id}, plan pro), admin admin@example.com (user ${row.user_id})
@@ -100,4 +127,6 @@ Dev account "Dev" (id ${row.account_id}, plan pro), admin admin@example.com (use
   curl -H "X-Auth-Token: ${token}" http://localhost:8787/api/user
   API reference: http://localhost:8787/api/docs
 `);
+  if (setPasswordUrl) log(`Sign in: open ${setPasswordUrl} to choose the dev admin's password\n`);
+  else log(`Console: http://localhost:8787/login (admin@example.com and the password you chose)\n`);
 }

@@ -12,21 +12,23 @@ const root = join(import.meta.dirname, '..', '..');
 const wranglerBin = join(root, 'node_modules', '.bin', 'wrangler');
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' };
 
-export type DevServer = LaunchedServer & { token: string; accountId: number; partnerKey: string };
+export type DevServer = LaunchedServer & LocalSetup;
 
-export type LocalSetup = { dir: string; config: string; token: string; accountId: number; partnerKey: string };
+/** `setPasswordUrl`: the dev admin's one-time link to choose a password (null once they have one). */
+export type LocalSetup = { dir: string; config: string; token: string; accountId: number; partnerKey: string; setPasswordUrl: string | null };
 
 /**
  * Writes `<dir>/wrangler.toml` with `shards` shards and runs `scripts/setup.mjs` against it (the D1
  * state in `dir` too). Running it again on the same directory with more shards is the local form of
  * docs/scaling.md › Adding a shard.
  */
-export function setUpLocal(dir: string, shards: number): LocalSetup {
+export function setUpLocal(dir: string, shards: number, baseUrl?: string): LocalSetup {
   const config = writeShardedConfig(dir, shards);
-  const result = spawnSync(process.execPath, [join(root, 'scripts', 'setup.mjs'), '--json', '--config', config, '--persist-to', dir], { cwd: root, encoding: 'utf8', env });
+  const args = ['--json', '--config', config, '--persist-to', dir, ...(baseUrl ? ['--base-url', baseUrl] : [])];
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'setup.mjs'), ...args], { cwd: root, encoding: 'utf8', env });
   if (result.status !== 0) throw new Error(`setup.mjs failed:\n${result.stdout}\n${result.stderr}`);
   const out = JSON.parse(result.stdout.trim().split('\n').pop()!);
-  return { dir, config, token: out.token, accountId: out.account_id, partnerKey: out.partner_key };
+  return { dir, config, token: out.token, accountId: out.account_id, partnerKey: out.partner_key, setPasswordUrl: out.set_password_url };
 }
 
 /** Runs SQL on one local database (`CONTROL_DB`, `SHARD_n`) of a setup; returns the result rows. */
@@ -40,9 +42,9 @@ export async function startDevServer(port: number, { shards = 2 }: { shards?: nu
   // The signing page's script and pdf.js must be in public/vendor (postinstall does this too).
   const vendor = spawnSync(process.execPath, [join(root, 'scripts', 'vendor-assets.mjs')], { cwd: root, encoding: 'utf8' });
   if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
-  const setup = setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-')), shards);
+  const setup = setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-')), shards, `http://127.0.0.1:${port}`);
   const server = await launchWranglerDev(port, setup.dir, ['--config', setup.config]);
-  return { ...server, token: setup.token, accountId: setup.accountId, partnerKey: setup.partnerKey };
+  return { ...server, ...setup };
 }
 
 export type LaunchedServer = { base: string; output(): string; stop(): Promise<void> };
