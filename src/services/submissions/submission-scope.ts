@@ -26,6 +26,11 @@ export type SubmissionScope = {
    * when none, or when the brand was deleted.
    */
   brand?: BrandingValues | null;
+  /**
+   * The branding of the custom domain the submission's links use now (set with the link base by
+   * `useLinkDomain`, src/services/submissions/links.ts); emails resolve it below the brand.
+   */
+  domainBranding?: Record<string, unknown> | null;
 };
 
 type Sources = Awaited<ReturnType<typeof readSubmissionSources>>;
