@@ -7,6 +7,8 @@
 // `data-reveal="token" data-reveal-into="id"` writes the answer's `token` into `#id [data-revealed]` and
 // shows `#id`: a secret the API returns once. `data-redirect="/path"` goes there after success.
 
+import { startBrandingPreviews } from './branding-preview';
+
 type Converted = string | number | boolean | string[] | unknown | null;
 
 function csrfToken(): string {
@@ -28,6 +30,19 @@ function valueOf(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaEleme
   return raw;
 }
 
+/** `branding.company_name` → `body.branding.company_name`: a field named with a dot goes into a nested object. */
+function nestDotted(body: Record<string, unknown>): Record<string, unknown> {
+  for (const name of Object.keys(body)) {
+    const dot = name.indexOf('.');
+    if (dot <= 0) continue;
+    const outer = name.slice(0, dot);
+    const inner = (body[outer] ??= {}) as Record<string, unknown>;
+    inner[name.slice(dot + 1)] = body[name];
+    delete body[name];
+  }
+  return body;
+}
+
 export function formBody(form: HTMLFormElement): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const element of Array.from(form.elements)) {
@@ -44,7 +59,7 @@ export function formBody(form: HTMLFormElement): Record<string, unknown> {
       body[element.name] = value;
     }
   }
-  return body;
+  return nestDotted(body);
 }
 
 export async function callApi(method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; json: any }> {
@@ -131,6 +146,8 @@ document.addEventListener('api:success', (event) => {
   form.reset();
   box.focus();
 });
+
+startBrandingPreviews();
 
 // Pages with their own behaviour import these helpers from the global.
 (window as unknown as { Console: unknown }).Console = { callApi, formBody };
