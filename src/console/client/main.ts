@@ -8,6 +8,7 @@
 // shows `#id`: a secret the API returns once. `data-redirect="/path"` goes there after success.
 
 import { startBrandingPreviews } from './branding-preview';
+import { nestDotted } from './nest-fields';
 
 type Converted = string | number | boolean | string[] | unknown | null;
 
@@ -28,19 +29,6 @@ function valueOf(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaEleme
   if (type === 'optional') return raw === '' ? null : raw;
   if (type === 'datetime') return raw === '' ? null : new Date(raw).toISOString();
   return raw;
-}
-
-/** `branding.company_name` → `body.branding.company_name`: a field named with a dot goes into a nested object. */
-function nestDotted(body: Record<string, unknown>): Record<string, unknown> {
-  for (const name of Object.keys(body)) {
-    const dot = name.indexOf('.');
-    if (dot <= 0) continue;
-    const outer = name.slice(0, dot);
-    const inner = (body[outer] ??= {}) as Record<string, unknown>;
-    inner[name.slice(dot + 1)] = body[name];
-    delete body[name];
-  }
-  return body;
 }
 
 export function formBody(form: HTMLFormElement): Record<string, unknown> {
