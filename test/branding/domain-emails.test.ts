@@ -6,6 +6,7 @@ import { shardScope } from '../../src/db/shards';
 import { completeLeftPendingSubmissions } from '../../src/scheduled/completion-sweep';
 import { expireDueSubmissions } from '../../src/scheduled/expire-submissions';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { page, signingFixture } from '../signing/fixtures';
 import { createTemplate, messagesTo, shardNumberOf } from '../submission-fixtures';
 
 const domainBranding = { company_name: 'Domain Co', display_title: 'Domain title', primary_button_color: '#7c2d12' };
@@ -68,6 +69,15 @@ describe('emails whose links use a custom domain', () => {
     const [invitation] = await messagesTo(email);
     expect(invitation.html).toContain('<strong style="font-size:18px">Brand Co</strong>');
     expect(invitation.html).toContain('>Domain title</h1>');
+  });
+
+  it('carry the domain’s branding in the email code the signing page sends', async () => {
+    const f = await signingFixture({ preferences: { require_email_2fa: true }, fields: [{ name: 'Name', type: 'text' }] });
+    await activeDomain(f.account, { is_default: true, branding: domainBranding });
+    const { slug, email } = f.submitters[0];
+    expect((await page('POST', `/s/${slug}/verification`, { body: {} })).status).toBe(200);
+    const code = (await messagesTo(email!)).find((m) => m.kind === 'verification_code');
+    expect(code?.html).toContain('<strong style="font-size:18px">Domain Co</strong>');
   });
 
   it('do not carry the branding of a domain the links do not use', async () => {

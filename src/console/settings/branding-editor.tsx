@@ -133,7 +133,7 @@ export function BrandingPreview(props: { id: string; branding?: Values; accountN
           <span data-preview-title>{b.displayTitle}</span>
         </div>
         <div style="padding:12px 16px;background:#fff">
-          <span data-preview-button role="presentation" style={`display:inline-block;background:${b.primaryColor};color:#fff;border-radius:6px;padding:8px 14px`}>
+          <span data-preview-button style={`display:inline-block;background:${b.primaryColor};color:#fff;border-radius:6px;padding:8px 14px`}>
             Sign and complete
           </span>
           <p data-preview-powered class="muted" hidden={!b.showBranding}>
