@@ -29,6 +29,7 @@ import { mountSubmissions } from './routes/submissions/submissions.index';
 import { mountTemplates } from './routes/templates/templates.index';
 import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
 import { mountBrands } from './routes/brands/brands.index';
+import { mountBrandingOptions } from './routes/branding-options/branding-options.index';
 import { mountStripeWebhook, mountSubscription } from './routes/subscription/subscription.index';
 import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
@@ -86,6 +87,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountTemplates(api);
   mountSavedFields(api);
   mountBrands(api);
+  mountBrandingOptions(api);
   mountSubscription(api);
   mountPayments(api);
   mountWebhooks(api);

@@ -25,6 +25,8 @@ export const CONSOLE_NAV = [
   { key: 'users', href: '/settings/users', label: 'Users' },
   { key: 'tokens', href: '/settings/tokens', label: 'API tokens' },
   { key: 'webhooks', href: '/settings/webhooks', label: 'Webhooks' },
+  { key: 'brands', href: '/settings/brands', label: 'Brands' },
+  { key: 'domains', href: '/settings/domains', label: 'Domains' },
   { key: 'security', href: '/settings/mfa', label: 'Two-factor' },
   { key: 'apps', href: '/settings/apps', label: 'Apps' },
 ] as const;

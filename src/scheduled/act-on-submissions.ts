@@ -1,10 +1,12 @@
 // The loop the cron's submission steps share: each submission gets the context a change made without a
-// request acts in (no caller IP; links from APP_URL or the submission's own base), and one that fails is
+// request acts in (no caller IP; links on the account's custom domain, else the submission's own base), and one that fails is
 // logged while the others go on — the next run looks at it again.
 import { getAccount } from '../db/queries/accounts';
+import { activeDomainsOf, type ActiveDomain } from '../db/queries/custom-domains';
 import type { Submission } from '../db/schema/index';
 import type { ShardScope } from '../db/shards';
 import { loadScope, type SubmissionScope } from '../services/submissions/submission-scope';
+import { useLinkDomain } from '../services/submissions/links';
 import type { StateContext } from '../services/submissions/submission-state';
 
 /** Runs `act` on each submission in turn; returns the ids it reported as changed. */
@@ -16,10 +18,15 @@ export async function actOnSubmissions(
 ): Promise<number[]> {
   const { db, control, env } = scope;
   const changed: number[] = [];
+  // Links in the messages built here use the account's custom domain as a request would (one control
+  // query per account per run); a domain removed or deactivated since falls back to the stored base.
+  const domainsByAccount = new Map<number, ActiveDomain[]>();
   for (const submission of submissions) {
     try {
       const account = await getAccount(control, submission.accountId);
       if (!account) continue;
+      let domains = domainsByAccount.get(account.id);
+      if (!domains) domainsByAccount.set(account.id, (domains = await activeDomainsOf(control, account.id)));
       const ctx: StateContext = {
         db,
         account,
@@ -29,7 +36,7 @@ export async function actOnSubmissions(
         messagesQueue: env.MESSAGES_QUEUE,
         sealingQueue: env.SEALING_QUEUE,
       };
-      if (await act(ctx, await loadScope(db, submission))) changed.push(submission.id);
+      if (await act(ctx, useLinkDomain(await loadScope(db, submission), domains))) changed.push(submission.id);
     } catch (err) {
       // Changed meanwhile (a guard refused) or D1 failed for this one.
       console.error(`${doing} submission ${submission.id}:`, err);

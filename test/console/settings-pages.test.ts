@@ -7,6 +7,8 @@ const PAGES = [
   { path: '/settings/users', title: 'Users' },
   { path: '/settings/tokens', title: 'API tokens' },
   { path: '/settings/webhooks', title: 'Webhooks' },
+  { path: '/settings/brands', title: 'Brands' },
+  { path: '/settings/domains', title: 'Custom domains' },
 ];
 
 let roles: RoleSessions;

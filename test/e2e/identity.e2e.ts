@@ -323,7 +323,24 @@ describe('console identity in a real browser', () => {
     // An address literal: the destination check needs no DNS lookup (none is reachable offline).
     const webhook = await call('POST', '/api/webhooks', { url: 'https://93.184.215.14/hooks/e2e' });
     expect(webhook.status, webhook.text).toBe(201);
-    const pages = ['/settings/account', '/settings/users', '/settings/tokens', '/settings/webhooks', `/settings/webhooks/${webhook.json.id}`, '/settings/mfa', '/settings/apps', '/settings/password'];
+    const brand = await call('POST', '/api/brands', { name: 'Axe brand', branding: { company_name: 'Axe Co', header_color: '#12345a' } });
+    expect(brand.status, brand.text).toBe(201);
+    const domain = await call('POST', '/api/custom_domains', { hostname: `axe-${Date.now()}.example.com` });
+    expect(domain.status, domain.text).toBe(201);
+    const pages = [
+      '/settings/account',
+      '/settings/users',
+      '/settings/tokens',
+      '/settings/webhooks',
+      `/settings/webhooks/${webhook.json.id}`,
+      '/settings/brands',
+      `/settings/brands/${brand.json.brand.id}`,
+      '/settings/domains',
+      `/settings/domains/${domain.json.id}`,
+      '/settings/mfa',
+      '/settings/apps',
+      '/settings/password',
+    ];
     for (const p of pages) {
       await admin.goto(`${server.base}${p}`);
       expect(path(admin)).toBe(p);

@@ -7,6 +7,9 @@
 // `data-reveal="token" data-reveal-into="id"` writes the answer's `token` into `#id [data-revealed]` and
 // shows `#id`: a secret the API returns once. `data-redirect="/path"` goes there after success.
 
+import { startBrandingPreviews } from './branding-preview';
+import { nestDotted } from './nest-fields';
+
 type Converted = string | number | boolean | string[] | unknown | null;
 
 function csrfToken(): string {
@@ -44,7 +47,7 @@ export function formBody(form: HTMLFormElement): Record<string, unknown> {
       body[element.name] = value;
     }
   }
-  return body;
+  return nestDotted(body);
 }
 
 export async function callApi(method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; json: any }> {
@@ -131,6 +134,8 @@ document.addEventListener('api:success', (event) => {
   form.reset();
   box.focus();
 });
+
+startBrandingPreviews();
 
 // Pages with their own behaviour import these helpers from the global.
 (window as unknown as { Console: unknown }).Console = { callApi, formBody };

@@ -45,12 +45,12 @@ export async function customDomainByHostname(db: Db, hostname: string): Promise<
   return db.select().from(customDomains).where(eq(customDomains.hostname, hostname)).get();
 }
 
-export type ActiveDomain = Pick<CustomDomain, 'hostname' | 'isDefault'>;
+export type ActiveDomain = Pick<CustomDomain, 'id' | 'hostname' | 'isDefault' | 'branding'>;
 
-/** The account's active domains: the ones links may use. */
+/** The account's active domains: the ones links may use, with the branding emails on them carry. */
 export async function activeDomainsOf(db: Db, accountId: number): Promise<ActiveDomain[]> {
   return db
-    .select({ hostname: customDomains.hostname, isDefault: customDomains.isDefault })
+    .select({ id: customDomains.id, hostname: customDomains.hostname, isDefault: customDomains.isDefault, branding: customDomains.branding })
     .from(customDomains)
     .where(and(eq(customDomains.accountId, accountId), eq(customDomains.status, 'active')));
 }

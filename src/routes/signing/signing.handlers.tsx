@@ -16,7 +16,7 @@ import { declineForm, delegateForm, inviteWitness, submitForm } from '../../serv
 import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { chooseLinkBase } from '../../services/submissions/links';
+import { useLinkDomain } from '../../services/submissions/links';
 import { SIGNING_CSP } from '../../signing-page/layout';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
@@ -73,14 +73,17 @@ async function loadVerified(c: C) {
 }
 
 /**
- * For actions that invite someone (the next signer, a delegate, a witness): their links use the custom
- * domain that applies now (docs/custom-domains.md › Links). One control query, only on these actions.
+ * For actions that email someone (the next signer, a delegate, a witness, completion copies, a code):
+ * their links and branding use the custom domain that applies now (docs/custom-domains.md › Links).
+ * One control query, only on these actions.
  */
+async function useLiveLinks(c: C, signing: Signing): Promise<void> {
+  useLinkDomain(signing.scope, await activeDomainsOf(c.var.control, signing.account.id));
+}
+
 async function loadVerifiedWithLiveLinks(c: C) {
   const loaded = await loadVerified(c);
-  const { scope, account } = loaded.signing;
-  const domains = await activeDomainsOf(c.var.control, account.id);
-  scope.submission.linkBase = chooseLinkBase(scope.template.preferences, domains, scope.submission.linkBase);
+  await useLiveLinks(c, loaded.signing);
   return loaded;
 }
 
@@ -223,6 +226,7 @@ export const postSendCode: RouteHandler<typeof routes.postSendCode, AppEnv> = as
   const { db, signing } = await load(c);
   assertCanFill(signing);
   if (!requiresEmailCode(signing)) throw unprocessable('This form does not ask for an email code.');
+  await useLiveLinks(c, signing);
   await sendCode(contextOf(c, db, signing), signing);
   return c.json({ sent: true }, 200);
 };

@@ -20,7 +20,7 @@ import { serializeSubmission, serializeSubmitter } from './submissions.serialize
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../services/submissions/field-values';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { chooseLinkBase, type LinkDomain } from '../../services/submissions/links';
+import { useLinkDomain, type LinkDomain } from '../../services/submissions/links';
 
 function apiBase(c: Context<AppEnv>): string {
   return baseUrl(c.req.raw, c.env.APP_URL);
@@ -52,7 +52,7 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
 async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scopes: S[]): Promise<S[]> {
   if (scopes.length === 0) return scopes;
   const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
-  for (const scope of scopes) scope.submission.linkBase = chooseLinkBase(scope.template.preferences, domains, scope.submission.linkBase);
+  for (const scope of scopes) useLinkDomain(scope, domains);
   return scopes;
 }
 

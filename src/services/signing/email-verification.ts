@@ -55,7 +55,7 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
   const since = new Date(Date.now() - 60 * 60 * 1000).toISOString();
   const code = newCode();
   const at = nowIso();
-  const source = { account: ctx.account, serviceName: ctx.serviceName, template: { name: scope.template.name, preferences: scope.template.preferences }, brand: scope.brand };
+  const source = { account: ctx.account, serviceName: ctx.serviceName, template: { name: scope.template.name, preferences: scope.template.preferences }, brand: scope.brand, domainBranding: scope.domainBranding };
   const message = emailMessage(
     'verification_code',
     {

@@ -22,7 +22,7 @@ import { assertWithinPlanLimit, monthStartIso, planLimitGuard, planLimitReached,
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { ChangeSet } from './change-set';
 import { checkFieldValue, EMAIL, isBlank, PHONE } from './field-values';
-import { chooseLinkBase, newSlug, type LinkDomain } from './links';
+import { chooseLinkBase, chooseLinkDomain, newSlug, type LinkDomain } from './links';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';
 import { autoSignValues } from './auto-sign';
@@ -399,14 +399,16 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, pl
   const resolved = { submissionIds: { '$.submission.id': slug }, submittersArray: { path: '$.submission.submitters', submissionSlug: slug } };
   cs.add(insertResolvedEventStatement(db, accountId, 'submission.created', payloadSubmission(plan.submission.status), resolved));
 
+  // The invitation's link and branding: the custom domain that applies now (the row keeps the service's base).
+  const linkDomain = chooseLinkDomain(template.preferences, ctx.linkDomains ?? []);
   const source: MessageSource = {
     account: ctx.account,
     serviceName: ctx.serviceName,
-    // The invitation's link: the custom domain that applies now (the row keeps the service's base).
-    submission: { ...plan.submission, id: 0, linkBase: chooseLinkBase(template.preferences, ctx.linkDomains ?? [], plan.submission.linkBase) },
+    submission: { ...plan.submission, id: 0, linkBase: chooseLinkBase(template.preferences, linkDomain ? [linkDomain] : [], plan.submission.linkBase) },
     template: { name: template.name, preferences: template.preferences },
     invitation: plan.message,
     brand: plan.brand,
+    domainBranding: linkDomain?.branding,
   };
   for (const s of submitters) {
     const formData = (event: 'form.created' | 'submitter.sent') =>

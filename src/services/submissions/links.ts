@@ -22,7 +22,14 @@ export function accountIdOfSlug(slug: string): number | null {
 }
 
 /** An active custom signing domain of the account (src/db/queries/custom-domains.ts › activeDomainsOf). */
-export type LinkDomain = { hostname: string; isDefault: boolean };
+export type LinkDomain = { hostname: string; isDefault: boolean; branding?: Record<string, unknown> | null };
+
+/** The active domain signing links use now (see chooseLinkBase), or undefined for the service's base. */
+export function chooseLinkDomain<D extends LinkDomain>(templatePreferences: Record<string, unknown>, domains: readonly D[]): D | undefined {
+  const named = templatePreferences.custom_domain;
+  const wanted = typeof named === 'string' ? named.trim().toLowerCase().replace(/\.$/, '') : '';
+  return domains.find((d) => d.hostname === wanted) ?? domains.find((d) => d.isDefault);
+}
 
 /**
  * The origin signing links use, decided whenever a link is shown or sent (docs/custom-domains.md ›
@@ -31,12 +38,28 @@ export type LinkDomain = { hostname: string; isDefault: boolean };
  * with the submission). A removed or inactive domain therefore falls back without touching any row.
  */
 export function chooseLinkBase(templatePreferences: Record<string, unknown>, domains: readonly LinkDomain[], serviceBase: string): string {
-  const named = templatePreferences.custom_domain;
-  const wanted = typeof named === 'string' ? named.trim().toLowerCase().replace(/\.$/, '') : '';
-  const domain = domains.find((d) => d.hostname === wanted) ?? domains.find((d) => d.isDefault);
+  const domain = chooseLinkDomain(templatePreferences, domains);
   return domain ? `https://${domain.hostname}` : serviceBase.replace(/\/+$/, '');
 }
 
 export function signingUrl(linkBase: string, slug: string): string {
   return `${linkBase}/s/${slug}`;
+}
+
+type LinkedScope = {
+  submission: { linkBase: string };
+  template: { preferences: Record<string, unknown> };
+  domainBranding?: Record<string, unknown> | null;
+};
+
+/**
+ * Points a loaded submission's links at the domain that applies now and records that domain's
+ * branding for the emails composed with the scope (docs/branding.md › Resolution: level 3). Pages,
+ * API responses, cron and queue work all call this with the account's active domains (one control query).
+ */
+export function useLinkDomain<S extends LinkedScope>(scope: S, domains: readonly LinkDomain[]): S {
+  const domain = chooseLinkDomain(scope.template.preferences, domains);
+  scope.submission.linkBase = domain ? `https://${domain.hostname}` : scope.submission.linkBase.replace(/\/+$/, '');
+  scope.domainBranding = domain?.branding ?? null;
+  return scope;
 }

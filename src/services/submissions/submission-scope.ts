@@ -32,6 +32,11 @@ export type SubmissionScope = {
    * them on, so every payload built from this scope carries the same `url`s (docs/document-links.md).
    */
   documentLinks?: ReadonlyMap<number, MintedLink>;
+  /**
+   * The branding of the custom domain the submission's links use now (set with the link base by
+   * `useLinkDomain`, src/services/submissions/links.ts); emails resolve it below the brand.
+   */
+  domainBranding?: Record<string, unknown> | null;
 };
 
 type Sources = Awaited<ReturnType<typeof readSubmissionSources>>;

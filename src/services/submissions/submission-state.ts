@@ -61,6 +61,7 @@ function messageSource(ctx: StateContext, scope: SubmissionScope): MessageSource
     submission: scope.submission,
     template: { name: scope.template.name, preferences: scope.template.preferences },
     brand: scope.brand,
+    domainBranding: scope.domainBranding,
   };
 }
 
@@ -255,7 +256,8 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
 async function reloadScope(db: Db, scope: SubmissionScope): Promise<SubmissionScope> {
   const [submission, submitters] = await Promise.all([findSubmissionById(db, scope.submission.id), listSubmittersOf(db, [scope.submission.id])]);
   if (!submission) throw unprocessable('This submission no longer exists.');
-  return { ...scope, submission, submitters };
+  // The link base the caller chose (a custom domain, useLinkDomain) stays: the row keeps the service's.
+  return { ...scope, submission: { ...submission, linkBase: scope.submission.linkBase }, submitters };
 }
 
 async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
