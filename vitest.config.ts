@@ -15,6 +15,9 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             ENVIRONMENT: 'test',
+            // The service's own origin, as production sets it: requests to it cost no custom-domain lookup
+            // (src/middleware/custom-domain-host); test/helpers.ts › api() calls it.
+            APP_URL: 'https://api.test',
             TEST_MIGRATIONS: migrations,
             // Local servers started by test/global/setup.ts.
             PDF_TOOLS_URL: inject('pdfToolsUrl'),

@@ -1,6 +1,6 @@
 // Payment rows of payment fields (src/db/schema/payments.ts). Every status change is conditional on the
 // status it changes from, so a webhook racing another (or a new checkout) changes nothing twice.
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, ne, or } from 'drizzle-orm';
 import type { Db } from '../client';
 import { payments, type Payment } from '../schema';
 import { nowIso } from '../../lib/time';
@@ -48,7 +48,7 @@ export async function markPaid(db: Db, accountId: number, id: number, reference:
   const changed = await db
     .update(payments)
     .set({ status: 'paid', reference, failureMessage: null, paidAt: at, updatedAt: at })
-    .where(and(eq(payments.accountId, accountId), eq(payments.id, id), inArray(payments.status, ['pending', 'failed'])))
+    .where(and(eq(payments.accountId, accountId), eq(payments.id, id), or(eq(payments.status, 'pending'), eq(payments.status, 'failed'))))
     .returning({ id: payments.id });
   return changed.length > 0;
 }

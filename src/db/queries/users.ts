@@ -1,5 +1,6 @@
 // User rows: team members of an account.
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { users, type User } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -30,7 +31,7 @@ export async function usersByIds(db: Db, accountId: number, ids: number[]): Prom
   return db
     .select()
     .from(users)
-    .where(and(eq(users.accountId, accountId), inArray(users.id, ids)));
+    .where(and(eq(users.accountId, accountId), inList(users.id, ids)));
 }
 
 export async function findUserByEmail(db: Db, accountId: number, email: string): Promise<User | undefined> {

@@ -1,7 +1,8 @@
 // One-time password links (invitation, reset) and sign-in account choices: a random token whose SHA-256
 // is the row's key in the control database, used at most once even when two requests race
 // (docs/identity.md › Passwords).
-import { and, eq, gt, inArray, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { inList } from '../../db/bound-parameters';
 import type { Db } from '../../db/client';
 import { passwordTokens, sessions, users, type PasswordToken, type User } from '../../db/schema/index';
 import { sha256Hex } from '../../lib/crypto';
@@ -122,10 +123,11 @@ export async function rehashUserPassword(db: Db, userId: number, password: strin
 
 /** Deletes used and expired tokens, at most `limit` a run (a cron step keeps the table small). */
 export async function deleteSpentPasswordTokens(db: Db, now = Date.now(), limit = 500): Promise<void> {
-  const spent = db
+  const spent = await db
     .select({ id: passwordTokens.id })
     .from(passwordTokens)
     .where(or(isNotNull(passwordTokens.usedAt), lt(passwordTokens.expiresAt, new Date(now).toISOString())))
     .limit(limit);
-  await db.delete(passwordTokens).where(inArray(passwordTokens.id, spent)).run();
+  if (spent.length === 0) return;
+  await db.delete(passwordTokens).where(inList(passwordTokens.id, spent.map((row) => row.id))).run();
 }

@@ -4,7 +4,8 @@
 // changes, MFA is disabled or their role is raised (`endSessionsOfUser`).
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { and, eq, inArray, lt, ne, or } from 'drizzle-orm';
+import { and, eq, lt, ne, or } from 'drizzle-orm';
+import { inList } from '../../db/bound-parameters';
 import type { Db } from '../../db/client';
 import { accounts, sessions, users, type Account, type Session, type User } from '../../db/schema/index';
 import type { AppEnv } from '../../env';
@@ -129,12 +130,13 @@ export function endSessionsOfUserStatement(db: Db, userId: number) {
 
 /** Deletes sessions past their idle or absolute end, at most `limit` a run (a cron step keeps the table small). */
 export async function deleteStaleSessions(db: Db, now = Date.now(), limit = 500): Promise<void> {
-  const stale = db
+  const stale = await db
     .select({ id: sessions.id })
     .from(sessions)
     .where(or(lt(sessions.lastSeenAt, new Date(now - SESSION_IDLE_MS).toISOString()), lt(sessions.expiresAt, new Date(now).toISOString())))
     .limit(limit);
-  await db.delete(sessions).where(inArray(sessions.id, stale)).run();
+  if (stale.length === 0) return;
+  await db.delete(sessions).where(inList(sessions.id, stale.map((row) => row.id))).run();
 }
 
 // ---- the cookie ----
