@@ -46,7 +46,7 @@ describe('payment field checkout', () => {
     const res = await checkout(f);
     expect(res.status).toBe(200);
     expect(res.json.url).toMatch(/\/checkout\/cs_test_/);
-    const sent = (await stripeRequests()).find((r) => r.form['metadata[account_id]'] === String(f.account.accountId))!;
+    const sent = (await stripeRequests()).filter((r) => r.form.mode === 'payment' && r.form['metadata[account_id]'] === String(f.account.accountId)).at(-1)!;
     expect(sent.authorization).toBe(`Bearer ${KEY}`);
     expect(sent.form).toMatchObject({
       mode: 'payment',
@@ -62,7 +62,7 @@ describe('payment field checkout', () => {
     const f = await payingFixture({ formula: '{Hours} * 80 + 0.5', preferences: { currency: 'USD' } });
     await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Hours')]: 3 } } });
     expect((await checkout(f)).status).toBe(200);
-    const sent = (await stripeRequests()).find((r) => r.form['metadata[account_id]'] === String(f.account.accountId))!;
+    const sent = (await stripeRequests()).filter((r) => r.form.mode === 'payment' && r.form['metadata[account_id]'] === String(f.account.accountId)).at(-1)!;
     expect(sent.form['line_items[0][price_data][unit_amount]']).toBe('24050');
   });
 
