@@ -127,10 +127,7 @@ describe('POST /api/submissions/{id}/documents/reseal', () => {
     expect((await documents(s)).json.sealing).toEqual({ status: 'in_progress', reason: null, failed_at: null });
   });
 
-  // Retried: once in four full runs pdfsig reported this seal's signature as an unknown validation failure
-  // with an empty signer name; alone it always passes. Suspected race around the account's lazily created
-  // sealing certificate (note of 2026-11-25) — to be found, not hidden: a failure of every try still fails.
-  it('once the cause is mended, the queued message seals the submission with a valid signature and clears the failure', { retry: 2 }, async () => {
+  it('once the cause is mended, the queued message seals the submission with a valid signature and clears the failure', async () => {
     const s = await unsealableSubmission();
     await deliverSealing(s.id, SEALING_MAX_ATTEMPTS);
     await s.restoreOriginal();

@@ -30,6 +30,17 @@ function distinguishedName(commonName: string, organization: string): pkijs.Rela
   });
 }
 
+/**
+ * A certificate serial from random bytes, as DER wants it (RFC 5280 § 4.1.2.2): positive (top bit clear)
+ * and minimally encoded (first byte never zero — a leading zero byte before one below 0x80 is not DER,
+ * and strict verifiers such as NSS, behind pdfsig and Firefox, refuse the certificate). 126 random bits.
+ */
+export function serialNumberBytes(random: Uint8Array): Uint8Array {
+  const serial = random.slice();
+  serial[0] = (serial[0] & 0x3f) | 0x40;
+  return serial;
+}
+
 export type CertificateOptions = {
   commonName: string;
   organization: string;
@@ -48,9 +59,7 @@ export async function generateSigningIdentity(options: CertificateOptions): Prom
 
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
-  const serial = crypto.getRandomValues(new Uint8Array(16));
-  serial[0] &= 0x7f; // a positive INTEGER (RFC 5280 § 4.1.2.2)
-  certificate.serialNumber = new asn1js.Integer({ valueHex: serial });
+  certificate.serialNumber = new asn1js.Integer({ valueHex: serialNumberBytes(crypto.getRandomValues(new Uint8Array(16))) });
   const name = distinguishedName(options.commonName, options.organization);
   certificate.issuer = name;
   certificate.subject = name;
