@@ -16,6 +16,18 @@ export async function insertGeneratedIdentity(db: Db, values: NewSigningIdentity
   await db.insert(signingIdentities).values(values).onConflictDoNothing();
 }
 
+/**
+ * Swaps a generated identity for a new one, only while it is still the row read (two runs racing replace
+ * it once; the loser reads the winner's).
+ */
+export async function replaceGeneratedIdentity(db: Db, current: Pick<SigningIdentityRow, 'id' | 'sha256Fingerprint'>, values: NewSigningIdentity): Promise<void> {
+  const { accountId: _account, source: _source, ...changes } = values;
+  await db
+    .update(signingIdentities)
+    .set({ ...changes, createdAt: new Date().toISOString() })
+    .where(and(eq(signingIdentities.id, current.id), eq(signingIdentities.sha256Fingerprint, current.sha256Fingerprint)));
+}
+
 /** Replaces the account's uploaded identity. */
 export async function upsertUploadedIdentity(db: Db, values: NewSigningIdentity): Promise<SigningIdentityRow> {
   const { accountId: _account, source: _source, ...changes } = values;

@@ -10,6 +10,7 @@ import {
   activeSigningIdentity,
   deleteUploadedIdentity,
   insertGeneratedIdentity,
+  replaceGeneratedIdentity,
   upsertUploadedIdentity,
   type NewSigningIdentity,
 } from '../../db/queries/signing-identities';
@@ -55,10 +56,17 @@ async function rowValues(
 
 type IdentityAccount = Pick<Account, 'id' | 'name'>;
 
-async function generate(env: IdentityEnv, db: Db, account: IdentityAccount): Promise<void> {
-  const accountId = account.id;
+async function generatedRow(env: IdentityEnv, account: IdentityAccount): Promise<NewSigningIdentity> {
   const generated = await generateSigningIdentity({ commonName: `${account.name} (${env.SERVICE_NAME})`, organization: account.name });
-  await insertGeneratedIdentity(db, await rowValues(env, accountId, 'generated', { ...generated, chain: [], keyAlgorithm: 'RSA' }));
+  return rowValues(env, account.id, 'generated', { ...generated, chain: [], keyAlgorithm: 'RSA' });
+}
+
+/**
+ * A serial with a zero byte it does not need (before one below 0x80) is not DER: NSS refuses every
+ * signature made with such a certificate. Generated certificates had one until 2026-11-25 (1 in 256).
+ */
+export function hasNonMinimalSerial(row: Pick<SigningIdentityRow, 'serialNumber'>): boolean {
+  return /^00[0-7]/i.test(row.serialNumber);
 }
 
 /** The row sealing would use now, generating (and storing) the self-signed identity on first use. */
@@ -66,7 +74,11 @@ export async function activeIdentityRow(env: IdentityEnv, db: Db, account: Ident
   const accountId = account.id;
   let row = await activeSigningIdentity(db, accountId);
   if (!row) {
-    await generate(env, db, account);
+    await insertGeneratedIdentity(db, await generatedRow(env, account));
+    row = await activeSigningIdentity(db, accountId);
+  } else if (row.source === 'generated' && hasNonMinimalSerial(row)) {
+    // Documents sealed from now on verify everywhere; earlier seals keep the certificate they name.
+    await replaceGeneratedIdentity(db, row, await generatedRow(env, account));
     row = await activeSigningIdentity(db, accountId);
   }
   if (!row) throw new Error(`No signing identity could be stored for account ${accountId}.`);
