@@ -80,7 +80,8 @@ function embedRoute<const R extends RouteConfig>(resourceType: EmbedResourceType
   const middleware: MiddlewareHandler<AppEnv>[] = [requireEmbedGrant(resourceType, options.permission)];
   const bodyTypes = Object.keys(route.request?.body?.content ?? {});
   if (bodyTypes.length === 1 && bodyTypes[0] === 'application/json') middleware.push(requireJsonBody({ allowEmpty: !route.request?.body?.required }));
-  const statuses = new Set<ErrorStatus>([400, 401, 404, 429, ...(options.errors ?? [])]);
+  // 403 also answers a suspended account's tokens; 422 an id longer than ids are.
+  const statuses = new Set<ErrorStatus>([400, 401, 403, 404, 422, 429, ...(options.errors ?? [])]);
   return createRoute({
     ...route,
     description: `${route.description ?? ''}\n\nCredential: an embed JWT for ${resourceType === 'template' ? 'this template (a builder token)' : 'this submission (a signing form token)'}${options.permission ? ` with \`${options.permission}\`` : ''}; other credentials get 401.`.trim(),
