@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount } from '../helpers';
 import { signingFixture } from '../signing/fixtures';
 import { createTemplate } from '../submission-fixtures';
+import { sessionFor } from '../session-fixtures';
 import { embedApi, mintToken } from './embed-fixtures';
 
 describe('POST /api/embed/token', () => {
@@ -50,6 +51,14 @@ describe('POST /api/embed/token', () => {
     const body = { resource_type: 'submission', resource_id: f.submissionId };
     const [a, b] = await Promise.all([mintToken(f.account.token, body), mintToken(f.account.token, body)]);
     for (const jwt of [a, b]) expect((await embedApi('GET', `/api/embed/submission/${f.submissionId}`, jwt)).status).toBe(200);
+  });
+
+  it('mints from a console session, whose user the token then acts as', async () => {
+    const f = await signingFixture();
+    const session = await sessionFor(f.account);
+    const res = await api('POST', '/api/embed/token', { token: null, headers: session.console, body: { resource_type: 'submission', resource_id: f.submissionId } });
+    expect(res.status).toBe(201);
+    expect(decodeJwt(res.json.token).uid).toBe(f.account.userId);
   });
 
   it('answers 401 without credentials', async () => {
