@@ -67,6 +67,18 @@ describe('PUT /api/embed/template/{id}', () => {
     });
   });
 
+  it('answers 401 without a token', async () => {
+    const { template } = await builder();
+    expect((await embedApi('PUT', `/api/embed/template/${template.id}`, null)).status).toBe(401);
+  });
+
+  it('answers 404 for another account’s template', async () => {
+    const { jwt } = await builder();
+    const other = await createAccount();
+    const foreign = await createTemplate(other.token);
+    expect((await embedApi('PUT', `/api/embed/template/${foreign.id}`, jwt)).status).toBe(404);
+  });
+
   it('answers 404 for a template the token is not for', async () => {
     const { owner, jwt } = await builder();
     const another = await createTemplate(owner.token);
@@ -108,6 +120,10 @@ describe('POST /api/embed/submission/{id}/complete', () => {
     const res = await embedApi('POST', `/api/embed/submission/${f.submissionId}/complete`, jwt);
     expect(res.status).toBe(422);
     expect(res.json).toEqual({ error: 'Signers complete their form on the signing page (the embedded form), not through the API.', code: 'complete_on_signing_page' });
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await embedApi('POST', '/api/embed/submission/1/complete', null)).status).toBe(401);
   });
 
   it('answers 404 for a submission the token is not for', async () => {
@@ -179,6 +195,18 @@ describe('PUT /api/embed/submission/{id}/values', () => {
     const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: {} } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('submitter_id is required: this submission has several submitters.');
+  });
+
+  it('answers 404 for another account’s submission', async () => {
+    const { jwt } = await form();
+    const other = await signingFixture();
+    const res = await embedApi('PUT', `/api/embed/submission/${other.submissionId}/values`, jwt, { body: { values: {} } });
+    expect(res.status).toBe(404);
+    expect(res.json.error).toBe('Submission not found.');
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await embedApi('PUT', '/api/embed/submission/1/values', null, { body: { values: {} } })).status).toBe(401);
   });
 
   it('answers 404 for a submitter of another submission', async () => {
