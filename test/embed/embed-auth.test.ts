@@ -96,6 +96,18 @@ describe('embed token authentication', () => {
     expect((await embedApi('GET', `/api/embed/submission/${f.submissionId}`, jwt)).status).toBe(401);
   });
 
+  it('answers 403 while the account is suspended', async () => {
+    const { f, jwt } = await formToken();
+    await env.CONTROL_DB.prepare("UPDATE accounts SET suspended_at = '2026-01-01T00:00:00Z' WHERE id = ?").bind(f.account.accountId).run();
+    const res = await embedApi('GET', `/api/embed/submission/${f.submissionId}`, jwt);
+    expect(res.status).toBe(403);
+  });
+
+  it('is accepted in X-Auth-Token as well, like every credential', async () => {
+    const { f, jwt } = await formToken();
+    expect((await embedApi('GET', `/api/embed/submission/${f.submissionId}`, null, { headers: { 'X-Auth-Token': jwt } })).status).toBe(200);
+  });
+
   it('answers 404 to a form token used for another submission of the same account', async () => {
     const { f, jwt } = await formToken();
     const second = await api('POST', '/api/submissions', { token: f.account.token, body: { template_id: f.templateId, submitters: [{ role: 'First Party', email: 'second@example.com' }] } });
