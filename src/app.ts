@@ -47,6 +47,7 @@ import { mountMfaConsole } from './console/mfa/mfa.index';
 import { createSignInRoutes } from './console/sign-in/sign-in.routes';
 import { createOAuthRoutes } from './routes/oauth/oauth.index';
 import { createAppsPages } from './routes/console-apps/apps.index';
+import { embedCors, mountEmbed } from './routes/embed/embed.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -95,6 +96,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountSubmissionDocuments(api);
   mountCustomDomains(api);
   mountDocumentLinks(api);
+  mountEmbed(api);
   return api;
 }
 
@@ -122,6 +124,8 @@ export function createApp() {
   // Also before the tenant API: Stripe signs its deliveries and sends no API token.
   mountStripeWebhook(app);
   mountPaymentsWebhook(app);
+  app.use('/api/embed/template/*', embedCors());
+  app.use('/api/embed/submission/*', embedCors());
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
   app.route('/', createOAuthRoutes());

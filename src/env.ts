@@ -63,11 +63,11 @@ export type Bindings = DatabaseBindings & {
 };
 
 /**
- * What a tenant API request authenticated with: an API token, a console session cookie or an OAuth
- * access token (spec › Authentication). Every later check reads this, never the kind-specific row.
+ * What a tenant API request authenticated with: an API token, a console session cookie, an OAuth
+ * access token or an embed JWT (spec › Authentication). Every later check reads this, never the kind-specific row.
  */
 export type Credential = {
-  kind: 'api_token' | 'session' | 'oauth';
+  kind: 'api_token' | 'session' | 'oauth' | 'embed';
   /** The row's id within its kind (access_tokens, sessions, OAuth grants). */
   id: number;
   /** Granted scopes; empty means every scope (an unscoped API token, a session: the role still gates). */
@@ -113,6 +113,8 @@ export type AppEnv = {
     /** Which shard `db` is (SHARD_<n>). */
     shard: number;
     principal: Principal;
+    /** Set only when the request carries an embed JWT: the one resource it may reach (src/services/embed). */
+    embed: import('./services/embed/embed-tokens').EmbedGrant | undefined;
     /** Console pages: the signed-in session, user and account (src/middleware/console-session). */
     signedIn: import('./services/identity/sessions').SignedIn;
     audit: AuditNote | undefined;

@@ -1,7 +1,7 @@
 // Account rows.
 import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { accounts, type Account } from '../schema';
+import { accounts, users, type Account, type User } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 import { nowIso } from '../../lib/time';
@@ -71,4 +71,44 @@ export async function bumpDocumentLinkGeneration(db: Db, id: number): Promise<Ac
     .where(eq(accounts.id, id))
     .returning();
   return row;
+}
+
+/**
+ * Stores the account's first embed key unless one is there already (two first mints racing keep one);
+ * returns the key the account has now.
+ */
+export async function setEmbedKeyIfMissing(db: Db, id: number, sealedKey: string): Promise<string> {
+  const [row] = await db
+    .update(accounts)
+    .set({ embedKey: sealedKey })
+    .where(and(eq(accounts.id, id), isNull(accounts.embedKey)))
+    .returning({ embedKey: accounts.embedKey });
+  if (row?.embedKey) return row.embedKey;
+  const current = await db.select({ embedKey: accounts.embedKey }).from(accounts).where(eq(accounts.id, id)).get();
+  if (!current?.embedKey) throw new Error(`Account ${id} has no embed key after storing one.`);
+  return current.embedKey;
+}
+
+/**
+ * Rotates the embed key in one statement: the current key becomes the previous one (still verifying
+ * until `previousUntil`), the new one signs from now on. SQLite evaluates every SET from the old row, so
+ * two rotations racing both shift and neither loses the key the other just made current.
+ */
+export async function rotateEmbedKey(db: Db, id: number, sealedKey: string, previousUntil: string): Promise<Account> {
+  const [row] = await db
+    .update(accounts)
+    .set({ embedKeyPrevious: sql`${accounts.embedKey}`, embedKeyPreviousUntil: previousUntil, embedKey: sealedKey, updatedAt: nowIso() })
+    .where(eq(accounts.id, id))
+    .returning();
+  return row;
+}
+
+/** An embed token's account and the user who minted it, in one control query (docs/embedding.md). */
+export async function findEmbedPrincipal(db: Db, accountId: number, userId: number): Promise<{ account: Account; user: User } | undefined> {
+  return db
+    .select({ account: accounts, user: users })
+    .from(users)
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .where(and(eq(users.id, userId), eq(users.accountId, accountId)))
+    .get();
 }

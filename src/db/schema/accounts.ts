@@ -54,6 +54,15 @@ export const accounts = sqliteTable('accounts', {
   documentLinkExpiryDays: integer('document_link_expiry_days').default(30),
   /** Every link carries the generation it was minted in; revoke-all bumps it, and older links answer 410. */
   documentLinkGeneration: integer('document_link_generation').notNull().default(0),
+  /**
+   * The key embed JWTs are signed with (docs/embedding.md): 32 random bytes, encrypted at rest
+   * (src/lib/encryption.ts, bound to the account id), made on the first mint. Kept on the account row so
+   * that verifying a token costs the one control lookup that also finds the account and its user.
+   */
+  embedKey: text('embed_key'),
+  /** After a rotation: the key before it, which still verifies tokens until `embedKeyPreviousUntil`. */
+  embedKeyPrevious: text('embed_key_previous'),
+  embedKeyPreviousUntil: text('embed_key_previous_until'),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });

@@ -1,5 +1,5 @@
 // Authenticates tenant API requests: an API token (X-Auth-Token or Authorization: Bearer), an OAuth
-// access token (Authorization: Bearer oat_…, docs/oauth.md) or, from the console, the session cookie (spec › Authentication). Every kind ends as one `Principal` whose
+// access token (Authorization: Bearer oat_…, docs/oauth.md), an embed JWT (docs/embedding.md) or, from the console, the session cookie (spec › Authentication). Every kind ends as one `Principal` whose
 // `credential` the later checks (scopes, rate limit, idempotency, audit) read.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Credential } from '../../env';
@@ -13,6 +13,10 @@ import { isApiTokenFormat, isOAuthAccessTokenFormat, OAUTH_ACCESS_TOKEN_PREFIX, 
 import { findOAuthToken, touchOAuthGrant } from '../../db/queries/oauth';
 import { findSession, mustEnrolMfa, readSessionCookie } from '../../services/identity/sessions';
 import { failedAuthentications, type FailedAuthenticationOptions } from './failed-authentications';
+import { findEmbedPrincipal } from '../../db/queries/accounts';
+import { verificationKeys } from '../../services/embed/embed-keys';
+import { EmbedTokenRefused, isEmbedTokenShape, unverifiedAddressee, verifyEmbedToken } from '../../services/embed/embed-tokens';
+import { embedRouteAllowed, embedScopes } from '../../services/embed/embed-access';
 
 export type AuthOptions = {
   /** How stale `last_used_at` may get before a request refreshes it (one write per interval). */
@@ -65,6 +69,7 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
     }
 
     if (token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return authenticateOAuth(c, next, token, { interval, failures });
+    if (isEmbedTokenShape(token)) return authenticateEmbed(c, next, token, failures);
 
     // Unauthenticated traffic reaches D1 only in our token's shape, and only from addresses that have
     // not failed too often (issue 21 › 6).
@@ -178,6 +183,55 @@ async function authenticateOAuth(
     actor: `oauth:${found.client.name}`.slice(0, 120),
     accessTokenId: null,
   };
+  c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });
+  useAccountShard(c, found.account);
+  await next();
+}
+
+/**
+ * An embed JWT (docs/embedding.md): one control lookup (its account with the key, and the user who minted
+ * it), then the signature under the account's current or previous key. It works only on the routes of
+ * its kind (embed-access.ts) and yields a principal that can reach nothing beyond its one resource.
+ */
+async function authenticateEmbed(
+  c: Context<AppEnv>,
+  next: () => Promise<void>,
+  token: string,
+  failures: ReturnType<typeof failedAuthentications>,
+): Promise<void> {
+  failures.refuseIfOverLimit(c);
+  const addressee = unverifiedAddressee(token);
+  const found = addressee && (await findEmbedPrincipal(c.var.control, addressee.accountId, addressee.userId));
+  if (!found) throw await failures.count(c, unauthorized('The embed token is not valid.'));
+  let grant;
+  try {
+    grant = await verifyEmbedToken(token, found.account.id, await verificationKeys(c.env.ENCRYPTION_KEY, found.account));
+  } catch (error) {
+    if (error instanceof EmbedTokenRefused) throw await failures.count(c, unauthorized(error.message));
+    throw error;
+  }
+  if (!embedRouteAllowed(grant, c.req.method, new URL(c.req.url).pathname)) {
+    throw unauthorized(
+      grant.resourceType === 'template'
+        ? 'A builder embed token is accepted only on /api/embed/template/{id} and its template’s routes; use an API token here.'
+        : 'A signing form embed token is accepted only on /api/embed/submission/{id}; use an API token here.',
+    );
+  }
+  if (found.user.archivedAt) throw unauthorized('The user who minted this embed token has been removed from the account.');
+  if (found.account.suspendedAt) {
+    throw forbidden('This account is suspended; its credentials are refused until the operator lifts the suspension.');
+  }
+  const credential: Credential = {
+    kind: 'embed',
+    id: 0,
+    scopes: embedScopes(grant),
+    allowedIps: [],
+    expiresAt: grant.expiresAt,
+    key: `embed:${grant.jti}`,
+    actor: `embed:${grant.jti}`,
+    accessTokenId: null,
+  };
+  c.set('embed', grant);
   c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });
   useAccountShard(c, found.account);
   await next();

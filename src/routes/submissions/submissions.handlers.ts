@@ -56,7 +56,8 @@ async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scop
   return scopes;
 }
 
-async function loadSubmission(c: Context<AppEnv>, db: Db, id: number): Promise<SubmissionScope> {
+/** A submission of the caller's account with its signing links pointing where they apply now (also the embed read). */
+export async function loadSubmission(c: Context<AppEnv>, db: Db, id: number): Promise<SubmissionScope> {
   const submission = await submissionsDb.findSubmission(db, c.var.principal.account.id, id);
   if (!submission) throw notFound('Submission');
   const [scope] = await withLiveLinks(c, [await loadScope(db, submission)]);

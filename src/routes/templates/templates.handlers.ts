@@ -41,6 +41,9 @@ function contextOf(c: Context<AppEnv>, db: Db): TemplateContext {
 async function loadTemplate(c: Context<AppEnv>, db: Db, id: string): Promise<Template> {
   const template = await templatesDb.findTemplate(db, c.var.principal.account.id, id);
   if (!template) throw notFound('Template');
+  // A builder embed token reaches its one template; another one is simply not found (docs/embedding.md).
+  const embed = c.var.embed;
+  if (embed && !(embed.resourceType === 'template' && embed.resourceId === template.publicId)) throw notFound('Template');
   return template;
 }
 

@@ -1,0 +1,175 @@
+// Handlers for embedding: minting tokens, rotating the key, and the routes an embed token calls.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env';
+import { findSubmission } from '../../db/queries/submissions';
+import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
+import { FIELD_TYPES } from '../../db/schema/index';
+import { ApiError, forbidden, notFound, unprocessable } from '../../lib/errors';
+import { baseUrl, clientIp } from '../../lib/request';
+import { grants } from '../../lib/scopes';
+import { nowIso } from '../../lib/time';
+import { rotateEmbedKey as rotateKey, signingKey } from '../../services/embed/embed-keys';
+import { EMBED_PERMISSIONS, signEmbedToken, type EmbedGrant } from '../../services/embed/embed-tokens';
+import { pageKind, saveValues } from '../../services/signing/signing-session';
+import { VALIDATION_PRESETS } from '../../services/templates/template-fields';
+import { loadSubmission } from '../submissions/submissions.handlers';
+import { serializeSubmission } from '../submissions/submissions.serialize';
+import { serializeTemplate, templatePath } from '../templates/templates.serialize';
+import type * as routes from './embed.routes';
+
+/** The permissions asked for, checked against the kind of token (422 with a sentence otherwise). */
+function permissionsFor(type: keyof typeof EMBED_PERMISSIONS, asked: string[] | undefined): string[] {
+  const allowed = EMBED_PERMISSIONS[type];
+  if (asked === undefined) return [...allowed];
+  const wrong = asked.filter((p) => !allowed.includes(p));
+  if (wrong.length) {
+    throw unprocessable(`permissions: "${wrong[0]}" is not a permission of a ${type} token; use ${allowed.join(' or ')}.`);
+  }
+  if (asked.length === 0) throw unprocessable(`permissions must name at least one of ${allowed.join(', ')}.`);
+  return allowed.filter((p) => asked.includes(p));
+}
+
+export const mintEmbedToken: RouteHandler<typeof routes.mintEmbedToken, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const { account, user, credential } = c.var.principal;
+  const type = body.resource_type;
+  // Each kind of token is minted under the scope that writes its resource (spec › Scopes).
+  const required = type === 'submission' ? 'submissions:write' : 'templates:write';
+  if (!grants(credential.scopes, [required])) throw forbidden(`Insufficient scope. Required: ${required}`);
+  const permissions = permissionsFor(type, body.permissions);
+  let resourceId: string;
+  if (type === 'submission') {
+    const ref = String(body.resource_id);
+    if (!/^[1-9][0-9]{0,15}$/.test(ref)) throw unprocessable('resource_id must be the submission’s integer id.');
+    const submission = await findSubmission(c.var.db, account.id, Number(ref));
+    if (!submission) throw notFound('Submission');
+    resourceId = String(submission.id);
+  } else {
+    const template = await findTemplate(c.var.db, account.id, body.resource_id);
+    if (!template) throw notFound('Template');
+    resourceId = template.publicId;
+  }
+  const key = await signingKey(c.env.ENCRYPTION_KEY, c.var.control, account);
+  const minted = await signEmbedToken(key, { accountId: account.id, userId: user.id, resourceType: type, resourceId, permissions });
+  c.set('audit', { action: 'embed_token.create', resourceType: type, resourceId: `${resourceId} jti=${minted.jti}` });
+  return c.json({ token: minted.token, expires_at: minted.expiresAt }, 201);
+};
+
+export const rotateEmbedKey: RouteHandler<typeof routes.rotateEmbedKey, AppEnv> = async (c) => {
+  const account = await rotateKey(c.env.ENCRYPTION_KEY, c.var.control, c.var.principal.account);
+  c.set('audit', { action: 'embed_key.rotate', resourceType: 'account', resourceId: account.id });
+  return c.json({ embed_key: { rotated_at: account.updatedAt, previous_valid_until: account.embedKeyPreviousUntil ?? nowIso() } }, 200);
+};
+
+function grantOf(c: Context<AppEnv>): EmbedGrant {
+  // requireEmbedGrant ran first: the grant is there.
+  return c.var.embed as EmbedGrant;
+}
+
+async function embeddedTemplate(c: Context<AppEnv>, id: string) {
+  const template = await findTemplate(c.var.db, c.var.principal.account.id, id);
+  if (!template || template.publicId !== grantOf(c).resourceId) throw notFound('Template');
+  return template;
+}
+
+export const getEmbedTemplate: RouteHandler<typeof routes.getEmbedTemplate, AppEnv> = async (c) => {
+  const template = await embeddedTemplate(c, c.req.valid('param').id);
+  const documents = await listCurrentDocuments(c.var.db, [template.id]);
+  const grant = grantOf(c);
+  const path = templatePath(template);
+  return c.json(
+    {
+      template: serializeTemplate(template, documents, baseUrl(c.req.raw, c.env.APP_URL)),
+      options: {
+        permissions: grant.permissions,
+        expires_at: grant.expiresAt,
+        field_types: [...FIELD_TYPES],
+        validation_presets: [...VALIDATION_PRESETS],
+        roles: template.submitters.map((s) => s.name),
+        preferences: template.preferences,
+        locale: c.var.principal.account.locale,
+        endpoints: { template: path, documents: `${path}/documents` },
+      },
+    },
+    200,
+  );
+};
+
+export const updateEmbedTemplate: RouteHandler<typeof routes.updateEmbedTemplate, AppEnv> = async (c) => {
+  await embeddedTemplate(c, c.req.valid('param').id);
+  throw new ApiError(
+    422,
+    'Templates are saved through PUT /api/templates/{id} (with this token and the edit permission), which keeps their version history.',
+    { code: 'update_via_templates_api' },
+  );
+};
+
+/** The submission the form token is for; another id is not found. */
+async function embeddedSubmission(c: Context<AppEnv>, id: number) {
+  if (String(id) !== grantOf(c).resourceId) throw notFound('Submission');
+  return loadSubmission(c, c.var.db, id);
+}
+
+export const getEmbedSubmission: RouteHandler<typeof routes.getEmbedSubmission, AppEnv> = async (c) => {
+  const scope = await embeddedSubmission(c, c.req.valid('param').id);
+  const grant = grantOf(c);
+  return c.json(
+    {
+      submission: serializeSubmission(scope, baseUrl(c.req.raw, c.env.APP_URL)),
+      options: { permissions: grant.permissions, expires_at: grant.expiresAt, locale: c.var.principal.account.locale },
+    },
+    200,
+  );
+};
+
+const REFUSED_BECAUSE = {
+  completed: 'has completed the form',
+  declined: 'has declined the form',
+  expired: 'has a signing link that has expired',
+} as const;
+
+export const saveEmbedValues: RouteHandler<typeof routes.saveEmbedValues, AppEnv> = async (c) => {
+  const scope = await embeddedSubmission(c, c.req.valid('param').id);
+  const body = c.req.valid('json');
+  const submitter =
+    body.submitter_id === undefined
+      ? scope.submitters.length === 1
+        ? scope.submitters[0]
+        : undefined
+      : scope.submitters.find((s) => s.id === body.submitter_id);
+  if (!submitter) {
+    if (body.submitter_id !== undefined) throw notFound('Submitter');
+    throw unprocessable('submitter_id is required: this submission has several submitters.');
+  }
+  const account = c.var.principal.account;
+  const signing = { account, scope, submitter };
+  // Spec › Submitter states rule 3: no field is saved through an embed token once the signer is done.
+  const kind = pageKind(signing);
+  if (kind === 'completed' || kind === 'declined' || kind === 'expired') {
+    throw unprocessable(`Submitter ${submitter.id} ${REFUSED_BECAUSE[kind]}: an embed token can no longer save its fields.`);
+  }
+  const base = baseUrl(c.req.raw, c.env.APP_URL);
+  const saved = await saveValues(
+    {
+      db: c.var.db,
+      account,
+      serviceName: c.env.SERVICE_NAME,
+      linkSecret: c.env.ENCRYPTION_KEY,
+      apiBase: base,
+      messagesQueue: c.env.MESSAGES_QUEUE,
+      sealingQueue: c.env.SEALING_QUEUE,
+      ip: clientIp(c.req.raw),
+      userAgent: c.req.header('User-Agent') ?? null,
+    },
+    signing,
+    body.values,
+  );
+  c.set('audit', { action: 'embed.values.update', resourceType: 'submitter', resourceId: submitter.id });
+  return c.json({ submitter_id: saved.id, values: saved.values }, 200);
+};
+
+export const completeEmbedSubmission: RouteHandler<typeof routes.completeEmbedSubmission, AppEnv> = async (c) => {
+  await embeddedSubmission(c, c.req.valid('param').id);
+  throw new ApiError(422, 'Signers complete their form on the signing page (the embedded form), not through the API.', { code: 'complete_on_signing_page' });
+};
