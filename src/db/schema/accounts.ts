@@ -54,6 +54,11 @@ export const accounts = sqliteTable('accounts', {
   documentLinkExpiryDays: integer('document_link_expiry_days').default(30),
   /** Every link carries the generation it was minted in; revoke-all bumps it, and older links answer 410. */
   documentLinkGeneration: integer('document_link_generation').notNull().default(0),
+  /**
+   * Origins allowed to frame the signing page (decisions.md › Embedding): normalised `scheme://host[:port]`,
+   * https only outside development; empty means no site may frame it (src/services/embedding/embed-origins.ts).
+   */
+  embedOrigins: text('embed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });
