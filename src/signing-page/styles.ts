@@ -23,7 +23,7 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .tabs{display:flex;gap:4px}.tabs button{flex:1}
 .carousel{position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center;z-index:10}
 .carousel .card{width:min(560px,94vw)}
-.powered{text-align:center;color:#6b7280;font-size:13px;padding:16px}
+.powered{text-align:center;color:#4b5563;font-size:13px;padding:16px}
 .actions{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
 @media (min-width:900px){.stepper{max-width:980px;margin:0 auto}}
 `;

@@ -59,7 +59,6 @@ function reportHeight(): void {
 /** On every page: `load`, then the state this page shows (completed, declined, expired) when it is one. */
 export function announcePage(): void {
   if (!embed || !target) return;
-  document.documentElement.classList.add('embedded');
   postToHost('load');
   if (embed.event !== 'load') postToHost(embed.event);
   reportHeight();
