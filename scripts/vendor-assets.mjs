@@ -50,6 +50,18 @@ await esbuild.build({
   sourcemap: false,
   logLevel: 'warning',
 });
+// The embed script <signing-form> (served at /embed/v1/form.js and /js/form.js): a classic script, so that
+// it can read document.currentScript to find the service it came from.
+await esbuild.build({
+  entryPoints: [join(root, 'src', 'signing-page', 'client', 'signing-form-element.ts')],
+  outfile: join(root, 'public', 'vendor', 'embed', 'form.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2022'],
+  minify: true,
+  sourcemap: false,
+  logLevel: 'warning',
+});
 await esbuild.build({
   entryPoints: [join(root, 'src', 'console', 'client', 'main.ts')],
   outfile: join(root, 'public', 'vendor', 'console', 'console.js'),

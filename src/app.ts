@@ -48,6 +48,7 @@ import { createSignInRoutes } from './console/sign-in/sign-in.routes';
 import { createOAuthRoutes } from './routes/oauth/oauth.index';
 import { createAppsPages } from './routes/console-apps/apps.index';
 import { embedCors, mountEmbed } from './routes/embed/embed.index';
+import { mountEmbedScripts } from './routes/embed-scripts/embed-scripts.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -131,6 +132,7 @@ export function createApp() {
   app.route('/', createOAuthRoutes());
   app.route('/settings/apps', createAppsPages());
   app.route(SIGNING_PREFIX, signing);
+  mountEmbedScripts(app);
   app.route(PUBLIC_LINK_PREFIX, publicLinks);
   app.route('/settings', createSettingsConsole());
   mountMfaConsole(app);

@@ -2,9 +2,22 @@
 import type { Child } from 'hono/jsx';
 import type { PageBranding } from './branding';
 import { SIGNING_CSS } from './styles';
+import type { EmbedData } from './embed-data';
 
-/** The page's Content-Security-Policy: scripts only from this origin; pdf.js runs its worker from here too. */
-export const SIGNING_CSP = [
+export type { EmbedData };
+
+/** Per-page extras: the frame's embedding data, the page language and validated theme CSS. */
+export type PageFrame = { embed?: EmbedData; language?: string | null; themeCss?: string };
+
+/**
+ * The page's Content-Security-Policy: scripts only from this origin; pdf.js runs its worker from here too.
+ * `frameAncestors` is the account's allowed embedding origins, or 'none' (src/services/embedding).
+ */
+export function signingCsp(frameAncestors: string): string {
+  return [...SIGNING_CSP_BASE, `frame-ancestors ${frameAncestors}`].join('; ');
+}
+
+const SIGNING_CSP_BASE = [
   "default-src 'none'",
   "script-src 'self'",
   "worker-src 'self'",
@@ -14,14 +27,14 @@ export const SIGNING_CSP = [
   "font-src 'self' data:",
   "base-uri 'none'",
   "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+];
 
-export function Layout(props: { branding: PageBranding; data?: unknown; children: Child }) {
+export function Layout(props: { branding: PageBranding; data?: unknown; frame?: PageFrame; children: Child }) {
   const b = props.branding;
-  const css = `:root{--primary:${b.primaryColor};--header:${b.headerColor}}`;
+  const frame = props.frame ?? {};
+  const css = `:root{--primary:${b.primaryColor};--header:${b.headerColor}}${frame.themeCss ?? ''}`;
   return (
-    <html lang="en">
+    <html lang={frame.language ?? 'en'}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -38,6 +51,7 @@ export function Layout(props: { branding: PageBranding; data?: unknown; children
         <main>{props.children}</main>
         {b.showBranding ? <footer class="powered">Powered by {b.serviceName}</footer> : null}
         {props.data === undefined ? null : <script type="application/json" id="signing-data" dangerouslySetInnerHTML={{ __html: safeJson(props.data) }} />}
+        {frame.embed ? <script type="application/json" id="embed-data" dangerouslySetInnerHTML={{ __html: safeJson(frame.embed) }} /> : null}
         <script type="module" src="/vendor/signing/signing-page.js"></script>
       </body>
     </html>

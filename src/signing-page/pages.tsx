@@ -1,7 +1,7 @@
 // The pages a signing link can show: the form, email verification, completed, declined, expired,
 // "waiting for others" and unavailable (spec › Submitter states, rule 4; decisions.md › Lifecycles).
 import type { PageBranding } from './branding';
-import { Layout } from './layout';
+import { Layout, type PageFrame } from './layout';
 
 export type FormData = {
   slug: string;
@@ -13,9 +13,9 @@ export type FormData = {
   can_invite_witness?: boolean;
 };
 
-export function FormPage(props: { branding: PageBranding; data: FormData }) {
+export function FormPage(props: { branding: PageBranding; data: FormData; frame?: PageFrame }) {
   return (
-    <Layout branding={props.branding} data={{ page: 'form', ...props.data }}>
+    <Layout branding={props.branding} data={{ page: 'form', ...props.data }} frame={props.frame}>
       <div id="app" class="documents" aria-live="polite">
         <p class="muted">Loading the document…</p>
       </div>
@@ -26,9 +26,9 @@ export function FormPage(props: { branding: PageBranding; data: FormData }) {
   );
 }
 
-export function VerifyPage(props: { branding: PageBranding; slug: string; email: string }) {
+export function VerifyPage(props: { branding: PageBranding; slug: string; email: string; frame?: PageFrame }) {
   return (
-    <Layout branding={props.branding} data={{ page: 'verify', slug: props.slug }}>
+    <Layout branding={props.branding} data={{ page: 'verify', slug: props.slug }} frame={props.frame}>
       <div class="card" id="verify">
         <h1>Verify your email</h1>
         <p>
@@ -48,9 +48,10 @@ export function VerifyPage(props: { branding: PageBranding; slug: string; email:
   );
 }
 
-export function CompletedPage(props: { branding: PageBranding; slug: string; continueUrl: string | null; downloadUrl: string | null; canInviteWitness: boolean }) {
+export function CompletedPage(props: { branding: PageBranding; slug: string; continueUrl: string | null; downloadUrl: string | null; canInviteWitness: boolean; frame?: PageFrame }) {
+  // In a frame, Continue leaves the frame: the redirect is the host's next page, not the frame's.
   return (
-    <Layout branding={props.branding} data={{ page: 'completed', slug: props.slug }}>
+    <Layout branding={props.branding} data={{ page: 'completed', slug: props.slug }} frame={props.frame}>
       <div class="card" id="completed">
         <h1>You have completed this form</h1>
         <p>Thank you. {props.downloadUrl ? 'Your signed copy is ready.' : 'Everyone receives a signed copy by email once all parties have signed.'}</p>
@@ -61,7 +62,7 @@ export function CompletedPage(props: { branding: PageBranding; slug: string; con
             </a>
           ) : null}
           {props.continueUrl ? (
-            <a class="button" href={props.continueUrl} id="continue" rel="noopener">
+            <a class="button" href={props.continueUrl} id="continue" rel="noopener" target="_top">
               Continue
             </a>
           ) : null}
@@ -84,9 +85,9 @@ export function CompletedPage(props: { branding: PageBranding; slug: string; con
   );
 }
 
-export function MessagePage(props: { branding: PageBranding; id: string; heading: string; text: string }) {
+export function MessagePage(props: { branding: PageBranding; id: string; heading: string; text: string; frame?: PageFrame }) {
   return (
-    <Layout branding={props.branding}>
+    <Layout branding={props.branding} frame={props.frame}>
       <div class="card" id={props.id}>
         <h1>{props.heading}</h1>
         <p>{props.text}</p>

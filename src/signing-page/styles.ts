@@ -1,11 +1,11 @@
 // The signing page's stylesheet: mobile first, documents full width, fields absolutely placed on pages.
 export const SIGNING_CSS = `
-*{box-sizing:border-box}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111;background:#f3f4f6}
+*{box-sizing:border-box}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--text,#111);background:var(--background,#f3f4f6)}
 .brand{display:flex;gap:12px;align-items:center;padding:10px 16px;background:var(--header);color:#fff}
 .brand .logo{max-height:32px}.brand .title{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 main{max-width:980px;margin:0 auto;padding:12px}
-.card{background:#fff;border-radius:8px;padding:20px;margin:12px 0;box-shadow:0 1px 3px rgba(0,0,0,.1)}
-button,.button{background:var(--primary);color:#fff;border:0;border-radius:6px;padding:10px 16px;font-size:16px;cursor:pointer;text-decoration:none;display:inline-block}
+.card{background:#fff;border-radius:var(--radius,8px);padding:20px;margin:12px 0;box-shadow:0 1px 3px rgba(0,0,0,.1)}
+button,.button{background:var(--primary);color:#fff;border:0;border-radius:var(--radius,6px);padding:10px 16px;font-size:16px;cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary{background:#e5e7eb;color:#111}button:disabled{opacity:.5;cursor:default}
 input,select,textarea{font:inherit;padding:8px;border:1px solid #9ca3af;border-radius:6px;width:100%}
 label{display:block;font-weight:600;margin:8px 0 4px}
@@ -23,7 +23,7 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .tabs{display:flex;gap:4px}.tabs button{flex:1}
 .carousel{position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center;z-index:10}
 .carousel .card{width:min(560px,94vw)}
-.powered{text-align:center;color:#6b7280;font-size:13px;padding:16px}
+.powered{text-align:center;color:#4b5563;font-size:13px;padding:16px}
 .actions{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
 @media (min-width:900px){.stepper{max-width:980px;margin:0 auto}}
 `;

@@ -57,6 +57,19 @@ describe('requests whose Host is a custom domain', () => {
     expect(res.headers.get('Content-Type')).toContain('javascript');
   });
 
+  it('serve the signing page framed by the account’s embed_origins, and the embed script, on an active domain', async () => {
+    const a = await createAccount();
+    const d = await activeDomain(a);
+    await api('PUT', '/api/settings/account', { token: a.token, body: { embed_origins: ['https://app.example.com'] } });
+    const { submitter } = await submissionFor(a);
+    const res = await onHost(d.hostname, `/s/${submitter.slug}`);
+    expect(res.headers.get('Content-Security-Policy')).toContain('frame-ancestors https://app.example.com');
+    expect(res.headers.get('X-Frame-Options')).toBeNull();
+    const script = await onHost(d.hostname, '/embed/v1/form.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('Content-Type')).toContain('javascript');
+  });
+
   it('answer 404 on /api/user of an active domain, even with a valid token', async () => {
     const a = await createAccount();
     const d = await activeDomain(a);

@@ -43,6 +43,16 @@ describe('/settings/account', () => {
     expect(res.html).toContain('<dd>Europe/Berlin</dd>');
   });
 
+  it('gives an admin the embedding origins as a list field and shows others the saved origins', async () => {
+    const other = await accountWithRoles();
+    const saved = await api('PUT', '/api/settings/account', { token: null, headers: other.admin.session.console, body: { embed_origins: ['https://app.example.com', 'https://portal.example.org'] } });
+    expect(saved.status).toBe(200);
+    const admin = await page('/settings/account', other.admin.session.cookie);
+    expect(admin.html).toMatch(/<textarea id="account-embed-origins" name="embed_origins" data-type="list"[^>]*>https:\/\/app.example.com\nhttps:\/\/portal.example.org<\/textarea>/);
+    const viewer = await page('/settings/account', other.viewer.session.cookie);
+    expect(viewer.html).toContain('<dd>https://app.example.com, https://portal.example.org</dd>');
+  });
+
   it('redirects a session whose account requires MFA it has not enrolled to enrolment', async () => {
     const other = await accountWithRoles();
     await env.CONTROL_DB.prepare('UPDATE accounts SET mfa_enforced = 1 WHERE id = ?').bind(other.admin.accountId).run();

@@ -1,4 +1,5 @@
-// /settings/account: the account's name, locale, time zone and MFA enforcement (spec › Update account).
+// /settings/account: the account's name, locale, time zone, MFA enforcement and embedding origins (spec › Update
+// account; decisions.md › Embedding).
 // Admins edit through PUT /api/settings/account; everyone else reads.
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
@@ -35,6 +36,13 @@ export function accountPage(c: Context<AppEnv>) {
           <p id="account-mfa-hint" class="muted">
             Users without an authenticator app can then only sign in to enrol one.
           </p>
+          <label for="account-embed-origins">Sites that may embed the signing form</label>
+          <textarea id="account-embed-origins" name="embed_origins" data-type="list" rows={3} aria-describedby="account-embed-origins-hint">
+            {account.embedOrigins.join('\n')}
+          </textarea>
+          <p id="account-embed-origins-hint" class="muted">
+            One origin per line, such as https://app.example.com (no path). Only these sites can show your signing pages in a frame; leave it empty to allow none.
+          </p>
           <div class="actions">
             <button type="submit">Save</button>
           </div>
@@ -53,6 +61,8 @@ export function accountPage(c: Context<AppEnv>) {
           <dd>{account.timezone}</dd>
           <dt>Two-factor authentication</dt>
           <dd>{account.mfaEnforced ? 'Required for every user' : 'Optional'}</dd>
+          <dt>Sites that may embed the signing form</dt>
+          <dd>{account.embedOrigins.length > 0 ? account.embedOrigins.join(', ') : 'None'}</dd>
         </dl>
         <p class="muted">Only account admins can change these settings.</p>
       </section>

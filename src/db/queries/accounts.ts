@@ -7,7 +7,7 @@ import type { CursorWindow } from '../../lib/pagination';
 import { nowIso } from '../../lib/time';
 
 export type AccountChanges = Partial<
-  Pick<Account, 'name' | 'locale' | 'timezone' | 'mfaEnforced' | 'plan' | 'suspendedAt' | 'documentLinksEnabled' | 'documentLinkExpiryDays'>
+  Pick<Account, 'name' | 'locale' | 'timezone' | 'mfaEnforced' | 'plan' | 'suspendedAt' | 'documentLinksEnabled' | 'documentLinkExpiryDays' | 'embedOrigins'>
 >;
 
 export async function getAccount(db: Db, id: number): Promise<Account | undefined> {

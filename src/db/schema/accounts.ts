@@ -63,6 +63,11 @@ export const accounts = sqliteTable('accounts', {
   /** After a rotation: the key before it, which still verifies tokens until `embedKeyPreviousUntil`. */
   embedKeyPrevious: text('embed_key_previous'),
   embedKeyPreviousUntil: text('embed_key_previous_until'),
+  /**
+   * Origins allowed to frame the signing page (decisions.md › Embedding): normalised `scheme://host[:port]`,
+   * https only outside development; empty means no site may frame it (src/services/embedding/embed-origins.ts).
+   */
+  embedOrigins: text('embed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });

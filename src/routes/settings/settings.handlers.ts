@@ -4,6 +4,8 @@ import type { AppEnv } from '../../env';
 import { updateAccount } from '../../db/queries/accounts';
 import type { Account } from '../../db/schema/index';
 import { assertMayEnforceMfa } from '../../services/identity/mfa';
+import { normalizeEmbedOrigins } from '../../services/embedding/embed-origins';
+import { isDevelopment } from '../../lib/environment';
 import type * as routes from './settings.routes';
 
 export function serializeAccount(account: Account) {
@@ -13,6 +15,7 @@ export function serializeAccount(account: Account) {
     locale: account.locale,
     timezone: account.timezone,
     mfa_enforced: account.mfaEnforced,
+    embed_origins: account.embedOrigins,
     plan: account.plan,
     created_at: account.createdAt,
     updated_at: account.updatedAt,
@@ -30,6 +33,7 @@ export const updateAccountSettings: RouteHandler<typeof routes.updateAccountSett
     locale: body.locale === undefined ? undefined : Intl.getCanonicalLocales(body.locale)[0],
     timezone: body.timezone,
     mfaEnforced: body.mfa_enforced,
+    embedOrigins: body.embed_origins === undefined ? undefined : normalizeEmbedOrigins(body.embed_origins, { allowHttp: isDevelopment(c.env) }),
   });
   c.set('audit', { action: 'account.update', resourceType: 'account', resourceId: account.id });
   return c.json({ account: serializeAccount(account) }, 200);

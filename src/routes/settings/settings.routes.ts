@@ -9,6 +9,10 @@ export const accountSchema = z
     locale: z.string(),
     timezone: z.string(),
     mfa_enforced: z.boolean(),
+    embed_origins: z.array(z.string()).openapi({
+      description: 'Origins allowed to embed the signing page in an iframe (its `frame-ancestors`); empty means none.',
+      example: ['https://app.example.com'],
+    }),
     plan: z.string(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -45,6 +49,15 @@ export const accountUpdateSchema = z.object({
     .optional()
     .openapi({ example: 'Europe/Berlin' }),
   mfa_enforced: z.boolean().optional(),
+  embed_origins: z
+    .array(z.string())
+    .optional()
+    .openapi({
+      description:
+        'Origins that may embed the signing page (`<signing-form>`): each `https://host[:port]` with no path; http only in development; at most 20. ' +
+        'Stored normalised (lower-case host, default port dropped, duplicates removed). `[]` allows none.',
+      example: ['https://app.example.com'],
+    }),
 });
 
 export const getAccountSettings = tenantRoute(
@@ -64,7 +77,7 @@ export const updateAccountSettings = tenantRoute(
     method: 'put',
     path: '/settings/account',
     tags: ['Settings'],
-    summary: 'Update the account’s name, locale, time zone or MFA enforcement',
+    summary: 'Update the account’s name, locale, time zone, MFA enforcement or embedding origins',
     description:
       'Admins only. With `mfa_enforced: true`, users without two-factor authentication can sign in to the console only to enrol, and ' +
       'their sessions get 403 on every API call until they have. Turning it on needs the calling user to have two-factor ' +

@@ -17,7 +17,11 @@ import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { useLinkDomain } from '../../services/submissions/links';
-import { SIGNING_CSP } from '../../signing-page/layout';
+import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
+import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
+import { frameAncestors } from '../../services/embedding/embed-origins';
+import { isDevelopment } from '../../lib/environment';
+import type { Account } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/combined-document';
@@ -87,12 +91,37 @@ async function loadVerifiedWithLiveLinks(c: C) {
   return loaded;
 }
 
-function html(c: C, element: unknown, status: 200 | 404 = 200) {
-  c.header('Content-Security-Policy', SIGNING_CSP);
+/**
+ * A signing page: framed only by the account's allowed embedding origins (`embed_origins`; CSP
+ * frame-ancestors). X-Frame-Options cannot name origins, so it is sent (DENY) only while none is allowed.
+ */
+function html(c: C, element: unknown, account: Pick<Account, 'embedOrigins'> | null, status: 200 | 404 = 200) {
+  const origins = account?.embedOrigins ?? [];
+  c.header('Content-Security-Policy', signingCsp(frameAncestors(origins)));
   c.header('Cache-Control', 'no-store');
-  c.header('X-Frame-Options', 'DENY');
+  if (origins.length === 0) c.header('X-Frame-Options', 'DENY');
   c.header('Referrer-Policy', 'no-referrer');
   return c.html(String(element), status);
+}
+
+const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = { completed: 'completed', declined: 'declined', expired: 'expired' };
+
+/** The page's frame extras: its embedding data (only when the account allows framing), language and theme. */
+function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
+  const { account, scope, submitter } = signing;
+  const embed: EmbedData | undefined =
+    account.embedOrigins.length > 0
+      ? {
+          origins: account.embedOrigins,
+          event: EMBED_EVENTS[kind] ?? 'load',
+          submission_id: scope.submission.id,
+          submitter_id: submitter.id,
+          slug: submitter.slug,
+          status: submitter.status,
+          submission_status: scope.submission.status,
+        }
+      : undefined;
+  return { embed, language: options.language, themeCss: themeCss(options.theme) };
 }
 
 function formData(c: C, signing: Signing, payments: Awaited<ReturnType<typeof paymentStates>> = {}) {
@@ -129,41 +158,47 @@ export async function showPage(c: C) {
   const serviceName = c.env.SERVICE_NAME;
   if (!signing) {
     const branding = pageBranding({ template: {}, templateName: 'Signing', account: { name: serviceName }, serviceName });
-    return html(c, <MessagePage branding={branding} id="not-found" heading="This link does not work" text="The signing link is wrong or no longer valid. Ask the sender for a new one." />, 404);
+    return html(c, <MessagePage branding={branding} id="not-found" heading="This link does not work" text="The signing link is wrong or no longer valid. Ask the sender for a new one." />, null, 404);
   }
   const { scope, submitter, account } = signing;
+  const options = embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) });
   // Resolved now, not when the submission was created: brand edits reach signers who have not finished.
   const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName });
   const kind = pageKind(signing);
+  const frame = pageFrame(signing, kind, options);
   switch (kind) {
     case 'completed': {
-      const redirect = scope.submission.preferences.completed_redirect_url;
+      const redirect = options.completedRedirectUrl ?? scope.submission.preferences.completed_redirect_url;
       const continueUrl = typeof redirect === 'string' && /^https?:\/\//i.test(redirect) ? redirect : null;
       const downloadUrl = scope.submission.sealedAt ? `/s/${submitter.slug}/download` : null;
       const canInviteWitness =
         scope.submission.status === 'pending' &&
         scope.template.roles.some((r) => r.name.trim().toLowerCase() === 'witness' && r.uuid !== submitter.roleUuid);
-      return html(c, <CompletedPage branding={branding} slug={submitter.slug} continueUrl={continueUrl} downloadUrl={downloadUrl} canInviteWitness={canInviteWitness} />);
+      return html(c, <CompletedPage branding={branding} slug={submitter.slug} continueUrl={continueUrl} downloadUrl={downloadUrl} canInviteWitness={canInviteWitness} frame={frame} />, account);
     }
     case 'declined':
-      return html(c, <MessagePage branding={branding} id="declined" heading="You declined this form" text="The sender has been told. Nothing more is needed from you." />);
+      return html(c, <MessagePage branding={branding} id="declined" heading="You declined this form" text="The sender has been told. Nothing more is needed from you." frame={frame} />, account);
     case 'expired':
-      return html(c, <MessagePage branding={branding} id="expired" heading="This link has expired" text="The request to sign this document has expired. Contact the sender if you still need to sign it." />);
+      return html(c, <MessagePage branding={branding} id="expired" heading="This link has expired" text="The request to sign this document has expired. Contact the sender if you still need to sign it." frame={frame} />, account);
     case 'waiting':
-      return html(c, <MessagePage branding={branding} id="waiting" heading="Waiting for others" text="Others sign this document before you. We will email you when it is your turn." />);
+      return html(c, <MessagePage branding={branding} id="waiting" heading="Waiting for others" text="Others sign this document before you. We will email you when it is your turn." frame={frame} />, account);
     case 'unavailable':
-      return html(c, <MessagePage branding={branding} id="unavailable" heading="This form is not available" text="This document can no longer be signed. Contact the sender for details." />);
+      return html(c, <MessagePage branding={branding} id="unavailable" heading="This form is not available" text="This document can no longer be signed. Contact the sender for details." frame={frame} />, account);
     case 'form':
       break;
   }
   if (!(await verified(c, c.var.db, signing))) {
-    return html(c, <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} />);
+    return html(c, <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} frame={frame} />, account);
   }
   // Shown, not stored: the page's script opens the form (POST /s/:slug/open), so a link scanner's GET
   // records nothing in the trail and fires no form.viewed.
-  const shown = { ...signing.submitter, values: openingValues(signing, nowIso()) };
+  // The host's prefill (embedded form) fills what the signer has not; it is stored only when they save.
+  const shown = { ...signing.submitter, values: prefilledValues(signerFields(signing), openingValues(signing, nowIso()), options) };
   const payments = await paymentStates(c.var.db, submitter.id);
-  return html(c, <FormPage branding={branding} data={formData(c, { ...signing, submitter: shown }, payments)} />);
+  const data = formData(c, { ...signing, submitter: shown }, payments);
+  const locked = new Set(lockedFields(signerFields(signing), options));
+  data.fields = data.fields.map((f) => (locked.has(f.uuid) ? { ...f, locked: true } : f));
+  return html(c, <FormPage branding={branding} data={data} frame={frame} />, account);
 }
 
 /** POST /s/:slug/open — the form is on the signer's screen: opened once, with form.viewed. */
@@ -235,11 +270,17 @@ export const postCheckCode: RouteHandler<typeof routes.postCheckCode, AppEnv> = 
   const { db, signing } = await load(c);
   assertCanFill(signing);
   const token = await verifyCode(contextOf(c, db, signing), signing, c.req.valid('json').code);
+  // Over https the cookie is SameSite=None and Partitioned (CHIPS) so that it works in an allowed
+  // origin's iframe, kept apart per embedding site; it only proves the email check, and every write still
+  // needs the page's own Origin (sameOrigin). Plain http (development) cannot send None: Lax, which the
+  // browser also sends within a same-site frame such as another localhost port (decisions.md › Embedding).
+  const secure = new URL(c.req.url).protocol === 'https:';
   setCookie(c, cookieName(signing.submitter.slug), token, {
     path: `/s/${signing.submitter.slug}`,
     httpOnly: true,
-    secure: new URL(c.req.url).protocol === 'https:',
-    sameSite: 'Strict',
+    secure,
+    sameSite: secure ? 'None' : 'Lax',
+    partitioned: secure,
     maxAge: 12 * 60 * 60,
   });
   return c.json({ verified: true }, 200);

@@ -8,9 +8,9 @@ import { checkHostname, hostOf } from './hostnames';
 
 /**
  * Signing pages and their JSON routes, their assets, and public document links (decisions.md › Public
- * links, `/l/<token>`). Everything else — the API, its docs, the console — belongs to the service's host.
+ * links, `/l/<token>`), and the signing form's embed script. Everything else — the API, its docs, the console — belongs to the service's host.
  */
-const CUSTOM_DOMAIN_PATHS = ['/s/', '/vendor/', '/l/'];
+const CUSTOM_DOMAIN_PATHS = ['/s/', '/vendor/', '/l/', '/embed/v1/form.js', '/js/form.js'];
 
 export function servedOnCustomDomain(path: string): boolean {
   return CUSTOM_DOMAIN_PATHS.some((prefix) => path.startsWith(prefix));

@@ -103,7 +103,7 @@ export function startForm(root: HTMLElement, state: FormState): void {
   };
 
   function problemOf(field: Field): string | null {
-    if (field.readonly || field.formula) return null;
+    if (field.readonly || field.formula || field.locked) return null;
     // The server refuses to complete until it is paid, and says so.
     if (field.type === 'payment') return null;
     const checked = checkFieldValue(field, values[field.uuid]);
@@ -176,7 +176,8 @@ export function startForm(root: HTMLElement, state: FormState): void {
     const own = Object.fromEntries(state.fields.filter((f) => !f.readonly && !f.formula && f.type !== 'payment').map((f) => [f.uuid, values[f.uuid] ?? null]));
     try {
       const done = await send('POST', `/s/${state.slug}/submit`, { values: own });
-      window.location.assign(done.redirect_url);
+      // The query carries an embedding host's options (completed redirect, language, theme): kept.
+      window.location.assign(done.redirect_url + window.location.search);
     } catch (error) {
       message(error instanceof Error ? error.message : String(error));
     }

@@ -1,6 +1,7 @@
 // The signing page's browser script: reads the page's data and starts the part of the page it shows.
 import { $, send } from './api';
 import { startForm, type FormState } from './form';
+import { announcePage } from './embed-messages';
 
 type PageData = ({ page: 'form' } & FormState) | { page: 'verify'; slug: string } | { page: 'completed'; slug: string };
 
@@ -41,6 +42,7 @@ function startCompleted(slug: string) {
   });
 }
 
+announcePage();
 const raw = document.getElementById('signing-data')?.textContent;
 if (raw) {
   const data = JSON.parse(raw) as PageData;

@@ -8,6 +8,8 @@ export type Field = {
   type: string;
   required: boolean;
   readonly: boolean;
+  /** Shown read-only because the embedding host asked (`readonly_fields`); its value is still submitted. */
+  locked?: boolean;
   placeholder?: string;
   options?: string[];
   formula?: string;
@@ -28,7 +30,7 @@ export type PaymentStates = Record<string, { status: string; amount: string; fai
 
 export function widgetFor(field: Field, value: unknown, slug: string, commit: (value: unknown) => void, fail: (message: string) => void, payments: PaymentStates = {}, save: () => Promise<void> = async () => undefined): Widget {
   if (field.type === 'payment') return paymentWidget(field, value, slug, fail, payments[field.uuid], save);
-  if (field.readonly || field.formula || field.type === 'datenow') {
+  if (field.readonly || field.formula || field.locked || field.type === 'datenow') {
     const node = el('div', { class: 'readonly', id: 'field-input', text: value === null || value === undefined ? '' : String(value) });
     return { node, focus: () => undefined };
   }

@@ -1,0 +1,1 @@
+ALTER TABLE `accounts` ADD `embed_origins` text DEFAULT '[]' NOT NULL;

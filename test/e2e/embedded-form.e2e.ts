@@ -1,0 +1,172 @@
+// The embedded signing form in a real browser (issue 15 bar): a host page on another local origin that
+// the account allows embeds <signing-form>; the signer completes inside the frame and the host receives
+// both prefixed `completed` messages and the element's `completed` event. The same page on an origin the
+// account does not allow gets no form. axe-core finds nothing serious or critical in the embedded form.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { PDFDocument } from 'pdf-lib';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startDevServer, type DevServer } from './wrangler-dev';
+
+const PORT = Number(process.env.E2E_EMBED_PORT ?? 8789);
+let server: DevServer;
+let browser: Browser;
+let allowedHost: { server: Server; origin: string };
+let foreignHost: { server: Server; origin: string };
+
+async function call(method: string, route: string, body?: unknown) {
+  const res = await fetch(`${server.base}${route}`, {
+    method,
+    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A host site: its page (/?src=<signing url>) loads the embed script and records what the form tells it. */
+async function startHost(): Promise<{ server: Server; origin: string }> {
+  const http = createServer((req, res) => {
+    const src = new URL(req.url ?? '/', 'http://host').searchParams.get('src') ?? '';
+    const attr = src.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host app</title></head><body>
+<main><h1>Sign your contract</h1>
+<signing-form data-src="${attr}" data-values='{"Full name":"Ada Lovelace"}'></signing-form></main>
+<script>
+  window.received = [];
+  window.elementEvents = [];
+  window.addEventListener('message', (e) => window.received.push({ origin: e.origin, type: e.data && e.data.type, data: e.data && e.data.data }));
+  for (const name of ['load', 'completed', 'declined', 'expired']) {
+    document.addEventListener(name, (e) => { if (e.target.tagName === 'SIGNING-FORM') window.elementEvents.push({ name, detail: e.detail }); }, true);
+  }
+</script>
+<script src="${server.base}/embed/v1/form.js"></script>
+</body></html>`);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return { server: http, origin: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
+}
+
+async function onePageTemplate(): Promise<string> {
+  const pdf = await PDFDocument.create();
+  pdf.addPage([612, 792]);
+  const template = await call('POST', '/api/templates/pdf', {
+    name: 'Embedded contract',
+    documents: [{ name: 'contract', file: Buffer.from(await pdf.save()).toString('base64') }],
+    submitters: [{ name: 'Client' }],
+    fields: [{ name: 'Full name', type: 'text', role: 'Client', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
+  });
+  return template.id;
+}
+
+async function signingUrl(templateId: string): Promise<{ url: string; submissionId: number }> {
+  const submission = await call('POST', '/api/submissions', { template_id: templateId, send_email: false, submitters: [{ role: 'Client', email: `embedded-${Date.now()}@e2e.test` }] });
+  return { url: submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server.base), submissionId: submission.id };
+}
+
+/** The host page in a context of its own (axe-core needs one made with browser.newContext()). */
+async function openHost(host: { origin: string }, src: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${host.origin}/?src=${encodeURIComponent(src)}`);
+  return page;
+}
+
+async function closeHost(page: Page) {
+  await page.context().close();
+}
+
+describe('the embedded signing form in a real browser', () => {
+  let templateId: string;
+
+  beforeAll(async () => {
+    server = await startDevServer(PORT);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    allowedHost = await startHost();
+    foreignHost = await startHost();
+    // ENVIRONMENT=development locally: an http origin may be allowed.
+    await call('PUT', '/api/settings/account', { embed_origins: [allowedHost.origin] });
+    templateId = await onePageTemplate();
+    // Setting up the local databases takes minutes on a busy machine.
+  }, 600_000);
+
+  afterAll(async () => {
+    if (process.env.E2E_LOGS) console.log(server?.output());
+    await browser?.close();
+    for (const host of [allowedHost, foreignHost]) {
+      if (!host) continue;
+      host.server.closeAllConnections();
+      await new Promise((r) => host.server.close(r));
+    }
+    await server?.stop();
+  });
+
+  it('lets the signer complete inside the frame and tells the host page completed under both prefixes and as an element event', async () => {
+    const { url, submissionId } = await signingUrl(templateId);
+    const page = await openHost(allowedHost, url);
+    const frame = page.frameLocator('signing-form iframe');
+    // Prefilled by the host (data-values), so the signer can submit at once.
+    await expect.poll(() => frame.locator('#field-input').inputValue(), { timeout: 30_000 }).toBe('Ada Lovelace');
+    await frame.locator('#submit').click();
+    await frame.locator('#completed').waitFor({ timeout: 30_000 });
+    await page.waitForFunction("window.received.some((m) => m.type === 'sign:completed')", undefined, { timeout: 15_000 });
+    const received = (await page.evaluate('window.received')) as { origin: string; type: string; data: Record<string, unknown> }[];
+    const completed = received.filter((m) => m.type?.endsWith(':completed'));
+    expect(completed.map((m) => m.type).sort()).toEqual(['sign:completed', 'signing-service:completed']);
+    for (const m of completed) {
+      expect(m.origin).toBe(new URL(server.base).origin);
+      expect(m.data).toMatchObject({ submission_id: submissionId, status: 'completed' });
+    }
+    expect(received.some((m) => m.type === 'signing-service:load')).toBe(true);
+    const events = (await page.evaluate('window.elementEvents')) as { name: string; detail: Record<string, unknown> }[];
+    expect(events.find((e) => e.name === 'completed')?.detail).toMatchObject({ submission_id: submissionId, status: 'completed' });
+    const done = await call('GET', `/api/submissions/${submissionId}`);
+    expect(done.submitters[0].status).toBe('completed');
+    expect(Object.values(done.submitters[0].values)).toContain('Ada Lovelace');
+    await closeHost(page);
+  });
+
+  it('is not framed on an origin the account does not allow: the form never loads and nothing is posted', async () => {
+    const { url } = await signingUrl(templateId);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const logs: string[] = [];
+    page.on('console', (m) => logs.push(m.text()));
+    // The frame's page does arrive, naming only the allowed origin: what keeps it out is the browser.
+    const response = page.waitForResponse((r) => r.url().startsWith(url));
+    await page.goto(`${foreignHost.origin}/?src=${encodeURIComponent(url)}`);
+    const served = await response;
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-security-policy']).toContain(`frame-ancestors ${allowedHost.origin}`);
+    const iframe = await page.waitForSelector('signing-form iframe');
+    await page.waitForTimeout(3_000);
+    const frame = await iframe.contentFrame();
+    const formShown = frame ? await frame.$('#stepper, header.brand').then((el) => el !== null) : false;
+    expect(formShown).toBe(false);
+    // Chromium's own account of it: the frame shows its error page, and the console names the directive.
+    expect(frame?.url()).toBe('chrome-error://chromewebdata/');
+    expect(logs.some((line) => line.includes('frame-ancestors') && line.includes('blocked'))).toBe(true);
+    expect(await page.evaluate('window.received.length')).toBe(0);
+    expect(await page.evaluate('window.elementEvents.length')).toBe(0);
+    await closeHost(page);
+  });
+
+  it('axe-core finds no serious or critical violation in the embedded form', async () => {
+    const { url } = await signingUrl(templateId);
+    const page = await openHost(allowedHost, url);
+    const frame = page.frameLocator('signing-form iframe');
+    await frame.locator('#stepper').waitFor({ timeout: 30_000 });
+    await frame.locator('.page[data-drawn="true"] canvas').waitFor({ timeout: 60_000 });
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await closeHost(page);
+  });
+});
