@@ -22,7 +22,8 @@ async function firstDocumentPdf(token: string, template: { id: string; documents
   return downloadDocument(token, template.id, template.documents[0].uuid);
 }
 
-describe('POST /api/templates/html', () => {
+// Each render starts a browser session (a few seconds locally).
+describe('POST /api/templates/html', { timeout: 60_000 }, () => {
   it('creates a template whose document is the printed HTML', async () => {
     const a = await createAccount();
     const template = await created(a.token, { name: 'Offer letter', html: '<h1>Offer letter</h1><p>Dear candidate</p>', external_id: 'offer-1', folder_name: 'HR' });
@@ -94,7 +95,7 @@ describe('POST /api/templates/html', () => {
   });
 });
 
-describe('POST /api/templates/html with hostile HTML', () => {
+describe('POST /api/templates/html with hostile HTML', { timeout: 60_000 }, () => {
   it('does not run scripts in the document or its header', async () => {
     const a = await createAccount();
     const template = await created(a.token, {

@@ -5,6 +5,8 @@ import * as handlers from './templates.handlers';
 import * as routes from './templates.routes';
 import { createTemplateFromHtml } from './html-templates.handlers';
 import * as htmlRoutes from './html-templates.routes';
+import * as thumbnailHandlers from './thumbnails.handlers';
+import * as thumbnailRoutes from './thumbnails.routes';
 import { changeDocumentsBody, createTemplateBody } from './templates.schemas';
 
 const base64File = z.string().openapi({ description: 'The file as base64, or a data URL (data:application/pdf;base64,…).' });
@@ -27,6 +29,9 @@ export function mountTemplates(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.listTemplateVersions, handlers.listTemplateVersions);
   app.openapi(routes.listTemplateDocuments, handlers.listTemplateDocuments);
   app.openapi(routes.changeTemplateDocuments, handlers.changeTemplateDocuments);
+  // Before /documents/{document_id}: "thumbnail" is not a document id.
+  app.openapi(thumbnailRoutes.getThumbnail, thumbnailHandlers.getThumbnail);
+  app.openapi(thumbnailRoutes.generateThumbnails, thumbnailHandlers.generateThumbnails);
   app.openapi(routes.downloadTemplate, handlers.downloadTemplate);
   app.openapi(routes.downloadTemplateDocument, handlers.downloadTemplateDocument);
   app.openapi(routes.cloneTemplate, handlers.cloneTemplate);

@@ -14,7 +14,7 @@ async function render(html: string, footer?: string) {
   }
 }
 
-describe('renderHtmlToPdf', () => {
+describe('renderHtmlToPdf', { timeout: 60_000 }, () => {
   it('aborts every remote stylesheet, font, image, frame and object, and none reaches its server', async () => {
     const recorder = recorderPath('hostile');
     const urls = ['style.css', 'font.woff', 'background.png', 'image.png', 'frame.html', 'object'].map((name) => `${recorder.url}/${name}`);
