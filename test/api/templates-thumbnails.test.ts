@@ -195,3 +195,16 @@ describe('thumbnail URLs in template responses', () => {
     expect(list.json.data[0]).toMatchObject(expected);
   });
 });
+
+describe('deleting a template permanently', { timeout: 60_000 }, () => {
+  it('deletes its thumbnails and HTML source with its documents', async () => {
+    const a = await createAccount();
+    const created = await api('POST', '/api/templates/html', { token: a.token, body: { html: '<p>Gone soon</p>' } });
+    expect(created.status).toBe(201);
+    await getPng(a.token, `/api/templates/${created.json.id}/documents/thumbnail?width=60`);
+    expect((await env.FILES.list({ prefix: `templates/${a.accountId}/` })).objects).toHaveLength(3);
+    const res = await api('DELETE', `/api/templates/${created.json.id}?permanently=true`, { token: a.token });
+    expect(res.status).toBe(204);
+    expect((await env.FILES.list({ prefix: `templates/${a.accountId}/` })).objects).toEqual([]);
+  });
+});
