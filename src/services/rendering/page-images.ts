@@ -11,7 +11,7 @@ const RENDER_MS = 30_000;
  * so every byte the page needs is one of the resources below; the PDF is never given script
  * (isEvalSupported false, no scripting or XFA).
  */
-const RENDERER_HTML = `<!doctype html><meta charset="utf-8"><body><script type="module">
+export const RENDERER_HTML = `<!doctype html><meta charset="utf-8"><body><script type="module">
 import * as pdfjs from '/pdf.min.mjs';
 import * as worker from '/pdf.worker.min.mjs';
 globalThis.pdfjsWorker = worker;
