@@ -39,6 +39,8 @@ export default defineConfig(async () => {
             // The webhook receiver (test/receiver) listens on loopback, which only this exemption lets through.
             RECEIVER_PORT: inject<number>('receiverPort'),
             WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${inject<number>('receiverPort')}`,
+            // Records every request (test/global-setup/browser-rendering.mjs): rendered HTML must never reach it.
+            HIT_RECORDER_URL: `http://127.0.0.1:${inject<number>('hitRecorderPort')}`,
           },
           // Tests drive the webhooks consumer themselves (explicit clocks); a queue nobody consumes keeps
           // background deliveries out of their way.
@@ -53,7 +55,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
-      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/global-setup/cloudflare-imitation.mjs', './test/receiver/global-setup.mjs'],
+      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/global-setup/cloudflare-imitation.mjs', './test/receiver/global-setup.mjs', './test/global-setup/browser-rendering.mjs'],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
     },

@@ -12,12 +12,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { d1Target, migrateDatabases, root, wranglerD1 } from './d1-databases.mjs';
+import { installBrowserWrapper } from './browser-rendering.mjs';
 
 const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, config: { type: 'string' }, 'persist-to': { type: 'string' }, 'base-url': { type: 'string' } } });
 const json = options.json ?? false;
 const log = (...args) => { if (!json) console.log(...args); };
 const target = d1Target({ config: options.config, persistTo: options['persist-to'] });
 const stateDir = target.persistTo ?? join(root, '.wrangler');
+
+// 0. Browser Rendering runs the system Chromium instead of downloading Chrome (scripts/browser-rendering.mjs).
+installBrowserWrapper({ log });
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const base62 = (n) => Array.from({ length: n }, () => BASE62[randomInt(62)]).join('');

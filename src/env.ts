@@ -10,6 +10,8 @@ import type { WebhookQueue } from './services/webhooks/queue';
 export type Bindings = DatabaseBindings & {
   FILES: R2Bucket;
   ASSETS: Fetcher;
+  /** Browser Rendering (@cloudflare/puppeteer): HTML templates to PDF, page thumbnails (src/services/rendering). */
+  BROWSER?: Fetcher;
   /** development | test | production */
   ENVIRONMENT: string;
   SERVICE_NAME: string;

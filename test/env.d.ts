@@ -13,6 +13,8 @@ declare global {
       DOH_RESOLVER_URL: string;
       /** Port of the webhook receiver started by test/receiver/global-setup.ts. */
       RECEIVER_PORT: number;
+      /** test/global-setup/browser-rendering.mjs: records every request; GET /__hits/<prefix> lists them. */
+      HIT_RECORDER_URL: string;
     }
   }
 }
@@ -23,6 +25,8 @@ declare module 'vitest' {
     stripePort: number;
     /** Port of the Cloudflare custom hostnames imitation (test/global-setup/cloudflare-imitation.mjs). */
     cloudflarePort: number;
+    /** Port of the request recorder (test/global-setup/browser-rendering.mjs). */
+    hitRecorderPort: number;
     /** PKCS#12 files (base64) and their password, made by test/global/pkcs12-fixtures.ts. */
     pkcs12: { password: string; files: Record<'good' | 'ecChain' | 'mismatch' | 'expired' | 'legacy', string> };
   }

@@ -1,11 +1,13 @@
 // Declares tenant API routes once: zod schemas, authorization and every response, 4xx included.
 import { createRoute, z, type OpenAPIHonoOptions, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../env';
 import { authorize, type AuthorizeOptions } from '../middleware/authorize';
 import { idempotency } from '../middleware/idempotency';
 import { requireJsonBody } from '../middleware/json-body';
 import { validationError } from '../lib/validation';
+import { ApiError } from '../lib/errors';
 
 /** Every OpenAPIHono's validation hook: a failed schema is a 400 or 422 with sentences (spec › Errors). */
 export const throwValidationError: NonNullable<OpenAPIHonoOptions<AppEnv>['defaultHook']> = (result) => {
@@ -31,7 +33,9 @@ const ERROR_DESCRIPTIONS = {
   404: 'No such resource in this account.',
   409: 'Conflicts with the current state, or an idempotent request with this key is still running.',
   422: 'Validation failed; the body says why in sentences.',
+  413: 'The request body is larger than this operation accepts.',
   429: 'Rate limit exceeded (per token, or failed authentications per client address); see Retry-After.',
+  503: 'A service this operation needs (Browser Rendering for HTML templates and thumbnails) could not be reached; retry later.',
   502: 'A service this operation depends on (e.g. the payment processor, or the DNS resolver that checks webhook hosts) failed; retry later.',
 } as const;
 
@@ -56,6 +60,8 @@ type TenantRouteOptions = AuthorizeOptions & {
    * idempotency middleware reads this flag; every create/send route sets it.
    */
   idempotent?: boolean;
+  /** Refuses a larger body with 413 before anything reads it (Content-Length, or counted as it streams). */
+  maxBodyBytes?: number;
 };
 
 /** The request header idempotent routes document; the idempotency middleware enforces it. */
@@ -91,6 +97,18 @@ export function tenantRoute<const R extends RouteConfig>(options: TenantRouteOpt
   for (const status of options.errors ?? []) statuses.add(status);
   if (options.idempotent) statuses.add(409).add(422);
   const middleware: MiddlewareHandler<AppEnv>[] = [authorize(options)];
+  const { maxBodyBytes } = options;
+  if (maxBodyBytes) {
+    statuses.add(413);
+    middleware.push(
+      bodyLimit({
+        maxSize: maxBodyBytes,
+        onError: () => {
+          throw new ApiError(413, `The request body is larger than ${maxBodyBytes / 1024 / 1024} MB, the limit for this operation.`);
+        },
+      }),
+    );
+  }
   if (hasJsonBody) middleware.push(requireJsonBody({ allowEmpty: !route.request?.body?.required }));
   // After authorization: a refused caller never claims a key. Before validation: a replay answers
   // exactly as the first attempt did, whatever the validators would say today.

@@ -3,10 +3,11 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
-import { addUser, api, createAccount, type TestAccount } from '../helpers';
+import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { receiverHook } from '../webhook-fixtures';
 import { scopeOf } from '../shard-fixtures';
+import { THUMBNAIL_WIDTH, thumbnailKey } from '../../src/services/templates/thumbnails';
 
 type Fixture = (owner: TestAccount) => Promise<Record<string, string | number>>;
 
@@ -24,6 +25,9 @@ const FIXTURES: Record<string, Fixture> = {
     const template = await ownTemplate(owner);
     return { id: template.id, document_id: template.documents[0].id };
   },
+  // The first page's thumbnail stored beforehand, so the owner's GET serves it without drawing.
+  '/templates/{id}/documents/thumbnail': async (owner) => ({ id: (await ownTemplateWithThumbnail(owner)).id }),
+  '/templates/{id}/documents/generate_thumbnail': async (owner) => ({ id: (await ownTemplate(owner)).id }),
   '/webhooks/{id}': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
   '/webhooks/{id}/deliveries': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
   '/webhooks/{id}/test': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
@@ -101,6 +105,14 @@ async function ownTemplate(owner: TestAccount): Promise<{ id: string; documents:
     body: { name: 'Owned', documents: [{ name: 'doc', file: toBase64(await makePdf()) }] },
   });
   return res.json;
+}
+
+async function ownTemplateWithThumbnail(owner: TestAccount): Promise<{ id: string }> {
+  const template = await ownTemplate(owner);
+  const shard = await shardOf(owner.accountId);
+  const row = await shard.prepare('SELECT r2_key FROM template_documents WHERE id = ?').bind(template.documents[0].id).first<{ r2_key: string }>();
+  await env.FILES.put(thumbnailKey(row!.r2_key, THUMBNAIL_WIDTH.default, 1), new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+  return template;
 }
 
 async function ownTokenId(owner: TestAccount): Promise<number> {

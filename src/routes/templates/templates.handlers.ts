@@ -38,7 +38,7 @@ function contextOf(c: Context<AppEnv>, db: Db): TemplateContext {
   };
 }
 
-async function loadTemplate(c: Context<AppEnv>, db: Db, id: string): Promise<Template> {
+export async function loadTemplate(c: Context<AppEnv>, db: Db, id: string): Promise<Template> {
   const template = await templatesDb.findTemplate(db, c.var.principal.account.id, id);
   if (!template) throw notFound('Template');
   // A builder embed token reaches its one template; another one is simply not found (docs/embedding.md).
@@ -57,7 +57,7 @@ function audit(c: Context<AppEnv>, action: string, template: Template) {
 }
 
 /** A create whose audit row goes into the template's own batch (auditStatementFor), answering 201. */
-function creatingContext(c: Context<AppEnv>, db: Db, action: string): TemplateContext {
+export function creatingContext(c: Context<AppEnv>, db: Db, action: string): TemplateContext {
   return {
     ...contextOf(c, db),
     auditStatement: (publicId) => auditStatementFor(c, db, 201, { action, resourceType: 'template', resourceId: publicId }),
@@ -65,7 +65,7 @@ function creatingContext(c: Context<AppEnv>, db: Db, action: string): TemplateCo
 }
 
 /** After a create whose batch held its audit row: the note (for idempotent replays) and no second row. */
-function recordedCreate(c: Context<AppEnv>, action: string, template: Template) {
+export function recordedCreate(c: Context<AppEnv>, action: string, template: Template) {
   audit(c, action, template);
   c.set('auditRecorded', 201);
 }

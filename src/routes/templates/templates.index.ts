@@ -3,6 +3,10 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import * as handlers from './templates.handlers';
 import * as routes from './templates.routes';
+import { createTemplateFromHtml } from './html-templates.handlers';
+import * as htmlRoutes from './html-templates.routes';
+import * as thumbnailHandlers from './thumbnails.handlers';
+import * as thumbnailRoutes from './thumbnails.routes';
 import { changeDocumentsBody, createTemplateBody } from './templates.schemas';
 
 const base64File = z.string().openapi({ description: 'The file as base64, or a data URL (data:application/pdf;base64,…).' });
@@ -16,6 +20,7 @@ export function mountTemplates(app: OpenAPIHono<AppEnv>) {
   // Static paths first: /templates/merge must not be read as /templates/{id}.
   app.openapi(routes.mergeTemplates, handlers.mergeTemplates);
   app.openapi(routes.createTemplateFromPdf, handlers.createTemplateFromPdf);
+  app.openapi(htmlRoutes.createTemplateFromHtml, createTemplateFromHtml);
   app.openapi(routes.createTemplate, handlers.createTemplate);
   app.openapi(routes.listTemplates, handlers.listTemplates);
   app.openapi(routes.getTemplate, handlers.getTemplate);
@@ -24,6 +29,9 @@ export function mountTemplates(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.listTemplateVersions, handlers.listTemplateVersions);
   app.openapi(routes.listTemplateDocuments, handlers.listTemplateDocuments);
   app.openapi(routes.changeTemplateDocuments, handlers.changeTemplateDocuments);
+  // Before /documents/{document_id}: "thumbnail" is not a document id.
+  app.openapi(thumbnailRoutes.getThumbnail, thumbnailHandlers.getThumbnail);
+  app.openapi(thumbnailRoutes.generateThumbnails, thumbnailHandlers.generateThumbnails);
   app.openapi(routes.downloadTemplate, handlers.downloadTemplate);
   app.openapi(routes.downloadTemplateDocument, handlers.downloadTemplateDocument);
   app.openapi(routes.cloneTemplate, handlers.cloneTemplate);

@@ -142,6 +142,7 @@ export const documentSchema = z
     page_count: z.number().int(),
     page_dimensions: z.array(z.object({ width: z.number(), height: z.number() })),
     url: z.string().openapi({ description: 'Streams the PDF; needs an API token with templates:read.' }),
+    thumbnail_url: z.string().openapi({ description: 'PNG of the first page (add `page`, `width`); needs templates:read.' }),
   })
   .openapi('TemplateDocument');
 
@@ -159,6 +160,7 @@ export const templateSchema = z
     created_at: z.string(),
     updated_at: z.string(),
     download_url: z.string().openapi({ description: 'All documents as one PDF; needs an API token with templates:read.' }),
+    thumbnail_url: z.string().openapi({ description: 'PNG of the first document’s first page; needs templates:read.' }),
     schema: z.array(fieldSchema),
     submitters: z.array(roleSchema),
     preferences: z.record(z.string(), z.unknown()),

@@ -1,8 +1,19 @@
 // The JSON shape of templates and their documents and versions (spec › Template, Template document).
 import type { Template, TemplateDocument, TemplateVersion } from '../../db/schema/index';
+import { THUMBNAIL_WIDTH } from '../../services/templates/thumbnails';
 
 export function templatePath(template: Pick<Template, 'publicId'>): string {
   return `/api/templates/${template.publicId}`;
+}
+
+/** The URL GET …/documents/thumbnail answers at; defaults (first document, page 1, default width) left out. */
+export function thumbnailUrl(base: string, template: Pick<Template, 'publicId'>, options: { documentUuid?: string; page?: number; width?: number } = {}): string {
+  const query = new URLSearchParams();
+  if (options.documentUuid) query.set('document_id', options.documentUuid);
+  if (options.page && options.page !== 1) query.set('page', String(options.page));
+  if (options.width && options.width !== THUMBNAIL_WIDTH.default) query.set('width', String(options.width));
+  const search = query.toString();
+  return `${base}${templatePath(template)}/documents/thumbnail${search ? `?${search}` : ''}`;
 }
 
 export function serializeDocument(template: Pick<Template, 'publicId'>, document: TemplateDocument, base: string) {
@@ -16,6 +27,7 @@ export function serializeDocument(template: Pick<Template, 'publicId'>, document
     page_count: document.pageCount,
     page_dimensions: document.pageDimensions,
     url: `${base}${templatePath(template)}/documents/${document.uuid}`,
+    thumbnail_url: thumbnailUrl(base, template, { documentUuid: document.uuid }),
   };
 }
 
@@ -33,6 +45,7 @@ export function serializeTemplate(template: Template, documents: TemplateDocumen
     created_at: template.createdAt,
     updated_at: template.updatedAt,
     download_url: `${base}${templatePath(template)}/download`,
+    thumbnail_url: thumbnailUrl(base, template),
     schema: template.fields,
     submitters: template.submitters,
     preferences: template.preferences,

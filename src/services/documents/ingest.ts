@@ -196,4 +196,19 @@ export async function deleteStoredFiles(bucket: R2Bucket, keys: string[]): Promi
   for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
 }
 
+/**
+ * Deletes what was made from stored documents and lives under their keys (`<key>/…`: an HTML
+ * template's source, page thumbnails).
+ */
+export async function deleteDerivedFiles(bucket: R2Bucket, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    let cursor: string | undefined;
+    do {
+      const listed = await bucket.list({ prefix: `${key}/`, cursor });
+      if (listed.objects.length) await bucket.delete(listed.objects.map((o) => o.key));
+      cursor = listed.truncated ? listed.cursor : undefined;
+    } while (cursor);
+  }
+}
+
 export type { PageDimensions };

@@ -19,7 +19,7 @@ import type { Template, TemplateDocument, TemplateField, TemplateRole } from '..
 import { ApiError, unprocessable } from '../../lib/errors';
 import type { EventName } from '../../lib/events';
 import { nowIso } from '../../lib/time';
-import { deleteStoredFiles, ingestDocuments, type PreparedDocument, type Upload } from '../documents/ingest';
+import { deleteDerivedFiles, deleteStoredFiles, ingestDocuments, type PreparedDocument, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
@@ -181,6 +181,7 @@ export async function deleteTemplatePermanently(ctx: TemplateContext, template: 
     : [outboxInsert(db, { accountId: actor.accountId, event: 'template.archived', data: templateEventData({ ...template, archivedAt: at, updatedAt: at }, documents.length) })];
   await db.batch([...statements, ...event] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
   await deleteStoredFiles(ctx.bucket, keys);
+  await deleteDerivedFiles(ctx.bucket, keys);
 }
 
 export type DocumentChange = {

@@ -1,0 +1,26 @@
+// Handler of POST /api/templates/html: parse, render and create through the template service, shape.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { unprocessable } from '../../lib/errors';
+import { baseUrl } from '../../lib/request';
+import { createHtmlTemplate } from '../../services/templates/create-html-template';
+import { creatingContext, recordedCreate } from './templates.handlers';
+import { serializeTemplate } from './templates.serialize';
+import type { createTemplateFromHtml as route } from './html-templates.routes';
+
+export const createTemplateFromHtml: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { html, html_header: header, html_footer: footer, size, documents, ...rest } = c.req.valid('json');
+  if (html !== undefined && documents !== undefined) throw unprocessable('Send either html or documents, not both.');
+  const list = documents ?? (html !== undefined ? [{ html }] : []);
+  if (list.length === 0) throw unprocessable('html must be given: the HTML of the document (or documents, a list of {name, html}).');
+  const db = c.var.db;
+  const created = await createHtmlTemplate(creatingContext(c, db, 'template.create'), c.env.BROWSER, {
+    ...rest,
+    header: header || undefined,
+    footer: footer || undefined,
+    size: size ?? 'Letter',
+    documents: list,
+  });
+  recordedCreate(c, 'template.create', created.template);
+  return c.json(serializeTemplate(created.template, created.documents, baseUrl(c.req.raw, c.env.APP_URL)), 201);
+};
