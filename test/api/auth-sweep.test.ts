@@ -53,6 +53,5 @@ describe('every tenant operation', () => {
       if (res.status !== 403 || res.json?.error !== `Insufficient scope. Required: ${op.scopes[0]}`) failures.push(`${op.method} ${op.path} → ${res.status} ${res.text.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);
-    // One token and one request per operation: over the default 5 s on a busy machine.
   }, 30_000);
 });
