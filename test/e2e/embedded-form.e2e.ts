@@ -27,15 +27,20 @@ async function call(method: string, route: string, body?: unknown) {
   return text ? JSON.parse(text) : undefined;
 }
 
-/** A host site: its page (/?src=<signing url>) loads the embed script and records what the form tells it. */
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/**
+ * A host site: its page (/?src=<signing url>, or /?token=<form token> as an integrator's server would
+ * render it) loads the embed script and records what the form tells it.
+ */
 async function startHost(): Promise<{ server: Server; origin: string }> {
   const http = createServer((req, res) => {
-    const src = new URL(req.url ?? '/', 'http://host').searchParams.get('src') ?? '';
-    const attr = src.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    const query = new URL(req.url ?? '/', 'http://host').searchParams;
+    const source = query.get('token') ? `data-token="${attribute(query.get('token')!)}"` : `data-src="${attribute(query.get('src') ?? '')}"`;
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host app</title></head><body>
 <main><h1>Sign your contract</h1>
-<signing-form data-src="${attr}" data-values='{"Full name":"Ada Lovelace"}'></signing-form></main>
+<signing-form ${source} data-values='{"Full name":"Ada Lovelace"}'></signing-form></main>
 <script>
   window.received = [];
   window.elementEvents = [];
@@ -69,10 +74,10 @@ async function signingUrl(templateId: string): Promise<{ url: string; submission
 }
 
 /** The host page in a context of its own (axe-core needs one made with browser.newContext()). */
-async function openHost(host: { origin: string }, src: string): Promise<Page> {
+async function openHost(host: { origin: string }, src: string, by: 'src' | 'token' = 'src'): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${host.origin}/?src=${encodeURIComponent(src)}`);
+  await page.goto(`${host.origin}/?${by}=${encodeURIComponent(src)}`);
   return page;
 }
 
@@ -110,7 +115,16 @@ describe('the embedded signing form in a real browser', () => {
 
   it('lets the signer complete inside the frame and tells the host page completed under both prefixes and as an element event', async () => {
     const { url, submissionId } = await signingUrl(templateId);
-    const page = await openHost(allowedHost, url);
+    await completesInFrame(await openHost(allowedHost, url), submissionId);
+  });
+
+  it('finds the signer from a form token alone (data-token) and completes the same way', async () => {
+    const { submissionId } = await signingUrl(templateId);
+    const { token } = await call('POST', '/api/embed/token', { resource_type: 'submission', resource_id: submissionId, permissions: ['sign'] });
+    await completesInFrame(await openHost(allowedHost, token, 'token'), submissionId);
+  });
+
+  async function completesInFrame(page: Page, submissionId: number) {
     const frame = page.frameLocator('signing-form iframe');
     // Prefilled by the host (data-values), so the signer can submit at once.
     await expect.poll(() => frame.locator('#field-input').inputValue(), { timeout: 30_000 }).toBe('Ada Lovelace');
@@ -131,7 +145,7 @@ describe('the embedded signing form in a real browser', () => {
     expect(done.submitters[0].status).toBe('completed');
     expect(Object.values(done.submitters[0].values)).toContain('Ada Lovelace');
     await closeHost(page);
-  });
+  }
 
   it('is not framed on an origin the account does not allow: the form never loads and nothing is posted', async () => {
     const { url } = await signingUrl(templateId);
