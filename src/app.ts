@@ -43,6 +43,7 @@ import { createSigningRoutes, documentSigningRoutes } from './routes/signing/sig
 import { SIGNING_PREFIX } from './routes/signing/signing.routes';
 import { isDevelopment } from './lib/environment';
 import { createSettingsConsole } from './console/settings/settings.index';
+import { createTemplatesConsole } from './console/templates/templates.index';
 import { mountMfaConsole } from './console/mfa/mfa.index';
 import { createSignInRoutes } from './console/sign-in/sign-in.routes';
 import { createOAuthRoutes } from './routes/oauth/oauth.index';
@@ -129,6 +130,7 @@ export function createApp() {
   app.route(SIGNING_PREFIX, signing);
   app.route(PUBLIC_LINK_PREFIX, publicLinks);
   app.route('/settings', createSettingsConsole());
+  app.route('/templates', createTemplatesConsole());
   mountMfaConsole(app);
   app.route('/', createSignInRoutes());
   return app;
