@@ -76,7 +76,7 @@ describe('/templates/new', () => {
   it('shows an editor the PDF upload form that posts to POST /api/templates/pdf', async () => {
     const res = await page('/templates/new', roles.editor.session.cookie);
     expect(res.status).toBe(200);
-    expect(res.html).toContain('data-upload="/api/templates/pdf"');
+    expect(res.html).toContain('data-upload="/templates/pdf"');
     expect(res.html).toMatch(/<input[^>]*id="upload-file"[^>]*type="file"/);
   });
 

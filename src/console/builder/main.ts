@@ -28,7 +28,7 @@ function startUpload(form: HTMLFormElement, api: ApiClient): void {
     body.append('documents[0][file]', file, file.name);
     status.className = 'muted';
     status.textContent = 'Uploading…';
-    const result = await api.call('POST', form.dataset.upload ?? '/templates/pdf', body);
+    const result = await api.call('POST', form.dataset.upload ?? '/templates/pdf', body); // a path under the API base
     if (!result.ok) {
       status.className = 'error';
       status.textContent = errorSentences(result).join(' ');

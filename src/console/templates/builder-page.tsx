@@ -75,7 +75,7 @@ export async function newTemplatePage(c: Context<AppEnv>) {
     children: (
       <section class="card" aria-labelledby="upload-heading">
         <h2 id="upload-heading">Start from a PDF</h2>
-        <form id="template-upload" data-upload="/api/templates/pdf">
+        <form id="template-upload" data-upload="/templates/pdf">
           <label for="upload-name">Template name</label>
           <input id="upload-name" name="name" maxlength={255} />
           <label for="upload-file">PDF document</label>
