@@ -263,4 +263,21 @@ describe('the template builder in a real browser', () => {
     await page.locator('.area[data-type="text"]').click();
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  it('sending the template from its send page creates a submission listed on /submissions', async () => {
+    await page.goto(`${server.base}/templates/${templateId}/send`);
+    await page.fill('#send-0-email', 'sent.from.console@e2e.test');
+    await page.fill('#send-0-name', 'Console Signer');
+    await page.fill('#send-subject', 'Please sign the contract');
+    await page.click('form[data-api="/api/submissions"] button[type=submit]');
+    await page.waitForURL(/\/submissions$/);
+    expect(await page.locator('tr', { hasText: 'sent.from.console@e2e.test' }).count()).toBe(1);
+  });
+
+  it('axe-core finds no serious or critical violations on the templates, send and submissions pages', async () => {
+    for (const path of ['/templates', `/templates/${templateId}/send`, '/submissions']) {
+      await page.goto(`${server.base}${path}`);
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+  });
 });
