@@ -258,6 +258,40 @@ describe('the template builder in a real browser', () => {
     expect(await page.locator('.area.invalid').count()).toBe(1);
   });
 
+  it('roles added, renamed and reordered and the panel’s properties are saved as the API’s fields', async () => {
+    await openBuilder(page);
+    await page.click('#role-add');
+    await page.fill('#role-name-1', 'Witness');
+    await page.press('#role-name-1', 'Tab');
+    await page.click('#role-up-1');
+    await page.locator('.area[data-type="text"]').click();
+    await page.selectOption('#field-role', { label: 'Witness' });
+    await page.uncheck('#field-required');
+    await page.fill('#field-placeholder', 'Your full name');
+    await page.press('#field-placeholder', 'Tab');
+    await page.selectOption('#field-validation', 'letters_only');
+    await page.selectOption('#field-review', 'false');
+    await page.selectOption('#field-condition-action', 'show');
+    await page.selectOption('#field-condition-field', { label: 'Number Field 1' });
+    await page.selectOption('#field-condition-operator', 'not_empty');
+    await page.locator('.area[data-type="number"]').click();
+    await page.fill('#field-formula', '');
+    await page.press('#field-formula', 'Tab');
+    await page.click('#builder-save');
+    await page.waitForSelector('#builder-status:has-text("Saved as version")');
+    const stored = (await call('GET', `/api/templates/${templateId}`)).json;
+    expect(stored.submitters.map((r: { name: string }) => r.name)).toEqual(['Witness', 'First Party']);
+    const text = stored.schema.find((f: { type: string }) => f.type === 'text');
+    const number = stored.schema.find((f: { type: string }) => f.type === 'number');
+    expect(text).toMatchObject({
+      submitter_uuid: stored.submitters[0].uuid,
+      required: false,
+      placeholder: 'Your full name',
+      validation: 'letters_only',
+      preferences: { review_in_carousel: false, condition: { action: 'show', conditions: [{ field_uuid: number.uuid, operator: 'not_empty' }] } },
+    });
+  });
+
   it('axe-core finds no serious or critical violations in the builder with a field selected', async () => {
     await openBuilder(page);
     await page.locator('.area[data-type="text"]').click();
@@ -266,12 +300,14 @@ describe('the template builder in a real browser', () => {
 
   it('sending the template from its send page creates a submission listed on /submissions', async () => {
     await page.goto(`${server.base}/templates/${templateId}/send`);
-    await page.fill('#send-0-email', 'sent.from.console@e2e.test');
+    const email = `sent.${Date.now()}@e2e.test`;
+    await page.fill('#send-0-email', email);
     await page.fill('#send-0-name', 'Console Signer');
+    await page.fill('#send-1-email', 'second.from.console@e2e.test');
     await page.fill('#send-subject', 'Please sign the contract');
     await page.click('form[data-api="/api/submissions"] button[type=submit]');
     await page.waitForURL(/\/submissions$/);
-    expect(await page.locator('tr', { hasText: 'sent.from.console@e2e.test' }).count()).toBe(1);
+    expect(await page.locator('tr', { hasText: email }).count()).toBe(1);
   });
 
   it('axe-core finds no serious or critical violations on the templates, send and submissions pages', async () => {

@@ -171,11 +171,14 @@ function conditionEditor(editor: Editor, field: Field, set: (mutate: (f: Field) 
   const target = select([['', 'Choose a field'], ...others.map((f): [string, string] => [f.uuid, f.name])], first?.field_uuid ?? '');
   const operator = select(CONDITION_OPERATORS.map((o): [string, string] => [o, o.replace(/_/g, ' ')]), first?.operator ?? 'equals');
   const value = input(first?.value);
-  const apply = () =>
+  // A rule half chosen (a visibility without its field yet) changes nothing, so the panel keeps it.
+  const apply = () => {
+    if (action.value !== '' && target.value === '') return;
     set((f) => {
-      if (action.value === '' || target.value === '') delete f.preferences.condition;
+      if (action.value === '') delete f.preferences.condition;
       else f.preferences.condition = { action: action.value as 'show' | 'hide', conditions: [{ field_uuid: target.value, operator: operator.value, ...(value.value ? { value: value.value } : {}) }] };
     });
+  };
   for (const control of [action, target, operator, value]) control.addEventListener('change', apply);
   return el(
     'fieldset',
