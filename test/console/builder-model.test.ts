@@ -1,7 +1,7 @@
 // The builder's pure parts (src/console/builder/builder-model.ts): areas kept on the page, the body sent
 // to PUT /api/templates/{id}, the API's sentences sorted by field, and undo snapshots.
 import { describe, expect, it } from 'vitest';
-import { History, clampArea, draftForSave, sortErrors, type Draft } from '../../src/console/builder/builder-model';
+import { History, clampArea, draftForSave, resizeArea, sortErrors, type Draft } from '../../src/console/builder/builder-model';
 
 const DOC = '6f1b6c1e-7a52-4b8e-9d51-0c6b1a3e2f10';
 const area = { page: 2, x: 0.15048543689320387, y: 0.19954283034903145, w: 0.25, h: 0.03, attachment_uuid: DOC };
@@ -30,6 +30,16 @@ describe('clampArea', () => {
 
   it('keeps a side no smaller than 0.5 % of the page', () => {
     expect(clampArea({ ...area, w: -1, h: 0 })).toMatchObject({ w: 0.005, h: 0.005 });
+  });
+});
+
+describe('resizeArea', () => {
+  it('keeps the top-left corner and stops the size at the page edge', () => {
+    expect(resizeArea({ ...area, x: 0.8, y: 0.5 }, 0.5, 0.01)).toMatchObject({ x: 0.8, y: 0.5, w: 1 - 0.8, h: 0.04 });
+  });
+
+  it('never shrinks a side below 0.5 % of the page', () => {
+    expect(resizeArea(area, -1, -1)).toMatchObject({ x: area.x, y: area.y, w: 0.005, h: 0.005 });
   });
 });
 

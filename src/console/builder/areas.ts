@@ -1,7 +1,7 @@
 // The fields' areas drawn over the pages, and how they are moved and resized: by pointer (mouse, pen and
 // touch alike, through pointer events) and by keyboard (arrows move, Shift+arrows resize, Alt for fine
 // steps, Delete removes). Each area is a focusable button named for screen readers.
-import { asFractions, clampArea, TYPE_LABELS, type Area, type TemplateDoc } from './builder-model';
+import { asFractions, clampArea, resizeArea, TYPE_LABELS, type Area, type TemplateDoc } from './builder-model';
 import { el } from './dom';
 import type { Editor } from './editor';
 import { pageKey, type PageMap } from './pages';
@@ -85,8 +85,7 @@ export function mountAreas(editor: Editor, pages: PageMap, documents: TemplateDo
       const dy = (e.clientY - from.y) / rect.height;
       if (!moved && Math.abs(e.clientX - from.x) + Math.abs(e.clientY - from.y) < 3) return;
       moved = true;
-      const next = resizing ? clampArea({ ...start, w: start.w + dx, h: start.h + dy }) : clampArea({ ...start, x: start.x + dx, y: start.y + dy });
-      field.areas[index] = resizing ? { ...next, x: start.x, y: start.y } : next;
+      field.areas[index] = resizing ? resizeArea(start, dx, dy) : clampArea({ ...start, x: start.x + dx, y: start.y + dy });
       place(box, field.areas[index]);
     };
     const onUp = () => {
@@ -137,7 +136,7 @@ export function mountAreas(editor: Editor, pages: PageMap, documents: TemplateDo
       const target = draft.fields.find((f) => f.uuid === fieldUuid)!;
       const area = asFractions(target.areas[index], pageSize(documents, target.areas[index]));
       target.areas[index] = event.shiftKey
-        ? clampArea({ ...area, w: area.w + direction[0] * step, h: area.h + direction[1] * step })
+        ? resizeArea(area, direction[0] * step, direction[1] * step)
         : clampArea({ ...area, x: area.x + direction[0] * step, y: area.y + direction[1] * step });
     });
     focusSelected();

@@ -65,6 +65,15 @@ export function clampArea(area: Area): Area {
   return { ...area, w, h, x: Math.min(Math.max(area.x, 0), 1 - w), y: Math.min(Math.max(area.y, 0), 1 - h) };
 }
 
+/** Resizes from the top-left corner, which stays put: the size is kept between MIN_SIDE and the page's edge. */
+export function resizeArea(area: Area, dw: number, dh: number): Area {
+  return {
+    ...area,
+    w: Math.min(Math.max(area.w + dw, MIN_SIDE), Math.max(1 - area.x, MIN_SIDE)),
+    h: Math.min(Math.max(area.h + dh, MIN_SIDE), Math.max(1 - area.y, MIN_SIDE)),
+  };
+}
+
 /** An area as fractions of its page; numbers above 1 are PDF points (docs/decisions.md › Areas). */
 export function asFractions(area: Area, page: { width: number; height: number }): Area {
   if ([area.x, area.y, area.w, area.h].every((n) => n <= 1)) return area;
