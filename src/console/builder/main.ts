@@ -134,9 +134,9 @@ function startPalette(editor: Editor, pages: PageMap, documents: TemplateDoc[]):
     }
     // By keyboard (or a click without a drag): onto the selected field's page, else the first page.
     const selected = editor.selectedField()?.areas[editor.selected!.area];
-    const documentUuid = selected?.attachment_uuid ?? documents[0].uuid;
+    const documentUuid = selected?.attachment_uuid ?? documents[0]?.uuid;
     const page = selected?.page ?? 1;
-    if (!pages.has(pageKey(documentUuid, page))) return;
+    if (!documentUuid || !pages.has(pageKey(documentUuid, page))) return; // a template without documents has no page
     add(button.dataset.type as FieldType, documentUuid, page, 0.1, 0.1);
   });
 }
