@@ -72,3 +72,14 @@ await esbuild.build({
   sourcemap: false,
   logLevel: 'warning',
 });
+// The template builder (src/console/builder): its own bundle, loaded only by the builder's pages.
+await esbuild.build({
+  entryPoints: [join(root, 'src', 'console', 'builder', 'main.ts')],
+  outfile: join(root, 'public', 'vendor', 'builder', 'builder.js'),
+  bundle: true,
+  format: 'esm',
+  target: ['es2022'],
+  minify: true,
+  sourcemap: false,
+  logLevel: 'warning',
+});

@@ -43,6 +43,7 @@ import { createSigningRoutes, documentSigningRoutes } from './routes/signing/sig
 import { SIGNING_PREFIX } from './routes/signing/signing.routes';
 import { isDevelopment } from './lib/environment';
 import { createSettingsConsole } from './console/settings/settings.index';
+import { createSubmissionsConsole, createTemplatesConsole } from './console/templates/templates.index';
 import { mountMfaConsole } from './console/mfa/mfa.index';
 import { createSignInRoutes } from './console/sign-in/sign-in.routes';
 import { createOAuthRoutes } from './routes/oauth/oauth.index';
@@ -135,6 +136,8 @@ export function createApp() {
   mountEmbedScripts(app);
   app.route(PUBLIC_LINK_PREFIX, publicLinks);
   app.route('/settings', createSettingsConsole());
+  app.route('/templates', createTemplatesConsole());
+  app.route('/submissions', createSubmissionsConsole());
   mountMfaConsole(app);
   app.route('/', createSignInRoutes());
   return app;

@@ -21,6 +21,8 @@ export type ConsoleViewer = { user: Pick<User, 'name' | 'email' | 'role'>; accou
 
 /** The console's sections; `key` marks the current one in the navigation. */
 export const CONSOLE_NAV = [
+  { key: 'templates', href: '/templates', label: 'Templates' },
+  { key: 'submissions', href: '/submissions', label: 'Submissions' },
   { key: 'account', href: '/settings/account', label: 'Account' },
   { key: 'users', href: '/settings/users', label: 'Users' },
   { key: 'tokens', href: '/settings/tokens', label: 'API tokens' },
@@ -54,7 +56,8 @@ table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:6px 8px;
 code,.secret{font-family:ui-monospace,monospace;word-break:break-all}
 `;
 
-export function ConsoleLayout(props: { title: string; viewer?: ConsoleViewer; section?: ConsoleSection; children: Child }) {
+/** `script`: one more bundled script a page needs (the template builder); `wide` lets main use the whole width. */
+export function ConsoleLayout(props: { title: string; viewer?: ConsoleViewer; section?: ConsoleSection; script?: string; wide?: boolean; children: Child }) {
   const viewer = props.viewer;
   return (
     <html lang="en">
@@ -86,7 +89,7 @@ export function ConsoleLayout(props: { title: string; viewer?: ConsoleViewer; se
           ) : null}
         </header>
         {viewer ? (
-          <nav class="sections" aria-label="Settings">
+          <nav class="sections" aria-label="Console">
             <ul>
               {CONSOLE_NAV.map((item) => (
                 <li>
@@ -98,11 +101,12 @@ export function ConsoleLayout(props: { title: string; viewer?: ConsoleViewer; se
             </ul>
           </nav>
         ) : null}
-        <main id="main">
+        <main id="main" style={props.wide ? 'max-width:none' : undefined}>
           <h1>{props.title}</h1>
           {props.children}
         </main>
         <script type="module" src="/vendor/console/console.js"></script>
+        {props.script ? <script type="module" src={props.script}></script> : null}
       </body>
     </html>
   );

@@ -4,11 +4,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are read field by field */
 // Field names become JSON keys; `data-type="number|boolean|list|json|datetime"` on an input converts its
 // value (datetime: a `datetime-local` value in the browser's time zone, sent as an ISO 8601 instant).
+// `data-indexed` on a form turns `list[0][key]` names into arrays of objects (the send form's roles).
 // `data-reveal="token" data-reveal-into="id"` writes the answer's `token` into `#id [data-revealed]` and
 // shows `#id`: a secret the API returns once. `data-redirect="/path"` goes there after success.
 
 import { startBrandingPreviews } from './branding-preview';
-import { nestDotted } from './nest-fields';
+import { nestDotted, nestIndexed } from './nest-fields';
 
 type Converted = string | number | boolean | string[] | unknown | null;
 
@@ -47,7 +48,7 @@ export function formBody(form: HTMLFormElement): Record<string, unknown> {
       body[element.name] = value;
     }
   }
-  return nestDotted(body);
+  return form.dataset.indexed !== undefined ? nestIndexed(nestDotted(body)) : nestDotted(body);
 }
 
 export async function callApi(method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; json: any }> {

@@ -61,12 +61,16 @@ export function pageQuery(c: Context<AppEnv>, limit: number) {
   return { limit, after, before };
 }
 
-export function renderPage(c: Context<AppEnv>, props: { title: string; section: ConsoleSection; children: Child }, status: 200 | 404 = 200) {
+export function renderPage(
+  c: Context<AppEnv>,
+  props: { title: string; section: ConsoleSection; script?: string; wide?: boolean; children: Child },
+  status: 200 | 404 = 200,
+) {
   // The doctype keeps browsers out of quirks mode (the layout renders from <html> on).
   return c.html(
     <>
       {raw('<!DOCTYPE html>')}
-      <ConsoleLayout title={props.title} viewer={viewerOf(c)} section={props.section}>
+      <ConsoleLayout title={props.title} viewer={viewerOf(c)} section={props.section} script={props.script} wide={props.wide}>
         {props.children}
       </ConsoleLayout>
     </>,

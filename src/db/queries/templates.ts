@@ -127,6 +127,17 @@ export async function listTemplates(
   return { rows, total: n };
 }
 
+/** The account's folder names in use (active or archived templates), alphabetically. */
+export async function listTemplateFolders(db: Db, accountId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ folder: templates.folderName })
+    .from(templates)
+    .where(eq(templates.accountId, accountId))
+    .orderBy(asc(templates.folderName))
+    .limit(200);
+  return rows.map((r) => r.folder);
+}
+
 export function insertTemplateStatement(db: Db, values: NewTemplate) {
   return db.insert(templates).values(values).returning();
 }
