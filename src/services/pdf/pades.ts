@@ -4,6 +4,7 @@ import { PDFArray, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, typ
 import type { SigningIdentity } from './certificate';
 import { toHex } from '../../lib/crypto';
 import { createCadesDetachedSignature } from './cms-signature';
+import type { Timestamper } from './timestamp';
 import { writeIncrementalUpdate, type OriginalFile } from './incremental-update';
 
 export type SignatureDetails = {
@@ -83,7 +84,7 @@ async function digestRanges(parts: readonly Uint8Array[]): Promise<Uint8Array> {
  * bytes and writes the CMS into /Contents. The file length never changes, so the ranges stay true.
  * `from` is where to start looking for the placeholder (the start of the update that added it).
  */
-export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity, from = 0): Promise<Uint8Array> {
+export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity, from = 0, timestamper?: Timestamper): Promise<Uint8Array> {
   const placeholder = encoder.encode(`<${'0'.repeat(CONTENTS_BYTES * 2)}>`);
   const contentsStart = indexOfBytes(bytes, placeholder, from);
   if (contentsStart === -1) throw new Error('The PDF has no reserved signature contents.');
@@ -100,18 +101,21 @@ export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity, 
   bytes.set(encoder.encode(rangeText.padEnd(width, ' ')), rangeOpen);
 
   const digest = await digestRanges([bytes.subarray(0, contentsStart), bytes.subarray(contentsEnd)]);
-  const cms = await createCadesDetachedSignature(digest, signer);
+  const cms = await createCadesDetachedSignature(digest, signer, timestamper);
   if (cms.length > CONTENTS_BYTES) throw new Error(`The signature (${cms.length} bytes) exceeds the reserved ${CONTENTS_BYTES}.`);
   bytes.set(encoder.encode(toHex(cms)), contentsStart + 1);
   return bytes;
 }
 
-/** Signs a pdf-lib document with a PAdES B-B signature by re-saving the whole file; returns the final bytes. */
-export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails): Promise<Uint8Array> {
+/**
+ * Signs a pdf-lib document with a PAdES signature by re-saving the whole file; returns the final bytes.
+ * B-B, or B-T with a timestamper.
+ */
+export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
   addSignatureField(pdf, details);
   // Without object streams the reserved /Contents stays literal text in the file, where it can be filled.
   const bytes = await pdf.save({ useObjectStreams: false });
-  return fillSignature(bytes, signer);
+  return fillSignature(bytes, signer, 0, timestamper);
 }
 
 /**
@@ -125,10 +129,11 @@ export async function signPdfIncrementally(
   touchedPages: readonly PDFRef[],
   signer: SigningIdentity,
   details: SignatureDetails,
+  timestamper?: Timestamper,
 ): Promise<Uint8Array> {
   addSignatureField(pdf, details);
   // Embeds fonts and images registered with the document; save() would do this first.
   await pdf.flush();
   const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, touchedPages);
-  return fillSignature(bytes, signer, updateStart);
+  return fillSignature(bytes, signer, updateStart, timestamper);
 }
