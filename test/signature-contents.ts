@@ -13,8 +13,8 @@ export function signaturesIn(bytes: Uint8Array): SignatureInFile[] {
   const out: SignatureInFile[] = [];
   for (const match of text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)) {
     const byteRange = match.slice(1, 5).map(Number) as [number, number, number, number];
-    const hex = text.slice(byteRange[1] + 1, byteRange[2] - 1).replace(/0+$/, '');
-    const contents = Uint8Array.from((hex.length % 2 ? `${hex}0` : hex).match(/../g) ?? [], (h) => parseInt(h, 16));
+    const hex = text.slice(byteRange[1] + 1, byteRange[2] - 1);
+    const contents = Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
     // The dictionary around this /ByteRange: from the previous "obj" to the next "endobj".
     const start = text.lastIndexOf(' obj', match.index);
     const end = text.indexOf('endobj', match.index);

@@ -7,6 +7,7 @@
 //   POST /tsa/wrong-imprint    a real token over a different hash
 //   POST /tsa/wrong-nonce      a real token with another nonce
 //   POST /tsa/unavailable      HTTP 503
+//   POST /tsa/ocsp-down        a real token from a TSA certificate whose OCSP responder (/ocsp/unavailable) is down
 //   POST /ocsp                 application/ocsp-request → application/ocsp-response (RFC 6960 § A.1)
 //   GET  /ca.pem, /tsa.pem     the certificates
 //   POST /__verify?digest=<hex>   a token (DER) → `openssl ts -verify` against the test CA: {code, output}
@@ -59,7 +60,11 @@ async function makeAuthority(dir, baseUrl) {
   await writeFile(join(dir, 'ext.cnf'), [
     '[tsa]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
     'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
-    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp`, '',
+    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp`,
+    // A second TSA certificate whose OCSP responder is always down (POST /tsa/ocsp-down).
+    '[tsa_ocsp_down]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
+    'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
+    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp/unavailable`, '',
   ].join('\n'));
   await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650',
     '-subj', '/O=Signing Service Tests/CN=Test TSA Root CA', '-addext', 'basicConstraints=critical,CA:TRUE',
@@ -67,17 +72,23 @@ async function makeAuthority(dir, baseUrl) {
   await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/O=Signing Service Tests/CN=Test TSA'], dir);
   await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1001', '-days', '3650',
     '-extfile', 'ext.cnf', '-extensions', 'tsa', '-out', 'tsa.pem'], dir);
+  await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1002', '-days', '3650',
+    '-extfile', 'ext.cnf', '-extensions', 'tsa_ocsp_down', '-out', 'tsa-ocsp-down.pem'], dir);
   const notAfter = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-enddate'], dir)).toString().trim().replace('notAfter=', '');
   const expiry = new Date(notAfter);
   const stamp = `${String(expiry.getUTCFullYear()).slice(2)}${[expiry.getUTCMonth() + 1, expiry.getUTCDate(), expiry.getUTCHours(), expiry.getUTCMinutes(), expiry.getUTCSeconds()].map((n) => String(n).padStart(2, '0')).join('')}Z`;
   const subject = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-subject', '-nameopt', 'compat'], dir)).toString().trim().replace('subject=', '');
   // openssl ocsp's certificate database (the `openssl ca` index format): the TSA certificate is valid.
-  await writeFile(join(dir, 'index.txt'), `V\t${stamp}\t\t1001\tunknown\t${subject}\n`);
+  await writeFile(join(dir, 'index.txt'), `V\t${stamp}\t\t1001\tunknown\t${subject}\nV\t${stamp}\t\t1002\tunknown\t${subject}\n`);
   await writeFile(join(dir, 'index.txt.attr'), 'unique_subject = no\n');
   await writeFile(join(dir, 'tsaserial'), '01\n');
   await writeFile(join(dir, 'ts.cnf'), [
     '[tsa]', 'default_tsa = tsa_config', '[tsa_config]', `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
     'signer_cert = $dir/tsa.pem', 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
+    'default_policy = 1.3.6.1.4.1.99999.1.1', 'digests = sha1, sha256, sha384, sha512', 'accuracy = secs:1', 'ordering = yes',
+    'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256',
+    '[tsa_ocsp_down]', `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
+    'signer_cert = $dir/tsa-ocsp-down.pem', 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
     'default_policy = 1.3.6.1.4.1.99999.1.1', 'digests = sha1, sha256, sha384, sha512', 'accuracy = secs:1', 'ordering = yes',
     'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256', '',
   ].join('\n'));
@@ -92,12 +103,12 @@ export async function startTimestampAuthority() {
   const serially = (work) => (queue = queue.then(work, work));
   const counts = { tsa: 0, ocsp: 0 };
 
-  async function timestampReply(query) {
+  async function timestampReply(query, section = 'tsa_config') {
     const n = (counter += 1);
     const file = (name) => join(dir, `${n}.${name}`);
     await writeFile(file('tsq'), query);
     try {
-      await openssl(['ts', '-reply', '-config', 'ts.cnf', '-queryfile', file('tsq'), '-out', file('tsr')], dir);
+      await openssl(['ts', '-reply', '-config', 'ts.cnf', '-section', section, '-queryfile', file('tsq'), '-out', file('tsr')], dir);
       return await readFile(file('tsr'));
     } finally {
       await Promise.all(['tsq', 'tsr'].map((name) => rm(file(name), { force: true })));
@@ -158,6 +169,11 @@ export async function startTimestampAuthority() {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         return res.end(JSON.stringify(result));
       }
+      if (req.method === 'POST' && path === '/ocsp/unavailable') {
+        counts.ocsp += 1;
+        res.writeHead(503, { 'Content-Type': 'text/plain' });
+        return res.end('The OCSP responder is down for maintenance.');
+      }
       if (req.method === 'POST' && path === '/ocsp') {
         counts.ocsp += 1;
         const reply = await serially(() => ocspReply(body));
@@ -185,6 +201,8 @@ export async function startTimestampAuthority() {
         reply = await serially(async () => timestampReply(await queryFor(randomBytes(requestedHash(body).length))));
       } else if (mode === 'wrong-nonce') {
         reply = await serially(async () => timestampReply(await queryFor(requestedHash(body))));
+      } else if (mode === 'ocsp-down') {
+        reply = await serially(() => timestampReply(body, 'tsa_ocsp_down'));
       } else if (mode === 'ok') {
         reply = await serially(() => timestampReply(body));
       } else {

@@ -82,11 +82,11 @@ describe('PAdES B-T seal', () => {
     expect(await signatureTimestampOf(signaturesIn(signed)[0].contents)).not.toBeNull();
   });
 
-  it('says on the audit page that the seal is B-T when timestamped', async () => {
+  it('says on the audit page that the seal is B-LTA when timestamped', async () => {
     const sealed = await sealDocument({ original: await sampleBytes(), stamps: [], trail: trail(), signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([TSA]) });
     const { text, pdfsig } = await checkPdf(sealed.bytes);
     expect(pdfsig.output).toContain('Signature is Valid.');
-    expect(text.output).toContain('PAdES B-T');
+    expect(text.output).toContain('PAdES B-LTA');
   });
 
   it('says on the audit page that the seal is B-B, for development only, without a timestamper', async () => {

@@ -52,14 +52,14 @@ async function sealedFile(submissionId: number): Promise<Uint8Array> {
 const sealedAt = async (id: number) => (await shard.prepare('SELECT sealed_at FROM submissions WHERE id = ?').bind(id).first<{ sealed_at: string | null }>())!.sealed_at;
 
 describe('sealing with TSA_URLS', () => {
-  it('seals with a signature-timestamp openssl verifies, and says B-T on the audit page', async () => {
+  it('seals with a signature-timestamp openssl verifies, and says B-LTA on the audit page', async () => {
     const id = await completedSubmission();
     const s = withTsa(TSA_UP);
     expect(await sealSubmission(s.env, s, id)).toBe('sealed');
     const bytes = await sealedFile(id);
     const { pdfsig, text } = await checkPdf(bytes);
     expect(pdfsig.output).toContain('Signature is Valid.');
-    expect(text.output).toContain('PAdES B-T');
+    expect(text.output).toContain('PAdES B-LTA');
     const stamp = (await signatureTimestampOf(signaturesIn(bytes)[0].contents))!;
     expect((await verifyTimestampToken(env.TEST_TSA_URL, stamp.token, stamp.digestHex)).output).toContain('Verification: OK');
   });

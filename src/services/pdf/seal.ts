@@ -7,7 +7,8 @@ import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page
 import type { SigningIdentity } from './certificate';
 import { DocumentFonts } from './fonts';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
-import { signPdf, signPdfIncrementally, type SignatureDetails } from './pades';
+import { addLongTermValidation, signPdfIncrementally, signWholePdf, type SignatureDetails } from './pades';
+import { collectValidationData } from './validation-data';
 import { stampFields, type FieldStamp, type UndrawnValue } from './stamp';
 import type { Timestamper } from './timestamp';
 
@@ -35,7 +36,7 @@ export type SealedDocument = {
 /** The audit page's sentence on the level the document is sealed at. */
 export function signatureLevelText(timestamped: boolean): string {
   return timestamped
-    ? 'PAdES B-T: the seal carries an RFC 3161 timestamp from a time-stamping authority.'
+    ? 'PAdES B-LTA: the seal carries an RFC 3161 timestamp, the document holds the certificates and revocation data needed to validate it (DSS), and a document timestamp covers everything.'
     : 'PAdES B-B: no time-stamping authority is configured, so the signing time is the service clock\'s own claim and the seal carries no timestamp or validation data (development only).';
 }
 
@@ -72,8 +73,12 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   // One write only, appended to the untouched original (an incremental update): pdf-lib writes subset
   // fonts when flushed, so a second write would lose glyphs. The sealed file's own SHA-256 cannot be
   // printed inside it; it is returned for the API and webhooks, and the signature proves the file unchanged.
-  const bytes = original
+  const signed = original
     ? await signPdfIncrementally(pdf, original, stampedPages, input.signer, input.signature, input.timestamper)
-    : await signPdf(pdf, input.signer, input.signature, input.timestamper);
+    : await signWholePdf(pdf, input.signer, input.signature, input.timestamper);
+  // B-LTA: the validation data of the signature and its timestamp, then a document timestamp over all.
+  const bytes = input.timestamper
+    ? await addLongTermValidation(pdf, signed.bytes, await collectValidationData([signed.contents]), input.timestamper)
+    : signed.bytes;
   return { bytes, sha256: await sha256Hex(bytes), originalSha256, undrawn };
 }
