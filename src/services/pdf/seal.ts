@@ -23,6 +23,8 @@ export type SealInput = {
    * which only development and tests allow (decisions.md › Signature levels), and the audit page says so.
    */
   timestamper?: Timestamper;
+  /** How OCSP responders are reached (bench/seal times it); the global fetch otherwise. */
+  fetcher?: typeof fetch;
 };
 
 export type SealedDocument = {
@@ -78,7 +80,7 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
     : await signWholePdf(pdf, input.signer, input.signature, input.timestamper);
   // B-LTA: the validation data of the signature and its timestamp, then a document timestamp over all.
   const bytes = input.timestamper
-    ? await addLongTermValidation(pdf, signed.bytes, await collectValidationData([signed.contents]), input.timestamper)
+    ? await addLongTermValidation(pdf, signed.bytes, await collectValidationData([signed.contents], input.fetcher), input.timestamper)
     : signed.bytes;
   return { bytes, sha256: await sha256Hex(bytes), originalSha256, undrawn };
 }

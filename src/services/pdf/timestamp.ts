@@ -114,11 +114,11 @@ function newNonce(): Uint8Array {
   return nonce;
 }
 
-async function askAuthority(url: string, digest: Uint8Array): Promise<Uint8Array> {
+async function askAuthority(url: string, digest: Uint8Array, fetcher: typeof fetch): Promise<Uint8Array> {
   const nonce = newNonce();
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await fetcher(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/timestamp-query', Accept: 'application/timestamp-reply' },
       body: timestampRequest(digest, nonce),
@@ -132,16 +132,16 @@ async function askAuthority(url: string, digest: Uint8Array): Promise<Uint8Array
 }
 
 /**
- * A Timestamper trying each authority in order until one gives a good token. When all fail, the last
+ * A Timestamper trying each authority (through `fetcher`, which bench/seal times) in order until one gives a good token. When all fail, the last
  * failure is thrown and names every authority tried (their host only: a URL may carry credentials).
  */
-export function timestamperFor(urls: readonly string[]): Timestamper {
+export function timestamperFor(urls: readonly string[], fetcher: typeof fetch = fetch): Timestamper {
   if (urls.length === 0) throw new Error('A timestamper needs at least one time-stamping authority.');
   return async (digest) => {
     const failures: string[] = [];
     for (const url of urls) {
       try {
-        return await askAuthority(url, digest);
+        return await askAuthority(url, digest, fetcher);
       } catch (error) {
         if (!(error instanceof TimestampFailure)) throw error;
         let host = 'an authority';

@@ -51,13 +51,13 @@ function ocspUrl(certificate: pkijs.Certificate): string | undefined {
 const subjectOf = (c: pkijs.Certificate) => c.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
 
 /** A verified "good" OCSP response for `certificate`, as DER, plus the certificates it carries. */
-async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string): Promise<{ response: Uint8Array; certificates: pkijs.Certificate[] }> {
+async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string, fetcher: typeof fetch): Promise<{ response: Uint8Array; certificates: pkijs.Certificate[] }> {
   const who = `the certificate "${subjectOf(certificate)}"`;
   const request = new pkijs.OCSPRequest();
   await request.createForCertificate(certificate, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer });
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await fetcher(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/ocsp-request', Accept: 'application/ocsp-response' },
       body: new Uint8Array(request.toSchema(true).toBER(false)),
@@ -95,9 +95,10 @@ async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate
  * Validation data for the CMS signatures given (DER ContentInfo each): their certificates and their
  * timestamps', and an OCSP response for every certificate that names a responder and whose issuer is
  * among them. Self-issued certificates (roots, the account's generated seal) are trust anchors a
- * verifier must already hold; nothing can be said about their revocation, so they only travel as certificates.
+ * verifier must already hold; nothing can be said about their revocation, so they only travel as
+ * certificates. `fetcher` reaches the responders (bench/seal times it).
  */
-export async function collectValidationData(signatures: readonly Uint8Array[]): Promise<ValidationData> {
+export async function collectValidationData(signatures: readonly Uint8Array[], fetcher: typeof fetch = fetch): Promise<ValidationData> {
   const byDer = new Map<string, pkijs.Certificate>();
   const add = (certificates: pkijs.Certificate[]) => {
     for (const certificate of certificates) {
@@ -119,7 +120,7 @@ export async function collectValidationData(signatures: readonly Uint8Array[]): 
       const url = ocspUrl(certificate);
       const issuer = [...byDer.values()].find((c) => c !== certificate && c.subject.isEqual(certificate.issuer));
       if (!url || !issuer) continue;
-      const { response, certificates } = await ocspFor(certificate, issuer, url);
+      const { response, certificates } = await ocspFor(certificate, issuer, url, fetcher);
       ocsps.push(response);
       const before = byDer.size;
       add(certificates);
