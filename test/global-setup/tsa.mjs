@@ -7,6 +7,8 @@
 //   POST /tsa/wrong-imprint    a real token over a different hash
 //   POST /tsa/wrong-nonce      a real token with another nonce
 //   POST /tsa/unavailable      HTTP 503
+//   POST /tsa/counted          a real token from a TSA certificate whose OCSP requests (/ocsp/counted) are counted
+//   GET  /__counts             requests so far: {tsa, ocsp, ocspCounted}
 //   POST /tsa/ocsp-down        a real token from a TSA certificate whose OCSP responder (/ocsp/unavailable) is down
 //   POST /ocsp                 application/ocsp-request → application/ocsp-response (RFC 6960 § A.1)
 //   GET  /ca.pem, /tsa.pem     the certificates
@@ -64,7 +66,11 @@ async function makeAuthority(dir, baseUrl) {
     // A second TSA certificate whose OCSP responder is always down (POST /tsa/ocsp-down).
     '[tsa_ocsp_down]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
     'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
-    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp/unavailable`, '',
+    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp/unavailable`,
+    // A third whose OCSP requests are counted on their own (POST /tsa/counted, GET /__counts).
+    '[tsa_counted]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
+    'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
+    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp/counted`, '',
   ].join('\n'));
   await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650',
     '-subj', '/O=Signing Service Tests/CN=Test TSA Root CA', '-addext', 'basicConstraints=critical,CA:TRUE',
@@ -74,12 +80,14 @@ async function makeAuthority(dir, baseUrl) {
     '-extfile', 'ext.cnf', '-extensions', 'tsa', '-out', 'tsa.pem'], dir);
   await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1002', '-days', '3650',
     '-extfile', 'ext.cnf', '-extensions', 'tsa_ocsp_down', '-out', 'tsa-ocsp-down.pem'], dir);
+  await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1003', '-days', '3650',
+    '-extfile', 'ext.cnf', '-extensions', 'tsa_counted', '-out', 'tsa-counted.pem'], dir);
   const notAfter = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-enddate'], dir)).toString().trim().replace('notAfter=', '');
   const expiry = new Date(notAfter);
   const stamp = `${String(expiry.getUTCFullYear()).slice(2)}${[expiry.getUTCMonth() + 1, expiry.getUTCDate(), expiry.getUTCHours(), expiry.getUTCMinutes(), expiry.getUTCSeconds()].map((n) => String(n).padStart(2, '0')).join('')}Z`;
   const subject = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-subject', '-nameopt', 'compat'], dir)).toString().trim().replace('subject=', '');
   // openssl ocsp's certificate database (the `openssl ca` index format): the TSA certificate is valid.
-  await writeFile(join(dir, 'index.txt'), `V\t${stamp}\t\t1001\tunknown\t${subject}\nV\t${stamp}\t\t1002\tunknown\t${subject}\n`);
+  await writeFile(join(dir, 'index.txt'), `V\t${stamp}\t\t1001\tunknown\t${subject}\nV\t${stamp}\t\t1002\tunknown\t${subject}\nV\t${stamp}\t\t1003\tunknown\t${subject}\n`);
   await writeFile(join(dir, 'index.txt.attr'), 'unique_subject = no\n');
   await writeFile(join(dir, 'tsaserial'), '01\n');
   await writeFile(join(dir, 'ts.cnf'), [
@@ -89,6 +97,10 @@ async function makeAuthority(dir, baseUrl) {
     'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256',
     '[tsa_ocsp_down]', `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
     'signer_cert = $dir/tsa-ocsp-down.pem', 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
+    'default_policy = 1.3.6.1.4.1.99999.1.1', 'digests = sha1, sha256, sha384, sha512', 'accuracy = secs:1', 'ordering = yes',
+    'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256',
+    '[tsa_counted]', `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
+    'signer_cert = $dir/tsa-counted.pem', 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
     'default_policy = 1.3.6.1.4.1.99999.1.1', 'digests = sha1, sha256, sha384, sha512', 'accuracy = secs:1', 'ordering = yes',
     'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256', '',
   ].join('\n'));
@@ -101,7 +113,7 @@ export async function startTimestampAuthority() {
   // openssl ts keeps its serial in a file: one reply at a time.
   let queue = Promise.resolve();
   const serially = (work) => (queue = queue.then(work, work));
-  const counts = { tsa: 0, ocsp: 0 };
+  const counts = { tsa: 0, ocsp: 0, ocspCounted: 0 };
 
   async function timestampReply(query, section = 'tsa_config') {
     const n = (counter += 1);
@@ -174,7 +186,8 @@ export async function startTimestampAuthority() {
         res.writeHead(503, { 'Content-Type': 'text/plain' });
         return res.end('The OCSP responder is down for maintenance.');
       }
-      if (req.method === 'POST' && path === '/ocsp') {
+      if (req.method === 'POST' && (path === '/ocsp' || path === '/ocsp/counted')) {
+        if (path === '/ocsp/counted') counts.ocspCounted += 1;
         counts.ocsp += 1;
         const reply = await serially(() => ocspReply(body));
         res.writeHead(200, { 'Content-Type': 'application/ocsp-response' });
@@ -201,6 +214,8 @@ export async function startTimestampAuthority() {
         reply = await serially(async () => timestampReply(await queryFor(randomBytes(requestedHash(body).length))));
       } else if (mode === 'wrong-nonce') {
         reply = await serially(async () => timestampReply(await queryFor(requestedHash(body))));
+      } else if (mode === 'counted') {
+        reply = await serially(() => timestampReply(body, 'tsa_counted'));
       } else if (mode === 'ocsp-down') {
         reply = await serially(() => timestampReply(body, 'tsa_ocsp_down'));
       } else if (mode === 'ok') {

@@ -115,6 +115,17 @@ describe('PAdES B-LTA seal', () => {
     expect(pdfsig.output.split(/Signature #\d+:/)[1]).toMatch(/Signature Validation: (Digest Mismatch|Signature is Invalid)/);
   });
 
+  it('asks the OCSP responder about a TSA certificate once while its answer is fresh, and puts the answer in every seal', async () => {
+    const counted = async () => ((await (await fetch(`${env.TEST_TSA_URL}/__counts`)).json()) as { ocspCounted: number }).ocspCounted;
+    const seal = async () => (await sealDocument({ original: await sampleBytes(), stamps: [], trail, signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa/counted`]) })).bytes;
+    const before = await counted();
+    const first = await seal();
+    const second = await seal();
+    expect((await counted()) - before).toBe(1);
+    expect((await dssOf(first)).ocsps).toEqual((await dssOf(second)).ocsps);
+    expect((await dssOf(second)).ocsps).toHaveLength(1);
+  });
+
   it('fails the seal when the TSA certificate’s OCSP responder is down', async () => {
     const attempt = sealDocument({ original: await sampleBytes(), stamps: [], trail, signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa/ocsp-down`]) });
     await expect(attempt).rejects.toThrow(ValidationDataFailure);

@@ -48,10 +48,41 @@ function ocspUrl(certificate: pkijs.Certificate): string | undefined {
   return location?.type === 6 && typeof location.value === 'string' && /^https?:\/\//.test(location.value) ? location.value : undefined;
 }
 
+type CheckedOcsp = { response: Uint8Array; certificates: pkijs.Certificate[] };
+
+/**
+ * Good OCSP answers kept per isolate until their nextUpdate, at most an hour: every seal timestamped by
+ * one TSA needs the same answer about the same TSA certificate, and fetching and checking it again
+ * cost a network round trip and most of B-LTA's CPU (decisions.md › issue 18). An answer without
+ * nextUpdate is not kept.
+ */
+const ocspCache = new Map<string, { checked: CheckedOcsp; until: number }>();
+const OCSP_CACHE_LIMIT = 100;
+const OCSP_CACHE_MS = 60 * 60 * 1000;
+
+function freshUntil(basic: pkijs.BasicOCSPResponse): number | undefined {
+  const next = basic.tbsResponseData.responses.map((r) => r.nextUpdate?.getTime()).filter((t): t is number => t !== undefined);
+  if (next.length !== basic.tbsResponseData.responses.length || next.length === 0) return undefined;
+  return Math.min(...next, Date.now() + OCSP_CACHE_MS);
+}
+
+async function cachedOcspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string, fetcher: typeof fetch): Promise<CheckedOcsp> {
+  const key = `${url} ${hex(der(certificate))}`;
+  const hit = ocspCache.get(key);
+  if (hit && hit.until > Date.now()) return hit.checked;
+  ocspCache.delete(key);
+  const { checked, until } = await ocspFor(certificate, issuer, url, fetcher);
+  if (until !== undefined) {
+    if (ocspCache.size >= OCSP_CACHE_LIMIT) ocspCache.delete(ocspCache.keys().next().value!);
+    ocspCache.set(key, { checked, until });
+  }
+  return checked;
+}
+
 const subjectOf = (c: pkijs.Certificate) => c.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
 
 /** A verified "good" OCSP response for `certificate`, as DER, plus the certificates it carries. */
-async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string, fetcher: typeof fetch): Promise<{ response: Uint8Array; certificates: pkijs.Certificate[] }> {
+async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string, fetcher: typeof fetch): Promise<{ checked: CheckedOcsp; until?: number }> {
   const who = `the certificate "${subjectOf(certificate)}"`;
   const request = new pkijs.OCSPRequest();
   await request.createForCertificate(certificate, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer });
@@ -88,7 +119,7 @@ async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate
   const status = await basic.getCertificateStatus(certificate, issuer);
   if (!status.isForCertificate) throw new ValidationDataFailure(`The OCSP response for ${who} is about another certificate.`);
   if (status.status !== 0) throw new ValidationDataFailure(`The OCSP responder says ${who} is ${status.status === 1 ? 'revoked' : 'unknown'}.`);
-  return { response: body, certificates: basic.certs ?? [] };
+  return { checked: { response: body, certificates: basic.certs ?? [] }, until: freshUntil(basic) };
 }
 
 /**
@@ -120,7 +151,7 @@ export async function collectValidationData(signatures: readonly Uint8Array[], f
       const url = ocspUrl(certificate);
       const issuer = [...byDer.values()].find((c) => c !== certificate && c.subject.isEqual(certificate.issuer));
       if (!url || !issuer) continue;
-      const { response, certificates } = await ocspFor(certificate, issuer, url, fetcher);
+      const { response, certificates } = await cachedOcspFor(certificate, issuer, url, fetcher);
       ocsps.push(response);
       const before = byDer.size;
       add(certificates);
