@@ -9,6 +9,7 @@ import { generateSigningIdentity, type SigningIdentity } from '../../src/service
 import { sealDocument } from '../../src/services/pdf/seal';
 import { timestamperFor } from '../../src/services/pdf/timestamp';
 import { ValidationDataFailure } from '../../src/services/pdf/validation-data';
+import { inspectSignatures } from '../../src/services/pdf/verify';
 import { checkPdf } from '../pdf-tools';
 import { signaturesIn, verifyTimestampToken } from '../signature-contents';
 
@@ -71,6 +72,13 @@ describe('PAdES B-LTA seal', () => {
     expect(c + d).toBe(sealed.length);
     const digest = await sha256Hex([sealed.subarray(a, a + b), sealed.subarray(c, c + d)]);
     expect((await verifyTimestampToken(env.TEST_TSA_URL, signatures[1].contents, digest)).output).toContain('Verification: OK');
+  });
+
+  it('is reported by the service’s own verifier (POST /api/tools/verify) as a valid seal and a valid document timestamp with its time', async () => {
+    const [seal, timestamp] = await inspectSignatures(sealed);
+    expect(seal).toMatchObject({ sub_filter: 'ETSI.CAdES.detached', integrity_valid: true, covers_whole_document: false });
+    expect(timestamp).toMatchObject({ sub_filter: 'ETSI.RFC3161', integrity_valid: true, covers_whole_document: true, signer_common_name: 'Test TSA' });
+    expect(Math.abs(Date.parse(timestamp.signing_time!) - Date.now())).toBeLessThan(5 * 60_000);
   });
 
   it('holds in its DSS the seal certificate, the TSA certificate and the TSA root', async () => {
