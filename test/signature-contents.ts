@@ -13,6 +13,9 @@ export function signaturesIn(bytes: Uint8Array): SignatureInFile[] {
   const out: SignatureInFile[] = [];
   for (const match of text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)) {
     const byteRange = match.slice(1, 5).map(Number) as [number, number, number, number];
+    // Dictionaries copied from other files (a combined download keeps its sources' unused objects)
+    // have ranges that do not frame a /Contents string here.
+    if (byteRange[2] + byteRange[3] > bytes.length || bytes[byteRange[1]] !== 0x3c || bytes[byteRange[2] - 1] !== 0x3e) continue;
     const hex = text.slice(byteRange[1] + 1, byteRange[2] - 1);
     const contents = Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
     // The dictionary around this /ByteRange: from the previous "obj" to the next "endobj".

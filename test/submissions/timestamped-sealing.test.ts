@@ -1,7 +1,7 @@
 // The sealing job with time-stamping authorities (decisions.md › Signature levels): with TSA_URLS every
 // seal is timestamped, a TSA failure leaves the submission unsealed for the queue to retry, and
 // production without TSA_URLS does not seal at all.
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
+import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { shardScope, type ShardScope } from '../../src/db/shards';
@@ -106,5 +106,38 @@ describe('sealing with TSA_URLS', () => {
     const bytes = await sealedFile(id);
     expect(await signatureTimestampOf(signaturesIn(bytes)[0].contents)).toBeNull();
     expect((await checkPdf(bytes)).text.output).toContain('PAdES B-B');
+  });
+});
+
+/** GET …/documents/combined through the Worker with TSA_URLS set as given. */
+async function combinedWith(urls: string, id: number) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(`https://api.test/api/submissions/${id}/documents/combined`, { headers: { 'X-Auth-Token': owner.token } }), { ...env, TSA_URLS: urls }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+describe('the combined download with TSA_URLS', () => {
+  it('is sealed at B-LTA: a timestamped seal and a document timestamp', async () => {
+    const id = await completedSubmission();
+    const s = withTsa(TSA_UP);
+    await sealSubmission(s.env, s, id);
+    const res = await combinedWith(TSA_UP, id);
+    expect(res.status).toBe(200);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const signatures = signaturesIn(bytes);
+    expect(signatures.map((x) => x.subFilter)).toEqual(['ETSI.CAdES.detached', 'ETSI.RFC3161']);
+    expect(await signatureTimestampOf(signatures[0].contents)).not.toBeNull();
+    expect((await checkPdf(bytes)).pdfsig.output).toContain('Signature is Valid.');
+  });
+
+  it('answers 502 with a readable sentence, and stores nothing, while the TSA is down', async () => {
+    const id = await completedSubmission();
+    const s = withTsa(TSA_UP);
+    await sealSubmission(s.env, s, id);
+    const res = await combinedWith(TSA_DOWN, id);
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^The combined document could not be timestamped just now; try again in a minute\./);
+    expect(await env.FILES.head(`sealed/${owner.accountId}/${id}/combined.pdf`)).toBeNull();
   });
 });
