@@ -36,6 +36,11 @@ export default defineConfig(async () => {
             CF_API_BASE: `http://127.0.0.1:${inject('cloudflarePort')}/client/v4`,
             CF_API_TOKEN: 'cf_test_imitation_token',
             CF_ZONE_ID: 'zone0test0imitation',
+            // A real local RFC 3161 TSA and OCSP responder (test/global-setup/tsa.mjs). TSA_URLS itself is
+            // emptied (wrangler.toml names public authorities), so tests seal at B-B unless they ask for a
+            // timestamp (test/services/long-term-validation.test.ts).
+            TSA_URLS: '',
+            TEST_TSA_URL: inject('tsaUrl'),
             // The webhook receiver (test/receiver) listens on loopback, which only this exemption lets through.
             RECEIVER_PORT: inject<number>('receiverPort'),
             WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${inject<number>('receiverPort')}`,
@@ -55,7 +60,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
-      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/global-setup/cloudflare-imitation.mjs', './test/receiver/global-setup.mjs', './test/global-setup/browser-rendering.mjs'],
+      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/global-setup/cloudflare-imitation.mjs', './test/global-setup/tsa.mjs', './test/receiver/global-setup.mjs', './test/global-setup/browser-rendering.mjs'],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
     },

@@ -40,9 +40,10 @@ const vars = Object.fromEntries(
   }),
 );
 // wrangler.toml ships ENVIRONMENT=production (decisions.md › Production safety); local runs opt into
-// development here, in the file a deploy never reads.
-const LOCAL_VARS = { ENVIRONMENT: () => 'development' };
-const added = Object.entries({ ...LOCAL_VARS, ...SECRETS }).filter(([name]) => !vars[name]).map(([name, make]) => [name, make()]);
+// development here, in the file a deploy never reads. TSA_URLS is emptied the same way: wrangler.toml's
+// public time-stamping authorities are on the internet, and local runs work offline (seals at B-B).
+const LOCAL_VARS = { ENVIRONMENT: () => 'development', TSA_URLS: () => '' };
+const added = Object.entries({ ...LOCAL_VARS, ...SECRETS }).filter(([name]) => !(name in vars)).map(([name, make]) => [name, make()]);
 if (added.length) {
   const lines = added.map(([name, value]) => `${name}="${value}"`).join('\n');
   writeFileSync(varsPath, `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${lines}\n`);

@@ -56,6 +56,11 @@ export type Bindings = DatabaseBindings & {
   RETENTION_DAYS?: string;
   /** DNS-over-HTTPS (RFC 8484) resolver that webhook host names are looked up with; Cloudflare's by default. */
   DOH_RESOLVER_URL?: string;
+  /**
+   * Comma list of RFC 3161 time-stamping authority URLs, tried in order: seals are PAdES B-T and up
+   * with them; without, development seals at B-B and production does not seal (decisions.md › Signature levels).
+   */
+  TSA_URLS?: string;
   /** Cloudflare API origin for custom hostnames (default https://api.cloudflare.com/client/v4; tests use an imitation). */
   CF_API_BASE?: string;
   /** Secret: API token with SSL and Certificates edit on CF_ZONE_ID; custom domains cannot be activated without it. */

@@ -11,6 +11,8 @@ declare global {
       SMS_PROVIDER_URL: string;
       /** test/global/doh-resolver-server.ts: the DoH resolver webhook host names are looked up with. */
       DOH_RESOLVER_URL: string;
+      /** test/global-setup/tsa.mjs: a local RFC 3161 TSA (POST /tsa) and OCSP responder (POST /ocsp); tests set TSA_URLS from it. */
+      TEST_TSA_URL: string;
       /** Port of the webhook receiver started by test/receiver/global-setup.ts. */
       RECEIVER_PORT: number;
       /** test/global-setup/browser-rendering.mjs: records every request; GET /__hits/<prefix> lists them. */
@@ -27,6 +29,10 @@ declare module 'vitest' {
     cloudflarePort: number;
     /** Port of the request recorder (test/global-setup/browser-rendering.mjs). */
     hitRecorderPort: number;
+    /** Base URL of the local TSA and OCSP responder (test/global-setup/tsa.mjs). */
+    tsaUrl: string;
+    /** PEM of the local TSA's test root CA. */
+    tsaCaPem: string;
     /** PKCS#12 files (base64) and their password, made by test/global/pkcs12-fixtures.ts. */
     pkcs12: { password: string; files: Record<'good' | 'ecChain' | 'mismatch' | 'expired' | 'legacy', string> };
   }

@@ -11,6 +11,7 @@ import { serializeAccount } from '../settings/settings.handlers';
 import { PDFDocument } from 'pdf-lib';
 import { generateSigningIdentity, type SigningIdentity } from '../../services/pdf/certificate';
 import { sealDocument } from '../../services/pdf/seal';
+import { timestamperFor } from '../../services/pdf/timestamp';
 import type { FieldStamp } from '../../services/pdf/stamp';
 import { isDevelopment } from '../../lib/environment';
 
@@ -32,7 +33,9 @@ export function createDevRoutes() {
   });
   /**
    * bench/seal: seals the posted PDF with `fields` text fields spread over its `pages` pages and
-   * `signers` signers in the audit trail; the floor route only loads and saves the same bytes.
+   * `signers` signers in the audit trail; the floor route only loads and saves the same bytes. With
+   * `tsa=<url>` it seals at B-LTA through that TSA and reports the time spent waiting on the TSA and
+   * OCSP responder (`network_ms`).
    */
   let benchIdentity: Promise<SigningIdentity> | undefined;
   dev.post('/bench/seal', async (c) => {
@@ -43,6 +46,16 @@ export function createDevRoutes() {
     // inside the measured work.
     const pages = Number(c.req.query('pages') ?? 1);
     benchIdentity ??= generateSigningIdentity({ commonName: 'Bench Seal', organization: 'Bench' });
+    let networkMs = 0;
+    const timedFetch: typeof fetch = async (input, init) => {
+      const start = performance.now();
+      try {
+        return await fetch(input, init);
+      } finally {
+        networkMs += performance.now() - start;
+      }
+    };
+    const tsa = c.req.query('tsa');
     const stamps: FieldStamp[] = Array.from({ length: fields }, (_, i) => ({
       area: { page: (i % pages) + 1, x: 0.1, y: 0.05 + ((i * 0.03) % 0.85), w: 0.4, h: 0.03 },
       value: { kind: 'text', text: `Field ${i + 1}: Zoë Ørsted-Łukasiewicz` },
@@ -64,8 +77,9 @@ export function createDevRoutes() {
       },
       signer: await benchIdentity,
       signature: { name: 'Bench' },
+      ...(tsa ? { timestamper: timestamperFor([tsa], timedFetch), fetcher: timedFetch } : {}),
     });
-    return c.json({ bytes: sealed.bytes.length, sha256: sealed.sha256 });
+    return c.json({ bytes: sealed.bytes.length, sha256: sealed.sha256, network_ms: networkMs });
   });
 
   dev.post('/bench/pdf-roundtrip', async (c) => {

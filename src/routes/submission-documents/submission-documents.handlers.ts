@@ -12,6 +12,8 @@ import { accountSigningIdentity } from '../../services/certificates/account-iden
 import { combineSealedDocuments, storedCombinedDocument, zipSealedDocuments } from '../../services/sealing/combined-document';
 import { requestReseal, sealingStatus } from '../../services/sealing/sealing-status';
 import { combinedDocumentKey } from '../../services/submissions/file-keys';
+import { timestampAuthorities, timestamperFor, TimestampFailure } from '../../services/pdf/timestamp';
+import { ValidationDataFailure } from '../../services/pdf/validation-data';
 import type * as routes from './submission-documents.routes';
 
 async function loadSubmission(c: Context<AppEnv>, id: number): Promise<Submission> {
@@ -91,13 +93,21 @@ export const downloadSubmissionDocument: RouteHandler<typeof routes.downloadSubm
       return c.body(zip as Uint8Array<ArrayBuffer>, 200, { ...noStore, 'Content-Type': 'application/zip', 'Content-Length': String(zip.length), 'Content-Disposition': attachment(`${base}.zip`) }) as never;
     }
     const account = c.var.principal.account;
+    const authorities = timestampAuthorities(c.env.TSA_URLS);
     const combined = await storedCombinedDocument(c.env.FILES, combinedDocumentKey(account.id, submission.id), async () =>
       combineSealedDocuments(
         (await readFiles()).map((f) => f.bytes),
         base,
         await accountSigningIdentity(c.env, db, account),
         { name: account.name, reason: `Sealed documents of submission ${submission.slug}, combined by ${c.env.SERVICE_NAME}` },
-      ),
+        authorities.length > 0 ? timestamperFor(authorities) : undefined,
+      ).catch((error: unknown) => {
+        // Nothing is stored: the next download tries again.
+        if (error instanceof TimestampFailure || error instanceof ValidationDataFailure) {
+          throw new ApiError(502, `The combined document could not be timestamped just now; try again in a minute. ${error.message}`);
+        }
+        throw error;
+      }),
     );
     return c.body(combined.body as Uint8Array<ArrayBuffer>, 200, {
       ...noStore,

@@ -60,7 +60,7 @@ export const documentQuery = z.object({
   separate: z.enum(['true', 'false']).optional().openapi({ description: 'With `combined`: `true` answers a zip of the individual sealed PDFs.' }),
 });
 
-export const downloadSubmissionDocument = tenantRoute({ ...read, errors: [409] }, {
+export const downloadSubmissionDocument = tenantRoute({ ...read, errors: [409, 502] }, {
   method: 'get',
   path: '/submissions/{id}/documents/{document_id}',
   tags,
@@ -68,7 +68,8 @@ export const downloadSubmissionDocument = tenantRoute({ ...read, errors: [409] }
   description:
     'A document id streams that sealed PDF. `combined` merges every sealed document into one PDF, sealed again with the ' +
     'account’s certificate (the individual signatures cannot survive a merge); `combined?separate=true` is a zip of the ' +
-    'individual sealed PDFs, each with its own signature.',
+    'individual sealed PDFs, each with its own signature. With a time-stamping authority configured the combined PDF is ' +
+    'PAdES B-LTA like every seal; 502 when the authority or an OCSP responder fails (nothing is stored; retry).',
   request: { params: documentParams, query: documentQuery },
   responses: {
     200: {

@@ -31,6 +31,8 @@ export type AuditTrail = {
   /** SHA-256 hex of the document as uploaded. */
   originalSha256: string;
   completedAt: string | null;
+  /** The PAdES baseline level the seal is made at and why, e.g. "PAdES B-B: no time-stamping authority …". */
+  signatureLevel?: string;
   signers: AuditSigner[];
   events: AuditEntry[];
 };
@@ -138,6 +140,7 @@ export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, font
     `This document is sealed with a digital signature by ${trail.serviceName}. Any change after sealing invalidates the signature.`,
     { color: MUTED, size: 8 },
   );
+  if (trail.signatureLevel) await w.text(trail.signatureLevel, { label: 'Signature level' });
   await w.rule();
 
   await w.text('Signers', { size: 11, style: 'bold' });

@@ -1,9 +1,12 @@
 // CMS SignedData for PAdES baseline B-B (ETSI EN 319 142-1 § 5.1; CAdES, RFC 5652): detached content,
 // signed attributes contentType, messageDigest and ESS signing-certificate-v2 (RFC 5035). Signing
-// time is not a signed attribute in PAdES; the PDF signature dictionary's /M carries it.
+// time is not a signed attribute in PAdES; the PDF signature dictionary's /M carries it. With a
+// timestamper it is B-T (§ 5.3): an RFC 3161 token over the signature value as the unsigned attribute
+// id-aa-signatureTimeStampToken (RFC 3161 Appendix A).
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { SigningIdentity } from './certificate';
+import type { Timestamper } from './timestamp';
 
 const OID = {
   data: '1.2.840.113549.1.7.1',
@@ -11,6 +14,7 @@ const OID = {
   contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
 
 /** ESS SigningCertificateV2 with one ESSCertIDv2 (hash algorithm SHA-256, the default, so omitted). */
@@ -40,7 +44,7 @@ function prepare(signer: SigningIdentity) {
  * Signs the SHA-256 `digest` of the PDF's byte ranges and returns the DER of a CMS ContentInfo to place
  * in the signature dictionary's /Contents.
  */
-export async function createCadesDetachedSignature(digest: Uint8Array, signer: SigningIdentity): Promise<Uint8Array> {
+export async function createCadesDetachedSignature(digest: Uint8Array, signer: SigningIdentity, timestamper?: Timestamper): Promise<Uint8Array> {
   const { certificate, chain, essAttribute } = await prepare(signer);
   const signedData = new pkijs.SignedData({
     version: 1,
@@ -62,6 +66,15 @@ export async function createCadesDetachedSignature(digest: Uint8Array, signer: S
     ],
   });
   await signedData.sign(signer.privateKey, 0, 'SHA-256');
+  if (timestamper) {
+    const signerInfo = signedData.signerInfos[0];
+    const signatureValue = signerInfo.signature.valueBlock.valueHexView;
+    const token = await timestamper(new Uint8Array(await crypto.subtle.digest('SHA-256', signatureValue)));
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [asn1js.fromBER(token).result] })],
+    });
+  }
   const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
   return new Uint8Array(contentInfo.toSchema().toBER(false));
 }

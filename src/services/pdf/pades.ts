@@ -1,10 +1,12 @@
 // PAdES signatures on PDFs produced with pdf-lib: a signature field whose dictionary reserves room for
 // the CMS, then the byte ranges around that room are hashed and signed (ISO 32000-1 § 12.8.1).
-import { PDFArray, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString, type PDFRef } from 'pdf-lib';
+import { PDFArray, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 import type { SigningIdentity } from './certificate';
 import { toHex } from '../../lib/crypto';
 import { createCadesDetachedSignature } from './cms-signature';
-import { writeIncrementalUpdate, type OriginalFile } from './incremental-update';
+import type { Timestamper } from './timestamp';
+import { describeOriginal, writeIncrementalUpdate, type OriginalFile } from './incremental-update';
+import type { ValidationData } from './validation-data';
 
 export type SignatureDetails = {
   /** Who signs: shown by viewers as the signer (the account, for a seal). */
@@ -20,25 +22,35 @@ const CONTENTS_BYTES = 16_384;
 const RANGE_PLACEHOLDER = '**********';
 const encoder = new TextEncoder();
 
-function addSignatureField(pdf: PDFDocument, details: SignatureDetails): void {
-  const { context } = pdf;
-  const byteRange = PDFArray.withContext(context);
+/** A signature dictionary with room for its contents: a CMS signature, or an RFC 3161 document timestamp. */
+function signatureDictionary(pdf: PDFDocument, details: SignatureDetails | 'document-timestamp') {
+  const byteRange = PDFArray.withContext(pdf.context);
   byteRange.push(PDFNumber.of(0));
   for (let i = 0; i < 3; i += 1) byteRange.push(PDFName.of(RANGE_PLACEHOLDER));
-
-  const signature = context.obj({
+  const contents = PDFHexString.of('0'.repeat(CONTENTS_BYTES * 2));
+  if (details === 'document-timestamp') {
+    // ISO 32000-2 § 12.8.5: the time is the token's; a document timestamp names no signer.
+    return pdf.context.obj({ Type: 'DocTimeStamp', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.RFC3161', ByteRange: byteRange, Contents: contents });
+  }
+  return pdf.context.obj({
     Type: 'Sig',
     Filter: 'Adobe.PPKLite',
     SubFilter: 'ETSI.CAdES.detached',
     ByteRange: byteRange,
-    Contents: PDFHexString.of('0'.repeat(CONTENTS_BYTES * 2)),
+    Contents: contents,
     M: PDFString.fromDate(details.signingTime ?? new Date()),
     Name: PDFString.of(details.name),
     ...(details.reason ? { Reason: PDFString.of(details.reason) } : {}),
     ...(details.location ? { Location: PDFString.of(details.location) } : {}),
     ...(details.contactInfo ? { ContactInfo: PDFString.of(details.contactInfo) } : {}),
   });
+}
+
+function addSignatureField(pdf: PDFDocument, details: SignatureDetails | 'document-timestamp'): PDFRef {
+  const { context } = pdf;
+  const signature = signatureDictionary(pdf, details);
   const page = pdf.getPage(pdf.getPageCount() - 1);
+  const title = details === 'document-timestamp' ? 'Timestamp' : 'Seal';
   // An invisible widget (zero rect, Print flag) on the last page: the seal is the certificate, not a picture.
   const widget = context.register(
     context.obj({
@@ -47,7 +59,7 @@ function addSignatureField(pdf: PDFDocument, details: SignatureDetails): void {
       FT: 'Sig',
       Rect: [0, 0, 0, 0],
       F: 4,
-      T: PDFString.of(`Seal ${crypto.randomUUID()}`),
+      T: PDFString.of(`${title} ${crypto.randomUUID()}`),
       V: context.register(signature),
       P: page.ref,
     }),
@@ -57,6 +69,7 @@ function addSignatureField(pdf: PDFDocument, details: SignatureDetails): void {
   form.addField(widget);
   // SignaturesExist | AppendOnly (ISO 32000-1 Table 219).
   form.dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
+  return page.ref;
 }
 
 function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
@@ -78,12 +91,18 @@ async function digestRanges(parts: readonly Uint8Array[]): Promise<Uint8Array> {
   return new Uint8Array(await stream.digest);
 }
 
+/** What a filled signature's /Contents holds, made from the SHA-256 of the byte ranges. */
+type ContentsMaker = (digest: Uint8Array) => Promise<Uint8Array>;
+
+export type SignedPdf = { bytes: Uint8Array; /** The DER written into /Contents. */ contents: Uint8Array };
+
 /**
  * Fills the reserved signature of a saved PDF in place: writes the /ByteRange, hashes the covered
- * bytes and writes the CMS into /Contents. The file length never changes, so the ranges stay true.
- * `from` is where to start looking for the placeholder (the start of the update that added it).
+ * bytes and writes the contents (a CMS, or a timestamp token) into /Contents. The file length never
+ * changes, so the ranges stay true. `from` is where to start looking for the placeholder (the start
+ * of the update that added it).
  */
-export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity, from = 0): Promise<Uint8Array> {
+async function fillReserved(bytes: Uint8Array, from: number, make: ContentsMaker): Promise<SignedPdf> {
   const placeholder = encoder.encode(`<${'0'.repeat(CONTENTS_BYTES * 2)}>`);
   const contentsStart = indexOfBytes(bytes, placeholder, from);
   if (contentsStart === -1) throw new Error('The PDF has no reserved signature contents.');
@@ -100,18 +119,28 @@ export async function fillSignature(bytes: Uint8Array, signer: SigningIdentity, 
   bytes.set(encoder.encode(rangeText.padEnd(width, ' ')), rangeOpen);
 
   const digest = await digestRanges([bytes.subarray(0, contentsStart), bytes.subarray(contentsEnd)]);
-  const cms = await createCadesDetachedSignature(digest, signer);
-  if (cms.length > CONTENTS_BYTES) throw new Error(`The signature (${cms.length} bytes) exceeds the reserved ${CONTENTS_BYTES}.`);
-  bytes.set(encoder.encode(toHex(cms)), contentsStart + 1);
-  return bytes;
+  const contents = await make(digest);
+  if (contents.length > CONTENTS_BYTES) throw new Error(`The signature (${contents.length} bytes) exceeds the reserved ${CONTENTS_BYTES}.`);
+  bytes.set(encoder.encode(toHex(contents)), contentsStart + 1);
+  return { bytes, contents };
 }
 
-/** Signs a pdf-lib document with a PAdES B-B signature by re-saving the whole file; returns the final bytes. */
-export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails): Promise<Uint8Array> {
+const cadesContents = (signer: SigningIdentity, timestamper?: Timestamper): ContentsMaker => (digest) => createCadesDetachedSignature(digest, signer, timestamper);
+
+/**
+ * Signs a pdf-lib document with a PAdES signature by re-saving the whole file; returns the final bytes.
+ * B-B, or B-T with a timestamper.
+ */
+export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
+  return (await signWholePdf(pdf, signer, details, timestamper)).bytes;
+}
+
+/** signPdf, also returning the CMS it wrote. */
+export async function signWholePdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails, timestamper?: Timestamper): Promise<SignedPdf> {
   addSignatureField(pdf, details);
   // Without object streams the reserved /Contents stays literal text in the file, where it can be filled.
   const bytes = await pdf.save({ useObjectStreams: false });
-  return fillSignature(bytes, signer);
+  return fillReserved(bytes, 0, cadesContents(signer, timestamper));
 }
 
 /**
@@ -125,10 +154,30 @@ export async function signPdfIncrementally(
   touchedPages: readonly PDFRef[],
   signer: SigningIdentity,
   details: SignatureDetails,
-): Promise<Uint8Array> {
+  timestamper?: Timestamper,
+): Promise<SignedPdf> {
   addSignatureField(pdf, details);
   // Embeds fonts and images registered with the document; save() would do this first.
   await pdf.flush();
   const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, touchedPages);
-  return fillSignature(bytes, signer, updateStart);
+  return fillReserved(bytes, updateStart, cadesContents(signer, timestamper));
+}
+
+/**
+ * PAdES B-LT and B-LTA (ETSI EN 319 142-1 §§ 5.4, 5.5) as one more incremental update of a signed
+ * file: a document security store (/DSS with /Certs, /OCSPs, /CRLs; ISO 32000-2 § 12.8.4.3) holding
+ * the validation data, and a document timestamp (/SubFilter /ETSI.RFC3161) over the whole file,
+ * DSS included. `pdf` is the document the file was saved from, still in memory: the update only
+ * adds objects and rewrites the catalog, the form and the last page, so the earlier signature's
+ * objects stay as written. The timestamp's own validation data is for the next archive timestamp.
+ */
+export async function addLongTermValidation(pdf: PDFDocument, signed: Uint8Array, data: ValidationData, timestamper: Timestamper): Promise<Uint8Array> {
+  const original = describeOriginal(signed, pdf);
+  const { context } = pdf;
+  const streams = (items: Uint8Array[]) => items.map((bytes) => context.register(context.stream(bytes)));
+  const dss = context.obj({ Type: 'DSS', Certs: streams(data.certificates), OCSPs: streams(data.ocsps), CRLs: streams(data.crls) });
+  pdf.catalog.set(PDFName.of('DSS'), context.register(dss));
+  const page = addSignatureField(pdf, 'document-timestamp');
+  const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, [page]);
+  return (await fillReserved(bytes, updateStart, timestamper)).bytes;
 }

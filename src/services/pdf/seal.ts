@@ -7,8 +7,10 @@ import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page
 import type { SigningIdentity } from './certificate';
 import { DocumentFonts } from './fonts';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
-import { signPdf, signPdfIncrementally, type SignatureDetails } from './pades';
+import { addLongTermValidation, signPdfIncrementally, signWholePdf, type SignatureDetails } from './pades';
+import { collectValidationData } from './validation-data';
 import { stampFields, type FieldStamp, type UndrawnValue } from './stamp';
+import type { Timestamper } from './timestamp';
 
 export type SealInput = {
   original: Uint8Array;
@@ -16,6 +18,13 @@ export type SealInput = {
   trail: Omit<AuditTrail, 'originalSha256'>;
   signer: SigningIdentity;
   signature: SignatureDetails;
+  /**
+   * The time-stamping authorities' client (TSA_URLS): the seal is then B-T. Without one it is B-B,
+   * which only development and tests allow (decisions.md › Signature levels), and the audit page says so.
+   */
+  timestamper?: Timestamper;
+  /** How OCSP responders are reached (bench/seal times it); the global fetch otherwise. */
+  fetcher?: typeof fetch;
 };
 
 export type SealedDocument = {
@@ -25,6 +34,13 @@ export type SealedDocument = {
   /** Pictures drawn as placeholders; the audit page lists them too. */
   undrawn: UndrawnValue[];
 };
+
+/** The audit page's sentence on the level the document is sealed at. */
+export function signatureLevelText(timestamped: boolean): string {
+  return timestamped
+    ? 'PAdES B-LTA: the seal carries an RFC 3161 timestamp, the document holds the certificates and revocation data needed to validate it (DSS), and a document timestamp covers everything.'
+    : 'PAdES B-B: no time-stamping authority is configured, so the signing time is the service clock\'s own claim and the seal carries no timestamp or validation data (development only).';
+}
 
 /** How the audit page records a value drawn as a placeholder. */
 export function undrawnEntry(value: UndrawnValue, at: string): AuditEntry {
@@ -53,13 +69,18 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const undrawn = await stampFields(pdf, input.stamps, fonts);
   const at = new Date().toISOString();
   const events = [...input.trail.events, ...undrawn.map((u) => undrawnEntry(u, at))];
-  await appendAuditTrail(pdf, { ...input.trail, events, originalSha256 }, fonts);
+  const signatureLevel = signatureLevelText(Boolean(input.timestamper));
+  await appendAuditTrail(pdf, { ...input.trail, events, originalSha256, signatureLevel }, fonts);
   const stampedPages = [...new Set(input.stamps.map((s) => s.area.page))].map((n) => pdf.getPage(n - 1).ref);
   // One write only, appended to the untouched original (an incremental update): pdf-lib writes subset
   // fonts when flushed, so a second write would lose glyphs. The sealed file's own SHA-256 cannot be
   // printed inside it; it is returned for the API and webhooks, and the signature proves the file unchanged.
-  const bytes = original
-    ? await signPdfIncrementally(pdf, original, stampedPages, input.signer, input.signature)
-    : await signPdf(pdf, input.signer, input.signature);
+  const signed = original
+    ? await signPdfIncrementally(pdf, original, stampedPages, input.signer, input.signature, input.timestamper)
+    : await signWholePdf(pdf, input.signer, input.signature, input.timestamper);
+  // B-LTA: the validation data of the signature and its timestamp, then a document timestamp over all.
+  const bytes = input.timestamper
+    ? await addLongTermValidation(pdf, signed.bytes, await collectValidationData([signed.contents], input.fetcher), input.timestamper)
+    : signed.bytes;
   return { bytes, sha256: await sha256Hex(bytes), originalSha256, undrawn };
 }

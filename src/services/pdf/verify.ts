@@ -63,7 +63,20 @@ function wellFormedRange(range: number[], fileLength: number): boolean {
   return a === 0 && b < c && c + d <= fileLength;
 }
 
-async function verifyCms(cms: Uint8Array, covered: Uint8Array): Promise<{ valid: boolean; certificate: pkijs.Certificate | null }> {
+const TST_INFO = '1.2.840.113549.1.9.16.1.4';
+
+/** A document timestamp's time (RFC 3161 TSTInfo genTime); its dictionary has no /M (ISO 32000-2 § 12.8.5). */
+function timestampTime(signedData: pkijs.SignedData): string | null {
+  const content = signedData.encapContentInfo;
+  if (content.eContentType !== TST_INFO || !content.eContent) return null;
+  try {
+    return pkijs.TSTInfo.fromBER(content.eContent.getValue()).genTime.toISOString();
+  } catch {
+    return null;
+  }
+}
+
+async function verifyCms(cms: Uint8Array, covered: Uint8Array): Promise<{ valid: boolean; certificate: pkijs.Certificate | null; timestampedAt?: string | null }> {
   let signedData: pkijs.SignedData;
   try {
     const info = pkijs.ContentInfo.fromBER(cms);
@@ -82,8 +95,9 @@ async function verifyCms(cms: Uint8Array, covered: Uint8Array): Promise<{ valid:
     ) ?? null;
   try {
     const data = covered.buffer.slice(covered.byteOffset, covered.byteOffset + covered.byteLength) as ArrayBuffer;
+    // For a document timestamp (ETSI.RFC3161) pkijs also checks the token's imprint against `data`.
     const result = await signedData.verify({ signer: 0, data, checkChain: false, extendedMode: true });
-    return { valid: result.signatureVerified === true, certificate: result.signerCertificate ?? certificate };
+    return { valid: result.signatureVerified === true, certificate: result.signerCertificate ?? certificate, timestampedAt: timestampTime(signedData) };
   } catch {
     return { valid: false, certificate };
   }
@@ -118,12 +132,13 @@ export async function inspectSignatures(bytes: Uint8Array): Promise<SignatureRep
     let integrity = false;
     let certificate: pkijs.Certificate | null = null;
     let whole = false;
+    let timestampedAt: string | null | undefined;
     if (wellFormedRange(range, bytes.length) && cms) {
       const [, b, c, d] = range;
       const covered = new Uint8Array(b + d);
       covered.set(bytes.subarray(0, b), 0);
       covered.set(bytes.subarray(c, c + d), b);
-      ({ valid: integrity, certificate } = await verifyCms(cms, covered));
+      ({ valid: integrity, certificate, timestampedAt } = await verifyCms(cms, covered));
       // The gap must be exactly the hex string `<…>` of /Contents, and the second range must end the file.
       whole = c + d === bytes.length && bytes[b] === 0x3c /* < */ && bytes[c - 1] === 0x3e /* > */;
     }
@@ -131,7 +146,7 @@ export async function inspectSignatures(bytes: Uint8Array): Promise<SignatureRep
       field_name: fieldNames.get(object) ?? null,
       signer_subject: certificate ? formatName(certificate.subject) : null,
       signer_common_name: commonName(certificate),
-      signing_time: pdfDateToIso(text(object, 'M')),
+      signing_time: pdfDateToIso(text(object, 'M')) ?? timestampedAt ?? null,
       sub_filter: text(object, 'SubFilter') ?? null,
       byte_range: range,
       covers_whole_document: whole,

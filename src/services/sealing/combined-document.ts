@@ -6,7 +6,9 @@ import { zipSync } from 'fflate';
 import { PDFArray, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { loadPdf } from '../pdf/load-pdf';
 import type { SigningIdentity } from '../pdf/certificate';
-import { signPdf } from '../pdf/pades';
+import { addLongTermValidation, signWholePdf } from '../pdf/pades';
+import type { Timestamper } from '../pdf/timestamp';
+import { collectValidationData } from '../pdf/validation-data';
 
 /** Removes signature widgets from a copied page: their signature dictionaries describe another file. */
 function dropSignatureWidgets(page: ReturnType<PDFDocument['getPage']>): void {
@@ -43,6 +45,8 @@ export async function combineSealedDocuments(
   title: string,
   signer: SigningIdentity,
   signature: { name: string; reason: string },
+  /** With TSA_URLS the combined file is B-LTA like every seal (decisions.md › Signature levels). */
+  timestamper?: Timestamper,
 ): Promise<Uint8Array> {
   const combined = await PDFDocument.create();
   combined.setTitle(title);
@@ -53,7 +57,9 @@ export async function combineSealedDocuments(
       combined.addPage(page);
     }
   }
-  return signPdf(combined, signer, signature);
+  const signed = await signWholePdf(combined, signer, signature, timestamper);
+  if (!timestamper) return signed.bytes;
+  return addLongTermValidation(combined, signed.bytes, await collectValidationData([signed.contents]), timestamper);
 }
 
 /** A zip of the sealed PDFs, stored uncompressed (PDF streams are compressed already). */

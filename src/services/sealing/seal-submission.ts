@@ -19,6 +19,7 @@ import { auditTrailFor } from './audit-trail';
 import { stampsForDocument } from './field-stamps';
 import { hiddenFields } from '../signing/form-rules';
 import { SealingProblem } from './sealing-status';
+import { sealingTimestamper, type LongTermEnv } from './long-term';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
 function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
@@ -26,7 +27,7 @@ function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
   return hiddenFields(scope.template.fields, scope.template.preferences, values);
 }
 
-export type SealingEnv = IdentityEnv & { FILES: R2Bucket; APP_URL?: string };
+export type SealingEnv = IdentityEnv & LongTermEnv & { FILES: R2Bucket; APP_URL?: string };
 
 export type SealingOutcome = 'sealed' | 'already-sealed' | 'not-completed' | 'missing';
 
@@ -36,6 +37,8 @@ export function sealedFilename(document: Pick<TemplateDocument, 'filename'>): st
 
 async function sealOne(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
   const { submission } = scope;
+  // First: in production without a TSA nothing is read or signed (long-term.ts).
+  const timestamper = sealingTimestamper(env);
   const original = await env.FILES.get(document.r2Key);
   if (!original) throw new SealingProblem(`The document "${document.filename}" (template document ${document.id}) is missing from storage, so it cannot be sealed.`);
   const [bytes, events] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id)]);
@@ -49,6 +52,7 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
       reason: `Completed submission ${submission.slug}: values and audit trail sealed by ${env.SERVICE_NAME}`,
       signingTime: new Date(),
     },
+    timestamper,
   });
   const key = sealedDocumentKey(submission.accountId, submission.id);
   await env.FILES.put(key, sealed.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: sealed.sha256 });

@@ -1,0 +1,163 @@
+// The validation data PAdES B-LT puts in the document security store (ETSI EN 319 142-1 § 5.4;
+// ISO 32000-2 § 12.8.4.3): every certificate of the signatures and their timestamps, and an OCSP
+// response (RFC 6960) for each certificate whose issuer names a responder. Fetched when sealing;
+// a responder that fails, or answers anything but "good", fails the seal.
+import * as pkijs from 'pkijs';
+
+const SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
+const AUTHORITY_INFO_ACCESS = '1.3.6.1.5.5.7.1.1';
+const OCSP_METHOD = '1.3.6.1.5.5.7.48.1';
+const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
+const TIMEOUT_MS = 10_000;
+
+export class ValidationDataFailure extends Error {
+  override name = 'ValidationDataFailure';
+}
+
+export type ValidationData = {
+  /** DER certificates, each once. */
+  certificates: Uint8Array[];
+  /** DER OCSPResponse (the whole response, as ISO 32000-2 § 12.8.4.3 stores it). */
+  ocsps: Uint8Array[];
+  /** DER CRLs; none fetched yet (decisions.md › Signature levels). */
+  crls: Uint8Array[];
+};
+
+const der = (certificate: pkijs.Certificate) => new Uint8Array(certificate.toSchema(true).toBER(false));
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+function signedDataOf(cms: Uint8Array): pkijs.SignedData {
+  return new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(cms).content });
+}
+
+/** Certificates a CMS SignedData carries, and those of the timestamp tokens in its unsigned attributes. */
+function certificatesOf(signedData: pkijs.SignedData): pkijs.Certificate[] {
+  const own = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+  const tokens = signedData.signerInfos.flatMap((info) => (info.unsignedAttrs?.attributes ?? []).filter((a) => a.type === SIGNATURE_TIMESTAMP));
+  const fromTokens = tokens.flatMap((attribute) => certificatesOf(new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: attribute.values[0] }).content })));
+  return [...own, ...fromTokens];
+}
+
+const selfIssued = (c: pkijs.Certificate) => c.issuer.isEqual(c.subject);
+
+function ocspUrl(certificate: pkijs.Certificate): string | undefined {
+  const extension = certificate.extensions?.find((e) => e.extnID === AUTHORITY_INFO_ACCESS);
+  const access = extension?.parsedValue as pkijs.InfoAccess | undefined;
+  const location = access?.accessDescriptions.find((d) => d.accessMethod === OCSP_METHOD)?.accessLocation;
+  // GeneralName uniformResourceIdentifier [6]
+  return location?.type === 6 && typeof location.value === 'string' && /^https?:\/\//.test(location.value) ? location.value : undefined;
+}
+
+type CheckedOcsp = { response: Uint8Array; certificates: pkijs.Certificate[] };
+
+/**
+ * Good OCSP answers kept per isolate until their nextUpdate, at most an hour: every seal timestamped by
+ * one TSA needs the same answer about the same TSA certificate, and fetching and checking it again
+ * cost a network round trip and most of B-LTA's CPU (decisions.md › issue 18). An answer without
+ * nextUpdate is not kept.
+ */
+const ocspCache = new Map<string, { checked: CheckedOcsp; until: number }>();
+const OCSP_CACHE_LIMIT = 100;
+const OCSP_CACHE_MS = 60 * 60 * 1000;
+
+function freshUntil(basic: pkijs.BasicOCSPResponse): number | undefined {
+  const next = basic.tbsResponseData.responses.map((r) => r.nextUpdate?.getTime()).filter((t): t is number => t !== undefined);
+  if (next.length !== basic.tbsResponseData.responses.length || next.length === 0) return undefined;
+  return Math.min(...next, Date.now() + OCSP_CACHE_MS);
+}
+
+async function cachedOcspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string, fetcher: typeof fetch): Promise<CheckedOcsp> {
+  const key = `${url} ${hex(der(certificate))}`;
+  const hit = ocspCache.get(key);
+  if (hit && hit.until > Date.now()) return hit.checked;
+  ocspCache.delete(key);
+  const { checked, until } = await ocspFor(certificate, issuer, url, fetcher);
+  if (until !== undefined) {
+    if (ocspCache.size >= OCSP_CACHE_LIMIT) ocspCache.delete(ocspCache.keys().next().value!);
+    ocspCache.set(key, { checked, until });
+  }
+  return checked;
+}
+
+const subjectOf = (c: pkijs.Certificate) => c.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
+
+/** A verified "good" OCSP response for `certificate`, as DER, plus the certificates it carries. */
+async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string, fetcher: typeof fetch): Promise<{ checked: CheckedOcsp; until?: number }> {
+  const who = `the certificate "${subjectOf(certificate)}"`;
+  const request = new pkijs.OCSPRequest();
+  await request.createForCertificate(certificate, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer });
+  let res: Response;
+  try {
+    res = await fetcher(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/ocsp-request', Accept: 'application/ocsp-response' },
+      body: new Uint8Array(request.toSchema(true).toBER(false)),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new ValidationDataFailure(`The OCSP responder for ${who} could not be reached (${error instanceof Error ? error.name : 'network error'}).`);
+  }
+  if (!res.ok) throw new ValidationDataFailure(`The OCSP responder for ${who} answered HTTP ${res.status}.`);
+  const body = new Uint8Array(await res.arrayBuffer());
+  let basic: pkijs.BasicOCSPResponse;
+  try {
+    const response = pkijs.OCSPResponse.fromBER(body);
+    if (response.responseStatus.valueBlock.valueDec !== 0) throw new ValidationDataFailure(`The OCSP responder for ${who} refused (status ${response.responseStatus.valueBlock.valueDec}).`);
+    if (response.responseBytes?.responseType !== OCSP_BASIC) throw new ValidationDataFailure(`The OCSP responder for ${who} gave no basic response.`);
+    basic = pkijs.BasicOCSPResponse.fromBER(response.responseBytes.response.valueBlock.valueHexView);
+  } catch (error) {
+    if (error instanceof ValidationDataFailure) throw error;
+    throw new ValidationDataFailure(`The OCSP responder for ${who} answered something that is not an OCSP response.`);
+  }
+  let verified = false;
+  try {
+    verified = await basic.verify({ trustedCerts: [issuer], issuerCerts: [issuer] });
+  } catch {
+    verified = false;
+  }
+  if (!verified) throw new ValidationDataFailure(`The OCSP response for ${who} is not signed by its issuer or a responder it delegated.`);
+  const status = await basic.getCertificateStatus(certificate, issuer);
+  if (!status.isForCertificate) throw new ValidationDataFailure(`The OCSP response for ${who} is about another certificate.`);
+  if (status.status !== 0) throw new ValidationDataFailure(`The OCSP responder says ${who} is ${status.status === 1 ? 'revoked' : 'unknown'}.`);
+  return { checked: { response: body, certificates: basic.certs ?? [] }, until: freshUntil(basic) };
+}
+
+/**
+ * Validation data for the CMS signatures given (DER ContentInfo each): their certificates and their
+ * timestamps', and an OCSP response for every certificate that names a responder and whose issuer is
+ * among them. Self-issued certificates (roots, the account's generated seal) are trust anchors a
+ * verifier must already hold; nothing can be said about their revocation, so they only travel as
+ * certificates. `fetcher` reaches the responders (bench/seal times it).
+ */
+export async function collectValidationData(signatures: readonly Uint8Array[], fetcher: typeof fetch = fetch): Promise<ValidationData> {
+  const byDer = new Map<string, pkijs.Certificate>();
+  const add = (certificates: pkijs.Certificate[]) => {
+    for (const certificate of certificates) {
+      const key = hex(der(certificate));
+      if (!byDer.has(key)) byDer.set(key, certificate);
+    }
+  };
+  for (const cms of signatures) add(certificatesOf(signedDataOf(cms)));
+
+  const ocsps: Uint8Array[] = [];
+  const checked = new Set<string>();
+  // Responses may bring responder certificates; those are checked too (until nothing new appears).
+  for (let pending = [...byDer.values()]; pending.length > 0; ) {
+    const next: pkijs.Certificate[] = [];
+    for (const certificate of pending) {
+      const key = hex(der(certificate));
+      if (checked.has(key) || selfIssued(certificate)) continue;
+      checked.add(key);
+      const url = ocspUrl(certificate);
+      const issuer = [...byDer.values()].find((c) => c !== certificate && c.subject.isEqual(certificate.issuer));
+      if (!url || !issuer) continue;
+      const { response, certificates } = await cachedOcspFor(certificate, issuer, url, fetcher);
+      ocsps.push(response);
+      const before = byDer.size;
+      add(certificates);
+      if (byDer.size > before) next.push(...certificates);
+    }
+    pending = next;
+  }
+  return { certificates: [...byDer.values()].map(der), ocsps, crls: [] };
+}

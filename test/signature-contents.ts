@@ -1,0 +1,58 @@
+// Reads what a sealed PDF's signatures hold, for tests: each signature's /ByteRange, the DER in its
+// /Contents, and the RFC 3161 token in a CMS signer's unsigned attributes.
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+
+export type SignatureInFile = { byteRange: [number, number, number, number]; contents: Uint8Array; subFilter: string };
+
+const latin1 = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes);
+
+/** Every signature of the file, in file order. */
+export function signaturesIn(bytes: Uint8Array): SignatureInFile[] {
+  const text = latin1(bytes);
+  const out: SignatureInFile[] = [];
+  for (const match of text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)) {
+    const byteRange = match.slice(1, 5).map(Number) as [number, number, number, number];
+    // Dictionaries copied from other files (a combined download keeps its sources' unused objects)
+    // have ranges that do not frame a /Contents string here.
+    if (byteRange[2] + byteRange[3] > bytes.length || bytes[byteRange[1]] !== 0x3c || bytes[byteRange[2] - 1] !== 0x3e) continue;
+    const hex = text.slice(byteRange[1] + 1, byteRange[2] - 1);
+    const contents = Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+    // The dictionary around this /ByteRange: from the previous "obj" to the next "endobj".
+    const start = text.lastIndexOf(' obj', match.index);
+    const end = text.indexOf('endobj', match.index);
+    const subFilter = /\/SubFilter\s*\/([A-Za-z0-9.]+)/.exec(text.slice(start, end))?.[1] ?? '';
+    out.push({ byteRange, contents: trimDer(contents), subFilter });
+  }
+  return out;
+}
+
+/** The DER itself: /Contents is zero-padded after it. */
+function trimDer(padded: Uint8Array): Uint8Array {
+  const { offset, result } = asn1js.fromBER(padded);
+  if (offset === -1 || result.error) throw new Error('The signature contents are not DER.');
+  return padded.subarray(0, offset);
+}
+
+export function signedDataOf(cms: Uint8Array): pkijs.SignedData {
+  const info = pkijs.ContentInfo.fromBER(cms);
+  return new pkijs.SignedData({ schema: info.content });
+}
+
+const SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
+
+/** The signature-timestamp token of a CMS signature and the SHA-256 it must be over (the signature value). */
+export async function signatureTimestampOf(cms: Uint8Array): Promise<{ token: Uint8Array; digestHex: string } | null> {
+  const signerInfo = signedDataOf(cms).signerInfos[0];
+  const attribute = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === SIGNATURE_TIMESTAMP);
+  if (!attribute) return null;
+  const token = new Uint8Array(attribute.values[0].toBER(false));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', signerInfo.signature.valueBlock.valueHexView));
+  return { token, digestHex: [...digest].map((b) => b.toString(16).padStart(2, '0')).join('') };
+}
+
+/** `openssl ts -verify` of a token over a digest, against the local TSA's test CA (test/global-setup/tsa.mjs). */
+export async function verifyTimestampToken(tsaUrl: string, token: Uint8Array, digestHex: string): Promise<{ code: number; output: string }> {
+  const res = await fetch(`${tsaUrl}/__verify?digest=${digestHex}`, { method: 'POST', body: token });
+  return res.json();
+}
