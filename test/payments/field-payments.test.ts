@@ -1,6 +1,5 @@
 // Payment fields on the signing page: checkout with the account's key through the Stripe imitation,
 // the account's webhook marking the field paid or failed, and completion refused until paid.
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, shardOf } from '../helpers';
 import { outboxRows } from '../submission-fixtures';
