@@ -35,4 +35,15 @@ CREATE TABLE `payment_subscriptions` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `payment_subscriptions_submission` ON `payment_subscriptions` (`submission_id`);--> statement-breakpoint
-CREATE INDEX `payment_subscriptions_status` ON `payment_subscriptions` (`status`,`next_attempt_at`);
+CREATE INDEX `payment_subscriptions_status` ON `payment_subscriptions` (`status`,`next_attempt_at`);--> statement-breakpoint
+CREATE TRIGGER `payment_subscriptions_fence_insert` BEFORE INSERT ON `payment_subscriptions` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = NEW.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `payment_subscriptions_fence_update` BEFORE UPDATE ON `payment_subscriptions` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `payment_subscriptions_fence_delete` BEFORE DELETE ON `payment_subscriptions` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `payment_subscription_invoices_fence_insert` BEFORE INSERT ON `payment_subscription_invoices` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = NEW.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `payment_subscription_invoices_fence_update` BEFORE UPDATE ON `payment_subscription_invoices` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `payment_subscription_invoices_fence_delete` BEFORE DELETE ON `payment_subscription_invoices` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
