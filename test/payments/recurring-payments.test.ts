@@ -344,3 +344,24 @@ describe('recurring payment webhooks', () => {
     expect((await paymentEvents(f)).filter((e) => e.event === 'payment.succeeded')).toHaveLength(0);
   });
 });
+
+describe('recurring payments elsewhere', () => {
+  it('deletes a submission permanently together with its recurring payment and its invoices', async () => {
+    const f = await fixture();
+    const state = await started(f);
+    await deliver(f.account.accountId, (await stripeAction(state.stripe_subscription_id, 'pay'))[0]);
+    const res = await api('DELETE', `/api/submissions/${f.submissionId}?permanently=true`, { token: f.account.token });
+    expect(res.status).toBe(204);
+    const shard = await shardOf(f.account.accountId);
+    expect((await shard.prepare('SELECT COUNT(*) AS n FROM payment_subscriptions WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>())!.n).toBe(0);
+    expect((await shard.prepare('SELECT COUNT(*) AS n FROM payment_subscription_invoices WHERE payment_subscription_id = ?').bind(state.id).first<{ n: number }>())!.n).toBe(0);
+  });
+
+  it('documents the payment.* event data and the recurring payment in the OpenAPI document', async () => {
+    const doc = (await api('GET', '/api/openapi.json', { token: null })).json;
+    expect(Object.keys(doc.components.schemas.PaymentEventData.properties)).toEqual(['payment', 'submission', 'submitter', 'template']);
+    expect(doc.paths['/payments/subscribe'].post.responses).toHaveProperty('201');
+    expect(doc.paths['/payments/subscribe'].post.responses).toHaveProperty('409');
+    expect(doc.paths['/payments/subscriptions/{id}'].get.responses).toHaveProperty('404');
+  });
+});
