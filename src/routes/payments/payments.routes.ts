@@ -1,4 +1,4 @@
-// Route declarations for payments: the account's Stripe credentials and its Stripe webhook endpoint
+// Route declarations for payments: the account's Stripe credentials, its Stripe webhook endpoint and recurring payments
 // (spec › Template field type `payment`; decisions.md › Public links and payments).
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses, idParamsSchema, tenantRoute } from '../openapi-helpers';
@@ -77,10 +77,11 @@ export const paymentsWebhook = createRoute({
   method: 'post',
   path: '/payments/webhook/{account_id}',
   tags: ['Payments'],
-  summary: 'The account’s Stripe webhook: marks payment fields paid or failed',
+  summary: 'The account’s Stripe webhook: marks payment fields paid or failed, and drives recurring payments',
   description:
     'Called by Stripe, not by API clients. No API token: the `Stripe-Signature` header must verify with the webhook secret stored ' +
-    'by `PUT /api/settings/payments` for the account in the path, within 5 minutes. Each Stripe event id is applied at most once.',
+    'by `PUT /api/settings/payments` for the account in the path, within 5 minutes. Each Stripe event id is applied at most once. ' +
+    'Payment fields: checkout.session.* and payment_intent.* events; recurring payments: invoice.paid, invoice.payment_failed, customer.subscription.deleted.',
   security: [],
   request: {
     params: accountWebhookParams,

@@ -129,6 +129,15 @@ async function changeWithEvent(db: Db, change: BatchItem<'sqlite'>, event: Batch
   }
 }
 
+const FIELD_PAYMENT_EVENTS = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+]);
+
 export type PaymentEventOutcome = 'applied' | 'unchanged' | 'ignored';
 
 type StripeObject = { id?: unknown; metadata?: { payment_id?: unknown }; payment_status?: unknown; payment_intent?: unknown; last_payment_error?: { message?: unknown } };
@@ -138,6 +147,7 @@ type StripeObject = { id?: unknown; metadata?: { payment_id?: unknown }; payment
  * after the success (Stripe does not deliver in order) changes nothing, and so does a redelivery.
  */
 export async function applyPaymentEvent(db: Db, accountId: number, event: StripeEvent): Promise<{ outcome: PaymentEventOutcome; payment?: Payment }> {
+  if (!FIELD_PAYMENT_EVENTS.has(event.type)) return { outcome: 'ignored' };
   const object = event.data.object as StripeObject;
   const paymentId = Number(object.metadata?.payment_id);
   if (!Number.isSafeInteger(paymentId) || paymentId <= 0) return { outcome: 'ignored' };
