@@ -23,6 +23,11 @@ export const EVENT_NAMES = [
   'template.updated',
   'template.archived',
   'document.generated',
+  // decisions.md › Public links and payments: payment fields and recurring payments (docs/payments.md).
+  'payment.created',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.canceled',
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

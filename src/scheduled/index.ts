@@ -1,6 +1,6 @@
 // Cron Trigger (every minute): the safety nets behind the queues — re-enqueue lost or abandoned outbound
 // messages, expire due submissions, complete pending submissions whose every submitter has completed,
-// re-enqueue completed submissions still unsealed after 10 minutes,
+// re-enqueue completed submissions still unsealed after 10 minutes, start recurring payments whose signer completed,
 // drain the webhook outbox, re-wake stranded deliveries, prune rows past their retention and delete
 // signing-page uploads no form kept, move audit events past 90 days to R2, and delete the rows an
 // account left on its old shard, and refresh custom domains' pending certificate statuses. All are
@@ -18,6 +18,7 @@ import { sweepMessages } from './messages-sweep';
 import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';
 import { deleteAbandonedUploads } from './upload-cleanup';
+import { startDuePaymentSubscriptions } from '../services/payments/recurring-payments';
 import { deleteMovedAccountRows } from './moved-accounts';
 import { controlDb } from '../db/shards';
 import type { Db } from '../db/client';
@@ -36,6 +37,8 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: 'submission expiry', run: (scope, now) => expireDueSubmissions(scope, new Date(now)) },
   { name: 'submissions left pending', run: (scope) => completeLeftPendingSubmissions(scope) },
   { name: 'unsealed submissions', run: (scope, now) => sweepUnsealed(scope, now) },
+  // Before the drain: payment.created of the recurring payments it starts goes out in the same run.
+  { name: 'recurring payments to start', run: (scope, now) => startDuePaymentSubscriptions(scope, now) },
   {
     name: 'webhook outbox drain',
     async run({ db, env }, now) {

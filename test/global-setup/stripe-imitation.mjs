@@ -4,6 +4,10 @@
 // Pay and Fail buttons that builds the webhook events Stripe would send, sends them signed to the
 // endpoint a test registered (POST /__webhooks), and redirects to success_url or cancel_url.
 // Tests read what it received (GET /__requests) and the events of a session (GET /__events/<session id>).
+// Accounts' recurring payments: Customers, Products and Subscriptions created directly (POST /v1/…, with
+// Stripe's Idempotency-Key replay), and POST /__subscriptions/<sub id>/<pay|fail|cancel> builds (and sends
+// when registered) invoice.paid, invoice.payment_failed or customer.subscription.deleted, answering the
+// events. POST /__outage {secret_key, count, skip?} makes that key's next `count` API calls (after `skip` more) answer 500.
 // Plain JavaScript: it runs in Node, and the TypeScript program is typed for workerd only.
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -50,6 +54,12 @@ export async function startStripeImitation() {
   const events = new Map();
   /** secret key → {url, secret}: where a test wants that key's webhooks sent */
   const webhooks = new Map();
+  /** subscription id → subscription created through /v1/subscriptions (with its key and price) */
+  const subscriptions = new Map();
+  /** `${key} ${idempotency key}` → the first response's [status, body] */
+  const idempotent = new Map();
+  /** secret key → API calls left to fail */
+  const outages = new Map();
   let counter = 0;
   const next = (prefix) => `${prefix}_test_imitation${String((counter += 1)).padStart(6, '0')}`;
 
@@ -101,6 +111,77 @@ export async function startStripeImitation() {
     return built;
   }
 
+  async function send(key, built) {
+    const hook = webhooks.get(key);
+    if (!hook) return;
+    for (const e of built) {
+      const body = JSON.stringify(e);
+      await fetch(hook.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signStripeBody(hook.secret, body) }, body }).catch(() => undefined);
+    }
+  }
+
+  /** An invoice of a directly created subscription paid or failed, or the subscription canceled. */
+  async function settleSubscription(subscription, action) {
+    const invoice = (status) => ({
+      id: next('in'),
+      object: 'invoice',
+      status,
+      subscription: subscription.id,
+      customer: subscription.customer,
+      amount_due: subscription.amount,
+      amount_paid: status === 'paid' ? subscription.amount : 0,
+      currency: subscription.currency,
+      subscription_details: { metadata: subscription.metadata },
+    });
+    let built;
+    if (action === 'pay') {
+      subscription.status = 'active';
+      built = [event('invoice.paid', invoice('paid'))];
+    } else if (action === 'fail') {
+      subscription.status = 'past_due';
+      built = [event('invoice.payment_failed', invoice('open'))];
+    } else {
+      subscription.status = 'canceled';
+      built = [event('customer.subscription.deleted', publicSubscription(subscription))];
+    }
+    events.set(subscription.id, [...(events.get(subscription.id) ?? []), ...built]);
+    await send(subscription.key, built);
+    return built;
+  }
+
+  function publicSubscription(subscription) {
+    const { key: _key, amount: _amount, ...rest } = subscription;
+    return rest;
+  }
+
+  /** POST /v1/customers, /v1/products, /v1/subscriptions with an account's key: [status, body]. */
+  function createObject(path, key, form) {
+    if (path === '/v1/customers') return [200, { id: next('cus'), object: 'customer', email: form.email ?? null, name: form.name ?? null, metadata: metadataOf(form, 'metadata') }];
+    if (path === '/v1/products') {
+      if (!form.name) return [400, { error: { type: 'invalid_request_error', message: 'Missing required param: name.', param: 'name' } }];
+      return [200, { id: next('prod'), object: 'product', name: form.name }];
+    }
+    for (const required of ['customer', 'items[0][price_data][currency]', 'items[0][price_data][unit_amount]', 'items[0][price_data][recurring][interval]', 'items[0][price_data][product]']) {
+      if (!form[required]) return [400, { error: { type: 'invalid_request_error', message: `Missing required param: ${required}.`, param: required } }];
+    }
+    const trialDays = Number(form.trial_period_days ?? 0);
+    const subscription = {
+      id: next('sub'),
+      object: 'subscription',
+      key,
+      customer: form.customer,
+      status: trialDays ? 'trialing' : 'active',
+      collection_method: form.collection_method ?? 'charge_automatically',
+      amount: Number(form['items[0][price_data][unit_amount]']),
+      currency: form['items[0][price_data][currency]'],
+      interval: form['items[0][price_data][recurring][interval]'],
+      trial_end: trialDays ? Math.floor(Date.now() / 1000) + trialDays * 86400 : null,
+      metadata: metadataOf(form, 'metadata'),
+    };
+    subscriptions.set(subscription.id, subscription);
+    return [200, publicSubscription(subscription)];
+  }
+
   function publicSession(session) {
     const { key: _key, payment_intent_metadata: _pim, subscription_metadata: _sm, trial_days: _t, ...rest } = session;
     return rest;
@@ -116,6 +197,17 @@ export async function startStripeImitation() {
     if (request.method === 'GET' && url.pathname === '/__requests') return reply(200, received);
     const eventsPath = /^\/__events\/([\w]+)$/.exec(url.pathname);
     if (request.method === 'GET' && eventsPath) return reply(200, events.get(eventsPath[1]) ?? []);
+    if (request.method === 'POST' && url.pathname === '/__outage') {
+      const { secret_key, count, skip = 0 } = JSON.parse(raw);
+      outages.set(secret_key, { skip: Number(skip), count: Number(count) });
+      return reply(200, { ok: true });
+    }
+    const subscriptionAction = /^\/__subscriptions\/(sub_[\w]+)\/(pay|fail|cancel)$/.exec(url.pathname);
+    if (request.method === 'POST' && subscriptionAction) {
+      const subscription = subscriptions.get(subscriptionAction[1]);
+      if (!subscription) return reply(404, { error: { message: 'No such subscription.' } });
+      return reply(200, await settleSubscription(subscription, subscriptionAction[2]));
+    }
     if (request.method === 'POST' && url.pathname === '/__webhooks') {
       const { secret_key, url: target, secret } = JSON.parse(raw);
       webhooks.set(secret_key, { url: target, secret });
@@ -150,14 +242,30 @@ export async function startStripeImitation() {
       path: request.url ?? '',
       authorization: request.headers.authorization ?? null,
       contentType: request.headers['content-type'] ?? null,
+      idempotencyKey: request.headers['idempotency-key'] ?? null,
       form,
     });
-    if (request.method !== 'POST' || request.url !== '/v1/checkout/sessions') {
+    const direct = ['/v1/customers', '/v1/products', '/v1/subscriptions'].includes(request.url ?? '');
+    if (request.method !== 'POST' || (request.url !== '/v1/checkout/sessions' && !direct)) {
       return reply(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${request.url}).` } });
     }
     const key = (request.headers.authorization ?? '').replace(/^Bearer /, '');
     if (key !== IMITATION_SECRET_KEY && !key.startsWith(ACCOUNT_KEY_PREFIX)) {
       return reply(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' } });
+    }
+    const outage = outages.get(key);
+    if (outage && outage.skip > 0) outage.skip -= 1;
+    else if (outage && outage.count > 0) {
+      outage.count -= 1;
+      return reply(500, { error: { type: 'api_error', message: 'An imitated outage: try again later.' } });
+    }
+    if (direct) {
+      const idempotencyKey = request.headers['idempotency-key'];
+      const replay = idempotencyKey ? idempotent.get(`${key} ${idempotencyKey}`) : undefined;
+      if (replay) return reply(replay[0], replay[1]);
+      const [status, body] = createObject(request.url, key, form);
+      if (idempotencyKey && status === 200) idempotent.set(`${key} ${idempotencyKey}`, [status, body]);
+      return reply(status, body);
     }
     for (const required of ['mode', 'success_url', 'line_items[0][quantity]', 'line_items[0][price_data][currency]']) {
       if (!form[required]) return reply(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${required}.`, param: required } });

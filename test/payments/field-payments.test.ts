@@ -1,44 +1,10 @@
 // Payment fields on the signing page: checkout with the account's key through the Stripe imitation,
 // the account's webhook marking the field paid or failed, and completion refused until paid.
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { stripeSignature } from '../../src/services/billing/stripe-signature';
 import { api, shardOf } from '../helpers';
+import { outboxRows } from '../submission-fixtures';
 import { page, signingFixture, submitterRow, type Fixture } from '../signing/fixtures';
-
-const KEY = 'sk_test_acctFieldPayments01';
-const SECRET = 'whsec_fieldPaymentsSecret1';
-
-type StripeEvent = { id: string; type: string; data: { object: Record<string, unknown> } };
-
-async function payingFixture(payment: Record<string, unknown> = { preferences: { amount: '25.00', currency: 'EUR', description: 'Deposit' } }) {
-  const f = await signingFixture({ fields: [{ name: 'Name', type: 'text' }, { name: 'Hours', type: 'number', required: false }, { name: 'Deposit', type: 'payment', ...payment }] });
-  const res = await api('PUT', '/api/settings/payments', { token: f.account.token, body: { stripe_secret_key: KEY, stripe_webhook_secret: SECRET } });
-  expect(res.status).toBe(200);
-  return f;
-}
-
-function checkout(f: Fixture) {
-  return page('POST', `/s/${f.submitters[0].slug}/payments/${f.field('Deposit')}/checkout`, { body: {} });
-}
-
-/** Presses Pay or Fail on the imitation's checkout page; returns where it redirects and the events it built. */
-async function settle(url: string, outcome: 'pay' | 'fail'): Promise<{ location: string | null; events: StripeEvent[] }> {
-  const res = await fetch(`${url}/${outcome}`, { method: 'POST', redirect: 'manual' });
-  const sessionId = url.split('/').pop()!;
-  const events = (await (await fetch(`${env.STRIPE_API_BASE}/__events/${sessionId}`)).json()) as StripeEvent[];
-  return { location: res.headers.get('Location'), events };
-}
-
-async function deliver(accountId: number, event: StripeEvent) {
-  const body = JSON.stringify(event);
-  const t = Math.floor(Date.now() / 1000);
-  return api('POST', `/api/payments/webhook/${accountId}`, { token: null, body, headers: { 'Stripe-Signature': `t=${t},v1=${await stripeSignature(SECRET, t, body)}` } });
-}
-
-async function stripeRequests(): Promise<{ authorization: string | null; form: Record<string, string> }[]> {
-  return (await fetch(`${env.STRIPE_API_BASE}/__requests`)).json();
-}
+import { KEY, checkout, deliver, payingFixture, settle, stripeRequests } from './payment-fixtures';
 
 describe('payment field checkout', () => {
   it('starts a Stripe Checkout in payment mode with the account’s own key and the field’s amount', async () => {
@@ -174,5 +140,57 @@ describe('payment field webhooks and completion', () => {
     expect(res.status).toBe(204);
     const left = await (await shardOf(f.account.accountId)).prepare('SELECT COUNT(*) AS n FROM payments WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
     expect(left!.n).toBe(0);
+  });
+});
+
+describe('payment events of payment fields', () => {
+  const paymentEvents = (f: Fixture) => outboxRows("event LIKE 'payment.%' AND json_extract(data, '$.submission.id') = ?", f.submissionId);
+
+  it('fires payment.created with the checkout session when a checkout starts', async () => {
+    const f = await payingFixture();
+    const { url } = (await checkout(f)).json;
+    const [created] = await paymentEvents(f);
+    expect(created.event).toBe('payment.created');
+    expect(created.data.payment).toMatchObject({ kind: 'field', status: 'pending', amount: 2500, currency: 'EUR', description: 'Deposit', reference: url.split('/').pop(), field: { uuid: f.field('Deposit'), name: 'Deposit' } });
+    expect(created.data.submitter).toMatchObject({ id: f.submitters[0].id, email: f.submitters[0].email });
+  });
+
+  it('fires payment.succeeded once with the payment intent when Stripe reports the payment, however often', async () => {
+    const f = await payingFixture();
+    const { events } = await settle((await checkout(f)).json.url, 'pay');
+    for (const event of [...events, ...events]) await deliver(f.account.accountId, event);
+    const succeeded = (await paymentEvents(f)).filter((e) => e.event === 'payment.succeeded');
+    expect(succeeded).toHaveLength(1);
+    expect(succeeded[0].data.payment).toMatchObject({ status: 'paid', reference: events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id, failure_message: null });
+  });
+
+  it('fires payment.failed with Stripe’s sentence when the card is refused', async () => {
+    const f = await payingFixture();
+    const { events } = await settle((await checkout(f)).json.url, 'fail');
+    for (const event of events) await deliver(f.account.accountId, event);
+    const failed = (await paymentEvents(f)).filter((e) => e.event === 'payment.failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].data.payment).toMatchObject({ status: 'failed', failure_message: 'Your card was declined.' });
+  });
+
+  it('fires payment.canceled when an abandoned checkout expires', async () => {
+    const f = await payingFixture();
+    const { url } = (await checkout(f)).json;
+    const sessionId = url.split('/').pop()!;
+    const [created] = await paymentEvents(f);
+    const expired = { id: `evt_expired_${sessionId}`, type: 'checkout.session.expired', data: { object: { id: sessionId, object: 'checkout.session', status: 'expired', metadata: { payment_id: String(created.data.payment.id) } } } };
+    expect((await deliver(f.account.accountId, expired)).json.outcome).toBe('applied');
+    const canceled = (await paymentEvents(f)).filter((e) => e.event === 'payment.canceled');
+    expect(canceled).toHaveLength(1);
+    expect(canceled[0].data.payment).toMatchObject({ status: 'canceled', reference: sessionId, failure_message: 'The payment was not finished in time.' });
+  });
+
+  it('fires no payment.failed for a failure arriving after the success', async () => {
+    const f = await payingFixture();
+    const paid = (await settle((await checkout(f)).json.url, 'pay')).events;
+    for (const event of paid) await deliver(f.account.accountId, event);
+    const late = { id: `evt_late_${paid[0].id}`, type: 'payment_intent.payment_failed', data: { object: { ...paid[0].data.object, last_payment_error: { message: 'Late.' } } } };
+    await deliver(f.account.accountId, late);
+    expect((await paymentEvents(f)).map((e) => e.event)).toEqual(['payment.created', 'payment.succeeded']);
   });
 });

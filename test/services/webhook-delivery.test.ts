@@ -14,7 +14,7 @@ import { newReceiver, receivedBy } from '../webhook-receiver';
 
 
 describe('fan-out and delivery', () => {
-  it('delivers every one of the 22 events to an endpoint subscribed to all, signed over the raw body', async () => {
+  it('delivers every one of the 26 events to an endpoint subscribed to all, signed over the raw body', async () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     for (const name of EVENT_NAMES) await insertEvent(a.accountId, name, { name });
@@ -24,7 +24,7 @@ describe('fan-out and delivery', () => {
     const got = await receivedBy(receiver);
     expect(got.map((d) => JSON.parse(d.body).event).sort()).toEqual([...EVENT_NAMES].sort());
     expect(got.every((d) => d.signatureValid)).toBe(true);
-    expect(new Set(got.map((d) => d.headers['x-webhook-delivery-id'])).size).toBe(22);
+    expect(new Set(got.map((d) => d.headers['x-webhook-delivery-id'])).size).toBe(26);
   });
 
   it('sends the spec’s body and headers, and no test markers', async () => {

@@ -35,6 +35,10 @@ const TOP_LEVEL: Record<EventName, string[]> = {
   'template.updated': ['template'],
   'template.archived': ['template'],
   'document.generated': ['document', 'submission', 'template'],
+  'payment.created': ['payment', 'submission', 'submitter', 'template'],
+  'payment.succeeded': ['payment', 'submission', 'submitter', 'template'],
+  'payment.failed': ['payment', 'submission', 'submitter', 'template'],
+  'payment.canceled': ['payment', 'submission', 'submitter', 'template'],
 };
 
 describe('sampleEventData', () => {
@@ -42,7 +46,7 @@ describe('sampleEventData', () => {
     expect(keys(sampleEventData(event, AT))).toEqual([...TOP_LEVEL[event]].sort());
   });
 
-  it.each(EVENT_NAMES.filter((e) => TOP_LEVEL[e] === FORM || TOP_LEVEL[e].includes('submitter') && e !== 'field.updated').map((e) => [e]))(
+  it.each(EVENT_NAMES.filter((e) => TOP_LEVEL[e] === FORM || TOP_LEVEL[e].includes('submitter') && e !== 'field.updated' && !e.startsWith('payment.')).map((e) => [e]))(
     'gives %s the full submitter, the submission reference and the template reference',
     (event) => {
       const data = sampleEventData(event, AT) as Record<string, object>;
@@ -77,6 +81,13 @@ describe('sampleEventData', () => {
 
   it('gives signing.complete its identity block', () => {
     expect(keys((sampleEventData('signing.complete', AT) as { identity: object }).identity)).toEqual(['level', 'method', 'provider', 'verified_at']);
+  });
+
+  it.each(['payment.created', 'payment.succeeded', 'payment.failed', 'payment.canceled'] as const)('gives %s the payment, the signer and the submission reference', (event) => {
+    const data = sampleEventData(event, AT) as Record<string, object>;
+    expect(keys(data.payment)).toEqual(['amount', 'currency', 'description', 'failure_message', 'field', 'id', 'interval', 'invoice', 'kind', 'reference', 'status', 'trial_days']);
+    expect(keys(data.submitter)).toEqual(['email', 'id', 'name', 'role', 'uuid']);
+    expect(keys(data.submission)).toEqual(['id', 'slug', 'status', 'template_id']);
   });
 
   it('uses values nobody could mistake for a real signer', () => {

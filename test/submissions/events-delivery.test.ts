@@ -11,6 +11,7 @@ import { page, messagesTo } from '../signing/fixtures';
 import { receivedBy } from '../webhook-receiver';
 import { deliverPending, receiverHook, runQueue } from '../webhook-fixtures';
 import { createTemplate, shardNumberOf } from '../submission-fixtures';
+import { deliver, SECRET, type StripeEvent } from '../payments/payment-fixtures';
 
 let owner: TestAccount;
 let hookId: number;
@@ -41,7 +42,7 @@ beforeAll(async () => {
 });
 
 describe('events from submissions and signing reach webhooks', () => {
-  it('delivers all 22 event names, each signed, with the spec’s shapes', async () => {
+  it('delivers all 26 event names, each signed, with the spec’s shapes', async () => {
     // template.created / updated / archived
     const t = await createTemplate(owner.token);
     await api('PUT', `/api/templates/${t.id}`, { token: owner.token, body: { preferences: { require_email_2fa: true } } });
@@ -52,6 +53,11 @@ describe('events from submissions and signing reach webhooks', () => {
     // completed, signing.complete, submission.completed, document.generated.
     const s = (await api('POST', '/api/submissions', { token: owner.token, body: { template_id: t.id, submitters: [{ email: 'events-signer@example.com', name: 'Eve Signer' }] } })).json;
     const slug = s.submitters[0].slug;
+    // A recurring payment its signer's completion starts (payment.created by the cron below), then paid,
+    // failed and canceled through Stripe's webhooks.
+    expect((await api('PUT', '/api/settings/payments', { token: owner.token, body: { stripe_secret_key: 'sk_test_acctEventsDelivery1', stripe_webhook_secret: SECRET } })).status).toBe(200);
+    const recurring = await api('POST', '/api/payments/subscribe', { token: owner.token, body: { submission_id: s.id, price: 9, currency: 'USD', interval: 'month' } });
+    expect(recurring.status).toBe(201);
     await page('POST', `/s/${slug}/verification`, { body: {} });
     const code = /\b(\d{6})\b/.exec((await messagesTo('events-signer@example.com', 'verification_code')).at(-1)!.text)![1];
     const cookie = cookieOf(await page('POST', `/s/${slug}/verification/check`, { body: { code } }));
@@ -79,6 +85,11 @@ describe('events from submissions and signing reach webhooks', () => {
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }), env, ctx);
     await waitOnExecutionContext(ctx);
     await api('DELETE', `/api/submissions/${(await make()).id}`, { token: owner.token });
+    const stripeSubscription = (await api('GET', `/api/payments/subscriptions/${recurring.json.id}`, { token: owner.token })).json.stripe_subscription_id;
+    for (const action of ['pay', 'fail', 'cancel']) {
+      const [event] = (await (await fetch(`${env.STRIPE_API_BASE}/__subscriptions/${stripeSubscription}/${action}`, { method: 'POST' })).json()) as StripeEvent[];
+      expect((await deliver(owner.accountId, event)).json.outcome).toBe('applied');
+    }
 
     await deliverAll();
     const delivered = await receivedBy(receiver);
@@ -100,8 +111,12 @@ describe('events from submissions and signing reach webhooks', () => {
     expect(one('form.delegated', (b) => b.data.submission.id === delegated.id).data.delegated_to).toEqual({ email: 'deputy@example.com', name: 'Deputy' });
     expect(one('submission.expired', (b) => b.data.submission.id === expiring.id).data.submission.status).toBe('expired');
     expect(one('template.archived').data.template.id).toBe(spare.id);
+    expect(one('payment.created', mine).data.payment).toMatchObject({ kind: 'subscription', amount: 900, currency: 'USD', reference: stripeSubscription });
+    expect(one('payment.succeeded', mine).data.payment.status).toBe('active');
+    expect(one('payment.failed', mine).data.payment.status).toBe('past_due');
+    expect(one('payment.canceled', mine).data.payment.status).toBe('canceled');
     // Exactly once each per endpoint (no duplicates outside retries).
     const ids = delivered.map((d) => d.headers['x-webhook-delivery-id']);
     expect(new Set(ids).size).toBe(ids.length);
-  });
+  }, 20_000);
 });

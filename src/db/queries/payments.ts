@@ -38,27 +38,28 @@ export async function preparePayment(
   return stored!;
 }
 
-export async function setCheckoutSession(db: Db, id: number, checkoutSessionId: string): Promise<void> {
-  await db.update(payments).set({ checkoutSessionId, updatedAt: nowIso() }).where(and(eq(payments.id, id), ne(payments.status, 'paid')));
+export function setCheckoutSessionStatement(db: Db, id: number, checkoutSessionId: string) {
+  return db.update(payments).set({ checkoutSessionId, updatedAt: nowIso() }).where(and(eq(payments.id, id), ne(payments.status, 'paid')));
 }
 
-/** pending/failed → paid; returns whether this call made the change. */
-export async function markPaid(db: Db, accountId: number, id: number, reference: string): Promise<boolean> {
+/** pending/failed → paid: a guarded statement (ChangeSet.guarded), so its event is written only with the change. */
+export function markPaidStatement(db: Db, accountId: number, id: number, reference: string) {
   const at = nowIso();
-  const changed = await db
+  return db
     .update(payments)
     .set({ status: 'paid', reference, failureMessage: null, paidAt: at, updatedAt: at })
-    .where(and(eq(payments.accountId, accountId), eq(payments.id, id), or(eq(payments.status, 'pending'), eq(payments.status, 'failed'))))
-    .returning({ id: payments.id });
-  return changed.length > 0;
+    .where(and(eq(payments.accountId, accountId), eq(payments.id, id), or(eq(payments.status, 'pending'), eq(payments.status, 'failed'))));
 }
 
-/** pending → failed; returns whether this call made the change. A paid payment stays paid. */
-export async function markFailed(db: Db, accountId: number, id: number, message: string): Promise<boolean> {
-  const changed = await db
+/** pending → failed: a guarded statement. A paid payment stays paid. */
+export function markFailedStatement(db: Db, accountId: number, id: number, message: string) {
+  return db
     .update(payments)
     .set({ status: 'failed', failureMessage: message.slice(0, 500), updatedAt: nowIso() })
-    .where(and(eq(payments.accountId, accountId), eq(payments.id, id), eq(payments.status, 'pending')))
-    .returning({ id: payments.id });
-  return changed.length > 0;
+    .where(and(eq(payments.accountId, accountId), eq(payments.id, id), eq(payments.status, 'pending')));
+}
+
+/** The paid payments of a submission, for the sealed document and its audit trail. */
+export async function paidPaymentsOfSubmission(db: Db, submissionId: number): Promise<Payment[]> {
+  return db.select().from(payments).where(and(eq(payments.submissionId, submissionId), eq(payments.status, 'paid'))).orderBy(payments.id).all();
 }

@@ -11,6 +11,8 @@ import {
   submissionDocuments,
   submissionEvents,
   payments,
+  paymentSubscriptionInvoices,
+  paymentSubscriptions,
   submissions,
   submitters,
   templates,
@@ -337,6 +339,9 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
     db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
     // Payment rows reference their submitter; Stripe keeps its own record of the payment.
     db.delete(payments).where(eq(payments.submissionId, submissionId)),
+    // A recurring payment already started keeps running in Stripe (docs/payments.md › Recurring payments).
+    db.delete(paymentSubscriptionInvoices).where(sql`${paymentSubscriptionInvoices.paymentSubscriptionId} IN (SELECT id FROM payment_subscriptions WHERE submission_id = ${submissionId})`),
+    db.delete(paymentSubscriptions).where(eq(paymentSubscriptions.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),
   ]);

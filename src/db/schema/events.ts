@@ -9,7 +9,7 @@ export const events = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
       .notNull(),
-    /** One of the 22 event names (src/lib/events.ts), e.g. `template.created`. */
+    /** One of the event names (src/lib/events.ts), e.g. `template.created`. */
     event: text('event').notNull(),
     /** The `data` object of the webhook body, exactly as it will be sent. */
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),

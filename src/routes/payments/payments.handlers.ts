@@ -1,4 +1,4 @@
-// Handlers for payments: the account's Stripe credentials and its Stripe webhook endpoint.
+// Handlers for payments: the account's Stripe credentials, its Stripe webhook endpoint and recurring payments.
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Handler } from 'hono';
 import type { AppEnv } from '../../env';
@@ -10,6 +10,13 @@ import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, s
 import { verifyStripeSignature } from '../../services/billing/stripe-signature';
 import { accountDb } from '../../db/shards';
 import { applyPaymentEvent } from '../../services/payments/field-payments';
+import {
+  applyRecurringPaymentEvent,
+  isRecurringPaymentEvent,
+  readPaymentSubscription,
+  serializePaymentSubscription,
+  subscribe as subscribeToPayments,
+} from '../../services/payments/recurring-payments';
 import { stripeEventSchema } from '../subscription/subscription.routes';
 import { accountWebhookParams } from './payments.routes';
 import type * as routes from './payments.routes';
@@ -64,6 +71,26 @@ export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   }
   const event = stripeEventSchema.safeParse(parsed);
   if (!event.success) throw new ApiError(400, 'The body is not a Stripe event: it needs id, type and data.object.');
-  const { outcome } = await applyPaymentEvent(accountDb(c.env, account), account.id, event.data);
+  const db = accountDb(c.env, account);
+  // Recurring payments' invoices and subscriptions carry payment_subscription_id; payment fields' payment_id.
+  const outcome = isRecurringPaymentEvent(event.data) ? await applyRecurringPaymentEvent(db, account.id, event.data) : (await applyPaymentEvent(db, account.id, event.data)).outcome;
   return c.json({ received: true as const, outcome }, 200);
 };
+
+export const subscribe: RouteHandler<typeof routes.subscribe, AppEnv> = async (c) => {
+  const body = c.req.valid('json');
+  const row = await subscribeToPayments(c.env.ENCRYPTION_KEY, c.var.db, c.var.principal.account, {
+    submissionId: body.submission_id,
+    submitterId: body.submitter_id,
+    price: body.price,
+    currency: body.currency,
+    interval: body.interval,
+    trialDays: body.trial_days,
+    description: body.description,
+  });
+  c.set('audit', { action: 'payments.subscribe', resourceType: 'submission', resourceId: row.submissionId });
+  return c.json(serializePaymentSubscription(row), 201);
+};
+
+export const getSubscription: RouteHandler<typeof routes.getSubscription, AppEnv> = async (c) =>
+  c.json(serializePaymentSubscription(await readPaymentSubscription(c.var.db, c.var.principal.account.id, c.req.valid('param').id)), 200);

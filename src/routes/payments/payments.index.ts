@@ -9,6 +9,9 @@ export function mountPayments(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.getPaymentSettings, handlers.getPaymentSettings);
   app.openapi(routes.updatePaymentSettings, handlers.updatePaymentSettings);
   app.openapi(routes.deletePaymentSettings, handlers.deletePaymentSettings);
+  app.openapi(routes.subscribe, handlers.subscribe);
+  app.openapi(routes.getSubscription, handlers.getSubscription);
+  app.openAPIRegistry.register('PaymentEventData', routes.paymentEventDataSchema);
   // Only documented here; mountPaymentsWebhook serves it ahead of the tenant API's token check.
   app.openAPIRegistry.registerPath(routes.paymentsWebhook);
 }

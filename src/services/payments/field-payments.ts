@@ -1,10 +1,17 @@
 // Payment fields on the signing page (spec › Template field type `payment`; docs/payments.md): starting a
 // Stripe Checkout with the account's key, applying Stripe's webhooks to the payment row, and the
 // completion rule — a signer cannot complete until every payment field of theirs is paid.
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import type { Payment, TemplateField } from '../../db/schema';
-import { getPayment, markFailed, markPaid, paymentsOfSubmitter, preparePayment, setCheckoutSession } from '../../db/queries/payments';
+import { getPayment, markFailedStatement, markPaidStatement, paymentsOfSubmitter, preparePayment, setCheckoutSessionStatement } from '../../db/queries/payments';
+import { findSubmissionById } from '../../db/queries/submissions';
+import type { EventName } from '../../lib/events';
 import { unprocessable } from '../../lib/errors';
+import { outboxInsert } from '../events/outbox';
+import { ChangeSet } from '../submissions/change-set';
+import { loadScope, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
+import { paymentEventData } from '../webhooks/payment-payloads';
 import { type Signing, resolvedValues, signerFields } from '../signing/signing-session';
 import type { StripeEvent } from '../billing/stripe-events';
 import { accountStripeCredentials } from './account-stripe';
@@ -66,9 +73,70 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
     },
   );
   if (!session.url) throw unprocessable('The payment processor did not return a checkout page; try again.');
-  await setCheckoutSession(db, payment.id, session.id);
+  // payment.created: a checkout was started (each attempt after a refused one fires again, same payment id).
+  await db.batch([
+    setCheckoutSessionStatement(db, payment.id, session.id),
+    fieldPaymentEvent(db, signing.scope, payment, 'payment.created', { status: 'pending', reference: session.id, failure: null }),
+  ]);
   return session.url;
 }
+
+/** The outbox row of a payment field's payment.* event, with the payment as the change leaves it. */
+function fieldPaymentEvent(
+  db: Db,
+  scope: SubmissionScope,
+  payment: Payment,
+  event: EventName,
+  now: { status: string; reference: string | null; failure: string | null },
+) {
+  const submitter = scope.submitters.find((s) => s.id === payment.submitterId);
+  const field = scope.template.fields.find((f) => f.uuid === payment.fieldUuid);
+  return outboxInsert(db, {
+    accountId: payment.accountId,
+    event,
+    data: paymentEventData({
+      payment: {
+        id: payment.id,
+        kind: 'field',
+        status: now.status,
+        amount: payment.amount,
+        currency: payment.currency,
+        description: payment.description,
+        reference: now.reference,
+        invoice: null,
+        failure_message: now.failure,
+        field: { uuid: payment.fieldUuid, name: field?.name ?? '' },
+        interval: null,
+        trial_days: null,
+      },
+      submission: submissionRef(scope.submission, scope.template),
+      submitter: submitter ? { id: submitter.id, uuid: submitter.uuid, email: submitter.email ?? '', name: submitter.name ?? '', role: submitter.role } : null,
+      template: templateRef(scope.template),
+    }),
+  });
+}
+
+class Unchanged extends Error {}
+
+/** Runs a guarded status change with its event; false when the payment had already left the state it changes from. */
+async function changeWithEvent(db: Db, change: BatchItem<'sqlite'>, event: BatchItem<'sqlite'>): Promise<boolean> {
+  try {
+    await new ChangeSet(db).guarded(change).add(event).commit(undefined, () => new Unchanged());
+    return true;
+  } catch (error) {
+    if (error instanceof Unchanged) return false;
+    throw error;
+  }
+}
+
+const FIELD_PAYMENT_EVENTS = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+]);
 
 export type PaymentEventOutcome = 'applied' | 'unchanged' | 'ignored';
 
@@ -79,29 +147,40 @@ type StripeObject = { id?: unknown; metadata?: { payment_id?: unknown }; payment
  * after the success (Stripe does not deliver in order) changes nothing, and so does a redelivery.
  */
 export async function applyPaymentEvent(db: Db, accountId: number, event: StripeEvent): Promise<{ outcome: PaymentEventOutcome; payment?: Payment }> {
+  if (!FIELD_PAYMENT_EVENTS.has(event.type)) return { outcome: 'ignored' };
   const object = event.data.object as StripeObject;
   const paymentId = Number(object.metadata?.payment_id);
   if (!Number.isSafeInteger(paymentId) || paymentId <= 0) return { outcome: 'ignored' };
   const payment = await getPayment(db, accountId, paymentId);
   if (!payment) return { outcome: 'ignored' };
+  const submission = await findSubmissionById(db, payment.submissionId);
+  if (!submission) return { outcome: 'ignored' };
+  const scope = await loadScope(db, submission);
+  const paid = (reference: string) =>
+    changeWithEvent(db, markPaidStatement(db, accountId, paymentId, reference), fieldPaymentEvent(db, scope, payment, 'payment.succeeded', { status: 'paid', reference, failure: null }));
+  const failed = (message: string, name: 'payment.failed' | 'payment.canceled') =>
+    changeWithEvent(
+      db,
+      markFailedStatement(db, accountId, paymentId, message),
+      fieldPaymentEvent(db, scope, payment, name, { status: name === 'payment.failed' ? 'failed' : 'canceled', reference: payment.checkoutSessionId, failure: message }),
+    );
   let changed: boolean;
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
       if (object.payment_status !== 'paid') return { outcome: 'unchanged', payment };
-      changed = await markPaid(db, accountId, paymentId, typeof object.payment_intent === 'string' ? object.payment_intent : String(object.id));
+      changed = await paid(typeof object.payment_intent === 'string' ? object.payment_intent : String(object.id));
       break;
     case 'payment_intent.succeeded':
-      changed = await markPaid(db, accountId, paymentId, String(object.id));
+      changed = await paid(String(object.id));
       break;
     case 'payment_intent.payment_failed':
-    case 'checkout.session.async_payment_failed': {
-      const message = typeof object.last_payment_error?.message === 'string' ? object.last_payment_error.message : 'The payment was refused.';
-      changed = await markFailed(db, accountId, paymentId, message);
+    case 'checkout.session.async_payment_failed':
+      changed = await failed(typeof object.last_payment_error?.message === 'string' ? object.last_payment_error.message : 'The payment was refused.', 'payment.failed');
       break;
-    }
     case 'checkout.session.expired':
-      changed = await markFailed(db, accountId, paymentId, 'The payment was not finished in time.');
+      // Abandoned: the signer left Stripe's page and the session ran out (payment.canceled).
+      changed = await failed('The payment was not finished in time.', 'payment.canceled');
       break;
     default:
       return { outcome: 'ignored' };

@@ -11,7 +11,7 @@ const MAX_MINOR_UNITS = 99_999_999;
 let currencies: Set<string> | undefined;
 
 /** ISO 4217 codes the runtime's ICU knows (Intl.supportedValuesOf), upper case. */
-function isCurrencyCode(code: string): boolean {
+export function isCurrencyCode(code: string): boolean {
   currencies ??= new Set(Intl.supportedValuesOf('currency'));
   return /^[A-Z]{3}$/.test(code) && currencies.has(code);
 }

@@ -21,6 +21,9 @@ export type AuditSigner = {
   signature?: { bytes: Uint8Array; format: 'png' | 'jpeg' };
 };
 
+/** A paid payment field: amount and currency as charged, and Stripe's payment reference. */
+export type AuditPayment = { field: string; payer: string; amount: string; reference: string; paidAt: string | null };
+
 export type AuditEntry = { at: string; event: string; actor: string; ip: string | null; detail?: string };
 
 export type AuditTrail = {
@@ -34,6 +37,8 @@ export type AuditTrail = {
   /** The PAdES baseline level the seal is made at and why, e.g. "PAdES B-B: no time-stamping authority …". */
   signatureLevel?: string;
   signers: AuditSigner[];
+  /** Paid payment fields; the section is left out when there are none. */
+  payments?: AuditPayment[];
   events: AuditEntry[];
 };
 
@@ -158,6 +163,20 @@ export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, font
     w.gap(6);
   }
   await w.rule();
+
+  if (trail.payments?.length) {
+    await w.text('Payments', { size: 11, style: 'bold' });
+    w.gap(2);
+    for (const payment of trail.payments) {
+      await w.text(payment.field, { style: 'bold', label: 'Field' });
+      await w.text(payment.amount, { label: 'Amount' });
+      await w.text(payment.reference, { label: 'Payment reference' });
+      await w.text(payment.payer, { label: 'Paid by' });
+      await w.text(show(payment.paidAt), { label: 'Paid' });
+      w.gap(6);
+    }
+    await w.rule();
+  }
 
   await w.text('Events', { size: 11, style: 'bold' });
   w.gap(2);

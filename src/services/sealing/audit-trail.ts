@@ -1,7 +1,8 @@
 // The audit trail page's content for a submission: its signers and how they were verified, and every
 // event of its trail (decisions.md › Signed output).
-import type { Submitter, SubmissionEvent } from '../../db/schema/index';
-import type { AuditEntry, AuditSigner, AuditTrail } from '../pdf/audit-page';
+import type { Payment, Submitter, SubmissionEvent } from '../../db/schema/index';
+import type { AuditEntry, AuditPayment, AuditSigner, AuditTrail } from '../pdf/audit-page';
+import { formatAmount } from '../payments/payment-field';
 import type { SubmissionScope } from '../submissions/submission-scope';
 import { decodeBase64 } from '../../lib/image-header';
 
@@ -45,11 +46,33 @@ function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[])
   };
 }
 
+/** "25.00 EUR · pi_…" — what a paid payment field shows at its areas on the sealed document. */
+export function sealedPaymentText(payment: Pick<Payment, 'amount' | 'currency' | 'reference'>): string {
+  return `Paid ${formatAmount(payment.amount, payment.currency)} · ${payment.reference ?? ''}`;
+}
+
+function auditPayments(scope: SubmissionScope, payments: readonly Payment[]): AuditPayment[] {
+  return payments
+    .filter((p) => p.status === 'paid' && p.reference)
+    .map((p) => {
+      const submitter = scope.submitters.find((s) => s.id === p.submitterId);
+      const field = scope.template.fields.find((f) => f.uuid === p.fieldUuid);
+      return {
+        field: [field?.name ?? p.fieldUuid, p.description].filter(Boolean).join(' — '),
+        payer: submitter ? submitter.email || submitter.name || submitter.role : '—',
+        amount: formatAmount(p.amount, p.currency),
+        reference: p.reference!,
+        paidAt: p.paidAt,
+      };
+    });
+}
+
 export function auditTrailFor(
   scope: SubmissionScope,
   events: readonly SubmissionEvent[],
   documentName: string,
   serviceName: string,
+  payments: readonly Payment[] = [],
 ): Omit<AuditTrail, 'originalSha256'> {
   const { submission, submitters, template } = scope;
   return {
@@ -71,6 +94,7 @@ export function auditTrailFor(
       completedAt: s.completedAt,
       signature: signatureImage(scope, s),
     })),
+    payments: auditPayments(scope, payments),
     events: events.map((e) => describeEvent(e, submitters)),
   };
 }

@@ -8,8 +8,11 @@ import { formatDateStamp } from './date-stamp';
 
 const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
 const PICTURE_FIELDS = new Set(['signature', 'initials', 'image', 'stamp']);
-/** Attachments and payments have no value to draw on the page. */
+/** Attachments have no value to draw; a payment field draws its paid payment (`PaidPaymentTexts`), not its stored reference alone. */
 const NOT_DRAWN = new Set(['file', 'payment']);
+
+/** What a paid payment field shows on the sealed page, by `submitter id:field uuid` (sealedPaymentText). */
+export type PaidPaymentTexts = ReadonlyMap<string, string>;
 
 /** The picture's bytes; none when the text is not base64 (the stamp then draws a placeholder). */
 function pictureBytes(base64: string): Uint8Array {
@@ -56,17 +59,19 @@ export function stampsForDocument(
   document: Pick<TemplateDocument, 'uuid' | 'pageCount'>,
   hidden: ReadonlySet<string> = new Set(),
   locale = 'en-US',
+  payments: PaidPaymentTexts = new Map(),
 ): FieldStamp[] {
   const stamps: FieldStamp[] = [];
   for (const field of fields) {
     // A field its conditions hid was never part of the form the signer saw: nothing is drawn for it.
     if (hidden.has(field.uuid)) continue;
     const submitter = submitters.find((s) => s.roleUuid === field.submitter_uuid);
-    const drawn = submitter ? stampValue(field, submitter.values[field.uuid], locale) : null;
+    const paid = field.type === 'payment' && submitter ? payments.get(`${submitter.id}:${field.uuid}`) : undefined;
+    const drawn = paid ? { value: { kind: 'text' as const, text: paid } } : submitter ? stampValue(field, submitter.values[field.uuid], locale) : null;
     if (!drawn) continue;
     for (const area of field.areas) {
       if (area.attachment_uuid !== document.uuid || area.page < 1 || area.page > document.pageCount) continue;
-      stamps.push({ area, value: drawn.value, field: field.name, ...(drawn.typed ? { typed: true } : {}) });
+      stamps.push({ area, value: drawn.value, field: field.name, ...('typed' in drawn && drawn.typed ? { typed: true } : {}) });
     }
   }
   return stamps;

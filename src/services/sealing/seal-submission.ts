@@ -15,7 +15,8 @@ import { payloadDocumentLinks } from '../document-links/links';
 import { loadScope, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import { sealedDocumentKey } from '../submissions/file-keys';
 import { documentGeneratedData } from '../webhooks/payloads';
-import { auditTrailFor } from './audit-trail';
+import { paidPaymentsOfSubmission } from '../../db/queries/payments';
+import { auditTrailFor, sealedPaymentText } from './audit-trail';
 import { stampsForDocument } from './field-stamps';
 import { hiddenFields } from '../signing/form-rules';
 import { SealingProblem } from './sealing-status';
@@ -41,11 +42,13 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   const timestamper = sealingTimestamper(env);
   const original = await env.FILES.get(document.r2Key);
   if (!original) throw new SealingProblem(`The document "${document.filename}" (template document ${document.id}) is missing from storage, so it cannot be sealed.`);
-  const [bytes, events] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id)]);
+  const [bytes, events, payments] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id), paidPaymentsOfSubmission(db, submission.id)]);
+  // Paid payment fields show amount, currency and Stripe's reference at their areas and on the audit page.
+  const paymentTexts = new Map(payments.map((p) => [`${p.submitterId}:${p.fieldUuid}`, sealedPaymentText(p)]));
   const sealed = await sealDocument({
     original: new Uint8Array(bytes),
-    stamps: stampsForDocument(scope.template.fields, scope.submitters, document, hiddenFieldsOf(scope), account.locale),
-    trail: auditTrailFor(scope, events, sealedFilename(document), env.SERVICE_NAME),
+    stamps: stampsForDocument(scope.template.fields, scope.submitters, document, hiddenFieldsOf(scope), account.locale, paymentTexts),
+    trail: auditTrailFor(scope, events, sealedFilename(document), env.SERVICE_NAME, payments),
     signer: await accountSigningIdentity(env, db, account),
     signature: {
       name: account.name,

@@ -2,6 +2,7 @@
 // Webhooks). Capabilities that write outbox rows build `data` here, and test sends use the same builders
 // with obviously fake sample values, so a sample always has the real shape.
 import type { EventName } from '../../lib/events';
+import { samplePaymentEventData } from './payment-payloads';
 
 type Id = number;
 /** Template ids in payloads are the public `tpl_…` string (decisions.md › Identity). */
@@ -311,6 +312,7 @@ export function sampleEventData(event: EventName, at: string): Record<string, un
       changed_at: at,
     });
   }
-  // document.generated is the only name left (EVENT_NAMES has 22).
+  if (event.startsWith('payment.')) return samplePaymentEventData(event, submissionRef('pending'), SAMPLE_TEMPLATE);
+  // document.generated is the only name left.
   return documentGeneratedData({ submission: submissionRef('completed'), template: SAMPLE_TEMPLATE, document: sampleDocument() });
 }

@@ -1,0 +1,63 @@
+// Issue 20 (a): a paid payment field's amount, currency and Stripe reference on the really sealed PDF —
+// at the field's area and on the audit trail page — read back with pdftotext.
+import { createExecutionContext, createMessageBatch, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import worker from '../../src/index';
+import type { ShardStamp } from '../../src/lib/shard-queues';
+import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
+import { api } from '../helpers';
+import { checkPdf } from '../pdf-tools';
+import { page, type Fixture } from '../signing/fixtures';
+import { shardNumberOf } from '../submission-fixtures';
+import { checkout, deliver, payingFixture, settle } from './payment-fixtures';
+
+async function seal(f: Fixture) {
+  const shard = await shardNumberOf(f.account.accountId);
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [
+    { id: `seal-pay-${f.submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId: f.submissionId, shard } },
+  ]);
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+async function sealedText(f: Fixture): Promise<string> {
+  const list = await api('GET', `/api/submissions/${f.submissionId}/documents`, { token: f.account.token });
+  expect(list.json.sealed).toBe(true);
+  const res = await SELF.fetch(`https://api.test/api/submissions/${f.submissionId}/documents/${list.json.documents[0].id}`, { headers: { 'X-Auth-Token': f.account.token } });
+  const { text, pdfsig } = await checkPdf(new Uint8Array(await res.arrayBuffer()));
+  expect(pdfsig.output).toContain('Signature is Valid.');
+  return text.output;
+}
+
+/** Pays the Deposit field through the imitation, completes the form and seals; returns the payment intent id. */
+async function paidAndSealed(f: Fixture): Promise<string> {
+  const { events } = await settle((await checkout(f)).json.url, 'pay');
+  for (const event of events) await deliver(f.account.accountId, event);
+  expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Paula Payer' } } })).status).toBe(200);
+  await seal(f);
+  return String(events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id);
+}
+
+describe('paid payment fields on the sealed document', () => {
+  it('draws the amount, currency and payment reference at the payment field on the sealed page', async () => {
+    const f = await payingFixture();
+    const intent = await paidAndSealed(f);
+    const text = await sealedText(f);
+    const beforeTrail = text.slice(0, text.indexOf('Audit trail'));
+    expect(beforeTrail).toContain('Paid 25.00 EUR');
+    expect(beforeTrail).toContain(intent);
+  });
+
+  it('lists the payment with amount, currency, reference and payer on the audit trail page', async () => {
+    const f = await payingFixture();
+    const intent = await paidAndSealed(f);
+    const trail = (await sealedText(f)).split('Audit trail').slice(1).join('Audit trail');
+    const payments = trail.slice(trail.indexOf('Payments'), trail.indexOf('Events'));
+    expect(payments).toContain('Deposit — Deposit');
+    expect(payments).toContain('25.00 EUR');
+    expect(payments).toContain(`Payment reference`);
+    expect(payments).toContain(intent);
+    expect(payments).toContain(f.submitters[0].email);
+  });
+});
