@@ -61,6 +61,14 @@ const FIXTURES: Record<string, Fixture> = {
   },
   '/custom_domains/{id}': async (owner) => ({ id: await ownDomainId(owner) }),
   '/custom_domains/{id}/verify': async (owner) => ({ id: await ownDomainId(owner) }),
+  '/payments/subscriptions/{id}': async (owner) => {
+    const settings = await api('PUT', '/api/settings/payments', { token: owner.token, body: { stripe_secret_key: `sk_test_isolation${owner.accountId}`, stripe_webhook_secret: 'whsec_isolation' } });
+    if (settings.status !== 200) throw new Error(`payment settings fixture: ${settings.status} ${settings.text}`);
+    const { id: submission_id } = await ownSubmission(owner);
+    const res = await api('POST', '/api/payments/subscribe', { token: owner.token, body: { submission_id, price: '9.00', currency: 'EUR', interval: 'month' } });
+    if (res.status !== 201) throw new Error(`recurring payment fixture: ${res.status} ${res.text}`);
+    return { id: res.json.id };
+  },
 };
 
 async function ownDomainId(owner: TestAccount): Promise<number> {
