@@ -18,4 +18,9 @@ ALTER TABLE `accounts` ADD `signature_provider` text;--> statement-breakpoint
 ALTER TABLE `accounts` ADD `qes_provider_credentials` text;--> statement-breakpoint
 ALTER TABLE `submissions` ADD `signature_level` text DEFAULT 'ses' NOT NULL;--> statement-breakpoint
 ALTER TABLE `submitters` ADD `disclosure_version` text;--> statement-breakpoint
-ALTER TABLE `submitters` ADD `disclosure_accepted_at` text;
+ALTER TABLE `submitters` ADD `disclosure_accepted_at` text;--> statement-breakpoint
+CREATE TRIGGER `signature_usage_fence_insert` BEFORE INSERT ON `signature_usage` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = NEW.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `signature_usage_fence_update` BEFORE UPDATE ON `signature_usage` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `signature_usage_fence_delete` BEFORE DELETE ON `signature_usage` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
