@@ -4,7 +4,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { stripeSignature } from '../../src/services/billing/stripe-signature';
 import { api, shardOf } from '../helpers';
-import { page, signingFixture, submitterRow, type Fixture } from '../signing/fixtures';
+import { page, signingFixture, submitterRow, type Fixture, acceptDisclosure } from '../signing/fixtures';
 
 const KEY = 'sk_test_acctFieldPayments01';
 const SECRET = 'whsec_fieldPaymentsSecret1';
@@ -90,6 +90,7 @@ describe('payment field checkout', () => {
 describe('payment field webhooks and completion', () => {
   it('refuses to complete the form until the payment field is paid', async () => {
     const f = await payingFixture();
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('Pay "Deposit" (25.00 EUR) before completing the form.');
@@ -102,6 +103,7 @@ describe('payment field webhooks and completion', () => {
     const { location, events } = await settle(url, 'pay');
     expect(location).toBe(`https://api.test/s/${f.submitters[0].slug}?payment=success`);
     for (const event of events) expect((await deliver(f.account.accountId, event)).status).toBe(200);
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } });
     expect(res.status).toBe(200);
     const intent = events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id;
@@ -110,6 +112,7 @@ describe('payment field webhooks and completion', () => {
 
   it('ignores a payment value the signer sends themselves', async () => {
     const f = await payingFixture();
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann', [f.field('Deposit')]: 'pi_forged' } } });
     expect(res.status).toBe(422);
     expect(res.json.error).toContain('Pay "Deposit"');
@@ -134,6 +137,7 @@ describe('payment field webhooks and completion', () => {
     const second = await checkout(f);
     expect(second.status).toBe(200);
     for (const event of (await settle(second.json.url, 'pay')).events) await deliver(f.account.accountId, event);
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } });
     expect(res.status).toBe(200);
   });
@@ -145,6 +149,7 @@ describe('payment field webhooks and completion', () => {
     for (const event of paid) await deliver(f.account.accountId, event);
     const failed = { id: 'evt_late_failure', type: 'payment_intent.payment_failed', data: { object: { ...paid[0].data.object, last_payment_error: { message: 'Late.' } } } };
     expect((await deliver(f.account.accountId, failed)).json.outcome).toBe('unchanged');
+    await acceptDisclosure(f.submitters[0].slug);
     expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } })).status).toBe(200);
   });
 
@@ -164,6 +169,7 @@ describe('payment field webhooks and completion', () => {
     const { events } = await settle(url, 'pay');
     // Delivered to g's endpoint (same secret in these tests): the payment id is not g's.
     for (const event of events) expect((await deliver(g.account.accountId, event)).json.outcome).toBe('ignored');
+    await acceptDisclosure(f.submitters[0].slug);
     expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } })).status).toBe(422);
   });
 
