@@ -35,6 +35,7 @@ import { createPartnerApi } from './routes/partner/partner.index';
 import { mountWebhooks } from './routes/webhooks/webhooks.index';
 import { mountTools } from './routes/tools/tools.index';
 import { mountSubmissionDocuments } from './routes/submission-documents/submission-documents.index';
+import { mountSignatureLevels } from './routes/signature-levels/signature-levels.index';
 import { mountDocumentLinks } from './routes/document-links/document-links.index';
 import { createPublicLinkRoutes, documentPublicLinkRoutes } from './routes/public-links/public-links.index';
 import { PUBLIC_LINK_PREFIX } from './services/document-links/links';
@@ -99,6 +100,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountCustomDomains(api);
   mountDocumentLinks(api);
   mountEmbed(api);
+  mountSignatureLevels(api);
   return api;
 }
 

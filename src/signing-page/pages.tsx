@@ -2,6 +2,7 @@
 // "waiting for others" and unavailable (spec › Submitter states, rule 4; decisions.md › Lifecycles).
 import type { PageBranding } from './branding';
 import { Layout, type PageFrame } from './layout';
+import { DISCLOSURE } from '../services/signing/consent-disclosure';
 
 export type FormData = {
   slug: string;
@@ -11,11 +12,13 @@ export type FormData = {
   documents: { uuid: string; filename: string; page_count: number; page_dimensions: { width: number; height: number }[]; url: string }[];
   preferences: Record<string, unknown>;
   can_invite_witness?: boolean;
+  disclosure: { version: string; sha256: string; accepted: boolean };
 };
 
 export function FormPage(props: { branding: PageBranding; data: FormData; frame?: PageFrame }) {
   return (
     <Layout branding={props.branding} data={{ page: 'form', ...props.data }} frame={props.frame}>
+      {props.data.disclosure.accepted ? null : <DisclosureCard />}
       <div id="app" class="documents" aria-live="polite">
         <p class="muted">Loading the document…</p>
       </div>
@@ -23,6 +26,35 @@ export function FormPage(props: { branding: PageBranding; data: FormData; frame?
         <div class="card">This signing page needs JavaScript to draw the document and your signature.</div>
       </noscript>
     </Layout>
+  );
+}
+
+/**
+ * The electronic records disclosure, before the form (ESIGN §101(c)): the page's script starts the form
+ * only once the box is ticked and the acceptance recorded (POST /s/:slug/consent).
+ */
+function DisclosureCard() {
+  return (
+    <section class="card" id="disclosure" aria-labelledby="disclosure-title">
+      <h1 id="disclosure-title">{DISCLOSURE.title}</h1>
+      {DISCLOSURE.sections.map((section) => (
+        <>
+          <h2>{section.heading}</h2>
+          <p>{section.text}</p>
+        </>
+      ))}
+      <p class="muted">Disclosure version {DISCLOSURE.version}</p>
+      <div class="consent">
+        <input type="checkbox" id="disclosure-accept" name="disclosure-accept" aria-describedby="disclosure-title" />
+        <label for="disclosure-accept">I have read this disclosure and agree to use electronic records and signatures.</label>
+      </div>
+      <div class="actions">
+        <button type="button" id="disclosure-continue">
+          Continue
+        </button>
+      </div>
+      <p class="error" id="disclosure-error" role="alert"></p>
+    </section>
   );
 }
 

@@ -25,5 +25,7 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .carousel .card{width:min(560px,94vw)}
 .powered{text-align:center;color:#4b5563;font-size:13px;padding:16px}
 .actions{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
+.consent{display:flex;gap:10px;align-items:flex-start;margin-top:12px}.consent input{width:24px;height:24px;flex:none;margin:0}.consent label{margin:0}
+#disclosure h2{font-size:16px;margin:14px 0 4px}
 @media (min-width:900px){.stepper{max-width:980px;margin:0 auto}}
 `;

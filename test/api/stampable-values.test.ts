@@ -5,7 +5,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api } from '../helpers';
 import { makePdf } from '../fixtures/pdfs';
-import { page, signingFixture, submitterRow } from '../signing/fixtures';
+import { page, signingFixture, submitterRow, acceptDisclosure } from '../signing/fixtures';
 
 /** A PNG whose header states `width`×`height`; its pixel data is a token (never decoded by the checks). */
 function pngBytes(width: number, height: number): Uint8Array {
@@ -131,6 +131,7 @@ describe('image values through the signing page', () => {
 
   it('refuses a submit (POST /s/:slug/submit) with an unreadable signature, completing nothing', async () => {
     const f = await signingFixture({ fields });
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Signature')]: 'data:image/png;base64,AAAA' } } });
     expect(res.status).toBe(422);
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');

@@ -155,7 +155,7 @@ describe('PUT /api/templates/{id}', () => {
     const db = createDb(await shardOf(a.accountId));
     const stale = (await findTemplate(db, a.accountId, created.id))!;
     await api('PUT', `/api/templates/${created.id}`, { token: a.token, body: { name: 'First writer' } });
-    const context = { db, bucket: env.FILES, actor: { accountId: a.accountId, userId: a.userId, plan: 'pro', upgradeUrl: '' } };
+    const context = { db, bucket: env.FILES, actor: { accountId: a.accountId, userId: a.userId, plan: 'pro', upgradeUrl: '', signatureLevel: 'ses' as const } };
     await expect(updateTemplate(context, stale, { name: 'Second writer' })).rejects.toMatchObject({ status: 409 });
     expect((await api('GET', `/api/templates/${created.id}`, { token: a.token })).json.name).toBe('First writer');
   });

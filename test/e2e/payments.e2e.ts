@@ -45,6 +45,7 @@ async function signingLink(templateId: number, email: string): Promise<string> {
 
 async function toPayment(page: Page, link: string, name: string) {
   await page.goto(link);
+  await acceptDisclosure(page);
   await page.waitForSelector('#stepper');
   await page.fill('#field-input', name);
   await page.click('#next');
@@ -52,6 +53,12 @@ async function toPayment(page: Page, link: string, name: string) {
   expect(await page.textContent('.payment-amount')).toBe('25.00 EUR');
   await page.click('#pay');
   await page.waitForURL(/127\.0\.0\.1:\d+\/checkout\/cs_/);
+}
+
+/** The electronic records disclosure comes before the form: tick the box by its label, then continue. */
+async function acceptDisclosure(page: Page) {
+  await page.getByLabel('I have read this disclosure and agree to use electronic records and signatures.').check();
+  await page.click('#disclosure-continue');
 }
 
 describe('payment fields in a real browser', () => {

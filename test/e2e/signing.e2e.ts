@@ -64,6 +64,7 @@ async function createSubmission(template: any): Promise<{ id: number; emails: st
 
 async function fillAndSign(page: Page, link: string, name: string) {
   await page.goto(link);
+  await acceptDisclosure(page);
   await page.waitForSelector('#stepper');
   // pdf.js drew the first page behind the fields.
   await page.waitForSelector('.page[data-drawn="true"] canvas', { timeout: 60_000 });
@@ -84,6 +85,12 @@ async function fillAndSign(page: Page, link: string, name: string) {
   if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name.replace(/\W+/g, '-')}.png`, fullPage: true });
   await page.click('#submit');
   await page.waitForSelector('#completed', { timeout: 30_000 });
+}
+
+/** The electronic records disclosure comes before the form: tick the box by its label, then continue. */
+async function acceptDisclosure(page: Page) {
+  await page.getByLabel('I have read this disclosure and agree to use electronic records and signatures.').check();
+  await page.click('#disclosure-continue');
 }
 
 describe('signing in a real browser', () => {
@@ -178,6 +185,7 @@ describe('signing in a real browser', () => {
     };
     const page = await browser.newPage();
     await page.goto(await make('decliner@e2e.test'));
+    await acceptDisclosure(page);
     await page.waitForSelector('#stepper');
     await page.selectOption('#field-input', 'Pro');
     await page.getByRole('button', { name: 'Decline' }).first().click();
@@ -186,6 +194,8 @@ describe('signing in a real browser', () => {
     await page.waitForSelector('#declined');
 
     await page.goto(await make('delegator@e2e.test'));
+
+    await acceptDisclosure(page);
     await page.waitForSelector('#stepper');
     await page.getByRole('button', { name: 'Delegate to someone else' }).click();
     await page.fill('#delegate-name', 'Dee Legate');

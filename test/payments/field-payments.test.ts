@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, shardOf } from '../helpers';
 import { outboxRows } from '../submission-fixtures';
-import { page, signingFixture, submitterRow, type Fixture } from '../signing/fixtures';
+import { page, signingFixture, submitterRow, type Fixture, acceptDisclosure } from '../signing/fixtures';
 import { KEY, checkout, deliver, payingFixture, settle, stripeRequests } from './payment-fixtures';
 
 describe('payment field checkout', () => {
@@ -56,6 +56,7 @@ describe('payment field checkout', () => {
 describe('payment field webhooks and completion', () => {
   it('refuses to complete the form until the payment field is paid', async () => {
     const f = await payingFixture();
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('Pay "Deposit" (25.00 EUR) before completing the form.');
@@ -68,6 +69,7 @@ describe('payment field webhooks and completion', () => {
     const { location, events } = await settle(url, 'pay');
     expect(location).toBe(`https://api.test/s/${f.submitters[0].slug}?payment=success`);
     for (const event of events) expect((await deliver(f.account.accountId, event)).status).toBe(200);
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } });
     expect(res.status).toBe(200);
     const intent = events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id;
@@ -76,6 +78,7 @@ describe('payment field webhooks and completion', () => {
 
   it('ignores a payment value the signer sends themselves', async () => {
     const f = await payingFixture();
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann', [f.field('Deposit')]: 'pi_forged' } } });
     expect(res.status).toBe(422);
     expect(res.json.error).toContain('Pay "Deposit"');
@@ -100,6 +103,7 @@ describe('payment field webhooks and completion', () => {
     const second = await checkout(f);
     expect(second.status).toBe(200);
     for (const event of (await settle(second.json.url, 'pay')).events) await deliver(f.account.accountId, event);
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } });
     expect(res.status).toBe(200);
   });
@@ -111,6 +115,7 @@ describe('payment field webhooks and completion', () => {
     for (const event of paid) await deliver(f.account.accountId, event);
     const failed = { id: 'evt_late_failure', type: 'payment_intent.payment_failed', data: { object: { ...paid[0].data.object, last_payment_error: { message: 'Late.' } } } };
     expect((await deliver(f.account.accountId, failed)).json.outcome).toBe('unchanged');
+    await acceptDisclosure(f.submitters[0].slug);
     expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } })).status).toBe(200);
   });
 
@@ -130,6 +135,7 @@ describe('payment field webhooks and completion', () => {
     const { events } = await settle(url, 'pay');
     // Delivered to g's endpoint (same secret in these tests): the payment id is not g's.
     for (const event of events) expect((await deliver(g.account.accountId, event)).json.outcome).toBe('ignored');
+    await acceptDisclosure(f.submitters[0].slug);
     expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } })).status).toBe(422);
   });
 

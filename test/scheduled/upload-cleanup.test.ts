@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { handleScheduled } from '../../src/scheduled';
 import { makePdf } from '../fixtures/pdfs';
 import { allShards, shardOf } from '../helpers';
-import { page, signingFixture, type Fixture } from '../signing/fixtures';
+import { page, signingFixture, type Fixture, acceptDisclosure } from '../signing/fixtures';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -76,6 +76,7 @@ describe('signing-page upload cleanup', () => {
     const f = await fixture();
     const replaced = await upload(f);
     const submitted = await upload(f);
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Proof')]: `attachment:${submitted}` } } });
     expect(res.status).toBe(200);
     await age(replaced, 25, now);

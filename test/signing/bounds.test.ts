@@ -7,7 +7,7 @@ import { getMessage } from '../../src/db/queries/messages';
 import { deliverMessage } from '../../src/services/mail/deliver';
 import { isEmailAddress, MAX_EMAIL_LENGTH, PRESET_PATTERNS } from '../../src/services/submissions/field-values';
 import { api, shardOf } from '../helpers';
-import { messagesTo, page, signingFixture, submitterRow } from './fixtures';
+import { messagesTo, page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
 
 async function twoFactor() {
   return signingFixture({ preferences: { require_email_2fa: true }, fields: [{ name: 'Name', type: 'text' }] });
@@ -148,6 +148,7 @@ describe('delegation and witness invitations', () => {
   it('refuses a sixth witness invitation by the same signer with a sentence', async () => {
     const f = await signingFixture(witnessTemplate);
     const signer = f.submitters[0];
+    await acceptDisclosure(signer.slug);
     await page('POST', `/s/${signer.slug}/submit`, { body: { values: { [f.field('Signer name')]: 'Sig' } } });
     for (let i = 1; i <= 5; i += 1) {
       expect((await page('POST', `/s/${signer.slug}/invite_witness`, { body: { email: `witness${i}@example.com` } })).status).toBe(200);
@@ -171,6 +172,7 @@ describe('delegation and witness invitations', () => {
 
   it("greets a witness by their address, not by the name the signer typed", async () => {
     const f = await signingFixture(witnessTemplate);
+    await acceptDisclosure(f.submitters[0].slug);
     await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Signer name')]: 'Sig' } } });
     await page('POST', `/s/${f.submitters[0].slug}/invite_witness`, { body: { email: 'witness-greeted@example.com', name: typed } });
     const [invitation] = await messagesTo('witness-greeted@example.com', 'invitation');

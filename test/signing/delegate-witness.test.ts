@@ -1,6 +1,6 @@
 // Rule 1 (POST /s/:slug/delegate) and rule 2 (POST /s/:slug/invite_witness).
 import { describe, expect, it } from 'vitest';
-import { eventsOf, messagesTo, page, signingFixture, submitterRow } from './fixtures';
+import { eventsOf, messagesTo, page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
 
 describe('POST /s/:slug/delegate', () => {
   it('hands the form to the new person with a fresh link and invitation; the old link stops working', async () => {
@@ -24,6 +24,7 @@ describe('POST /s/:slug/delegate', () => {
   it('is refused once the signer completed (rule 1)', async () => {
     const f = await signingFixture({ fields: [{ name: 'Name', type: 'text' }] });
     const slug = f.submitters[0].slug;
+    await acceptDisclosure(slug);
     await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Name')]: 'x' } } });
     const res = await page('POST', `/s/${slug}/delegate`, { body: { email: 'other@example.com' } });
     expect(res.status).toBe(422);
@@ -54,6 +55,7 @@ describe('POST /s/:slug/invite_witness', () => {
   it('invites the witness after the signer completed; the submission completes only after the witness', async () => {
     const f = await signingFixture(witnessTemplate);
     const signer = f.submitters[0];
+    await acceptDisclosure(signer.slug);
     await page('POST', `/s/${signer.slug}/submit`, { body: { values: { [f.field('Signer name')]: 'Sig' } } });
     const res = await page('POST', `/s/${signer.slug}/invite_witness`, { body: { email: 'witness@example.com', name: 'Wit' } });
     expect(res.status).toBe(200);
@@ -63,6 +65,7 @@ describe('POST /s/:slug/invite_witness', () => {
     expect(await eventsOf(f.account.accountId, 'submission.completed')).toHaveLength(0);
     // The placeholder's link no longer works.
     expect((await page('GET', `/s/${f.submitters[1].slug}`)).status).toBe(404);
+    await acceptDisclosure(witnessSlug);
     const done = await page('POST', `/s/${witnessSlug}/submit`, { body: { values: { [f.field('Witness signature')]: 'Wit' } } });
     expect(done.json.submission_status).toBe('completed');
   });
@@ -76,6 +79,7 @@ describe('POST /s/:slug/invite_witness', () => {
 
   it("requires the witness's email to differ from the signer's", async () => {
     const f = await signingFixture(witnessTemplate);
+    await acceptDisclosure(f.submitters[0].slug);
     await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Signer name')]: 'Sig' } } });
     const res = await page('POST', `/s/${f.submitters[0].slug}/invite_witness`, { body: { email: 'SIGNER@example.com' } });
     expect(res.status).toBe(422);
@@ -84,6 +88,7 @@ describe('POST /s/:slug/invite_witness', () => {
 
   it('requires a Witness role in the template', async () => {
     const f = await signingFixture({ fields: [{ name: 'Name', type: 'text' }] });
+    await acceptDisclosure(f.submitters[0].slug);
     await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'x' } } });
     const res = await page('POST', `/s/${f.submitters[0].slug}/invite_witness`, { body: { email: 'w@example.com' } });
     expect(res.status).toBe(422);

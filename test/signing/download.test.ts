@@ -6,7 +6,7 @@ import type { SealingQueueBody } from '../../src/services/submissions/submission
 import { checkPdf } from '../pdf-tools';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { shardNumberOf } from '../submission-fixtures';
-import { page, signingFixture } from './fixtures';
+import { page, signingFixture, acceptDisclosure } from './fixtures';
 
 async function seal(accountId: number, submissionId: number) {
   const shard = await shardNumberOf(accountId);
@@ -21,6 +21,7 @@ describe('GET /s/:slug/download', () => {
     const f = await signingFixture();
     const slug = f.submitters[0].slug;
     expect((await SELF.fetch(`https://api.test/s/${slug}/download`)).status).toBe(404);
+    await acceptDisclosure(slug);
     const done = await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Full name')]: 'Dee Downloader', [f.field('Signature')]: 'Dee' } } });
     expect(done.status).toBe(200);
     expect((await SELF.fetch(`https://api.test/s/${slug}/download`)).status).toBe(404);

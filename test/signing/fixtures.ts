@@ -2,6 +2,7 @@
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { rowsOnAllShards } from '../submission-fixtures';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
+import { DISCLOSURE } from '../../src/services/signing/consent-disclosure';
 
 export type FieldInput = { name: string; type: string; role?: string; required?: boolean; [key: string]: unknown };
 
@@ -75,6 +76,16 @@ export async function signingFixture(
 /** A request from the signing page itself (same origin). */
 export function page(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
   return api(method, path, { ...options, headers: { Origin: 'https://api.test', ...options.headers } });
+}
+
+/**
+ * The signer accepts the electronic records disclosure, as the page does before its first signature
+ * (POST /s/:slug/consent); the page's submit is refused until then. Not checked here: a test that
+ * submits where the form cannot be filled (completed, not its turn) gets its 422 from the submit.
+ */
+export async function acceptDisclosure(slug: string, headers: Record<string, string> = {}) {
+  const res = await page('POST', `/s/${slug}/consent`, { body: { version: DISCLOSURE.version }, headers });
+  return res;
 }
 
 export async function eventsOf(accountId: number, event?: string): Promise<{ event: string; data: any }[]> {

@@ -1,6 +1,6 @@
 // POST /s/:slug/submit: completing from the signing page (spec › What signers must be able to do, point 4).
 import { describe, expect, it } from 'vitest';
-import { eventsOf, messagesTo, page, signingFixture, submitterRow } from './fixtures';
+import { eventsOf, messagesTo, page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
 import { api, shardOf } from '../helpers';
 
 const twoRoles = {
@@ -18,6 +18,7 @@ describe('POST /s/:slug/submit', () => {
     const f = await signingFixture(twoRoles);
     const [first, second] = f.submitters;
     expect(await messagesTo(second.email, 'invitation')).toHaveLength(0);
+    await acceptDisclosure(first.slug);
     const res = await page('POST', `/s/${first.slug}/submit`, { body: { values: { [f.field('First name')]: 'Ann', [f.field('First signature')]: PNG } } });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: 'completed', submission_status: 'pending', redirect_url: `/s/${first.slug}` });
@@ -32,7 +33,9 @@ describe('POST /s/:slug/submit', () => {
 
   it('completes the submission when the last signer submits', async () => {
     const f = await signingFixture(twoRoles);
+    await acceptDisclosure(f.submitters[0].slug);
     await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('First name')]: 'Ann', [f.field('First signature')]: 'Ann Typed' } } });
+    await acceptDisclosure(f.submitters[1].slug);
     const res = await page('POST', `/s/${f.submitters[1].slug}/submit`, { body: { values: { [f.field('Second name')]: 'Bob' } } });
     expect(res.json.submission_status).toBe('completed');
     expect(await eventsOf(f.account.accountId, 'submission.completed')).toHaveLength(1);
@@ -42,6 +45,7 @@ describe('POST /s/:slug/submit', () => {
 
   it('refuses a submit with a required field blank, naming it', async () => {
     const f = await signingFixture(twoRoles);
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('First name')]: 'Ann' } } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('Field "First signature" is required.');
@@ -50,6 +54,7 @@ describe('POST /s/:slug/submit', () => {
 
   it('refuses a signer whose turn has not come', async () => {
     const f = await signingFixture(twoRoles);
+    await acceptDisclosure(f.submitters[1].slug);
     const res = await page('POST', `/s/${f.submitters[1].slug}/submit`, { body: { values: { [f.field('Second name')]: 'Bob' } } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('It is not your turn yet: others sign before you.');
@@ -66,6 +71,7 @@ describe('POST /s/:slug/submit', () => {
     const married = f.field('Married');
     const spouse = f.field('Spouse');
     await (await shardOf(f.account.accountId)).prepare(`UPDATE template_versions SET snapshot = replace(snapshot, '"field_uuid":""', '"field_uuid":"${married}"')`).run();
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [married]: false, [spouse]: 'Ghost' } } });
     expect(res.status).toBe(200);
     expect(JSON.parse((await submitterRow(f.submitters[0].id)).values)[spouse]).toBeNull();

@@ -1,7 +1,7 @@
 // The signing page's JSON bodies are validated by their route declarations (signing.routes.ts); the
 // sentences are the ones the page's routes always answered.
 import { describe, expect, it } from 'vitest';
-import { page, signingFixture, submitterRow } from './fixtures';
+import { page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
 
 describe('signing page request bodies', () => {
   it('answers a body that is not a JSON object with a sentence', async () => {
@@ -13,6 +13,7 @@ describe('signing page request bodies', () => {
 
   it('answers text that is not JSON with a sentence', async () => {
     const f = await signingFixture();
+    await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: '{"values":', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('The request body is not valid JSON.');

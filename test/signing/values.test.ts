@@ -1,7 +1,7 @@
 // PUT /s/:slug/values: autosave with the server's own checks, field.updated and form.started.
 import { describe, expect, it } from 'vitest';
 import { api } from '../helpers';
-import { eventsOf, page, signingFixture, submitterRow } from './fixtures';
+import { eventsOf, page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
 
 const fields = [
   { name: 'Name', type: 'text' },
@@ -86,6 +86,7 @@ describe('PUT /s/:slug/values', () => {
   it('refuses saving once the signer completed (rule 3)', async () => {
     const f = await signingFixture({ fields: [{ name: 'Name', type: 'text' }] });
     const slug = f.submitters[0].slug;
+    await acceptDisclosure(slug);
     await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Name')]: 'Done' } } });
     const res = await page('PUT', `/s/${slug}/values`, { body: { values: { [f.field('Name')]: 'Later' } } });
     expect(res.status).toBe(422);

@@ -1,7 +1,7 @@
 // require_email_2fa: a 6-digit code emailed, valid 10 minutes, limited attempts, before the form opens.
 import { describe, expect, it } from 'vitest';
 import { api, shardOf } from '../helpers';
-import { messagesTo, page, signingFixture, submitterRow } from './fixtures';
+import { messagesTo, page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
 
 async function twoFactor() {
   return signingFixture({ preferences: { require_email_2fa: true }, fields: [{ name: 'Name', type: 'text' }] });
@@ -47,6 +47,7 @@ describe('email verification', () => {
     expect(checked.headers.get('Set-Cookie')).toMatch(/HttpOnly/);
     const form = await api('GET', `/s/${slug}`, { headers: { Cookie: cookieOf(checked) } });
     expect(form.text).toContain('"page":"form"');
+    await acceptDisclosure(slug, { Cookie: cookieOf(checked) });
     const done = await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Name')]: 'x' } }, headers: { Cookie: cookieOf(checked) } });
     expect(done.status).toBe(200);
     expect((await submitterRow(f.submitters[0].id)).verification_method).toBe('email_2fa');

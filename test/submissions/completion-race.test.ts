@@ -7,7 +7,7 @@ import worker from '../../src/index';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
-import { page } from '../signing/fixtures';
+import { page, acceptDisclosure } from '../signing/fixtures';
 import { completeValues, createTemplate, outboxRows, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 import { deliverPending, receiverHook, runQueue } from '../webhook-fixtures';
 import { receivedBy } from '../webhook-receiver';
@@ -69,6 +69,7 @@ describe('concurrent completions', () => {
       const s = await parallelSubmission();
       ids.push(s.id);
       const [client, manager, director] = s.submitters;
+      await acceptDisclosure(manager.slug);
       // Two through the API, one through the signing page, all in flight together.
       const answers = await Promise.all([
         api('PUT', `/api/submitters/${client.id}`, { token: owner.token, body: { values: completeValues('Client'), completed: true } }),

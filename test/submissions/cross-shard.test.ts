@@ -10,7 +10,7 @@ import { toBase62 } from '../../src/lib/random';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import type { WebhookMessage } from '../../src/services/webhooks/queue';
 import { allShards, api, createAccount, shardOf, type TestAccount } from '../helpers';
-import { page } from '../signing/fixtures';
+import { page, acceptDisclosure } from '../signing/fixtures';
 import { completeValues, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 import { receiverHook } from '../webhook-fixtures';
 import { receivedBy } from '../webhook-receiver';
@@ -96,6 +96,7 @@ async function tenant(): Promise<Tenant> {
   const [first, second] = submission.submitters;
   const opened = await page('POST', `/s/${first.slug}/open`, { body: {} });
   if (opened.status !== 200) throw new Error(`open: ${opened.status} ${opened.text}`);
+  await acceptDisclosure(first.slug);
   const submitted = await page('POST', `/s/${first.slug}/submit`, { body: { values: pageValues(template, 'First') } });
   if (submitted.status !== 200) throw new Error(`submit: ${submitted.status} ${submitted.text}`);
   const completed = await api('PUT', `/api/submitters/${second.id}`, { token: account.token, body: { values: completeValues('Second'), completed: true } });

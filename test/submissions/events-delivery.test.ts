@@ -7,7 +7,7 @@ import { EVENT_NAMES } from '../../src/lib/events';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
-import { page, messagesTo } from '../signing/fixtures';
+import { page, messagesTo, acceptDisclosure } from '../signing/fixtures';
 import { receivedBy } from '../webhook-receiver';
 import { deliverPending, receiverHook, runQueue } from '../webhook-fixtures';
 import { createTemplate, shardNumberOf } from '../submission-fixtures';
@@ -67,6 +67,7 @@ describe('events from submissions and signing reach webhooks', () => {
     const signatureField = t.fields.find((f) => f.name === 'First Party Signature')!.uuid;
     const dateField = t.fields.find((f) => f.name === 'First Party Date')!.uuid;
     expect((await page('PUT', `/s/${slug}/values`, { body: { values: { [nameField]: 'Eve Signer' } }, headers: { Cookie: cookie } })).status).toBe(200);
+    await acceptDisclosure(slug, { Cookie: cookie });
     const submitted = await page('POST', `/s/${slug}/submit`, { body: { values: { [signatureField]: 'Eve Signer', [dateField]: '2026-11-23' } }, headers: { Cookie: cookie } });
     expect(submitted.status).toBe(200);
     await seal(s.id);

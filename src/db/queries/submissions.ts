@@ -231,6 +231,14 @@ export function transitionSubmitterStatement(db: Db, id: number, from: readonly 
     .where(and(eq(submitters.id, id), inList(submitters.status, from)));
 }
 
+/** Records a signer's acceptance of the electronic-records disclosure, only if none is recorded yet. */
+export function acceptDisclosureStatement(db: Db, id: number, version: string, at: string) {
+  return db
+    .update(submitters)
+    .set({ disclosureVersion: version, disclosureAcceptedAt: at, updatedAt: at })
+    .where(and(eq(submitters.id, id), isNull(submitters.disclosureAcceptedAt)));
+}
+
 export async function listSubmissionEvents(db: Db, submissionId: number): Promise<SubmissionEvent[]> {
   return db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)).orderBy(asc(submissionEvents.id));
 }

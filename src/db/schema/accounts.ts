@@ -4,6 +4,10 @@ import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqli
 
 import { now } from './columns';
 
+/** Signature levels, lowest first (spec › Signature level configuration). */
+export const SIGNATURE_LEVELS = ['ses', 'aes', 'qes'] as const;
+export type SignatureLevel = (typeof SIGNATURE_LEVELS)[number];
+
 export const accounts = sqliteTable('accounts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
@@ -28,6 +32,18 @@ export const accounts = sqliteTable('accounts', {
   paymentsStripeSecretKey: text('payments_stripe_secret_key'),
   paymentsStripeWebhookSecret: text('payments_stripe_webhook_secret'),
   paymentsStripeKeyLast4: text('payments_stripe_key_last4'),
+  /**
+   * Signature level (spec › Signature level configuration; src/services/signature-levels): ses | aes |
+   * qes, the highest level templates and submissions may ask for and the default of both.
+   */
+  signatureLevel: text('signature_level').$type<SignatureLevel>().notNull().default('ses'),
+  /** The QES provider's label (free text, e.g. the CSC provider's name); null until one is set. */
+  signatureProvider: text('signature_provider'),
+  /**
+   * The CSC v2 provider's credentials `{api_key, api_url, certificate_id}` as JSON, encrypted at rest
+   * (src/lib/encryption.ts, bound to the account id); never returned by the API.
+   */
+  qesProviderCredentials: text('qes_provider_credentials'),
   /**
    * The tenant shard holding the account's rows (SHARD_<n>; docs/scaling.md). Chosen at creation, changed
    * only by a move (POST /api/partner/v1/accounts/{id}/move).

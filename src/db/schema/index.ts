@@ -18,3 +18,4 @@ export * from './brands';
 export * from './oauth';
 export * from './custom-domains';
 export * from './payments';
+export * from './signature-usage';

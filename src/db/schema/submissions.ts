@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
+import type { SignatureLevel } from './accounts';
 import { templates, type PageDimensions, type TemplateField, type TemplateRole } from './templates';
 
 /** Submission states (spec › States and transitions › Submission states; decisions.md › Lifecycles). */
@@ -37,6 +38,7 @@ export type SubmissionTemplate = {
 /** Submission preferences from the create body (spec › Submission › create-time inputs). */
 export type SubmissionPreferences = {
   brand_id?: number;
+  signature_level?: SignatureLevel;
   reminder_subject?: string;
   reminder_body?: string;
   completed_redirect_url?: string;
@@ -74,6 +76,11 @@ export const submissions = sqliteTable(
     documentIds: text('document_ids', { mode: 'json' }).$type<number[]>().notNull(),
     preferences: text('preferences', { mode: 'json' }).$type<SubmissionPreferences>().notNull(),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /**
+     * The level its signers sign at, fixed at creation (src/services/signature-levels/levels.ts ›
+     * effectiveSignatureLevel): the submission's preference, else the template's, else the account's.
+     */
+    signatureLevel: text('signature_level').$type<SignatureLevel>().notNull().default('ses'),
     createdById: integer('created_by_id'),
     expireAt: text('expire_at'),
     sentAt: text('sent_at'),
@@ -163,6 +170,13 @@ export const submitters = sqliteTable(
     completedUserAgent: text('completed_user_agent'),
     /** email_2fa | link | api: how the signer's identity was established. */
     verificationMethod: text('verification_method'),
+    /**
+     * The electronic-records disclosure the signer accepted before signing (ESIGN §101(c), UETA §5;
+     * src/services/signing/consent-disclosure.ts): its version and when. Set once; the signing page's
+     * completion is refused while it is null.
+     */
+    disclosureVersion: text('disclosure_version'),
+    disclosureAcceptedAt: text('disclosure_accepted_at'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },

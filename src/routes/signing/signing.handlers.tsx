@@ -12,7 +12,8 @@ import type { StateContext } from '../../services/submissions/submission-state';
 import { hasVerifiedSession, requiresEmailCode, sendCode, verifyCode } from '../../services/signing/email-verification';
 import { accountOfSlug, assertCanFill, loadSigning, openForm, openingValues, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
 import { nowIso } from '../../lib/time';
-import { declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
+import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
+import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-disclosure';
 import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
@@ -144,6 +145,8 @@ function formData(c: C, signing: Signing, payments: Awaited<ReturnType<typeof pa
       url: `/s/${slug}/documents/${d.uuid}`,
     })),
     payments,
+    // Shown before the form until accepted (src/services/signing/consent-disclosure.ts).
+    disclosure: { version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256, accepted: submitter.disclosureAcceptedAt !== null },
     preferences: {
       signing_nav_style: p.signing_nav_style ?? 'standard',
       document_conditions: p.document_conditions ?? {},
@@ -313,6 +316,13 @@ export const postSubmit: RouteHandler<typeof routes.postSubmit, AppEnv> = async 
   const scope = await submitForm(ctx, signing, c.req.valid('json').values ?? {});
   const me = scope.submitters.find((s) => s.id === signing.submitter.id)!;
   return c.json({ status: me.status, submission_status: scope.submission.status, redirect_url: `/s/${me.slug}` }, 200);
+};
+
+/** POST /s/:slug/consent — the signer accepts the electronic records disclosure, once. */
+export const postConsent: RouteHandler<typeof routes.postConsent, AppEnv> = async (c) => {
+  const { ctx, signing } = await loadVerified(c);
+  const accepted = await acceptDisclosure(ctx, signing, c.req.valid('json').version);
+  return c.json({ version: accepted.version, accepted_at: accepted.acceptedAt }, 200);
 };
 
 export const postDecline: RouteHandler<typeof routes.postDecline, AppEnv> = async (c) => {

@@ -27,6 +27,7 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.openapi(routes.postOpen, h.postOpen);
   s.openapi(routes.putValues, h.putValues);
   s.openapi(routes.postAttachment, h.postAttachment);
+  s.openapi(routes.postConsent, h.postConsent);
   s.openapi(routes.postSubmit, h.postSubmit);
   s.openapi(routes.postDecline, h.postDecline);
   s.openapi(routes.postDelegate, h.postDelegate);

@@ -1,7 +1,7 @@
 // Request and response schemas of submissions and submitters (spec › Submission, Submitter, Creating a submission).
 import { z } from '@hono/zod-openapi';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
-import { SUBMISSION_STATUSES, SUBMITTER_STATUSES } from '../../db/schema/index';
+import { SIGNATURE_LEVELS, SUBMISSION_STATUSES, SUBMITTER_STATUSES } from '../../db/schema/index';
 import { parseDateTime } from '../../lib/time';
 
 const metadata = z.record(z.string(), z.unknown()).openapi({ description: 'Your own key/value data, returned as given.' });
@@ -39,6 +39,10 @@ export const submitterInput = z
 const preferences = z
   .object({
     brand_id: z.number().int().optional(),
+    signature_level: z
+      .enum(SIGNATURE_LEVELS)
+      .optional()
+      .openapi({ description: 'The level its signers sign at (ses, aes, qes), at most the account’s; default the template’s, else the account’s. Fixed at creation.' }),
     reminder_subject: z.string().optional().openapi({ description: 'Reminder subject; tokens such as {{submitter.name}}, {{template.name}}.' }),
     reminder_body: z.string().optional().openapi({ description: 'Reminder text; tokens {{submitter.name}}, {{submitter.link}}, {{template.name}}, {{submission.expire_at}}.' }),
     completed_redirect_url: z.string().optional().openapi({ description: 'Where the completed page’s continue link goes.' }),
@@ -160,6 +164,9 @@ export const submissionSchema = z
     expire_at: dateTime.nullable(),
     metadata,
     preferences: z.record(z.string(), z.unknown()),
+    signature_level: z
+      .enum(SIGNATURE_LEVELS)
+      .openapi({ description: 'The level its signers sign at, fixed at creation: `preferences.signature_level`, else the template’s, else the account’s.' }),
     submitters: z.array(submitterSchema),
     documents: z.array(submissionDocumentSchema).openapi({ description: 'Signed documents, once completed.' }),
     created_at: dateTime,

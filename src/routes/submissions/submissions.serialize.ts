@@ -53,6 +53,7 @@ export function serializeSubmission(scope: SubmissionScope, apiBase: string) {
     expire_at: m.expireAt,
     metadata: m.metadata,
     preferences: m.preferences as Record<string, unknown>,
+    signature_level: m.signatureLevel,
     submitters: scope.submitters.map((s) => serializeSubmitter(s, m.linkBase, template.fields)),
     documents: submissionDocuments(apiBase, m, template.documents),
     created_at: m.createdAt,

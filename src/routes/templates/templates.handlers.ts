@@ -34,7 +34,7 @@ function contextOf(c: Context<AppEnv>, db: Db): TemplateContext {
   return {
     db,
     bucket: c.env.FILES,
-    actor: { accountId: account.id, userId: user.id, plan: account.plan, upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL) },
+    actor: { accountId: account.id, userId: user.id, plan: account.plan, upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL), signatureLevel: account.signatureLevel },
   };
 }
 

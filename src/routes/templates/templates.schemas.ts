@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { pageQuerySchema } from '../../lib/pagination';
 import { FIELD_TYPES } from '../../services/templates/template-fields';
+import { SIGNATURE_LEVELS } from '../../services/signature-levels/levels';
 import { CONDITION_OPERATORS, SIGNING_NAV_STYLES } from '../../services/templates/template-preferences';
 
 const MAX_FIELDS = 1000;
@@ -112,6 +113,11 @@ export const preferencesInputSchema = z
     custom_domain: z.string().max(253).regex(/^$|^[a-z0-9.-]+$/i, 'must be a host name such as sign.example.com').nullable().optional(),
     signing_nav_style: z.enum(SIGNING_NAV_STYLES).nullable().optional(),
     require_email_2fa: z.boolean().nullable().optional(),
+    signature_level: z
+      .enum(SIGNATURE_LEVELS)
+      .nullable()
+      .optional()
+      .openapi({ description: 'The level this template’s submissions sign at (ses, aes, qes), at most the account’s; default the account’s level. null removes it.' }),
     carousel_review_documents: z.array(z.uuid()).max(10).nullable().optional(),
     document_conditions: z
       .record(

@@ -36,7 +36,12 @@ function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[])
   const reason = typeof event.data?.reason === 'string' ? event.data.reason : undefined;
   // Written by the sealing job (seal-submission.ts) for a value drawn as a placeholder.
   const undrawn = event.action === 'value_not_drawn';
-  const detail = undrawn ? `Field "${String(event.data.field)}" in ${String(event.data.document)}, page ${String(event.data.page)}: ${reason}` : reason;
+  // The signer's consent to electronic records (issue 18 › 5): which text, by its hash, and from which browser.
+  const consent =
+    event.action === 'disclosure_accepted'
+      ? `Accepted the electronic records disclosure version ${String(event.data.version)} (SHA-256 ${String(event.data.sha256)}); user agent ${event.userAgent ?? 'unknown'}`
+      : undefined;
+  const detail = consent ?? (undrawn ? `Field "${String(event.data.field)}" in ${String(event.data.document)}, page ${String(event.data.page)}: ${reason}` : reason);
   return {
     at: event.createdAt,
     event: event.action.replace(/_/g, ' '),

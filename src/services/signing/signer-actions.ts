@@ -1,7 +1,7 @@
 // What a signer can do besides filling fields: submit, decline, delegate to someone else (rule 1) and
 // invite a witness (rule 2). Each is one guarded ChangeSet through the submission state machine.
 import { paidFieldValues } from '../payments/field-payments';
-import { countSubmitterTrail, insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
+import { acceptDisclosureStatement, countSubmitterTrail, insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
 import { deleteVerificationsOf } from '../../db/queries/signing';
 import type { Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
@@ -23,6 +23,7 @@ import {
 } from '../submissions/submission-state';
 import { formEventData } from '../webhooks/payloads';
 import { assertCanFill, resolvedValues, saveValues, type Signing } from './signing-session';
+import { DISCLOSURE, DISCLOSURE_SHA256 } from './consent-disclosure';
 
 /**
  * Submits the form: the last values are saved (field.updated as usual), formulas computed, fields hidden
@@ -31,6 +32,10 @@ import { assertCanFill, resolvedValues, saveValues, type Signing } from './signi
  */
 export async function submitForm(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
   assertCanFill(signing);
+  // ESIGN §101(c): consent to electronic records comes before the electronic signature.
+  if (!signing.submitter.disclosureAcceptedAt) {
+    throw unprocessable('Accept the electronic records disclosure on the signing page before signing: tick "I agree" and continue.');
+  }
   const saved = await saveValues(ctx, signing, input);
   const { values, hidden } = resolvedValues(signing, saved.values);
   for (const uuid of hidden) values[uuid] = null;
@@ -98,6 +103,9 @@ export async function delegateForm(ctx: StateContext, signing: Signing, to: Pers
     openedAt: null,
     startedAt: null,
     verificationMethod: null,
+    // The delegate reads and accepts the disclosure themselves.
+    disclosureVersion: null,
+    disclosureAcceptedAt: null,
     updatedAt: at,
   };
   const delegated: Submitter = { ...submitter, ...changes };
@@ -171,7 +179,7 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
   }
   // A witness listed at creation is replaced by the person the signer names: fresh link, invited afresh.
   const changes = existing
-    ? { email: person.email, name: person.name || null, nameFromSigner: true, slug: newSlug(ctx.account.id), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, updatedAt: at }
+    ? { email: person.email, name: person.name || null, nameFromSigner: true, slug: newSlug(ctx.account.id), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, disclosureVersion: null, disclosureAcceptedAt: null, updatedAt: at }
     : { email: person.email, name: person.name || null, nameFromSigner: true, updatedAt: at };
   const updated: Submitter = { ...witness, ...changes };
   const cs = new ChangeSet(ctx.db);
@@ -183,3 +191,32 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
   await cs.commit(ctx.messagesQueue);
   return invited;
 }
+
+/**
+ * The signer accepts the electronic-records disclosure (issue 18 › 5): recorded once per signer — the
+ * version and when on the submitter, and a `disclosure_accepted` trail row with the version's SHA-256,
+ * the client address and user agent, which the sealed audit trail prints. Accepting again changes
+ * nothing; an outdated version (a page loaded before the text changed) is refused.
+ */
+export async function acceptDisclosure(ctx: StateContext, signing: Signing, version: string): Promise<{ version: string; acceptedAt: string }> {
+  assertCanFill(signing);
+  const { submitter } = signing;
+  if (submitter.disclosureAcceptedAt && submitter.disclosureVersion) return { version: submitter.disclosureVersion, acceptedAt: submitter.disclosureAcceptedAt };
+  if (version !== DISCLOSURE.version) {
+    throw unprocessable(`Disclosure version ${version} is not the current one (${DISCLOSURE.version}); reload the page and read the current disclosure.`);
+  }
+  const at = nowIso();
+  const cs = new ChangeSet(ctx.db);
+  // Guarded on "not yet accepted": of two racing acceptances one records, the other changes nothing.
+  cs.guarded(acceptDisclosureStatement(ctx.db, submitter.id, DISCLOSURE.version, at));
+  trail(ctx, cs, signing.scope, submitter, 'disclosure_accepted', { version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256 }, at);
+  try {
+    await cs.commit(ctx.messagesQueue, () => new DisclosureAlreadyAccepted());
+  } catch (error) {
+    if (!(error instanceof DisclosureAlreadyAccepted)) throw error;
+    return { version: DISCLOSURE.version, acceptedAt: at };
+  }
+  return { version: DISCLOSURE.version, acceptedAt: at };
+}
+
+class DisclosureAlreadyAccepted extends Error {}

@@ -26,6 +26,7 @@ import { chooseLinkBase, chooseLinkDomain, newSlug, type LinkDomain } from './li
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';
 import { autoSignValues } from './auto-sign';
+import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
 import { ACTIVE_SUBMITTER_STATES, completeSubmitter, isTurnOf, submittersToInvite, type StateContext } from './submission-state';
 
 export type SubmitterInput = {
@@ -168,8 +169,23 @@ export function checkValues(
   return out;
 }
 
-function checkSubmission(template: Template, input: SubmissionInput, where: string, problems: string[], at: string, brands: ReadonlyMap<number, BrandingValues>) {
+function checkSubmission(
+  template: Template,
+  input: SubmissionInput,
+  where: string,
+  problems: string[],
+  at: string,
+  brands: ReadonlyMap<number, BrandingValues>,
+  accountLevel: SignatureLevel,
+) {
   const resolved = checkSubmitters(template, input, where, problems);
+  // The level is fixed now (decisions.md › Signature levels): never above the account's, whichever
+  // preference chose it; a template asking for more than an account later lowered to is refused here.
+  const signatureLevel = effectiveSignatureLevel(input.preferences?.signature_level, template.preferences.signature_level, accountLevel);
+  const levelProblem = input.preferences?.signature_level
+    ? levelAboveAccountProblem(`${where}preferences.`, signatureLevel, accountLevel)
+    : levelAboveAccountProblem(`Template ${template.publicId} preferences.`, signatureLevel, accountLevel);
+  if (levelProblem) problems.push(levelProblem);
   if (input.expire_at) {
     const when = parseDateTime(input.expire_at);
     if (when === null) problems.push(`${where}expire_at "${input.expire_at}" is not a date-time such as 2026-01-31T12:00:00Z.`);
@@ -216,11 +232,13 @@ function checkSubmission(template: Template, input: SubmissionInput, where: stri
       completedIp: null,
       completedUserAgent: null,
       verificationMethod: null,
+      disclosureVersion: null,
+      disclosureAcceptedAt: null,
       createdAt: at,
       updatedAt: at,
     };
   });
-  return { submitters, message: input.message };
+  return { submitters, message: input.message, signatureLevel };
 }
 
 /** The brand ids a create request names: each submission's, and the template's own. */
@@ -264,7 +282,7 @@ export async function createSubmissions(
   const brands = await brandingsOf(ctx.db, ctx.account.id, brandIdsOf(template, inputs));
   const planned: Planned[] = inputs.map((input, i) => {
     const where = inputs.length > 1 ? `submissions[${i}].` : '';
-    const checked = checkSubmission(template, input, where, problems, at, brands);
+    const checked = checkSubmission(template, input, where, problems, at, brands, ctx.account.signatureLevel);
     return {
       message: checked.message,
       brand: brands.get(Number(input.preferences?.brand_id ?? template.preferences.brand_id)) ?? null,
@@ -283,6 +301,7 @@ export async function createSubmissions(
         documentIds: documents.map((d) => d.id),
         preferences: input.preferences ?? {},
         metadata: input.metadata ?? {},
+        signatureLevel: checked.signatureLevel,
         createdById: ctx.userId,
         // An expire_at that is not a date-time is among `problems`, refused below before anything is stored.
         expireAt: (input.expire_at && parseDateTime(input.expire_at)) || null,

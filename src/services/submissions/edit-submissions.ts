@@ -1,6 +1,7 @@
 // Edits through the API: drafts are editable in full; pending submissions take a new expire_at and
 // metadata; submitters take contact details and values, a re-sent invitation, or completion.
 import { checkBrandPreference } from '../branding/brands';
+import { assertLevelWithinAccount, effectiveSignatureLevel, type SignatureLevel } from '../signature-levels/levels';
 import type { Db } from '../../db/client';
 import { deleteSubmissionRows, transitionSubmissionStatement, updateSubmitterStatement } from '../../db/queries/submissions';
 import type { SubmissionPreferences, Submitter } from '../../db/schema/index';
@@ -24,13 +25,15 @@ export type SubmissionEdit = {
 };
 
 
-export async function updateSubmission(ctx: StateContext, scope: SubmissionScope, edit: SubmissionEdit): Promise<SubmissionScope> {
+/** `ctx.account.signatureLevel`: the most a draft's `preferences.signature_level` may ask for. */
+export async function updateSubmission(ctx: StateContext & { account: { signatureLevel: SignatureLevel } }, scope: SubmissionScope, edit: SubmissionEdit): Promise<SubmissionScope> {
   const { submission } = scope;
   const draft = submission.status === 'draft';
   if (!draft && submission.status !== 'pending') throw unprocessable(`This submission is ${submission.status} and can no longer be edited.`);
   const draftOnly = (['submitters_order', 'send_email', 'preferences', 'submitters'] as const).filter((k) => edit[k] !== undefined);
   if (!draft && draftOnly.length) throw unprocessable(`${draftOnly.join(', ')} can only be changed while the submission is a draft.`);
   await checkBrandPreference(ctx.db, ctx.account.id, edit.preferences);
+  assertLevelWithinAccount(edit.preferences, ctx.account.signatureLevel);
   const at = nowIso();
   const values: Record<string, unknown> = { updatedAt: at };
   if (edit.expire_at !== undefined) {
@@ -46,7 +49,11 @@ export async function updateSubmission(ctx: StateContext, scope: SubmissionScope
   if (edit.metadata !== undefined) values.metadata = edit.metadata;
   if (edit.submitters_order !== undefined) values.submittersOrder = edit.submitters_order;
   if (edit.send_email !== undefined) values.sendEmail = edit.send_email;
-  if (edit.preferences !== undefined) values.preferences = edit.preferences;
+  if (edit.preferences !== undefined) {
+    values.preferences = edit.preferences;
+    // A draft has not been signed: its level follows its new preferences (fixed once it is sent).
+    values.signatureLevel = effectiveSignatureLevel(edit.preferences.signature_level, scope.template.preferences.signature_level, ctx.account.signatureLevel);
+  }
 
   const cs = new ChangeSet(ctx.db);
   // Guarded by the state read: a draft sent meanwhile is not edited as a draft.

@@ -11,6 +11,7 @@ import {
   transitionSubmitterStatement,
 } from '../../db/queries/submissions';
 import { messageInsert } from '../../db/queries/messages';
+import { insertSignatureUsageStatement } from '../../db/queries/signature-usage';
 import { latestVerification } from '../../db/queries/signing';
 import type { Account, Submission, Submitter } from '../../db/schema/index';
 import type { EventName } from '../../lib/events';
@@ -20,6 +21,7 @@ import type { MessageQueueBody } from '../mail/outbox';
 import { outboxInsert } from '../events/outbox';
 import { payloadDocumentLinks, type LinkAccount } from '../document-links/links';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
+import { costCentsOf } from '../signature-levels/levels';
 import { ChangeSet } from './change-set';
 import { checkFieldValue, isBlank } from './field-values';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
@@ -286,6 +288,18 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
       completedUserAgent: completed.completedUserAgent,
       verificationMethod: completed.verificationMethod,
       updatedAt: at,
+    }),
+  );
+  // The signature's level and price for billing (issue 18 › 6), in the batch that completes it: a
+  // completion that loses a race records nothing, and one submitter is never counted twice.
+  cs.add(
+    insertSignatureUsageStatement(ctx.db, {
+      accountId: ctx.account.id,
+      submissionId: scope.submission.id,
+      submitterId: submitter.id,
+      level: scope.submission.signatureLevel,
+      costCents: costCentsOf(scope.submission.signatureLevel),
+      signedAt: at,
     }),
   );
   const submitters = scope.submitters.map((s) => (s.id === submitter.id ? completed : s));

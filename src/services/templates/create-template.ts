@@ -15,6 +15,7 @@ import { copyStoredFiles, deleteStoredFiles, documentKey, ingestDocuments, UPLOA
 import { outboxInsert } from '../events/outbox';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
+import { assertLevelWithinAccount } from '../signature-levels/levels';
 import { mergePreferences, type PreferencesInput } from './template-preferences';
 import {
   assertTemplateAllowance,
@@ -128,6 +129,7 @@ export async function createTemplate(ctx: TemplateContext, input: CreateTemplate
   }
   // Before any file is stored: another account's brand id is refused like an unknown one (spec › Create brand).
   await checkBrandPreference(ctx.db, ctx.actor.accountId, input.preferences);
+  assertLevelWithinAccount(input.preferences, ctx.actor.signatureLevel);
   // The plan count (a D1 read) runs while the files are checked, stored and parsed; a plan refusal
   // wins over a document problem, as when they ran one after the other.
   const uploadBytes = input.documents.reduce((sum, d) => sum + d.bytes.byteLength, 0);

@@ -2,6 +2,7 @@
 // document-level rules whose references must point at this template's documents and fields.
 import type { TemplateField } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
+import type { SignatureLevel } from '../signature-levels/levels';
 import { isDarkColor } from '../branding/branding-rules';
 
 export const SIGNING_NAV_STYLES = ['standard', 'branded_bar'] as const;
@@ -27,6 +28,7 @@ export type PreferencesInput = {
   require_email_2fa?: boolean | null;
   carousel_review_documents?: string[] | null;
   document_conditions?: Record<string, DocumentCondition> | null;
+  signature_level?: SignatureLevel | null;
 };
 
 

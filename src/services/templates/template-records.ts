@@ -12,7 +12,10 @@ import { randomBase62 } from '../../lib/random';
 import { assertStorageFor, planLimitGuard, planLimitReached, storageLimitGuard, storageLimitReached } from '../plan-limits';
 
 /** Who is acting, and where a plan-limit 403 sends them (spec › Errors rule 1). */
-export type Actor = { accountId: number; userId: number; plan: string; upgradeUrl: string };
+/** Who changes templates: `signatureLevel` is the account's, the most `preferences.signature_level` may ask for. */
+export type Actor = { accountId: number; userId: number; plan: string; upgradeUrl: string; signatureLevel: SignatureLevel };
+
+import type { SignatureLevel } from '../../db/schema/accounts';
 
 export type TemplateContext = {
   db: Db;

@@ -23,6 +23,7 @@ import { deleteDerivedFiles, deleteStoredFiles, ingestDocuments, type PreparedDo
 import { outboxInsert } from '../events/outbox';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
+import { assertLevelWithinAccount } from '../signature-levels/levels';
 import { mergePreferences, withoutDocuments, type PreferencesInput } from './template-preferences';
 import {
   assertTemplateAllowance,
@@ -118,6 +119,7 @@ function renameRoles(current: TemplateRole[], names: string[]): TemplateRole[] {
 export async function updateTemplate(ctx: TemplateContext, template: Template, input: UpdateTemplateInput): Promise<Template> {
   if (input.submitters && input.roles) throw unprocessable('Send either submitters or roles, not both.');
   await checkBrandPreference(ctx.db, ctx.actor.accountId, input.preferences);
+  assertLevelWithinAccount(input.preferences, ctx.actor.signatureLevel);
   const documents = await listCurrentDocuments(ctx.db, [template.id]);
   const values: Partial<Template> = {};
   const changes: string[] = [];

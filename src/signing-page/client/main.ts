@@ -3,7 +3,8 @@ import { $, send } from './api';
 import { startForm, type FormState } from './form';
 import { announcePage } from './embed-messages';
 
-type PageData = ({ page: 'form' } & FormState) | { page: 'verify'; slug: string } | { page: 'completed'; slug: string };
+type Disclosure = { version: string; accepted: boolean };
+type PageData = ({ page: 'form'; disclosure?: Disclosure } & FormState) | { page: 'verify'; slug: string } | { page: 'completed'; slug: string };
 
 function text(id: string, value: string) {
   const node = $(`#${id}`);
@@ -42,11 +43,34 @@ function startCompleted(slug: string) {
   });
 }
 
+/** The disclosure comes first: the form starts once the signer ticked the box and it is recorded. */
+function startAfterDisclosure(data: { slug: string; disclosure?: Disclosure }, start: () => void) {
+  if (!data.disclosure || data.disclosure.accepted) return start();
+  const box = $('#disclosure-accept') as HTMLInputElement | null;
+  const button = $('#disclosure-continue') as HTMLButtonElement | null;
+  button?.addEventListener('click', async () => {
+    if (!box?.checked) {
+      text('disclosure-error', 'Tick the box to agree before you continue, or decline the form by telling the sender.');
+      box?.focus();
+      return;
+    }
+    button.disabled = true;
+    try {
+      await send('POST', `/s/${data.slug}/consent`, { version: data.disclosure!.version });
+      $('#disclosure')?.remove();
+      start();
+    } catch (e) {
+      button.disabled = false;
+      text('disclosure-error', (e as Error).message);
+    }
+  });
+}
+
 announcePage();
 const raw = document.getElementById('signing-data')?.textContent;
 if (raw) {
   const data = JSON.parse(raw) as PageData;
-  if (data.page === 'form') startForm(document.getElementById('app')!, data);
+  if (data.page === 'form') startAfterDisclosure(data, () => startForm(document.getElementById('app')!, data));
   else if (data.page === 'verify') startVerify(data.slug);
   else if (data.page === 'completed') startCompleted(data.slug);
 }
