@@ -126,6 +126,9 @@ describe('the embedded signing form in a real browser', () => {
 
   async function completesInFrame(page: Page, submissionId: number) {
     const frame = page.frameLocator('signing-form iframe');
+    // The electronic records disclosure comes first, inside the frame too.
+    await frame.getByLabel('I have read this disclosure and agree to use electronic records and signatures.').check({ timeout: 30_000 });
+    await frame.locator('#disclosure-continue').click();
     // Prefilled by the host (data-values), so the signer can submit at once.
     await expect.poll(() => frame.locator('#field-input').inputValue(), { timeout: 30_000 }).toBe('Ada Lovelace');
     await frame.locator('#submit').click();
@@ -176,6 +179,8 @@ describe('the embedded signing form in a real browser', () => {
     const { url } = await signingUrl(templateId);
     const page = await openHost(allowedHost, url);
     const frame = page.frameLocator('signing-form iframe');
+    await frame.getByLabel('I have read this disclosure and agree to use electronic records and signatures.').check({ timeout: 30_000 });
+    await frame.locator('#disclosure-continue').click();
     await frame.locator('#stepper').waitFor({ timeout: 30_000 });
     await frame.locator('.page[data-drawn="true"] canvas').waitFor({ timeout: 60_000 });
     const results = await new AxeBuilder({ page }).analyze();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { shardScope } from '../../src/db/shards';
 import { MAX_START_ATTEMPTS, startDuePaymentSubscriptions } from '../../src/services/payments/recurring-payments';
 import { addUser, api, shardOf } from '../helpers';
-import { page, signingFixture, type Fixture } from '../signing/fixtures';
+import { acceptDisclosure, page, signingFixture, type Fixture } from '../signing/fixtures';
 import { outboxRows, shardNumberOf } from '../submission-fixtures';
 import { deliver, SECRET, type StripeEvent } from './payment-fixtures';
 
@@ -33,6 +33,7 @@ function subscribe(f: Fixture, extra: Record<string, unknown> = {}, token = f.ac
 /** Completes a signer on the signing page (sequential: the Client, who has the Name field, then the Manager). */
 async function complete(f: Fixture, index: number) {
   const values = index === 0 ? { [f.field('Name')]: 'Signer 1' } : {};
+  expect((await acceptDisclosure(f.submitters[index].slug)).status).toBe(200);
   const res = await page('POST', `/s/${f.submitters[index].slug}/submit`, { body: { values } });
   expect(res.status).toBe(200);
 }

@@ -7,7 +7,7 @@ import type { ShardStamp } from '../../src/lib/shard-queues';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import { api } from '../helpers';
 import { checkPdf } from '../pdf-tools';
-import { page, type Fixture } from '../signing/fixtures';
+import { acceptDisclosure, page, type Fixture } from '../signing/fixtures';
 import { shardNumberOf } from '../submission-fixtures';
 import { checkout, deliver, payingFixture, settle } from './payment-fixtures';
 
@@ -34,6 +34,7 @@ async function sealedText(f: Fixture): Promise<string> {
 async function paidAndSealed(f: Fixture): Promise<string> {
   const { events } = await settle((await checkout(f)).json.url, 'pay');
   for (const event of events) await deliver(f.account.accountId, event);
+  expect((await acceptDisclosure(f.submitters[0].slug)).status).toBe(200);
   expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Paula Payer' } } })).status).toBe(200);
   await seal(f);
   return String(events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id);
