@@ -1,8 +1,8 @@
 CREATE TABLE `signature_usage` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`account_id` integer NOT NULL,
-	`submission_id` integer NOT NULL,
-	`submitter_id` integer NOT NULL,
+	`submission_id` integer,
+	`submitter_id` integer,
 	`level` text NOT NULL,
 	`cost_cents` integer NOT NULL,
 	`month` text NOT NULL,

@@ -246,6 +246,16 @@ describe('GET /api/signature_usage', () => {
     });
   });
 
+  it('keeps a signature billed after its submission is deleted permanently, detached from the deleted rows', async () => {
+    const a = await createAccount();
+    await setLevel(a.token, { level: 'aes' });
+    const { submissionId } = await completedSubmission(a.token, 'aes');
+    expect((await api('DELETE', `/api/submissions/${submissionId}?permanently=true`, { token: a.token })).status).toBe(204);
+    const res = await api('GET', '/api/signature_usage', { token: a.token });
+    expect(res.json.data).toEqual([expect.objectContaining({ submission_id: null, submitter_id: null, level: 'aes', cost: 0.2 })]);
+    expect(res.json.totals.count).toBe(1);
+  });
+
   it('pages with limit and after, keeping the totals of the whole filter', async () => {
     const a = await createAccount();
     await completedSubmission(a.token);

@@ -1,10 +1,11 @@
 // Recurring payments linked to submissions (src/db/schema/payments.ts › paymentSubscriptions). Status
 // changes are statements for ChangeSet.guarded, conditional on the status they leave, so a change and its
 // payment.* event are written together once, whoever races.
-import { and, asc, eq, inArray, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Db } from '../client';
 import { paymentSubscriptionInvoices, paymentSubscriptions, submitters, type PaymentSubscription, type PaymentSubscriptionStatus } from '../schema';
 import { nowIso } from '../../lib/time';
+import { inList } from '../bound-parameters';
 
 export type NewPaymentSubscription = Pick<
   PaymentSubscription,
@@ -76,7 +77,7 @@ export function setStatusStatement(db: Db, accountId: number, id: number, status
       and(
         eq(paymentSubscriptions.accountId, accountId),
         eq(paymentSubscriptions.id, id),
-        inArray(paymentSubscriptions.status, ['incomplete', 'trialing', 'active', 'past_due']),
+        inList(paymentSubscriptions.status, ['incomplete', 'trialing', 'active', 'past_due']),
         ...(status === 'canceled' ? [] : [ne(paymentSubscriptions.status, 'canceled')]),
       ),
     );

@@ -13,6 +13,7 @@ import {
   payments,
   paymentSubscriptionInvoices,
   paymentSubscriptions,
+  signatureUsage,
   submissions,
   submitters,
   templates,
@@ -350,6 +351,8 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
     // A recurring payment already started keeps running in Stripe (docs/payments.md › Recurring payments).
     db.delete(paymentSubscriptionInvoices).where(sql`${paymentSubscriptionInvoices.paymentSubscriptionId} IN (SELECT id FROM payment_subscriptions WHERE submission_id = ${submissionId})`),
     db.delete(paymentSubscriptions).where(eq(paymentSubscriptions.submissionId, submissionId)),
+    // Usage is a billing record: the signature was made, so its row stays, detached from the deleted rows.
+    db.update(signatureUsage).set({ submissionId: null, submitterId: null }).where(eq(signatureUsage.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),
   ]);

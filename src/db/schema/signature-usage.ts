@@ -9,12 +9,9 @@ export const signatureUsage = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id').notNull(),
-    submissionId: integer('submission_id')
-      .notNull()
-      .references(() => submissions.id),
-    submitterId: integer('submitter_id')
-      .notNull()
-      .references(() => submitters.id),
+    /** Null once the submission was deleted permanently: the signature was made and stays billed. */
+    submissionId: integer('submission_id').references(() => submissions.id),
+    submitterId: integer('submitter_id').references(() => submitters.id),
     level: text('level').$type<SignatureLevel>().notNull(),
     /** The price at the time of signing, in US cents (ses 0, aes 20, qes 200). */
     costCents: integer('cost_cents').notNull(),

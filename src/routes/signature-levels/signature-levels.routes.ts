@@ -75,8 +75,8 @@ export const updateSignatureLevel = tenantRoute(
 export const signatureUsageSchema = z
   .object({
     id: z.number().int(),
-    submission_id: z.number().int(),
-    submitter_id: z.number().int(),
+    submission_id: z.number().int().nullable().openapi({ description: 'Null once the submission was deleted permanently; the signature stays billed.' }),
+    submitter_id: z.number().int().nullable(),
     level: levelSchema,
     cost: z.number().openapi({ description: 'US dollars charged for this signature.', example: 0.2 }),
     currency: z.literal('USD'),
