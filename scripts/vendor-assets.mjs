@@ -62,6 +62,17 @@ await esbuild.build({
   sourcemap: false,
   logLevel: 'warning',
 });
+// The embed script <template-builder> (served at /embed/v1/builder.js and /js/builder.js): classic, like form.js.
+await esbuild.build({
+  entryPoints: [join(root, 'src', 'console', 'builder', 'template-builder-element.ts')],
+  outfile: join(root, 'public', 'vendor', 'embed', 'builder.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2022'],
+  minify: true,
+  sourcemap: false,
+  logLevel: 'warning',
+});
 await esbuild.build({
   entryPoints: [join(root, 'src', 'console', 'client', 'main.ts')],
   outfile: join(root, 'public', 'vendor', 'console', 'console.js'),

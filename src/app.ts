@@ -51,6 +51,7 @@ import { createOAuthRoutes } from './routes/oauth/oauth.index';
 import { createAppsPages } from './routes/console-apps/apps.index';
 import { embedCors, mountEmbed } from './routes/embed/embed.index';
 import { mountEmbedScripts } from './routes/embed-scripts/embed-scripts.index';
+import { mountEmbeddedBuilder } from './console/templates/embedded-builder-page';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -136,6 +137,7 @@ export function createApp() {
   app.route('/settings/apps', createAppsPages());
   app.route(SIGNING_PREFIX, signing);
   mountEmbedScripts(app);
+  mountEmbeddedBuilder(app);
   app.route(PUBLIC_LINK_PREFIX, publicLinks);
   app.route('/settings', createSettingsConsole());
   app.route('/templates', createTemplatesConsole());

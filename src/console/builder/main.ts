@@ -3,10 +3,11 @@
 // /templates/{id}/edit it loads the template, draws its pages and lets fields be placed by dragging
 // from the palette (pointer events: mouse, pen, touch) or added from it by keyboard; Ctrl+Z undoes;
 // Save sends PUT /api/templates/{id}, which keeps a version, and shows its 422 sentences by field.
-import { createApiClient, errorSentences, sessionAuth, type ApiClient } from './api-client';
+import { bearerAuth, createApiClient, errorSentences, sessionAuth, type ApiClient } from './api-client';
 import { mountAreas } from './areas';
 import { FIELD_TYPES, TYPE_LABELS, defaultSize, draftForSave, draftFromTemplate, newField, sortErrors, type FieldType, type TemplateDoc } from './builder-model';
 import { el } from './dom';
+import { embedHost, takeTokenFromUrl, type EmbedHost } from './embed-host';
 import { Editor } from './editor';
 import { pageKey, renderPages, type PageMap } from './pages';
 import { mountPanel, mountRoles } from './panel';
@@ -141,7 +142,7 @@ function startPalette(editor: Editor, pages: PageMap, documents: TemplateDoc[]):
   });
 }
 
-async function startBuilder(root: HTMLElement, api: ApiClient): Promise<void> {
+async function startBuilder(root: HTMLElement, api: ApiClient, host?: EmbedHost): Promise<void> {
   const id = root.dataset.templateId!;
   const loaded = await api.call('GET', `/templates/${encodeURIComponent(id)}`);
   if (!loaded.ok) {
@@ -219,17 +220,29 @@ async function startBuilder(root: HTMLElement, api: ApiClient): Promise<void> {
     status.className = 'notice';
     status.textContent = `Saved as version ${result.json.version}.`;
     editor.render();
+    host?.post('saved', { version: result.json.version, fields: result.json.fields ?? [] });
   });
+  if (root.dataset.readOnly === 'true') {
+    // A token without `edit` opens the builder to look at; the API would refuse the save (403).
+    save.disabled = true;
+    status.className = 'muted';
+    status.textContent = 'View only: this embed token does not allow saving.';
+  }
   window.addEventListener('beforeunload', (event) => {
     if (editor.dirty) event.preventDefault();
   });
 
   editor.render();
   root.dataset.ready = 'true';
+  host?.post('load');
 }
 
 const api = createApiClient('/api', sessionAuth());
 const upload = document.querySelector<HTMLFormElement>('form[data-upload]');
 if (upload) startUpload(upload, api);
 const builder = document.getElementById('template-builder');
-if (builder) void startBuilder(builder, createApiClient(builder.dataset.apiBase ?? '/api', sessionAuth()));
+if (builder?.dataset.embedded === 'true') {
+  // Framed with a builder embed token (/embed/builder/{id}?token=…): bearer auth, messages to the host.
+  const auth = bearerAuth(takeTokenFromUrl());
+  void startBuilder(builder, createApiClient(builder.dataset.apiBase ?? '/api', auth), embedHost(builder.dataset.templateId!));
+} else if (builder) void startBuilder(builder, createApiClient(builder.dataset.apiBase ?? '/api', sessionAuth()));

@@ -31,7 +31,7 @@ export function builderPageCsp(): MiddlewareHandler<AppEnv> {
 }
 
 /** The builder's layout: palette and roles, the pages, the property panel; areas positioned in % of their page. */
-const BUILDER_CSS = `
+export const BUILDER_CSS = `
 .builder-bar{display:flex;flex-wrap:wrap;gap:8px;align-items:center;background:#fff;padding:8px 12px;border-radius:8px;position:sticky;top:0;z-index:5;box-shadow:0 1px 3px rgba(0,0,0,.1)}
 .builder-bar label{margin:0}.builder-bar input{width:auto;min-width:160px}.builder-bar [role=status]{margin:0}
 .builder-grid{display:grid;grid-template-columns:220px minmax(0,1fr) 300px;gap:12px;margin-top:12px}

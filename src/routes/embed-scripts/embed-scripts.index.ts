@@ -1,15 +1,18 @@
-// The embed script for the signing form (decisions.md › Embedding): `/embed/v1/form.js` and its legacy
-// path `/js/form.js`, both the bundle scripts/vendor-assets.mjs writes to /vendor/embed/form.js.
+// The embed scripts (decisions.md › Embedding): the signing form's `/embed/v1/form.js` (legacy `/js/form.js`)
+// and the template builder's `/embed/v1/builder.js` (legacy `/js/builder.js`), bundles scripts/vendor-assets.mjs
+// writes to /vendor/embed/.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 
 export const FORM_SCRIPT_PATHS = ['/embed/v1/form.js', '/js/form.js'] as const;
-const FORM_SCRIPT_ASSET = '/vendor/embed/form.js';
+/** The template builder's embed script (<template-builder>), bundled to /vendor/embed/builder.js. */
+export const BUILDER_SCRIPT_PATHS = ['/embed/v1/builder.js', '/js/builder.js'] as const;
 
 export function mountEmbedScripts(app: Hono<AppEnv>) {
-  for (const path of FORM_SCRIPT_PATHS) {
+  const scripts = [...FORM_SCRIPT_PATHS.map((path) => [path, '/vendor/embed/form.js']), ...BUILDER_SCRIPT_PATHS.map((path) => [path, '/vendor/embed/builder.js'])];
+  for (const [path, assetPath] of scripts) {
     app.get(path, async (c) => {
-      const asset = await c.env.ASSETS.fetch(new Request(new URL(FORM_SCRIPT_ASSET, c.req.url)));
+      const asset = await c.env.ASSETS.fetch(new Request(new URL(assetPath, c.req.url)));
       if (!asset.ok) return c.json({ error: 'The embed script is not built; run node scripts/vendor-assets.mjs.' }, 503);
       // Hosts load it from their own pages: short caching, so a fix reaches them within minutes.
       return new Response(asset.body, {
