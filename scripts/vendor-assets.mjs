@@ -40,57 +40,26 @@ try {
   console.warn('esbuild is not installed; the signing page script was not bundled (install devDependencies).');
   process.exit(0);
 }
-await esbuild.build({
-  entryPoints: [join(root, 'src', 'signing-page', 'client', 'main.ts')],
-  outfile: join(root, 'public', 'vendor', 'signing', 'signing-page.js'),
-  bundle: true,
-  format: 'esm',
-  target: ['es2022'],
-  minify: true,
-  sourcemap: false,
-  logLevel: 'warning',
-});
-// The embed script <signing-form> (served at /embed/v1/form.js and /js/form.js): a classic script, so that
-// it can read document.currentScript to find the service it came from.
-await esbuild.build({
-  entryPoints: [join(root, 'src', 'signing-page', 'client', 'signing-form-element.ts')],
-  outfile: join(root, 'public', 'vendor', 'embed', 'form.js'),
-  bundle: true,
-  format: 'iife',
-  target: ['es2022'],
-  minify: true,
-  sourcemap: false,
-  logLevel: 'warning',
-});
-// The embed script <template-builder> (served at /embed/v1/builder.js and /js/builder.js): classic, like form.js.
-await esbuild.build({
-  entryPoints: [join(root, 'src', 'console', 'builder', 'template-builder-element.ts')],
-  outfile: join(root, 'public', 'vendor', 'embed', 'builder.js'),
-  bundle: true,
-  format: 'iife',
-  target: ['es2022'],
-  minify: true,
-  sourcemap: false,
-  logLevel: 'warning',
-});
-await esbuild.build({
-  entryPoints: [join(root, 'src', 'console', 'client', 'main.ts')],
-  outfile: join(root, 'public', 'vendor', 'console', 'console.js'),
-  bundle: true,
-  format: 'esm',
-  target: ['es2022'],
-  minify: true,
-  sourcemap: false,
-  logLevel: 'warning',
-});
-// The template builder (src/console/builder): its own bundle, loaded only by the builder's pages.
-await esbuild.build({
-  entryPoints: [join(root, 'src', 'console', 'builder', 'main.ts')],
-  outfile: join(root, 'public', 'vendor', 'builder', 'builder.js'),
-  bundle: true,
-  format: 'esm',
-  target: ['es2022'],
-  minify: true,
-  sourcemap: false,
-  logLevel: 'warning',
-});
+// The browser bundles: same settings, each its own entry. The embed scripts (<signing-form> at
+// /embed/v1/form.js and /js/form.js, <template-builder> at /embed/v1/builder.js and /js/builder.js) are
+// classic scripts (iife), so they can read document.currentScript to find the service they came from;
+// the template builder's bundle is loaded only by the builder's pages.
+const BUNDLES = [
+  { entry: ['signing-page', 'client', 'main.ts'], out: ['signing', 'signing-page.js'], format: 'esm' },
+  { entry: ['signing-page', 'client', 'signing-form-element.ts'], out: ['embed', 'form.js'], format: 'iife' },
+  { entry: ['console', 'builder', 'template-builder-element.ts'], out: ['embed', 'builder.js'], format: 'iife' },
+  { entry: ['console', 'client', 'main.ts'], out: ['console', 'console.js'], format: 'esm' },
+  { entry: ['console', 'builder', 'main.ts'], out: ['builder', 'builder.js'], format: 'esm' },
+];
+for (const bundle of BUNDLES) {
+  await esbuild.build({
+    entryPoints: [join(root, 'src', ...bundle.entry)],
+    outfile: join(root, 'public', 'vendor', ...bundle.out),
+    bundle: true,
+    format: bundle.format,
+    target: ['es2022'],
+    minify: true,
+    sourcemap: false,
+    logLevel: 'warning',
+  });
+}
