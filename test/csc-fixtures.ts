@@ -12,8 +12,8 @@ export function imitationCredentials(certificateId = 'cred-rsa'): QesProviderCre
   return { prefix, apiUrl: `${prefix}/csc/v2`, apiKey: `${CSC_CLIENT_ID}:${CSC_CLIENT_SECRET}`, certificateId };
 }
 
-/** POST {prefix}/__outage | __fail-next | __expire. */
-export async function imitationSwitch(prefix: string, name: 'outage' | 'fail-next' | 'expire', body: Record<string, unknown> = {}): Promise<void> {
+/** POST {prefix}/__outage | __fail-next | __expire | __oauth2. */
+export async function imitationSwitch(prefix: string, name: 'outage' | 'fail-next' | 'expire' | 'oauth2', body: Record<string, unknown> = {}): Promise<void> {
   const res = await fetch(`${prefix}/__${name}`, { method: 'POST', body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`imitation switch ${name} answered ${res.status}`);
 }

@@ -17,6 +17,7 @@
 //   POST {p}/__fail-next  {method, status, error, error_description}   the next call of `method` fails so
 //   POST {p}/__expire                               every token issued under {p} expires now
 //   GET  {p}/__requests                             [{method, path}] received under {p}
+//   POST {p}/__oauth2     {url}                     info names this authorization server instead of its own
 // The OAuth client: id `signing-service`, secret `csc-imitation-secret` (the account's API key is
 // `signing-service:csc-imitation-secret`). Credentials: `cred-rsa`, `cred-ec`, `cred-disabled` (key disabled).
 // Plain JavaScript: it runs in Node, and the TypeScript program is typed for workerd only.
@@ -118,7 +119,7 @@ export async function startCscImitation() {
   const realms = new Map();
   const realm = (prefix) => {
     let r = realms.get(prefix);
-    if (!r) realms.set(prefix, (r = { outage: { count: 0, status: 503 }, failNext: new Map(), requests: [] }));
+    if (!r) realms.set(prefix, (r = { outage: { count: 0, status: 503 }, failNext: new Map(), requests: [], oauth2: null }));
     return r;
   };
   const newSecret = (prefix) => `${prefix}${randomBytes(24).toString('base64url')}`;
@@ -248,7 +249,7 @@ export async function startCscImitation() {
         lang: 'en-US',
         description: 'A local imitation of a remote signing service, for tests (test CA, trusted nowhere).',
         authType: ['oauth2code', 'oauth2client'],
-        oauth2: `${origin}${prefix}/`,
+        oauth2: realm(prefix).oauth2 ?? `${origin}${prefix}/`,
         methods: ['credentials/list', 'credentials/info', 'signatures/signHash', 'oauth2/authorize', 'oauth2/token'],
         signAlgorithms: { algos: [OID.sha256WithRSA, OID.rsa, OID.ecdsaWithSHA256] },
         signature_formats: { formats: ['C', 'P'], envelope_properties: [['Detached'], ['Revision']] },
@@ -312,7 +313,7 @@ export async function startCscImitation() {
       const raw = Buffer.concat(chunks).toString();
       const url = new URL(request.url ?? '/', 'http://imitation');
       const origin = `http://${request.headers.host}`;
-      const control = /^(.*)\/__(outage|fail-next|expire|requests)$/.exec(url.pathname);
+      const control = /^(.*)\/__(outage|fail-next|expire|requests|oauth2)$/.exec(url.pathname);
       if (control) {
         const r = realm(control[1]);
         if (control[2] === 'requests') return reply(200, r.requests);
@@ -321,7 +322,8 @@ export async function startCscImitation() {
           return reply(200, { ok: true });
         }
         const body = JSON.parse(raw || '{}');
-        if (control[2] === 'outage') r.outage = { count: Number(body.count ?? 1), status: Number(body.status ?? 503) };
+        if (control[2] === 'oauth2') r.oauth2 = body.url;
+        else if (control[2] === 'outage') r.outage = { count: Number(body.count ?? 1), status: Number(body.status ?? 503) };
         else r.failNext.set(body.method, { status: Number(body.status ?? 400), error: body.error ?? 'invalid_request', error_description: body.error_description });
         return reply(200, { ok: true });
       }
