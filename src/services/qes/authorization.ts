@@ -2,7 +2,7 @@
 // pair per authorization, and a `state` bound to one signer and one authorization — an HMAC under a key
 // derived from ENCRYPTION_KEY, so a callback carrying another signer's (or a forged, or an old) state is
 // refused before its code is ever exchanged.
-import { EncryptionKeyMissing } from '../../lib/encryption';
+import { derivedHmacKey } from '../../lib/encryption';
 import { timingSafeEqualString } from '../../lib/crypto';
 import { base64Url } from '../identity/oauth/pkce';
 import { QesProviderError } from './provider-error';
@@ -11,29 +11,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 /** How long a signer may stay at the provider before the state is refused (the provider's code lives less). */
 export const STATE_TTL_SECONDS = 15 * 60;
-
-const keys = new Map<string, Promise<CryptoKey>>();
-
-/** A key of its own (HKDF, RFC 5869), so this MAC can never stand for another one. */
-function stateKey(secret: string | undefined): Promise<CryptoKey> {
-  if (!secret) throw new EncryptionKeyMissing();
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle
-      .importKey('raw', encoder.encode(secret.trim()), 'HKDF', false, ['deriveKey'])
-      .then((master) =>
-        crypto.subtle.deriveKey(
-          { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(), info: encoder.encode('signing-service qes authorization state v1') },
-          master,
-          { name: 'HMAC', hash: 'SHA-256', length: 256 },
-          false,
-          ['sign'],
-        ),
-      );
-    keys.set(secret, key);
-  }
-  return key;
-}
+const STATE_KEY_PURPOSE = 'signing-service qes authorization state v1';
 
 const bufferOf = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
 
@@ -53,7 +31,7 @@ export async function newPkcePair(): Promise<{ codeVerifier: string; codeChallen
 }
 
 async function mac(secret: string | undefined, payload: string): Promise<string> {
-  return base64Url(await crypto.subtle.sign('HMAC', await stateKey(secret), encoder.encode(payload)));
+  return base64Url(await crypto.subtle.sign('HMAC', await derivedHmacKey(secret, STATE_KEY_PURPOSE), encoder.encode(payload)));
 }
 
 /** `signer`: who is authorizing (e.g. `submitter:<id>`); the state names it, a nonce and its expiry. */
