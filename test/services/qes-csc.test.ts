@@ -5,7 +5,7 @@ import * as pkijs from 'pkijs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { signPdf } from '../../src/services/pdf/pades';
-import { authorizationCode, newPkcePair, signerState, stateBelongsTo, STATE_TTL_SECONDS } from '../../src/services/qes/authorization';
+import { authorizationCode, beginAuthorization, newPkcePair, signerState, stateBelongsTo, STATE_TTL_SECONDS } from '../../src/services/qes/authorization';
 import { CSC_OID, CscClient } from '../../src/services/qes/csc-client';
 import { QesProviderError } from '../../src/services/qes/provider-error';
 import { cmsFromSignHash, providerSigner, signedAttributesHash } from '../../src/services/qes/remote-signature';
@@ -20,9 +20,7 @@ const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.d
 
 /** The whole signer trip: authorize these hashes, come back, exchange the code; the credential token. */
 async function authorize(client: CscClient, hashes: Uint8Array[], decision: 'approve' | 'deny' = 'approve'): Promise<string> {
-  const { codeVerifier, codeChallenge } = await newPkcePair();
-  const state = await signerState(env.ENCRYPTION_KEY, SIGNER);
-  const url = await client.authorizationUrl({ redirectUri: REDIRECT, state, codeChallenge, hashes });
+  const { url, codeVerifier } = await beginAuthorization(client, env.ENCRYPTION_KEY, { signer: SIGNER, redirectUri: REDIRECT, hashes });
   const back = await answerConsent(url, decision);
   const code = await authorizationCode(env.ENCRYPTION_KEY, back, SIGNER);
   return (await client.exchangeCode({ code, codeVerifier, redirectUri: REDIRECT })).accessToken;

@@ -5,6 +5,7 @@
 import { derivedHmacKey } from '../../lib/encryption';
 import { timingSafeEqualString } from '../../lib/crypto';
 import { base64Url } from '../identity/oauth/pkce';
+import type { CscClient } from './csc-client';
 import { QesProviderError } from './provider-error';
 
 const encoder = new TextEncoder();
@@ -72,4 +73,19 @@ export async function authorizationCode(secret: string | undefined, query: URLSe
   const code = query.get('code');
   if (!code || code.length > 2048) throw new QesProviderError('bad_response', 'The QES provider came back without an authorization code.');
   return code;
+}
+
+/**
+ * Everything the signer's redirect needs: the provider's authorization URL for these hashes, and the
+ * PKCE verifier to keep (with the signer's session) until the code comes back.
+ */
+export async function beginAuthorization(
+  client: CscClient,
+  secret: string | undefined,
+  input: { signer: string; redirectUri: string; hashes: Uint8Array[]; description?: string },
+): Promise<{ url: string; state: string; codeVerifier: string }> {
+  const { codeVerifier, codeChallenge } = await newPkcePair();
+  const state = await signerState(secret, input.signer);
+  const url = await client.authorizationUrl({ redirectUri: input.redirectUri, state, codeChallenge, hashes: input.hashes, description: input.description });
+  return { url, state, codeVerifier };
 }

@@ -5,8 +5,10 @@
 // and the access token that comes back is the credential token signHash takes (§ 8.4.4, § 11.10).
 // Every request goes to the configured URL's origin only, judged by the webhook destination rules
 // first; redirects are not followed; every failure is a QesProviderError.
+import * as pkijs from 'pkijs';
 import { base64Url } from '../identity/oauth/pkce';
 import type { QesProviderCredentials } from '../signature-levels/account-signature-level';
+import { readLimited } from '../webhooks/deliver';
 import { QesProviderError, type QesProviderErrorKind } from './provider-error';
 import { checkQesProviderUrl, type QesProviderEnv } from './provider-url';
 
@@ -105,7 +107,7 @@ export class CscClient {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       throw new QesProviderError('unreachable', `The QES provider at ${this.base.origin} ${timedOut ? `did not answer ${what} within ${this.timeoutMs / 1000} s` : `could not be reached for ${what}`}.`);
     }
-    const text = await response.text();
+    const text = await readLimited(response, MAX_RESPONSE_CHARS);
     let body: Json | null = null;
     if (text.length <= MAX_RESPONSE_CHARS) {
       try {
@@ -205,10 +207,16 @@ export class CscClient {
     const signAlgo = SUPPORTED_SIGN_ALGOS.find((algo) => (key.algo as unknown[]).includes(algo));
     if (!signAlgo) throw new QesProviderError('credential_unusable', `Credential ${id} signs with none of the algorithms the signing service embeds (RSA or ECDSA with SHA-256).`);
     let chain: Uint8Array[];
+    let signerCertificate: pkijs.Certificate;
     try {
       chain = (certificates as string[]).map(fromBase64);
+      signerCertificate = pkijs.Certificate.fromBER(chain[0]);
     } catch {
-      throw new QesProviderError('bad_response', 'The QES provider’s certificate chain is not base64.');
+      throw new QesProviderError('bad_response', 'The QES provider’s certificate chain is not base64 DER X.509.');
+    }
+    const now = Date.now();
+    if (signerCertificate.notBefore.value.getTime() > now || signerCertificate.notAfter.value.getTime() < now) {
+      throw new QesProviderError('credential_unusable', `The certificate of credential ${id} is not valid now (valid ${signerCertificate.notBefore.value.toISOString()} to ${signerCertificate.notAfter.value.toISOString()}).`);
     }
     return { chain, signAlgo, subjectDN: typeof cert?.subjectDN === 'string' ? cert.subjectDN : null };
   }
