@@ -147,6 +147,13 @@ describe('PUT /api/settings/signature_level', () => {
     expect(res.json.error).toBe('The QES provider did not confirm credential cred-disabled: The QES provider reports the key of credential cred-disabled as disabled. Nothing was saved.');
   });
 
+  it('refuses a credential whose certificate has expired', async () => {
+    const a = await createAccount();
+    const res = await setLevel(a.token, { ...qes, qes_certificate_id: 'cred-expired' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('The QES provider did not confirm credential cred-expired: The QES provider reports the certificate of credential cred-expired as expired. Nothing was saved.');
+  });
+
   it('refuses while the provider is down, saying to try again later', async () => {
     const a = await createAccount();
     const { url, prefix } = providerUrl();

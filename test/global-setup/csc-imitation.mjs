@@ -19,7 +19,8 @@
 //   GET  {p}/__requests                             [{method, path}] received under {p}
 //   POST {p}/__oauth2     {url}                     info names this authorization server instead of its own
 // The OAuth client: id `signing-service`, secret `csc-imitation-secret` (the account's API key is
-// `signing-service:csc-imitation-secret`). Credentials: `cred-rsa`, `cred-ec`, `cred-disabled` (key disabled).
+// `signing-service:csc-imitation-secret`). Credentials: `cred-rsa`, `cred-ec`, `cred-disabled` (key disabled),
+// `cred-expired` (certificate expired).
 // Plain JavaScript: it runs in Node, and the TypeScript program is typed for workerd only.
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
@@ -73,9 +74,12 @@ async function makePki(dir) {
     await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'issuing.pem', '-CAkey', 'issuing.key', '-set_serial', serial, '-days', '825',
       '-extfile', 'ext.cnf', '-extensions', 'signer', '-out', `${name}.pem`], dir);
   }
+  // A certificate whose validity ends the moment it is issued: expired for every test that asks.
+  await openssl(['x509', '-req', '-in', 'rsa.csr', '-CA', 'issuing.pem', '-CAkey', 'issuing.key', '-set_serial', '0x3003', '-days', '0',
+    '-extfile', 'ext.cnf', '-extensions', 'signer', '-out', 'expired.pem'], dir);
   const read = async (file) => (await readFile(join(dir, file))).toString();
   const chainOf = async (name) => [await read(`${name}.pem`), await read('issuing.pem'), await read('root.pem')].map((pem) => pemToDer(pem).toString('base64'));
-  return { rsa: await chainOf('rsa'), ec: await chainOf('ec'), rootPem: await read('root.pem') };
+  return { rsa: await chainOf('rsa'), ec: await chainOf('ec'), expired: await chainOf('expired'), rootPem: await read('root.pem') };
 }
 
 /** GeneralizedTime YYYYMMDDHHmmssZ, as credentials/info shows validity. */
@@ -111,6 +115,7 @@ export async function startCscImitation() {
     'cred-rsa': { key: 'rsa.key', chain: pki.rsa, status: 'enabled', algo: [OID.sha256WithRSA, OID.rsa], len: 2048 },
     'cred-ec': { key: 'ec.key', chain: pki.ec, status: 'enabled', algo: [OID.ecdsaWithSHA256], len: 256, curve: OID.p256 },
     'cred-disabled': { key: 'rsa.key', chain: pki.rsa, status: 'disabled', algo: [OID.sha256WithRSA], len: 2048 },
+    'cred-expired': { key: 'rsa.key', chain: pki.expired, status: 'enabled', certStatus: 'expired', algo: [OID.sha256WithRSA], len: 2048 },
   };
   /** code → authorization; token → {prefix, scope, credentialID, hashes, numSignatures, used, expiresAt} */
   const codes = new Map();
@@ -138,7 +143,7 @@ export async function startCscImitation() {
       description: `Imitation signing credential ${id}`,
       signatureQualifier: 'eu_eidas_qes',
       key: { status: c.status, algo: c.algo, len: c.len, ...(c.curve ? { curve: c.curve } : {}) },
-      cert: { status: 'valid', ...(certificates ? { certificates } : {}), ...(body.certInfo ? certInfo(c.chain[0]) : {}) },
+      cert: { status: c.certStatus ?? 'valid', ...(certificates ? { certificates } : {}), ...(body.certInfo ? certInfo(c.chain[0]) : {}) },
       ...(body.authInfo ? { auth: { mode: 'oauth2code' } } : {}),
       SCAL: '2',
       multisign: 10,
@@ -296,6 +301,7 @@ export async function startCscImitation() {
       }
       if (sad.used + hashes.length > sad.numSignatures) return [400, { error: 'invalid_request', error_description: 'Numbers of signatures is too high' }];
       if (credential.status !== 'enabled') return [400, { error: 'invalid_request', error_description: 'The signing key is disabled' }];
+      if (credential.certStatus === 'expired') return [400, { error: 'invalid_request', error_description: 'Signing certificate is expired' }];
       sad.used += hashes.length;
       return [200, { signatures: await Promise.all(hashes.map((h) => signWith(credential, h))) }];
     }

@@ -57,7 +57,7 @@ describe('CSC client', () => {
   });
 
   it('lists the credentials the account’s client may use', async () => {
-    expect(await clientFor(imitationCredentials()).listCredentials()).toEqual(['cred-rsa', 'cred-ec', 'cred-disabled']);
+    expect(await clientFor(imitationCredentials()).listCredentials()).toEqual(['cred-rsa', 'cred-ec', 'cred-disabled', 'cred-expired']);
   });
 
   it('builds an authorization URL binding the credential, the hashes and a PKCE S256 challenge', async () => {
