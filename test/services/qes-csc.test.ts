@@ -5,12 +5,14 @@ import * as pkijs from 'pkijs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { signPdf } from '../../src/services/pdf/pades';
+import { timestamperFor } from '../../src/services/pdf/timestamp';
 import { authorizationCode, beginAuthorization, newPkcePair, signerState, stateBelongsTo, STATE_TTL_SECONDS } from '../../src/services/qes/authorization';
 import { CSC_OID, CscClient } from '../../src/services/qes/csc-client';
 import { QesProviderError } from '../../src/services/qes/provider-error';
 import { cmsFromSignHash, providerSigner, signedAttributesHash } from '../../src/services/qes/remote-signature';
 import { answerConsent, CSC_CLIENT_ID, imitationCredentials, imitationRequests, imitationSwitch } from '../csc-fixtures';
 import { checkPdf } from '../pdf-tools';
+import { signaturesIn, signatureTimestampOf, verifyTimestampToken } from '../signature-contents';
 
 const REDIRECT = 'https://api.test/s/abc/qes/callback';
 const SIGNER = 'submitter:42';
@@ -239,6 +241,19 @@ describe('CMS from a provider signature', () => {
       expect((await checkPdf(tampered)).pdfsig.output).not.toContain('Signature is Valid.');
     });
   }
+
+  it('carries a signature timestamp over the provider’s signature (B-T) that pdfsig reports', async () => {
+    const client = clientFor(imitationCredentials());
+    const { chain, signAlgo } = await client.credentialInfo();
+    const signer = providerSigner(chain, async (hash) => (await client.signHash({ accessToken: await authorize(client, [hash]), hashes: [hash], signAlgo }))[0]);
+    const signed = await signPdf(await samplePdf(), signer, { name: 'Erika Mustermann' }, timestamperFor([`${env.TEST_TSA_URL}/tsa`]));
+    const { pdfsig } = await checkPdf(signed);
+    expect(pdfsig.output).toContain('Signature Validation: Signature is Valid.');
+    const [signature] = signaturesIn(signed);
+    const timestamp = await signatureTimestampOf(signature.contents);
+    expect(timestamp).not.toBeNull();
+    expect((await verifyTimestampToken(env.TEST_TSA_URL, timestamp!.token, timestamp!.digestHex)).output).toContain('Verification: OK');
+  });
 
   it('builds a CMS from a hash authorized before and signed after the signer’s trip', async () => {
     const client = clientFor(imitationCredentials());
