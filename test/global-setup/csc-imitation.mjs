@@ -15,6 +15,7 @@
 // that prefix only and parallel test files never see each other's failures.
 //   POST {p}/__outage     {count, status?}          the next `count` calls answer 503 temporarily_unavailable
 //   POST {p}/__fail-next  {method, status, error, error_description}   the next call of `method` fails so
+//                         {method, status: 200, body}                  … or answers `body` (a hostile provider)
 //   POST {p}/__expire                               every token issued under {p} expires now
 //   GET  {p}/__requests                             [{method, path}] received under {p}
 //   POST {p}/__oauth2     {url}                     info names this authorization server instead of its own
@@ -330,7 +331,7 @@ export async function startCscImitation() {
         const body = JSON.parse(raw || '{}');
         if (control[2] === 'oauth2') r.oauth2 = body.url;
         else if (control[2] === 'outage') r.outage = { count: Number(body.count ?? 1), status: Number(body.status ?? 503) };
-        else r.failNext.set(body.method, { status: Number(body.status ?? 400), error: body.error ?? 'invalid_request', error_description: body.error_description });
+        else r.failNext.set(body.method, { status: Number(body.status ?? 400), error: body.error ?? 'invalid_request', error_description: body.error_description, body: body.body });
         return reply(200, { ok: true });
       }
       const api = /^(.*)\/csc\/v2\/(info|credentials\/list|credentials\/info|signatures\/signHash|[\w/]+)$/.exec(url.pathname);
@@ -347,6 +348,7 @@ export async function startCscImitation() {
       const failure = r.failNext.get(method);
       if (failure) {
         r.failNext.delete(method);
+        if (failure.body !== undefined) return reply(failure.status, failure.body);
         return reply(failure.status, { error: failure.error, ...(failure.error_description ? { error_description: failure.error_description } : {}) });
       }
       if (method === 'oauth2/authorize') {

@@ -128,6 +128,24 @@ describe('CSC provider errors', () => {
     expect(error.message).toBe('The QES provider refused credentials/info (HTTP 400).');
   });
 
+  it('refuses a certificate chain that is not X.509', async () => {
+    const credentials = imitationCredentials();
+    const body = { key: { status: 'enabled', algo: [CSC_OID.sha256WithRSA], len: 2048 }, cert: { status: 'valid', certificates: [btoa('not a certificate')] }, multisign: 1 };
+    await imitationSwitch(credentials.prefix, 'fail-next', { method: 'credentials/info', status: 200, body });
+    const error = await caught(clientFor(credentials).credentialInfo());
+    expect(error).toMatchObject({ kind: 'bad_response', message: 'The QES provider’s certificate chain is not base64 DER X.509.' });
+  });
+
+  it('refuses a signHash answer without one signature per hash', async () => {
+    const credentials = imitationCredentials();
+    const client = clientFor(credentials);
+    const hash = new Uint8Array(32).fill(5);
+    const token = await authorize(client, [hash]);
+    await imitationSwitch(credentials.prefix, 'fail-next', { method: 'signatures/signHash', status: 200, body: { signatures: [] } });
+    const error = await caught(client.signHash({ accessToken: token, hashes: [hash], signAlgo: CSC_OID.sha256WithRSA }));
+    expect(error).toMatchObject({ kind: 'bad_response', retryable: true });
+  });
+
   it('calls nothing at a URL the policy refuses', async () => {
     const error = await caught(clientFor({ ...imitationCredentials(), apiUrl: 'http://169.254.169.254/csc/v2' }).credentialInfo());
     expect(error).toMatchObject({ kind: 'blocked_url', retryable: false });
