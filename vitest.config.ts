@@ -44,6 +44,10 @@ export default defineConfig(async () => {
             // The webhook receiver (test/receiver) listens on loopback, which only this exemption lets through.
             RECEIVER_PORT: inject<number>('receiverPort'),
             WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${inject<number>('receiverPort')}`,
+            // A real local CSC API v2 signing service (test/global-setup/csc-imitation.mjs); accounts' QES provider
+            // URLs point at it over loopback, which only this exemption lets through (src/services/qes/provider-url.ts).
+            TEST_CSC_URL: `http://127.0.0.1:${inject<number>('cscPort')}`,
+            QES_PROVIDER_ALLOW_HOSTS: `127.0.0.1:${inject<number>('cscPort')}`,
             // Records every request (test/global-setup/browser-rendering.mjs): rendered HTML must never reach it.
             HIT_RECORDER_URL: `http://127.0.0.1:${inject<number>('hitRecorderPort')}`,
           },
@@ -60,7 +64,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
-      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/global-setup/cloudflare-imitation.mjs', './test/global-setup/tsa.mjs', './test/receiver/global-setup.mjs', './test/global-setup/browser-rendering.mjs'],
+      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/global-setup/cloudflare-imitation.mjs', './test/global-setup/tsa.mjs', './test/receiver/global-setup.mjs', './test/global-setup/browser-rendering.mjs', './test/global-setup/csc-imitation.mjs'],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
     },

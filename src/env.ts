@@ -52,6 +52,8 @@ export type Bindings = DatabaseBindings & {
   WEBHOOK_QUEUE: WebhookQueue;
   /** Development/test only: comma list of `host:port` webhook destinations exempt from the SSRF checks. */
   WEBHOOK_ALLOW_HOSTS?: string;
+  /** Development/test only: comma list of `host:port` QES provider (CSC API) origins exempt from the SSRF checks. */
+  QES_PROVIDER_ALLOW_HOSTS?: string;
   /** Days dispatched events, finished webhook attempts and sent messages are kept (default 30; src/scheduled/retention.ts). */
   RETENTION_DAYS?: string;
   /** DNS-over-HTTPS (RFC 8484) resolver that webhook host names are looked up with; Cloudflare's by default. */

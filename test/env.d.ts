@@ -13,6 +13,8 @@ declare global {
       DOH_RESOLVER_URL: string;
       /** test/global-setup/tsa.mjs: a local RFC 3161 TSA (POST /tsa) and OCSP responder (POST /ocsp); tests set TSA_URLS from it. */
       TEST_TSA_URL: string;
+      /** test/global-setup/csc-imitation.mjs: origin of the CSC API v2 imitation (accounts use `<origin>/t/<own prefix>/csc/v2`). */
+      TEST_CSC_URL: string;
       /** Port of the webhook receiver started by test/receiver/global-setup.ts. */
       RECEIVER_PORT: number;
       /** test/global-setup/browser-rendering.mjs: records every request; GET /__hits/<prefix> lists them. */
@@ -33,6 +35,10 @@ declare module 'vitest' {
     tsaUrl: string;
     /** PEM of the local TSA's test root CA. */
     tsaCaPem: string;
+    /** Port of the CSC API v2 imitation (test/global-setup/csc-imitation.mjs). */
+    cscPort: number;
+    /** PEM of the CSC imitation's test root CA. */
+    cscRootPem: string;
     /** PKCS#12 files (base64) and their password, made by test/global/pkcs12-fixtures.ts. */
     pkcs12: { password: string; files: Record<'good' | 'ecChain' | 'mismatch' | 'expired' | 'legacy', string> };
   }

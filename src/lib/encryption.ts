@@ -42,3 +42,24 @@ export async function decryptAtRest(secret: string | undefined, stored: string, 
   const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(iv), additionalData: encoder.encode(context) }, key, fromBase64(ciphertext));
   return new Uint8Array(plain);
 }
+
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
+/**
+ * An HMAC-SHA-256 signing key of its own for one `purpose`, derived from ENCRYPTION_KEY (HKDF, RFC 5869),
+ * so a MAC made for one thing can never stand for another.
+ */
+export function derivedHmacKey(secret: string | undefined, purpose: string): Promise<CryptoKey> {
+  if (!secret) throw new EncryptionKeyMissing();
+  const cacheKey = `${purpose}\u0000${secret}`;
+  let key = hmacKeys.get(cacheKey);
+  if (!key) {
+    key = crypto.subtle
+      .importKey('raw', encoder.encode(secret.trim()), 'HKDF', false, ['deriveKey'])
+      .then((master) =>
+        crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(), info: encoder.encode(purpose) }, master, { name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign']),
+      );
+    hmacKeys.set(cacheKey, key);
+  }
+  return key;
+}

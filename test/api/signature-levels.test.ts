@@ -3,8 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount, shardOf } from '../helpers';
 import { completeValues, createTemplate } from '../submission-fixtures';
 import { providerUrlProblems } from '../../src/services/signature-levels/account-signature-level';
+import { CSC_CLIENT_ID, CSC_CLIENT_SECRET, imitationRequests, imitationSwitch } from '../csc-fixtures';
 
-const qes = { level: 'qes', provider: 'Example Trust', qes_provider_api_url: 'https://csc.example.com/csc/v2', qes_provider_api_key: 'csc-key-123456', qes_certificate_id: 'cred-42' };
+/** A provider URL of the CSC imitation under a prefix of its own, so its failure switches touch only this test. */
+function providerUrl(): { url: string; prefix: string } {
+  const prefix = `${env.TEST_CSC_URL}/t/levels-${crypto.randomUUID()}`;
+  return { url: `${prefix}/csc/v2`, prefix };
+}
+
+const KEY = `${CSC_CLIENT_ID}:${CSC_CLIENT_SECRET}`;
+const qesBody = (url = providerUrl().url) => ({ level: 'qes', provider: 'Example Trust', qes_provider_api_url: url, qes_provider_api_key: KEY, qes_certificate_id: 'cred-rsa' });
+const qes = qesBody();
 
 async function setLevel(token: string, body: Record<string, unknown>) {
   return api('PUT', '/api/settings/signature_level', { token, body });
@@ -52,9 +61,9 @@ describe('PUT /api/settings/signature_level', () => {
     expect(res.json).toEqual({ success: true, level: 'qes', provider: 'Example Trust' });
     const got = await api('GET', '/api/settings/signature_level', { token: a.token });
     expect(got.json).toMatchObject({ level: 'qes', provider: 'Example Trust', configured: true });
-    expect(got.text).not.toContain('csc-key-123456');
-    expect(got.text).not.toContain('csc.example.com');
-    expect(got.text).not.toContain('cred-42');
+    expect(got.text).not.toContain(CSC_CLIENT_SECRET);
+    expect(got.text).not.toContain('127.0.0.1');
+    expect(got.text).not.toContain('cred-rsa');
   });
 
   it('stores the provider credentials encrypted', async () => {
@@ -62,8 +71,8 @@ describe('PUT /api/settings/signature_level', () => {
     await setLevel(a.token, qes);
     const row = await env.CONTROL_DB.prepare('SELECT qes_provider_credentials AS c FROM accounts WHERE id = ?').bind(a.accountId).first<{ c: string }>();
     expect(row!.c).toMatch(/^v1\./);
-    expect(row!.c).not.toContain('csc-key-123456');
-    expect(row!.c).not.toContain('cred-42');
+    expect(row!.c).not.toContain(CSC_CLIENT_SECRET);
+    expect(row!.c).not.toContain('cred-rsa');
   });
 
   it('keeps stored credentials when qes is chosen again without them', async () => {
@@ -91,7 +100,7 @@ describe('PUT /api/settings/signature_level', () => {
 
   it('refuses part of the provider credentials with a sentence naming the missing ones', async () => {
     const a = await createAccount();
-    const res = await setLevel(a.token, { level: 'qes', qes_provider_api_url: 'https://csc.example.com/csc/v2' });
+    const res = await setLevel(a.token, { level: 'qes', qes_provider_api_url: providerUrl().url });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('QES provider credentials are replaced together: send qes_provider_api_key and qes_certificate_id with qes_provider_api_url.');
   });
@@ -106,6 +115,88 @@ describe('PUT /api/settings/signature_level', () => {
   it('requires an https provider URL in production', () => {
     expect(providerUrlProblems('http://csc.example.com/csc/v2', { ENVIRONMENT: 'production' })).toEqual(['qes_provider_api_url must be an https URL: the provider key is sent to it.']);
     expect(providerUrlProblems('http://127.0.0.1:9000/csc/v2', { ENVIRONMENT: 'development' })).toEqual([]);
+  });
+
+  it('asks the provider for the credential before saving', async () => {
+    const a = await createAccount();
+    const { url, prefix } = providerUrl();
+    expect((await setLevel(a.token, qesBody(url))).status).toBe(200);
+    expect((await imitationRequests(prefix)).map((r) => r.path)).toEqual(['info', 'oauth2/token', 'credentials/info']);
+  });
+
+  it('refuses credentials the provider rejects with a sentence, and saves nothing', async () => {
+    const a = await createAccount();
+    const res = await setLevel(a.token, { ...qes, qes_provider_api_key: `${CSC_CLIENT_ID}:wrong-secret` });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('The QES provider did not confirm credential cred-rsa: The QES provider refused the service token request (HTTP 401, invalid_client). Nothing was saved.');
+    const got = await api('GET', '/api/settings/signature_level', { token: a.token });
+    expect(got.json).toMatchObject({ level: 'ses', configured: false });
+  });
+
+  it('refuses a credential the provider does not know', async () => {
+    const a = await createAccount();
+    const res = await setLevel(a.token, { ...qes, qes_certificate_id: 'cred-nobody' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('The QES provider did not confirm credential cred-nobody: The QES provider refused credentials/info (HTTP 400, invalid_request). Nothing was saved.');
+  });
+
+  it('refuses a credential whose key is disabled', async () => {
+    const a = await createAccount();
+    const res = await setLevel(a.token, { ...qes, qes_certificate_id: 'cred-disabled' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('The QES provider did not confirm credential cred-disabled: The QES provider reports the key of credential cred-disabled as disabled. Nothing was saved.');
+  });
+
+  it('refuses a credential whose certificate has expired', async () => {
+    const a = await createAccount();
+    const res = await setLevel(a.token, { ...qes, qes_certificate_id: 'cred-expired' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('The QES provider did not confirm credential cred-expired: The QES provider reports the certificate of credential cred-expired as expired. Nothing was saved.');
+  });
+
+  it('refuses while the provider is down, saying to try again later', async () => {
+    const a = await createAccount();
+    const { url, prefix } = providerUrl();
+    await imitationSwitch(prefix, 'outage', { count: 1 });
+    const res = await setLevel(a.token, qesBody(url));
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe(`The QES provider did not confirm credential cred-rsa: The QES provider refused info (HTTP 503, temporarily_unavailable). Nothing was saved; try again later.`);
+  });
+
+  it('never repeats what the provider wrote', async () => {
+    const a = await createAccount();
+    const { url, prefix } = providerUrl();
+    await imitationSwitch(prefix, 'fail-next', { method: 'credentials/info', status: 400, error: 'invalid_request', error_description: '<script>provider text</script>' });
+    const res = await setLevel(a.token, qesBody(url));
+    expect(res.status).toBe(422);
+    expect(res.text).not.toContain('provider text');
+  });
+
+  it('checks stored credentials again when qes is chosen with them', async () => {
+    const a = await createAccount();
+    const { url, prefix } = providerUrl();
+    await setLevel(a.token, qesBody(url));
+    await setLevel(a.token, { level: 'ses' });
+    await imitationSwitch(prefix, 'outage', { count: 1 });
+    const res = await setLevel(a.token, { level: 'qes' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toContain('try again later');
+  });
+
+  it('refuses a provider URL on a private network', async () => {
+    const a = await createAccount();
+    const res = await setLevel(a.token, { ...qes, qes_provider_api_url: 'http://10.1.2.3/csc/v2' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe(
+      'The QES provider did not confirm credential cred-rsa: qes_provider_api_url points to 10.1.2.3, a private network (10.0.0.0/8), which the signing service may not call. Nothing was saved.',
+    );
+  });
+
+  it('refuses an API key that is not client_id:client_secret', async () => {
+    const a = await createAccount();
+    const res = await setLevel(a.token, { ...qes, qes_provider_api_key: 'just-a-key' });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('qes_provider_api_key must be the OAuth client the provider registered for the account, written client_id:client_secret.');
   });
 
   it('refuses editors with 403', async () => {

@@ -29,7 +29,10 @@ export const signatureLevelBody = z
   .object({
     level: levelSchema,
     provider: z.string().trim().min(1).max(100).optional().openapi({ description: 'Label of the QES provider (free text); default `csc`.', example: 'Example Trust CSC' }),
-    qes_provider_api_key: secret('The CSC provider’s API key or OAuth client secret. Stored encrypted, never returned.', 'csc_live_…'),
+    qes_provider_api_key: secret(
+      'The OAuth client the CSC provider registered for the account, written `client_id:client_secret`. Stored encrypted, never returned.',
+      'acme-signing:9f2c…',
+    ),
     qes_provider_api_url: z
       .string()
       .trim()
@@ -61,7 +64,9 @@ export const updateSignatureLevel = tenantRoute(
     description:
       'Admins only. The level is the highest one templates and submissions may ask for (`preferences.signature_level`) and their ' +
       'default. `qes` needs a CSC API v2 provider: `qes_provider_api_url`, `qes_provider_api_key` and `qes_certificate_id`, sent ' +
-      'together (or stored before). Credentials are stored encrypted and never returned; leaving them out keeps the stored ones.',
+      'together (or stored before). Credentials are stored encrypted and never returned; leaving them out keeps the stored ones. ' +
+      'Before anything is saved the provider is asked for the credential (`credentials/info`, with a service token from the ' +
+      'client credentials grant): a refusal, an unusable key or certificate, or an unreachable provider is a 422 saying so.',
     request: { body: { required: true, content: { 'application/json': { schema: signatureLevelBody } } } },
     responses: {
       200: {

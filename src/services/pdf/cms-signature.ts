@@ -6,6 +6,7 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { SigningIdentity } from './certificate';
+import { signRemotely, type RemoteSigner } from './cms-remote-signing';
 import type { Timestamper } from './timestamp';
 
 const OID = {
@@ -17,6 +18,9 @@ const OID = {
   signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
 
+/** A local key, or one held elsewhere (a QES provider) that signs the signed attributes through a function. */
+export type CadesSigner = SigningIdentity | RemoteSigner;
+
 /** ESS SigningCertificateV2 with one ESSCertIDv2 (hash algorithm SHA-256, the default, so omitted). */
 async function signingCertificateV2(certificateDer: Uint8Array): Promise<asn1js.Sequence> {
   const certHash = new Uint8Array(await crypto.subtle.digest('SHA-256', certificateDer));
@@ -27,7 +31,7 @@ async function signingCertificateV2(certificateDer: Uint8Array): Promise<asn1js.
 /** The parsed certificate and its ESS attribute, kept per identity: parsing costs more than signing. */
 const prepared = new WeakMap<Uint8Array, Promise<{ certificate: pkijs.Certificate; chain: pkijs.Certificate[]; essAttribute: asn1js.Sequence }>>();
 
-function prepare(signer: SigningIdentity) {
+function prepare(signer: CadesSigner) {
   let entry = prepared.get(signer.certificate);
   if (!entry) {
     entry = signingCertificateV2(signer.certificate).then((essAttribute) => ({
@@ -44,7 +48,7 @@ function prepare(signer: SigningIdentity) {
  * Signs the SHA-256 `digest` of the PDF's byte ranges and returns the DER of a CMS ContentInfo to place
  * in the signature dictionary's /Contents.
  */
-export async function createCadesDetachedSignature(digest: Uint8Array, signer: SigningIdentity, timestamper?: Timestamper): Promise<Uint8Array> {
+export async function createCadesDetachedSignature(digest: Uint8Array, signer: CadesSigner, timestamper?: Timestamper): Promise<Uint8Array> {
   const { certificate, chain, essAttribute } = await prepare(signer);
   const signedData = new pkijs.SignedData({
     version: 1,
@@ -65,7 +69,8 @@ export async function createCadesDetachedSignature(digest: Uint8Array, signer: S
       new pkijs.Attribute({ type: OID.signingCertificateV2, values: [essAttribute] }),
     ],
   });
-  await signedData.sign(signer.privateKey, 0, 'SHA-256');
+  if ('privateKey' in signer) await signedData.sign(signer.privateKey, 0, 'SHA-256');
+  else await signRemotely(signedData, certificate, signer.signSignedAttributes);
   if (timestamper) {
     const signerInfo = signedData.signerInfos[0];
     const signatureValue = signerInfo.signature.valueBlock.valueHexView;

@@ -1,9 +1,8 @@
 // PAdES signatures on PDFs produced with pdf-lib: a signature field whose dictionary reserves room for
 // the CMS, then the byte ranges around that room are hashed and signed (ISO 32000-1 § 12.8.1).
 import { PDFArray, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
-import type { SigningIdentity } from './certificate';
 import { toHex } from '../../lib/crypto';
-import { createCadesDetachedSignature } from './cms-signature';
+import { createCadesDetachedSignature, type CadesSigner } from './cms-signature';
 import type { Timestamper } from './timestamp';
 import { describeOriginal, writeIncrementalUpdate, type OriginalFile } from './incremental-update';
 import type { ValidationData } from './validation-data';
@@ -125,18 +124,18 @@ async function fillReserved(bytes: Uint8Array, from: number, make: ContentsMaker
   return { bytes, contents };
 }
 
-const cadesContents = (signer: SigningIdentity, timestamper?: Timestamper): ContentsMaker => (digest) => createCadesDetachedSignature(digest, signer, timestamper);
+const cadesContents = (signer: CadesSigner, timestamper?: Timestamper): ContentsMaker => (digest) => createCadesDetachedSignature(digest, signer, timestamper);
 
 /**
  * Signs a pdf-lib document with a PAdES signature by re-saving the whole file; returns the final bytes.
  * B-B, or B-T with a timestamper.
  */
-export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
+export async function signPdf(pdf: PDFDocument, signer: CadesSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
   return (await signWholePdf(pdf, signer, details, timestamper)).bytes;
 }
 
 /** signPdf, also returning the CMS it wrote. */
-export async function signWholePdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails, timestamper?: Timestamper): Promise<SignedPdf> {
+export async function signWholePdf(pdf: PDFDocument, signer: CadesSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<SignedPdf> {
   addSignatureField(pdf, details);
   // Without object streams the reserved /Contents stays literal text in the file, where it can be filled.
   const bytes = await pdf.save({ useObjectStreams: false });
@@ -152,7 +151,7 @@ export async function signPdfIncrementally(
   pdf: PDFDocument,
   original: OriginalFile,
   touchedPages: readonly PDFRef[],
-  signer: SigningIdentity,
+  signer: CadesSigner,
   details: SignatureDetails,
   timestamper?: Timestamper,
 ): Promise<SignedPdf> {

@@ -7,6 +7,9 @@ import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
 import { isProduction } from '../../lib/environment';
 import { unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
+import { confirmQesCredentials } from '../qes/confirm-credentials';
+import { splitApiKey } from '../qes/csc-client';
+import type { QesProviderEnv } from '../qes/provider-url';
 import type { SignatureLevel } from './levels';
 
 const encoder = new TextEncoder();
@@ -64,9 +67,13 @@ export function providerUrlProblems(url: string, env: { ENVIRONMENT?: string }):
   return [];
 }
 
-/** Checks the change (422 with every sentence) and stores it; returns the account as stored. */
+/**
+ * Checks the change (422 with every sentence), confirms the QES credentials it would use with the
+ * provider (credentials/info; 422 when it refuses or cannot be reached), and stores it; returns the
+ * account as stored.
+ */
 export async function saveSignatureLevel(
-  env: { ENVIRONMENT?: string; ENCRYPTION_KEY?: string },
+  env: QesProviderEnv & { ENCRYPTION_KEY?: string },
   control: Db,
   account: Account,
   change: SignatureLevelChange,
@@ -79,15 +86,26 @@ export async function saveSignatureLevel(
     problems.push(`QES provider credentials are replaced together: send ${missing.join(' and ')} with ${sent.join(' and ')}.`);
   }
   if (change.qes_provider_api_url !== undefined) problems.push(...providerUrlProblems(change.qes_provider_api_url, env));
+  if (change.qes_provider_api_key !== undefined && !splitApiKey(change.qes_provider_api_key)) {
+    problems.push('qes_provider_api_key must be the OAuth client the provider registered for the account, written client_id:client_secret.');
+  }
   if (change.level === 'qes' && sent.length === 0 && account.qesProviderCredentials === null) {
     problems.push('Level qes needs a CSC v2 provider: send qes_provider_api_url, qes_provider_api_key and qes_certificate_id.');
   }
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
 
+  const replaced = sent.length === CREDENTIAL_KEYS.length;
+  const credentials: QesProviderCredentials | null = replaced
+    ? { apiKey: change.qes_provider_api_key!, apiUrl: change.qes_provider_api_url!, certificateId: change.qes_certificate_id! }
+    : change.level === 'qes'
+      ? await qesProviderCredentials(env.ENCRYPTION_KEY, account)
+      : null;
+  // New credentials are confirmed whatever the level, stored ones when qes is chosen with them.
+  if (credentials) await confirmQesCredentials(env, credentials);
+
   const values: Partial<Account> = { signatureLevel: change.level, updatedAt: nowIso() };
   if (change.provider !== undefined) values.signatureProvider = change.provider;
-  if (sent.length === CREDENTIAL_KEYS.length) {
-    const credentials: QesProviderCredentials = { apiKey: change.qes_provider_api_key!, apiUrl: change.qes_provider_api_url!, certificateId: change.qes_certificate_id! };
+  if (replaced && credentials) {
     values.qesProviderCredentials = await encryptAtRest(env.ENCRYPTION_KEY, encoder.encode(JSON.stringify(credentials)), context(account.id));
   }
   const [row] = await control.update(accounts).set(values).where(eq(accounts.id, account.id)).returning();

@@ -38,7 +38,8 @@ export function retryDelaySeconds(failedAttempt: number): number | null {
   return failedAttempt >= 1 && failedAttempt < MAX_ATTEMPTS ? RETRY_DELAYS_SECONDS[failedAttempt - 1] : null;
 }
 
-async function readLimited(response: Response, limit: number): Promise<string> {
+/** The body as text, cut at `limit` characters (with … appended) without reading further. */
+export async function readLimited(response: Response, limit: number): Promise<string> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -16,11 +16,19 @@ export type UrlVerdict =
 
 export const MAX_URL_LENGTH = 2048;
 
-export function urlPolicyFromEnv(env: { ENVIRONMENT: string; WEBHOOK_ALLOW_HOSTS?: string }): UrlPolicy {
+/**
+ * How a refusal names the URL and who would call it. Webhooks by default; the QES provider URL
+ * (src/services/qes/provider-url.ts) is judged by the same rules with its own words.
+ */
+export type UrlWording = { field: string; caller: string };
+export const WEBHOOK_WORDING: UrlWording = { field: 'url', caller: 'webhooks' };
+
+/** `allowList`: the development/test exemption list (WEBHOOK_ALLOW_HOSTS unless a caller has its own). */
+export function urlPolicyFromEnv(env: { ENVIRONMENT: string; WEBHOOK_ALLOW_HOSTS?: string }, allowList = env.WEBHOOK_ALLOW_HOSTS): UrlPolicy {
   const production = isProduction(env);
   const allowHosts = production
     ? []
-    : (env.WEBHOOK_ALLOW_HOSTS ?? '')
+    : (allowList ?? '')
         .split(',')
         .map((entry) => entry.trim().toLowerCase())
         .filter(Boolean);
@@ -142,38 +150,39 @@ const PRODUCTION_PORTS = ['', '80', '443'];
  * Decides, from the URL alone, whether a webhook may call `raw`. A host name that is not an IP literal is
  * returned as `dnsName`: its DNS answers are judged by checkWebhookDestination (destination.ts).
  */
-export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlVerdict {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `url must be at most ${MAX_URL_LENGTH} characters.` };
+export function checkWebhookUrl(raw: string, policy: UrlPolicy, words: UrlWording = WEBHOOK_WORDING): UrlVerdict {
+  const { field, caller } = words;
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `${field} must be at most ${MAX_URL_LENGTH} characters.` };
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: 'url must be an absolute URL such as https://example.com/webhooks.' };
+    return { ok: false, reason: `${field} must be an absolute URL such as https://example.com/webhooks.` };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, reason: `url must use https, not ${url.protocol.replace(/:$/, '')}.` };
+    return { ok: false, reason: `${field} must use https, not ${url.protocol.replace(/:$/, '')}.` };
   }
   if (url.protocol === 'http:' && policy.production) {
-    return { ok: false, reason: 'url must use https; plain http is accepted only in development and test.' };
+    return { ok: false, reason: `${field} must use https; plain http is accepted only in development and test.` };
   }
   if (url.username || url.password) {
-    return { ok: false, reason: 'url must not contain a user name or password; deliveries are authenticated by their signature.' };
+    return { ok: false, reason: `${field} must not contain a user name or password; deliveries are authenticated by their signature.` };
   }
   if (policy.production && !PRODUCTION_PORTS.includes(url.port)) {
-    return { ok: false, reason: `url must use port 443 (or 80); port ${url.port} is accepted only in development and test.` };
+    return { ok: false, reason: `${field} must use port 443 (or 80); port ${url.port} is accepted only in development and test.` };
   }
   const host = url.hostname.toLowerCase().replace(/\.+$/, '');
-  if (!host) return { ok: false, reason: 'url must name a host.' };
+  if (!host) return { ok: false, reason: `${field} must name a host.` };
   if (allowed(url, host, policy)) return { ok: true, url, dnsName: null };
 
   const address = hostAddress(host);
-  if (address === 'invalid') return { ok: false, reason: `url has a numeric host (${url.hostname}) that is not a valid IP address.` };
+  if (address === 'invalid') return { ok: false, reason: `${field} has a numeric host (${url.hostname}) that is not a valid IP address.` };
   if (address) {
     const reason = blockedAddressReason(address);
-    if (reason) return { ok: false, reason: `url points to ${address.toString()}, ${reason}, which webhooks may not call.` };
+    if (reason) return { ok: false, reason: `${field} points to ${address.toString()}, ${reason}, which ${caller} may not call.` };
     return { ok: true, url, dnsName: null };
   }
   const reason = hostnameReason(host);
-  if (reason) return { ok: false, reason: `url points to ${reason} (${url.hostname}), which webhooks may not call.` };
+  if (reason) return { ok: false, reason: `${field} points to ${reason} (${url.hostname}), which ${caller} may not call.` };
   return { ok: true, url, dnsName: host };
 }
