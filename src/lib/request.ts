@@ -12,14 +12,15 @@ export function baseUrl(request: Request, appUrl?: string): string {
 }
 
 /**
- * Reads a request body of at most `cap` bytes, so a chunked body without Content-Length cannot exhaust
- * memory; past the cap it stops reading and throws `tooLarge()`.
+ * Reads a body (a request's, or a response's from an outside server) of at most `cap` bytes, so a
+ * chunked body without Content-Length cannot exhaust memory; past the cap it stops reading and throws
+ * `tooLarge()`.
  */
-export async function readBodyCapped(request: Request, cap: number, tooLarge: () => Error): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
+export async function readBodyCapped(message: Pick<Request, 'body'>, cap: number, tooLarge: () => Error): Promise<Uint8Array> {
+  if (!message.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = request.body.getReader();
+  const reader = message.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;

@@ -8,9 +8,13 @@
 //   POST /tsa/wrong-nonce      a real token with another nonce
 //   POST /tsa/unavailable      HTTP 503
 //   POST /tsa/counted          a real token from a TSA certificate whose OCSP requests (/ocsp/counted) are counted
-//   GET  /__counts             requests so far: {tsa, ocsp, ocspCounted}
+//   GET  /__counts             requests so far: {tsa, ocsp, ocspCounted, crl}
 //   POST /tsa/ocsp-down        a real token from a TSA certificate whose OCSP responder (/ocsp/unavailable) is down
+//   POST /tsa/crl              a real token from a TSA certificate with no OCSP responder but a CRL distribution point (/crl)
+//   POST /tsa/crl-revoked      the same, from a TSA certificate the CRL lists as revoked
+//   POST /tsa/crl-down         the same, whose CRL distribution point (/crl/unavailable) is down
 //   POST /ocsp                 application/ocsp-request → application/ocsp-response (RFC 6960 § A.1)
+//   GET  /crl                  the test CA's CRL (DER; counted in /__counts as crl)
 //   GET  /ca.pem, /tsa.pem     the certificates
 //   POST /__verify?digest=<hex>   a token (DER) → `openssl ts -verify` against the test CA: {code, output}
 // Plain JavaScript: it runs in Node, and the TypeScript program is typed for workerd only.
@@ -58,52 +62,57 @@ function requestedHash(der) {
 const REJECTION = Buffer.from([0x30, 0x05, 0x30, 0x03, 0x02, 0x01, 0x02]);
 const HASH_OPTION = { 20: '-sha1', 32: '-sha256', 48: '-sha384', 64: '-sha512' };
 
+/**
+ * The TSA certificates, one per `openssl ts` section, each with its own revocation pointer: OCSP through
+ * the responder here (up, down, counted) or, with no responder, a CRL distribution point here.
+ */
+const TSA_CERTIFICATES = [
+  { section: 'tsa_config', serial: '1001', file: 'tsa.pem', revocation: (base) => `authorityInfoAccess = OCSP;URI:${base}/ocsp` },
+  { section: 'tsa_ocsp_down', serial: '1002', file: 'tsa-ocsp-down.pem', revocation: (base) => `authorityInfoAccess = OCSP;URI:${base}/ocsp/unavailable` },
+  { section: 'tsa_counted', serial: '1003', file: 'tsa-counted.pem', revocation: (base) => `authorityInfoAccess = OCSP;URI:${base}/ocsp/counted` },
+  { section: 'tsa_crl', serial: '1004', file: 'tsa-crl.pem', revocation: (base) => `crlDistributionPoints = URI:${base}/crl` },
+  // Listed as revoked in the CRL.
+  { section: 'tsa_crl_revoked', serial: '1005', file: 'tsa-crl-revoked.pem', revocation: (base) => `crlDistributionPoints = URI:${base}/crl` },
+  { section: 'tsa_crl_down', serial: '1006', file: 'tsa-crl-down.pem', revocation: (base) => `crlDistributionPoints = URI:${base}/crl/unavailable` },
+];
+
+/** `openssl ca` time format (YYMMDDHHMMSSZ). */
+const caTime = (date) => `${String(date.getUTCFullYear()).slice(2)}${[date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()].map((n) => String(n).padStart(2, '0')).join('')}Z`;
+
 async function makeAuthority(dir, baseUrl) {
-  await writeFile(join(dir, 'ext.cnf'), [
-    '[tsa]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
-    'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
-    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp`,
-    // A second TSA certificate whose OCSP responder is always down (POST /tsa/ocsp-down).
-    '[tsa_ocsp_down]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
-    'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
-    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp/unavailable`,
-    // A third whose OCSP requests are counted on their own (POST /tsa/counted, GET /__counts).
-    '[tsa_counted]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
-    'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
-    `authorityInfoAccess = OCSP;URI:${baseUrl}/ocsp/counted`, '',
-  ].join('\n'));
+  await writeFile(join(dir, 'ext.cnf'), TSA_CERTIFICATES.flatMap(({ section, revocation }) => [
+    `[${section}]`, 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
+    'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', revocation(baseUrl),
+  ]).concat('').join('\n'));
   await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650',
     '-subj', '/O=Signing Service Tests/CN=Test TSA Root CA', '-addext', 'basicConstraints=critical,CA:TRUE',
     '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature', '-addext', 'subjectKeyIdentifier=hash'], dir);
   await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/O=Signing Service Tests/CN=Test TSA'], dir);
-  await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1001', '-days', '3650',
-    '-extfile', 'ext.cnf', '-extensions', 'tsa', '-out', 'tsa.pem'], dir);
-  await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1002', '-days', '3650',
-    '-extfile', 'ext.cnf', '-extensions', 'tsa_ocsp_down', '-out', 'tsa-ocsp-down.pem'], dir);
-  await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '0x1003', '-days', '3650',
-    '-extfile', 'ext.cnf', '-extensions', 'tsa_counted', '-out', 'tsa-counted.pem'], dir);
+  for (const { section, serial, file } of TSA_CERTIFICATES) {
+    await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', `0x${serial}`, '-days', '3650',
+      '-extfile', 'ext.cnf', '-extensions', section, '-out', file], dir);
+  }
   const notAfter = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-enddate'], dir)).toString().trim().replace('notAfter=', '');
-  const expiry = new Date(notAfter);
-  const stamp = `${String(expiry.getUTCFullYear()).slice(2)}${[expiry.getUTCMonth() + 1, expiry.getUTCDate(), expiry.getUTCHours(), expiry.getUTCMinutes(), expiry.getUTCSeconds()].map((n) => String(n).padStart(2, '0')).join('')}Z`;
+  const stamp = caTime(new Date(notAfter));
   const subject = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-subject', '-nameopt', 'compat'], dir)).toString().trim().replace('subject=', '');
-  // openssl ocsp's certificate database (the `openssl ca` index format): the TSA certificate is valid.
-  await writeFile(join(dir, 'index.txt'), `V\t${stamp}\t\t1001\tunknown\t${subject}\nV\t${stamp}\t\t1002\tunknown\t${subject}\nV\t${stamp}\t\t1003\tunknown\t${subject}\n`);
+  // openssl ocsp's certificate database (the `openssl ca` index format): every TSA certificate is valid.
+  await writeFile(join(dir, 'index.txt'), TSA_CERTIFICATES.map(({ serial }) => `V\t${stamp}\t\t${serial}\tunknown\t${subject}\n`).join(''));
   await writeFile(join(dir, 'index.txt.attr'), 'unique_subject = no\n');
+  // The CRL (`openssl ca -gencrl`, valid 7 days) lists 1005 as revoked an hour ago.
+  await writeFile(join(dir, 'crl-index.txt'), `V\t${stamp}\t\t1004\tunknown\t${subject}\nR\t${stamp}\t${caTime(new Date(Date.now() - 3_600_000))}\t1005\tunknown\t${subject}\n`);
+  await writeFile(join(dir, 'crl-index.txt.attr'), 'unique_subject = no\n');
+  await writeFile(join(dir, 'crlnumber'), '01\n');
+  await writeFile(join(dir, 'ca.cnf'), ['[ca]', 'default_ca = test_ca', '[test_ca]', `dir = ${dir}`, 'database = $dir/crl-index.txt',
+    'crlnumber = $dir/crlnumber', 'certificate = $dir/ca.pem', 'private_key = $dir/ca.key', 'default_md = sha256', 'default_crl_days = 7', ''].join('\n'));
+  await openssl(['ca', '-gencrl', '-config', 'ca.cnf', '-out', 'crl.pem'], dir);
+  await openssl(['crl', '-in', 'crl.pem', '-outform', 'DER', '-out', 'crl.der'], dir);
   await writeFile(join(dir, 'tsaserial'), '01\n');
-  await writeFile(join(dir, 'ts.cnf'), [
-    '[tsa]', 'default_tsa = tsa_config', '[tsa_config]', `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
-    'signer_cert = $dir/tsa.pem', 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
+  await writeFile(join(dir, 'ts.cnf'), ['[tsa]', 'default_tsa = tsa_config'].concat(TSA_CERTIFICATES.flatMap(({ section, file }) => [
+    `[${section}]`, `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
+    `signer_cert = $dir/${file}`, 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
     'default_policy = 1.3.6.1.4.1.99999.1.1', 'digests = sha1, sha256, sha384, sha512', 'accuracy = secs:1', 'ordering = yes',
     'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256',
-    '[tsa_ocsp_down]', `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
-    'signer_cert = $dir/tsa-ocsp-down.pem', 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
-    'default_policy = 1.3.6.1.4.1.99999.1.1', 'digests = sha1, sha256, sha384, sha512', 'accuracy = secs:1', 'ordering = yes',
-    'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256',
-    '[tsa_counted]', `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
-    'signer_cert = $dir/tsa-counted.pem', 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
-    'default_policy = 1.3.6.1.4.1.99999.1.1', 'digests = sha1, sha256, sha384, sha512', 'accuracy = secs:1', 'ordering = yes',
-    'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256', '',
-  ].join('\n'));
+  ]), '').join('\n'));
 }
 
 /** Starts the authority on a spare loopback port; `close()` stops it and removes its files. */
@@ -113,7 +122,7 @@ export async function startTimestampAuthority() {
   // openssl ts keeps its serial in a file: one reply at a time.
   let queue = Promise.resolve();
   const serially = (work) => (queue = queue.then(work, work));
-  const counts = { tsa: 0, ocsp: 0, ocspCounted: 0 };
+  const counts = { tsa: 0, ocsp: 0, ocspCounted: 0, crl: 0 };
 
   async function timestampReply(query, section = 'tsa_config') {
     const n = (counter += 1);
@@ -181,6 +190,15 @@ export async function startTimestampAuthority() {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         return res.end(JSON.stringify(result));
       }
+      if (req.method === 'GET' && path === '/crl') {
+        counts.crl += 1;
+        res.writeHead(200, { 'Content-Type': 'application/pkix-crl' });
+        return res.end(await readFile(join(dir, 'crl.der')));
+      }
+      if (req.method === 'GET' && path === '/crl/unavailable') {
+        res.writeHead(503, { 'Content-Type': 'text/plain' });
+        return res.end('The CRL distribution point is down for maintenance.');
+      }
       if (req.method === 'POST' && path === '/ocsp/unavailable') {
         counts.ocsp += 1;
         res.writeHead(503, { 'Content-Type': 'text/plain' });
@@ -218,6 +236,8 @@ export async function startTimestampAuthority() {
         reply = await serially(() => timestampReply(body, 'tsa_counted'));
       } else if (mode === 'ocsp-down') {
         reply = await serially(() => timestampReply(body, 'tsa_ocsp_down'));
+      } else if (mode === 'crl' || mode === 'crl-revoked' || mode === 'crl-down') {
+        reply = await serially(() => timestampReply(body, `tsa_${mode.replace('-', '_')}`));
       } else if (mode === 'ok') {
         reply = await serially(() => timestampReply(body));
       } else {

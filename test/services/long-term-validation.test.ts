@@ -1,6 +1,7 @@
 // PAdES B-LT and B-LTA (decisions.md › Signature levels): a sealed file with a timestamper gets a DSS
-// holding every certificate and OCSP response its signature and signature-timestamp need, and a
-// document timestamp over the whole file; an OCSP failure fails the seal.
+// holding every certificate and OCSP response (or, where a CA names no responder, CRL) its signature
+// and signature-timestamp need, and a document timestamp over the whole file; an OCSP or CRL failure,
+// or a revoked certificate, fails the seal.
 import { env } from 'cloudflare:test';
 import * as pkijs from 'pkijs';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib';
@@ -24,11 +25,11 @@ async function sampleBytes(): Promise<Uint8Array> {
 
 const trail = { serviceName: 'Signing Service', documentName: 'Lease.pdf', templateName: 'Lease', submissionRef: 'sub_t', completedAt: null, signers: [], events: [] };
 
-async function dssOf(bytes: Uint8Array): Promise<{ certs: Uint8Array[]; ocsps: Uint8Array[] }> {
+async function dssOf(bytes: Uint8Array): Promise<{ certs: Uint8Array[]; ocsps: Uint8Array[]; crls: Uint8Array[] }> {
   const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
   const dss = pdf.catalog.lookup(PDFName.of('DSS'), PDFDict);
   const streams = (key: string) => (dss.lookupMaybe(PDFName.of(key), PDFArray)?.asArray() ?? []).map((ref) => (pdf.context.lookup(ref) as PDFRawStream).getContents());
-  return { certs: streams('Certs'), ocsps: streams('OCSPs') };
+  return { certs: streams('Certs'), ocsps: streams('OCSPs'), crls: streams('CRLs') };
 }
 
 const subject = (der: Uint8Array) => pkijs.Certificate.fromBER(der).subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
@@ -138,5 +139,51 @@ describe('PAdES B-LTA seal', () => {
     const attempt = sealDocument({ original: await sampleBytes(), stamps: [], trail, signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa/ocsp-down`]) });
     await expect(attempt).rejects.toThrow(ValidationDataFailure);
     await expect(attempt).rejects.toThrow(/OCSP responder for the certificate "Signing Service Tests, Test TSA" answered HTTP 503/);
+  });
+});
+
+describe('PAdES B-LTA seal when the TSA certificate names a CRL distribution point and no OCSP responder', () => {
+  let signer: SigningIdentity;
+  const sealWith = async (path: string) =>
+    (await sealDocument({ original: await sampleBytes(), stamps: [], trail, signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([`${env.TEST_TSA_URL}${path}`]) })).bytes;
+  const crlFetches = async () => ((await (await fetch(`${env.TEST_TSA_URL}/__counts`)).json()) as { crl: number }).crl;
+  beforeAll(async () => {
+    signer = await generateSigningIdentity({ commonName: 'Acme Seal', organization: 'Acme Inc.' });
+  });
+
+  it('holds in its DSS the CA’s CRL, signed by the TSA root, not listing the TSA certificate, and no OCSP response', async () => {
+    const sealed = await sealWith('/tsa/crl');
+    const { certs, ocsps, crls } = await dssOf(sealed);
+    expect(ocsps).toHaveLength(0);
+    expect(crls).toHaveLength(1);
+    const crl = pkijs.CertificateRevocationList.fromBER(crls[0]);
+    const root = pkijs.Certificate.fromBER(certs.find((c) => subject(c) === 'Signing Service Tests, Test TSA Root CA')!);
+    const tsa = pkijs.Certificate.fromBER(certs.find((c) => subject(c) === 'Signing Service Tests, Test TSA')!);
+    expect(serialHex(tsa)).toBe('1004');
+    expect(await crl.verify({ issuerCertificate: root })).toBe(true);
+    expect((crl.revokedCertificates ?? []).some((entry) => entry.userCertificate.isEqual(tsa.serialNumber))).toBe(false);
+    expect(crl.nextUpdate!.value.getTime()).toBeGreaterThan(Date.now());
+    const { pdfsig } = await checkPdf(sealed);
+    expect(pdfsig.output.split(/Signature #\d+:/)[1]).toContain('Signature Validation: Signature is Valid.');
+  });
+
+  it('fetches the CRL once while it is fresh and puts it in every seal', async () => {
+    const first = await sealWith('/tsa/crl');
+    const before = await crlFetches();
+    const second = await sealWith('/tsa/crl');
+    expect((await crlFetches()) - before).toBe(0);
+    expect((await dssOf(second)).crls).toEqual((await dssOf(first)).crls);
+  });
+
+  it('fails the seal when the CRL lists the TSA certificate as revoked', async () => {
+    const attempt = sealWith('/tsa/crl-revoked');
+    await expect(attempt).rejects.toThrow(ValidationDataFailure);
+    await expect(attempt).rejects.toThrow('The CRL says the certificate "Signing Service Tests, Test TSA" is revoked.');
+  });
+
+  it('fails the seal when the CRL distribution point is down', async () => {
+    const attempt = sealWith('/tsa/crl-down');
+    await expect(attempt).rejects.toThrow(ValidationDataFailure);
+    await expect(attempt).rejects.toThrow('The CRL distribution point for the certificate "Signing Service Tests, Test TSA" answered HTTP 503.');
   });
 });

@@ -1,14 +1,19 @@
 // The validation data PAdES B-LT puts in the document security store (ETSI EN 319 142-1 § 5.4;
-// ISO 32000-2 § 12.8.4.3): every certificate of the signatures and their timestamps, and an OCSP
-// response (RFC 6960) for each certificate whose issuer names a responder. Fetched when sealing;
-// a responder that fails, or answers anything but "good", fails the seal.
+// ISO 32000-2 § 12.8.4.3): every certificate of the signatures and their timestamps, an OCSP
+// response (RFC 6960) for each certificate whose issuer names a responder, and for a certificate that
+// names no responder but a CRL distribution point, its issuer's CRL (RFC 5280 § 5). Fetched when
+// sealing; a responder or CRL that fails, or says anything but "good", fails the seal.
 import * as pkijs from 'pkijs';
+import { readBodyCapped } from '../../lib/request';
 
 const SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
 const AUTHORITY_INFO_ACCESS = '1.3.6.1.5.5.7.1.1';
 const OCSP_METHOD = '1.3.6.1.5.5.7.48.1';
 const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
+const CRL_DISTRIBUTION_POINTS = '2.5.29.31';
 const TIMEOUT_MS = 10_000;
+/** Public CAs' CRLs run to a few MB; past this one is not worth holding in a Worker's memory. */
+const CRL_MAX_BYTES = 10 * 1024 * 1024;
 
 export class ValidationDataFailure extends Error {
   override name = 'ValidationDataFailure';
@@ -19,7 +24,7 @@ export type ValidationData = {
   certificates: Uint8Array[];
   /** DER OCSPResponse (the whole response, as ISO 32000-2 § 12.8.4.3 stores it). */
   ocsps: Uint8Array[];
-  /** DER CRLs; none fetched yet (decisions.md › Signature levels). */
+  /** DER CRLs, each once: for certificates that name a CRL distribution point and no OCSP responder. */
   crls: Uint8Array[];
 };
 
@@ -46,6 +51,18 @@ function ocspUrl(certificate: pkijs.Certificate): string | undefined {
   const location = access?.accessDescriptions.find((d) => d.accessMethod === OCSP_METHOD)?.accessLocation;
   // GeneralName uniformResourceIdentifier [6]
   return location?.type === 6 && typeof location.value === 'string' && /^https?:\/\//.test(location.value) ? location.value : undefined;
+}
+
+/** The first http(s) URI among the certificate's CRL distribution points (RFC 5280 § 4.2.1.13). */
+function crlUrl(certificate: pkijs.Certificate): string | undefined {
+  const extension = certificate.extensions?.find((e) => e.extnID === CRL_DISTRIBUTION_POINTS);
+  const points = (extension?.parsedValue as pkijs.CRLDistributionPoints | undefined)?.distributionPoints ?? [];
+  for (const point of points) {
+    const names = Array.isArray(point.distributionPoint) ? point.distributionPoint : [];
+    const uri = names.find((name) => name.type === 6 && typeof name.value === 'string' && /^https?:\/\//.test(name.value));
+    if (uri) return uri.value as string;
+  }
+  return undefined;
 }
 
 type CheckedOcsp = { response: Uint8Array; certificates: pkijs.Certificate[] };
@@ -77,6 +94,57 @@ async function cachedOcspFor(certificate: pkijs.Certificate, issuer: pkijs.Certi
     ocspCache.set(key, { checked, until });
   }
   return checked;
+}
+
+/**
+ * CRLs checked against their issuer, kept per isolate by URL until their nextUpdate (at most an hour,
+ * like OCSP answers): one CRL speaks for every certificate its CA issued.
+ */
+type CheckedCrl = { der: Uint8Array; crl: pkijs.CertificateRevocationList };
+const crlCache = new Map<string, { checked: CheckedCrl; until: number }>();
+
+async function cachedCrlFor(issuer: pkijs.Certificate, url: string, fetcher: typeof fetch, who: string): Promise<CheckedCrl> {
+  const key = `${url} ${hex(der(issuer))}`;
+  const hit = crlCache.get(key);
+  if (hit && hit.until > Date.now()) return hit.checked;
+  crlCache.delete(key);
+  const checked = await crlFrom(issuer, url, fetcher, who);
+  const until = Math.min(checked.crl.nextUpdate!.value.getTime(), Date.now() + OCSP_CACHE_MS);
+  if (crlCache.size >= OCSP_CACHE_LIMIT) crlCache.delete(crlCache.keys().next().value!);
+  crlCache.set(key, { checked, until });
+  return checked;
+}
+
+/** The CRL at `url`, fetched and verified: signed by `issuer`, about `issuer`, and not past its nextUpdate. */
+async function crlFrom(issuer: pkijs.Certificate, url: string, fetcher: typeof fetch, who: string): Promise<CheckedCrl> {
+  let res: Response;
+  try {
+    res = await fetcher(url, { headers: { Accept: 'application/pkix-crl' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (error) {
+    throw new ValidationDataFailure(`The CRL for ${who} could not be fetched (${error instanceof Error ? error.name : 'network error'}).`);
+  }
+  if (!res.ok) throw new ValidationDataFailure(`The CRL distribution point for ${who} answered HTTP ${res.status}.`);
+  const body = await readBodyCapped(res, CRL_MAX_BYTES, () => new ValidationDataFailure(`The CRL for ${who} is larger than ${CRL_MAX_BYTES / 1024 / 1024} MB.`));
+  let crl: pkijs.CertificateRevocationList;
+  try {
+    crl = pkijs.CertificateRevocationList.fromBER(body);
+  } catch {
+    throw new ValidationDataFailure(`The CRL distribution point for ${who} answered something that is not a CRL.`);
+  }
+  let verified = false;
+  try {
+    verified = crl.issuer.isEqual(issuer.subject) && (await crl.verify({ issuerCertificate: issuer }));
+  } catch {
+    verified = false;
+  }
+  if (!verified) throw new ValidationDataFailure(`The CRL for ${who} is not signed by its issuer.`);
+  // A CRL without nextUpdate, or past it, says nothing about now (RFC 5280 § 5.1.2.5).
+  if (!crl.nextUpdate || crl.nextUpdate.value.getTime() <= Date.now()) throw new ValidationDataFailure(`The CRL for ${who} is out of date.`);
+  return { der: body, crl };
+}
+
+function revokedBy(crl: pkijs.CertificateRevocationList, certificate: pkijs.Certificate): boolean {
+  return (crl.revokedCertificates ?? []).some((entry) => entry.userCertificate.isEqual(certificate.serialNumber));
 }
 
 const subjectOf = (c: pkijs.Certificate) => c.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
@@ -125,7 +193,7 @@ async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate
 /**
  * Validation data for the CMS signatures given (DER ContentInfo each): their certificates and their
  * timestamps', and an OCSP response for every certificate that names a responder and whose issuer is
- * among them. Self-issued certificates (roots, the account's generated seal) are trust anchors a
+ * among them (else its issuer's CRL, when it names a distribution point). Self-issued certificates (roots, the account's generated seal) are trust anchors a
  * verifier must already hold; nothing can be said about their revocation, so they only travel as
  * certificates. `fetcher` reaches the responders (bench/seal times it).
  */
@@ -140,6 +208,7 @@ export async function collectValidationData(signatures: readonly Uint8Array[], f
   for (const cms of signatures) add(certificatesOf(signedDataOf(cms)));
 
   const ocsps: Uint8Array[] = [];
+  const crls = new Map<string, Uint8Array>();
   const checked = new Set<string>();
   // Responses may bring responder certificates; those are checked too (until nothing new appears).
   for (let pending = [...byDer.values()]; pending.length > 0; ) {
@@ -150,7 +219,16 @@ export async function collectValidationData(signatures: readonly Uint8Array[], f
       checked.add(key);
       const url = ocspUrl(certificate);
       const issuer = [...byDer.values()].find((c) => c !== certificate && c.subject.isEqual(certificate.issuer));
-      if (!url || !issuer) continue;
+      if (!issuer) continue;
+      if (!url) {
+        const distributionPoint = crlUrl(certificate);
+        if (!distributionPoint) continue;
+        const who = `the certificate "${subjectOf(certificate)}"`;
+        const { der: crl, crl: parsed } = await cachedCrlFor(issuer, distributionPoint, fetcher, who);
+        if (revokedBy(parsed, certificate)) throw new ValidationDataFailure(`The CRL says ${who} is revoked.`);
+        crls.set(distributionPoint, crl);
+        continue;
+      }
       const { response, certificates } = await cachedOcspFor(certificate, issuer, url, fetcher);
       ocsps.push(response);
       const before = byDer.size;
@@ -159,5 +237,5 @@ export async function collectValidationData(signatures: readonly Uint8Array[], f
     }
     pending = next;
   }
-  return { certificates: [...byDer.values()].map(der), ocsps, crls: [] };
+  return { certificates: [...byDer.values()].map(der), ocsps, crls: [...crls.values()] };
 }
