@@ -19,7 +19,8 @@ import {
   type PDFField,
   type PDFPage,
 } from 'pdf-lib';
-import { unprocessable } from '../../lib/errors';
+import { ApiError, unprocessable } from '../../lib/errors';
+import { isDigitallySigned } from '../documents/pdf';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
 import { readPageText } from '../pdf/page-text';
@@ -36,7 +37,17 @@ export type DocumentFields = { bytes: Uint8Array; fields: FieldInput[] };
 type Box = { x: number; y: number; width: number; height: number };
 type PageFrame = { x: number; y: number; width: number; height: number };
 
-const NAME = { AcroForm: PDFName.of('AcroForm'), Annots: PDFName.of('Annots'), Subtype: PDFName.of('Subtype'), Widget: PDFName.of('Widget'), Contents: PDFName.of('Contents') };
+const NAME = {
+  AcroForm: PDFName.of('AcroForm'),
+  Annots: PDFName.of('Annots'),
+  Subtype: PDFName.of('Subtype'),
+  Widget: PDFName.of('Widget'),
+  Contents: PDFName.of('Contents'),
+  Font: PDFName.of('Font'),
+  XObject: PDFName.of('XObject'),
+  Type0: PDFName.of('Type0'),
+  Form: PDFName.of('Form'),
+} as const;
 
 /** A box in PDF user space as an area in fractions of the page, from its top-left (geometry.ts). */
 function toArea(box: Box, frame: PageFrame, page: number): AreaInput {
@@ -233,12 +244,59 @@ function hexText(hex: string): string {
   return text;
 }
 
+/** Whether a resource dictionary names a two-byte (Type0) font, whose text the bytes do not show. */
+function hasTwoByteFont(resources: PDFDict | undefined): boolean {
+  const fonts = resources?.lookupMaybe(NAME.Font, PDFDict);
+  return (fonts?.values() ?? []).some((ref) => {
+    const font = resources!.context.lookup(ref);
+    return font instanceof PDFDict && font.get(NAME.Subtype) === NAME.Type0;
+  });
+}
+
+const TAG_OPENING = /\{\{|7b\s*7b/i;
+
+/**
+ * Whether the file may hold a tag, read cheaply with pdf-lib before pdf.js parses it all: a page's (or
+ * its form XObjects') content shows `{{` as text or hex, or uses a two-byte font, whose text only a
+ * full reading can tell. Content past the decoding budget is not read for tags.
+ */
+function mayHoldTags(pdf: PDFDocument, pages: PDFPage[]): boolean {
+  let budget = STRUCTURE_STREAMS_BUDGET;
+  const shows = (stream: unknown): boolean => {
+    if (!(stream instanceof PDFRawStream)) return false;
+    const data = decodeStreamWithin(stream, budget);
+    budget -= data.length;
+    return TAG_OPENING.test(latin1.decode(data));
+  };
+  for (const page of pages) {
+    const resources = page.node.Resources();
+    if (hasTwoByteFont(resources)) return true;
+    const contents = page.node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((r) => pdf.context.lookup(r)) : [contents];
+    const xobjects = resources?.lookupMaybe(NAME.XObject, PDFDict);
+    for (const ref of xobjects?.values() ?? []) {
+      const xobject = pdf.context.lookup(ref);
+      if (!(xobject instanceof PDFRawStream) || xobject.dict.get(NAME.Subtype) !== NAME.Form) continue;
+      if (hasTwoByteFont(xobject.dict.lookupMaybe(PDFName.of('Resources'), PDFDict))) return true;
+      streams.push(xobject);
+    }
+    if (streams.some(shows)) return true;
+  }
+  return false;
+}
+
 /** Hides every tag: blanked in the content stream where it can be, covered in white where not. */
 function hideTags(pdf: PDFDocument, pages: PDFPage[], tags: FoundTag[]): void {
   for (const number of new Set(tags.map((t) => t.page))) {
     const page = pages[number - 1];
     const onPage = tags.filter((t) => t.page === number);
-    if (blankTagStrings(pdf, page) >= onPage.length) continue;
+    let blanked = 0;
+    try {
+      blanked = blankTagStrings(pdf, page);
+    } catch {
+      // A content stream past the budget or undecodable: the cover below hides the tags instead.
+    }
+    if (blanked >= onPage.length) continue;
     for (const { box } of onPage) page.drawRectangle({ ...box, color: rgb(1, 1, 1), borderWidth: 0 });
   }
 }
@@ -249,20 +307,35 @@ function hideTags(pdf: PDFDocument, pages: PDFPage[], tags: FoundTag[]): void {
  * load is returned as it is, for the ingest to refuse with its own reason.
  */
 export async function extractDocumentFields(bytes: Uint8Array, label: string): Promise<DocumentFields> {
-  let pdf: PDFDocument;
   try {
-    pdf = await loadPdf(bytes, { updateMetadata: false });
-  } catch {
+    return await extractFrom(bytes, label);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // A file pdf-lib cannot walk: stored as it came, for the ingest to refuse with its own reason.
     return { bytes, fields: [] };
   }
+}
+
+async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFields> {
+  const pdf = await loadPdf(bytes, { updateMetadata: false });
+  // A signed file is refused by the ingest; changing it here would hide the signature it carries.
+  if (isDigitallySigned(pdf)) return { bytes, fields: [] };
   const pages = pdf.getPages();
   const formFields = importForm(pdf, label);
   const hasForm = pdf.catalog.has(NAME.AcroForm);
   let tags: FoundTag[] = [];
+  let readable = false;
   try {
-    tags = await findTags(bytes);
+    readable = mayHoldTags(pdf, pages);
   } catch {
-    // pdf.js could not read text pdf-lib could load: no tags found, the upload goes on.
+    // Page content past the budget or undecodable: no tags are read from it.
+  }
+  if (readable) {
+    try {
+      tags = await findTags(bytes);
+    } catch {
+      // pdf.js could not read text pdf-lib could load: no tags found, the upload goes on.
+    }
   }
   const fields = [...formFields, ...tagFields(tags, pages, label)];
   if (!hasForm && tags.length === 0) return { bytes, fields };
