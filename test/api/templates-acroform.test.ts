@@ -9,7 +9,10 @@ import type { ShardStamp } from '../../src/lib/shard-queues';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import { api, createAccount, type TestAccount } from '../helpers';
 import { checkPdf, placedWords } from '../pdf-tools';
-import { latin1, toBase64 } from '../fixtures/pdfs';
+import { fromLatin1, latin1, toBase64 } from '../fixtures/pdfs';
+// A real form no one here wrote: examples/gh-eforms.pdf of the LaTeX package grayhints (D. P. Story), from
+// Debian's texlive-latex-extra-doc 2022.20230122-4 (/usr/share/doc/texlive-doc/latex/grayhints/examples/).
+import grayhintsBase64 from '../fixtures/grayhints-eforms.pdf?inline';
 import { shardNumberOf } from '../submission-fixtures';
 
 const PAGE = { width: 612, height: 792 };
@@ -117,6 +120,36 @@ describe('AcroForm fields of an uploaded PDF', () => {
     within('Formfiller', 1, { x: 100, y: 700, w: 200, h: 20 });
     within('Germany', 1, { x: 100, y: 550, w: 150, h: 20 });
     within('Formfiller', 2, { x: 300, y: 100, w: 200, h: 50 });
+  });
+});
+
+describe('a real-world AcroForm (grayhints example, texlive-latex-extra-doc)', () => {
+  it('imports its eight fields with their names and kinds and removes the form', async () => {
+    const a = await createAccount();
+    const bytes = fromLatin1(atob(grayhintsBase64.replace(/^data:[^,]*,/, '')));
+    const res = await upload(a, bytes);
+    expect(res.status).toBe(201);
+    const kinds = Object.fromEntries(res.json.schema.map((f: { name: string; type: string }) => [f.name, f.type]));
+    expect(kinds).toEqual({
+      'Name.First': 'text',
+      'Name.Last': 'text',
+      Datefield: 'text',
+      'Integer.First': 'text',
+      'Integer.Second': 'text',
+      TotalNumbers: 'text',
+      combo: 'select',
+      Pet: 'text',
+    });
+    for (const field of res.json.schema) {
+      const [area] = field.areas;
+      expect(area.page).toBe(1);
+      expect(area.w).toBeGreaterThan(0);
+      expect(area.x + area.w).toBeLessThanOrEqual(1);
+      expect(area.y + area.h).toBeLessThanOrEqual(1);
+    }
+    const kept = await stored(a, res.json.id, res.json.documents[0].uuid);
+    expect((await PDFDocument.load(kept)).catalog.has(PDFName.of('AcroForm'))).toBe(false);
+    expect((await checkPdf(kept)).qpdf.code).toBe(0);
   });
 });
 
