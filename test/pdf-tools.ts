@@ -2,7 +2,22 @@
 import { env } from 'cloudflare:test';
 
 type ToolResult = { code: number; output: string };
-export type PdfCheck = { pdfsig: ToolResult; qpdf: ToolResult; text: ToolResult };
+export type PdfCheck = { pdfsig: ToolResult; qpdf: ToolResult; text: ToolResult; bbox: ToolResult };
+
+/** A word pdftotext -bbox found: page (from 1) and box in points from the page's top-left. */
+export type PlacedWord = { page: number; text: string; xMin: number; yMin: number; xMax: number; yMax: number };
+
+/** The words of `pdftotext -bbox` output, page by page. */
+export function placedWords(bbox: ToolResult): PlacedWord[] {
+  const words: PlacedWord[] = [];
+  let page = 0;
+  for (const line of bbox.output.split('\n')) {
+    if (line.includes('<page ')) page += 1;
+    const m = line.match(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)<\/word>/);
+    if (m) words.push({ page, text: m[5], xMin: +m[1], yMin: +m[2], xMax: +m[3], yMax: +m[4] });
+  }
+  return words;
+}
 
 export async function checkPdf(bytes: Uint8Array): Promise<PdfCheck> {
   const res = await fetch(env.PDF_TOOLS_URL, { method: 'POST', body: bytes });

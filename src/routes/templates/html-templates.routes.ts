@@ -41,7 +41,8 @@ export const createTemplateFromHtml = tenantRoute(
     summary: 'Create a template from HTML',
     description:
       'Each HTML document is printed to PDF by a browser with JavaScript disabled and every outside request blocked ' +
-      '(images, stylesheets, fonts and frames load only from `data:` URLs), then stored like an uploaded PDF. ' +
+      '(images, stylesheets, fonts and frames load only from `data:` URLs), then stored like an uploaded PDF; ' +
+      'text tags such as `{{Name;role=Signer 1;type=signature}}` in the printed text become fields, as for PDF uploads. ' +
       `Give \`html\` or \`documents\` (up to ${UPLOAD_LIMITS.documentsPerTemplate}); HTML up to ` +
       `${HTML_LIMITS.documentChars.toLocaleString('en')} characters per document, a body up to ${HTML_LIMITS.requestBytes / 1024 / 1024} MB.`,
     request: { body: { required: true, content: { 'application/json': { schema: htmlTemplateBody } } } },

@@ -35,7 +35,12 @@ const uploadBody = (component: string) => ({
 const createDescription =
   'Files are PDFs (20 MB each, 10 documents and 500 pages per template, 50 MB per request). JSON bodies carry ' +
   'each file as base64 or a data URL; multipart bodies use file parts (`documents[0][file]`, or `file`/`files[]`) ' +
-  'and JSON or bracketed keys for the rest. Fields reference roles by `role` name or `submitter_uuid`.';
+  'and JSON or bracketed keys for the rest. Fields reference roles by `role` name or `submitter_uuid`. ' +
+  'A PDF\u2019s own AcroForm fields (text, checkbox, radio, dropdown, signature) are imported as fields with their names, ' +
+  'places, options and required flags, and the form is removed from the stored file. Text tags in its text, ' +
+  '`{{Field Name;role=Signer 1;type=date;required=true}}` (options `name`, `type`, `role`, `required`, `readonly`, ' +
+  '`default`/`value`, `options=a,b`, `width`, `height` in points, `format`), become fields at the tag\u2019s place and ' +
+  'the tag is hidden; a bad tag is a 422 naming it and its page. Imported fields follow the fields given for the document.';
 
 export const createTemplateFromPdf = tenantRoute(
   { scopes: ['templates:write'], idempotent: true },

@@ -29,7 +29,7 @@ const CONTENTS = PDFName.of('Contents');
  * § 12.8.1). pdf-lib has parsed object streams too, so signatures stored compressed are found;
  * an empty signature field (no value yet) is not a signature.
  */
-function isDigitallySigned(pdf: PDFDocument): boolean {
+export function isDigitallySigned(pdf: PDFDocument): boolean {
   return pdf.context.enumerateIndirectObjects().some(([, object]) => object instanceof PDFDict && object.has(BYTE_RANGE) && object.has(CONTENTS));
 }
 

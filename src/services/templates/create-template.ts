@@ -13,6 +13,8 @@ import { notFound, unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { copyStoredFiles, deleteStoredFiles, documentKey, ingestDocuments, UPLOAD_LIMITS, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
+import { extractDocumentFields } from './document-fields';
+import { looksLikePdf } from '../documents/pdf';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
 import { assertLevelWithinAccount } from '../signature-levels/levels';
@@ -123,10 +125,29 @@ function documentRow(accountId: number, d: Omit<NewTemplateDocument, 'accountId'
   return { ...d, accountId, position };
 }
 
-export async function createTemplate(ctx: TemplateContext, input: CreateTemplateInput): Promise<TemplateWithDocuments> {
-  if (input.documents.length === 0) {
+/**
+ * Each PDF's own fields (AcroForm, text tags) join the fields given for it, after them; the bytes
+ * stored are the ones with the form removed and the tags hidden. Files over the size limit are left
+ * for the ingest to refuse.
+ */
+async function withDocumentFields(documents: CreateTemplateInput['documents']): Promise<CreateTemplateInput['documents']> {
+  const found: CreateTemplateInput['documents'] = [];
+  for (const document of documents) {
+    if (document.bytes.byteLength > UPLOAD_LIMITS.fileBytes || !looksLikePdf(document.bytes)) {
+      found.push(document);
+      continue;
+    }
+    const { bytes, fields } = await extractDocumentFields(document.bytes, document.label);
+    found.push(fields.length || bytes !== document.bytes ? { ...document, bytes, fields: [...(document.fields ?? []), ...fields] } : document);
+  }
+  return found;
+}
+
+export async function createTemplate(ctx: TemplateContext, given: CreateTemplateInput): Promise<TemplateWithDocuments> {
+  if (given.documents.length === 0) {
     throw unprocessable('documents must include at least one file; a template cannot be created from a field list alone.');
   }
+  const input = { ...given, documents: await withDocumentFields(given.documents) };
   // Before any file is stored: another account's brand id is refused like an unknown one (spec › Create brand).
   await checkBrandPreference(ctx.db, ctx.actor.accountId, input.preferences);
   assertLevelWithinAccount(input.preferences, ctx.actor.signatureLevel);

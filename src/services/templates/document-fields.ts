@@ -1,0 +1,296 @@
+// Fields a PDF brings with it (spec › Template document; decisions.md › Documents in): its AcroForm
+// fields and its text tags become template fields, and the stored PDF keeps neither live widgets nor
+// visible tags. One entry point, `extractDocumentFields`, for uploaded PDFs, printed HTML and (later)
+// rendered DOCX alike.
+import {
+  PDFArray,
+  PDFCheckBox,
+  PDFDict,
+  PDFDocument,
+  PDFDropdown,
+  PDFName,
+  PDFOptionList,
+  PDFRadioGroup,
+  PDFRawStream,
+  PDFRef,
+  PDFSignature,
+  PDFTextField,
+  rgb,
+  type PDFField,
+  type PDFPage,
+} from 'pdf-lib';
+import { ApiError, unprocessable } from '../../lib/errors';
+import { isDigitallySigned } from '../documents/pdf';
+import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
+import { loadPdf } from '../pdf/load-pdf';
+import { readPageText } from '../pdf/page-text';
+import { BadTag, MAX_TAG_ROLES, parseTag, TAG_PATTERN } from './text-tags';
+import { blankTagStrings, latin1 } from './blank-tags';
+import type { AreaInput, FieldInput } from './template-fields';
+
+/** Most AcroForm fields imported from one file; more is refused rather than half imported. */
+export const MAX_FORM_FIELDS = 500;
+/** Most text tags read from one file. */
+export const MAX_TEXT_TAGS = 500;
+
+export type DocumentFields = { bytes: Uint8Array; fields: FieldInput[] };
+
+type Box = { x: number; y: number; width: number; height: number };
+type PageFrame = { x: number; y: number; width: number; height: number };
+
+const NAME = {
+  AcroForm: PDFName.of('AcroForm'),
+  Annots: PDFName.of('Annots'),
+  Subtype: PDFName.of('Subtype'),
+  Widget: PDFName.of('Widget'),
+  Contents: PDFName.of('Contents'),
+  Font: PDFName.of('Font'),
+  XObject: PDFName.of('XObject'),
+  Type0: PDFName.of('Type0'),
+  Form: PDFName.of('Form'),
+} as const;
+
+/** A box in PDF user space as an area in fractions of the page, from its top-left (geometry.ts). */
+function toArea(box: Box, frame: PageFrame, page: number): AreaInput {
+  const clamp = (v: number) => Math.min(1, Math.max(0, v));
+  const x = clamp((box.x - frame.x) / frame.width);
+  const y = clamp((frame.y + frame.height - (box.y + box.height)) / frame.height);
+  return { page, x, y, w: clamp(Math.min(box.width / frame.width, 1 - x)), h: clamp(Math.min(box.height / frame.height, 1 - y)) };
+}
+
+function frameOf(page: PDFPage): PageFrame {
+  return page.getCropBox();
+}
+
+// ---- AcroForm ----
+
+function fieldType(field: PDFField): { type: FieldInput['type']; options?: string[] } | undefined {
+  if (field instanceof PDFTextField) return { type: 'text' };
+  if (field instanceof PDFCheckBox) return { type: 'checkbox' };
+  if (field instanceof PDFRadioGroup) return { type: 'radio', options: field.getOptions() };
+  if (field instanceof PDFDropdown || field instanceof PDFOptionList) return { type: 'select', options: field.getOptions() };
+  if (field instanceof PDFSignature) return { type: 'signature' };
+  return undefined; // push buttons carry no value
+}
+
+/** Which page each widget annotation sits on, from the pages' /Annots (a widget's /P is optional). */
+function widgetPages(pages: PDFPage[]): Map<PDFRef, number> {
+  const at = new Map<PDFRef, number>();
+  pages.forEach((page, i) => {
+    const annots = page.node.lookupMaybe(NAME.Annots, PDFArray);
+    for (const ref of annots?.asArray() ?? []) if (ref instanceof PDFRef && !at.has(ref)) at.set(ref, i);
+  });
+  return at;
+}
+
+/** The form's fields as template fields; a form pdf-lib cannot walk (cyclic /Kids, broken dicts) gives none. */
+function importForm(pdf: PDFDocument, label: string): FieldInput[] {
+  if (!pdf.catalog.has(NAME.AcroForm)) return [];
+  let fields: PDFField[];
+  try {
+    fields = pdf.getForm().getFields();
+  } catch {
+    return [];
+  }
+  if (fields.length > MAX_FORM_FIELDS) {
+    throw unprocessable(`${label} has ${fields.length} form fields; at most ${MAX_FORM_FIELDS} can be imported.`);
+  }
+  const pages = pdf.getPages();
+  const onPage = widgetPages(pages);
+  const imported: FieldInput[] = [];
+  const names = new Set<string>();
+  for (const field of fields) {
+    try {
+      const kind = fieldType(field);
+      if (!kind) continue;
+      const areas: AreaInput[] = [];
+      for (const widget of field.acroField.getWidgets()) {
+        const ref = pdf.context.getObjectRef(widget.dict);
+        const index = (ref && onPage.get(ref)) ?? pages.findIndex((p) => p.ref === widget.P());
+        if (index === undefined || index < 0) continue;
+        const rect = widget.getRectangle();
+        if (![rect.x, rect.y, rect.width, rect.height].every(Number.isFinite) || rect.width <= 0 || rect.height <= 0) continue;
+        areas.push(toArea(rect, frameOf(pages[index]), index + 1));
+        if (kind.type !== 'radio') break; // one box per field; a radio group has one per option
+      }
+      if (areas.length === 0) continue; // no widget on a page (missing /Rect, orphan): nothing to place
+      const options = kind.options?.filter((o) => o.trim());
+      if ((kind.type === 'radio' || kind.type === 'select') && !options?.length) continue;
+      let name = field.getName().trim() || `Field ${imported.length + 1}`;
+      while (names.has(name.toLowerCase())) name = `${name} (${imported.length + 1})`;
+      names.add(name.toLowerCase());
+      imported.push({
+        name,
+        type: kind.type,
+        ...(options ? { options } : {}),
+        ...(field.isRequired() ? { required: true } : {}),
+        ...(field.isReadOnly() ? { readonly: true } : {}),
+        areas,
+      });
+    } catch {
+      // One malformed field (wrong value types, missing entries) is skipped, not the upload.
+    }
+  }
+  return imported;
+}
+
+/** Removes the form and its widgets, so stamped values never sit under live fields. */
+function removeForm(pdf: PDFDocument): void {
+  pdf.catalog.delete(NAME.AcroForm);
+  for (const page of pdf.getPages()) {
+    const annots = page.node.lookupMaybe(NAME.Annots, PDFArray);
+    if (!annots) continue;
+    const kept = annots.asArray().filter((ref) => {
+      const annot = pdf.context.lookup(ref);
+      return !(annot instanceof PDFDict && annot.get(NAME.Subtype) === NAME.Widget);
+    });
+    page.node.set(NAME.Annots, pdf.context.obj(kept));
+  }
+}
+
+// ---- Text tags ----
+
+type FoundTag = { page: number; text: string; box: Box };
+
+/** Tags in the page text, each with its printed box (its share of the run's width, one font size high). */
+async function findTags(bytes: Uint8Array): Promise<FoundTag[]> {
+  const found: FoundTag[] = [];
+  const pages = await readPageText(bytes);
+  pages.forEach(({ runs }, i) => {
+    for (const run of runs) {
+      for (const match of run.text.matchAll(TAG_PATTERN)) {
+        const share = run.width / Math.max(1, run.text.length);
+        found.push({
+          page: i + 1,
+          text: match[0],
+          box: { x: run.x + share * match.index, y: run.y - run.size * 0.25, width: share * match[0].length, height: run.size * 1.2 },
+        });
+      }
+    }
+  });
+  return found;
+}
+
+function tagFields(tags: FoundTag[], pages: PDFPage[], label: string): FieldInput[] {
+  if (tags.length > MAX_TEXT_TAGS) throw unprocessable(`${label} has ${tags.length} text tags; at most ${MAX_TEXT_TAGS} are read.`);
+  const problems: string[] = [];
+  const roles = new Set<string>();
+  const fields: FieldInput[] = [];
+  for (const tag of tags) {
+    const where = `${label} page ${tag.page}: text tag ${tag.text}`;
+    try {
+      const { field, width, height } = parseTag(tag.text.slice(2, -2));
+      if (field.role) roles.add(field.role.toLowerCase());
+      if (roles.size > MAX_TAG_ROLES) throw new BadTag(`it names role "${field.role}", past the ${MAX_TAG_ROLES} roles a template can have`);
+      const top = tag.box.y + tag.box.height;
+      const box = { x: tag.box.x, width: width ?? tag.box.width, height: height ?? tag.box.height, y: top - (height ?? tag.box.height) };
+      fields.push({ ...field, areas: [toArea(box, frameOf(pages[tag.page - 1]), tag.page)] });
+    } catch (error) {
+      if (!(error instanceof BadTag)) throw error;
+      problems.push(`${where}: ${error.message}.`);
+    }
+  }
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  return fields;
+}
+
+
+/** Whether a resource dictionary names a two-byte (Type0) font, whose text the bytes do not show. */
+function hasTwoByteFont(resources: PDFDict | undefined): boolean {
+  const fonts = resources?.lookupMaybe(NAME.Font, PDFDict);
+  return (fonts?.values() ?? []).some((ref) => {
+    const font = resources!.context.lookup(ref);
+    return font instanceof PDFDict && font.get(NAME.Subtype) === NAME.Type0;
+  });
+}
+
+const TAG_OPENING = /\{\{|7b\s*7b/i;
+
+/**
+ * Whether the file may hold a tag, read cheaply with pdf-lib before pdf.js parses it all: a page's (or
+ * its form XObjects') content shows `{{` as text or hex, or uses a two-byte font, whose text only a
+ * full reading can tell. Content past the decoding budget is not read for tags.
+ */
+function mayHoldTags(pdf: PDFDocument, pages: PDFPage[]): boolean {
+  let budget = STRUCTURE_STREAMS_BUDGET;
+  const shows = (stream: unknown): boolean => {
+    if (!(stream instanceof PDFRawStream)) return false;
+    const data = decodeStreamWithin(stream, budget);
+    budget -= data.length;
+    return TAG_OPENING.test(latin1.decode(data));
+  };
+  for (const page of pages) {
+    const resources = page.node.Resources();
+    if (hasTwoByteFont(resources)) return true;
+    const contents = page.node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((r) => pdf.context.lookup(r)) : [contents];
+    const xobjects = resources?.lookupMaybe(NAME.XObject, PDFDict);
+    for (const ref of xobjects?.values() ?? []) {
+      const xobject = pdf.context.lookup(ref);
+      if (!(xobject instanceof PDFRawStream) || xobject.dict.get(NAME.Subtype) !== NAME.Form) continue;
+      if (hasTwoByteFont(xobject.dict.lookupMaybe(PDFName.of('Resources'), PDFDict))) return true;
+      streams.push(xobject);
+    }
+    if (streams.some(shows)) return true;
+  }
+  return false;
+}
+
+/** Hides every tag: blanked in the content stream where it can be, covered in white where not. */
+function hideTags(pdf: PDFDocument, pages: PDFPage[], tags: FoundTag[]): void {
+  for (const number of new Set(tags.map((t) => t.page))) {
+    const page = pages[number - 1];
+    const onPage = tags.filter((t) => t.page === number);
+    let blanked = 0;
+    try {
+      blanked = blankTagStrings(pdf, page);
+    } catch {
+      // A content stream past the budget or undecodable: the cover below hides the tags instead.
+    }
+    if (blanked >= onPage.length) continue;
+    for (const { box } of onPage) page.drawRectangle({ ...box, color: rgb(1, 1, 1), borderWidth: 0 });
+  }
+}
+
+/**
+ * The fields a PDF brings (AcroForm fields, then text tags in page order) and the bytes to store:
+ * the same bytes when it brought none. `label` names the file in 422 messages. A file pdf-lib cannot
+ * load is returned as it is, for the ingest to refuse with its own reason.
+ */
+export async function extractDocumentFields(bytes: Uint8Array, label: string): Promise<DocumentFields> {
+  try {
+    return await extractFrom(bytes, label);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // A file pdf-lib cannot walk: stored as it came, for the ingest to refuse with its own reason.
+    return { bytes, fields: [] };
+  }
+}
+
+async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFields> {
+  const pdf = await loadPdf(bytes, { updateMetadata: false });
+  // A signed file is refused by the ingest; changing it here would hide the signature it carries.
+  if (isDigitallySigned(pdf)) return { bytes, fields: [] };
+  const pages = pdf.getPages();
+  const formFields = importForm(pdf, label);
+  const hasForm = pdf.catalog.has(NAME.AcroForm);
+  let tags: FoundTag[] = [];
+  let readable = false;
+  try {
+    readable = mayHoldTags(pdf, pages);
+  } catch {
+    // Page content past the budget or undecodable: no tags are read from it.
+  }
+  if (readable) {
+    try {
+      tags = await findTags(bytes);
+    } catch {
+      // pdf.js could not read text pdf-lib could load: no tags found, the upload goes on.
+    }
+  }
+  const fields = [...formFields, ...tagFields(tags, pages, label)];
+  if (!hasForm && tags.length === 0) return { bytes, fields };
+  if (hasForm) removeForm(pdf);
+  if (tags.length) hideTags(pdf, pages, tags);
+  return { bytes: await pdf.save(), fields };
+}
