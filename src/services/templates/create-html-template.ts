@@ -26,8 +26,11 @@ export function htmlSourceKey(documentR2Key: string): string {
   return `${documentR2Key}/source.json`;
 }
 
-/** Prints every document in one browser session, in order. */
-async function renderDocuments(binding: Fetcher | undefined, input: HtmlTemplateInput): Promise<Uint8Array[]> {
+/** Prints every document in one browser session, in order (HTML templates and converted DOCX files). */
+export async function renderDocuments(
+  binding: Fetcher | undefined,
+  input: Pick<HtmlTemplateInput, 'documents' | 'header' | 'footer' | 'size'>,
+): Promise<Uint8Array[]> {
   let browser;
   try {
     browser = await openBrowser(binding);
