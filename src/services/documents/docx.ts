@@ -14,6 +14,8 @@ export const DOCX_LIMITS = {
   /** Every entry of the archive, decompressed, together (a zip bomb stops here). */
   unzippedBytes: 64 * MB,
   entries: 2000,
+  /** One XML part: docxtemplater and mammoth hold it parsed in memory several times over. */
+  xmlBytes: 16 * MB,
 } as const;
 
 /** Variables every submission has (spec › Template document › built-in variables). */
@@ -32,22 +34,27 @@ export function looksLikeZip(bytes: Uint8Array): boolean {
 export function unzipDocx(bytes: Uint8Array): DocxFiles {
   if (!looksLikeZip(bytes)) throw new UnusableDocument('is not a DOCX file (a DOCX is a zip archive)');
   const files: DocxFiles = {};
-  const chunks = new Map<string, Uint8Array[]>();
   let total = 0;
   let entries = 0;
   let failure: string | undefined;
   const unzip = new Unzip((file) => {
-    if (++entries > DOCX_LIMITS.entries) throw new UnusableDocument(`has more than ${DOCX_LIMITS.entries} entries in its archive`);
+    if (++entries > DOCX_LIMITS.entries) throw new UnusableDocument((failure ??= `has more than ${DOCX_LIMITS.entries} entries in its archive`));
     const parts: Uint8Array[] = [];
-    chunks.set(file.name, parts);
+    const xml = /\.(xml|rels)$/i.test(file.name);
+    let size = 0;
     file.ondata = (error, chunk, final) => {
       if (error) {
-        failure = 'is a damaged zip archive';
+        failure ??= 'is a damaged zip archive';
         return;
       }
       total += chunk.byteLength;
-      if (total > DOCX_LIMITS.unzippedBytes) throw new UnusableDocument(`expands to more than ${DOCX_LIMITS.unzippedBytes / MB} MB when unzipped`);
+      // fflate turns a throw from here into an error for the next chunk, so the reason is kept aside.
+      if (total > DOCX_LIMITS.unzippedBytes) throw new UnusableDocument((failure ??= `expands to more than ${DOCX_LIMITS.unzippedBytes / MB} MB when unzipped`));
       parts.push(chunk);
+      size += chunk.byteLength;
+      if (xml && size > DOCX_LIMITS.xmlBytes) {
+        throw new UnusableDocument((failure ??= `has an XML part (${file.name}) over ${DOCX_LIMITS.xmlBytes / MB} MB`));
+      }
       if (final) files[file.name] = concat(parts);
     };
     file.start();
@@ -56,9 +63,8 @@ export function unzipDocx(bytes: Uint8Array): DocxFiles {
   unzip.register(UnzipPassThrough);
   try {
     unzip.push(bytes, true);
-  } catch (error) {
-    if (error instanceof UnusableDocument) throw error;
-    throw new UnusableDocument('is a damaged zip archive');
+  } catch {
+    throw new UnusableDocument(failure ?? 'is a damaged zip archive');
   }
   if (failure) throw new UnusableDocument(failure);
   if (!files['word/document.xml'] || !files['[Content_Types].xml']) throw new UnusableDocument('is a zip archive but not a DOCX file (it has no word/document.xml)');
