@@ -35,3 +35,23 @@ export function buildDocx(bodyXml: string): Uint8Array {
     'word/document.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${bodyXml}</w:body></w:document>`),
   });
 }
+
+/** Variables, a nested condition with an else, a table and a page break. */
+export const agreementDocx = buildDocx(
+  paragraph('Agreement with [[client_name]], signed by [[signer_name]].') +
+    paragraph('[[if:discount]]') +
+    paragraph('A discount of [[discount]] applies.') +
+    paragraph('[[if:vip]]') +
+    paragraph('VIP-TERMS apply.') +
+    paragraph('[[else]]') +
+    paragraph('STANDARD-TERMS apply.') +
+    paragraph('[[end]]') +
+    paragraph('[[end]]') +
+    table([
+      ['Item', 'Price'],
+      ['[[item]]', '[[price]]'],
+    ]) +
+    pageBreak +
+    paragraph('SECOND-PAGE'),
+);
+

@@ -3,29 +3,10 @@
 import { env } from 'cloudflare:test';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { buildDocx, pageBreak, paragraph, table } from '../docx-fixtures';
+import { agreementDocx, buildDocx, paragraph } from '../docx-fixtures';
 import { toBase64 } from '../fixtures/pdfs';
 import { api, createAccount } from '../helpers';
 import { downloadDocument, pageTexts } from '../rendering-fixtures';
-
-/** Variables, a nested condition with an else, a table and a page break. */
-export const agreementDocx = buildDocx(
-  paragraph('Agreement with [[client_name]], signed by [[signer_name]].') +
-    paragraph('[[if:discount]]') +
-    paragraph('A discount of [[discount]] applies.') +
-    paragraph('[[if:vip]]') +
-    paragraph('VIP-TERMS apply.') +
-    paragraph('[[else]]') +
-    paragraph('STANDARD-TERMS apply.') +
-    paragraph('[[end]]') +
-    paragraph('[[end]]') +
-    table([
-      ['Item', 'Price'],
-      ['[[item]]', '[[price]]'],
-    ]) +
-    pageBreak +
-    paragraph('SECOND-PAGE'),
-);
 
 async function created(token: string, body: unknown, path = '/api/templates/docx') {
   const res = await api('POST', path, { token, body });
