@@ -47,16 +47,14 @@ function scalar(value: unknown): string | number | boolean | undefined {
 
 /** Values by variable name: submitter values, then submission values, then metadata, then built-ins (decisions.md › Documents in). */
 export function variableValues(variables: string[], sources: VariableSources): VariableValues {
-  const layers = [...sources.submitterValues, sources.submissionValues, sources.metadata, sources.builtIns as Record<string, unknown>];
+  const layers = [...sources.submitterValues, sources.submissionValues, sources.metadata];
+  const builtIns: Record<string, string> = sources.builtIns;
   const out: VariableValues = {};
   for (const name of variables) {
-    for (const layer of layers) {
-      const value = scalar(layer?.[name]);
-      if (value !== undefined && value !== '') {
-        out[name] = value;
-        break;
-      }
-    }
+    const given = layers.map((layer) => scalar(layer?.[name])).find((value) => value !== undefined && value !== '');
+    // A built-in always counts as given, even empty (a submitter invited by email alone has no name).
+    const value = given ?? (Object.hasOwn(builtIns, name) ? builtIns[name] : undefined);
+    if (value !== undefined) out[name] = value;
   }
   return out;
 }
