@@ -86,3 +86,17 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
     expect(res.status).toBe(201);
   });
 });
+
+describe('submissions of a DOCX template whose values change its length', { timeout: 90_000 }, () => {
+  it('answers 422 when the filled document would have another page count than the template', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const long = 'a very long item description '.repeat(400);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, values: { ...values, item: long }, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/^the values given make "agreement" \d+ pages long instead of its template's 2; fields are placed on the template's pages/);
+  });
+});

@@ -38,8 +38,9 @@ const INGESTORS: Ingestor[] = [
 function describeUnsupported(upload: Upload): string {
   const head = upload.bytes.subarray(0, 4);
   const zip = head[0] === 0x50 && head[1] === 0x4b;
-  // Zip archives went through the DOCX conversion already (templates.handlers.ts), so a .docx here is not a zip.
-  if (zip || /\.docx$/i.test(upload.name)) return `${upload.label} is not a DOCX file (a DOCX is a zip archive).`;
+  // Template creation converts DOCX before the ingest (templates.handlers.ts); adding documents does not.
+  if (zip) return `${upload.label} looks like a DOCX file; DOCX files are converted when a template is created (POST /api/templates/docx), so add a PDF here.`;
+  if (/\.docx$/i.test(upload.name)) return `${upload.label} is not a DOCX file (a DOCX is a zip archive).`;
   if (/\.html?$/i.test(upload.name) || upload.contentType?.includes('html')) {
     return `${upload.label} looks like an HTML file; only PDF uploads are supported so far.`;
   }
