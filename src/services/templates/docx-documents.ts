@@ -24,8 +24,12 @@ export function isDocxUpload(upload: Upload): boolean {
   return looksLikeZip(upload.bytes);
 }
 
-/** Readable tables and page breaks in the printed HTML; mammoth writes structure only. */
+/**
+ * Readable tables and page breaks in the printed HTML; mammoth writes structure only. Bullets are a
+ * text marker: Chromium paints its default disc as a shape, which leaves no bullet in the PDF's text.
+ */
 const DOCX_CSS =
+  'ul{list-style-type:"\\2022  "}' +
   'body{font-family:"DejaVu Serif","Liberation Serif",serif;font-size:11pt;line-height:1.35}' +
   'table{border-collapse:collapse;margin:6pt 0}td,th{border:1px solid #444;padding:3pt 6pt;vertical-align:top}' +
   'p{margin:0 0 6pt}img{max-width:100%}.page-break{break-after:page;border:0;margin:0}';
