@@ -20,19 +20,41 @@ export function table(rows: string[][]): string {
 
 export const pageBreak = '<w:p><w:r><w:br w:type="page"/></w:r></w:p>';
 
-/** A DOCX whose body is `bodyXml` (paragraph/table XML). */
-export function buildDocx(bodyXml: string): Uint8Array {
+const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PART = 'application/vnd.openxmlformats-officedocument.wordprocessingml';
+
+/** A DOCX whose body is `bodyXml` (paragraph/table XML), with a header and footer paragraph when given. */
+export function buildDocx(bodyXml: string, options: { header?: string; footer?: string } = {}): Uint8Array {
+  const parts: Record<string, Uint8Array> = {};
+  const overrides: string[] = [`<Override PartName="/word/document.xml" ContentType="${PART}.document.main+xml"/>`];
+  const rels: string[] = [];
+  const refs: string[] = [];
+  for (const kind of ['header', 'footer'] as const) {
+    const text = options[kind];
+    if (text === undefined) continue;
+    const tag = kind === 'header' ? 'hdr' : 'ftr';
+    parts[`word/${kind}1.xml`] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:${tag} xmlns:w="${W}">${paragraph(text)}</w:${tag}>`);
+    overrides.push(`<Override PartName="/word/${kind}1.xml" ContentType="${PART}.${kind}+xml"/>`);
+    rels.push(`<Relationship Id="r${kind}" Type="${R}/${kind}" Target="${kind}1.xml"/>`);
+    refs.push(`<w:${kind}Reference w:type="default" r:id="r${kind}"/>`);
+  }
   return zipSync({
     '[Content_Types].xml': strToU8(
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
-        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+        `${overrides.join('')}</Types>`,
     ),
     '_rels/.rels': strToU8(
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+        `<Relationship Id="rId1" Type="${R}/officeDocument" Target="word/document.xml"/></Relationships>`,
     ),
-    'word/document.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${bodyXml}</w:body></w:document>`),
+    'word/_rels/document.xml.rels': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels.join('')}</Relationships>`,
+    ),
+    'word/document.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${bodyXml}<w:sectPr>${refs.join('')}</w:sectPr></w:body></w:document>`,
+    ),
+    ...parts,
   });
 }
 

@@ -1,11 +1,11 @@
 // Submissions of DOCX templates: each submission's document is filled from its values and printed at
 // creation, the signing page and the sealing job use it, and a variable without a value is a 422.
 import { describe, expect, it } from 'vitest';
-import { agreementDocx } from '../docx-fixtures';
+import { agreementDocx, buildDocx, pageBreak, paragraph } from '../docx-fixtures';
 import { seal, storedPdf } from '../document-link-fixtures';
 import { toBase64 } from '../fixtures/pdfs';
 import { api, createAccount, type TestAccount } from '../helpers';
-import { pageTexts } from '../rendering-fixtures';
+import { downloadDocument, pageTexts } from '../rendering-fixtures';
 
 async function docxTemplate(a: TestAccount, preferences: Record<string, unknown> = {}) {
   const res = await api('POST', '/api/templates/docx', {
@@ -98,5 +98,34 @@ describe('submissions of a DOCX template whose values change its length', { time
     });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^the values given make "agreement" \d+ pages long instead of its template's 2; fields are placed on the template's pages/);
+  });
+});
+
+describe('a DOCX template with a header and a footer', { timeout: 90_000 }, () => {
+  it('prints them, filled, on every page of the submission’s document', async () => {
+    const a = await createAccount();
+    const docx = buildDocx(paragraph('Body for [[client_name]].') + pageBreak + paragraph('Second page.'), {
+      header: 'HEADER-MARK for [[client_name]]',
+      footer: 'FOOTER-MARK & <co> [[template_name]]',
+    });
+    const created = await api('POST', '/api/templates/docx', {
+      token: a.token,
+      body: { name: 'Headed', documents: [{ name: 'headed.docx', file: toBase64(docx) }], fields: [{ name: 'Initials', type: 'text', role: 'Client', areas: [{ page: 1, x: 0.1, y: 0.5, w: 0.3, h: 0.05 }] }] },
+    });
+    expect(created.status).toBe(201);
+    const templatePages = await pageTexts(await downloadDocument(a.token, created.json.id, created.json.documents[0].uuid));
+    expect(templatePages[0]).toContain('HEADER-MARK for [[client_name]]');
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: created.json.id, values: { client_name: 'ACME Corp' }, submitters: [{ role: 'Client', email: 'h@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'H' }, completed: true } });
+    await seal(a, res.json.id);
+    const pages = await pageTexts(await storedPdf(a, res.json.id, created.json.documents[0].id));
+    for (const page of pages.slice(0, 2)) {
+      expect(page).toContain('HEADER-MARK for ACME Corp');
+      expect(page).toContain('FOOTER-MARK & <co> Headed');
+    }
   });
 });

@@ -203,3 +203,28 @@ export function fillDocx(files: DocxFiles, values: VariableValues): Uint8Array {
 export function zipDocx(files: DocxFiles): Uint8Array {
   return zipSync(files, { level: 0 });
 }
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * The text of the DOCX's first header and first footer part, as HTML lines for the printed page's
+ * header and footer (mammoth drops them). Text only: Word's fields such as PAGE are not evaluated.
+ */
+export function docxHeaderFooter(files: DocxFiles): { header?: string; footer?: string } {
+  const partText = (prefix: string): string | undefined => {
+    const name = Object.keys(files)
+      .filter((n) => new RegExp(`^word/${prefix}\\d*\\.xml$`).test(n))
+      .sort()[0];
+    if (!name) return undefined;
+    const xml = new TextDecoder().decode(files[name]);
+    const lines = (xml.match(/<w:p[ >][\s\S]*?<\/w:p>/g) ?? [])
+      .map((p) => [...p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''))
+      .filter((line) => line.trim() !== '');
+    // The XML text is already entity-escaped; decoding the five XML entities then escaping for HTML keeps it exact.
+    const decoded = lines.map((l) => l.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&'));
+    return decoded.length ? decoded.map((l) => `<div>${escapeHtml(l)}</div>`).join('') : undefined;
+  };
+  return { header: partText('header'), footer: partText('footer') };
+}

@@ -4,10 +4,10 @@
 // and the sealing job use that PDF instead of the template's rendering.
 import type { TemplateDocument } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
-import { fillDocx, unzipDocx, type VariableValues } from '../documents/docx';
+import { unzipDocx, type VariableValues } from '../documents/docx';
 import { inspectPdf } from '../documents/pdf';
 import { renderDocuments } from '../templates/create-html-template';
-import { docxSourceKey, docxToHtml, docxVariablesKey, type DocxSource } from '../templates/docx-documents';
+import { docxSourceKey, docxVariablesKey, printableDocx, type DocxSource } from '../templates/docx-documents';
 
 /** Where a submission's own copy of a template document lives (under the document's key, so it goes with it). */
 export function generatedDocumentKey(document: Pick<TemplateDocument, 'r2Key'>, submissionSlug: string): string {
@@ -80,13 +80,13 @@ export async function generateDocuments(
   submissionSlug: string,
   where: string,
 ): Promise<GeneratedDocument[]> {
-  const html: string[] = [];
+  const pages: { html: string; header?: string; footer?: string }[] = [];
   for (const { document } of docs) {
     const original = await bucket.get(docxSourceKey(document.r2Key));
     if (!original) throw new Error(`The DOCX source of template document ${document.id} is missing from storage.`);
-    html.push(await docxToHtml(fillDocx(unzipDocx(new Uint8Array(await original.arrayBuffer())), values)));
+    pages.push(await printableDocx(unzipDocx(new Uint8Array(await original.arrayBuffer())), values));
   }
-  const pdfs = await renderDocuments(browser, { documents: html.map((h) => ({ html: h })), size: 'Letter' });
+  const pdfs = await renderDocuments(browser, { documents: pages, size: 'Letter' });
   const out: GeneratedDocument[] = [];
   for (const [i, { document }] of docs.entries()) {
     const { pageCount } = await inspectPdf(pdfs[i]);

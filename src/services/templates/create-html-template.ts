@@ -29,7 +29,7 @@ export function htmlSourceKey(documentR2Key: string): string {
 /** Prints every document in one browser session, in order (HTML templates and converted DOCX files). */
 export async function renderDocuments(
   binding: Fetcher | undefined,
-  input: Pick<HtmlTemplateInput, 'documents' | 'header' | 'footer' | 'size'>,
+  input: Pick<HtmlTemplateInput, 'header' | 'footer' | 'size'> & { documents: { html: string; header?: string; footer?: string }[] },
 ): Promise<Uint8Array[]> {
   let browser;
   try {
@@ -45,7 +45,12 @@ export async function renderDocuments(
     const pdfs: Uint8Array[] = [];
     for (const [i, document] of input.documents.entries()) {
       try {
-        const { pdf } = await renderHtmlToPdf(browser, { html: document.html, header: input.header, footer: input.footer, size: input.size });
+        const { pdf } = await renderHtmlToPdf(browser, {
+          html: document.html,
+          header: document.header ?? input.header,
+          footer: document.footer ?? input.footer,
+          size: input.size,
+        });
         pdfs.push(pdf);
       } catch (error) {
         if (error instanceof HtmlRenderTimeout) {

@@ -4,7 +4,7 @@
 // are placed on; the original DOCX and its variable list are kept beside it in R2.
 import mammoth from 'mammoth';
 import { unprocessable } from '../../lib/errors';
-import { docxVariables, fillDocx, looksLikeZip, unzipDocx } from '../documents/docx';
+import { docxHeaderFooter, docxVariables, fillDocx, looksLikeZip, unzipDocx, type DocxFiles, type VariableValues } from '../documents/docx';
 import type { Upload } from '../documents/ingest';
 import { UnusableDocument } from '../documents/pdf';
 import { renderDocuments } from './create-html-template';
@@ -45,6 +45,12 @@ export async function docxToHtml(docx: Uint8Array): Promise<string> {
   return `<!doctype html><html><head><meta charset="utf-8"><style>${DOCX_CSS}</style></head><body>${value}</body></html>`;
 }
 
+/** A DOCX filled with `values` as a printable page: body HTML, and its header and footer text. */
+export async function printableDocx(files: DocxFiles, values: VariableValues): Promise<{ html: string; header?: string; footer?: string }> {
+  const filled = fillDocx(files, values);
+  return { html: await docxToHtml(filled), ...docxHeaderFooter(unzipDocx(filled)) };
+}
+
 export type ConvertedDocx = { index: number; original: Uint8Array; variables: string[] };
 
 /**
@@ -53,14 +59,13 @@ export type ConvertedDocx = { index: number; original: Uint8Array; variables: st
  */
 export async function convertDocxUploads(binding: Fetcher | undefined, uploads: Upload[]): Promise<ConvertedDocx[]> {
   const problems: string[] = [];
-  const pending: (ConvertedDocx & { html: string })[] = [];
+  const pending: (ConvertedDocx & { page: { html: string; header?: string; footer?: string } })[] = [];
   for (const [index, upload] of uploads.entries()) {
     if (!isDocxUpload(upload)) continue;
     try {
       const files = unzipDocx(upload.bytes);
       const variables = docxVariables(files);
-      const html = await docxToHtml(fillDocx(files, {}));
-      pending.push({ index, original: upload.bytes, variables, html });
+      pending.push({ index, original: upload.bytes, variables, page: await printableDocx(files, {}) });
     } catch (error) {
       if (!(error instanceof UnusableDocument)) {
         // mammoth's own failures on a damaged document (missing parts, bad XML) are the file's fault.
@@ -72,7 +77,7 @@ export async function convertDocxUploads(binding: Fetcher | undefined, uploads: 
   }
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   if (!pending.length) return [];
-  const pdfs = await renderDocuments(binding, { documents: pending.map((p) => ({ html: p.html })), size: 'Letter' });
+  const pdfs = await renderDocuments(binding, { documents: pending.map((p) => p.page), size: 'Letter' });
   pending.forEach((p, i) => {
     const upload = uploads[p.index];
     uploads[p.index] = { ...upload, name: upload.name.replace(/\.docx$/i, ''), bytes: pdfs[i], contentType: 'application/pdf' };
