@@ -9,6 +9,8 @@ export const TEST_PARTNER_KEYS = 'ptk_testPartnerKeyOne0000000000000000,ptk_test
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
+    // Real DOCX fixtures are imported with `?inline` like the PDF one (Vite knows .pdf, not .docx).
+    assetsInclude: ['**/*.docx'],
     plugins: [
       cloudflareTest(({ inject }) => ({
         wrangler: { configPath: './wrangler.toml' },

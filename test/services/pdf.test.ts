@@ -57,11 +57,11 @@ describe('ingestDocuments', () => {
     expect(await storedKeys(accountId)).toEqual(stored);
   });
 
-  it('names a DOCX upload as not yet supported', async () => {
+  it('names a DOCX upload that reaches the ingest unconverted', async () => {
     const docx = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]);
     await expect(ingest([{ label: 'documents[0]', name: 'contract.docx', bytes: docx }]).result).rejects.toMatchObject({
       status: 422,
-      error: 'documents[0] looks like a DOCX file; only PDF uploads are supported so far.',
+      error: 'documents[0] looks like a DOCX file; DOCX files are converted when a template is created (POST /api/templates/docx), so add a PDF here.',
     });
   });
 

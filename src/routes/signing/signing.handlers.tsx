@@ -1,5 +1,6 @@
 // Handlers of the signing page routes: call src/services/signing, shape the page or JSON. The JSON
 // routes' bodies arrive validated by their declarations (signing.routes.ts).
+import { submissionDocumentObject } from '../../services/submissions/generated-documents';
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -219,7 +220,8 @@ export async function streamDocument(c: C) {
   if (kind !== 'form' && kind !== 'completed') throw notFound('Document');
   const document = signing.scope.template.documents.find((d) => d.uuid === c.req.param('document_uuid'));
   if (!document) throw notFound('Document');
-  const object = await c.env.FILES.get(document.r2Key);
+  // A DOCX template's document filled for this submission, when it has one (generated-documents.ts).
+  const object = await submissionDocumentObject(c.env.FILES, document, signing.scope.submission.slug);
   if (!object) throw notFound('Document');
   return new Response(object.body, {
     headers: {

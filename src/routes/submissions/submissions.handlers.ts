@@ -40,6 +40,8 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
     upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL),
     messagesQueue: c.env.MESSAGES_QUEUE,
     sealingQueue: c.env.SEALING_QUEUE,
+    files: c.env.FILES,
+    browser: c.env.BROWSER,
     ip: clientIp(c.req.raw),
     userAgent: c.req.header('User-Agent') ?? null,
   };

@@ -59,6 +59,10 @@ const submissionFields = {
   auto_sign: z.boolean().optional(),
   draft: z.boolean().optional().openapi({ description: 'true: saved but nothing is sent until POST /api/submissions/{id}/send.' }),
   metadata: metadata.optional(),
+  values: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .openapi({ description: 'Values of a DOCX template’s `[[variables]]` (after each submitter’s `values`, before `metadata` and the built-ins).' }),
   preferences: preferences.optional(),
   message: z.object({ subject: z.string().optional(), body: z.string().optional() }).optional().openapi({ description: 'Invitation subject and body overrides (tokens as in reminders).' }),
 };

@@ -14,6 +14,7 @@ import { auditStatementFor } from '../../middleware/audit';
 import { upgradeUrl } from '../../middleware/authorize';
 import { bundlePdfs } from '../../services/documents/bundle';
 import * as creating from '../../services/templates/create-template';
+import { convertDocxUploads, keepDocxSources } from '../../services/templates/docx-documents';
 import * as updating from '../../services/templates/update-template';
 import type { TemplateContext } from '../../services/templates/template-records';
 import { readTemplateBody, toUpload } from './template-body';
@@ -84,14 +85,19 @@ export const createTemplate: RouteHandler<typeof routes.createTemplate, AppEnv> 
   for (const [i, entry] of (body.documents ?? []).entries()) {
     documents.push({ ...(await toUpload(`documents[${i}]`, entry, i)), fields: entry.fields });
   }
+  // DOCX files become their printed PDFs here; the template is then made exactly as from PDFs.
+  const converted = await convertDocxUploads(c.env.BROWSER, documents);
   const db = c.var.db;
   const created = await creating.createTemplate(creatingContext(c, db, 'template.create'), { ...body, documents });
+  // After the rows exist (their keys are chosen by the ingest), as for HTML sources.
+  await keepDocxSources(c.env.FILES, created.documents, converted);
   recordedCreate(c, 'template.create', created.template);
   // The batch returned the document rows: no second read.
   return c.json(serializeTemplate(created.template, created.documents, baseUrl(c.req.raw, c.env.APP_URL)), 201);
 };
 
 export const createTemplateFromPdf: RouteHandler<typeof routes.createTemplateFromPdf, AppEnv> = createTemplate as never;
+export const createTemplateFromDocx: RouteHandler<typeof routes.createTemplateFromDocx, AppEnv> = createTemplate as never;
 
 export const listTemplates: RouteHandler<typeof routes.listTemplates, AppEnv> = async (c) => {
   const query = c.req.valid('query');

@@ -21,6 +21,7 @@ export function mountTemplates(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.mergeTemplates, handlers.mergeTemplates);
   app.openapi(routes.createTemplateFromPdf, handlers.createTemplateFromPdf);
   app.openapi(htmlRoutes.createTemplateFromHtml, createTemplateFromHtml);
+  app.openapi(routes.createTemplateFromDocx, handlers.createTemplateFromDocx);
   app.openapi(routes.createTemplate, handlers.createTemplate);
   app.openapi(routes.listTemplates, handlers.listTemplates);
   app.openapi(routes.getTemplate, handlers.getTemplate);

@@ -55,8 +55,24 @@ export const createTemplateFromPdf = tenantRoute(
   },
 );
 
+export const createTemplateFromDocx = tenantRoute(
+  { scopes: ['templates:write'], idempotent: true, errors: [503] },
+  {
+    method: 'post',
+    path: '/templates/docx',
+    tags,
+    summary: 'Create a template from DOCX files',
+    description:
+      `${createDescription} Each DOCX may hold \`[[variable]]\` placeholders and \`[[if:variable]]…[[else]]…[[end]]\` blocks ` +
+      '(nestable); it is printed to PDF (variables shown as their `[[name]]` text, conditions false) and fields are placed on that PDF. ' +
+      'The original DOCX is kept. PDF files may be mixed in.',
+    request: { body: uploadBody('TemplateCreate') },
+    responses: { 201: templateResponse('The new template.'), ...tooLarge },
+  },
+);
+
 export const createTemplate = tenantRoute(
-  { scopes: ['templates:write'], idempotent: true },
+  { scopes: ['templates:write'], idempotent: true, errors: [503] },
   {
     method: 'post',
     path: '/templates',

@@ -113,6 +113,12 @@ export const preferencesInputSchema = z
     custom_domain: z.string().max(253).regex(/^$|^[a-z0-9.-]+$/i, 'must be a host name such as sign.example.com').nullable().optional(),
     signing_nav_style: z.enum(SIGNING_NAV_STYLES).nullable().optional(),
     require_email_2fa: z.boolean().nullable().optional(),
+    optional_variables: z
+      .array(z.string().max(255))
+      .max(500)
+      .nullable()
+      .optional()
+      .openapi({ description: 'DOCX variables a submission may leave without a value (they print empty); others are required.' }),
     signature_level: z
       .enum(SIGNATURE_LEVELS)
       .nullable()

@@ -1,5 +1,5 @@
-// Document ingest: bytes + type in, measured and stored documents out. PDF today; DOCX and HTML converters
-// plug in here (convert to PDF, keep the original) without the template code changing.
+// Document ingest: bytes + type in, measured and stored documents out. PDFs only: DOCX and HTML are
+// converted to PDF before they get here (services/templates/docx-documents.ts, create-html-template.ts).
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
 import type { PageDimensions } from '../../db/schema/index';
@@ -38,7 +38,9 @@ const INGESTORS: Ingestor[] = [
 function describeUnsupported(upload: Upload): string {
   const head = upload.bytes.subarray(0, 4);
   const zip = head[0] === 0x50 && head[1] === 0x4b;
-  if (zip || /\.docx$/i.test(upload.name)) return `${upload.label} looks like a DOCX file; only PDF uploads are supported so far.`;
+  // Template creation converts DOCX before the ingest (templates.handlers.ts); adding documents does not.
+  if (zip) return `${upload.label} looks like a DOCX file; DOCX files are converted when a template is created (POST /api/templates/docx), so add a PDF here.`;
+  if (/\.docx$/i.test(upload.name)) return `${upload.label} is not a DOCX file (a DOCX is a zip archive).`;
   if (/\.html?$/i.test(upload.name) || upload.contentType?.includes('html')) {
     return `${upload.label} looks like an HTML file; only PDF uploads are supported so far.`;
   }

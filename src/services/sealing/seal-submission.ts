@@ -14,6 +14,7 @@ import { sealDocument } from '../pdf/seal';
 import { payloadDocumentLinks } from '../document-links/links';
 import { loadScope, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import { sealedDocumentKey } from '../submissions/file-keys';
+import { submissionDocumentObject } from '../submissions/generated-documents';
 import { documentGeneratedData } from '../webhooks/payloads';
 import { paidPaymentsOfSubmission } from '../../db/queries/payments';
 import { auditTrailFor, sealedPaymentText } from './audit-trail';
@@ -40,7 +41,8 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   const { submission } = scope;
   // First: in production without a TSA nothing is read or signed (long-term.ts).
   const timestamper = sealingTimestamper(env);
-  const original = await env.FILES.get(document.r2Key);
+  // A DOCX template's document filled for this submission is sealed instead of the template's rendering.
+  const original = await submissionDocumentObject(env.FILES, document, submission.slug);
   if (!original) throw new SealingProblem(`The document "${document.filename}" (template document ${document.id}) is missing from storage, so it cannot be sealed.`);
   const [bytes, events, payments] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id), paidPaymentsOfSubmission(db, submission.id)]);
   // Paid payment fields show amount, currency and Stripe's reference at their areas and on the audit page.

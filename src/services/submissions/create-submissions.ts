@@ -27,6 +27,7 @@ import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';
 import { autoSignValues } from './auto-sign';
 import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
+import { docxDocumentsOf, generateDocuments, missingVariablesProblem, variableValues, type GeneratedDocument } from './generated-documents';
 import { ACTIVE_SUBMITTER_STATES, completeSubmitter, isTurnOf, submittersToInvite, type StateContext } from './submission-state';
 
 export type SubmitterInput = {
@@ -51,6 +52,8 @@ export type SubmissionInput = {
   auto_sign?: boolean;
   draft?: boolean;
   metadata?: Record<string, unknown>;
+  /** A DOCX template's variables (decisions.md › Documents in). */
+  values?: Record<string, unknown>;
   preferences?: SubmissionPreferences;
   message?: { subject?: string; body?: string };
 };
@@ -63,6 +66,9 @@ export type CreateContext = StateContext & {
   requestBase: string;
   /** The account's active custom domains, for the links the invitations carry (chooseLinkBase). */
   linkDomains?: readonly LinkDomain[];
+  /** Where DOCX templates' documents are kept and their filled copies stored, and the browser that prints them. */
+  files?: R2Bucket;
+  browser?: Fetcher;
 };
 
 /** At most this many submitters per submission and submissions per request (docs/decisions.md › Submissions). */
@@ -321,6 +327,7 @@ export async function createSubmissions(
     };
   });
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  const generated = await generateDocxDocuments(ctx, template, documents, inputs, planned);
 
   // Every submission of the request goes into one D1 batch, one transaction: a bulk create is stored
   // whole or not at all (issue 21 › 8). The batch starts with the plan-limit guard (docs/limits.md), so
@@ -334,6 +341,8 @@ export async function createSubmissions(
     () => cs.commit(ctx.messagesQueue),
     () => planLimitReached(ctx.account, 'submissionsPerMonth', ctx.upgradeUrl),
   );
+  // After the commit: a refused batch leaves no files. Until they are written, the template's rendering shows.
+  await Promise.all(generated.map((g) => ctx.files!.put(g.key, g.bytes, { httpMetadata: { contentType: 'application/pdf' } })));
 
   const slugs = planned.map((p) => p.submission.slug);
   const rows = await listSubmissionsBySlugs(ctx.db, slugs);
@@ -452,4 +461,49 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, pl
     cs.add(insertSubmissionEventStatement(db, { submissionSlug: slug }, { submitterSlug: s.slug }, { accountId, action: 'sent', ip: ctx.ip, userAgent: ctx.userAgent, data: {}, at }));
   }
   if (!draft) cs.add(insertResolvedEventStatement(db, accountId, 'submission.sent', payloadSubmission('pending'), resolved));
+}
+
+/**
+ * A DOCX template's documents filled for each planned submission (generated-documents.ts): every
+ * variable without a value is one 422 naming it, before anything is printed or stored.
+ */
+async function generateDocxDocuments(
+  ctx: CreateContext,
+  template: Template,
+  documents: TemplateDocument[],
+  inputs: SubmissionInput[],
+  planned: { submission: { slug: string } }[],
+): Promise<GeneratedDocument[]> {
+  if (!ctx.files) return [];
+  const docx = await docxDocumentsOf(ctx.files, documents);
+  if (!docx.length) return [];
+  const variables = [...new Set(docx.flatMap((d) => d.variables))];
+  const optional = (template.preferences.optional_variables as string[] | undefined) ?? [];
+  const problems: string[] = [];
+  const valuesOf = inputs.map((input, i) => {
+    const where = inputs.length > 1 ? `submissions[${i}].` : '';
+    const signer = input.submitters.find((s) => s.name || s.email);
+    const values = variableValues(variables, {
+      submitterValues: input.submitters.map((s) => s.values),
+      submissionValues: input.values,
+      metadata: input.metadata,
+      builtIns: {
+        signer_name: signer?.name ?? '',
+        signer_email: signer?.email ?? '',
+        signing_date: nowIso().slice(0, 10),
+        submission_id: planned[i].submission.slug,
+        template_name: template.name,
+      },
+    });
+    const problem = missingVariablesProblem(where, variables, values, optional);
+    if (problem) problems.push(problem);
+    return values;
+  });
+  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  const out: GeneratedDocument[] = [];
+  for (const [i, values] of valuesOf.entries()) {
+    const where = inputs.length > 1 ? `submissions[${i}]: ` : '';
+    out.push(...(await generateDocuments(ctx.files, ctx.browser, docx, values, planned[i].submission.slug, where)));
+  }
+  return out;
 }

@@ -26,8 +26,11 @@ export function htmlSourceKey(documentR2Key: string): string {
   return `${documentR2Key}/source.json`;
 }
 
-/** Prints every document in one browser session, in order. */
-async function renderDocuments(binding: Fetcher | undefined, input: HtmlTemplateInput): Promise<Uint8Array[]> {
+/** Prints every document in one browser session, in order (HTML templates and converted DOCX files). */
+export async function renderDocuments(
+  binding: Fetcher | undefined,
+  input: Pick<HtmlTemplateInput, 'header' | 'footer' | 'size'> & { documents: { html: string; header?: string; footer?: string }[] },
+): Promise<Uint8Array[]> {
   let browser;
   try {
     browser = await openBrowser(binding);
@@ -42,7 +45,12 @@ async function renderDocuments(binding: Fetcher | undefined, input: HtmlTemplate
     const pdfs: Uint8Array[] = [];
     for (const [i, document] of input.documents.entries()) {
       try {
-        const { pdf } = await renderHtmlToPdf(browser, { html: document.html, header: input.header, footer: input.footer, size: input.size });
+        const { pdf } = await renderHtmlToPdf(browser, {
+          html: document.html,
+          header: document.header ?? input.header,
+          footer: document.footer ?? input.footer,
+          size: input.size,
+        });
         pdfs.push(pdf);
       } catch (error) {
         if (error instanceof HtmlRenderTimeout) {

@@ -1,0 +1,230 @@
+// DOCX templates (spec › Template document: `.docx` with `[[variable]]` and `[[if:variable]]…[[else]]…[[end]]`):
+// a bounded unzip, docxtemplater configured for that syntax, and the variables a document references.
+import Docxtemplater from 'docxtemplater';
+import { Unzip, UnzipInflate, UnzipPassThrough, zipSync } from 'fflate';
+import fileTypeConfigs from 'docxtemplater/js/file-type-config.js';
+import moduleWrapper from 'docxtemplater/js/module-wrapper.js';
+import createLoopModule from 'docxtemplater/js/modules/loop.js';
+import PizZip from 'pizzip';
+import { UnusableDocument } from './pdf';
+
+const MB = 1024 * 1024;
+
+export const DOCX_LIMITS = {
+  /** Every entry of the archive, decompressed, together (a zip bomb stops here). */
+  unzippedBytes: 64 * MB,
+  entries: 2000,
+  /** One XML part: docxtemplater and mammoth hold it parsed in memory several times over. */
+  xmlBytes: 16 * MB,
+} as const;
+
+/** Variables every submission has (spec › Template document › built-in variables). */
+export const BUILT_IN_VARIABLES = ['signer_name', 'signer_email', 'signing_date', 'submission_id', 'template_name'] as const;
+
+export type DocxFiles = Record<string, Uint8Array>;
+
+export function looksLikeZip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+}
+
+/**
+ * Unzips a DOCX counting the bytes actually inflated, not the sizes the archive declares (which a
+ * zip bomb lies about): past `DOCX_LIMITS.unzippedBytes` the file is refused.
+ */
+export function unzipDocx(bytes: Uint8Array): DocxFiles {
+  if (!looksLikeZip(bytes)) throw new UnusableDocument('is not a DOCX file (a DOCX is a zip archive)');
+  const files: DocxFiles = {};
+  let total = 0;
+  let entries = 0;
+  let failure: string | undefined;
+  const unzip = new Unzip((file) => {
+    if (++entries > DOCX_LIMITS.entries) throw new UnusableDocument((failure ??= `has more than ${DOCX_LIMITS.entries} entries in its archive`));
+    const parts: Uint8Array[] = [];
+    const xml = /\.(xml|rels)$/i.test(file.name);
+    let size = 0;
+    file.ondata = (error, chunk, final) => {
+      if (error) {
+        failure ??= 'is a damaged zip archive';
+        return;
+      }
+      total += chunk.byteLength;
+      // fflate turns a throw from here into an error for the next chunk, so the reason is kept aside.
+      if (total > DOCX_LIMITS.unzippedBytes) throw new UnusableDocument((failure ??= `expands to more than ${DOCX_LIMITS.unzippedBytes / MB} MB when unzipped`));
+      parts.push(chunk);
+      size += chunk.byteLength;
+      if (xml && size > DOCX_LIMITS.xmlBytes) {
+        throw new UnusableDocument((failure ??= `has an XML part (${file.name}) over ${DOCX_LIMITS.xmlBytes / MB} MB`));
+      }
+      if (final) files[file.name] = concat(parts);
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  unzip.register(UnzipPassThrough);
+  try {
+    unzip.push(bytes, true);
+  } catch {
+    throw new UnusableDocument(failure ?? 'is a damaged zip archive');
+  }
+  if (failure) throw new UnusableDocument(failure);
+  if (!files['word/document.xml'] || !files['[Content_Types].xml']) throw new UnusableDocument('is a zip archive but not a DOCX file (it has no word/document.xml)');
+  return files;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/** A value looked up by name; undefined when the submission has none. */
+export type VariableValues = Record<string, string | number | boolean | null | undefined>;
+
+const IF = 'if:';
+const END = 'end';
+const ELSE = 'else';
+
+/**
+ * docxtemplater's loop module with our syntax: `[[if:x]]` opens a section shown when x is truthy,
+ * `[[end]]` closes the innermost one (docxtemplater closes any section with an empty end tag).
+ * `[[else]]` is rewritten by `elseModule` before pairing.
+ */
+function conditionModule() {
+  const loop = createLoopModule() as { prefix: Record<string, unknown> };
+  loop.prefix = { start: IF, end: END, inverted: `${IF}!`, dash: /^-([^\s]+)\s(.+)/ };
+  return loop;
+}
+
+type Part = { type: string; value?: string; module?: string; location?: string; inverted?: boolean; tag?: string; raw?: string };
+
+/**
+ * `[[else]]` becomes the end of its `[[if:x]]` followed by an `[[if:!x]]` at the same place, so the
+ * loop module pairs two ordinary sections. Runs on the flat parse, before sections are paired.
+ */
+const elseModule = {
+  name: 'ElseModule',
+  matchers: () => [[ELSE, 'ElseModule', { location: 'else' }]],
+  postparse(parsed: Part[]) {
+    const open: string[] = [];
+    const out: Part[] = [];
+    for (const part of parsed) {
+      if (part.type === 'placeholder' && part.module === 'loop') {
+        if (part.location === 'start') open.push(part.value ?? '');
+        else if (part.location === 'end') open.pop();
+      }
+      if (part.type === 'placeholder' && part.module === 'ElseModule') {
+        const name = open.pop();
+        if (name === undefined) throw new UnusableDocument('has an [[else]] outside any [[if:…]] block');
+        out.push({ ...part, module: 'loop', location: 'end', value: '' });
+        out.push({ ...part, module: 'loop', location: 'start', value: name, inverted: true });
+        open.push(name);
+        continue;
+      }
+      out.push(part);
+    }
+    return out;
+  },
+};
+
+/** The variable a tag names: `[[ name ]]` and `[[name]]` are the same; a leading `!` is a negation. */
+function variableName(tag: string): string {
+  return tag.trim().replace(/^!/, '').trim();
+}
+
+/** Compiles a DOCX with our syntax; an unusable template is an UnusableDocument naming the problem. */
+function compile(files: DocxFiles, nullGetter: (part: Part) => unknown): Docxtemplater {
+  const zip = new PizZip();
+  for (const [name, data] of Object.entries(files)) zip.file(name, data);
+  try {
+    return new Docxtemplater(zip, {
+      delimiters: { start: '[[', end: ']]' },
+      paragraphLoop: true,
+      linebreaks: true,
+      // The loop module replaced by ours (docxtemplater refuses a second LoopModule); [[else]] is
+      // rewritten before the loop module pairs sections, so it comes first.
+      fileTypeConfig: { ...fileTypeConfigs.docx(), baseModules: [() => moduleWrapper(elseModule), conditionModule, ...fileTypeConfigs.docx().baseModules.slice(1)] },
+      parser: (tag: string) => ({
+        get: (scope: Record<string, unknown>) => {
+          if (tag === '.') return scope;
+          return scope[variableName(tag)];
+        },
+      }),
+      nullGetter: nullGetter as never,
+    });
+  } catch (error) {
+    throw new UnusableDocument(`has template tags docxtemplater cannot read: ${describeTemplateError(error)}`);
+  }
+}
+
+function describeTemplateError(error: unknown): string {
+  if (error instanceof UnusableDocument) return error.message;
+  const errors = (error as { properties?: { errors?: { properties?: { explanation?: string } }[] } }).properties?.errors;
+  const sentences = (errors ?? []).map((e) => e.properties?.explanation).filter(Boolean);
+  return sentences.length ? sentences.slice(0, 5).join('; ') : (error as Error).message;
+}
+
+/** Every variable the document (body, headers, footers) names, sorted, built-ins included. */
+export function docxVariables(files: DocxFiles): string[] {
+  const doc = compile(files, () => '');
+  const found = new Set<string>();
+  const walk = (tags: Record<string, unknown>) => {
+    for (const [tag, inner] of Object.entries(tags)) {
+      found.add(variableName(tag));
+      if (inner && typeof inner === 'object') walk(inner as Record<string, unknown>);
+    }
+  };
+  // getTags exists since docxtemplater 3.40 but is missing from its type declarations.
+  const all = (doc as unknown as { getTags(): unknown }).getTags() as { document?: { tags: Record<string, unknown> }; headers: { tags: Record<string, unknown> }[]; footers: { tags: Record<string, unknown> }[] };
+  if (all.document) walk(all.document.tags);
+  for (const part of [...all.headers, ...all.footers]) walk(part.tags);
+  return [...found].sort();
+}
+
+/**
+ * Fills the DOCX. `values` missing a variable leave it as its `[[name]]` text (the template's own
+ * rendering, on which fields are placed); a condition without a value is false.
+ */
+export function fillDocx(files: DocxFiles, values: VariableValues): Uint8Array {
+  const doc = compile(files, (part) => (part.module === 'loop' ? false : `[[${part.value ?? ''}]]`));
+  try {
+    doc.render(values);
+  } catch (error) {
+    throw new UnusableDocument(`could not be filled in: ${describeTemplateError(error)}`);
+  }
+  return doc.getZip().generate({ type: 'uint8array' }) as Uint8Array;
+}
+
+/** Re-zips files (used to hand a bounded, already-checked DOCX to the HTML converter). */
+export function zipDocx(files: DocxFiles): Uint8Array {
+  return zipSync(files, { level: 0 });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * The text of the DOCX's first header and first footer part, as HTML lines for the printed page's
+ * header and footer (mammoth drops them). Text only: Word's fields such as PAGE are not evaluated.
+ */
+export function docxHeaderFooter(files: DocxFiles): { header?: string; footer?: string } {
+  const partText = (prefix: string): string | undefined => {
+    const name = Object.keys(files)
+      .filter((n) => new RegExp(`^word/${prefix}\\d*\\.xml$`).test(n))
+      .sort()[0];
+    if (!name) return undefined;
+    const xml = new TextDecoder().decode(files[name]);
+    const lines = (xml.match(/<w:p[ >][\s\S]*?<\/w:p>/g) ?? [])
+      .map((p) => [...p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''))
+      .filter((line) => line.trim() !== '');
+    // The XML text is already entity-escaped; decoding the five XML entities then escaping for HTML keeps it exact.
+    const decoded = lines.map((l) => l.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&'));
+    return decoded.length ? decoded.map((l) => `<div>${escapeHtml(l)}</div>`).join('') : undefined;
+  };
+  return { header: partText('header'), footer: partText('footer') };
+}

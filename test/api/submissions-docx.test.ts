@@ -1,0 +1,131 @@
+// Submissions of DOCX templates: each submission's document is filled from its values and printed at
+// creation, the signing page and the sealing job use it, and a variable without a value is a 422.
+import { describe, expect, it } from 'vitest';
+import { agreementDocx, buildDocx, pageBreak, paragraph } from '../docx-fixtures';
+import { seal, storedPdf } from '../document-link-fixtures';
+import { toBase64 } from '../fixtures/pdfs';
+import { api, createAccount, type TestAccount } from '../helpers';
+import { downloadDocument, pageTexts } from '../rendering-fixtures';
+
+async function docxTemplate(a: TestAccount, preferences: Record<string, unknown> = {}) {
+  const res = await api('POST', '/api/templates/docx', {
+    token: a.token,
+    body: {
+      name: 'Agreement',
+      documents: [{ name: 'agreement.docx', file: toBase64(agreementDocx) }],
+      fields: [{ name: 'Initials', type: 'text', role: 'Client', areas: [{ page: 2, x: 0.1, y: 0.5, w: 0.3, h: 0.05 }] }],
+      preferences,
+    },
+  });
+  if (res.status !== 201) throw new Error(`POST /api/templates/docx answered ${res.status}: ${res.text}`);
+  return res.json;
+}
+
+const values = { client_name: 'ACME Corp', discount: '15%', vip: false, item: 'Widget', price: '42.00' };
+
+describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
+  it('seals the document filled with the values, leaving out the false branch', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, values, submitters: [{ role: 'Client', name: 'Jane Signer', email: 'jane@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    const submitterId = res.json.submitters[0].id as number;
+    const done = await api('PUT', `/api/submitters/${submitterId}`, { token: a.token, body: { values: { Initials: 'JS' }, completed: true } });
+    expect(done.status).toBe(200);
+    await seal(a, res.json.id);
+    const pages = await pageTexts(await storedPdf(a, res.json.id, template.documents[0].id));
+    const text = pages.join('\n');
+    expect(text).toContain('Agreement with ACME Corp, signed by Jane Signer.');
+    expect(text).toContain('A discount of 15% applies.');
+    expect(text).toContain('STANDARD-TERMS apply.');
+    expect(text).not.toContain('VIP-TERMS');
+    expect(text).toMatch(/Widget\s+42\.00/);
+    expect(text).not.toContain('[[');
+    expect(pages[1]).toContain('SECOND-PAGE');
+    expect(pages[1]).toContain('JS');
+  });
+
+  it('takes variables from metadata when values do not give them', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, values: { ...values, client_name: undefined, vip: true }, metadata: { client_name: 'Meta Ltd' }, submitters: [{ role: 'Client', email: 'm@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'M' }, completed: true } });
+    await seal(a, res.json.id);
+    const text = (await pageTexts(await storedPdf(a, res.json.id, template.documents[0].id))).join('\n');
+    // signer_name is a built-in: empty for a submitter invited by email alone, never a missing variable.
+    expect(text).toContain('Agreement with Meta Ltd, signed by .');
+    expect(text).toContain('VIP-TERMS apply.');
+    expect(text).not.toContain('STANDARD-TERMS');
+  });
+
+  it('answers 422 naming the variables a submission leaves without a value', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, values: { client_name: 'ACME' }, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/^values must give "discount", "item", "price", "vip": the template's DOCX document uses these variables/);
+  });
+
+  it('accepts a submission without the variables the template marks optional', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a, { optional_variables: ['discount', 'vip', 'item', 'price'] });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, values: { client_name: 'ACME' }, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('submissions of a DOCX template whose values change its length', { timeout: 90_000 }, () => {
+  it('answers 422 when the filled document would have another page count than the template', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const long = 'a very long item description '.repeat(400);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, values: { ...values, item: long }, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/^the values given make "agreement" \d+ pages long instead of its template's 2; fields are placed on the template's pages/);
+  });
+});
+
+describe('a DOCX template with a header and a footer', { timeout: 90_000 }, () => {
+  it('prints them, filled, on every page of the submission’s document', async () => {
+    const a = await createAccount();
+    const docx = buildDocx(paragraph('Body for [[client_name]].') + pageBreak + paragraph('Second page.'), {
+      header: 'HEADER-MARK for [[client_name]]',
+      footer: 'FOOTER-MARK & <co> [[template_name]]',
+    });
+    const created = await api('POST', '/api/templates/docx', {
+      token: a.token,
+      body: { name: 'Headed', documents: [{ name: 'headed.docx', file: toBase64(docx) }], fields: [{ name: 'Initials', type: 'text', role: 'Client', areas: [{ page: 1, x: 0.1, y: 0.5, w: 0.3, h: 0.05 }] }] },
+    });
+    expect(created.status).toBe(201);
+    const templatePages = await pageTexts(await downloadDocument(a.token, created.json.id, created.json.documents[0].uuid));
+    expect(templatePages[0]).toContain('HEADER-MARK for [[client_name]]');
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: created.json.id, values: { client_name: 'ACME Corp' }, submitters: [{ role: 'Client', email: 'h@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'H' }, completed: true } });
+    await seal(a, res.json.id);
+    const pages = await pageTexts(await storedPdf(a, res.json.id, created.json.documents[0].id));
+    for (const page of pages.slice(0, 2)) {
+      expect(page).toContain('HEADER-MARK for ACME Corp');
+      expect(page).toContain('FOOTER-MARK & <co> Headed');
+    }
+  });
+});
