@@ -107,7 +107,8 @@ export async function readPageLayouts(bytes: Uint8Array): Promise<PageLayout[]> 
         if (Math.abs(m[1]) > 0.01 * Math.abs(m[0])) continue;
         texts.push({ text: item.str, x: m[4], y: m[5] - h, w: item.width, h });
       }
-      const ops = await page.getOperatorList();
+      // The page's own content only: widget appearances are existing form fields, which AcroForm import reads.
+      const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
       const shapes = shapesOf(ops.fnArray, ops.argsArray, toPage);
       layouts.push({ page: number, width: viewport.width, height: viewport.height, texts, shapes });
       page.cleanup();

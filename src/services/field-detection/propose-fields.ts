@@ -94,18 +94,29 @@ function isBox(shape: Shape, page: PageLayout): boolean {
   return shape.h >= 12 && shape.h <= 60 && shape.w >= 48 && shape.w <= page.width * 0.7;
 }
 
+/** A line under words already written (an underlined link or heading) is not a blank. */
+function isUnderline(texts: TextRun[], line: { x: number; y: number; w: number }): boolean {
+  return texts.some((t) => {
+    const overlap = Math.min(t.x + t.w, line.x + line.w) - Math.max(t.x, line.x);
+    const base = t.y + t.h;
+    return overlap >= line.w * 0.5 && base <= line.y + 1 && base >= line.y - 4;
+  });
+}
+
 /** Drawn lines with a label to their left, under them or (for keyword labels) over them. */
 function lineBlanks(page: PageLayout): Blank[] {
   const blanks: Blank[] = [];
   for (const shape of page.shapes.filter((s) => isLine(s, page))) {
     const line = { x: shape.x, y: shape.y + shape.h / 2, w: shape.w };
+    if (isUnderline(page.texts, line)) continue;
     const left = labelLeftOf(page.texts, line.x, line.y);
     if (left) {
       blanks.push({ ...line, label: left, labelled: 'left' });
       continue;
     }
+    // Printed forms often caption a line from below ("LAST", "Signature of applicant").
     const below = labelNear(page.texts, line, 'below');
-    if (below && typeOfLabel(below).keyword) {
+    if (below && (typeOfLabel(below).keyword || below.length <= 24)) {
       blanks.push({ ...line, label: below, labelled: 'below' });
     }
   }
