@@ -28,6 +28,8 @@ const FIXTURES: Record<string, Fixture> = {
   // The first page's thumbnail stored beforehand, so the owner's GET serves it without drawing.
   '/templates/{id}/documents/thumbnail': async (owner) => ({ id: (await ownTemplateWithThumbnail(owner)).id }),
   '/templates/{id}/documents/generate_thumbnail': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/templates/{id}/ai/detect': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/templates/{id}/ai/status': async (owner) => ({ id: (await ownTemplate(owner)).id }),
   '/webhooks/{id}': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
   '/webhooks/{id}/deliveries': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),
   '/webhooks/{id}/test': async (owner) => ({ id: (await receiverHook(owner.token)).hook.id }),

@@ -30,7 +30,7 @@ const fileValue = z.custom<string | File>(
 const createBody = createTemplateBody(fileValue);
 const documentsBody = changeDocumentsBody(fileValue);
 
-function contextOf(c: Context<AppEnv>, db: Db): TemplateContext {
+export function contextOf(c: Context<AppEnv>, db: Db): TemplateContext {
   const { account, user } = c.var.principal;
   return {
     db,

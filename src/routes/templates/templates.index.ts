@@ -3,6 +3,8 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import * as handlers from './templates.handlers';
 import * as routes from './templates.routes';
+import * as detectionHandlers from './field-detection.handlers';
+import * as detectionRoutes from './field-detection.routes';
 import { createTemplateFromHtml } from './html-templates.handlers';
 import * as htmlRoutes from './html-templates.routes';
 import * as thumbnailHandlers from './thumbnails.handlers';
@@ -36,4 +38,6 @@ export function mountTemplates(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.downloadTemplate, handlers.downloadTemplate);
   app.openapi(routes.downloadTemplateDocument, handlers.downloadTemplateDocument);
   app.openapi(routes.cloneTemplate, handlers.cloneTemplate);
+  app.openapi(detectionRoutes.detectFields, detectionHandlers.detectFields);
+  app.openapi(detectionRoutes.detectionStatus, detectionHandlers.detectionStatus);
 }

@@ -1,0 +1,20 @@
+// Handlers of field detection: find the template, run or read the detection, answer its result.
+import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env';
+import { DEFAULT_MIN_CONFIDENCE, detectFields as detect, detectionStatus as readStatus } from '../../services/field-detection/detect-fields';
+import { contextOf, loadTemplate } from './templates.handlers';
+import type * as routes from './field-detection.routes';
+
+export const detectFields: RouteHandler<typeof routes.detectFields, AppEnv> = async (c) => {
+  // A request with no body at all skips zod's defaults.
+  const body: Partial<{ apply: boolean; min_confidence: number }> = c.req.valid('json') ?? {};
+  const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
+  const detection = await detect(contextOf(c, c.var.db), template, { apply: body.apply ?? false, minConfidence: body.min_confidence ?? DEFAULT_MIN_CONFIDENCE });
+  if (detection.applied_version !== undefined) c.set('audit', { action: 'template.update', resourceType: 'template', resourceId: template.publicId });
+  return c.json(detection, 200);
+};
+
+export const detectionStatus: RouteHandler<typeof routes.detectionStatus, AppEnv> = async (c) => {
+  const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
+  return c.json(await readStatus(c.env.FILES, c.var.db, template), 200);
+};
