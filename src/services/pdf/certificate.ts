@@ -109,19 +109,11 @@ function validity(options: Pick<CertificateOptions, 'notBefore' | 'years'>, defa
   return { notBefore, notAfter };
 }
 
-/** A new RSA-2048 key pair and a self-signed certificate for document signing (keyUsage nonRepudiation). */
-export async function generateSigningIdentity(options: CertificateOptions): Promise<SigningIdentity & { privateKeyPkcs8: Uint8Array }> {
+/** A new RSA-2048 key pair and a self-signed certificate for it, with its PKCS#8 for storing. */
+async function selfSigned(options: CertificateOptions, defaultYears: number, isCa: boolean, keyUsage: readonly number[]): Promise<SigningIdentity & { privateKeyPkcs8: Uint8Array }> {
   const keys = await rsaKeyPair();
   const name = distinguishedName(options.commonName, options.organization);
-  const { der } = await signCertificate({
-    subject: name,
-    issuer: { name, privateKey: keys.privateKey },
-    publicKey: keys.publicKey,
-    ...validity(options, 10),
-    isCa: false,
-    // digitalSignature + nonRepudiation: the bits a document-signing certificate needs.
-    keyUsage: [KEY_USAGE.digitalSignature, KEY_USAGE.nonRepudiation],
-  });
+  const { der } = await signCertificate({ subject: name, issuer: { name, privateKey: keys.privateKey }, publicKey: keys.publicKey, ...validity(options, defaultYears), isCa, keyUsage });
   return {
     certificate: der,
     privateKey: keys.privateKey,
@@ -129,26 +121,18 @@ export async function generateSigningIdentity(options: CertificateOptions): Prom
   };
 }
 
+/** A new RSA-2048 key pair and a self-signed certificate for document signing (keyUsage nonRepudiation). */
+export function generateSigningIdentity(options: CertificateOptions): Promise<SigningIdentity & { privateKeyPkcs8: Uint8Array }> {
+  // digitalSignature + nonRepudiation: the bits a document-signing certificate needs.
+  return selfSigned(options, 10, false, [KEY_USAGE.digitalSignature, KEY_USAGE.nonRepudiation]);
+}
+
 /**
  * A new RSA-2048 certificate authority (self-signed, cA, keyCertSign and cRLSign) for issuing signer
  * certificates (issue 18 › 2).
  */
-export async function generateCertificateAuthority(options: CertificateOptions): Promise<SigningIdentity & { privateKeyPkcs8: Uint8Array }> {
-  const keys = await rsaKeyPair();
-  const name = distinguishedName(options.commonName, options.organization);
-  const { der } = await signCertificate({
-    subject: name,
-    issuer: { name, privateKey: keys.privateKey },
-    publicKey: keys.publicKey,
-    ...validity(options, 20),
-    isCa: true,
-    keyUsage: [KEY_USAGE.keyCertSign, KEY_USAGE.cRLSign],
-  });
-  return {
-    certificate: der,
-    privateKey: keys.privateKey,
-    privateKeyPkcs8: new Uint8Array((await crypto.subtle.exportKey('pkcs8', keys.privateKey)) as ArrayBuffer),
-  };
+export function generateCertificateAuthority(options: CertificateOptions): Promise<SigningIdentity & { privateKeyPkcs8: Uint8Array }> {
+  return selfSigned(options, 20, true, [KEY_USAGE.keyCertSign, KEY_USAGE.cRLSign]);
 }
 
 /** A fresh key pair for one signature: P-256 ECDSA, generated in a fraction of an RSA key's time. */
