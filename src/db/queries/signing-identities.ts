@@ -11,6 +11,15 @@ export async function activeSigningIdentity(db: Db, accountId: number): Promise<
   return rows.find((r) => r.source === 'uploaded') ?? rows.find((r) => r.source === 'generated');
 }
 
+/** The account's row of one source (generated, uploaded, or ca: the aes signers' certificate authority). */
+export async function signingIdentityOfSource(db: Db, accountId: number, source: string): Promise<SigningIdentityRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(signingIdentities)
+    .where(and(eq(signingIdentities.accountId, accountId), eq(signingIdentities.source, source)));
+  return row;
+}
+
 /** Stores a generated identity unless one exists already (two first uses racing keep the first). */
 export async function insertGeneratedIdentity(db: Db, values: NewSigningIdentity): Promise<void> {
   await db.insert(signingIdentities).values(values).onConflictDoNothing();

@@ -9,7 +9,7 @@ export const signingIdentities = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id')
       .notNull(),
-    /** generated | uploaded */
+    /** generated | uploaded | ca (the certificate authority of aes signer certificates) */
     source: text('source').notNull(),
     /** Base64 DER of the signing certificate. */
     certificate: text('certificate').notNull(),

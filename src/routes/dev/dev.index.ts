@@ -9,8 +9,9 @@ import { listOutbox } from '../../db/queries/messages';
 import { serializeUser } from '../users/users.handlers';
 import { serializeAccount } from '../settings/settings.handlers';
 import { PDFDocument } from 'pdf-lib';
-import { generateSigningIdentity, type SigningIdentity } from '../../services/pdf/certificate';
-import { sealDocument } from '../../services/pdf/seal';
+import { generateCertificateAuthority, generateSigningIdentity, type SigningIdentity } from '../../services/pdf/certificate';
+import { sealDocument, type SignerStep } from '../../services/pdf/seal';
+import { issueSignerCertificate } from '../../services/certificates/signer-certificate';
 import { timestamperFor } from '../../services/pdf/timestamp';
 import type { FieldStamp } from '../../services/pdf/stamp';
 import { isDevelopment } from '../../lib/environment';
@@ -35,9 +36,11 @@ export function createDevRoutes() {
    * bench/seal: seals the posted PDF with `fields` text fields spread over its `pages` pages and
    * `signers` signers in the audit trail; the floor route only loads and saves the same bytes. With
    * `tsa=<url>` it seals at B-LTA through that TSA and reports the time spent waiting on the TSA and
-   * OCSP responder (`network_ms`).
+   * OCSP responder (`network_ms`). With `level=aes` each signer stamps their share of the fields and
+   * signs with a certificate issued for the seal (issue 18 › 2), before the seal.
    */
   let benchIdentity: Promise<SigningIdentity> | undefined;
+  let benchAuthority: Promise<SigningIdentity> | undefined;
   dev.post('/bench/seal', async (c) => {
     const original = new Uint8Array(await c.req.arrayBuffer());
     const fields = Number(c.req.query('fields') ?? 30);
@@ -60,9 +63,22 @@ export function createDevRoutes() {
       area: { page: (i % pages) + 1, x: 0.1, y: 0.05 + ((i * 0.03) % 0.85), w: 0.4, h: 0.03 },
       value: { kind: 'text', text: `Field ${i + 1}: Zoë Ørsted-Łukasiewicz` },
     }));
+    let signerSteps: SignerStep[] | undefined;
+    if (c.req.query('level') === 'aes') {
+      benchAuthority ??= generateCertificateAuthority({ commonName: 'Bench Signer CA', organization: 'Bench' });
+      const ca = await benchAuthority;
+      signerSteps = await Promise.all(
+        Array.from({ length: signers }, async (_, n) => ({
+          stamps: stamps.filter((_, i) => i % signers === n),
+          signer: (await issueSignerCertificate(ca, { name: `Signer ${n + 1}`, email: `signer${n + 1}@example.com` }, new Date())).signer,
+          signature: { name: `Signer ${n + 1}` },
+        })),
+      );
+    }
     const sealed = await sealDocument({
       original,
-      stamps,
+      stamps: signerSteps ? [] : stamps,
+      signerSteps,
       trail: {
         serviceName: 'Bench',
         documentName: 'bench.pdf',

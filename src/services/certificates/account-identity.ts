@@ -8,6 +8,7 @@ import { toHex } from '../../lib/crypto';
 import type { Db } from '../../db/client';
 import {
   activeSigningIdentity,
+  signingIdentityOfSource,
   deleteUploadedIdentity,
   insertGeneratedIdentity,
   replaceGeneratedIdentity,
@@ -15,7 +16,7 @@ import {
   type NewSigningIdentity,
 } from '../../db/queries/signing-identities';
 import type { Account, SigningIdentityRow } from '../../db/schema';
-import { generateSigningIdentity, type SigningIdentity } from '../pdf/certificate';
+import { generateCertificateAuthority, generateSigningIdentity, type SigningIdentity } from '../pdf/certificate';
 import { importPrivateKey, readPkcs12, type KeyAlgorithm } from './pkcs12';
 
 export type IdentityEnv = { ENCRYPTION_KEY?: string; SERVICE_NAME: string };
@@ -33,7 +34,7 @@ const keyContext = (accountId: number, source: string, fingerprint: string) => `
 async function rowValues(
   env: IdentityEnv,
   accountId: number,
-  source: 'generated' | 'uploaded',
+  source: 'generated' | 'uploaded' | 'ca',
   identity: { certificate: Uint8Array; chain: Uint8Array[]; privateKeyPkcs8: Uint8Array; keyAlgorithm: KeyAlgorithm },
 ): Promise<NewSigningIdentity> {
   const certificate = pkijs.Certificate.fromBER(identity.certificate);
@@ -98,9 +99,8 @@ async function importIdentity(env: IdentityEnv, row: SigningIdentityRow): Promis
   };
 }
 
-/** What the sealing job signs with: the account's uploaded identity, or its generated one. */
-export async function accountSigningIdentity(env: IdentityEnv, db: Db, account: IdentityAccount): Promise<SigningIdentity> {
-  const row = await activeIdentityRow(env, db, account);
+/** The identity of a stored row, its key decrypted and imported once per isolate. */
+function cachedIdentity(env: IdentityEnv, row: SigningIdentityRow): Promise<SigningIdentity> {
   const key = `${row.id}:${row.sha256Fingerprint}:${row.createdAt}`;
   let identity = imported.get(key);
   if (!identity) {
@@ -110,6 +110,27 @@ export async function accountSigningIdentity(env: IdentityEnv, db: Db, account: 
     imported.set(key, identity);
   }
   return identity;
+}
+
+/** What the sealing job signs with: the account's uploaded identity, or its generated one. */
+export async function accountSigningIdentity(env: IdentityEnv, db: Db, account: IdentityAccount): Promise<SigningIdentity> {
+  return cachedIdentity(env, await activeIdentityRow(env, db, account));
+}
+
+/**
+ * The account's certificate authority, which issues each aes signer their certificate (issue 18 › 2):
+ * generated on first use and stored like the generated seal (key encrypted); two first uses racing
+ * store one and both read it back.
+ */
+export async function accountCertificateAuthority(env: IdentityEnv, db: Db, account: IdentityAccount): Promise<SigningIdentity> {
+  let row = await signingIdentityOfSource(db, account.id, 'ca');
+  if (!row) {
+    const ca = await generateCertificateAuthority({ commonName: `${account.name} Signer CA (${env.SERVICE_NAME})`, organization: account.name });
+    await insertGeneratedIdentity(db, await rowValues(env, account.id, 'ca', { ...ca, chain: [], keyAlgorithm: 'RSA' }));
+    row = await signingIdentityOfSource(db, account.id, 'ca');
+  }
+  if (!row) throw new Error(`No certificate authority could be stored for account ${account.id}.`);
+  return cachedIdentity(env, row);
 }
 
 /** Validates an uploaded PKCS#12 and makes it the account's signing identity. */

@@ -6,7 +6,6 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { SigningIdentity } from './certificate';
-import { signRemotely, type RemoteSigner } from './cms-remote-signing';
 import type { Timestamper } from './timestamp';
 
 const OID = {
@@ -18,9 +17,6 @@ const OID = {
   signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
 
-/** A local key, or one held elsewhere (a QES provider) that signs the signed attributes through a function. */
-export type CadesSigner = SigningIdentity | RemoteSigner;
-
 /** ESS SigningCertificateV2 with one ESSCertIDv2 (hash algorithm SHA-256, the default, so omitted). */
 async function signingCertificateV2(certificateDer: Uint8Array): Promise<asn1js.Sequence> {
   const certHash = new Uint8Array(await crypto.subtle.digest('SHA-256', certificateDer));
@@ -28,10 +24,46 @@ async function signingCertificateV2(certificateDer: Uint8Array): Promise<asn1js.
   return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertId] })] });
 }
 
-/** The parsed certificate and its ESS attribute, kept per identity: parsing costs more than signing. */
+/**
+ * Whoever makes a signature value: a certificate (with the rest of its chain) and a function signing
+ * the DER of the CMS signed attributes. A local key (the account's seal, an aes signer's key) or a
+ * remote service (a QES provider's signHash, issue 18 › 3) fit the same shape.
+ */
+export type DocumentSigner = {
+  /** DER-encoded X.509 certificate of the signing key. */
+  certificate: Uint8Array;
+  /** DER of the other certificates of its chain, embedded so verifiers can build the path. */
+  chain?: Uint8Array[];
+  /** The signature algorithm of what `sign` returns (e.g. sha256WithRSAEncryption), for the SignerInfo. */
+  signatureAlgorithm: pkijs.AlgorithmIdentifier;
+  /** The CMS signature value over `data` (SHA-256 hashed by the signer; ECDSA as a DER Ecdsa-Sig-Value). */
+  sign(data: Uint8Array): Promise<Uint8Array>;
+};
+
+const SHA256 = '2.16.840.1.101.3.4.2.1';
+
+/** A signer for a key held here, signing as pkijs would (its engine also DER-encodes ECDSA values). */
+const localSigners = new WeakMap<SigningIdentity, Promise<DocumentSigner>>();
+
+export function localSigner(identity: SigningIdentity): Promise<DocumentSigner> {
+  let signer = localSigners.get(identity);
+  if (!signer) {
+    const engine = pkijs.getCrypto(true);
+    signer = engine.getSignatureParameters(identity.privateKey, 'SHA-256').then(({ signatureAlgorithm, parameters }) => ({
+      certificate: identity.certificate,
+      chain: identity.chain,
+      signatureAlgorithm,
+      sign: async (data) => new Uint8Array(await engine.signWithPrivateKey(data, identity.privateKey, parameters as pkijs.CryptoEngineSignWithPrivateKeyParams)),
+    }));
+    localSigners.set(identity, signer);
+  }
+  return signer;
+}
+
+/** The parsed certificate and its ESS attribute, kept per certificate: parsing costs more than signing. */
 const prepared = new WeakMap<Uint8Array, Promise<{ certificate: pkijs.Certificate; chain: pkijs.Certificate[]; essAttribute: asn1js.Sequence }>>();
 
-function prepare(signer: CadesSigner) {
+function prepare(signer: Pick<DocumentSigner, 'certificate' | 'chain'>) {
   let entry = prepared.get(signer.certificate);
   if (!entry) {
     entry = signingCertificateV2(signer.certificate).then((essAttribute) => ({
@@ -48,31 +80,37 @@ function prepare(signer: CadesSigner) {
  * Signs the SHA-256 `digest` of the PDF's byte ranges and returns the DER of a CMS ContentInfo to place
  * in the signature dictionary's /Contents.
  */
-export async function createCadesDetachedSignature(digest: Uint8Array, signer: CadesSigner, timestamper?: Timestamper): Promise<Uint8Array> {
-  const { certificate, chain, essAttribute } = await prepare(signer);
+export async function createCadesDetachedSignature(digest: Uint8Array, signer: SigningIdentity | DocumentSigner, timestamper?: Timestamper): Promise<Uint8Array> {
+  const documentSigner = 'sign' in signer ? signer : await localSigner(signer);
+  const { certificate, chain, essAttribute } = await prepare(documentSigner);
+  const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: SHA256, algorithmParams: new asn1js.Null() });
+  const signerInfo = new pkijs.SignerInfo({
+    version: 1,
+    sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
+    digestAlgorithm: sha256(),
+    signatureAlgorithm: documentSigner.signatureAlgorithm,
+    signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+      type: 0,
+      attributes: [
+        new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+        new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: digest })] }),
+        new pkijs.Attribute({ type: OID.signingCertificateV2, values: [essAttribute] }),
+      ],
+    }),
+  });
+  // RFC 5652 § 5.4: the signature is over the DER of the signed attributes with an explicit SET tag
+  // in place of their [0] IMPLICIT one.
+  const signedAttributes = new Uint8Array(signerInfo.signedAttrs!.toSchema().toBER(false));
+  signedAttributes[0] = 0x31;
+  signerInfo.signature = new asn1js.OctetString({ valueHex: await documentSigner.sign(signedAttributes) });
   const signedData = new pkijs.SignedData({
     version: 1,
+    digestAlgorithms: [sha256()],
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
-    signerInfos: [
-      new pkijs.SignerInfo({
-        version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
-      }),
-    ],
+    signerInfos: [signerInfo],
     certificates: [certificate, ...chain],
   });
-  signedData.signerInfos[0].signedAttrs = new pkijs.SignedAndUnsignedAttributes({
-    type: 0,
-    attributes: [
-      new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
-      new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: digest })] }),
-      new pkijs.Attribute({ type: OID.signingCertificateV2, values: [essAttribute] }),
-    ],
-  });
-  if ('privateKey' in signer) await signedData.sign(signer.privateKey, 0, 'SHA-256');
-  else await signRemotely(signedData, certificate, signer.signSignedAttributes);
   if (timestamper) {
-    const signerInfo = signedData.signerInfos[0];
     const signatureValue = signerInfo.signature.valueBlock.valueHexView;
     const token = await timestamper(new Uint8Array(await crypto.subtle.digest('SHA-256', signatureValue)));
     signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({

@@ -1,8 +1,9 @@
 // PAdES signatures on PDFs produced with pdf-lib: a signature field whose dictionary reserves room for
 // the CMS, then the byte ranges around that room are hashed and signed (ISO 32000-1 § 12.8.1).
 import { PDFArray, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
+import type { SigningIdentity } from './certificate';
 import { toHex } from '../../lib/crypto';
-import { createCadesDetachedSignature, type CadesSigner } from './cms-signature';
+import { createCadesDetachedSignature, type DocumentSigner } from './cms-signature';
 import type { Timestamper } from './timestamp';
 import { describeOriginal, writeIncrementalUpdate, type OriginalFile } from './incremental-update';
 import type { ValidationData } from './validation-data';
@@ -14,6 +15,8 @@ export type SignatureDetails = {
   location?: string;
   contactInfo?: string;
   signingTime?: Date;
+  /** The signature field's name before its unique suffix: `Seal` unless given (`Signature` for a signer). */
+  fieldTitle?: string;
 };
 
 /** Bytes reserved for the DER CMS: a 2048–4096-bit RSA chain fits with room for a timestamp token later. */
@@ -49,7 +52,7 @@ function addSignatureField(pdf: PDFDocument, details: SignatureDetails | 'docume
   const { context } = pdf;
   const signature = signatureDictionary(pdf, details);
   const page = pdf.getPage(pdf.getPageCount() - 1);
-  const title = details === 'document-timestamp' ? 'Timestamp' : 'Seal';
+  const title = details === 'document-timestamp' ? 'Timestamp' : (details.fieldTitle ?? 'Seal');
   // An invisible widget (zero rect, Print flag) on the last page: the seal is the certificate, not a picture.
   const widget = context.register(
     context.obj({
@@ -124,18 +127,18 @@ async function fillReserved(bytes: Uint8Array, from: number, make: ContentsMaker
   return { bytes, contents };
 }
 
-const cadesContents = (signer: CadesSigner, timestamper?: Timestamper): ContentsMaker => (digest) => createCadesDetachedSignature(digest, signer, timestamper);
+const cadesContents = (signer: SigningIdentity | DocumentSigner, timestamper?: Timestamper): ContentsMaker => (digest) => createCadesDetachedSignature(digest, signer, timestamper);
 
 /**
  * Signs a pdf-lib document with a PAdES signature by re-saving the whole file; returns the final bytes.
  * B-B, or B-T with a timestamper.
  */
-export async function signPdf(pdf: PDFDocument, signer: CadesSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
+export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
   return (await signWholePdf(pdf, signer, details, timestamper)).bytes;
 }
 
 /** signPdf, also returning the CMS it wrote. */
-export async function signWholePdf(pdf: PDFDocument, signer: CadesSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<SignedPdf> {
+export async function signWholePdf(pdf: PDFDocument, signer: SigningIdentity | DocumentSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<SignedPdf> {
   addSignatureField(pdf, details);
   // Without object streams the reserved /Contents stays literal text in the file, where it can be filled.
   const bytes = await pdf.save({ useObjectStreams: false });
@@ -151,14 +154,15 @@ export async function signPdfIncrementally(
   pdf: PDFDocument,
   original: OriginalFile,
   touchedPages: readonly PDFRef[],
-  signer: CadesSigner,
+  signer: SigningIdentity | DocumentSigner,
   details: SignatureDetails,
   timestamper?: Timestamper,
 ): Promise<SignedPdf> {
-  addSignatureField(pdf, details);
+  // The widget's page gains an annotation: it is rewritten too (an original page when a signer signs).
+  const widgetPage = addSignatureField(pdf, details);
   // Embeds fonts and images registered with the document; save() would do this first.
   await pdf.flush();
-  const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, touchedPages);
+  const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, [...touchedPages, widgetPage]);
   return fillReserved(bytes, updateStart, cadesContents(signer, timestamper));
 }
 

@@ -1,13 +1,14 @@
 // Seals one completed document: values stamped at their areas, the audit trail appended, and a PAdES
 // signature from the account's identity over the whole file.
-import { ParseSpeeds } from 'pdf-lib';
+import { ParseSpeeds, type PDFDocument, type PDFRef } from 'pdf-lib';
 import { loadPdf } from './load-pdf';
 import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
+import type { DocumentSigner } from './cms-signature';
 import { DocumentFonts } from './fonts';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
-import { addLongTermValidation, signPdfIncrementally, signWholePdf, type SignatureDetails } from './pades';
+import { addLongTermValidation, signPdfIncrementally, signWholePdf, type SignatureDetails, type SignedPdf } from './pades';
 import { collectValidationData } from './validation-data';
 import { stampFields, type FieldStamp, type UndrawnValue } from './stamp';
 import type { Timestamper } from './timestamp';
@@ -25,7 +26,15 @@ export type SealInput = {
   timestamper?: Timestamper;
   /** How OCSP responders are reached (bench/seal times it); the global fetch otherwise. */
   fetcher?: typeof fetch;
+  /**
+   * aes (issue 18 › 2): each signer's values and own signature, in signing order, each an incremental
+   * update before the audit page and the seal. `stamps` then holds only what no signer signs.
+   */
+  signerSteps?: readonly SignerStep[];
 };
+
+/** One signer's part of the file: their values stamped, then their signature over everything so far. */
+export type SignerStep = { stamps: readonly FieldStamp[]; signer: DocumentSigner; signature: SignatureDetails };
 
 export type SealedDocument = {
   bytes: Uint8Array;
@@ -53,34 +62,63 @@ export function undrawnEntry(value: UndrawnValue, at: string): AuditEntry {
   };
 }
 
-export async function sealDocument(input: SealInput): Promise<SealedDocument> {
-  const originalSha256 = await sha256Hex(input.original);
+/** The file loaded for one more update; `original` is null when its trailer needs repair (then saved whole). */
+async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; original: OriginalFile | null }> {
   // Fastest: parse without yielding to the event loop every 100 objects; the job has nothing to interleave.
-  const pdf = await loadPdf(input.original, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
-  let original: OriginalFile | null = null;
+  const pdf = await loadPdf(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   try {
-    original = describeOriginal(input.original, pdf);
+    return { pdf, original: describeOriginal(bytes, pdf) };
   } catch (error) {
     // A file whose cross-reference chain pdf-lib had to repair cannot be updated incrementally; it is
     // re-saved whole instead (its original bytes then only survive as the SHA-256 on the audit page).
     if (!(error instanceof UnreadableTrailer)) throw error;
+    return { pdf, original: null };
   }
+}
+
+const pagesOf = (pdf: PDFDocument, stamps: readonly FieldStamp[]): PDFRef[] => [...new Set(stamps.map((s) => s.area.page))].map((n) => pdf.getPage(n - 1).ref);
+
+/**
+ * One write only per loaded document, appended to the bytes it was loaded from (an incremental update):
+ * pdf-lib writes subset fonts when flushed, so a second write would lose glyphs.
+ */
+function signUpdate(pdf: PDFDocument, original: OriginalFile | null, pages: PDFRef[], signer: SigningIdentity | DocumentSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<SignedPdf> {
+  return original ? signPdfIncrementally(pdf, original, pages, signer, details, timestamper) : signWholePdf(pdf, signer, details, timestamper);
+}
+
+/** A signer's step on the file so far: a fresh load, their stamps, their signature (issue 18 › 2). */
+async function signerUpdate(bytes: Uint8Array, step: SignerStep, timestamper?: Timestamper): Promise<{ signed: SignedPdf; undrawn: UndrawnValue[] }> {
+  const { pdf, original } = await openForUpdate(bytes);
+  const undrawn = await stampFields(pdf, step.stamps, new DocumentFonts(pdf));
+  const signed = await signUpdate(pdf, original, pagesOf(pdf, step.stamps), step.signer, { fieldTitle: 'Signature', ...step.signature }, timestamper);
+  return { signed, undrawn };
+}
+
+export async function sealDocument(input: SealInput): Promise<SealedDocument> {
+  const originalSha256 = await sha256Hex(input.original);
+  let current = input.original;
+  const undrawn: UndrawnValue[] = [];
+  const signatures: Uint8Array[] = [];
+  for (const step of input.signerSteps ?? []) {
+    const done = await signerUpdate(current, step, input.timestamper);
+    current = done.signed.bytes;
+    signatures.push(done.signed.contents);
+    undrawn.push(...done.undrawn);
+  }
+  const { pdf, original } = await openForUpdate(current);
   const fonts = new DocumentFonts(pdf);
-  const undrawn = await stampFields(pdf, input.stamps, fonts);
+  undrawn.push(...(await stampFields(pdf, input.stamps, fonts)));
   const at = new Date().toISOString();
   const events = [...input.trail.events, ...undrawn.map((u) => undrawnEntry(u, at))];
   const signatureLevel = signatureLevelText(Boolean(input.timestamper));
   await appendAuditTrail(pdf, { ...input.trail, events, originalSha256, signatureLevel }, fonts);
-  const stampedPages = [...new Set(input.stamps.map((s) => s.area.page))].map((n) => pdf.getPage(n - 1).ref);
-  // One write only, appended to the untouched original (an incremental update): pdf-lib writes subset
-  // fonts when flushed, so a second write would lose glyphs. The sealed file's own SHA-256 cannot be
-  // printed inside it; it is returned for the API and webhooks, and the signature proves the file unchanged.
-  const signed = original
-    ? await signPdfIncrementally(pdf, original, stampedPages, input.signer, input.signature, input.timestamper)
-    : await signWholePdf(pdf, input.signer, input.signature, input.timestamper);
-  // B-LTA: the validation data of the signature and its timestamp, then a document timestamp over all.
+  // The sealed file's own SHA-256 cannot be printed inside it; it is returned for the API and webhooks,
+  // and the signature proves the file unchanged.
+  const signed = await signUpdate(pdf, original, pagesOf(pdf, input.stamps), input.signer, input.signature, input.timestamper);
+  signatures.push(signed.contents);
+  // B-LTA: the validation data of every signature and its timestamp, then a document timestamp over all.
   const bytes = input.timestamper
-    ? await addLongTermValidation(pdf, signed.bytes, await collectValidationData([signed.contents], input.fetcher), input.timestamper)
+    ? await addLongTermValidation(pdf, signed.bytes, await collectValidationData(signatures, input.fetcher), input.timestamper)
     : signed.bytes;
   return { bytes, sha256: await sha256Hex(bytes), originalSha256, undrawn };
 }

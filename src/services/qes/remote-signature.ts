@@ -5,12 +5,10 @@
 // computed before the signer's trip to the provider is the one signed after it.
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { RemoteSigner } from '../pdf/cms-remote-signing';
-import { createCadesDetachedSignature } from '../pdf/cms-signature';
+import { derSignatureValue, remoteSigner, sha256SignatureAlgorithm } from '../pdf/cms-remote-signing';
+import { createCadesDetachedSignature, type DocumentSigner } from '../pdf/cms-signature';
 import type { Timestamper } from '../pdf/timestamp';
 import { QesProviderError } from './provider-error';
-
-const RSA_ENCRYPTION = '1.2.840.113549.1.1.1';
 
 class SignedAttributesCaptured extends Error {
   constructor(readonly der: Uint8Array) {
@@ -22,11 +20,7 @@ const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.d
 
 /** The hash to authorize and have signed (CSC `hashes`) for a PDF whose byte ranges hash to `digest`. */
 export async function signedAttributesHash(digest: Uint8Array, chain: readonly Uint8Array[]): Promise<Uint8Array> {
-  const capture: RemoteSigner = {
-    certificate: chain[0],
-    chain: chain.slice(1),
-    signSignedAttributes: (der) => Promise.reject(new SignedAttributesCaptured(der)),
-  };
+  const capture = remoteSigner(chain[0], chain.slice(1), (der) => Promise.reject(new SignedAttributesCaptured(der)));
   try {
     await createCadesDetachedSignature(digest, capture);
   } catch (error) {
@@ -38,13 +32,9 @@ export async function signedAttributesHash(digest: Uint8Array, chain: readonly U
 
 /** Whether `signature` is the certificate's key's signature of `data` (SHA-256; RSA PKCS #1 v1.5 or ECDSA). */
 async function signatureVerifies(certificate: pkijs.Certificate, data: Uint8Array, signature: Uint8Array): Promise<boolean> {
-  const rsa = certificate.subjectPublicKeyInfo.algorithm.algorithmId === RSA_ENCRYPTION;
-  const algorithm = rsa
-    ? new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.840.113549.1.1.11', algorithmParams: new asn1js.Null() })
-    : new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.840.10045.4.3.2' });
-  const der = !rsa && signature[0] !== 0x30 ? new Uint8Array(pkijs.createCMSECDSASignature(signature.slice().buffer as ArrayBuffer)) : signature;
   try {
-    return await pkijs.getCrypto(true).verifyWithPublicKey(data, new asn1js.OctetString({ valueHex: der }), certificate.subjectPublicKeyInfo, algorithm, 'SHA-256');
+    const der = derSignatureValue(certificate, signature);
+    return await pkijs.getCrypto(true).verifyWithPublicKey(data, new asn1js.OctetString({ valueHex: der }), certificate.subjectPublicKeyInfo, sha256SignatureAlgorithm(certificate), 'SHA-256');
   } catch {
     return false;
   }
@@ -55,7 +45,7 @@ async function signatureVerifies(certificate: pkijs.Certificate, data: Uint8Arra
  * the provider's signature value, which is checked against the certificate before it is embedded — a
  * wrong or foreign signature is a QesProviderError, never a PDF with a broken signature.
  */
-export function providerSigner(chain: readonly Uint8Array[], signHash: (hash: Uint8Array) => Promise<Uint8Array>): RemoteSigner {
+export function providerSigner(chain: readonly Uint8Array[], signHash: (hash: Uint8Array) => Promise<Uint8Array>): DocumentSigner {
   if (chain.length === 0) throw new QesProviderError('bad_response', 'The QES provider gave no certificate for the credential.');
   let certificate: pkijs.Certificate;
   try {
@@ -63,17 +53,18 @@ export function providerSigner(chain: readonly Uint8Array[], signHash: (hash: Ui
   } catch {
     throw new QesProviderError('bad_response', 'The QES provider’s certificate is not a DER X.509 certificate.');
   }
-  return {
-    certificate: chain[0],
-    chain: chain.slice(1),
-    async signSignedAttributes(der) {
-      const signature = await signHash(await sha256(der));
-      if (!(await signatureVerifies(certificate, der, signature))) {
-        throw new QesProviderError('bad_response', 'The QES provider’s signature does not verify with the credential’s certificate.');
-      }
-      return signature;
-    },
-  };
+  try {
+    sha256SignatureAlgorithm(certificate);
+  } catch {
+    throw new QesProviderError('bad_response', 'The QES provider’s key is neither RSA nor ECDSA.');
+  }
+  return remoteSigner(chain[0], chain.slice(1), async (der) => {
+    const signature = await signHash(await sha256(der));
+    if (!(await signatureVerifies(certificate, der, signature))) {
+      throw new QesProviderError('bad_response', 'The QES provider’s signature does not verify with the credential’s certificate.');
+    }
+    return signature;
+  });
 }
 
 /**

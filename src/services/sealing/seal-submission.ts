@@ -7,10 +7,12 @@ import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { insertSealedDocumentStatement, listSealedDocuments, markSealedStatement } from '../../db/queries/submission-documents';
 import { findSubmissionById, insertSubmissionEventStatement, listSubmissionEvents } from '../../db/queries/submissions';
-import type { Account, TemplateDocument } from '../../db/schema/index';
+import type { Account, Submitter, TemplateDocument } from '../../db/schema/index';
 import { outboxInsert } from '../events/outbox';
-import { accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
-import { sealDocument } from '../pdf/seal';
+import { accountCertificateAuthority, accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
+import { issueSignerCertificate, type CertificateDescription } from '../certificates/signer-certificate';
+import { sealDocument, type SignerStep } from '../pdf/seal';
+import type { AuditEntry } from '../pdf/audit-page';
 import { payloadDocumentLinks } from '../document-links/links';
 import { loadScope, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import { sealedDocumentKey } from '../submissions/file-keys';
@@ -37,6 +39,50 @@ export function sealedFilename(document: Pick<TemplateDocument, 'filename'>): st
   return `${document.filename.replace(/\.pdf$/i, '')}.pdf`;
 }
 
+/** The action of the submission event naming a signer's certificate (the API's audit events show it). */
+export const SIGNER_CERTIFICATE_EVENT = 'signer_certificate_issued';
+
+type SignerCertificate = { submitter: Submitter; description: CertificateDescription };
+
+/**
+ * aes (issue 18 › 2): for each completed signer, in completion order, a certificate from the account's
+ * CA for a key made for this signature, and the step stamping their values and signing with it.
+ * Issued afresh on every run: a run that fails records nothing, and the certificates recorded are those
+ * of the document stored.
+ */
+async function signerSteps(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, hidden: Set<string>, paymentTexts: Map<string, string>) {
+  const ca = await accountCertificateAuthority(env, db, account);
+  const signers = scope.submitters.filter((s) => s.status === 'completed' && s.completedAt).sort((a, b) => a.completedAt!.localeCompare(b.completedAt!) || a.id - b.id);
+  const steps: SignerStep[] = [];
+  const certificates: SignerCertificate[] = [];
+  for (const submitter of signers) {
+    const completedAt = new Date(submitter.completedAt!);
+    const { signer, description } = await issueSignerCertificate(ca, submitter, completedAt);
+    certificates.push({ submitter, description });
+    steps.push({
+      stamps: stampsForDocument(scope.template.fields, [submitter], document, hidden, account.locale, paymentTexts),
+      signer,
+      signature: {
+        name: submitter.name || submitter.email || submitter.role,
+        reason: `Signed as ${submitter.role} of submission ${scope.submission.slug} (advanced electronic signature)`,
+        signingTime: completedAt,
+      },
+    });
+  }
+  return { steps, certificates };
+}
+
+/** The audit page's line naming a signer's certificate: subject, serial, issuer and SHA-256 fingerprint. */
+function certificateEntry({ submitter, description }: SignerCertificate, at: string): AuditEntry {
+  return {
+    at,
+    event: 'signer certificate issued',
+    actor: submitter.email || submitter.name || submitter.role,
+    ip: null,
+    detail: `Subject ${description.subject}; serial ${description.serialNumber}; issuer ${description.issuer}; SHA-256 ${description.sha256Fingerprint}`,
+  };
+}
+
 async function sealOne(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
   const { submission } = scope;
   // First: in production without a TSA nothing is read or signed (long-term.ts).
@@ -47,10 +93,17 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   const [bytes, events, payments] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id), paidPaymentsOfSubmission(db, submission.id)]);
   // Paid payment fields show amount, currency and Stripe's reference at their areas and on the audit page.
   const paymentTexts = new Map(payments.map((p) => [`${p.submitterId}:${p.fieldUuid}`, sealedPaymentText(p)]));
+  const hidden = hiddenFieldsOf(scope);
+  const aes = submission.signatureLevel === 'aes' ? await signerSteps(env, db, account, scope, document, hidden, paymentTexts) : null;
+  const trail = auditTrailFor(scope, events.filter((e) => e.action !== SIGNER_CERTIFICATE_EVENT), sealedFilename(document), env.SERVICE_NAME, payments);
+  const issuedAt = new Date().toISOString();
+  if (aes) trail.events.push(...aes.certificates.map((c) => certificateEntry(c, issuedAt)));
   const sealed = await sealDocument({
     original: new Uint8Array(bytes),
-    stamps: stampsForDocument(scope.template.fields, scope.submitters, document, hiddenFieldsOf(scope), account.locale, paymentTexts),
-    trail: auditTrailFor(scope, events, sealedFilename(document), env.SERVICE_NAME, payments),
+    // At aes each signer's values go in with their own signature; what is left is stamped with the seal.
+    stamps: aes ? [] : stampsForDocument(scope.template.fields, scope.submitters, document, hidden, account.locale, paymentTexts),
+    signerSteps: aes?.steps,
+    trail,
     signer: await accountSigningIdentity(env, db, account),
     signature: {
       name: account.name,
@@ -82,6 +135,20 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
         event: 'document.generated',
         data: documentGeneratedData({ submission: submissionRef(submission, scope.template), template: templateRef(scope.template), document: payloadDocument }),
       }),
+      // Which certificate each signer got, as the sealed page names it (issue 18 › 2).
+      ...(aes?.certificates ?? []).map(({ submitter, description }) =>
+        insertSubmissionEventStatement(db, { submissionId: submission.id }, { submitterId: submitter.id }, {
+          accountId: submission.accountId,
+          action: SIGNER_CERTIFICATE_EVENT,
+          data: {
+            document: sealedFilename(document),
+            subject: description.subject,
+            serial_number: description.serialNumber,
+            issuer: description.issuer,
+            sha256_fingerprint: description.sha256Fingerprint,
+          },
+        }),
+      ),
       // The submission's trail keeps what the sealed page shows: a placeholder stands for these values.
       ...sealed.undrawn.map((u) =>
         insertSubmissionEventStatement(db, { submissionId: submission.id }, null, {

@@ -22,6 +22,7 @@ import { outboxInsert } from '../events/outbox';
 import { payloadDocumentLinks, type LinkAccount } from '../document-links/links';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { costCentsOf } from '../signature-levels/levels';
+import { signerIdentity } from '../signature-levels/signer-identity';
 import { ChangeSet } from './change-set';
 import { checkFieldValue, isBlank } from './field-values';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
@@ -39,7 +40,7 @@ export type SealingQueueBody = { type: 'seal'; submissionId: number };
 
 export type StateContext = {
   db: Db;
-  account: Pick<Account, 'id' | 'name' | 'timezone'> & LinkAccount;
+  account: Pick<Account, 'id' | 'name' | 'timezone' | 'signatureProvider'> & LinkAccount;
   serviceName: string;
   /** ENCRYPTION_KEY, which public document links are signed under; without it payloads carry none. */
   linkSecret?: string;
@@ -312,10 +313,11 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
   if (allDone) next = await withDocumentLinks(ctx, { ...next, submission: { ...next.submission, status: 'completed', completedAt: at } });
   formEvent(ctx, cs, 'form.completed', next, completed, true);
   formEvent(ctx, cs, 'submitter.completed', next, completed, true);
-  // Identity-bound signing (spec › Events: signing.complete follows form.completed only then): the
-  // signer proved control of their email with a code before signing.
-  if (completed.verificationMethod === 'email_2fa') {
-    const verification = await latestVerification(ctx.db, submitter.id);
+  // Identity-bound signing (spec › Events: signing.complete follows form.completed): every aes and qes
+  // signer, and an ses signer who proved control of their email with a code (signer-identity.ts).
+  const verification = completed.verificationMethod === 'email_2fa' ? await latestVerification(ctx.db, submitter.id) : undefined;
+  const identity = signerIdentity(scope.submission.signatureLevel, ctx.account, completed, verification?.verifiedAt ?? undefined);
+  if (identity) {
     cs.add(
       outboxInsert(ctx.db, {
         accountId: ctx.account.id,
@@ -325,7 +327,7 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
           submission: submissionRef(next.submission, next.template),
           template: templateRef(next.template),
           documents: submissionDocuments(ctx.apiBase, next.submission, next.template.documents, next.documentLinks),
-          identity: { level: 'ses', provider: 'email', method: 'email_2fa', verified_at: verification?.verifiedAt ?? at },
+          identity,
         }),
       }),
     );

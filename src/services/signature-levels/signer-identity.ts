@@ -1,0 +1,27 @@
+// The identity block of signing.complete (spec › Events; issue 18 › 6): at which level a signer signed,
+// who vouches for the signature, and how the signer was identified.
+import type { Account, Submitter } from '../../db/schema/index';
+import type { PayloadIdentity } from '../webhooks/payloads';
+import { DEFAULT_QES_PROVIDER, PLATFORM_PROVIDER } from './account-signature-level';
+import type { SignatureLevel } from './levels';
+
+/**
+ * The block for a completed signer, or null when signing.complete does not fire: it fires for every aes
+ * and qes signer, and at ses only for one who proved control of their email with a code.
+ * `verifiedAt` is when their email code was checked, if it was.
+ */
+export function signerIdentity(
+  level: SignatureLevel,
+  account: Pick<Account, 'signatureProvider'>,
+  completed: Pick<Submitter, 'verificationMethod' | 'completedAt'>,
+  verifiedAt: string | undefined,
+): PayloadIdentity | null {
+  const byCode = completed.verificationMethod === 'email_2fa';
+  const completedAt = completed.completedAt ?? new Date().toISOString();
+  if (level === 'ses') return byCode ? { level, provider: 'email', method: 'email_2fa', verified_at: verifiedAt ?? completedAt } : null;
+  // aes: the account's CA issues the certificate from this evidence; the email code when the template
+  // asks for one, else the personal link sent to the email (or the sender's API call).
+  const method = byCode ? 'email_code' : completed.verificationMethod === 'api' ? 'api' : 'email_link';
+  const provider = level === 'qes' ? (account.signatureProvider ?? DEFAULT_QES_PROVIDER) : PLATFORM_PROVIDER;
+  return { level, provider, method, verified_at: byCode ? (verifiedAt ?? completedAt) : completedAt };
+}

@@ -1,0 +1,150 @@
+// Sealing at signature level aes (issue 18 › 2): each signer's own PAdES signature by a certificate the
+// account's CA issues to them, in completion order as incremental updates, then the platform seal.
+import { env } from 'cloudflare:test';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shardScope, type ShardScope } from '../../src/db/shards';
+import { sealSubmission } from '../../src/services/sealing/seal-submission';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { checkPdf } from '../pdf-tools';
+import { signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
+import { completeValues, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
+
+const ROLES = ['Buyer', 'Seller', 'Witness'];
+const NAMES: Record<string, string> = { Buyer: 'Ada Buyer', Seller: 'Ben Seller', Witness: 'Cleo Witness' };
+
+let owner: TestAccount;
+let template: TemplateFixture;
+let scope: ShardScope;
+let shard: D1Database;
+
+beforeAll(async () => {
+  owner = await createAccount({ name: 'Advanced Co' });
+  scope = shardScope(env, await shardNumberOf(owner.accountId));
+  shard = await shardOf(owner.accountId);
+  expect((await api('PUT', '/api/settings/signature_level', { token: owner.token, body: { level: 'aes' } })).status).toBe(200);
+  template = await createTemplate(owner.token, ROLES);
+});
+
+/** A submission at `level` whose three signers complete one after another. */
+async function completedSubmission(level: 'aes' | 'ses'): Promise<number> {
+  const tag = crypto.randomUUID().slice(0, 8);
+  const res = await api('POST', '/api/submissions', {
+    token: owner.token,
+    body: {
+      template_id: template.id,
+      preferences: { signature_level: level },
+      submitters: ROLES.map((role) => ({ role, name: NAMES[role], email: `${role.toLowerCase()}-${tag}@example.com`, values: completeValues(role) })),
+    },
+  });
+  expect(res.status).toBe(201);
+  for (const submitter of res.json.submitters) {
+    expect((await api('PUT', `/api/submitters/${submitter.id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
+  }
+  return res.json.id;
+}
+
+const withTsa = (urls: string) => ({ ...scope, env: { ...scope.env, TSA_URLS: urls } });
+
+async function sealedFile(submissionId: number): Promise<Uint8Array> {
+  const row = await shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(submissionId).first<{ r2_key: string }>();
+  return new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
+}
+
+type CertificateEvent = { submitter_id: number; data: string };
+async function certificateEvents(submissionId: number) {
+  const { results } = await shard
+    .prepare("SELECT submitter_id, data FROM submission_events WHERE submission_id = ? AND action = 'signer_certificate_issued' ORDER BY id")
+    .bind(submissionId)
+    .all<CertificateEvent>();
+  return results.map((r) => ({ submitterId: r.submitter_id, ...(JSON.parse(r.data) as { subject: string; serial_number: string; issuer: string; sha256_fingerprint: string }) }));
+}
+
+/** pdfsig's report split per signature, in file order. */
+const pdfsigBlocks = (output: string) => output.split(/^Signature #\d+:$/m).slice(1);
+
+const hex = async (der: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', der))].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/** SHA-256 fingerprints of the certificates in the file's /DSS /Certs. */
+async function dssFingerprints(bytes: Uint8Array): Promise<string[]> {
+  const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
+  const dss = pdf.catalog.lookup(PDFName.of('DSS'), PDFDict);
+  const certs = dss.lookup(PDFName.of('Certs'), PDFArray);
+  return Promise.all(certs.asArray().map((ref) => hex((pdf.context.lookup(ref as PDFRef) as PDFRawStream).getContents())));
+}
+
+describe('sealing an aes submission with three signers', () => {
+  let id: number;
+  let bytes: Uint8Array;
+  beforeAll(async () => {
+    id = await completedSubmission('aes');
+    const s = withTsa(`${env.TEST_TSA_URL}/tsa`);
+    expect(await sealSubmission(s.env, s, id)).toBe('sealed');
+    bytes = await sealedFile(id);
+  });
+
+  it('has four signatures pdfsig reports valid: the three signers in completion order, then the seal', async () => {
+    const { pdfsig } = await checkPdf(bytes);
+    const blocks = pdfsigBlocks(pdfsig.output);
+    const cms = blocks.filter((b) => b.includes('ETSI.CAdES.detached'));
+    expect(cms).toHaveLength(4);
+    for (const block of cms) expect(block).toContain('Signature Validation: Signature is Valid.');
+    expect(cms.map((b) => /Signer Certificate Common Name: (.*)/.exec(b)?.[1])).toEqual(['Ada Buyer', 'Ben Seller', 'Cleo Witness', `Advanced Co (${env.SERVICE_NAME})`]);
+  });
+
+  it('gives each signer a certificate from the account CA naming their name and email, recorded and on the audit page', async () => {
+    const events = await certificateEvents(id);
+    expect(events).toHaveLength(3);
+    expect(events.map((e) => e.subject.split(',')[0])).toEqual(['CN=Ada Buyer', 'CN=Ben Seller', 'CN=Cleo Witness']);
+    for (const event of events) {
+      expect(event.subject).toMatch(/emailAddress=[a-z]+-[0-9a-f]{8}@example\.com$/);
+      expect(event.issuer).toBe(`CN=Advanced Co Signer CA (${env.SERVICE_NAME}), O=Advanced Co`);
+    }
+    const { text } = await checkPdf(bytes);
+    const flat = text.output.replace(/\s+/g, '');
+    for (const event of events) {
+      expect(flat).toContain(event.serial_number);
+      expect(flat).toContain(event.sha256_fingerprint);
+    }
+  });
+
+  it('holds the CA and every signer certificate in the DSS', async () => {
+    const inDss = await dssFingerprints(bytes);
+    for (const event of await certificateEvents(id)) expect(inDss).toContain(event.sha256_fingerprint);
+    const ca = await shard.prepare("SELECT sha256_fingerprint FROM signing_identities WHERE account_id = ? AND source = 'ca'").bind(owner.accountId).first<{ sha256_fingerprint: string }>();
+    expect(inDss).toContain(ca!.sha256_fingerprint);
+  });
+
+  it('timestamps every signature with a token openssl verifies', async () => {
+    const signatures = signaturesIn(bytes).filter((s) => s.subFilter === 'ETSI.CAdES.detached');
+    expect(signatures).toHaveLength(4);
+    for (const signature of signatures) {
+      const stamp = (await signatureTimestampOf(signature.contents))!;
+      expect((await verifyTimestampToken(env.TEST_TSA_URL, stamp.token, stamp.digestHex)).output).toContain('Verification: OK');
+    }
+  });
+
+  it('is reported invalid, every signature, once one byte the first signer signed changes', async () => {
+    const text = new TextDecoder('latin1').decode(bytes);
+    const at = text.indexOf('(Signed as Buyer');
+    expect(at).toBeGreaterThan(0);
+    const [, , after, length] = signaturesIn(bytes)[0].byteRange;
+    expect(at).toBeGreaterThan(after);
+    expect(at).toBeLessThan(after + length);
+    const tampered = bytes.slice();
+    tampered[at + 11] = 0x62; // "Buyer" becomes "buyer"
+    const { pdfsig } = await checkPdf(tampered);
+    expect(pdfsig.output).not.toContain('Signature is Valid.');
+    expect(pdfsigBlocks(pdfsig.output).filter((b) => b.includes('ETSI.CAdES.detached'))).toHaveLength(4);
+  });
+});
+
+describe('sealing an ses submission on an aes account', () => {
+  it('keeps one seal and issues no signer certificate', async () => {
+    const id = await completedSubmission('ses');
+    expect(await sealSubmission(scope.env, scope, id)).toBe('sealed');
+    const signatures = signaturesIn(await sealedFile(id));
+    expect(signatures).toHaveLength(1);
+    expect(await certificateEvents(id)).toHaveLength(0);
+  });
+});
