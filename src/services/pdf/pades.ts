@@ -133,7 +133,7 @@ const cadesContents = (signer: SigningIdentity | DocumentSigner, timestamper?: T
  * Signs a pdf-lib document with a PAdES signature by re-saving the whole file; returns the final bytes.
  * B-B, or B-T with a timestamper.
  */
-export async function signPdf(pdf: PDFDocument, signer: SigningIdentity, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
+export async function signPdf(pdf: PDFDocument, signer: SigningIdentity | DocumentSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
   return (await signWholePdf(pdf, signer, details, timestamper)).bytes;
 }
 
