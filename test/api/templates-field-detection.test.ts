@@ -2,7 +2,7 @@
 // GET …/ai/status answers the last result; apply stores the proposals as a new version.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api, createAccount, createToken } from '../helpers';
+import { api, createAccount, createToken, shardOf } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { makeContentBomb, makeForm } from '../fixtures/forms/made-form';
 
@@ -121,6 +121,22 @@ describe('POST /api/templates/{id}/ai/detect', { timeout: 60_000 }, () => {
 });
 
 describe('GET /api/templates/{id}/ai/status', () => {
+  it('reports a detection whose request died while running as failed, and a new detect runs', async () => {
+    const a = await createAccount();
+    const template = await templateFrom(a.token, await makeForm());
+    const shard = await shardOf(a.accountId);
+    const document = await shard.prepare('SELECT r2_key FROM template_documents WHERE uuid = ?').bind(template.documents[0].uuid).first<{ r2_key: string }>();
+    const put = (minutesAgo: number) =>
+      env.FILES.put(`${document!.r2_key}/field-detection.json`, JSON.stringify({ status: 'running', fields: [], detected_at: new Date(Date.now() - minutesAgo * 60_000).toISOString() }));
+    await put(1);
+    expect((await api('GET', `/api/templates/${template.id}/ai/status`, { token: a.token })).json.status).toBe('running');
+    await put(6);
+    const stale = await api('GET', `/api/templates/${template.id}/ai/status`, { token: a.token });
+    expect(stale.json.status).toBe('failed');
+    expect(stale.json.errors).toEqual([{ document_id: template.documents[0].uuid, message: expect.stringContaining('start it again') }]);
+    expect((await api('POST', `/api/templates/${template.id}/ai/detect`, { token: a.token, body: {} })).json.status).toBe('done');
+  });
+
   it('answers 401 without a token', async () => {
     expect((await api('GET', '/api/templates/tpl_x/ai/status')).status).toBe(401);
   });

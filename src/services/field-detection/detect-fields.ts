@@ -61,8 +61,21 @@ async function detectDocument(bucket: R2Bucket, document: TemplateDocument): Pro
   return record;
 }
 
-function combine(template: Template, documents: TemplateDocument[], records: (DocumentDetection | undefined)[], minConfidence: number): Detection {
+/**
+ * Detection runs inside its request (well under a minute, page-layout.ts bounds it); a record still
+ * `running` after this long belongs to a request that died, and is reported failed so it can be rerun.
+ */
+export const ABANDONED_AFTER_MS = 5 * 60_000;
+
+function settled(record: DocumentDetection | undefined, now: number): DocumentDetection | undefined {
+  if (record?.status !== 'running' || now - Date.parse(record.detected_at) < ABANDONED_AFTER_MS) return record;
+  return { ...record, status: 'failed', error: 'Detection stopped before it finished; start it again with POST …/ai/detect.' };
+}
+
+function combine(template: Template, documents: TemplateDocument[], stored: (DocumentDetection | undefined)[], minConfidence: number): Detection {
   const role = template.submitters[0]?.name ?? 'First Party';
+  const now = Date.now();
+  const records = stored.map((r) => settled(r, now));
   const present = records.filter((r): r is DocumentDetection => r !== undefined);
   const status: DetectionStatus =
     present.length === 0 ? 'none'
