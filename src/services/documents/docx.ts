@@ -7,6 +7,7 @@ import moduleWrapper from 'docxtemplater/js/module-wrapper.js';
 import createLoopModule from 'docxtemplater/js/modules/loop.js';
 import PizZip from 'pizzip';
 import { UnusableDocument } from './pdf';
+import { concatBytes } from '../../lib/bytes';
 
 const MB = 1024 * 1024;
 
@@ -55,7 +56,7 @@ export function unzipDocx(bytes: Uint8Array): DocxFiles {
       if (xml && size > DOCX_LIMITS.xmlBytes) {
         throw new UnusableDocument((failure ??= `has an XML part (${file.name}) over ${DOCX_LIMITS.xmlBytes / MB} MB`));
       }
-      if (final) files[file.name] = concat(parts);
+      if (final) files[file.name] = concatBytes(parts);
     };
     file.start();
   });
@@ -69,17 +70,6 @@ export function unzipDocx(bytes: Uint8Array): DocxFiles {
   if (failure) throw new UnusableDocument(failure);
   if (!files['word/document.xml'] || !files['[Content_Types].xml']) throw new UnusableDocument('is a zip archive but not a DOCX file (it has no word/document.xml)');
   return files;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 /** A value looked up by name; undefined when the submission has none. */
