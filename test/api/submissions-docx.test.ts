@@ -129,3 +129,42 @@ describe('a DOCX template with a header and a footer', { timeout: 90_000 }, () =
     }
   });
 });
+
+describe('copies of a DOCX template', { timeout: 90_000 }, () => {
+  it('fills a clone’s submissions from their values, as the original’s', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const clone = await api('POST', `/api/templates/${template.id}/clone`, { token: a.token, body: { name: 'Agreement copy' } });
+    expect(clone.status).toBe(201);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: clone.json.id, values: { ...values, vip: true }, submitters: [{ role: 'Client', name: 'Clone Signer', email: 'c@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'CS' }, completed: true } });
+    await seal(a, res.json.id);
+    const text = (await pageTexts(await storedPdf(a, res.json.id, clone.json.documents[0].id))).join('\n');
+    expect(text).toContain('Agreement with ACME Corp, signed by Clone Signer.');
+    expect(text).toContain('VIP-TERMS apply.');
+    expect(text).not.toContain('[[');
+  });
+
+  it('asks a merged template’s submissions for the variables of its DOCX documents', async () => {
+    const a = await createAccount();
+    const docx = await docxTemplate(a);
+    const other = await api('POST', '/api/templates/docx', {
+      token: a.token,
+      body: { name: 'Letter', documents: [{ name: 'letter.docx', file: toBase64(buildDocx(paragraph('Dear [[addressee]],'))) }] },
+    });
+    expect(other.status).toBe(201);
+    const merged = await api('POST', '/api/templates/merge', { token: a.token, body: { template_ids: [docx.id, other.json.id] } });
+    expect(merged.status).toBe(201);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: merged.json.id, values: { client_name: 'ACME' }, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/"addressee"/);
+    expect(res.json.error).toMatch(/"discount", "item", "price", "vip"/);
+  });
+});

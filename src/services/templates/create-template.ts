@@ -14,6 +14,7 @@ import { nowIso } from '../../lib/time';
 import { copyStoredFiles, deleteStoredFiles, documentKey, ingestDocuments, UPLOAD_LIMITS, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
 import { extractDocumentFields } from './document-fields';
+import { copyDocxSources } from './docx-documents';
 import { looksLikePdf } from '../documents/pdf';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
@@ -238,6 +239,20 @@ function planCopies(accountId: number, documents: TemplateDocument[], offset = 0
   return { rows, copies, uuidMap };
 }
 
+/**
+ * Copies documents' PDFs and, for DOCX documents, their source and variables (what per-submission
+ * filling reads). Thumbnails and an HTML document's source are not copied: they are remade or unused.
+ */
+async function copyDocumentFiles(bucket: R2Bucket, copies: { from: string; to: string }[]): Promise<string[]> {
+  const stored = await copyStoredFiles(bucket, copies);
+  try {
+    return [...stored, ...(await copyDocxSources(bucket, copies))];
+  } catch (error) {
+    await deleteStoredFiles(bucket, stored);
+    throw error;
+  }
+}
+
 export type CopyOptions = { name?: string; folder_name?: string; external_id?: string | null };
 
 /** A new template with copies of the source's files; field and role uuids are kept, document uuids are new. */
@@ -246,7 +261,7 @@ export async function cloneTemplate(ctx: TemplateContext, source: Template, opti
   await assertAllowances(ctx, sumBytes(documents));
   const plan = planCopies(ctx.actor.accountId, documents);
   const { fields, preferences } = remapDocuments(source.fields, source.preferences, plan.uuidMap);
-  const stored = await copyStoredFiles(ctx.bucket, plan.copies);
+  const stored = await copyDocumentFiles(ctx.bucket, plan.copies);
   return persistNewTemplate(
     ctx,
     {
@@ -315,7 +330,7 @@ export async function mergeTemplates(ctx: TemplateContext, refs: string[], optio
   const documentPages = plan.rows.map((d) => ({ uuid: d.uuid, pageCount: d.pageCount, pageDimensions: d.pageDimensions }));
   const checked = buildFields(storedAsInputs(fields), roles, documentPages);
 
-  const stored = await copyStoredFiles(ctx.bucket, plan.copies);
+  const stored = await copyDocumentFiles(ctx.bucket, plan.copies);
   return persistNewTemplate(
     ctx,
     {
