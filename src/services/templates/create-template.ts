@@ -13,9 +13,8 @@ import { notFound, unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { copyStoredFiles, deleteStoredFiles, documentKey, ingestDocuments, UPLOAD_LIMITS, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
-import { extractDocumentFields } from './document-fields';
+import { withDocumentFields } from './document-fields';
 import { copyDocxSources } from './docx-documents';
-import { looksLikePdf } from '../documents/pdf';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
 import { assertLevelWithinAccount } from '../signature-levels/levels';
@@ -124,24 +123,6 @@ async function assertAllowances(ctx: TemplateContext, addingBytes: number): Prom
 
 function documentRow(accountId: number, d: Omit<NewTemplateDocument, 'accountId' | 'position'>, position: number): NewTemplateDocument {
   return { ...d, accountId, position };
-}
-
-/**
- * Each PDF's own fields (AcroForm, text tags) join the fields given for it, after them; the bytes
- * stored are the ones with the form removed and the tags hidden. Files over the size limit are left
- * for the ingest to refuse.
- */
-async function withDocumentFields(documents: CreateTemplateInput['documents']): Promise<CreateTemplateInput['documents']> {
-  const found: CreateTemplateInput['documents'] = [];
-  for (const document of documents) {
-    if (document.bytes.byteLength > UPLOAD_LIMITS.fileBytes || !looksLikePdf(document.bytes)) {
-      found.push(document);
-      continue;
-    }
-    const { bytes, fields } = await extractDocumentFields(document.bytes, document.label);
-    found.push(fields.length || bytes !== document.bytes ? { ...document, bytes, fields: [...(document.fields ?? []), ...fields] } : document);
-  }
-  return found;
 }
 
 export async function createTemplate(ctx: TemplateContext, given: CreateTemplateInput): Promise<TemplateWithDocuments> {
