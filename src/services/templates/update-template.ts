@@ -202,7 +202,11 @@ export type DocumentChange = {
  * Adds, replaces, renames or removes documents. A replaced document keeps its uuid, so fields stay on
  * it (their areas are re-checked against the new pages); areas on removed documents are dropped.
  */
-export async function changeDocuments(ctx: TemplateContext, template: Template, requested: DocumentChange[]): Promise<TemplateWithDocuments> {
+export async function changeDocuments(
+  ctx: TemplateContext,
+  template: Template,
+  requested: DocumentChange[],
+): Promise<TemplateWithDocuments & { /** Each change's label → where its new file is stored. */ storedAt: Map<string, string> }> {
   const current = await listCurrentDocuments(ctx.db, [template.id]);
   const problems: string[] = [];
   const target = (change: DocumentChange): TemplateDocument | undefined => {
@@ -314,5 +318,6 @@ export async function changeDocuments(ctx: TemplateContext, template: Template, 
     throw error;
   }
   // After the commit the rows own the files: a failed read here must not delete them.
-  return { template: updated, documents: await listCurrentDocuments(ctx.db, [template.id]) };
+  const storedAt = new Map(changed.map((change, i) => [change.label, prepared[i].r2Key]));
+  return { template: updated, documents: await listCurrentDocuments(ctx.db, [template.id]), storedAt };
 }
