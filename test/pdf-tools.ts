@@ -1,4 +1,4 @@
-// Checks a PDF with pdfsig and qpdf, and compares its page 1 with a reference image, through the local
+// Checks a PDF with pdfsig and qpdf, and compares one of its pages with a reference image, through the local
 // tools server (test/global/pdf-tools-server.ts).
 import { env } from 'cloudflare:test';
 
@@ -20,16 +20,17 @@ export function placedWords(bbox: ToolResult): PlacedWord[] {
   return words;
 }
 
-/** How page 1 of a PDF compares with a reference image (test/global/page-images.ts › PageComparison). */
+/** How a page of a PDF compares with a reference image (test/global/page-images.ts › PageComparison). */
 export type PageComparison = { differing: number; width: number; height: number; reference: { width: number; height: number }; updated: boolean };
 
 /**
- * Page 1 of `pdf` drawn by pdftoppm and compared with `test/fixtures/docx/pages/<reference>.png`:
- * `differing` is the share of ink with no ink within a pixel in the other image (0 same, near 1 unrelated).
- * `readonly` keeps UPDATE_PAGE_IMAGES=1 from rewriting the reference (a page compared with another's).
+ * Page `page` (1 by default) of `pdf` drawn by pdftoppm and compared with
+ * `test/fixtures/docx/pages/<reference>.png`: `differing` is the share of ink with no ink within a pixel
+ * in the other image (0 same, near 1 unrelated). `readonly` keeps UPDATE_PAGE_IMAGES=1 from rewriting
+ * the reference (a page compared with another's).
  */
-export async function comparePageImage(pdf: Uint8Array, reference: string, { readonly = false } = {}): Promise<PageComparison> {
-  const query = `reference=${encodeURIComponent(reference)}${readonly ? '&readonly=1' : ''}`;
+export async function comparePageImage(pdf: Uint8Array, reference: string, { page = 1, readonly = false } = {}): Promise<PageComparison> {
+  const query = `reference=${encodeURIComponent(reference)}&page=${page}${readonly ? '&readonly=1' : ''}`;
   const res = await fetch(`${env.PDF_TOOLS_URL}/page-image?${query}`, { method: 'POST', body: pdf });
   if (!res.ok) throw new Error(`page image comparison failed: ${await res.text()}`);
   return res.json();

@@ -6,6 +6,8 @@ import simpleList from '../fixtures/docx/simple-list.docx?inline';
 import strikethrough from '../fixtures/docx/strikethrough.docx?inline';
 import tables from '../fixtures/docx/tables.docx?inline';
 import tinyPicture from '../fixtures/docx/tiny-picture.docx?inline';
+import { buildDocx, pageBreak, paragraph, table } from '../docx-fixtures';
+import { toBase64 } from '../fixtures/pdfs';
 import { api, createAccount } from '../helpers';
 import { comparePageImage } from '../pdf-tools';
 import { downloadDocument, pageTexts } from '../rendering-fixtures';
@@ -76,4 +78,26 @@ describe('page images of real DOCX files', { timeout: 60_000 }, () => {
     const comparison = await comparePageImage(await printed(tables), 'simple-list', { readonly: true });
     expect(comparison.differing).toBeGreaterThan(PAGE_IMAGE_TOLERANCE);
   });
+});
+
+describe('page images of a DOCX with a header, a footer and a page break', { timeout: 60_000 }, () => {
+  // mammoth's files have no header, footer or page break; this one is built here (test/docx-fixtures.ts).
+  const headed = buildDocx(
+    paragraph('Services agreement between the parties named below.') +
+      table([
+        ['Party', 'Role'],
+        ['ACME Corp', 'Client'],
+        ['Widget Ltd', 'Provider'],
+      ]) +
+      pageBreak +
+      paragraph('Second page: signatures.'),
+    { header: 'Services agreement, confidential', footer: 'Printed by the e-signature service' },
+  );
+
+  for (const page of [1, 2]) {
+    it(`prints page ${page} with its header and footer like its reference image`, async () => {
+      const comparison = await comparePageImage(await printed(`data:application/octet-stream;base64,${toBase64(headed)}`), `headed-p${page}`, { page });
+      expect(comparison.differing).toBeLessThan(PAGE_IMAGE_TOLERANCE);
+    });
+  }
 });

@@ -1,4 +1,4 @@
-// Page-image comparison for fidelity tests (Node side of the test run): page 1 of a PDF drawn by poppler's
+// Page-image comparison for fidelity tests (Node side of the test run): a page of a PDF drawn by poppler's
 // `pdftoppm` as a PNG, compared with a reference PNG kept in test/fixtures/docx/pages/.
 // `UPDATE_PAGE_IMAGES=1` writes the fresh image as the reference instead (test/fixtures/docx/README.md).
 import { execFile } from 'node:child_process';
@@ -26,13 +26,13 @@ export type PageComparison = {
   updated: boolean;
 };
 
-/** Page 1 of `pdf` as a PNG (gray, though pdftoppm stores it as RGB). */
-export async function firstPagePng(pdf: Uint8Array): Promise<Buffer> {
+/** Page `page` (from 1) of `pdf` as a PNG (gray, though pdftoppm stores it as RGB). */
+export async function pagePng(pdf: Uint8Array, page: number): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'page-image-'));
   try {
     await writeFile(join(dir, 'document.pdf'), pdf);
     await new Promise<void>((resolve, reject) => {
-      execFile('pdftoppm', ['-f', '1', '-l', '1', '-r', String(DPI), '-gray', '-png', '-singlefile', join(dir, 'document.pdf'), join(dir, 'page')], { timeout: 30_000 }, (error, _out, stderr) =>
+      execFile('pdftoppm', ['-f', String(page), '-l', String(page), '-r', String(DPI), '-gray', '-png', '-singlefile', join(dir, 'document.pdf'), join(dir, 'page')], { timeout: 30_000 }, (error, _out, stderr) =>
         error ? reject(new Error(`pdftoppm failed: ${stderr || error.message}`)) : resolve(),
       );
     });
@@ -141,12 +141,13 @@ export function differingInk(a: GrayImage, b: GrayImage): number {
 }
 
 /**
- * Compares page 1 of `pdf` with the reference `<name>.png`, after rewriting the reference from it when
- * `update` (a comparison against another document's reference passes false).
+ * Compares page `page` of `pdf` with the reference `<name>.png`, after rewriting the reference from it
+ * when `update` (a comparison against another document's reference passes false).
  */
-export async function comparePageImage(pdf: Uint8Array, name: string, update: boolean): Promise<PageComparison> {
+export async function comparePageImage(pdf: Uint8Array, name: string, page: number, update: boolean): Promise<PageComparison> {
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`reference names are lower-case words and dashes, not ${JSON.stringify(name)}`);
-  const png = await firstPagePng(pdf);
+  if (!Number.isInteger(page) || page < 1) throw new Error(`pages are numbered from 1, not ${page}`);
+  const png = await pagePng(pdf, page);
   const file = join(PAGE_IMAGE_DIR, `${name}.png`);
   if (update) await writeFile(file, png);
   const fresh = decodeGrayPng(png);

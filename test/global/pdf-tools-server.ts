@@ -1,6 +1,6 @@
 // A local HTTP server (Node side of the test run) that checks PDFs with the real poppler `pdfsig` and
 // `qpdf --check` (and extracts its text with `pdftotext`), so tests running inside workerd can validate sealed output with the same tools a
-// person would use. `POST /page-image?reference=<name>` compares page 1 with a reference image (page-images.ts).
+// person would use. `POST /page-image?reference=<name>&page=<n>` compares a page (1 by default) with a reference image (page-images.ts).
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -29,7 +29,8 @@ export async function startPdfToolsServer(): Promise<{ url: string; server: Serv
         // UPDATE_PAGE_IMAGES=1 in the shell running vitest rewrites the references (test/fixtures/docx/README.md),
         // except for comparisons against another document's reference (`readonly=1`).
         const update = process.env.UPDATE_PAGE_IMAGES === '1' && url.searchParams.get('readonly') !== '1';
-        const comparison = await comparePageImage(Buffer.concat(chunks), url.searchParams.get('reference') ?? '', update);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const comparison = await comparePageImage(Buffer.concat(chunks), url.searchParams.get('reference') ?? '', page, update);
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify(comparison));
       } catch (error) {
