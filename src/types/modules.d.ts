@@ -4,7 +4,7 @@ declare module '*.ttf' {
   export default bytes;
 }
 
-// pdf.js's worker code, imported whole to run its "fake worker" on the Worker's own thread (src/services/pdf/page-text.ts).
+// pdf.js's worker code, imported whole to run its "fake worker" on the Worker's own thread (src/services/pdf/pdfjs.ts).
 declare module 'pdfjs-dist/legacy/build/pdf.worker.mjs' {
   export const WorkerMessageHandler: unknown;
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { agreementDocx, buildDocx, pageBreak, paragraph } from '../docx-fixtures';
 import { seal, storedPdf } from '../document-link-fixtures';
-import { toBase64 } from '../fixtures/pdfs';
+import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { api, createAccount, type TestAccount } from '../helpers';
 import { downloadDocument, pageTexts } from '../rendering-fixtures';
 
@@ -127,5 +127,74 @@ describe('a DOCX template with a header and a footer', { timeout: 90_000 }, () =
       expect(page).toContain('HEADER-MARK for ACME Corp');
       expect(page).toContain('FOOTER-MARK & <co> Headed');
     }
+  });
+});
+
+describe('copies of a DOCX template', { timeout: 90_000 }, () => {
+  it('fills a clone’s submissions from their values, as the original’s', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const clone = await api('POST', `/api/templates/${template.id}/clone`, { token: a.token, body: { name: 'Agreement copy' } });
+    expect(clone.status).toBe(201);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: clone.json.id, values: { ...values, vip: true }, submitters: [{ role: 'Client', name: 'Clone Signer', email: 'c@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'CS' }, completed: true } });
+    await seal(a, res.json.id);
+    const text = (await pageTexts(await storedPdf(a, res.json.id, clone.json.documents[0].id))).join('\n');
+    expect(text).toContain('Agreement with ACME Corp, signed by Clone Signer.');
+    expect(text).toContain('VIP-TERMS apply.');
+    expect(text).not.toContain('[[');
+  });
+
+  it('asks a merged template’s submissions for the variables of its DOCX documents', async () => {
+    const a = await createAccount();
+    const docx = await docxTemplate(a);
+    const other = await api('POST', '/api/templates/docx', {
+      token: a.token,
+      body: { name: 'Letter', documents: [{ name: 'letter.docx', file: toBase64(buildDocx(paragraph('Dear [[addressee]],'))) }] },
+    });
+    expect(other.status).toBe(201);
+    const merged = await api('POST', '/api/templates/merge', { token: a.token, body: { template_ids: [docx.id, other.json.id] } });
+    expect(merged.status).toBe(201);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: merged.json.id, values: { client_name: 'ACME' }, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/"addressee"/);
+    expect(res.json.error).toMatch(/"discount", "item", "price", "vip"/);
+  });
+});
+
+describe('a DOCX document added through PUT /api/templates/{id}/documents', { timeout: 90_000 }, () => {
+  it('is printed for the template and filled per submission, as one given at creation', async () => {
+    const a = await createAccount();
+    const created = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: {
+        documents: [{ name: 'cover', file: toBase64(await makePdf(1)) }],
+        fields: [{ name: 'Initials', type: 'text', role: 'Client', areas: [{ page: 1, x: 0.1, y: 0.5, w: 0.3, h: 0.05 }] }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const docx = buildDocx(paragraph('Annex for [[client_name]].'));
+    const res = await api('PUT', `/api/templates/${created.json.id}/documents`, { token: a.token, body: { documents: [{ name: 'annex.docx', file: toBase64(docx) }] } });
+    expect(res.status).toBe(200);
+    const annex = res.json.documents[1];
+    expect(annex.filename).toBe('annex');
+    expect((await pageTexts(await downloadDocument(a.token, created.json.id, annex.uuid)))[0]).toContain('Annex for [[client_name]].');
+
+    const submission = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: created.json.id, values: { client_name: 'ACME Corp' }, submitters: [{ role: 'Client', email: 'annex@example.com' }] },
+    });
+    expect(submission.status).toBe(201);
+    await api('PUT', `/api/submitters/${submission.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'AC' }, completed: true } });
+    await seal(a, submission.json.id);
+    const text = (await pageTexts(await storedPdf(a, submission.json.id, annex.id))).join('\n');
+    expect(text).toContain('Annex for ACME Corp.');
   });
 });

@@ -184,3 +184,73 @@ describe('a submission from a tagged template', () => {
     inside('Sally', schema.Sign);
   });
 });
+
+describe('files added or replaced through PUT /api/templates/{id}/documents', () => {
+  const plain = () => taggedPdf([[{ text: 'Cover letter', x: 72, y: 700 }]]);
+
+  async function plainTemplate(a: TestAccount) {
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: {
+        documents: [{ name: 'cover', file: toBase64(await plain()) }],
+        submitters: [{ name: 'Buyer' }],
+        fields: [{ name: 'Cover initials', type: 'text', role: 'Buyer', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.2, h: 0.05 }] }],
+      },
+    });
+    expect(res.status).toBe(201);
+    return res.json;
+  }
+
+  it('bring an added file’s text tags as fields on it, adding the roles they name', async () => {
+    const a = await createAccount();
+    const created = await plainTemplate(a);
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ name: 'tagged', file: toBase64(await taggedPdf(TAGS)) }] } });
+    expect(res.status).toBe(200);
+    const added = res.json.documents[1].uuid;
+    expect(res.json.submitters.map((r: { name: string }) => r.name)).toEqual(['Buyer', 'Seller']);
+    expect(res.json.schema.map((f: { name: string }) => f.name)).toEqual(['Cover initials', 'Full Name', 'Signed On', 'Sign']);
+    for (const field of res.json.schema.slice(1)) expect(field.areas[0].attachment_uuid).toBe(added);
+    const { text } = await checkPdf(await storedDocument(a, created.id, added));
+    expect(text.output).toContain('Agreement between the parties');
+    expect(text.output).not.toContain('{{');
+  });
+
+  it('bring a replacement file’s text tags beside the fields already on the document', async () => {
+    const a = await createAccount();
+    const created = await plainTemplate(a);
+    const uuid = created.documents[0].uuid;
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid, file: toBase64(await taggedPdf(TAGS)) }] } });
+    expect(res.status).toBe(200);
+    expect(res.json.schema.map((f: { name: string }) => f.name)).toEqual(['Cover initials', 'Full Name', 'Signed On', 'Sign']);
+    for (const field of res.json.schema) expect(field.areas[0].attachment_uuid).toBe(uuid);
+  });
+
+  it('bring an added file’s AcroForm fields and store it without the form', async () => {
+    const a = await createAccount();
+    const created = await plainTemplate(a);
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([PAGE.width, PAGE.height]);
+    pdf.getForm().createTextField('company').addToPage(page, { x: 100, y: 700, width: 200, height: 20 });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ name: 'form', file: toBase64(await pdf.save()) }] } });
+    expect(res.status).toBe(200);
+    const company = res.json.schema.find((f: { name: string }) => f.name === 'company');
+    expect(company).toMatchObject({ type: 'text' });
+    expect(company.areas[0].attachment_uuid).toBe(res.json.documents[1].uuid);
+    const stored = await PDFDocument.load(await storedDocument(a, created.id, res.json.documents[1].uuid));
+    expect(stored.getForm().getFields()).toHaveLength(0);
+  });
+
+  it('answer 422 naming a bad tag in an added file, changing nothing', async () => {
+    const a = await createAccount();
+    const created = await plainTemplate(a);
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ name: 'bad', file: toBase64(await taggedPdf([[{ text: '{{Name;colour=red}}', x: 72, y: 700 }]])) }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toContain('"colour" is not a text tag option');
+    const after = await api('GET', `/api/templates/${created.id}`, { token: a.token });
+    expect(after.json.version).toBe(created.version);
+    expect(after.json.documents).toHaveLength(1);
+  });
+});

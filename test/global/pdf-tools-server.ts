@@ -1,11 +1,12 @@
 // A local HTTP server (Node side of the test run) that checks PDFs with the real poppler `pdfsig` and
 // `qpdf --check` (and extracts its text with `pdftotext`), so tests running inside workerd can validate sealed output with the same tools a
-// person would use.
+// person would use. `POST /page-image?reference=<name>&page=<n>` compares a page (1 by default) with a reference image (page-images.ts).
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { comparePageImage } from './page-images';
 
 export type ToolResult = { code: number; output: string };
 
@@ -22,6 +23,22 @@ export async function startPdfToolsServer(): Promise<{ url: string; server: Serv
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? '/', 'http://tools.local');
+    if (url.pathname === '/page-image') {
+      try {
+        // UPDATE_PAGE_IMAGES=1 in the shell running vitest rewrites the references (test/fixtures/docx/README.md),
+        // except for comparisons against another document's reference (`readonly=1`).
+        const update = process.env.UPDATE_PAGE_IMAGES === '1' && url.searchParams.get('readonly') !== '1';
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const comparison = await comparePageImage(Buffer.concat(chunks), url.searchParams.get('reference') ?? '', page, update);
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(comparison));
+      } catch (error) {
+        res.writeHead(500, { 'Content-Type': 'text/plain' });
+        res.end((error as Error).message);
+      }
+      return;
+    }
     const dir = await mkdtemp(join(tmpdir(), 'pdf-tools-'));
     try {
       const file = join(dir, 'document.pdf');

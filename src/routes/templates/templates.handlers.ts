@@ -174,7 +174,17 @@ export const changeTemplateDocuments: RouteHandler<typeof routes.changeTemplateD
     const upload = entry.file === undefined ? undefined : await toUpload(label, { name: entry.name, file: entry.file }, i);
     changes.push({ label, uuid: entry.uuid, position: entry.position, name: entry.name, remove: entry.remove, replace: entry.replace, upload });
   }
-  const { template: updated, documents } = await updating.changeDocuments(contextOf(c, db), template, changes);
+  // DOCX files become their printed PDFs, as on creation; their sources are kept once the rows exist.
+  const withFiles = changes.filter((change) => change.upload);
+  const uploads = withFiles.map((change) => change.upload!);
+  const converted = await convertDocxUploads(c.env.BROWSER, uploads);
+  for (const { index } of converted) {
+    // A converted file's name loses its .docx, as on creation.
+    withFiles[index].upload = uploads[index];
+    if (withFiles[index].name !== undefined) withFiles[index].name = uploads[index].name;
+  }
+  const { template: updated, documents, storedAt } = await updating.changeDocuments(contextOf(c, db), template, changes);
+  await keepDocxSources(c.env.FILES, withFiles.map((change) => ({ r2Key: storedAt.get(change.label)! })), converted);
   audit(c, 'template.documents.update', updated);
   return c.json(serializeTemplate(updated, documents, baseUrl(c.req.raw, c.env.APP_URL)), 200);
 };

@@ -173,7 +173,7 @@ export const listTemplateDocuments = tenantRoute(
 );
 
 export const changeTemplateDocuments = tenantRoute(
-  { scopes: ['templates:write'], errors: [409] },
+  { scopes: ['templates:write'], errors: [409, 503] },
   {
     method: 'put',
     path: '/templates/{id}/documents',
@@ -181,7 +181,9 @@ export const changeTemplateDocuments = tenantRoute(
     summary: 'Add, replace, rename or remove documents',
     description:
       'Each entry names an existing document by `uuid` (or 0-based `position` with `replace`/`remove`) or, without one, adds a file. ' +
-      'A replaced document keeps its uuid and its fields; areas on removed documents are dropped.',
+      'A replaced document keeps its uuid and its fields; areas on removed documents are dropped. ' +
+      'Files may be PDF or DOCX (printed to PDF, the DOCX kept for per-submission filling, as on creation); ' +
+      'a PDF\'s text tags and AcroForm fields become fields on its document.',
     request: { params: templateParams, body: uploadBody('TemplateDocumentsChange') },
     responses: { 200: templateResponse('The template with its new documents.'), ...tooLarge },
   },

@@ -1,15 +1,10 @@
-// The text and drawn shapes of a PDF's pages, read with pdf.js inside the Worker (legacy build, its worker
-// code on the same thread): what field detection looks at. Content streams are measured within the
-// bounded decoder first, so pdf.js never inflates more than the budget below.
-import './pdfjs-globals';
-import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+// The text and drawn shapes of a PDF's pages, read with pdf.js inside the Worker (loaded by
+// ../pdf/pdfjs.ts): what field detection looks at. Content streams are measured within the bounded
+// decoder first, so pdf.js never inflates more than the budget below.
 import { PDFArray, PDFRawStream, type PDFDocument } from 'pdf-lib';
 import { decodeStreamWithin } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
-
-/** pdf.js looks for its worker code here before it would start a Worker (none exist in workerd). */
-(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
+import { openPdfJsDocument, type PdfJs } from '../pdf/pdfjs';
 
 /** What one document's page content streams may expand to in all, and how many pages are read. */
 export const CONTENT_BUDGET = 24 * 1024 * 1024;
@@ -23,7 +18,6 @@ export type PageLayout = { page: number; width: number; height: number; texts: T
 
 export class UnreadablePdf extends Error {}
 
-const OPS = pdfjs.OPS;
 type Matrix = [number, number, number, number, number, number];
 
 function multiply(m: Matrix, n: Matrix): Matrix {
@@ -52,7 +46,7 @@ function assertContentsWithinBudget(pdf: PDFDocument): void {
 }
 
 /** The shapes a page's operator list draws, with the graphics state's matrix applied. */
-function shapesOf(fnArray: number[], argsArray: unknown[], base: Matrix): Shape[] {
+function shapesOf(OPS: PdfJs['OPS'], fnArray: number[], argsArray: unknown[], base: Matrix): Shape[] {
   const shapes: Shape[] = [];
   const stack: Matrix[] = [];
   let ctm = base;
@@ -78,17 +72,7 @@ export async function readPageLayouts(bytes: Uint8Array): Promise<PageLayout[]> 
   } catch (error) {
     throw new UnreadablePdf(`The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'its structure is broken'}.`);
   }
-  const task = pdfjs.getDocument({
-    data: bytes.slice(),
-    isEvalSupported: false,
-    enableXfa: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    useWorkerFetch: false,
-    isOffscreenCanvasSupported: false,
-    stopAtErrors: false,
-    verbosity: 0,
-  });
+  const { pdfjs, task } = await openPdfJsDocument(bytes);
   try {
     const doc = await task.promise;
     const layouts: PageLayout[] = [];
@@ -109,7 +93,7 @@ export async function readPageLayouts(bytes: Uint8Array): Promise<PageLayout[]> 
       }
       // The page's own content only: widget appearances are existing form fields, which AcroForm import reads.
       const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
-      const shapes = shapesOf(ops.fnArray, ops.argsArray, toPage);
+      const shapes = shapesOf(pdfjs.OPS, ops.fnArray, ops.argsArray, toPage);
       layouts.push({ page: number, width: viewport.width, height: viewport.height, texts, shapes });
       page.cleanup();
     }

@@ -33,6 +33,26 @@ function headerFooterTemplate(html: string | undefined): string {
 
 export type RenderedPdf = { pdf: Uint8Array; /** Requests the document made and did not get. */ blocked: string[] };
 
+/**
+ * The print options for one document (exported so bench/docgen's floor prints with the very same ones):
+ * the header and footer repeat on every page, with room made for them in the margin.
+ */
+export function printOptions(document: HtmlDocument) {
+  return {
+    format: document.size.toLowerCase() as PaperFormat,
+    printBackground: true,
+    displayHeaderFooter: Boolean(document.header || document.footer),
+    headerTemplate: headerFooterTemplate(document.header),
+    footerTemplate: headerFooterTemplate(document.footer),
+    margin: {
+      top: document.header ? '25mm' : '15mm',
+      bottom: document.footer ? '25mm' : '15mm',
+      left: '15mm',
+      right: '15mm',
+    },
+  };
+}
+
 /** Prints one HTML document to PDF in `browser`; the header and footer repeat on every page. */
 export async function renderHtmlToPdf(browser: Browser, document: HtmlDocument): Promise<RenderedPdf> {
   const { page, blocked } = await sandboxedPage(browser, {
@@ -48,21 +68,7 @@ export async function renderHtmlToPdf(browser: Browser, document: HtmlDocument):
       if ((error as Error).name === 'TimeoutError') throw new HtmlRenderTimeout((error as Error).message);
       throw error;
     }
-    const withHeaderFooter = Boolean(document.header || document.footer);
-    const pdf = await page.pdf({
-      format: document.size.toLowerCase() as PaperFormat,
-      printBackground: true,
-      displayHeaderFooter: withHeaderFooter,
-      headerTemplate: headerFooterTemplate(document.header),
-      footerTemplate: headerFooterTemplate(document.footer),
-      margin: {
-        top: document.header ? '25mm' : '15mm',
-        bottom: document.footer ? '25mm' : '15mm',
-        left: '15mm',
-        right: '15mm',
-      },
-      timeout: HTML_LIMITS.renderMs,
-    });
+    const pdf = await page.pdf({ ...printOptions(document), timeout: HTML_LIMITS.renderMs });
     return { pdf: new Uint8Array(pdf), blocked };
   } finally {
     await page.close().catch(() => {});

@@ -6,7 +6,7 @@ import type { TemplateDocument } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { unzipDocx, type VariableValues } from '../documents/docx';
 import { inspectPdf } from '../documents/pdf';
-import { renderDocuments } from '../templates/create-html-template';
+import { renderDocuments } from '../rendering/print-documents';
 import { docxSourceKey, docxVariablesKey, printableDocx, type DocxSource } from '../templates/docx-documents';
 
 /** Where a submission's own copy of a template document lives (under the document's key, so it goes with it). */

@@ -1,9 +1,8 @@
 // Templates from HTML (spec › Template document: `.html` rendered to PDF; decisions.md › Documents in):
 // each document is printed through Browser Rendering, then created exactly like a PDF upload; the
 // HTML source is kept beside each document's PDF in R2 for later re-rendering.
-import { ApiError, unprocessable } from '../../lib/errors';
-import { HtmlRenderTimeout, HTML_LIMITS, renderHtmlToPdf, type PageSize } from '../rendering/html-to-pdf';
-import { closeBrowser, openBrowser, RenderingUnavailable } from '../rendering/sandboxed-page';
+import type { PageSize } from '../rendering/html-to-pdf';
+import { renderDocuments } from '../rendering/print-documents';
 import { createTemplate, type TemplateWithDocuments } from './create-template';
 import type { TemplateContext } from './template-records';
 
@@ -24,45 +23,6 @@ export type HtmlSource = { html: string; html_header: string | null; html_footer
 /** The HTML source of a document lives beside its PDF, under the PDF's key. */
 export function htmlSourceKey(documentR2Key: string): string {
   return `${documentR2Key}/source.json`;
-}
-
-/** Prints every document in one browser session, in order (HTML templates and converted DOCX files). */
-export async function renderDocuments(
-  binding: Fetcher | undefined,
-  input: Pick<HtmlTemplateInput, 'header' | 'footer' | 'size'> & { documents: { html: string; header?: string; footer?: string }[] },
-): Promise<Uint8Array[]> {
-  let browser;
-  try {
-    browser = await openBrowser(binding);
-  } catch (error) {
-    if (error instanceof RenderingUnavailable) {
-      console.error(error.message);
-      throw new ApiError(503, 'HTML could not be rendered because the rendering browser is unavailable; retry in a minute.');
-    }
-    throw error;
-  }
-  try {
-    const pdfs: Uint8Array[] = [];
-    for (const [i, document] of input.documents.entries()) {
-      try {
-        const { pdf } = await renderHtmlToPdf(browser, {
-          html: document.html,
-          header: document.header ?? input.header,
-          footer: document.footer ?? input.footer,
-          size: input.size,
-        });
-        pdfs.push(pdf);
-      } catch (error) {
-        if (error instanceof HtmlRenderTimeout) {
-          throw unprocessable(`documents[${i}] could not be rendered within ${HTML_LIMITS.renderMs / 1000} seconds; simplify or split the HTML.`);
-        }
-        throw error;
-      }
-    }
-    return pdfs;
-  } finally {
-    await closeBrowser(browser);
-  }
 }
 
 export async function createHtmlTemplate(ctx: TemplateContext, binding: Fetcher | undefined, input: HtmlTemplateInput): Promise<TemplateWithDocuments> {

@@ -13,8 +13,8 @@ import { notFound, unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { copyStoredFiles, deleteStoredFiles, documentKey, ingestDocuments, UPLOAD_LIMITS, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
-import { extractDocumentFields } from './document-fields';
-import { looksLikePdf } from '../documents/pdf';
+import { withDocumentFields } from './document-fields';
+import { copyDocxSources } from './docx-documents';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
 import { assertLevelWithinAccount } from '../signature-levels/levels';
@@ -125,24 +125,6 @@ function documentRow(accountId: number, d: Omit<NewTemplateDocument, 'accountId'
   return { ...d, accountId, position };
 }
 
-/**
- * Each PDF's own fields (AcroForm, text tags) join the fields given for it, after them; the bytes
- * stored are the ones with the form removed and the tags hidden. Files over the size limit are left
- * for the ingest to refuse.
- */
-async function withDocumentFields(documents: CreateTemplateInput['documents']): Promise<CreateTemplateInput['documents']> {
-  const found: CreateTemplateInput['documents'] = [];
-  for (const document of documents) {
-    if (document.bytes.byteLength > UPLOAD_LIMITS.fileBytes || !looksLikePdf(document.bytes)) {
-      found.push(document);
-      continue;
-    }
-    const { bytes, fields } = await extractDocumentFields(document.bytes, document.label);
-    found.push(fields.length || bytes !== document.bytes ? { ...document, bytes, fields: [...(document.fields ?? []), ...fields] } : document);
-  }
-  return found;
-}
-
 export async function createTemplate(ctx: TemplateContext, given: CreateTemplateInput): Promise<TemplateWithDocuments> {
   if (given.documents.length === 0) {
     throw unprocessable('documents must include at least one file; a template cannot be created from a field list alone.');
@@ -238,6 +220,20 @@ function planCopies(accountId: number, documents: TemplateDocument[], offset = 0
   return { rows, copies, uuidMap };
 }
 
+/**
+ * Copies documents' PDFs and, for DOCX documents, their source and variables (what per-submission
+ * filling reads). Thumbnails and an HTML document's source are not copied: they are remade or unused.
+ */
+async function copyDocumentFiles(bucket: R2Bucket, copies: { from: string; to: string }[]): Promise<string[]> {
+  const stored = await copyStoredFiles(bucket, copies);
+  try {
+    return [...stored, ...(await copyDocxSources(bucket, copies))];
+  } catch (error) {
+    await deleteStoredFiles(bucket, stored);
+    throw error;
+  }
+}
+
 export type CopyOptions = { name?: string; folder_name?: string; external_id?: string | null };
 
 /** A new template with copies of the source's files; field and role uuids are kept, document uuids are new. */
@@ -246,7 +242,7 @@ export async function cloneTemplate(ctx: TemplateContext, source: Template, opti
   await assertAllowances(ctx, sumBytes(documents));
   const plan = planCopies(ctx.actor.accountId, documents);
   const { fields, preferences } = remapDocuments(source.fields, source.preferences, plan.uuidMap);
-  const stored = await copyStoredFiles(ctx.bucket, plan.copies);
+  const stored = await copyDocumentFiles(ctx.bucket, plan.copies);
   return persistNewTemplate(
     ctx,
     {
@@ -315,7 +311,7 @@ export async function mergeTemplates(ctx: TemplateContext, refs: string[], optio
   const documentPages = plan.rows.map((d) => ({ uuid: d.uuid, pageCount: d.pageCount, pageDimensions: d.pageDimensions }));
   const checked = buildFields(storedAsInputs(fields), roles, documentPages);
 
-  const stored = await copyStoredFiles(ctx.bucket, plan.copies);
+  const stored = await copyDocumentFiles(ctx.bucket, plan.copies);
   return persistNewTemplate(
     ctx,
     {

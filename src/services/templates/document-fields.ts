@@ -20,7 +20,8 @@ import {
   type PDFPage,
 } from 'pdf-lib';
 import { ApiError, unprocessable } from '../../lib/errors';
-import { isDigitallySigned } from '../documents/pdf';
+import { UPLOAD_LIMITS } from '../documents/ingest';
+import { isDigitallySigned, looksLikePdf } from '../documents/pdf';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
 import { readPageText } from '../pdf/page-text';
@@ -293,4 +294,23 @@ async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFi
   if (hasForm) removeForm(pdf);
   if (tags.length) hideTags(pdf, pages, tags);
   return { bytes: await pdf.save(), fields };
+}
+
+/**
+ * Each PDF's own fields (AcroForm, text tags) join the fields given for it, after them; the bytes
+ * stored are the ones with the form removed and the tags hidden. Files over the size limit, and files
+ * that are not PDFs, are left for the ingest to refuse. Used on every file a template is created from
+ * and every file added or replaced later.
+ */
+export async function withDocumentFields<T extends { bytes: Uint8Array; label: string; fields?: FieldInput[] }>(documents: T[]): Promise<T[]> {
+  const found: T[] = [];
+  for (const document of documents) {
+    if (document.bytes.byteLength > UPLOAD_LIMITS.fileBytes || !looksLikePdf(document.bytes)) {
+      found.push(document);
+      continue;
+    }
+    const { bytes, fields } = await extractDocumentFields(document.bytes, document.label);
+    found.push(fields.length || bytes !== document.bytes ? { ...document, bytes, fields: [...(document.fields ?? []), ...fields] } : document);
+  }
+  return found;
 }

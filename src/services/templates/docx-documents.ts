@@ -5,9 +5,9 @@
 import mammoth from 'mammoth';
 import { unprocessable } from '../../lib/errors';
 import { docxHeaderFooter, docxVariables, fillDocx, looksLikeZip, unzipDocx, type DocxFiles, type VariableValues } from '../documents/docx';
-import type { Upload } from '../documents/ingest';
+import { copyStoredFiles, type Upload } from '../documents/ingest';
 import { UnusableDocument } from '../documents/pdf';
-import { renderDocuments } from './create-html-template';
+import { renderDocuments } from '../rendering/print-documents';
 
 /** What a DOCX template document keeps, at `docxSourceKey(r2Key)`. */
 export type DocxSource = { variables: string[] };
@@ -98,5 +98,22 @@ export async function keepDocxSources(bucket: R2Bucket, documents: { r2Key: stri
         bucket.put(docxVariablesKey(key), JSON.stringify(source), { httpMetadata: { contentType: 'application/json' } }),
       ];
     }),
+  );
+}
+
+/**
+ * Copies the DOCX source and variables of every copied document that has them (clone, merge), so the
+ * copy's submissions are still filled per submission. Returns the keys written; on failure none remain.
+ */
+export async function copyDocxSources(bucket: R2Bucket, copies: { from: string; to: string }[]): Promise<string[]> {
+  const docx = await Promise.all(copies.map(async (copy) => ((await bucket.head(docxVariablesKey(copy.from))) ? copy : null)));
+  return copyStoredFiles(
+    bucket,
+    docx
+      .filter((copy) => copy !== null)
+      .flatMap(({ from, to }) => [
+        { from: docxSourceKey(from), to: docxSourceKey(to) },
+        { from: docxVariablesKey(from), to: docxVariablesKey(to) },
+      ]),
   );
 }

@@ -88,6 +88,21 @@ export function buildRoles(inputs: RoleInput[] | undefined, fields: LocatedField
   return roles;
 }
 
+/**
+ * `roles` with a new role appended for every role name `fields` use that none of them has (ignoring
+ * case), in order of first use: files added to a template may bring text tags naming new roles.
+ * The same array when nothing is new.
+ */
+export function withRolesNamedBy(roles: TemplateRole[], fields: LocatedField[]): TemplateRole[] {
+  const added: TemplateRole[] = [];
+  for (const { input } of fields) {
+    if (input.submitter_uuid || !input.role) continue;
+    if ([...roles, ...added].some((r) => sameName(r.name, input.role!))) continue;
+    added.push({ name: input.role.trim(), uuid: crypto.randomUUID() });
+  }
+  return added.length ? [...roles, ...added] : roles;
+}
+
 function resolveRole(field: LocatedField, roles: TemplateRole[], problems: string[]): string {
   const { role, submitter_uuid: submitterUuid } = field.input;
   if (submitterUuid) {

@@ -21,7 +21,8 @@ import type { EventName } from '../../lib/events';
 import { nowIso } from '../../lib/time';
 import { deleteDerivedFiles, deleteStoredFiles, ingestDocuments, type PreparedDocument, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
-import { buildFields, buildRoles, storedAsInputs, type FieldInput, type RoleInput } from './template-fields';
+import { withDocumentFields } from './document-fields';
+import { buildFields, buildRoles, storedAsInputs, withRolesNamedBy, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
 import { assertLevelWithinAccount } from '../signature-levels/levels';
 import { mergePreferences, withoutDocuments, type PreferencesInput } from './template-preferences';
@@ -201,7 +202,11 @@ export type DocumentChange = {
  * Adds, replaces, renames or removes documents. A replaced document keeps its uuid, so fields stay on
  * it (their areas are re-checked against the new pages); areas on removed documents are dropped.
  */
-export async function changeDocuments(ctx: TemplateContext, template: Template, requested: DocumentChange[]): Promise<TemplateWithDocuments> {
+export async function changeDocuments(
+  ctx: TemplateContext,
+  template: Template,
+  requested: DocumentChange[],
+): Promise<TemplateWithDocuments & { /** Each change's label → where its new file is stored. */ storedAt: Map<string, string> }> {
   const current = await listCurrentDocuments(ctx.db, [template.id]);
   const problems: string[] = [];
   const target = (change: DocumentChange): TemplateDocument | undefined => {
@@ -242,7 +247,9 @@ export async function changeDocuments(ctx: TemplateContext, template: Template, 
   if (remaining.length + additions.length === 0) throw unprocessable('A template must keep at least one document.');
 
   const kept = remaining.filter((d) => !replacements.has(d.id));
-  const uploads = [...replacements.values(), ...additions].map((c) => c.upload!);
+  // New files bring their text tags and AcroForm fields, as at creation (decisions.md › issue 19: text tags).
+  const changed = [...replacements.values(), ...additions];
+  const uploads = await withDocumentFields(changed.map((c) => ({ ...c.upload!, label: c.label, fields: [] as FieldInput[] })));
   await assertTemplateStorage(ctx, uploads.reduce((sum, u) => sum + u.bytes.byteLength, 0));
   const { documents: prepared, stored } = await ingestDocuments(ctx.bucket, ctx.actor.accountId, uploads, {
     documents: kept.length,
@@ -271,7 +278,11 @@ export async function changeDocuments(ctx: TemplateContext, template: Template, 
     const pages = order.map((s) => (s.existing ? { uuid: s.existing.uuid, pageCount: s.existing.pageCount, pageDimensions: s.existing.pageDimensions } : { uuid: s.fresh!.uuid, pageCount: s.fresh!.pageCount, pageDimensions: s.fresh!.pageDimensions }));
     const removedUuids = new Set(current.filter((d) => removals.has(d.id)).map((d) => d.uuid));
     const fields: TemplateField[] = template.fields.map((f) => ({ ...f, areas: f.areas.filter((a) => !removedUuids.has(a.attachment_uuid)) }));
-    const checkedFields = buildFields(storedAsInputs(fields), template.submitters, pages);
+    // Replacements come first in `uploads`, then additions, as in `prepared`.
+    const newUuids = [...replaced.map((r) => r.doc.uuid), ...added.map((a) => a.doc.uuid)];
+    const imported: LocatedField[] = uploads.flatMap((u, i) => (u.fields ?? []).map((input, j) => ({ label: `${changed[i].label}.fields[${j}]`, input, document: newUuids[i] })));
+    const roles = withRolesNamedBy(template.submitters, imported);
+    const checkedFields = buildFields([...storedAsInputs(fields), ...imported], roles, pages);
     const preferences = withoutDocuments(template.preferences, removedUuids);
 
     const addRows: NewTemplateDocument[] = order.flatMap((s, position) =>
@@ -293,8 +304,8 @@ export async function changeDocuments(ctx: TemplateContext, template: Template, 
     const positions = order.flatMap((s, position) => (s.existing ? [{ id: s.existing.id, position }] : []));
     const renamed = [...renames.entries()].map(([id, filename]) => ({ id, filename }));
     updated = await commit(ctx, template, {
-      changes: ['documents'],
-      values: { fields: checkedFields, preferences },
+      changes: ['documents', ...(imported.length ? ['schema'] : []), ...(roles !== template.submitters ? ['submitters'] : [])],
+      values: { fields: checkedFields, preferences, ...(roles !== template.submitters ? { submitters: roles } : {}) },
       event: 'template.updated',
       removeDocumentIds: [...removals, ...replaced.map((r) => r.old.id)],
       addDocuments: addRows,
@@ -307,5 +318,6 @@ export async function changeDocuments(ctx: TemplateContext, template: Template, 
     throw error;
   }
   // After the commit the rows own the files: a failed read here must not delete them.
-  return { template: updated, documents: await listCurrentDocuments(ctx.db, [template.id]) };
+  const storedAt = new Map(changed.map((change, i) => [change.label, prepared[i].r2Key]));
+  return { template: updated, documents: await listCurrentDocuments(ctx.db, [template.id]), storedAt };
 }

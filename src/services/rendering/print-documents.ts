@@ -1,0 +1,44 @@
+// Several HTML documents printed to PDF in one Browser Rendering session (HTML templates, DOCX templates
+// and their per-submission copies); an unavailable browser is a 503, a slow document a 422 naming it.
+import { ApiError, unprocessable } from '../../lib/errors';
+import { HtmlRenderTimeout, HTML_LIMITS, renderHtmlToPdf, type PageSize } from './html-to-pdf';
+import { closeBrowser, openBrowser, RenderingUnavailable } from './sandboxed-page';
+
+/** Prints every document in one browser session, in order (HTML templates and converted DOCX files). */
+export async function renderDocuments(
+  binding: Fetcher | undefined,
+  input: { header?: string; footer?: string; size: PageSize; documents: { html: string; header?: string; footer?: string }[] },
+): Promise<Uint8Array[]> {
+  let browser;
+  try {
+    browser = await openBrowser(binding);
+  } catch (error) {
+    if (error instanceof RenderingUnavailable) {
+      console.error(error.message);
+      throw new ApiError(503, 'HTML could not be rendered because the rendering browser is unavailable; retry in a minute.');
+    }
+    throw error;
+  }
+  try {
+    const pdfs: Uint8Array[] = [];
+    for (const [i, document] of input.documents.entries()) {
+      try {
+        const { pdf } = await renderHtmlToPdf(browser, {
+          html: document.html,
+          header: document.header ?? input.header,
+          footer: document.footer ?? input.footer,
+          size: input.size,
+        });
+        pdfs.push(pdf);
+      } catch (error) {
+        if (error instanceof HtmlRenderTimeout) {
+          throw unprocessable(`documents[${i}] could not be rendered within ${HTML_LIMITS.renderMs / 1000} seconds; simplify or split the HTML.`);
+        }
+        throw error;
+      }
+    }
+    return pdfs;
+  } finally {
+    await closeBrowser(browser);
+  }
+}
