@@ -24,7 +24,9 @@ import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOpti
 import { frameAncestors } from '../../services/embedding/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type { Account } from '../../db/schema/index';
-import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
+import { CompletedPage, FormPage, MessagePage, QesRetryPage, VerifyPage } from '../../signing-page/pages';
+import { beginQesSigning, finishQesSigning, QesSigningStopped } from '../../services/qes/signing-flow';
+import { QesProviderError } from '../../services/qes/provider-error';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/combined-document';
 import { paymentStates, startFieldCheckout } from '../../services/payments/field-payments';
@@ -315,6 +317,16 @@ export const postAttachment: RouteHandler<typeof routes.postAttachment, AppEnv> 
 
 export const postSubmit: RouteHandler<typeof routes.postSubmit, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
+  if (signing.scope.submission.signatureLevel === 'qes') {
+    // The signer completes only once the provider has signed (GET /s/:slug/qes/callback).
+    try {
+      const url = await beginQesSigning(c.env, ctx, signing, c.req.valid('json').values ?? {}, qesRedirectUri(c, signing));
+      const slug = signing.submitter.slug;
+      return c.json({ status: signing.submitter.status, submission_status: signing.scope.submission.status, redirect_url: `/s/${slug}`, authorization_url: url }, 200);
+    } catch (error) {
+      throw qesApiError(c, error);
+    }
+  }
   const scope = await submitForm(ctx, signing, c.req.valid('json').values ?? {});
   const me = scope.submitters.find((s) => s.id === signing.submitter.id)!;
   return c.json({ status: me.status, submission_status: scope.submission.status, redirect_url: `/s/${me.slug}` }, 200);
@@ -364,3 +376,64 @@ export const postPaymentCheckout: RouteHandler<typeof routes.postPaymentCheckout
     throw new ApiError(502, err.message);
   }
 };
+
+/** Where the provider sends a qes signer back; the provider must accept it as a redirect URI. */
+function qesRedirectUri(c: C, signing: Signing): string {
+  return `${baseUrl(c.req.raw, c.env.APP_URL)}/s/${signing.submitter.slug}/qes/callback`;
+}
+
+/** Why qes signing stopped, as the signer reads it; the admin's sentence goes to the log only. */
+function qesStopped(c: C, error: unknown): string | null {
+  if (!(error instanceof QesProviderError || error instanceof QesSigningStopped)) return null;
+  console.warn(`[${c.var.requestId}] qes signing stopped: ${error.message}`);
+  return error.signerMessage;
+}
+
+/** A provider failure during a JSON submit: 502 with the signer's sentence (the form stays to submit again). */
+function qesApiError(c: C, error: unknown): unknown {
+  const text = qesStopped(c, error);
+  return text === null ? error : new ApiError(502, text);
+}
+
+async function qesRetryPage(c: C, signing: Signing, text: string) {
+  const { scope, account } = signing;
+  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName: c.env.SERVICE_NAME });
+  const frame = pageFrame(signing, 'form', embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) }));
+  return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, account);
+}
+
+/**
+ * GET /s/:slug/qes/callback — the provider's redirect back (issue 18 › 3): signed and completed, then the
+ * signing page; any failure is the retry page and the signer stays as they were.
+ */
+export async function qesCallback(c: C) {
+  const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
+  const slug = signing.submitter.slug;
+  if (signing.scope.submission.signatureLevel !== 'qes') throw notFound('Signing step');
+  if (signing.submitter.status === 'completed') return c.redirect(`/s/${slug}`, 303);
+  try {
+    await finishQesSigning(c.env, ctx, signing, new URL(c.req.url).searchParams);
+  } catch (error) {
+    const text = qesStopped(c, error);
+    if (text === null) throw error;
+    return qesRetryPage(c, signing, text);
+  }
+  return c.redirect(`/s/${slug}`, 303);
+}
+
+/**
+ * GET /s/:slug/qes/retry — the retry page's button: a new authorization for the values already saved,
+ * and the browser sent to the provider again.
+ */
+export async function qesRetry(c: C) {
+  const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
+  if (signing.scope.submission.signatureLevel !== 'qes') throw notFound('Signing step');
+  if (pageKind(signing) !== 'form') return c.redirect(`/s/${signing.submitter.slug}`, 303);
+  try {
+    return c.redirect(await beginQesSigning(c.env, ctx, signing, {}, qesRedirectUri(c, signing)), 303);
+  } catch (error) {
+    const text = qesStopped(c, error);
+    if (text === null) throw error;
+    return qesRetryPage(c, signing, text);
+  }
+}

@@ -22,6 +22,8 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.get('/:slug', h.showPage);
   s.get('/:slug/documents/:document_uuid', h.streamDocument);
   s.get('/:slug/download', h.downloadSigned);
+  s.get('/:slug/qes/callback', h.qesCallback);
+  s.get('/:slug/qes/retry', h.qesRetry);
   s.openapi(routes.postSendCode, h.postSendCode);
   s.openapi(routes.postCheckCode, h.postCheckCode);
   s.openapi(routes.postOpen, h.postOpen);

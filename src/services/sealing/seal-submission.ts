@@ -24,9 +24,11 @@ import { stampsForDocument } from './field-stamps';
 import { hiddenFields } from '../signing/form-rules';
 import { SealingProblem } from './sealing-status';
 import { sealingTimestamper, type LongTermEnv } from './long-term';
+import { currentRevision } from '../qes/revisions';
+import { sha256Hex } from '../../lib/crypto';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
-function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
+export function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
   const values = Object.assign({}, ...scope.submitters.map((s) => s.values)) as Record<string, unknown>;
   return hiddenFields(scope.template.fields, scope.template.preferences, values);
 }
@@ -95,13 +97,19 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   const paymentTexts = new Map(payments.map((p) => [`${p.submitterId}:${p.fieldUuid}`, sealedPaymentText(p)]));
   const hidden = hiddenFieldsOf(scope);
   const aes = submission.signatureLevel === 'aes' ? await signerSteps(env, db, account, scope, document, hidden, paymentTexts) : null;
+  // qes (issue 18 › 3): the signers' revisions are signed already; the seal goes on the last one, and
+  // only what no qes signer signed (a signer completed through the API) is stamped with it.
+  const qes = submission.signatureLevel === 'qes' ? await currentRevision(env.FILES, submission, scope.submitters, document) : null;
+  const qesSigned = new Set(qes?.signers.map((s) => s.id));
   const trail = auditTrailFor(scope, events.filter((e) => e.action !== SIGNER_CERTIFICATE_EVENT), sealedFilename(document), env.SERVICE_NAME, payments);
   const issuedAt = new Date().toISOString();
   if (aes) trail.events.push(...aes.certificates.map((c) => certificateEntry(c, issuedAt)));
   const sealed = await sealDocument({
-    original: new Uint8Array(bytes),
+    original: qes ? qes.bytes : new Uint8Array(bytes),
+    originalSha256: qes ? await sha256Hex(new Uint8Array(bytes)) : undefined,
+    priorSignatures: qes?.signatures,
     // At aes each signer's values go in with their own signature; what is left is stamped with the seal.
-    stamps: aes ? [] : stampsForDocument(scope.template.fields, scope.submitters, document, hidden, account.locale, paymentTexts),
+    stamps: aes ? [] : stampsForDocument(scope.template.fields, scope.submitters.filter((s) => !qesSigned.has(s.id)), document, hidden, account.locale, paymentTexts),
     signerSteps: aes?.steps,
     trail,
     signer: await accountSigningIdentity(env, db, account),

@@ -13,7 +13,7 @@ import { fieldsOf, type SubmissionScope } from './submission-scope';
 import { ACTIVE_SUBMITTER_STATES, assertCanComplete, completeSubmitter, completionValues, remind, type StateContext } from './submission-state';
 import { EMAIL, PHONE } from './field-values';
 import { unknownUploads } from './uploaded-files';
-import { attachmentsPrefix, sealedFilesPrefix } from './file-keys';
+import { attachmentsPrefix, qesFilesPrefix, sealedFilesPrefix } from './file-keys';
 
 export type SubmissionEdit = {
   expire_at?: string | null;
@@ -178,7 +178,7 @@ export async function deleteSubmissionPermanently(ctx: Pick<StateContext, 'db'> 
   const { accountId, id } = scope.submission;
   // Files first (sealed documents, signer uploads): a failure leaves rows pointing at nothing rather
   // than files nobody can find.
-  for (const prefix of [sealedFilesPrefix(accountId, id), attachmentsPrefix(accountId, id)]) {
+  for (const prefix of [sealedFilesPrefix(accountId, id), attachmentsPrefix(accountId, id), qesFilesPrefix(accountId, id)]) {
     let cursor: string | undefined;
     do {
       const listed = await bucket.list({ prefix, cursor });

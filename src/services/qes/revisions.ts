@@ -1,0 +1,70 @@
+// Where a qes signer's part of each document lives in R2 (issue 18 › 3): the revision prepared before the
+// signer leaves for the provider (pending), and once signed, the revision and its CMS. A revision counts
+// only once its signer's row says completed (D1 is the commit point): a signed file of a signer who is not
+// completed is never read, so a failed or lost callback leaves no half-signed document in use.
+import type { Submission, Submitter, TemplateDocument } from '../../db/schema/index';
+import { qesFilesPrefix } from '../submissions/file-keys';
+import { submissionDocumentObject } from '../submissions/generated-documents';
+import type { CscSignAlgo } from './csc-client';
+
+type Owner = Pick<Submission, 'accountId' | 'id'>;
+
+const signerPrefix = (submission: Owner, submitterId: number) => `${qesFilesPrefix(submission.accountId, submission.id)}${submitterId}/`;
+
+export const pendingKey = (submission: Owner, submitterId: number) => `${signerPrefix(submission, submitterId)}pending.json`;
+export const preparedKey = (submission: Owner, submitterId: number, documentId: number) => `${signerPrefix(submission, submitterId)}pending/${documentId}.pdf`;
+export const revisionKey = (submission: Owner, submitterId: number, documentId: number) => `${signerPrefix(submission, submitterId)}signed/${documentId}.pdf`;
+export const signatureKey = (submission: Owner, submitterId: number, documentId: number) => `${signerPrefix(submission, submitterId)}signed/${documentId}.p7s`;
+
+/** What the callback needs from the submit that sent the signer away; kept server-side only. */
+export type PendingAuthorization = {
+  state: string;
+  codeVerifier: string;
+  redirectUri: string;
+  /** Submitters completed when the revisions were prepared: the compare-and-set of the completion. */
+  completedBefore: number;
+  values: Record<string, unknown>;
+  hiddenFields: string[];
+  /** The credential's chain (base64 DER, signer first) the signed attributes were built for. */
+  chain: string[];
+  signAlgo: CscSignAlgo;
+  /** Per document: where its update starts, the byte-range digest and the hash authorized (base64). */
+  documents: { documentId: number; updateStart: number; digest: string; hash: string }[];
+};
+
+export async function readPending(bucket: R2Bucket, submission: Owner, submitterId: number): Promise<PendingAuthorization | null> {
+  const object = await bucket.get(pendingKey(submission, submitterId));
+  return object ? ((await object.json()) as PendingAuthorization) : null;
+}
+
+/** Drops a signer's pending authorization and prepared files. */
+export async function dropPending(bucket: R2Bucket, submission: Owner, submitterId: number, documentIds: number[]): Promise<void> {
+  await bucket.delete([pendingKey(submission, submitterId), ...documentIds.map((id) => preparedKey(submission, submitterId, id))]);
+}
+
+/** Completed submitters in completion order (the order their revisions were chained in). */
+export function completionOrder(submitters: readonly Submitter[]): Submitter[] {
+  return submitters.filter((s) => s.status === 'completed' && s.completedAt).sort((a, b) => a.completedAt!.localeCompare(b.completedAt!) || a.id - b.id);
+}
+
+/** A document as the qes signers left it: the last revision, who signed in it, and each one's CMS. */
+export type DocumentRevision = { bytes: Uint8Array; signers: Submitter[]; signatures: Uint8Array[] };
+
+/**
+ * The current revision of `document`: the last completed qes signer's, or the document as sent (with
+ * no signers) when none has signed yet. Null when the document itself is missing from storage.
+ */
+export async function currentRevision(bucket: R2Bucket, submission: Owner & Pick<Submission, 'slug'>, submitters: readonly Submitter[], document: TemplateDocument): Promise<DocumentRevision | null> {
+  const signers: Submitter[] = [];
+  const signatures: Uint8Array[] = [];
+  for (const submitter of completionOrder(submitters)) {
+    const cms = await bucket.get(signatureKey(submission, submitter.id, document.id));
+    if (!cms) continue;
+    signers.push(submitter);
+    signatures.push(new Uint8Array(await cms.arrayBuffer()));
+  }
+  const last = signers.at(-1);
+  const object = last ? await bucket.get(revisionKey(submission, last.id, document.id)) : await submissionDocumentObject(bucket, document, submission.slug);
+  if (!object) return null;
+  return { bytes: new Uint8Array(await object.arrayBuffer()), signers, signatures };
+}
