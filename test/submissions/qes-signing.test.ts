@@ -9,7 +9,12 @@ import { CscClient } from '../../src/services/qes/csc-client';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { answerConsent, imitationCredentials, imitationSwitch } from '../csc-fixtures';
 import { checkPdf } from '../pdf-tools';
-import { signaturesIn } from '../signature-contents';
+import { signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
+import { createDb } from '../../src/db/client';
+import { getAccount } from '../../src/db/queries/accounts';
+import { beginQesSigning, finishQesSigning } from '../../src/services/qes/signing-flow';
+import { signatureKey } from '../../src/services/qes/revisions';
+import { loadSigning } from '../../src/services/signing/signing-session';
 import { acceptDisclosure, page } from '../signing/fixtures';
 import { createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 
@@ -235,5 +240,27 @@ describe('a qes signer who does not come back signed', () => {
     const cms = pdfsigBlocks(pdfsig.output).filter((b) => b.includes('ETSI.CAdES.detached'));
     expect(cms).toHaveLength(3);
     for (const block of cms) expect(block).toContain('Signature Validation: Signature is Valid.');
+  });
+});
+
+describe('a qes signer signing where a TSA is configured', () => {
+  it('gets a signature timestamp in their CMS (B-T), as the seal does', async () => {
+    const { signers } = await qesSubmission();
+    const [signer] = signers;
+    const values = await fill(signer);
+    const withTsa = { ...env, TSA_URLS: `${env.TEST_TSA_URL}/tsa` };
+    const db = createDb(await shardOf(owner.accountId));
+    const account = (await getAccount(createDb(env.CONTROL_DB), owner.accountId))!;
+    const load = async () => (await loadSigning(db, account, signer.slug))!;
+    const ctx = { db, account, serviceName: env.SERVICE_NAME, apiBase: 'https://api.test', linkSecret: env.ENCRYPTION_KEY };
+    const redirectUri = `https://api.test/s/${signer.slug}/qes/callback`;
+    const url = await beginQesSigning(withTsa, ctx, await load(), values, redirectUri);
+    const signing = await load();
+    await finishQesSigning(withTsa, ctx, signing, await answerConsent(url, 'approve'));
+    const cms = await env.FILES.get(signatureKey(signing.scope.submission, signer.id, signing.scope.template.documents[0].id));
+    const stamp = await signatureTimestampOf(new Uint8Array(await cms!.arrayBuffer()));
+    expect(stamp).not.toBeNull();
+    expect((await verifyTimestampToken(env.TEST_TSA_URL, stamp!.token, stamp!.digestHex)).output).toContain('Verification: OK');
+    expect(await statusOf(signer)).toBe('completed');
   });
 });
