@@ -106,11 +106,12 @@ async function sealedFile(submissionId: number): Promise<Uint8Array> {
 const pdfsigBlocks = (output: string) => output.split(/^Signature #\d+:$/m).slice(1);
 const hex = async (der: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', der))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
-async function dssFingerprints(bytes: Uint8Array): Promise<string[]> {
+/** SHA-256 fingerprints of the DSS's /Certs or /CRLs streams. */
+async function dssFingerprints(bytes: Uint8Array, entry: 'Certs' | 'CRLs' = 'Certs'): Promise<string[]> {
   const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
   const dss = pdf.catalog.lookup(PDFName.of('DSS'), PDFDict);
-  const certs = dss.lookup(PDFName.of('Certs'), PDFArray);
-  return Promise.all(certs.asArray().map((ref) => hex((pdf.context.lookup(ref as PDFRef) as PDFRawStream).getContents())));
+  const items = dss.lookup(PDFName.of(entry), PDFArray);
+  return Promise.all(items.asArray().map((ref) => hex((pdf.context.lookup(ref as PDFRef) as PDFRawStream).getContents())));
 }
 
 describe('a qes submission signed in order through the signing page', () => {
@@ -136,10 +137,15 @@ describe('a qes submission signed in order through the signing page', () => {
     expect(signaturesIn(bytes).map((x) => x.subFilter)).toEqual(['ETSI.CAdES.detached', 'ETSI.CAdES.detached', 'ETSI.CAdES.detached', 'ETSI.RFC3161']);
   });
 
-  it('holds the provider chain in the DSS', async () => {
+  it('holds the provider chain and its CAs CRLs in the DSS', async () => {
     const { chain } = await new CscClient(credentials, env).credentialInfo();
     const inDss = await dssFingerprints(bytes);
     for (const der of chain) expect(inDss).toContain(await hex(der));
+    const crls = await dssFingerprints(bytes, 'CRLs');
+    for (const ca of ['issuing', 'root']) {
+      const crl = new Uint8Array(await (await fetch(`${env.TEST_CSC_URL}/crl/${ca}.crl`)).arrayBuffer());
+      expect(crls).toContain(await hex(crl));
+    }
   });
 
   it('is reported invalid once one byte the first signer signed changes', async () => {
