@@ -18,7 +18,8 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.use('*', sameOrigin());
   // Opening the form (a GET) fires form.viewed, so GETs drain the outbox too.
   s.use('*', outboxDrain({ methods: new Set(['GET', 'POST', 'PUT']) }));
-  // Pages and files, not JSON: plain routes, outside the OpenAPI document.
+  // Pages and files, not JSON: plain routes, outside the OpenAPI document (the qes ones are described
+  // by the submit route's declaration).
   s.get('/:slug', h.showPage);
   s.get('/:slug/documents/:document_uuid', h.streamDocument);
   s.get('/:slug/download', h.downloadSigned);
