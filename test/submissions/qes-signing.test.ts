@@ -206,6 +206,14 @@ describe('a qes signer who does not come back signed', () => {
     expect(await statusOf(signer)).toBe('completed');
   });
 
+  it('cannot be completed through the API', async () => {
+    const { signers } = await qesSubmission();
+    const res = await api('PUT', `/api/submitters/${signers[0].id}`, { token: owner.token, body: { completed: true } });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.json.error)).toContain('signature level qes');
+    expect(await statusOf(signers[0])).not.toBe('completed');
+  });
+
   it('gets the provider sentence as a 502 when the provider is down at submit, and nothing is completed', async () => {
     const { signers } = await qesSubmission();
     const [signer] = signers;

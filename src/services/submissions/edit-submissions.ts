@@ -122,6 +122,10 @@ export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope,
   const active = (ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status);
   const changesData = ['email', 'name', 'phone', 'values'].some((k) => edit[k as keyof SubmitterEdit] !== undefined);
   if (!active && edit.completed) throw unprocessable(`This submitter is already ${submitter.status}.`);
+  // issue 18 › 3: a qualified signature is the signer's own authorization at the provider.
+  if (edit.completed && scope.submission.signatureLevel === 'qes') {
+    throw unprocessable('At signature level qes a signer completes only by authorizing their signature at the QES provider from the signing page; the API cannot complete them.');
+  }
   if (!active && changesData) {
     throw unprocessable(`This submitter is ${submitter.status}; their details and values can no longer change.`);
   }
