@@ -148,6 +148,14 @@ describe('a qes submission signed in order through the signing page', () => {
     }
   });
 
+  it('names the provider certificate of each signer on the audit page', async () => {
+    const { chain } = await new CscClient(credentials, env).credentialInfo();
+    const { text } = await checkPdf(bytes);
+    const flat = text.output.replace(/\s+/g, '');
+    expect(flat).toContain(await hex(chain[0]));
+    expect(flat.split('QualifiedsignaturethroughImitationTrust').length - 1).toBe(2);
+  });
+
   it('is reported invalid once one byte the first signer signed changes', async () => {
     const text = new TextDecoder('latin1').decode(bytes);
     const at = text.indexOf('(Signed as Buyer');

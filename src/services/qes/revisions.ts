@@ -5,6 +5,7 @@
 import type { Submission, Submitter, TemplateDocument } from '../../db/schema/index';
 import { qesFilesPrefix } from '../submissions/file-keys';
 import { submissionDocumentObject } from '../submissions/generated-documents';
+import type { CertificateDescription } from '../certificates/signer-certificate';
 import type { CscSignAlgo } from './csc-client';
 
 type Owner = Pick<Submission, 'accountId' | 'id'>;
@@ -47,8 +48,13 @@ export function completionOrder(submitters: readonly Submitter[]): Submitter[] {
   return submitters.filter((s) => s.status === 'completed' && s.completedAt).sort((a, b) => a.completedAt!.localeCompare(b.completedAt!) || a.id - b.id);
 }
 
-/** A document as the qes signers left it: the last revision, who signed in it, and each one's CMS. */
-export type DocumentRevision = { bytes: Uint8Array; signers: Submitter[]; signatures: Uint8Array[] };
+/** The signing certificate, kept as the CMS object's metadata for the audit page. */
+export function certificateMetadata(description: CertificateDescription): Record<string, string> {
+  return { subject: description.subject, issuer: description.issuer, serialNumber: description.serialNumber, sha256Fingerprint: description.sha256Fingerprint };
+}
+
+/** A document as the qes signers left it: the last revision, who signed in it, each one's CMS and certificate. */
+export type DocumentRevision = { bytes: Uint8Array; signers: Submitter[]; signatures: Uint8Array[]; certificates: (CertificateDescription | null)[] };
 
 /**
  * The current revision of `document`: the last completed qes signer's, or the document as sent (with
@@ -57,14 +63,17 @@ export type DocumentRevision = { bytes: Uint8Array; signers: Submitter[]; signat
 export async function currentRevision(bucket: R2Bucket, submission: Owner & Pick<Submission, 'slug'>, submitters: readonly Submitter[], document: TemplateDocument): Promise<DocumentRevision | null> {
   const signers: Submitter[] = [];
   const signatures: Uint8Array[] = [];
+  const certificates: (CertificateDescription | null)[] = [];
   for (const submitter of completionOrder(submitters)) {
     const cms = await bucket.get(signatureKey(submission, submitter.id, document.id));
     if (!cms) continue;
     signers.push(submitter);
     signatures.push(new Uint8Array(await cms.arrayBuffer()));
+    const m = cms.customMetadata ?? {};
+    certificates.push(m.subject ? { subject: m.subject, issuer: m.issuer ?? '', serialNumber: m.serialNumber ?? '', sha256Fingerprint: m.sha256Fingerprint ?? '' } : null);
   }
   const last = signers.at(-1);
   const object = last ? await bucket.get(revisionKey(submission, last.id, document.id)) : await submissionDocumentObject(bucket, document, submission.slug);
   if (!object) return null;
-  return { bytes: new Uint8Array(await object.arrayBuffer()), signers, signatures };
+  return { bytes: new Uint8Array(await object.arrayBuffer()), signers, signatures, certificates };
 }

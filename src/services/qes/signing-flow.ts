@@ -24,7 +24,8 @@ import { CscClient } from './csc-client';
 import { QesProviderError } from './provider-error';
 import type { QesProviderEnv } from './provider-url';
 import { cmsFromSignHash, signedAttributesHash } from './remote-signature';
-import { currentRevision, dropPending, pendingKey, preparedKey, readPending, revisionKey, signatureKey, type PendingAuthorization } from './revisions';
+import { certificateMetadata, currentRevision, dropPending, pendingKey, preparedKey, readPending, revisionKey, signatureKey, type PendingAuthorization } from './revisions';
+import { describeCertificate } from '../certificates/signer-certificate';
 
 export type QesSigningEnv = QesProviderEnv & LongTermEnv & { FILES: R2Bucket; ENCRYPTION_KEY?: string };
 
@@ -123,6 +124,7 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
   const { accessToken } = await client.exchangeCode({ code, codeVerifier: pending.codeVerifier, redirectUri: pending.redirectUri });
   const signatures = await client.signHash({ accessToken, hashes: pending.documents.map((d) => fromBase64(d.hash)), signAlgo: pending.signAlgo });
   const chain = pending.chain.map(fromBase64);
+  const certificate = await describeCertificate(chain[0]);
   let timestamper;
   try {
     timestamper = sealingTimestamper(env);
@@ -146,7 +148,7 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
       const keys = [revisionKey(submission, submitter.id, document.documentId), signatureKey(submission, submitter.id, document.documentId)];
       written.push(...keys);
       await env.FILES.put(keys[0], bytes, { httpMetadata: { contentType: 'application/pdf' } });
-      await env.FILES.put(keys[1], cms);
+      await env.FILES.put(keys[1], cms, { customMetadata: certificateMetadata(certificate) });
     }
     const scope = await completeSubmitter(ctx, signing.scope, submitter, {
       values: pending.values,

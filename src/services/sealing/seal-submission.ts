@@ -85,6 +85,15 @@ function certificateEntry({ submitter, description }: SignerCertificate, at: str
   };
 }
 
+/** The audit page's line naming a qes signer's certificate at the provider (issue 18 › 3). */
+function qualifiedSignatureEntry(submitter: Submitter, certificate: CertificateDescription | null, account: Account): AuditEntry {
+  const provider = account.signatureProvider ?? 'the QES provider';
+  const detail = certificate
+    ? `Qualified signature through ${provider}: subject ${certificate.subject}; serial ${certificate.serialNumber}; issuer ${certificate.issuer}; SHA-256 ${certificate.sha256Fingerprint}`
+    : `Qualified signature through ${provider}`;
+  return { at: submitter.completedAt!, event: 'qualified signature', actor: submitter.email || submitter.name || submitter.role, ip: null, detail };
+}
+
 async function sealOne(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
   const { submission } = scope;
   // First: in production without a TSA nothing is read or signed (long-term.ts).
@@ -104,6 +113,7 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   const trail = auditTrailFor(scope, events.filter((e) => e.action !== SIGNER_CERTIFICATE_EVENT), sealedFilename(document), env.SERVICE_NAME, payments);
   const issuedAt = new Date().toISOString();
   if (aes) trail.events.push(...aes.certificates.map((c) => certificateEntry(c, issuedAt)));
+  if (qes) trail.events.push(...qes.signers.map((s, i) => qualifiedSignatureEntry(s, qes.certificates[i], account)));
   const sealed = await sealDocument({
     original: qes ? qes.bytes : new Uint8Array(bytes),
     originalSha256: qes ? await sha256Hex(new Uint8Array(bytes)) : undefined,
