@@ -214,6 +214,31 @@ describe('a qes signer who does not come back signed', () => {
     expect(await statusOf(signer)).toBe('completed');
   });
 
+  it('sees the retry page when the provider is down as the code comes back, and signs on retry', async () => {
+    const { signers } = await qesSubmission();
+    const [signer] = signers;
+    const back = await answerConsent(await submit(signer), 'approve');
+    await imitationSwitch(credentials.prefix, 'outage', { count: 1 });
+    const failed = await callback(signer, back);
+    expect(failed.text).toContain('id="qes-retry"');
+    expect(await statusOf(signer)).toBe('opened');
+    const retry = await browserGet(`/s/${signer.slug}/qes/retry`);
+    expect((await callback(signer, await answerConsent(retry.location!, 'approve'))).status).toBe(303);
+    expect(await statusOf(signer)).toBe('completed');
+  });
+
+  it('is told, with no retry, when the form can no longer be completed by the time they come back', async () => {
+    const { signers } = await qesSubmission('parallel');
+    const [first, second] = signers;
+    const back = await answerConsent(await submit(first), 'approve');
+    await fill(second);
+    expect((await page('POST', `/s/${second.slug}/decline`, { body: { reason: 'Not this week' } })).status).toBe(200);
+    const refused = await callback(first, back);
+    expect(refused.text).toContain('id="qes-refused"');
+    expect(refused.text).toContain('Another submitter declined');
+    expect(await statusOf(first)).toBe('opened');
+  });
+
   it('cannot be completed through the API', async () => {
     const { signers } = await qesSubmission();
     const res = await api('PUT', `/api/submitters/${signers[0].id}`, { token: owner.token, body: { completed: true } });

@@ -402,6 +402,12 @@ async function qesRetryPage(c: C, signing: Signing, text: string) {
   return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, account);
 }
 
+function qesRefusedPage(c: C, signing: Signing, reason: string) {
+  const { scope, account } = signing;
+  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName: c.env.SERVICE_NAME });
+  return html(c, <MessagePage branding={branding} id="qes-refused" heading="This form cannot be completed" text={`${reason} Nothing was signed.`} />, account);
+}
+
 /**
  * GET /s/:slug/qes/callback — the provider's redirect back (issue 18 › 3): signed and completed, then the
  * signing page; any failure is the retry page and the signer stays as they were.
@@ -414,6 +420,8 @@ export async function qesCallback(c: C) {
   try {
     await finishQesSigning(c.env, ctx, signing, new URL(c.req.url).searchParams);
   } catch (error) {
+    // The form can no longer be completed (expired, declined by another, archived): said, with no retry.
+    if (error instanceof ApiError && error.status === 422) return qesRefusedPage(c, signing, error.message);
     const text = qesStopped(c, error);
     if (text === null) throw error;
     return qesRetryPage(c, signing, text);
