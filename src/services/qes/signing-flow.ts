@@ -5,9 +5,11 @@
 // completed since the revision was prepared, so two signers can never both sign the same base.
 import type { Account } from '../../db/schema/index';
 import { paidPaymentsOfSubmission } from '../../db/queries/payments';
+import { timingSafeEqualString } from '../../lib/crypto';
 import { nowIso } from '../../lib/time';
 import { prepareSignerRevision } from '../pdf/seal';
 import { embedPreparedSignature } from '../pdf/pades';
+import type { Timestamper } from '../pdf/timestamp';
 import { sealedPaymentText } from '../sealing/audit-trail';
 import { stampsForDocument } from '../sealing/field-stamps';
 import { sealingTimestamper, type LongTermEnv } from '../sealing/long-term';
@@ -116,7 +118,7 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
   const { submission } = signing.scope;
   const submitter = signing.submitter;
   const pending = await readPending(env.FILES, submission, submitter.id);
-  if (!pending || query.get('state') !== pending.state) {
+  if (!pending || !timingSafeEqualString(query.get('state') ?? '', pending.state)) {
     throw new QesProviderError('authorization_expired', 'The callback carries no state of this signer’s latest authorization.');
   }
   const code = await authorizationCode(env.ENCRYPTION_KEY, query, signerOf(submitter.id));
@@ -125,7 +127,7 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
   const signatures = await client.signHash({ accessToken, hashes: pending.documents.map((d) => fromBase64(d.hash)), signAlgo: pending.signAlgo });
   const chain = pending.chain.map(fromBase64);
   const certificate = await describeCertificate(chain[0]);
-  let timestamper;
+  let timestamper: Timestamper | undefined;
   try {
     timestamper = sealingTimestamper(env);
   } catch (error) {
