@@ -17,6 +17,7 @@ import { signatureKey } from '../../src/services/qes/revisions';
 import { loadSigning } from '../../src/services/signing/signing-session';
 import { acceptDisclosure, page } from '../signing/fixtures';
 import { createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
+import { makePdf, toBase64 } from '../fixtures/pdfs';
 
 const ROLES = ['Buyer', 'Seller'];
 const NAMES: Record<string, string> = { Buyer: 'Ada Buyer', Seller: 'Ben Seller' };
@@ -39,15 +40,15 @@ beforeAll(async () => {
 
 type Signer = { id: number; slug: string; role: string };
 
-async function qesSubmission(order: 'sequential' | 'parallel' = 'sequential'): Promise<{ id: number; signers: Signer[] }> {
+async function qesSubmission(order: 'sequential' | 'parallel' = 'sequential', on: TemplateFixture = template): Promise<{ id: number; signers: Signer[] }> {
   const tag = crypto.randomUUID().slice(0, 8);
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
     body: {
-      template_id: template.id,
+      template_id: on.id,
       submitters_order: order,
       preferences: { signature_level: 'qes' },
-      submitters: ROLES.map((role) => ({ role, name: NAMES[role], email: `${role.toLowerCase()}-${tag}@example.com` })),
+      submitters: on.roles.map(({ name: role }) => ({ role, name: NAMES[role], email: `${role.toLowerCase()}-${tag}@example.com` })),
     },
   });
   expect(res.status).toBe(201);
@@ -61,16 +62,16 @@ async function browserGet(pathAndQuery: string) {
 }
 
 /** The signer opens the form and accepts the disclosure; their values to submit. */
-async function fill(signer: Signer): Promise<Record<string, unknown>> {
+async function fill(signer: Signer, on: TemplateFixture = template): Promise<Record<string, unknown>> {
   expect((await page('POST', `/s/${signer.slug}/open`, { body: {} })).status).toBe(200);
   await acceptDisclosure(signer.slug);
-  const uuid = (name: string) => template.fields.find((f) => f.name === `${signer.role} ${name}`)!.uuid;
+  const uuid = (name: string) => on.fields.find((f) => f.name === `${signer.role} ${name}`)!.uuid;
   return { [uuid('Name')]: NAMES[signer.role], [uuid('Signature')]: NAMES[signer.role], [uuid('Date')]: '2026-11-27', [uuid('Agree')]: true };
 }
 
 /** The signer fills their form and submits: the answer names the provider's authorization URL. */
-async function submit(signer: Signer): Promise<string> {
-  const res = await page('POST', `/s/${signer.slug}/submit`, { body: { values: await fill(signer) } });
+async function submit(signer: Signer, on: TemplateFixture = template): Promise<string> {
+  const res = await page('POST', `/s/${signer.slug}/submit`, { body: { values: await fill(signer, on) } });
   expect(res.status).toBe(200);
   expect(res.json.authorization_url).toMatch(/\/oauth2\/authorize\?/);
   return res.json.authorization_url;
@@ -86,22 +87,25 @@ async function statusOf(signer: Signer): Promise<string> {
 }
 
 /** Submit, approve at the provider, come back: the signer is completed. */
-async function signThrough(signer: Signer): Promise<void> {
-  const url = await submit(signer);
+async function signThrough(signer: Signer, on: TemplateFixture = template): Promise<void> {
+  const url = await submit(signer, on);
   const res = await callback(signer, await answerConsent(url, 'approve'));
   expect(res.status).toBe(303);
   expect(res.location).toBe(`/s/${signer.slug}`);
   expect(await statusOf(signer)).toBe('completed');
 }
 
-async function sealedFile(submissionId: number): Promise<Uint8Array> {
+/** Seals the submission (with the test TSA) and returns its sealed documents in template order. */
+async function sealedFiles(submissionId: number): Promise<Uint8Array[]> {
   const shard = await shardOf(owner.accountId);
   const scope = shardScope(env, await shardNumberOf(owner.accountId));
   const withTsa = { ...scope, env: { ...scope.env, TSA_URLS: `${env.TEST_TSA_URL}/tsa` } };
   expect(await sealSubmission(withTsa.env, withTsa, submissionId)).toBe('sealed');
-  const row = await shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(submissionId).first<{ r2_key: string }>();
-  return new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
+  const { results } = await shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ? ORDER BY template_document_id').bind(submissionId).all<{ r2_key: string }>();
+  return Promise.all(results.map(async (row) => new Uint8Array(await (await env.FILES.get(row.r2_key))!.arrayBuffer())));
 }
+
+const sealedFile = async (submissionId: number) => (await sealedFiles(submissionId))[0];
 
 const pdfsigBlocks = (output: string) => output.split(/^Signature #\d+:$/m).slice(1);
 const hex = async (der: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', der))].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -287,6 +291,42 @@ describe('a qes signer who does not come back signed', () => {
     const cms = pdfsigBlocks(pdfsig.output).filter((b) => b.includes('ETSI.CAdES.detached'));
     expect(cms).toHaveLength(3);
     for (const block of cms) expect(block).toContain('Signature Validation: Signature is Valid.');
+  });
+});
+
+describe('a qes signer of a template with two documents', () => {
+  it('authorizes one signature per document and gets both signed and sealed', async () => {
+    const created = await api('POST', '/api/templates/pdf', {
+      token: owner.token,
+      body: { name: 'Two documents', submitters: [{ name: 'Buyer' }], documents: [{ name: 'first.pdf', file: toBase64(await makePdf(1)) }, { name: 'second.pdf', file: toBase64(await makePdf(2)) }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const area = (y: number, h = 0.04) => [{ attachment_uuid: created.json.documents[0].uuid, page: 1, x: 0.1, y, w: 0.3, h }];
+    const updated = await api('PUT', `/api/templates/${created.json.id}`, {
+      token: owner.token,
+      body: {
+        fields: [
+          { name: 'Buyer Name', type: 'text', role: 'Buyer', required: true, areas: area(0.1) },
+          { name: 'Buyer Signature', type: 'signature', role: 'Buyer', required: true, areas: area(0.2, 0.06) },
+          { name: 'Buyer Date', type: 'date', role: 'Buyer', areas: area(0.3) },
+          { name: 'Buyer Agree', type: 'checkbox', role: 'Buyer', areas: area(0.4) },
+        ],
+      },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    const fields = (await api('GET', `/api/templates/${created.json.id}`, { token: owner.token })).json.schema;
+    const two: TemplateFixture = { id: created.json.id, roles: created.json.submitters, fields };
+    const { id, signers } = await qesSubmission('sequential', two);
+    const url = await submit(signers[0], two);
+    expect(new URL(url).searchParams.get('numSignatures')).toBe('2');
+    expect((await callback(signers[0], await answerConsent(url, 'approve'))).status).toBe(303);
+    const files = await sealedFiles(id);
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      const cms = pdfsigBlocks((await checkPdf(file)).pdfsig.output).filter((b) => b.includes('ETSI.CAdES.detached'));
+      expect(cms.map((b) => /Signer Certificate Common Name: (.*)/.exec(b)?.[1])).toEqual([SIGNER_CN, `Qualified Co (${env.SERVICE_NAME})`]);
+      for (const block of cms) expect(block).toContain('Signature Validation: Signature is Valid.');
+    }
   });
 });
 
