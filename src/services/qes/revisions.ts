@@ -13,12 +13,15 @@ type Owner = Pick<Submission, 'accountId' | 'id'>;
 const signerPrefix = (submission: Owner, submitterId: number) => `${qesFilesPrefix(submission.accountId, submission.id)}${submitterId}/`;
 
 export const pendingKey = (submission: Owner, submitterId: number) => `${signerPrefix(submission, submitterId)}pending.json`;
-export const preparedKey = (submission: Owner, submitterId: number, documentId: number) => `${signerPrefix(submission, submitterId)}pending/${documentId}.pdf`;
+/** Per attempt: a callback still running for an older submit never reads a newer submit's file. */
+export const preparedKey = (submission: Owner, submitterId: number, attempt: string, documentId: number) => `${signerPrefix(submission, submitterId)}pending/${attempt}/${documentId}.pdf`;
 export const revisionKey = (submission: Owner, submitterId: number, documentId: number) => `${signerPrefix(submission, submitterId)}signed/${documentId}.pdf`;
 export const signatureKey = (submission: Owner, submitterId: number, documentId: number) => `${signerPrefix(submission, submitterId)}signed/${documentId}.p7s`;
 
 /** What the callback needs from the submit that sent the signer away; kept server-side only. */
 export type PendingAuthorization = {
+  /** Names this submit's prepared files. */
+  attempt: string;
   state: string;
   codeVerifier: string;
   redirectUri: string;
@@ -38,9 +41,12 @@ export async function readPending(bucket: R2Bucket, submission: Owner, submitter
   return object ? ((await object.json()) as PendingAuthorization) : null;
 }
 
-/** Drops a signer's pending authorization and prepared files. */
-export async function dropPending(bucket: R2Bucket, submission: Owner, submitterId: number, documentIds: number[]): Promise<void> {
-  await bucket.delete([pendingKey(submission, submitterId), ...documentIds.map((id) => preparedKey(submission, submitterId, id))]);
+/** Drops the prepared files of a submit, and its pending record unless a newer submit replaced it. */
+export async function dropPending(bucket: R2Bucket, submission: Owner, submitterId: number, pending: PendingAuthorization): Promise<void> {
+  const current = await readPending(bucket, submission, submitterId);
+  const keys = pending.documents.map((d) => preparedKey(submission, submitterId, pending.attempt, d.documentId));
+  if (current?.attempt === pending.attempt) keys.push(pendingKey(submission, submitterId));
+  await bucket.delete(keys);
 }
 
 /** Completed submitters in completion order (the order their revisions were chained in). */

@@ -5,6 +5,7 @@
 // completed since the revision was prepared, so two signers can never both sign the same base.
 import type { Account } from '../../db/schema/index';
 import { paidPaymentsOfSubmission } from '../../db/queries/payments';
+import { findSubmitterBySlug } from '../../db/queries/submissions';
 import { timingSafeEqualString } from '../../lib/crypto';
 import { nowIso } from '../../lib/time';
 import { prepareSignerRevision } from '../pdf/seal';
@@ -73,6 +74,7 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
   const payments = await paidPaymentsOfSubmission(ctx.db, scope.submission.id);
   const paymentTexts = new Map(payments.map((p) => [`${p.submitterId}:${p.fieldUuid}`, sealedPaymentText(p)]));
   const { submission } = scope;
+  const attempt = crypto.randomUUID();
   const documents: PendingAuthorization['documents'] = [];
   for (const document of scope.template.documents) {
     const base = await currentRevision(env.FILES, submission, scope.submitters, document);
@@ -84,7 +86,7 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
       signingTime: new Date(),
     });
     const hash = await signedAttributesHash(prepared.digest, credential.chain);
-    await env.FILES.put(preparedKey(submission, signer.id, document.id), prepared.bytes);
+    await env.FILES.put(preparedKey(submission, signer.id, attempt, document.id), prepared.bytes);
     documents.push({ documentId: document.id, updateStart: prepared.updateStart, digest: toBase64(prepared.digest), hash: toBase64(hash) });
   }
   const authorization = await beginAuthorization(client, env.ENCRYPTION_KEY, {
@@ -93,7 +95,9 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
     hashes: documents.map((d) => fromBase64(d.hash)),
     description: `${scope.template.name}: ${documents.length} document(s) of submission ${submission.slug}`,
   });
+  const previous = await readPending(env.FILES, submission, signer.id);
   const pending: PendingAuthorization = {
+    attempt,
     state: authorization.state,
     codeVerifier: authorization.codeVerifier,
     redirectUri,
@@ -106,6 +110,7 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
   };
   // A newer submit replaces an older one: only the latest authorization's callback can complete.
   await env.FILES.put(pendingKey(submission, signer.id), JSON.stringify(pending), { httpMetadata: { contentType: 'application/json' } });
+  if (previous) await env.FILES.delete(previous.documents.map((d) => preparedKey(submission, signer.id, previous.attempt, d.documentId)));
   return authorization.url;
 }
 
@@ -135,9 +140,10 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
     throw error;
   }
   const written: string[] = [];
+  let scope: SubmissionScope;
   try {
     for (const [i, document] of pending.documents.entries()) {
-      const prepared = await env.FILES.get(preparedKey(submission, submitter.id, document.documentId));
+      const prepared = await env.FILES.get(preparedKey(submission, submitter.id, pending.attempt, document.documentId));
       if (!prepared) throw new QesProviderError('authorization_expired', 'The prepared revision is gone (a newer submit replaced it).');
       let cms: Uint8Array;
       try {
@@ -152,21 +158,23 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
       await env.FILES.put(keys[0], bytes, { httpMetadata: { contentType: 'application/pdf' } });
       await env.FILES.put(keys[1], cms, { customMetadata: certificateMetadata(certificate) });
     }
-    const scope = await completeSubmitter(ctx, signing.scope, submitter, {
+    scope = await completeSubmitter(ctx, signing.scope, submitter, {
       values: pending.values,
       via: 'signing_page',
       verificationMethod: QES_VERIFICATION_METHOD,
       hiddenFields: pending.hiddenFields,
       completedBefore: pending.completedBefore,
     });
-    await dropPending(env.FILES, submission, submitter.id, pending.documents.map((d) => d.documentId));
-    return scope;
   } catch (error) {
-    // Not completed: the revisions written are of no signer and must not be read as one's.
-    if (written.length) await env.FILES.delete(written);
+    // Not completed: the revisions written are of no signer and must not be read as one's — unless a
+    // concurrent callback of the same signer completed with them (same keys, same base, same values).
+    const now = await findSubmitterBySlug(ctx.db, submission.accountId, submitter.slug);
+    if (written.length && now?.status !== 'completed') await env.FILES.delete(written);
     if (error instanceof SignedOnStaleRevision) {
       throw new QesSigningStopped('Another signer signed this document while you were at the signature provider. Nothing was signed; sign again to sign the current document.', error.message);
     }
     throw error;
   }
+  await dropPending(env.FILES, submission, submitter.id, pending);
+  return scope;
 }
