@@ -377,9 +377,13 @@ export const postPaymentCheckout: RouteHandler<typeof routes.postPaymentCheckout
   }
 };
 
-/** Where the provider sends a qes signer back; the provider must accept it as a redirect URI. */
+/**
+ * Where the provider sends a qes signer back; the provider must accept it as a redirect URI. On a custom
+ * signing domain the signer returns to it: their email-code cookie is that host's.
+ */
 function qesRedirectUri(c: C, signing: Signing): string {
-  return `${baseUrl(c.req.raw, c.env.APP_URL)}/s/${signing.submitter.slug}/qes/callback`;
+  const origin = c.var.customDomain ? new URL(c.req.url).origin : baseUrl(c.req.raw, c.env.APP_URL);
+  return `${origin}/s/${signing.submitter.slug}/qes/callback`;
 }
 
 /** Why qes signing stopped, as the signer reads it; the admin's sentence goes to the log only. */
