@@ -243,6 +243,17 @@ describe('a qes signer who does not come back signed', () => {
     expect(await statusOf(first)).toBe('opened');
   });
 
+  it('refuses the callback of an older submit once the signer submitted again, and signs with the newer', async () => {
+    const { signers } = await qesSubmission();
+    const [signer] = signers;
+    const older = await answerConsent(await submit(signer), 'approve');
+    const newer = await answerConsent(await submit(signer), 'approve');
+    expect((await callback(signer, older)).text).toContain('id="qes-retry"');
+    expect(await statusOf(signer)).toBe('opened');
+    expect((await callback(signer, newer)).status).toBe(303);
+    expect(await statusOf(signer)).toBe('completed');
+  });
+
   it('cannot be completed through the API', async () => {
     const { signers } = await qesSubmission();
     const res = await api('PUT', `/api/submitters/${signers[0].id}`, { token: owner.token, body: { completed: true } });
