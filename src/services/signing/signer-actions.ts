@@ -53,6 +53,7 @@ export async function submittedValues(ctx: StateContext, signing: Signing, input
  * (src/services/qes/signing-flow.ts).
  */
 export async function submitForm(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
+  if (signing.scope.submission.signatureLevel === 'qes') throw unprocessable('At signature level qes the signature is authorized at the QES provider; submit from the signing page.');
   const { scope, submitter, values, hiddenFields } = await submittedValues(ctx, signing, input);
   return completeSubmitter(ctx, scope, submitter, { values, via: 'signing_page', hiddenFields });
 }
