@@ -107,7 +107,7 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   const hidden = hiddenFieldsOf(scope);
   const aes = submission.signatureLevel === 'aes' ? await signerSteps(env, db, account, scope, document, hidden, paymentTexts) : null;
   // qes (issue 18 › 3): the signers' revisions are signed already; the seal goes on the last one, and
-  // only what no qes signer signed (a signer completed through the API) is stamped with it.
+  // only values no qes signer signed (none since the API refuses to complete qes signers) are stamped.
   const qes = submission.signatureLevel === 'qes' ? await currentRevision(env.FILES, submission, scope.submitters, document) : null;
   const qesSigned = new Set(qes?.signers.map((s) => s.id));
   const trail = auditTrailFor(scope, events.filter((e) => e.action !== SIGNER_CERTIFICATE_EVENT), sealedFilename(document), env.SERVICE_NAME, payments);

@@ -22,12 +22,12 @@ export function signerIdentity(
   const byCode = completed.verificationMethod === 'email_2fa';
   const completedAt = completed.completedAt ?? new Date().toISOString();
   if (level === 'ses') return byCode ? { level, provider: 'email', method: 'email_2fa', verified_at: verifiedAt ?? completedAt } : null;
-  // aes: the account's CA issues the certificate from this evidence; the email code when the template
-  // asks for one, else the personal link sent to the email (or the sender's API call).
   // qes through the signing page: the provider identified the signer when they authorized (CSC, issue 18 › 3).
   if (level === 'qes' && completed.verificationMethod === QES_VERIFICATION_METHOD) {
     return { level, provider: account.signatureProvider ?? DEFAULT_QES_PROVIDER, method: 'csc', verified_at: completedAt };
   }
+  // aes: the account's CA issues the certificate from this evidence; the email code when the template
+  // asks for one, else the personal link sent to the email (or the sender's API call).
   const method = byCode ? 'email_code' : completed.verificationMethod === 'api' ? 'api' : 'email_link';
   const provider = level === 'qes' ? (account.signatureProvider ?? DEFAULT_QES_PROVIDER) : PLATFORM_PROVIDER;
   return { level, provider, method, verified_at: byCode ? (verifiedAt ?? completedAt) : completedAt };
