@@ -24,16 +24,16 @@ import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOpti
 import { frameAncestors } from '../../services/embedding/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type { Account } from '../../db/schema/index';
-import { CompletedPage, FormPage, MessagePage, QesRetryPage, VerifyPage } from '../../signing-page/pages';
-import { beginQesSigning, finishQesSigning, QesSigningStopped } from '../../services/qes/signing-flow';
-import { QesProviderError } from '../../services/qes/provider-error';
+import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
+import { beginQesSigning } from '../../services/qes/signing-flow';
+import { qesApiError, qesRedirectUri } from './signing.qes-handlers';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/combined-document';
 import { paymentStates, startFieldCheckout } from '../../services/payments/field-payments';
 import { PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './signing.routes';
 
-type C = Context<AppEnv>;
+export type C = Context<AppEnv>;
 
 function contextOf(c: C, db: Db, signing: Signing): StateContext {
   return {
@@ -89,7 +89,7 @@ async function useLiveLinks(c: C, signing: Signing): Promise<void> {
   useLinkDomain(signing.scope, await activeDomainsOf(c.var.control, signing.account.id));
 }
 
-async function loadVerifiedWithLiveLinks(c: C) {
+export async function loadVerifiedWithLiveLinks(c: C) {
   const loaded = await loadVerified(c);
   await useLiveLinks(c, loaded.signing);
   return loaded;
@@ -99,7 +99,7 @@ async function loadVerifiedWithLiveLinks(c: C) {
  * A signing page: framed only by the account's allowed embedding origins (`embed_origins`; CSP
  * frame-ancestors). X-Frame-Options cannot name origins, so it is sent (DENY) only while none is allowed.
  */
-function html(c: C, element: unknown, account: Pick<Account, 'embedOrigins'> | null, status: 200 | 404 = 200) {
+export function html(c: C, element: unknown, account: Pick<Account, 'embedOrigins'> | null, status: 200 | 404 = 200) {
   const origins = account?.embedOrigins ?? [];
   c.header('Content-Security-Policy', signingCsp(frameAncestors(origins)));
   c.header('Cache-Control', 'no-store');
@@ -111,7 +111,7 @@ function html(c: C, element: unknown, account: Pick<Account, 'embedOrigins'> | n
 const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = { completed: 'completed', declined: 'declined', expired: 'expired' };
 
 /** The page's frame extras: its embedding data (only when the account allows framing), language and theme. */
-function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
+export function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
   const { account, scope, submitter } = signing;
   const embed: EmbedData | undefined =
     account.embedOrigins.length > 0
@@ -376,76 +376,3 @@ export const postPaymentCheckout: RouteHandler<typeof routes.postPaymentCheckout
     throw new ApiError(502, err.message);
   }
 };
-
-/**
- * Where the provider sends a qes signer back; the provider must accept it as a redirect URI. On a custom
- * signing domain the signer returns to it: their email-code cookie is that host's.
- */
-function qesRedirectUri(c: C, signing: Signing): string {
-  const origin = c.var.customDomain ? new URL(c.req.url).origin : baseUrl(c.req.raw, c.env.APP_URL);
-  return `${origin}/s/${signing.submitter.slug}/qes/callback`;
-}
-
-/** Why qes signing stopped, as the signer reads it; the admin's sentence goes to the log only. */
-function qesStopped(c: C, error: unknown): string | null {
-  if (!(error instanceof QesProviderError || error instanceof QesSigningStopped)) return null;
-  console.warn(`[${c.var.requestId}] qes signing stopped: ${error.message}`);
-  return error.signerMessage;
-}
-
-/** A provider failure during a JSON submit: 502 with the signer's sentence (the form stays to submit again). */
-function qesApiError(c: C, error: unknown): unknown {
-  const text = qesStopped(c, error);
-  return text === null ? error : new ApiError(502, text);
-}
-
-async function qesRetryPage(c: C, signing: Signing, text: string) {
-  const { scope, account } = signing;
-  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName: c.env.SERVICE_NAME });
-  const frame = pageFrame(signing, 'form', embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) }));
-  return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, account);
-}
-
-function qesRefusedPage(c: C, signing: Signing, reason: string) {
-  const { scope, account } = signing;
-  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName: c.env.SERVICE_NAME });
-  return html(c, <MessagePage branding={branding} id="qes-refused" heading="This form cannot be completed" text={`${reason} Nothing was signed.`} />, account);
-}
-
-/**
- * GET /s/:slug/qes/callback — the provider's redirect back (issue 18 › 3): signed and completed, then the
- * signing page; any failure is the retry page and the signer stays as they were.
- */
-export async function qesCallback(c: C) {
-  const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
-  const slug = signing.submitter.slug;
-  if (signing.scope.submission.signatureLevel !== 'qes') throw notFound('Signing step');
-  if (signing.submitter.status === 'completed') return c.redirect(`/s/${slug}`, 303);
-  try {
-    await finishQesSigning(c.env, ctx, signing, new URL(c.req.url).searchParams);
-  } catch (error) {
-    // The form can no longer be completed (expired, declined by another, archived): said, with no retry.
-    if (error instanceof ApiError && error.status === 422) return qesRefusedPage(c, signing, error.message);
-    const text = qesStopped(c, error);
-    if (text === null) throw error;
-    return qesRetryPage(c, signing, text);
-  }
-  return c.redirect(`/s/${slug}`, 303);
-}
-
-/**
- * GET /s/:slug/qes/retry — the retry page's button: a new authorization for the values already saved,
- * and the browser sent to the provider again.
- */
-export async function qesRetry(c: C) {
-  const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
-  if (signing.scope.submission.signatureLevel !== 'qes') throw notFound('Signing step');
-  if (pageKind(signing) !== 'form') return c.redirect(`/s/${signing.submitter.slug}`, 303);
-  try {
-    return c.redirect(await beginQesSigning(c.env, ctx, signing, {}, qesRedirectUri(c, signing)), 303);
-  } catch (error) {
-    const text = qesStopped(c, error);
-    if (text === null) throw error;
-    return qesRetryPage(c, signing, text);
-  }
-}

@@ -7,6 +7,7 @@ import { outboxDrain } from '../../middleware/outbox-drain';
 import { sameOrigin } from '../../middleware/same-origin';
 import { throwValidationError } from '../openapi-helpers';
 import * as h from './signing.handlers';
+import * as qes from './signing.qes-handlers';
 import * as routes from './signing.routes';
 import { signingRateLimits } from './signing.limits';
 
@@ -23,8 +24,8 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.get('/:slug', h.showPage);
   s.get('/:slug/documents/:document_uuid', h.streamDocument);
   s.get('/:slug/download', h.downloadSigned);
-  s.get('/:slug/qes/callback', h.qesCallback);
-  s.get('/:slug/qes/retry', h.qesRetry);
+  s.get('/:slug/qes/callback', qes.qesCallback);
+  s.get('/:slug/qes/retry', qes.qesRetry);
   s.openapi(routes.postSendCode, h.postSendCode);
   s.openapi(routes.postCheckCode, h.postCheckCode);
   s.openapi(routes.postOpen, h.postOpen);
