@@ -26,7 +26,7 @@ import { isDevelopment } from '../../lib/environment';
 import type { Account } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
 import { beginQesSigning } from '../../services/qes/signing-flow';
-import { qesApiError, qesRedirectUri } from './signing.qes-handlers';
+import { qesApiError, qesRedirectUri } from './signing.qes-errors';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/combined-document';
 import { paymentStates, startFieldCheckout } from '../../services/payments/field-payments';

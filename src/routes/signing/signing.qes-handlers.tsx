@@ -1,37 +1,14 @@
 // Handlers of a qes signer's trip to the CSC provider and back (issue 18 › 3; docs/qes.md): the callback
 // that signs and completes, the retry, and how a stop is shown. Page routes, outside the OpenAPI document.
 import { ApiError, notFound } from '../../lib/errors';
-import { baseUrl } from '../../lib/request';
 import { isDevelopment } from '../../lib/environment';
-import { QesProviderError } from '../../services/qes/provider-error';
-import { beginQesSigning, finishQesSigning, QesSigningStopped } from '../../services/qes/signing-flow';
+import { beginQesSigning, finishQesSigning } from '../../services/qes/signing-flow';
 import { pageKind, type Signing } from '../../services/signing/signing-session';
 import { pageBranding } from '../../signing-page/branding';
 import { embedOptionsOf } from '../../signing-page/embed-options';
 import { MessagePage, QesRetryPage } from '../../signing-page/pages';
 import { html, loadVerifiedWithLiveLinks, pageFrame, type C } from './signing.handlers';
-
-/**
- * Where the provider sends a qes signer back; the provider must accept it as a redirect URI. On a custom
- * signing domain the signer returns to it: their email-code cookie is that host's.
- */
-export function qesRedirectUri(c: C, signing: Signing): string {
-  const origin = c.var.customDomain ? new URL(c.req.url).origin : baseUrl(c.req.raw, c.env.APP_URL);
-  return `${origin}/s/${signing.submitter.slug}/qes/callback`;
-}
-
-/** Why qes signing stopped, as the signer reads it; the admin's sentence goes to the log only. */
-function qesStopped(c: C, error: unknown): string | null {
-  if (!(error instanceof QesProviderError || error instanceof QesSigningStopped)) return null;
-  console.warn(`[${c.var.requestId}] qes signing stopped: ${error.message}`);
-  return error.signerMessage;
-}
-
-/** A provider failure during a JSON submit: 502 with the signer's sentence (the form stays to submit again). */
-export function qesApiError(c: C, error: unknown): unknown {
-  const text = qesStopped(c, error);
-  return text === null ? error : new ApiError(502, text);
-}
+import { qesRedirectUri, qesStopped } from './signing.qes-errors';
 
 async function qesRetryPage(c: C, signing: Signing, text: string) {
   const { scope, account } = signing;
