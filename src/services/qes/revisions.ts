@@ -3,6 +3,7 @@
 // only once its signer's row says completed (D1 is the commit point): a signed file of a signer who is not
 // completed is never read, so a failed or lost callback leaves no half-signed document in use.
 import type { Submission, Submitter, TemplateDocument } from '../../db/schema/index';
+import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
 import { qesFilesPrefix } from '../submissions/file-keys';
 import { submissionDocumentObject } from '../submissions/generated-documents';
 import type { CertificateDescription } from '../certificates/signer-certificate';
@@ -36,14 +37,27 @@ export type PendingAuthorization = {
   documents: { documentId: number; updateStart: number; digest: string; hash: string }[];
 };
 
-export async function readPending(bucket: R2Bucket, submission: Owner, submitterId: number): Promise<PendingAuthorization | null> {
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** Binds the encrypted record to its signer: a record copied to another key does not decrypt. */
+const pendingContext = (submission: Owner, submitterId: number) => `qes pending authorization ${submission.accountId}/${submission.id}/${submitterId}`;
+
+/** Stores a submit's pending authorization, encrypted (it holds the PKCE verifier). */
+export async function writePending(bucket: R2Bucket, secret: string | undefined, submission: Owner, submitterId: number, pending: PendingAuthorization): Promise<void> {
+  const sealed = await encryptAtRest(secret, encoder.encode(JSON.stringify(pending)), pendingContext(submission, submitterId));
+  await bucket.put(pendingKey(submission, submitterId), sealed);
+}
+
+export async function readPending(bucket: R2Bucket, secret: string | undefined, submission: Owner, submitterId: number): Promise<PendingAuthorization | null> {
   const object = await bucket.get(pendingKey(submission, submitterId));
-  return object ? ((await object.json()) as PendingAuthorization) : null;
+  if (!object) return null;
+  const plain = await decryptAtRest(secret, await object.text(), pendingContext(submission, submitterId));
+  return JSON.parse(decoder.decode(plain)) as PendingAuthorization;
 }
 
 /** Drops the prepared files of a submit, and its pending record unless a newer submit replaced it. */
-export async function dropPending(bucket: R2Bucket, submission: Owner, submitterId: number, pending: PendingAuthorization): Promise<void> {
-  const current = await readPending(bucket, submission, submitterId);
+export async function dropPending(bucket: R2Bucket, secret: string | undefined, submission: Owner, submitterId: number, pending: PendingAuthorization): Promise<void> {
+  const current = await readPending(bucket, secret, submission, submitterId);
   const keys = pending.documents.map((d) => preparedKey(submission, submitterId, pending.attempt, d.documentId));
   if (current?.attempt === pending.attempt) keys.push(pendingKey(submission, submitterId));
   await bucket.delete(keys);

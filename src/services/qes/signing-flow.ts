@@ -27,7 +27,7 @@ import { CscClient } from './csc-client';
 import { QesProviderError } from './provider-error';
 import type { QesProviderEnv } from './provider-url';
 import { cmsFromSignHash, signedAttributesHash } from './remote-signature';
-import { certificateMetadata, currentRevision, dropPending, pendingKey, preparedKey, readPending, revisionKey, signatureKey, type PendingAuthorization } from './revisions';
+import { certificateMetadata, currentRevision, dropPending, preparedKey, readPending, revisionKey, signatureKey, writePending, type PendingAuthorization } from './revisions';
 import { describeCertificate } from '../certificates/signer-certificate';
 
 export type QesSigningEnv = QesProviderEnv & LongTermEnv & { FILES: R2Bucket; ENCRYPTION_KEY?: string };
@@ -95,7 +95,7 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
     hashes: documents.map((d) => fromBase64(d.hash)),
     description: `${scope.template.name}: ${documents.length} document(s) of submission ${submission.slug}`,
   });
-  const previous = await readPending(env.FILES, submission, signer.id);
+  const previous = await readPending(env.FILES, env.ENCRYPTION_KEY, submission, signer.id);
   const pending: PendingAuthorization = {
     attempt,
     state: authorization.state,
@@ -109,7 +109,7 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
     documents,
   };
   // A newer submit replaces an older one: only the latest authorization's callback can complete.
-  await env.FILES.put(pendingKey(submission, signer.id), JSON.stringify(pending), { httpMetadata: { contentType: 'application/json' } });
+  await writePending(env.FILES, env.ENCRYPTION_KEY, submission, signer.id, pending);
   if (previous) await env.FILES.delete(previous.documents.map((d) => preparedKey(submission, signer.id, previous.attempt, d.documentId)));
   return authorization.url;
 }
@@ -122,7 +122,7 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
 export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, signing: Signing, query: URLSearchParams): Promise<SubmissionScope> {
   const { submission } = signing.scope;
   const submitter = signing.submitter;
-  const pending = await readPending(env.FILES, submission, submitter.id);
+  const pending = await readPending(env.FILES, env.ENCRYPTION_KEY, submission, submitter.id);
   if (!pending || !timingSafeEqualString(query.get('state') ?? '', pending.state)) {
     throw new QesProviderError('authorization_expired', 'The callback carries no state of this signer’s latest authorization.');
   }
@@ -175,6 +175,6 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
     }
     throw error;
   }
-  await dropPending(env.FILES, submission, submitter.id, pending);
+  await dropPending(env.FILES, env.ENCRYPTION_KEY, submission, submitter.id, pending);
   return scope;
 }
