@@ -128,6 +128,26 @@ export function MessagePage(props: { branding: PageBranding; id: string; heading
   );
 }
 
+/** A qes signature that did not complete (issue 18 › 3): why, in the signer's words, and a retry. */
+export function QesRetryPage(props: { branding: PageBranding; slug: string; text: string; frame?: PageFrame }) {
+  return (
+    <Layout branding={props.branding} frame={props.frame}>
+      <div class="card" id="qes-retry">
+        <h1>Your signature is not complete yet</h1>
+        <p id="qes-message">{props.text}</p>
+        <div class="actions">
+          <a class="button" href={`/s/${props.slug}/qes/retry`} id="qes-retry-button">
+            Try again
+          </a>
+          <a href={`/s/${props.slug}`} id="qes-back">
+            Back to the form
+          </a>
+        </div>
+      </div>
+    </Layout>
+  );
+}
+
 /** `jane@example.com` → `j***@example.com`: enough to recognise, not to harvest. */
 export function maskEmail(email: string): string {
   const [local, domain] = email.split('@');

@@ -19,6 +19,7 @@
 //   POST {p}/__expire                               every token issued under {p} expires now
 //   GET  {p}/__requests                             [{method, path}] received under {p}
 //   POST {p}/__oauth2     {url}                     info names this authorization server instead of its own
+//   GET  /crl/root.crl, /crl/issuing.crl             each CA's (empty) CRL, named by the certificates it issued
 // The OAuth client: id `signing-service`, secret `csc-imitation-secret` (the account's API key is
 // `signing-service:csc-imitation-secret`). Credentials: `cred-rsa`, `cred-ec`, `cred-disabled` (key disabled),
 // `cred-expired` (certificate expired).
@@ -53,13 +54,29 @@ function openssl(args, cwd, input) {
 
 const pemToDer = (pem) => Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
 
-/** The test PKI: a root, an issuing CA, and one signer certificate per key type. */
-async function makePki(dir) {
+/** An empty CRL of a CA (openssl ca -gencrl), DER, valid for 30 days. */
+async function emptyCrl(dir, ca) {
+  await writeFile(join(dir, `${ca}-index.txt`), '');
+  await writeFile(join(dir, `${ca}-crlnumber`), '1000\n');
+  await writeFile(join(dir, `${ca}-ca.cnf`), [
+    '[ca]', 'default_ca = this', '[this]', `database = ${ca}-index.txt`, `crlnumber = ${ca}-crlnumber`,
+    'default_md = sha256', 'default_crl_days = 30', '',
+  ].join('\n'));
+  await openssl(['ca', '-gencrl', '-config', `${ca}-ca.cnf`, '-keyfile', `${ca}.key`, '-cert', `${ca}.pem`, '-out', `${ca}.crl.pem`], dir);
+  return openssl(['crl', '-in', `${ca}.crl.pem`, '-outform', 'DER'], dir);
+}
+
+/**
+ * The test PKI: a root, an issuing CA, and one signer certificate per key type. `base` is where the
+ * imitation serves each CA's CRL (`{base}/crl/root.crl`, `{base}/crl/issuing.crl`), named by the
+ * certificates it issues, so a validator can gather revocation data for the chain.
+ */
+async function makePki(dir, base) {
   await writeFile(join(dir, 'ext.cnf'), [
     '[issuing]', 'basicConstraints = critical, CA:TRUE, pathlen:0', 'keyUsage = critical, keyCertSign, cRLSign',
-    'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
+    'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', `crlDistributionPoints = URI:${base}/crl/root.crl`,
     '[signer]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
-    'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', '',
+    'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', `crlDistributionPoints = URI:${base}/crl/issuing.crl`, '',
   ].join('\n'));
   await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'root.key', '-out', 'root.pem', '-days', '3650',
     '-subj', '/C=EU/O=CSC Imitation Trust/CN=CSC Imitation Root CA', '-addext', 'basicConstraints=critical,CA:TRUE',
@@ -80,7 +97,8 @@ async function makePki(dir) {
     '-extfile', 'ext.cnf', '-extensions', 'signer', '-out', 'expired.pem'], dir);
   const read = async (file) => (await readFile(join(dir, file))).toString();
   const chainOf = async (name) => [await read(`${name}.pem`), await read('issuing.pem'), await read('root.pem')].map((pem) => pemToDer(pem).toString('base64'));
-  return { rsa: await chainOf('rsa'), ec: await chainOf('ec'), expired: await chainOf('expired'), rootPem: await read('root.pem') };
+  const crls = { root: await emptyCrl(dir, 'root'), issuing: await emptyCrl(dir, 'issuing') };
+  return { rsa: await chainOf('rsa'), ec: await chainOf('ec'), expired: await chainOf('expired'), rootPem: await read('root.pem'), crls };
 }
 
 /** GeneralizedTime YYYYMMDDHHmmssZ, as credentials/info shows validity. */
@@ -111,7 +129,10 @@ function secretMatches(given) {
 /** Starts the imitation on a spare loopback port (CSC_IMITATION_PORT to choose); `close()` stops it. */
 export async function startCscImitation() {
   const dir = await mkdtemp(join(tmpdir(), 'csc-'));
-  const pki = await makePki(dir);
+  // Listening first: the certificates name the CRLs at the server's own address.
+  const server = createServer((request, response) => handle(request, response));
+  await new Promise((resolve) => server.listen(Number(process.env.CSC_IMITATION_PORT ?? 0), '127.0.0.1', resolve));
+  const pki = await makePki(dir, `http://127.0.0.1:${server.address().port}`);
   const credentials = {
     'cred-rsa': { key: 'rsa.key', chain: pki.rsa, status: 'enabled', algo: [OID.sha256WithRSA, OID.rsa], len: 2048 },
     'cred-ec': { key: 'ec.key', chain: pki.ec, status: 'enabled', algo: [OID.ecdsaWithSHA256], len: 256, curve: OID.p256 },
@@ -309,7 +330,7 @@ export async function startCscImitation() {
     return [501, { error: 'invalid_request', error_description: `Not implemented: ${method}` }];
   }
 
-  const server = createServer(async (request, response) => {
+  async function handle(request, response) {
     const reply = (status, body) => {
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(body));
@@ -320,6 +341,11 @@ export async function startCscImitation() {
       const raw = Buffer.concat(chunks).toString();
       const url = new URL(request.url ?? '/', 'http://imitation');
       const origin = `http://${request.headers.host}`;
+      const crl = /^\/crl\/(root|issuing)\.crl$/.exec(url.pathname);
+      if (crl) {
+        response.writeHead(200, { 'Content-Type': 'application/pkix-crl' });
+        return response.end(pki.crls[crl[1]]);
+      }
       const control = /^(.*)\/__(outage|fail-next|expire|requests|oauth2)$/.exec(url.pathname);
       if (control) {
         const r = realm(control[1]);
@@ -378,8 +404,7 @@ export async function startCscImitation() {
     } catch (error) {
       return reply(500, { error: 'server_error', error_description: String(error?.message ?? error) });
     }
-  });
-  await new Promise((resolve) => server.listen(Number(process.env.CSC_IMITATION_PORT ?? 0), '127.0.0.1', resolve));
+  }
   return {
     port: server.address().port,
     rootPem: pki.rootPem,

@@ -25,13 +25,15 @@ import { frameAncestors } from '../../services/embedding/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type { Account } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
+import { beginQesSigning } from '../../services/qes/signing-flow';
+import { qesApiError, qesRedirectUri } from './signing.qes-errors';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/combined-document';
 import { paymentStates, startFieldCheckout } from '../../services/payments/field-payments';
 import { PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './signing.routes';
 
-type C = Context<AppEnv>;
+export type C = Context<AppEnv>;
 
 function contextOf(c: C, db: Db, signing: Signing): StateContext {
   return {
@@ -87,7 +89,7 @@ async function useLiveLinks(c: C, signing: Signing): Promise<void> {
   useLinkDomain(signing.scope, await activeDomainsOf(c.var.control, signing.account.id));
 }
 
-async function loadVerifiedWithLiveLinks(c: C) {
+export async function loadVerifiedWithLiveLinks(c: C) {
   const loaded = await loadVerified(c);
   await useLiveLinks(c, loaded.signing);
   return loaded;
@@ -97,7 +99,7 @@ async function loadVerifiedWithLiveLinks(c: C) {
  * A signing page: framed only by the account's allowed embedding origins (`embed_origins`; CSP
  * frame-ancestors). X-Frame-Options cannot name origins, so it is sent (DENY) only while none is allowed.
  */
-function html(c: C, element: unknown, account: Pick<Account, 'embedOrigins'> | null, status: 200 | 404 = 200) {
+export function html(c: C, element: unknown, account: Pick<Account, 'embedOrigins'> | null, status: 200 | 404 = 200) {
   const origins = account?.embedOrigins ?? [];
   c.header('Content-Security-Policy', signingCsp(frameAncestors(origins)));
   c.header('Cache-Control', 'no-store');
@@ -109,7 +111,7 @@ function html(c: C, element: unknown, account: Pick<Account, 'embedOrigins'> | n
 const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = { completed: 'completed', declined: 'declined', expired: 'expired' };
 
 /** The page's frame extras: its embedding data (only when the account allows framing), language and theme. */
-function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
+export function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
   const { account, scope, submitter } = signing;
   const embed: EmbedData | undefined =
     account.embedOrigins.length > 0
@@ -315,6 +317,16 @@ export const postAttachment: RouteHandler<typeof routes.postAttachment, AppEnv> 
 
 export const postSubmit: RouteHandler<typeof routes.postSubmit, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
+  if (signing.scope.submission.signatureLevel === 'qes') {
+    // The signer completes only once the provider has signed (GET /s/:slug/qes/callback).
+    try {
+      const url = await beginQesSigning(c.env, ctx, signing, c.req.valid('json').values ?? {}, qesRedirectUri(c, signing));
+      const slug = signing.submitter.slug;
+      return c.json({ status: signing.submitter.status, submission_status: signing.scope.submission.status, redirect_url: `/s/${slug}`, authorization_url: url }, 200);
+    } catch (error) {
+      throw qesApiError(c, error);
+    }
+  }
   const scope = await submitForm(ctx, signing, c.req.valid('json').values ?? {});
   const me = scope.submitters.find((s) => s.id === signing.submitter.id)!;
   return c.json({ status: me.status, submission_status: scope.submission.status, redirect_url: `/s/${me.slug}` }, 200);

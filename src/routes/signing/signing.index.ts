@@ -7,6 +7,7 @@ import { outboxDrain } from '../../middleware/outbox-drain';
 import { sameOrigin } from '../../middleware/same-origin';
 import { throwValidationError } from '../openapi-helpers';
 import * as h from './signing.handlers';
+import * as qes from './signing.qes-handlers';
 import * as routes from './signing.routes';
 import { signingRateLimits } from './signing.limits';
 
@@ -18,10 +19,13 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.use('*', sameOrigin());
   // Opening the form (a GET) fires form.viewed, so GETs drain the outbox too.
   s.use('*', outboxDrain({ methods: new Set(['GET', 'POST', 'PUT']) }));
-  // Pages and files, not JSON: plain routes, outside the OpenAPI document.
+  // Pages and files, not JSON: plain routes, outside the OpenAPI document (the qes ones are described
+  // by the submit route's declaration).
   s.get('/:slug', h.showPage);
   s.get('/:slug/documents/:document_uuid', h.streamDocument);
   s.get('/:slug/download', h.downloadSigned);
+  s.get('/:slug/qes/callback', qes.qesCallback);
+  s.get('/:slug/qes/retry', qes.qesRetry);
   s.openapi(routes.postSendCode, h.postSendCode);
   s.openapi(routes.postCheckCode, h.postCheckCode);
   s.openapi(routes.postOpen, h.postOpen);

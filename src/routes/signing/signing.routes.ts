@@ -110,14 +110,22 @@ export const putValues = signingRoute(
 );
 
 export const postSubmit = signingRoute(
-  { bodyBytes: VALUES_BODY_BYTES, errors: [409] },
+  { bodyBytes: VALUES_BODY_BYTES, errors: [409, 502], describe: { 502: 'qes: the signature provider could not be reached or refused; the sentence says what to do. Nothing was signed.' } },
   {
     method: 'post',
     path: '/{slug}/submit',
     summary: 'Submit the form',
-    description: 'Saves the last values and completes the submitter (form.completed, submitter.completed); invites the next signer or completes the submission.',
+    description:
+      'Saves the last values and completes the submitter (form.completed, submitter.completed); invites the next signer or completes the submission. At signature level qes the submitter is not completed yet: the answer carries `authorization_url`, the CSC provider page where the signer authorizes the signature; the provider sends them back to GET /s/{slug}/qes/callback, which signs, completes and shows the signing page, or shows a retry page (GET /s/{slug}/qes/retry starts a new authorization).',
     request: { params, body: jsonBody(body({ values })) },
-    responses: ok(z.object({ status: z.string(), submission_status: z.string(), redirect_url: z.string() })),
+    responses: ok(
+      z.object({
+        status: z.string(),
+        submission_status: z.string(),
+        redirect_url: z.string(),
+        authorization_url: z.string().optional().openapi({ description: 'qes only: where to send the browser to authorize the signature.' }),
+      }),
+    ),
   },
 );
 

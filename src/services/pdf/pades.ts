@@ -166,6 +166,47 @@ export async function signPdfIncrementally(
   return fillReserved(bytes, updateStart, cadesContents(signer, timestamper));
 }
 
+/** A signature reserved and its byte ranges fixed, waiting for a CMS made elsewhere (a QES provider). */
+export type PreparedSignature = {
+  bytes: Uint8Array;
+  /** SHA-256 of the byte ranges: what the CMS's messageDigest must be. */
+  digest: Uint8Array;
+  /** Where the update holding the reserved /Contents starts. */
+  updateStart: number;
+};
+
+/**
+ * signPdfIncrementally's first half (the whole file re-saved when `original` is null): the update is
+ * written and its ranges hashed, the /Contents left empty for embedPreparedSignature.
+ */
+export async function prepareSignature(pdf: PDFDocument, original: OriginalFile | null, touchedPages: readonly PDFRef[], details: SignatureDetails): Promise<PreparedSignature> {
+  const widgetPage = addSignatureField(pdf, details);
+  let written: { bytes: Uint8Array; updateStart: number };
+  if (original) {
+    await pdf.flush();
+    written = writeIncrementalUpdate(pdf, original, [...touchedPages, widgetPage]);
+  } else {
+    written = { bytes: await pdf.save({ useObjectStreams: false }), updateStart: 0 };
+  }
+  let digest: Uint8Array = new Uint8Array(0);
+  const { bytes } = await fillReserved(written.bytes, written.updateStart, async (d) => {
+    digest = d;
+    return new Uint8Array(0);
+  });
+  return { bytes, digest, updateStart: written.updateStart };
+}
+
+/** Writes a CMS into the /Contents prepareSignature left empty; the ranges and length do not change. */
+export function embedPreparedSignature(prepared: Pick<PreparedSignature, 'bytes' | 'updateStart'>, contents: Uint8Array): Uint8Array {
+  const placeholder = encoder.encode(`<${'0'.repeat(CONTENTS_BYTES * 2)}>`);
+  const at = indexOfBytes(prepared.bytes, placeholder, prepared.updateStart);
+  if (at === -1) throw new Error('The prepared PDF has no empty signature contents.');
+  if (contents.length > CONTENTS_BYTES) throw new Error(`The signature (${contents.length} bytes) exceeds the reserved ${CONTENTS_BYTES}.`);
+  const bytes = prepared.bytes.slice();
+  bytes.set(encoder.encode(toHex(contents)), at + 1);
+  return bytes;
+}
+
 /**
  * PAdES B-LT and B-LTA (ETSI EN 319 142-1 §§ 5.4, 5.5) as one more incremental update of a signed
  * file: a document security store (/DSS with /Certs, /OCSPs, /CRLs; ISO 32000-2 § 12.8.4.3) holding

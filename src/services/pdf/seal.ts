@@ -8,7 +8,7 @@ import type { SigningIdentity } from './certificate';
 import type { DocumentSigner } from './cms-signature';
 import { DocumentFonts } from './fonts';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
-import { addLongTermValidation, signPdfIncrementally, signWholePdf, type SignatureDetails, type SignedPdf } from './pades';
+import { addLongTermValidation, prepareSignature, signPdfIncrementally, signWholePdf, type PreparedSignature, type SignatureDetails, type SignedPdf } from './pades';
 import { collectValidationData } from './validation-data';
 import { stampFields, type FieldStamp, type UndrawnValue } from './stamp';
 import type { Timestamper } from './timestamp';
@@ -31,6 +31,13 @@ export type SealInput = {
    * update before the audit page and the seal. `stamps` then holds only what no signer signs.
    */
   signerSteps?: readonly SignerStep[];
+  /**
+   * qes (issue 18 › 3): the CMS of signatures `original` already carries (each qes signer's), whose
+   * certificates and revocation data go into the DSS with the seal's.
+   */
+  priorSignatures?: readonly Uint8Array[];
+  /** The document as first uploaded, when `original` is a later revision of it (qes). */
+  originalSha256?: string;
 };
 
 /** One signer's part of the file: their values stamped, then their signature over everything so far. */
@@ -94,11 +101,22 @@ async function signerUpdate(bytes: Uint8Array, step: SignerStep, timestamper?: T
   return { signed, undrawn };
 }
 
+/**
+ * A qes signer's revision before the provider signs (issue 18 › 3): a fresh load of the file so far,
+ * their stamps, and a reserved signature whose byte ranges are hashed; the CMS comes later.
+ */
+export async function prepareSignerRevision(bytes: Uint8Array, stamps: readonly FieldStamp[], signature: SignatureDetails): Promise<{ prepared: PreparedSignature; undrawn: UndrawnValue[] }> {
+  const { pdf, original } = await openForUpdate(bytes);
+  const undrawn = await stampFields(pdf, stamps, new DocumentFonts(pdf));
+  const prepared = await prepareSignature(pdf, original, pagesOf(pdf, stamps), { fieldTitle: 'Signature', ...signature });
+  return { prepared, undrawn };
+}
+
 export async function sealDocument(input: SealInput): Promise<SealedDocument> {
-  const originalSha256 = await sha256Hex(input.original);
+  const originalSha256 = input.originalSha256 ?? (await sha256Hex(input.original));
   let current = input.original;
   const undrawn: UndrawnValue[] = [];
-  const signatures: Uint8Array[] = [];
+  const signatures: Uint8Array[] = [...(input.priorSignatures ?? [])];
   for (const step of input.signerSteps ?? []) {
     const done = await signerUpdate(current, step, input.timestamper);
     current = done.signed.bytes;

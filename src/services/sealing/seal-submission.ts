@@ -24,9 +24,11 @@ import { stampsForDocument } from './field-stamps';
 import { hiddenFields } from '../signing/form-rules';
 import { SealingProblem } from './sealing-status';
 import { sealingTimestamper, type LongTermEnv } from './long-term';
+import { currentRevision } from '../qes/revisions';
+import { sha256Hex } from '../../lib/crypto';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
-function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
+export function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
   const values = Object.assign({}, ...scope.submitters.map((s) => s.values)) as Record<string, unknown>;
   return hiddenFields(scope.template.fields, scope.template.preferences, values);
 }
@@ -83,6 +85,15 @@ function certificateEntry({ submitter, description }: SignerCertificate, at: str
   };
 }
 
+/** The audit page's line naming a qes signer's certificate at the provider (issue 18 › 3). */
+function qualifiedSignatureEntry(submitter: Submitter, certificate: CertificateDescription | null, account: Account): AuditEntry {
+  const provider = account.signatureProvider ?? 'the QES provider';
+  const detail = certificate
+    ? `Qualified signature through ${provider}: subject ${certificate.subject}; serial ${certificate.serialNumber}; issuer ${certificate.issuer}; SHA-256 ${certificate.sha256Fingerprint}`
+    : `Qualified signature through ${provider}`;
+  return { at: submitter.completedAt!, event: 'qualified signature', actor: submitter.email || submitter.name || submitter.role, ip: null, detail };
+}
+
 async function sealOne(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
   const { submission } = scope;
   // First: in production without a TSA nothing is read or signed (long-term.ts).
@@ -95,13 +106,20 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   const paymentTexts = new Map(payments.map((p) => [`${p.submitterId}:${p.fieldUuid}`, sealedPaymentText(p)]));
   const hidden = hiddenFieldsOf(scope);
   const aes = submission.signatureLevel === 'aes' ? await signerSteps(env, db, account, scope, document, hidden, paymentTexts) : null;
+  // qes (issue 18 › 3): the signers' revisions are signed already; the seal goes on the last one, and
+  // only values no qes signer signed (none since the API refuses to complete qes signers) are stamped.
+  const qes = submission.signatureLevel === 'qes' ? await currentRevision(env.FILES, submission, scope.submitters, document) : null;
+  const qesSigned = new Set(qes?.signers.map((s) => s.id));
   const trail = auditTrailFor(scope, events.filter((e) => e.action !== SIGNER_CERTIFICATE_EVENT), sealedFilename(document), env.SERVICE_NAME, payments);
   const issuedAt = new Date().toISOString();
   if (aes) trail.events.push(...aes.certificates.map((c) => certificateEntry(c, issuedAt)));
+  if (qes) trail.events.push(...qes.signers.map((s, i) => qualifiedSignatureEntry(s, qes.certificates[i], account)));
   const sealed = await sealDocument({
-    original: new Uint8Array(bytes),
+    original: qes ? qes.bytes : new Uint8Array(bytes),
+    originalSha256: qes ? await sha256Hex(new Uint8Array(bytes)) : undefined,
+    priorSignatures: qes?.signatures,
     // At aes each signer's values go in with their own signature; what is left is stamped with the seal.
-    stamps: aes ? [] : stampsForDocument(scope.template.fields, scope.submitters, document, hidden, account.locale, paymentTexts),
+    stamps: aes ? [] : stampsForDocument(scope.template.fields, scope.submitters.filter((s) => !qesSigned.has(s.id)), document, hidden, account.locale, paymentTexts),
     signerSteps: aes?.steps,
     trail,
     signer: await accountSigningIdentity(env, db, account),

@@ -5,6 +5,9 @@ import type { PayloadIdentity } from '../webhooks/payloads';
 import { DEFAULT_QES_PROVIDER, PLATFORM_PROVIDER } from './account-signature-level';
 import type { SignatureLevel } from './levels';
 
+/** The submitter's verification method once a CSC provider signed for them. */
+export const QES_VERIFICATION_METHOD = 'csc';
+
 /**
  * The block for a completed signer, or null when signing.complete does not fire: it fires for every aes
  * and qes signer, and at ses only for one who proved control of their email with a code.
@@ -19,6 +22,10 @@ export function signerIdentity(
   const byCode = completed.verificationMethod === 'email_2fa';
   const completedAt = completed.completedAt ?? new Date().toISOString();
   if (level === 'ses') return byCode ? { level, provider: 'email', method: 'email_2fa', verified_at: verifiedAt ?? completedAt } : null;
+  // qes through the signing page: the provider identified the signer when they authorized (CSC, issue 18 › 3).
+  if (level === 'qes' && completed.verificationMethod === QES_VERIFICATION_METHOD) {
+    return { level, provider: account.signatureProvider ?? DEFAULT_QES_PROVIDER, method: 'csc', verified_at: completedAt };
+  }
   // aes: the account's CA issues the certificate from this evidence; the email code when the template
   // asks for one, else the personal link sent to the email (or the sender's API call).
   const method = byCode ? 'email_code' : completed.verificationMethod === 'api' ? 'api' : 'email_link';

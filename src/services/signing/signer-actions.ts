@@ -25,12 +25,14 @@ import { formEventData } from '../webhooks/payloads';
 import { assertCanFill, resolvedValues, saveValues, type Signing } from './signing-session';
 import { DISCLOSURE, DISCLOSURE_SHA256 } from './consent-disclosure';
 
+/** What a submit completes with: the signer as saved, their resolved values and the hidden fields. */
+export type SubmittedForm = { scope: SubmissionScope; submitter: Submitter; values: Record<string, unknown>; hiddenFields: string[] };
+
 /**
- * Submits the form: the last values are saved (field.updated as usual), formulas computed, fields hidden
- * by conditions cleared, then the submitter completes (form.completed, submitter.completed, the next
- * signer invited or the submission completed).
+ * A submit's first half, shared by every level: the last values saved (field.updated as usual), formulas
+ * computed, fields hidden by conditions cleared, payment fields set from their paid rows.
  */
-export async function submitForm(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
+export async function submittedValues(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmittedForm> {
   assertCanFill(signing);
   // ESIGN §101(c): consent to electronic records comes before the electronic signature.
   if (!signing.submitter.disclosureAcceptedAt) {
@@ -42,7 +44,18 @@ export async function submitForm(ctx: StateContext, signing: Signing, input: Rec
   // A payment field's value is its payment reference, set here from the paid row, never by the signer.
   Object.assign(values, await paidFieldValues(ctx.db, signing, hidden));
   const scope = { ...signing.scope, submitters: signing.scope.submitters.map((s) => (s.id === saved.id ? saved : s)) };
-  return completeSubmitter(ctx, scope, saved, { values, via: 'signing_page', hiddenFields: [...hidden] });
+  return { scope, submitter: saved, values, hiddenFields: [...hidden] };
+}
+
+/**
+ * Submits the form: submittedValues, then the submitter completes (form.completed, submitter.completed,
+ * the next signer invited or the submission completed). A qes signer goes to their provider instead
+ * (src/services/qes/signing-flow.ts).
+ */
+export async function submitForm(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
+  if (signing.scope.submission.signatureLevel === 'qes') throw unprocessable('At signature level qes the signature is authorized at the QES provider; submit from the signing page.');
+  const { scope, submitter, values, hiddenFields } = await submittedValues(ctx, signing, input);
+  return completeSubmitter(ctx, scope, submitter, { values, via: 'signing_page', hiddenFields });
 }
 
 export async function declineForm(ctx: StateContext, signing: Signing, reason: string): Promise<SubmissionScope> {

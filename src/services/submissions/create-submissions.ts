@@ -376,6 +376,8 @@ export async function createSubmissions(
  */
 async function applyAutoSign(ctx: StateContext, scope: SubmissionScope): Promise<SubmissionScope> {
   let current = scope;
+  // A qes signer signs only by authorizing at the provider themselves (issue 18 › 3).
+  if (scope.submission.signatureLevel === 'qes') return current;
   for (;;) {
     if (current.submission.status !== 'pending') return current;
     const next = current.submitters.find((s) => ACTIVE_SUBMITTER_STATES.includes(s.status as never) && isTurnOf(current.submission, current.submitters, s) && autoSignValues(current, s));

@@ -13,7 +13,7 @@ import { fieldsOf, type SubmissionScope } from './submission-scope';
 import { ACTIVE_SUBMITTER_STATES, assertCanComplete, completeSubmitter, completionValues, remind, type StateContext } from './submission-state';
 import { EMAIL, PHONE } from './field-values';
 import { unknownUploads } from './uploaded-files';
-import { attachmentsPrefix, sealedFilesPrefix } from './file-keys';
+import { attachmentsPrefix, qesFilesPrefix, sealedFilesPrefix } from './file-keys';
 
 export type SubmissionEdit = {
   expire_at?: string | null;
@@ -122,6 +122,10 @@ export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope,
   const active = (ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status);
   const changesData = ['email', 'name', 'phone', 'values'].some((k) => edit[k as keyof SubmitterEdit] !== undefined);
   if (!active && edit.completed) throw unprocessable(`This submitter is already ${submitter.status}.`);
+  // issue 18 › 3: a qualified signature is the signer's own authorization at the provider.
+  if (edit.completed && scope.submission.signatureLevel === 'qes') {
+    throw unprocessable('At signature level qes a signer completes only by authorizing their signature at the QES provider from the signing page; the API cannot complete them.');
+  }
   if (!active && changesData) {
     throw unprocessable(`This submitter is ${submitter.status}; their details and values can no longer change.`);
   }
@@ -178,7 +182,7 @@ export async function deleteSubmissionPermanently(ctx: Pick<StateContext, 'db'> 
   const { accountId, id } = scope.submission;
   // Files first (sealed documents, signer uploads): a failure leaves rows pointing at nothing rather
   // than files nobody can find.
-  for (const prefix of [sealedFilesPrefix(accountId, id), attachmentsPrefix(accountId, id)]) {
+  for (const prefix of [sealedFilesPrefix(accountId, id), attachmentsPrefix(accountId, id), qesFilesPrefix(accountId, id)]) {
     let cursor: string | undefined;
     do {
       const listed = await bucket.list({ prefix, cursor });

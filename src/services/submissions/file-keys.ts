@@ -24,3 +24,8 @@ export function attachmentsPrefix(accountId: number, submissionId: number): stri
 export function attachmentKeyStem(accountId: number, submissionId: number, submitterId: number, uuid: string): string {
   return `${attachmentsPrefix(accountId, submissionId)}${submitterId}/${uuid}.`;
 }
+
+/** qes signers' revisions of the documents and their pending authorizations (src/services/qes/revisions.ts). */
+export function qesFilesPrefix(accountId: number, submissionId: number): string {
+  return `qes/${accountId}/${submissionId}/`;
+}

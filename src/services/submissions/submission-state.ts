@@ -184,7 +184,20 @@ export type CompletionInput = {
   verificationMethod?: string;
   /** Fields the form's conditions hide: not required (signing page, src/services/signing/form-rules.ts). */
   hiddenFields?: string[];
+  /**
+   * qes (issue 18 › 3): how many submitters had completed when this signer's revision was prepared on
+   * the document as it then was; if another completed since, nothing is written (SignedOnStaleRevision).
+   */
+  completedBefore?: number;
 };
+
+/** A qes signer's revision was prepared before another signer completed: it signs an outdated file. */
+export class SignedOnStaleRevision extends Error {
+  constructor() {
+    super('Another signer completed after this signer\'s revision was prepared.');
+    this.name = 'SignedOnStaleRevision';
+  }
+}
 
 /**
  * Values a submitter completes with: stored values, new ones over them, date-now fields filled with
@@ -266,6 +279,10 @@ async function reloadScope(db: Db, scope: SubmissionScope): Promise<SubmissionSc
 async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
   const at = nowIso();
   const values = completionValues(scope, submitter, input.values ?? {}, at, ctx.account.timezone);
+  // Checked on every attempt against the rows as read; the batch's premise guard keeps it true at commit.
+  if (input.completedBefore !== undefined && scope.submitters.filter((s) => s.status === 'completed').length !== input.completedBefore) {
+    throw new SignedOnStaleRevision();
+  }
   assertCanComplete(scope, submitter, values, input.hiddenFields);
 
   const cs = new ChangeSet(ctx.db);

@@ -176,6 +176,8 @@ export function startForm(root: HTMLElement, state: FormState): void {
     const own = Object.fromEntries(state.fields.filter((f) => !f.readonly && !f.formula && f.type !== 'payment').map((f) => [f.uuid, values[f.uuid] ?? null]));
     try {
       const done = await send('POST', `/s/${state.slug}/submit`, { values: own });
+      // qes: the signer authorizes at the signature provider, which sends them back here when done.
+      if (typeof done.authorization_url === 'string') return window.location.assign(done.authorization_url);
       // The query carries an embedding host's options (completed redirect, language, theme): kept.
       window.location.assign(done.redirect_url + window.location.search);
     } catch (error) {
