@@ -1,10 +1,12 @@
 // Submissions of DOCX templates: each submission's document is filled from its values and printed at
 // creation, the signing page and the sealing job use it, and a variable without a value is a 422.
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { generatedDocumentKey } from '../../src/services/submissions/generated-documents';
 import { agreementDocx, buildDocx, pageBreak, paragraph } from '../docx-fixtures';
 import { seal, storedPdf } from '../document-link-fixtures';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
-import { api, createAccount, type TestAccount } from '../helpers';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { downloadDocument, pageTexts } from '../rendering-fixtures';
 
 async function docxTemplate(a: TestAccount, preferences: Record<string, unknown> = {}) {
@@ -46,6 +48,27 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
     expect(text).not.toContain('[[');
     expect(pages[1]).toContain('SECOND-PAGE');
     expect(pages[1]).toContain('JS');
+  });
+
+  it('hides the text tags of a DOCX in each submission’s filled copy, as in the template', async () => {
+    const a = await createAccount();
+    const docx = buildDocx(paragraph('Offer for [[client_name]].') + paragraph('Sign here: {{Client Signature;role=Client;type=signature}}') + paragraph('END-OF-OFFER'));
+    const created = await api('POST', '/api/templates/docx', { token: a.token, body: { name: 'Tagged', documents: [{ name: 'tagged.docx', file: toBase64(docx) }] } });
+    expect(created.status).toBe(201);
+    expect(created.json.schema.map((f: { name: string; type: string }) => `${f.type}:${f.name}`)).toEqual(['signature:Client Signature']);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: created.json.id, values: { client_name: 'Tag Corp' }, submitters: [{ role: 'Client', name: 'Tia Tag', email: 'tia@example.com' }] },
+    });
+    expect(res.status).toBe(201);
+    const row = await (await shardOf(a.accountId)).prepare('SELECT r2_key FROM template_documents WHERE uuid = ?').bind(created.json.documents[0].uuid).first<{ r2_key: string }>();
+    const copy = await env.FILES.get(generatedDocumentKey({ r2Key: row!.r2_key }, res.json.slug));
+    expect(copy).not.toBeNull();
+    const text = (await pageTexts(new Uint8Array(await copy!.arrayBuffer()))).join('\n');
+    expect(text).toContain('Offer for Tag Corp.');
+    expect(text).toContain('END-OF-OFFER');
+    expect(text).not.toContain('{{');
+    expect(text).not.toContain('Client Signature');
   });
 
   it('takes variables from metadata when values do not give them', async () => {

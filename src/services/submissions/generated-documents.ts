@@ -7,6 +7,7 @@ import { unprocessable } from '../../lib/errors';
 import { unzipDocx, type VariableValues } from '../documents/docx';
 import { inspectPdf } from '../documents/pdf';
 import { renderDocuments } from '../rendering/print-documents';
+import { extractDocumentFields } from '../templates/document-fields';
 import { docxSourceKey, docxVariablesKey, printableDocx, type DocxSource } from '../templates/docx-documents';
 
 /** Where a submission's own copy of a template document lives (under the document's key, so it goes with it). */
@@ -95,7 +96,9 @@ export async function generateDocuments(
         `${where}the values given make "${document.filename}" ${pageCount} pages long instead of its template's ${document.pageCount}; fields are placed on the template's pages, so the filled document must keep its page count (shorten the values or keep conditional blocks within a page).`,
       );
     }
-    out.push({ key: generatedDocumentKey(document, submissionSlug), bytes: pdfs[i] });
+    // Text tags printed again from the DOCX are hidden as in the template's rendering; their fields are the template's.
+    const { bytes } = await extractDocumentFields(pdfs[i], `"${document.filename}"`);
+    out.push({ key: generatedDocumentKey(document, submissionSlug), bytes });
   }
   return out;
 }
