@@ -38,12 +38,14 @@ export function sqlOn(setup: LocalSetup, database: string, command: string): Rec
   return JSON.parse(result.stdout)[0].results;
 }
 
-export async function startDevServer(port: number, { shards = 2 }: { shards?: number } = {}): Promise<DevServer> {
+/** `vars`: extra Worker variables for this server (wrangler's `--var KEY:VALUE`). */
+export async function startDevServer(port: number, { shards = 2, vars = {} }: { shards?: number; vars?: Record<string, string> } = {}): Promise<DevServer> {
   // The signing page's script and pdf.js must be in public/vendor (postinstall does this too).
   const vendor = spawnSync(process.execPath, [join(root, 'scripts', 'vendor-assets.mjs')], { cwd: root, encoding: 'utf8' });
   if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
   const setup = setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-')), shards, `http://127.0.0.1:${port}`);
-  const server = await launchWranglerDev(port, setup.dir, ['--config', setup.config]);
+  const varArgs = Object.entries(vars).flatMap(([key, value]) => ['--var', `${key}:${value}`]);
+  const server = await launchWranglerDev(port, setup.dir, ['--config', setup.config, ...varArgs]);
   return { ...server, ...setup };
 }
 
