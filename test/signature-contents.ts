@@ -1,6 +1,7 @@
 // Reads what a sealed PDF's signatures hold, for tests: each signature's /ByteRange, the DER in its
 // /Contents, and the RFC 3161 token in a CMS signer's unsigned attributes.
 import * as asn1js from 'asn1js';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 
 export type SignatureInFile = { byteRange: [number, number, number, number]; contents: Uint8Array; subFilter: string };
@@ -55,4 +56,17 @@ export async function signatureTimestampOf(cms: Uint8Array): Promise<{ token: Ui
 export async function verifyTimestampToken(tsaUrl: string, token: Uint8Array, digestHex: string): Promise<{ code: number; output: string }> {
   const res = await fetch(`${tsaUrl}/__verify?digest=${digestHex}`, { method: 'POST', body: token });
   return res.json();
+}
+
+/** pdfsig's report split per signature, in file order. */
+export const pdfsigBlocks = (output: string): string[] => output.split(/^Signature #\d+:$/m).slice(1);
+
+export const sha256Hex = async (der: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', der))].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/** SHA-256 fingerprints of the streams in the file's /DSS /Certs (or /CRLs). */
+export async function dssFingerprints(bytes: Uint8Array, entry: 'Certs' | 'CRLs' = 'Certs'): Promise<string[]> {
+  const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
+  const dss = pdf.catalog.lookup(PDFName.of('DSS'), PDFDict);
+  const items = dss.lookup(PDFName.of(entry), PDFArray);
+  return Promise.all(items.asArray().map((ref) => sha256Hex((pdf.context.lookup(ref as PDFRef) as PDFRawStream).getContents())));
 }

@@ -1,13 +1,12 @@
 // Sealing at signature level aes (issue 18 › 2): each signer's own PAdES signature by a certificate the
 // account's CA issues to them, in completion order as incremental updates, then the platform seal.
 import { env } from 'cloudflare:test';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shardScope, type ShardScope } from '../../src/db/shards';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
-import { signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
+import { dssFingerprints, pdfsigBlocks, signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
 import { completeValues, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 
 const ROLES = ['Buyer', 'Seller', 'Witness'];
@@ -58,19 +57,6 @@ async function certificateEvents(submissionId: number) {
     .bind(submissionId)
     .all<CertificateEvent>();
   return results.map((r) => ({ submitterId: r.submitter_id, ...(JSON.parse(r.data) as { subject: string; serial_number: string; issuer: string; sha256_fingerprint: string }) }));
-}
-
-/** pdfsig's report split per signature, in file order. */
-const pdfsigBlocks = (output: string) => output.split(/^Signature #\d+:$/m).slice(1);
-
-const hex = async (der: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', der))].map((b) => b.toString(16).padStart(2, '0')).join('');
-
-/** SHA-256 fingerprints of the certificates in the file's /DSS /Certs. */
-async function dssFingerprints(bytes: Uint8Array): Promise<string[]> {
-  const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
-  const dss = pdf.catalog.lookup(PDFName.of('DSS'), PDFDict);
-  const certs = dss.lookup(PDFName.of('Certs'), PDFArray);
-  return Promise.all(certs.asArray().map((ref) => hex((pdf.context.lookup(ref as PDFRef) as PDFRawStream).getContents())));
 }
 
 describe('sealing an aes submission with three signers', () => {

@@ -1,7 +1,6 @@
 // Signing at level qes (issue 18 › 3) through the signing page and the CSC v2 imitation: each signer's
 // revision is signed by the provider after they authorize it, and the seal goes on the last revision.
 import { env, SELF } from 'cloudflare:test';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shardScope } from '../../src/db/shards';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
@@ -9,7 +8,7 @@ import { CscClient } from '../../src/services/qes/csc-client';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { answerConsent, imitationCredentials, imitationSwitch } from '../csc-fixtures';
 import { checkPdf } from '../pdf-tools';
-import { signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
+import { dssFingerprints, pdfsigBlocks, sha256Hex, signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
 import { createDb } from '../../src/db/client';
 import { getAccount } from '../../src/db/queries/accounts';
 import { beginQesSigning, finishQesSigning } from '../../src/services/qes/signing-flow';
@@ -107,17 +106,6 @@ async function sealedFiles(submissionId: number): Promise<Uint8Array[]> {
 
 const sealedFile = async (submissionId: number) => (await sealedFiles(submissionId))[0];
 
-const pdfsigBlocks = (output: string) => output.split(/^Signature #\d+:$/m).slice(1);
-const hex = async (der: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', der))].map((b) => b.toString(16).padStart(2, '0')).join('');
-
-/** SHA-256 fingerprints of the DSS's /Certs or /CRLs streams. */
-async function dssFingerprints(bytes: Uint8Array, entry: 'Certs' | 'CRLs' = 'Certs'): Promise<string[]> {
-  const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
-  const dss = pdf.catalog.lookup(PDFName.of('DSS'), PDFDict);
-  const items = dss.lookup(PDFName.of(entry), PDFArray);
-  return Promise.all(items.asArray().map((ref) => hex((pdf.context.lookup(ref as PDFRef) as PDFRawStream).getContents())));
-}
-
 describe('a qes submission signed in order through the signing page', () => {
   let id: number;
   let signers: Signer[];
@@ -144,11 +132,11 @@ describe('a qes submission signed in order through the signing page', () => {
   it('holds the provider chain and its CAs CRLs in the DSS', async () => {
     const { chain } = await new CscClient(credentials, env).credentialInfo();
     const inDss = await dssFingerprints(bytes);
-    for (const der of chain) expect(inDss).toContain(await hex(der));
+    for (const der of chain) expect(inDss).toContain(await sha256Hex(der));
     const crls = await dssFingerprints(bytes, 'CRLs');
     for (const ca of ['issuing', 'root']) {
       const crl = new Uint8Array(await (await fetch(`${env.TEST_CSC_URL}/crl/${ca}.crl`)).arrayBuffer());
-      expect(crls).toContain(await hex(crl));
+      expect(crls).toContain(await sha256Hex(crl));
     }
   });
 
@@ -156,7 +144,7 @@ describe('a qes submission signed in order through the signing page', () => {
     const { chain } = await new CscClient(credentials, env).credentialInfo();
     const { text } = await checkPdf(bytes);
     const flat = text.output.replace(/\s+/g, '');
-    expect(flat).toContain(await hex(chain[0]));
+    expect(flat).toContain(await sha256Hex(chain[0]));
     expect(flat.split('QualifiedsignaturethroughImitationTrust').length - 1).toBe(2);
   });
 
