@@ -2,6 +2,7 @@
 // credentials): AES-256-GCM under the ENCRYPTION_KEY Worker secret (decisions.md › Signed output).
 // Stored form: `v1.<base64 iv>.<base64 ciphertext+tag>`; the caller's `context` is bound in as additional
 // authenticated data, so a value copied onto another row does not decrypt.
+import { fromBase64, toBase64 } from './base64';
 
 const encoder = new TextEncoder();
 
@@ -11,8 +12,6 @@ export class EncryptionKeyMissing extends Error {
   }
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 const keys = new Map<string, Promise<CryptoKey>>();
 

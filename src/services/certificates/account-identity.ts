@@ -18,15 +18,9 @@ import {
 import type { Account, SigningIdentityRow } from '../../db/schema';
 import { generateCertificateAuthority, generateSigningIdentity, type SigningIdentity } from '../pdf/certificate';
 import { importPrivateKey, readPkcs12, type KeyAlgorithm } from './pkcs12';
+import { fromBase64, toBase64 } from '../../lib/base64';
 
 export type IdentityEnv = { ENCRYPTION_KEY?: string; SERVICE_NAME: string };
-
-const toBase64 = (bytes: Uint8Array) => {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-};
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 /** Binds a stored key to its account, kind and certificate: a ciphertext moved to another row fails. */
 const keyContext = (accountId: number, source: string, fingerprint: string) => `signing-key:${accountId}:${source}:${fingerprint}`;

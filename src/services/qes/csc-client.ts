@@ -11,6 +11,7 @@ import type { QesProviderCredentials } from '../signature-levels/account-signatu
 import { readLimited } from '../webhooks/deliver';
 import { QesProviderError, type QesProviderErrorKind } from './provider-error';
 import { checkQesProviderUrl, type QesProviderEnv } from './provider-url';
+import { fromBase64, toBase64 } from '../../lib/base64';
 
 export const CSC_OID = {
   sha256: '2.16.840.1.101.3.4.2.1',
@@ -37,8 +38,6 @@ export type CscCredential = {
 
 type Json = Record<string, unknown>;
 
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 /** A provider's error code, only when it looks like one (never free text from its body). */
 const errorCode = (body: Json | null) => (typeof body?.error === 'string' && /^[a-z_]{1,40}$/.test(body.error) ? body.error : null);
 

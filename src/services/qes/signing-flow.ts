@@ -29,6 +29,7 @@ import type { QesProviderEnv } from './provider-url';
 import { cmsFromSignHash, signedAttributesHash } from './remote-signature';
 import { certificateMetadata, currentRevision, dropPending, preparedKey, readPending, revisionKey, signatureKey, writePending, type PendingAuthorization } from './revisions';
 import { describeCertificate } from '../certificates/signer-certificate';
+import { fromBase64, toBase64 } from '../../lib/base64';
 
 export type QesSigningEnv = QesProviderEnv & LongTermEnv & { FILES: R2Bucket; ENCRYPTION_KEY?: string };
 
@@ -43,8 +44,6 @@ export class QesSigningStopped extends Error {
   }
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 /** Who the authorization's `state` is bound to. */
 const signerOf = (submitterId: number) => `submitter:${submitterId}`;
 

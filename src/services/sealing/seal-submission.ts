@@ -24,7 +24,7 @@ import { stampsForDocument } from './field-stamps';
 import { hiddenFields } from '../signing/form-rules';
 import { SealingProblem } from './sealing-status';
 import { sealingTimestamper, type LongTermEnv } from './long-term';
-import { currentRevision } from '../qes/revisions';
+import { completionOrder, currentRevision } from '../qes/revisions';
 import { sha256Hex } from '../../lib/crypto';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
@@ -54,7 +54,7 @@ type SignerCertificate = { submitter: Submitter; description: CertificateDescrip
  */
 async function signerSteps(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, hidden: Set<string>, paymentTexts: Map<string, string>) {
   const ca = await accountCertificateAuthority(env, db, account);
-  const signers = scope.submitters.filter((s) => s.status === 'completed' && s.completedAt).sort((a, b) => a.completedAt!.localeCompare(b.completedAt!) || a.id - b.id);
+  const signers = completionOrder(scope.submitters);
   const steps: SignerStep[] = [];
   const certificates: SignerCertificate[] = [];
   for (const submitter of signers) {
