@@ -1,4 +1,6 @@
 // vitest globalSetup: starts the local servers tests talk to and provides their URLs to the workers.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { startDohResolverServer } from './doh-resolver-server';
@@ -15,7 +17,17 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * Stops the run at once, with the command to run, when the system packages the tests check PDFs and
+ * drive the browser with are missing (`npx vitest` skips the npm scripts that would install them).
+ */
+function requireSystemPackages() {
+  const check = spawnSync('bash', [join(import.meta.dirname, '..', '..', 'scripts', 'install-system-deps.sh'), '--check']);
+  if (check.status !== 0) throw new Error(check.stderr.toString().trim() || 'scripts/install-system-deps.sh --check failed');
+}
+
 export default async function setup(project: TestProject) {
+  requireSystemPackages();
   const pdfTools = await startPdfToolsServer();
   const smsProvider = await startSmsProviderServer();
   const dohResolver = await startDohResolverServer();
