@@ -54,8 +54,9 @@ function usageRightsEntries(pdf: PDFDocument): { perms: PDFDict; key: PDFName; r
 
 /** Every filled signature dictionary of the file (object streams included: pdf-lib has parsed them), sorted by kind. */
 export function existingSignatures(pdf: PDFDocument): ExistingSignatures {
-  const usageRefs = new Set(usageRightsEntries(pdf).flatMap((e) => (e.ref ? [e.ref.objectNumber] : [])));
-  const found: ExistingSignatures = { certification: null, approval: false, usageRights: usageRightsEntries(pdf).length > 0 };
+  const entries = usageRightsEntries(pdf);
+  const usageRefs = new Set(entries.flatMap((e) => (e.ref ? [e.ref.objectNumber] : [])));
+  const found: ExistingSignatures = { certification: null, approval: false, usageRights: entries.length > 0 };
   for (const [ref, object] of pdf.context.enumerateIndirectObjects()) {
     if (!isSignature(object)) continue;
     const methods = transforms(object);
