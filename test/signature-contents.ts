@@ -1,7 +1,7 @@
 // Reads what a sealed PDF's signatures hold, for tests: each signature's /ByteRange, the DER in its
 // /Contents, and the RFC 3161 token in a CMS signer's unsigned attributes.
 import * as asn1js from 'asn1js';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFRef, PDFString } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 
 export type SignatureInFile = { byteRange: [number, number, number, number]; contents: Uint8Array; subFilter: string };
@@ -69,4 +69,30 @@ export async function dssFingerprints(bytes: Uint8Array, entry: 'Certs' | 'CRLs'
   const dss = pdf.catalog.lookup(PDFName.of('DSS'), PDFDict);
   const items = dss.lookup(PDFName.of(entry), PDFArray);
   return Promise.all(items.asArray().map((ref) => sha256Hex((pdf.context.lookup(ref as PDFRef) as PDFRawStream).getContents())));
+}
+
+/** The /Name of every CMS signature (not document timestamps), in file order, decoded as a PDF text string. */
+export async function signatureNames(bytes: Uint8Array): Promise<string[]> {
+  const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
+  const found: { at: number; name: string }[] = [];
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Sig')) continue;
+    const range = object.lookup(PDFName.of('ByteRange'), PDFArray).asArray().map((n) => Number(n.toString()));
+    const name = object.lookup(PDFName.of('Name'));
+    found.push({ at: range[1], name: name instanceof PDFString || name instanceof PDFHexString ? name.decodeText() : '' });
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.name);
+}
+
+/** The common name in each CMS signature's signer certificate, in file order, as the certificate holds it. */
+export function signerCommonNames(bytes: Uint8Array): string[] {
+  return signaturesIn(bytes)
+    .filter((s) => s.subFilter === 'ETSI.CAdES.detached')
+    .map(({ contents }) => {
+      const signedData = signedDataOf(contents);
+      const sid = signedData.signerInfos[0].sid as pkijs.IssuerAndSerialNumber;
+      const certificate = (signedData.certificates ?? []).find((c): c is pkijs.Certificate => c instanceof pkijs.Certificate && c.serialNumber.isEqual(sid.serialNumber));
+      const cn = certificate?.subject.typesAndValues.find((t) => t.type === '2.5.4.3');
+      return cn ? String(cn.value.valueBlock.value) : '';
+    });
 }

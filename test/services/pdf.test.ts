@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../src/services/documents/pdf';
 import { ingestDocuments, type Upload } from '../../src/services/documents/ingest';
 import { makeEncryptedPdf, makePdf, makePdfWithEmptySignatureField, makeSignedPdf, realWorldPdf } from '../fixtures/pdfs';
+import { makeUsageRightsForm } from '../fixtures/signed-pdfs';
 
 describe('inspectPdf', () => {
   it('reads the page count and sizes of the real-world PDF', async () => {
@@ -26,6 +27,10 @@ describe('inspectPdf', () => {
 
   it('refuses a file that is already digitally signed', async () => {
     await expect(inspectPdf(await makeSignedPdf())).rejects.toThrow('is already digitally signed; filling it in would invalidate that signature');
+  });
+
+  it('accepts a form whose only signature is a usage-rights signature (/Perms /UR3)', async () => {
+    expect((await inspectPdf(await makeUsageRightsForm())).pageCount).toBe(1);
   });
 
   it('accepts a file with an empty signature field', async () => {

@@ -1,8 +1,9 @@
 // Reads what a template needs from an uploaded PDF (page count, page sizes) and refuses what no signer could open.
-import { ParseSpeeds, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import type { PageDimensions } from '../../db/schema/index';
 import { DecodedSizeExceeded, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
+import { existingSignatures, type ExistingSignatures } from './existing-signatures';
 import { latin1 } from './pdf-syntax';
 import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';
 
@@ -21,17 +22,7 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
 }
 
 const BYTE_RANGE_TEXT = '/ByteRange';
-const BYTE_RANGE = PDFName.of('ByteRange');
-const CONTENTS = PDFName.of('Contents');
-
-/**
- * Whether any object is a filled signature dictionary (a /ByteRange with /Contents, ISO 32000-1
- * § 12.8.1). pdf-lib has parsed object streams too, so signatures stored compressed are found;
- * an empty signature field (no value yet) is not a signature.
- */
-export function isDigitallySigned(pdf: PDFDocument): boolean {
-  return pdf.context.enumerateIndirectObjects().some(([, object]) => object instanceof PDFDict && object.has(BYTE_RANGE) && object.has(CONTENTS));
-}
+const UNSIGNED: ExistingSignatures = { certification: null, approval: false, usageRights: false };
 
 /** Sizes in PDF points as a signer sees the page: the crop box, turned by the page's /Rotate. */
 function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
@@ -40,7 +31,7 @@ function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
 }
 
 /** What the checks below need to know, however the file was read. */
-type PdfReading = XrefReading & { signed: boolean };
+type PdfReading = XrefReading & { signatures: ExistingSignatures };
 
 /** Whether the bytes contain `/ByteRange` anywhere: signature dictionaries are never compressed. */
 function mentionsByteRange(bytes: Uint8Array): boolean {
@@ -61,7 +52,7 @@ function mentionsByteRange(bytes: Uint8Array): boolean {
 async function readQuickly(bytes: Uint8Array): Promise<PdfReading | undefined> {
   if (mentionsByteRange(bytes)) return undefined;
   const reading = await readThroughXref(bytes);
-  return reading && { ...reading, signed: false };
+  return reading && { ...reading, signatures: UNSIGNED };
 }
 
 /** The forgiving path: pdf-lib parses every object, recovering files whose xref is broken. */
@@ -79,12 +70,35 @@ async function readWholeFile(bytes: Uint8Array): Promise<PdfReading> {
   } catch {
     throw new UnusableDocument('is corrupt and cannot be read as a PDF');
   }
-  if (pdf.isEncrypted) return { encrypted: true, signed: false, pages: [] };
+  if (pdf.isEncrypted) return { encrypted: true, signatures: UNSIGNED, pages: [] };
   try {
     const pages = pdf.getPages().map((page) => ({ ...page.getCropBox(), rotate: page.getRotation().angle }));
-    return { encrypted: false, signed: isDigitallySigned(pdf), pages };
+    return { encrypted: false, signatures: existingSignatures(pdf), pages };
   } catch {
     throw new UnusableDocument('is corrupt: its page tree cannot be read');
+  }
+}
+
+/** What a DocMDP permission level allows (ISO 32000-1 Table 254), for the refusal. */
+const CERTIFICATION_ALLOWS: Record<2 | 3, string> = { 2: 'form filling and signing', 3: 'form filling, annotations and signing' };
+
+/**
+ * Stamped values are changes after signing: every certification forbids them (they are drawn into the
+ * page content, which no DocMDP level allows) and viewers flag them on approval signatures
+ * (decisions.md › Signed output, › Issue 28: signed uploads), so such files are refused, never silently
+ * broken. Usage rights are no signature on the document: the template path has dropped them already.
+ */
+function refuseSigned({ certification, approval }: ExistingSignatures): void {
+  if (certification === 1) {
+    throw new UnusableDocument('is certified by its author against any change (DocMDP P=1); filling it in would break that certification, so upload the document as it was before it was certified');
+  }
+  if (certification) {
+    throw new UnusableDocument(
+      `is certified by its author to allow only ${CERTIFICATION_ALLOWS[certification]} (DocMDP P=${certification}); the values are drawn onto its pages, which that certification forbids, so upload the document as it was before it was certified`,
+    );
+  }
+  if (approval) {
+    throw new UnusableDocument('is already digitally signed; filling it in would invalidate that signature, so upload the document as it was before signing');
   }
 }
 
@@ -101,11 +115,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
     throw new UnusableDocument(`is too large to read: its compressed objects expand past ${STRUCTURE_STREAMS_BUDGET / 1024 / 1024} MB`);
   }
   if (pdf.encrypted) throw new UnusableDocument('is encrypted or password-protected; upload a copy without a password');
-  // Stamped values would be changes after signing, which certification signatures forbid and viewers
-  // flag on approval ones (decisions.md › Signed output), so such files are refused, never silently broken.
-  if (pdf.signed) {
-    throw new UnusableDocument('is already digitally signed; filling it in would invalidate that signature, so upload the document as it was before signing');
-  }
+  refuseSigned(pdf.signatures);
   if (pdf.pages.length === 0) throw new UnusableDocument('has no pages');
   const pageDimensions = pdf.pages.map(visibleSize);
   if (pageDimensions.some((d) => !Number.isFinite(d.width) || !Number.isFinite(d.height) || d.width <= 0 || d.height <= 0)) {

@@ -1,6 +1,7 @@
 // PAdES signatures on PDFs produced with pdf-lib: a signature field whose dictionary reserves room for
 // the CMS, then the byte ranges around that room are hashed and signed (ISO 32000-1 § 12.8.1).
 import { PDFArray, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
+import { pdfString } from './pdf-string';
 import type { SigningIdentity } from './certificate';
 import { toHex } from '../../lib/crypto';
 import { createCadesDetachedSignature, type DocumentSigner } from './cms-signature';
@@ -41,10 +42,11 @@ function signatureDictionary(pdf: PDFDocument, details: SignatureDetails | 'docu
     ByteRange: byteRange,
     Contents: contents,
     M: PDFString.fromDate(details.signingTime ?? new Date()),
-    Name: PDFString.of(details.name),
-    ...(details.reason ? { Reason: PDFString.of(details.reason) } : {}),
-    ...(details.location ? { Location: PDFString.of(details.location) } : {}),
-    ...(details.contactInfo ? { ContactInfo: PDFString.of(details.contactInfo) } : {}),
+    // Names come from accounts and signers (a delegate types their own): never written unescaped.
+    Name: pdfString(details.name),
+    ...(details.reason ? { Reason: pdfString(details.reason) } : {}),
+    ...(details.location ? { Location: pdfString(details.location) } : {}),
+    ...(details.contactInfo ? { ContactInfo: pdfString(details.contactInfo) } : {}),
   });
 }
 
@@ -61,7 +63,7 @@ function addSignatureField(pdf: PDFDocument, details: SignatureDetails | 'docume
       FT: 'Sig',
       Rect: [0, 0, 0, 0],
       F: 4,
-      T: PDFString.of(`${title} ${crypto.randomUUID()}`),
+      T: pdfString(`${title} ${crypto.randomUUID()}`),
       V: context.register(signature),
       P: page.ref,
     }),

@@ -21,7 +21,8 @@ import {
 } from 'pdf-lib';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { UPLOAD_LIMITS } from '../documents/ingest';
-import { isDigitallySigned, looksLikePdf } from '../documents/pdf';
+import { looksLikePdf } from '../documents/pdf';
+import { dropUsageRights, existingSignatures } from '../documents/existing-signatures';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
 import { readPageText } from '../pdf/page-text';
@@ -270,8 +271,11 @@ export async function extractDocumentFields(bytes: Uint8Array, label: string): P
 
 async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFields> {
   const pdf = await loadPdf(bytes, { updateMetadata: false });
-  // A signed file is refused by the ingest; changing it here would hide the signature it carries.
-  if (isDigitallySigned(pdf)) return { bytes, fields: [] };
+  // Usage rights are no signature on the document and filling voids them: dropped, the file re-saved.
+  const droppedRights = dropUsageRights(pdf);
+  // A signed or certified file is refused by the ingest; changing it here would hide the signature it carries.
+  const { certification, approval } = existingSignatures(pdf);
+  if (certification || approval) return { bytes, fields: [] };
   const pages = pdf.getPages();
   const formFields = importForm(pdf, label);
   const hasForm = pdf.catalog.has(NAME.AcroForm);
@@ -290,7 +294,7 @@ async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFi
     }
   }
   const fields = [...formFields, ...tagFields(tags, pages, label)];
-  if (!hasForm && tags.length === 0) return { bytes, fields };
+  if (!hasForm && tags.length === 0 && !droppedRights) return { bytes, fields };
   if (hasForm) removeForm(pdf);
   if (tags.length) hideTags(pdf, pages, tags);
   return { bytes: await pdf.save(), fields };
