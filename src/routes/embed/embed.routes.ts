@@ -154,15 +154,18 @@ export const embedSubmissionOptionsSchema = z
 
 const ownSignerOnly = (what: string) => ({ description: `${what}; only on the token’s own signer, and only with \`sign\`.` });
 
-export const embedSubmitterSchema = submitterSchema
-  .extend({
+// New objects from the shapes (not .extend, which the document would render as allOf with the
+// original, whose required signing links would then still be required).
+export const embedSubmitterSchema = z
+  .object({
+    ...submitterSchema.shape,
     slug: z.string().optional().openapi(ownSignerOnly('The signing link’s slug')),
     signing_url: z.string().optional().openapi(ownSignerOnly('The signing link')),
     embed_src: z.string().optional().openapi(ownSignerOnly('The address to frame')),
   })
   .openapi('EmbedSubmitter');
 
-export const embedSubmissionSchema = submissionSchema.extend({ submitters: z.array(embedSubmitterSchema) }).openapi('EmbedSubmission');
+export const embedSubmissionSchema = z.object({ ...submissionSchema.shape, submitters: z.array(embedSubmitterSchema) }).openapi('EmbedSubmission');
 
 export const getEmbedSubmission = embedRoute('submission', {}, {
   method: 'get',
