@@ -4,7 +4,7 @@ import { api } from '../helpers';
 import { signingFixture } from '../signing/fixtures';
 import { sessionFor } from '../session-fixtures';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON Schema walked by hand
+// any: a JSON Schema from the document, walked by hand.
 type Schema = Record<string, any>;
 type OpenApi = { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
 const resolve = (doc: OpenApi, schema: Schema): Schema => (schema.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema);

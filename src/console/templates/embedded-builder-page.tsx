@@ -45,15 +45,15 @@ function refusalOf(error: ApiError): Refusal {
 async function admit(c: Context<AppEnv>, token: string | undefined, ref: string): Promise<Admitted | Refusal> {
   if (!token) return { status: 401, message: 'This page needs a builder embed token (?token=…); mint one with POST /api/embed/token.' };
   // Not in a token's shape: refused before any lookup, and not counted, as in the API.
-  const addressee = isEmbedTokenShape(token) ? unverifiedAddressee(token) : null;
-  if (!addressee) return { status: 401, message: 'The embed token is not valid.' };
+  if (!isEmbedTokenShape(token)) return { status: 401, message: 'The embed token is not valid.' };
   try {
     failures.refuseIfOverLimit(c);
   } catch (error) {
     if (error instanceof ApiError) return refusalOf(error);
     throw error;
   }
-  const found = await findEmbedPrincipal(c.var.control, addressee.accountId, addressee.userId);
+  const addressee = unverifiedAddressee(token);
+  const found = addressee && (await findEmbedPrincipal(c.var.control, addressee.accountId, addressee.userId));
   if (!found) return counted(c, 'The embed token is not valid.');
   let grant: EmbedGrant;
   try {
