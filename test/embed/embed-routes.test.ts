@@ -87,13 +87,14 @@ describe('PUT /api/embed/template/{id}', () => {
 });
 
 describe('GET /api/embed/submission/{id}', () => {
-  it('answers the submission exactly as GET /api/submissions/{id} does, with the form options', async () => {
-    const { f, jwt } = await form(['view']);
+  it('answers the submission as GET /api/submissions/{id} does, with the form options', async () => {
+    const { f, jwt } = await form(['sign', 'view']);
     const res = await embedApi('GET', `/api/embed/submission/${f.submissionId}`, jwt);
     expect(res.status).toBe(200);
+    // The one signer is the token's own: a signing token sees its signing link (test/embed/embed-signer.test.ts for the rest).
     expect(res.json.submission).toEqual((await api('GET', `/api/submissions/${f.submissionId}`, { token: f.account.token })).json);
     expect(res.json.submission.submitters[0]).toMatchObject({ status: expect.any(String), embed_src: expect.stringContaining('/s/') });
-    expect(res.json.options).toMatchObject({ permissions: ['view'], locale: 'en-US' });
+    expect(res.json.options).toMatchObject({ permissions: ['sign', 'view'], submitter_id: f.submitters[0].id, locale: 'en-US' });
   });
 
   it('answers 401 without a token', async () => {
@@ -189,12 +190,12 @@ describe('PUT /api/embed/submission/{id}/values', () => {
     expect(res.json.error).toBe(`Submitter ${f.submitters[0].id} has a signing link that has expired: an embed token can no longer save its fields.`);
   });
 
-  it('asks for submitter_id when the submission has several submitters', async () => {
+  it('saves into the token’s own signer’s form when the submission has several submitters', async () => {
     const f = await signingFixture({ roles: ['Client', 'Director'] });
     const jwt = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId });
-    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: {} } });
-    expect(res.status).toBe(422);
-    expect(res.json.error).toBe('submitter_id is required: this submission has several submitters.');
+    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: { [f.field('Full name')]: 'Jane Host' } } });
+    expect(res.status).toBe(200);
+    expect(res.json.submitter_id).toBe(f.submitters[0].id);
   });
 
   it('answers 404 for another account’s submission', async () => {

@@ -136,12 +136,12 @@ describe('POST /api/embed/token', () => {
     expect(res.status).toBe(401);
   });
 
-  it('records the mint in the audit trail with the token’s jti', async () => {
+  it('records the mint in the audit trail with the token’s jti and its signer', async () => {
     const f = await signingFixture();
     const jwt = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId });
     const trail = await api('GET', '/api/audit_events', { token: f.account.token });
     const minted = trail.json.data.find((e: { action: string }) => e.action === 'embed_token.create');
-    expect(minted.resource_id).toBe(`${f.submissionId} jti=${decodeJwt(jwt).jti}`);
+    expect(minted.resource_id).toBe(`${f.submissionId} jti=${decodeJwt(jwt).jti} submitter=${f.submitters[0].id}`);
   });
 });
 

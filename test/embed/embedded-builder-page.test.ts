@@ -1,6 +1,7 @@
 // GET /embed/builder/{id}?token=…: the template builder framed with a builder embed token (issue 15 › 4),
 // and its embed script at /embed/v1/builder.js and /js/builder.js.
 import { describe, expect, it } from 'vitest';
+import { AUTH_FAILURE_LIMIT } from '../../src/lib/limits';
 import { api, createAccount } from '../helpers';
 import { signingFixture } from '../signing/fixtures';
 import { createTemplate } from '../submission-fixtures';
@@ -96,6 +97,29 @@ describe('GET /embed/builder/{id}', () => {
     const other = await createTemplate(owner.token, ['Client']);
     const res = await page(other.id, jwt);
     expectRefusal(res, 404, /Template not found\./);
+  });
+});
+
+describe('failed tokens on the builder page', () => {
+  // An address of its own (RFC 2544 range, a block no other test uses): refusals outlive one test.
+  const ip = '198.19.28.1';
+  const tampered = (jwt: string) => {
+    const [header, payload, signature] = jwt.split('.');
+    return `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+  };
+  const pageFrom = (address: string, id: string, token: string) => api('GET', `/embed/builder/${id}?token=${encodeURIComponent(token)}`, { token: null, ip: address });
+
+  it(`count like the API's: ${AUTH_FAILURE_LIMIT} a minute from one address, then 429 with Retry-After, even for a good token`, async () => {
+    const { template, jwt } = await builder();
+    const statuses: number[] = [];
+    for (let i = 0; i < AUTH_FAILURE_LIMIT; i += 1) statuses.push((await pageFrom(ip, template.id, tampered(jwt))).status);
+    expect(statuses).toEqual(Array(AUTH_FAILURE_LIMIT).fill(401));
+    const refused = await pageFrom(ip, template.id, tampered(jwt));
+    expectRefusal(refused, 429, /Too many failed authentications from this address \(30 per 60 seconds\); retry in \d+ seconds?\./);
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    expectRefusal(await pageFrom(ip, template.id, jwt), 429, /Too many failed authentications/);
+    // Another address is left alone.
+    expect((await pageFrom('198.19.28.2', template.id, jwt)).status).toBe(200);
   });
 });
 

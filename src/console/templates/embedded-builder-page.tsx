@@ -9,6 +9,8 @@ import type { AppEnv } from '../../env';
 import type { Account } from '../../db/schema/accounts';
 import { findEmbedPrincipal } from '../../db/queries/accounts';
 import { findTemplate } from '../../db/queries/templates';
+import { ApiError, unauthorized } from '../../lib/errors';
+import { failedAuthentications } from '../../middleware/auth/failed-authentications';
 import { useAccountShard } from '../../middleware/databases';
 import { verificationKeys } from '../../services/embed/embed-keys';
 import { EmbedTokenRefused, isEmbedTokenShape, unverifiedAddressee, verifyEmbedToken, type EmbedGrant } from '../../services/embed/embed-tokens';
@@ -18,20 +20,46 @@ import { BUILDER_CSP, BUILDER_CSS, BUILDER_SCRIPT } from './builder-page';
 
 export const EMBEDDED_BUILDER_PREFIX = '/embed/builder';
 
-type Refusal = { status: 401 | 403 | 404; message: string; account?: Account };
+type Refusal = { status: 401 | 403 | 404 | 429; message: string; account?: Account; retryAfter?: string };
 type Admitted = { account: Account; grant: EmbedGrant };
+
+/**
+ * The same count as the API's (docs/limits.md › Failed authentication): a token that is looked up and
+ * fails counts against the client address, and an address over the limit is refused before any lookup,
+ * so the page is no way around the API's limit for guessing or replaying tokens.
+ */
+const failures = failedAuthentications();
+
+/** A failure counted against the address: its own 401, or 429 once the address is over the limit. */
+async function counted(c: Context<AppEnv>, message: string): Promise<Refusal> {
+  return refusalOf(await failures.count(c, unauthorized(message)));
+}
+
+function refusalOf(error: ApiError): Refusal {
+  // A 401 carries its sentence as `message` (spec › Errors rule 2); the 429's sentence is the error itself.
+  const message = typeof error.extra.message === 'string' ? error.extra.message : error.message;
+  return { status: error.status as 401 | 429, message, retryAfter: error.headers['Retry-After'] };
+}
 
 /** The account and grant of a builder token for template `ref`, or why the page is refused. */
 async function admit(c: Context<AppEnv>, token: string | undefined, ref: string): Promise<Admitted | Refusal> {
   if (!token) return { status: 401, message: 'This page needs a builder embed token (?token=…); mint one with POST /api/embed/token.' };
-  const addressee = isEmbedTokenShape(token) ? unverifiedAddressee(token) : null;
+  // Not in a token's shape: refused before any lookup, and not counted, as in the API.
+  if (!isEmbedTokenShape(token)) return { status: 401, message: 'The embed token is not valid.' };
+  try {
+    failures.refuseIfOverLimit(c);
+  } catch (error) {
+    if (error instanceof ApiError) return refusalOf(error);
+    throw error;
+  }
+  const addressee = unverifiedAddressee(token);
   const found = addressee && (await findEmbedPrincipal(c.var.control, addressee.accountId, addressee.userId));
-  if (!found) return { status: 401, message: 'The embed token is not valid.' };
+  if (!found) return counted(c, 'The embed token is not valid.');
   let grant: EmbedGrant;
   try {
     grant = await verifyEmbedToken(token, found.account.id, await verificationKeys(c.env.ENCRYPTION_KEY, found.account));
   } catch (error) {
-    if (error instanceof EmbedTokenRefused) return { status: 401, message: error.message };
+    if (error instanceof EmbedTokenRefused) return counted(c, error.message);
     throw error;
   }
   if (grant.resourceType !== 'template') return { status: 401, message: 'This is a signing form embed token; the builder needs a builder token (resource_type template).' };
@@ -74,6 +102,7 @@ export async function embeddedBuilderPage(c: Context<AppEnv>) {
   const admitted = await admit(c, c.req.query('token'), ref);
   if (!('grant' in admitted)) {
     headers(c, admitted.account);
+    if (admitted.retryAfter) c.header('Retry-After', admitted.retryAfter);
     const body = (
       <Page title="Template builder unavailable">
         <h1>Template builder unavailable</h1>

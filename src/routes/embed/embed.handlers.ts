@@ -2,14 +2,15 @@
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
-import { findSubmission } from '../../db/queries/submissions';
+import { findSubmission, listSubmittersOf } from '../../db/queries/submissions';
 import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
-import { FIELD_TYPES } from '../../db/schema/index';
+import { FIELD_TYPES, type Submission } from '../../db/schema/index';
 import { ApiError, forbidden, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import { grants } from '../../lib/scopes';
 import { nowIso } from '../../lib/time';
 import { rotateEmbedKey as rotateKey, signingKey } from '../../services/embed/embed-keys';
+import { nextSigner, withoutForeignCredentials } from '../../services/embed/embed-signer';
 import { EMBED_PERMISSIONS, signEmbedToken, type EmbedGrant } from '../../services/embed/embed-tokens';
 import { pageKind, saveValues } from '../../services/signing/signing-session';
 import { VALIDATION_PRESETS } from '../../services/templates/template-fields';
@@ -30,6 +31,27 @@ function permissionsFor(type: keyof typeof EMBED_PERMISSIONS, asked: string[] | 
   return allowed.filter((p) => asked.includes(p));
 }
 
+/**
+ * The signer a form token is bound to (docs/embedding.md › Which signer): the one `submitter_id` names,
+ * which must be a submitter of this submission (422 otherwise), else the next signer in the submission's
+ * order. A token that may sign needs one (422 when nobody is left to sign); a view token may have none.
+ */
+async function boundSigner(c: Context<AppEnv>, submission: Submission, asked: number | undefined, permissions: string[]): Promise<number | null> {
+  const submitters = await listSubmittersOf(c.var.db, [submission.id]);
+  if (asked !== undefined) {
+    const named = submitters.find((s) => s.id === asked);
+    if (!named) throw unprocessable(`submitter_id ${asked} is not a submitter of submission ${submission.id}.`);
+    return named.id;
+  }
+  const next = nextSigner(submission, submitters);
+  if (!next && permissions.includes('sign')) {
+    throw unprocessable(
+      `Nobody is left to sign submission ${submission.id} (every signer has completed, declined or expired); name a signer with submitter_id to show their form.`,
+    );
+  }
+  return next?.id ?? null;
+}
+
 export const mintEmbedToken: RouteHandler<typeof routes.mintEmbedToken, AppEnv> = async (c) => {
   const body = c.req.valid('json');
   const { account, user, credential } = c.var.principal;
@@ -39,20 +61,24 @@ export const mintEmbedToken: RouteHandler<typeof routes.mintEmbedToken, AppEnv> 
   if (!grants(credential.scopes, [required])) throw forbidden(`Insufficient scope. Required: ${required}`);
   const permissions = permissionsFor(type, body.permissions);
   let resourceId: string;
+  let submitterId: number | null = null;
   if (type === 'submission') {
     const ref = String(body.resource_id);
     if (!/^[1-9][0-9]{0,15}$/.test(ref)) throw unprocessable('resource_id must be the submission’s integer id.');
     const submission = await findSubmission(c.var.db, account.id, Number(ref));
     if (!submission) throw notFound('Submission');
     resourceId = String(submission.id);
+    submitterId = await boundSigner(c, submission, body.submitter_id, permissions);
   } else {
+    if (body.submitter_id !== undefined) throw unprocessable('submitter_id names a signer of a submission; a template (builder) token has none.');
     const template = await findTemplate(c.var.db, account.id, body.resource_id);
     if (!template) throw notFound('Template');
     resourceId = template.publicId;
   }
   const key = await signingKey(c.env.ENCRYPTION_KEY, c.var.control, account);
-  const minted = await signEmbedToken(key, { accountId: account.id, userId: user.id, resourceType: type, resourceId, permissions });
-  c.set('audit', { action: 'embed_token.create', resourceType: type, resourceId: `${resourceId} jti=${minted.jti}` });
+  const minted = await signEmbedToken(key, { accountId: account.id, userId: user.id, resourceType: type, resourceId, permissions, submitterId });
+  const signer = submitterId ? ` submitter=${submitterId}` : '';
+  c.set('audit', { action: 'embed_token.create', resourceType: type, resourceId: `${resourceId} jti=${minted.jti}${signer}` });
   return c.json({ token: minted.token, expires_at: minted.expiresAt }, 201);
 };
 
@@ -114,10 +140,17 @@ async function embeddedSubmission(c: Context<AppEnv>, id: number) {
 export const getEmbedSubmission: RouteHandler<typeof routes.getEmbedSubmission, AppEnv> = async (c) => {
   const scope = await embeddedSubmission(c, c.req.valid('param').id);
   const grant = grantOf(c);
+  const submission = serializeSubmission(scope, baseUrl(c.req.raw, c.env.APP_URL));
   return c.json(
     {
-      submission: serializeSubmission(scope, baseUrl(c.req.raw, c.env.APP_URL)),
-      options: { permissions: grant.permissions, expires_at: grant.expiresAt, locale: c.var.principal.account.locale },
+      // A signing link is a credential: only the token's own signer's, and only to a token that signs.
+      submission: { ...submission, submitters: submission.submitters.map((s) => withoutForeignCredentials(grant, s)) },
+      options: {
+        permissions: grant.permissions,
+        submitter_id: grant.submitterId,
+        expires_at: grant.expiresAt,
+        locale: c.var.principal.account.locale,
+      },
     },
     200,
   );
@@ -132,15 +165,13 @@ const REFUSED_BECAUSE = {
 export const saveEmbedValues: RouteHandler<typeof routes.saveEmbedValues, AppEnv> = async (c) => {
   const scope = await embeddedSubmission(c, c.req.valid('param').id);
   const body = c.req.valid('json');
-  const submitter =
-    body.submitter_id === undefined
-      ? scope.submitters.length === 1
-        ? scope.submitters[0]
-        : undefined
-      : scope.submitters.find((s) => s.id === body.submitter_id);
-  if (!submitter) {
-    if (body.submitter_id !== undefined) throw notFound('Submitter');
-    throw unprocessable('submitter_id is required: this submission has several submitters.');
+  const grant = grantOf(c);
+  if (body.submitter_id !== undefined && !scope.submitters.some((s) => s.id === body.submitter_id)) throw notFound('Submitter');
+  // The token opens one signer's form, fixed when it was minted (docs/embedding.md › Which signer).
+  const submitter = scope.submitters.find((s) => s.id === grant.submitterId);
+  if (!submitter) throw forbidden('This embed token opens no signer’s form; mint one for a signer (submitter_id) to save values.');
+  if (body.submitter_id !== undefined && body.submitter_id !== submitter.id) {
+    throw forbidden(`This embed token opens the form of submitter ${submitter.id} only; it cannot save another signer’s fields.`);
   }
   const account = c.var.principal.account;
   const signing = { account, scope, submitter };

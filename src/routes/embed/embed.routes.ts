@@ -6,7 +6,7 @@ import type { AppEnv } from '../../env';
 import { requireJsonBody } from '../../middleware/json-body';
 import { EMBED_RESOURCE_TYPES, type EmbedResourceType } from '../../services/embed/embed-tokens';
 import { errorResponses, idParamsSchema, tenantRoute, type ErrorStatus } from '../openapi-helpers';
-import { submissionSchema } from '../submissions/submissions.schemas';
+import { submissionSchema, submitterSchema } from '../submissions/submissions.schemas';
 import { templateParams, templateSchema } from '../templates/templates.schemas';
 import { requireEmbedGrant } from './embed-grant';
 
@@ -24,6 +24,18 @@ export const mintEmbedTokenBody = z.object({
     .max(4, 'must list at most 4 permissions')
     .optional()
     .openapi({ description: 'submission: `sign`, `view`; template: `edit`, `view`. Left out: every permission of the kind.', example: ['sign', 'view'] }),
+  submitter_id: z
+    .number({ error: 'must be the integer id of one of the submission’s submitters' })
+    .int({ error: 'must be the integer id of one of the submission’s submitters' })
+    .positive({ error: 'must be the integer id of one of the submission’s submitters' })
+    .optional()
+    .openapi({
+      description:
+        'submission tokens only: the one signer whose form the token opens (a submitter of this submission, else 422). Left out: the next ' +
+        'signer in the submission’s order (sequential: whose turn it is; parallel: the first still to act); a token with `sign` is 422 when ' +
+        'nobody is left to sign.',
+      example: 12,
+    }),
 });
 
 export const embedTokenSchema = z
@@ -34,7 +46,8 @@ export const embedTokenSchema = z
   .openapi('EmbedToken');
 
 export const mintEmbedToken = tenantRoute(
-  { scopes: ['submissions:write', 'templates:write'] },
+  // 404: a submission or template of another account, or none.
+  { scopes: ['submissions:write', 'templates:write'], errors: [404] },
   {
     method: 'post',
     path: '/embed/token',
@@ -43,7 +56,9 @@ export const mintEmbedToken = tenantRoute(
     description:
       'Server-side only: the token goes to the page that embeds the form or builder. `submission` tokens need ' +
       '`submissions:write`, `template` tokens `templates:write`. The token (HS256 under the account’s embed key) is bound ' +
-      'to the one resource, lasts 4 hours and is not renewable; the resource must belong to the caller’s account (404).',
+      'to the one resource, lasts 4 hours and is not renewable; the resource must belong to the caller’s account (404). A ' +
+      '`submission` token opens one signer’s form: `submitter_id`’s, else the next signer in order (docs/embedding.md › Which signer); ' +
+      'it shows and saves no other signer’s.',
     request: { body: { required: true, content: { 'application/json': { schema: mintEmbedTokenBody } } } },
     responses: { 201: { description: 'The token.', content: { 'application/json': { schema: embedTokenSchema } } } },
   },
@@ -131,29 +146,47 @@ export const updateEmbedTemplate = embedRoute('template', { errors: [422] }, {
 export const embedSubmissionOptionsSchema = z
   .object({
     permissions: z.array(z.string()).openapi({ description: 'What the token grants: `sign` and/or `view`.' }),
+    submitter_id: z.number().int().nullable().openapi({ description: 'The signer whose form the token opens; null: none.' }),
     expires_at: z.string().openapi({ description: 'When the token stops working.' }),
     locale: z.string().openapi({ description: 'The account’s locale.' }),
   })
   .openapi('EmbedSubmissionOptions');
+
+const ownSignerOnly = (what: string) => ({ description: `${what}; only on the token’s own signer, and only with \`sign\`.` });
+
+// New objects from the shapes (not .extend, which the document would render as allOf with the
+// original, whose required signing links would then still be required).
+export const embedSubmitterSchema = z
+  .object({
+    ...submitterSchema.shape,
+    slug: z.string().optional().openapi(ownSignerOnly('The signing link’s slug')),
+    signing_url: z.string().optional().openapi(ownSignerOnly('The signing link')),
+    embed_src: z.string().optional().openapi(ownSignerOnly('The address to frame')),
+  })
+  .openapi('EmbedSubmitter');
+
+export const embedSubmissionSchema = z.object({ ...submissionSchema.shape, submitters: z.array(embedSubmitterSchema) }).openapi('EmbedSubmission');
 
 export const getEmbedSubmission = embedRoute('submission', {}, {
   method: 'get',
   path: '/embed/submission/{id}',
   tags,
   summary: 'The submission a signing form token is for',
-  description: '`submission` has exactly the shape of GET /api/submissions/{id}: its submitters carry `status` and `embed_src`.',
+  description:
+    '`submission` has the shape of GET /api/submissions/{id}, except that signing links are credentials: a submitter carries `slug`, ' +
+    '`signing_url` and `embed_src` only when it is the token’s own signer and the token has `sign`. A view-only token shows none.',
   request: { params: idParamsSchema },
   responses: {
     200: {
       description: 'The submission and the form options.',
-      content: { 'application/json': { schema: z.object({ submission: submissionSchema, options: embedSubmissionOptionsSchema }) } },
+      content: { 'application/json': { schema: z.object({ submission: embedSubmissionSchema, options: embedSubmissionOptionsSchema }) } },
     },
   },
 });
 
 export const saveEmbedValuesBody = z.object({
   submitter_id: z.number({ error: 'must be the integer id of one of the submission’s submitters' }).int().positive().optional().openapi({
-    description: 'Whose values these are; may be left out when the submission has one submitter.',
+    description: 'Whose values these are: may be left out, and may only name the token’s own signer (403 otherwise).',
   }),
   values: z.record(z.string(), z.unknown(), { error: 'must be an object of field uuid → value' }).openapi({
     description: 'Field uuid → value, checked as the signing page checks them.',
@@ -167,7 +200,8 @@ export const saveEmbedValues = embedRoute('submission', { permission: 'sign', er
   tags,
   summary: 'Save values into a signer’s form (e.g. prefilled by the embedding page)',
   description:
-    'Checked and saved as the signing page’s autosave (`field.updated` per changed field). Refused with 422 once the ' +
+    'Checked and saved as the signing page’s autosave (`field.updated` per changed field), into the form of the token’s own ' +
+    'signer only (another signer: 403). Refused with 422 once the ' +
     'signer has completed or declined, or the link has expired (spec › Submitter states rule 3). Needs `sign` (403).',
   request: { params: idParamsSchema, body: { required: true, content: { 'application/json': { schema: saveEmbedValuesBody } } } },
   responses: {

@@ -1,7 +1,8 @@
 // Embed JWTs (spec › Embed JWT; decisions.md › Embedding; docs/embedding.md): HS256 under the account's
 // embed key, bound to one resource, 4 hours, not renewable. Claims: iss, aud (account id), sub
-// (`submission:<id>` | `template:<public id>`), scope (permissions, space-separated), jti, iat, exp, and
-// `uid`, the user who minted it, whose role still limits what the token may do.
+// (`submission:<id>` | `template:<public id>`), scope (permissions, space-separated), jti, iat, exp,
+// `uid`, the user who minted it, whose role still limits what the token may do, and on a form token `sid`,
+// the one signer whose form it opens (docs/embedding.md › Which signer).
 import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import { EMBED_TOKEN_LIFETIME_SECONDS } from './embed-keys';
 
@@ -22,6 +23,8 @@ export type EmbedGrant = {
   /** A submission's integer id (as text) or a template's public id. */
   resourceId: string;
   permissions: string[];
+  /** A form token's signer: the only one whose credentials it shows and whose fields it saves. Null: none. */
+  submitterId: number | null;
   jti: string;
   expiresAt: string;
 };
@@ -32,6 +35,8 @@ export type EmbedClaimsInput = {
   resourceType: EmbedResourceType;
   resourceId: string;
   permissions: string[];
+  /** Form tokens: the signer it is bound to, if any. */
+  submitterId?: number | null;
 };
 
 /**
@@ -49,7 +54,8 @@ export async function signEmbedToken(key: Uint8Array, input: EmbedClaimsInput, n
   const iat = Math.floor(now / 1000);
   const exp = iat + EMBED_TOKEN_LIFETIME_SECONDS;
   const jti = crypto.randomUUID();
-  const token = await new SignJWT({ scope: input.permissions.join(' '), uid: input.userId })
+  const claims = { scope: input.permissions.join(' '), uid: input.userId, ...(input.submitterId ? { sid: input.submitterId } : {}) };
+  const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(EMBED_ISSUER)
     .setAudience(String(input.accountId))
@@ -107,5 +113,8 @@ export async function verifyEmbedToken(token: string, accountId: number, keys: U
   }
   const resourceType = type as EmbedResourceType;
   const permissions = scope.filter((p) => EMBED_PERMISSIONS[resourceType].includes(p));
-  return { resourceType, resourceId: id, permissions, jti: String(payload.jti), expiresAt: new Date((payload.exp as number) * 1000).toISOString() };
+  // Tokens minted before `sid` existed, or whose submission had nobody left to sign, open no signer's form.
+  const sid = payload.sid;
+  const submitterId = resourceType === 'submission' && Number.isSafeInteger(sid) && (sid as number) > 0 ? (sid as number) : null;
+  return { resourceType, resourceId: id, permissions, submitterId, jti: String(payload.jti), expiresAt: new Date((payload.exp as number) * 1000).toISOString() };
 }

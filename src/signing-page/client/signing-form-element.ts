@@ -25,7 +25,10 @@ const scriptOrigin = (() => {
   }
 })();
 
-type EmbedSubmission = { submission?: { submitters?: { status?: string; embed_src?: string }[] } };
+type EmbedSubmission = {
+  submission?: { submitters?: { id?: number; embed_src?: string }[] };
+  options?: { submitter_id?: number | null; permissions?: string[] };
+};
 
 /** The JWT's `sub` when it names a submission (`submission:<id>`); the token is not checked here, the API does. */
 export function submissionIdOfToken(token: string): string | null {
@@ -81,7 +84,11 @@ export class SigningFormElement extends HTMLElement {
     this.replaceChildren(frame);
   }
 
-  /** With only a token: the first submitter still to act, from GET /api/embed/submission/{id}. */
+  /**
+   * With only a token: the form of the one signer the token was minted for (GET /api/embed/submission/{id}
+   * shows that signer's embed_src and nobody else's). A finished signer's form is framed too: its page
+   * posts `completed`/`declined`, so the host learns it at once.
+   */
   private async srcFromToken(token: string): Promise<string | null> {
     const id = submissionIdOfToken(token);
     if (!id) return this.fail('data-token is not a signing form token.');
@@ -89,8 +96,9 @@ export class SigningFormElement extends HTMLElement {
       const res = await fetch(`${scriptOrigin}/api/embed/submission/${id}`, { headers: { Authorization: `Bearer ${token}` } });
       if (!res.ok) return this.fail(`The signing form could not be loaded (${res.status}).`);
       const body = (await res.json()) as EmbedSubmission;
-      const next = body.submission?.submitters?.find((s) => s.status !== 'completed' && s.status !== 'declined');
-      return next?.embed_src ?? this.fail('Everyone has already signed this submission.');
+      if (!body.options?.permissions?.includes('sign')) return this.fail('This embed token only views the submission; mint one with the sign permission to open a form.');
+      const signer = body.submission?.submitters?.find((s) => s.id === body.options?.submitter_id);
+      return signer?.embed_src ?? this.fail('This embed token opens no signer’s form; mint one naming a signer (submitter_id).');
     } catch {
       return this.fail('The signing form could not be loaded.');
     }
