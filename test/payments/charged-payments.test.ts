@@ -12,7 +12,7 @@ import { outboxRows } from '../submission-fixtures';
 import { acceptDisclosure, page, submitterRow, type Fixture } from '../signing/fixtures';
 import { receivedBy } from '../webhook-receiver';
 import { deliverPending, receiverHook, runQueue } from '../webhook-fixtures';
-import { checkout, deliver, payingFixture, settle, signedDelivery, stripeRequests, type StripeEvent } from './payment-fixtures';
+import { KEY, checkout, deliver, payingFixture, settle, signedDelivery, stripeRequests, type StripeEvent } from './payment-fixtures';
 
 const HOURLY = { formula: '{Hours} * 80', preferences: { currency: 'USD', description: 'Hours worked' } };
 
@@ -38,16 +38,16 @@ function altered(event: StripeEvent, change: Record<string, unknown>, suffix: st
 }
 
 describe('a payment counts only for the current checkout and what Stripe charged', () => {
-  it('does not count a paid older, cheaper checkout, and the signer still cannot complete', async () => {
+  it('does not count an older, cheaper checkout paid before a new one was started', async () => {
     const f = await payingFixture(HOURLY);
     await setHours(f, 1);
-    const cheap = (await checkout(f)).json.url;
+    const cheap = await settle((await checkout(f)).json.url, 'pay');
+    // Stripe's events for the cheap session arrive only after the signer changed the hours and started again.
     await setHours(f, 10);
     expect((await checkout(f)).status).toBe(200);
 
-    const { events } = await settle(cheap, 'pay');
     const outcomes = [];
-    for (const event of events) outcomes.push((await deliver(f.account.accountId, event)).json.outcome);
+    for (const event of cheap.events) outcomes.push((await deliver(f.account.accountId, event)).json.outcome);
 
     expect(outcomes).toContain('not_counted');
     expect(outcomes).not.toContain('applied');
@@ -56,6 +56,24 @@ describe('a payment counts only for the current checkout and what Stripe charged
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('Pay "Deposit" (800.00 USD) before completing the form.');
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');
+  });
+
+  it('expires the older checkout at Stripe when a new one starts, so it can no longer be paid', async () => {
+    const f = await payingFixture(HOURLY);
+    await setHours(f, 1);
+    const cheap = (await checkout(f)).json.url as string;
+    await setHours(f, 10);
+    expect((await checkout(f)).status).toBe(200);
+    const cheapId = cheap.split('/').pop()!;
+
+    expect((await stripeRequests()).some((r) => r.path === `/v1/checkout/sessions/${cheapId}/expire` && r.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect((await fetch(`${cheap}/pay`, { method: 'POST', redirect: 'manual' })).status).toBe(410);
+    // Stripe's checkout.session.expired for it changes nothing: the current checkout stays pending.
+    const [expired] = (await (await fetch(`${env.STRIPE_API_BASE}/__events/${cheapId}`)).json()) as StripeEvent[];
+    expect(expired.type).toBe('checkout.session.expired');
+    expect((await deliver(f.account.accountId, expired)).json.outcome).toBe('unchanged');
+    expect(await paymentRow(f)).toMatchObject({ status: 'pending', amount: 80000 });
+    expect((await outboxRows("event = 'payment.canceled' AND json_extract(data, '$.submission.id') = ?", f.submissionId))).toEqual([]);
   });
 
   it('does not count a session whose amount_total differs from the amount prepared for it', async () => {
@@ -124,10 +142,9 @@ describe('payment.succeeded shows what Stripe charged', () => {
   it('fires once, for the current session, with its amount and payment intent', async () => {
     const f = await payingFixture(HOURLY);
     await setHours(f, 1);
-    const cheap = (await checkout(f)).json.url;
+    const older = await settle((await checkout(f)).json.url, 'pay');
     await setHours(f, 2);
     const current = (await checkout(f)).json.url;
-    const older = await settle(cheap, 'pay');
     for (const event of older.events) await deliver(f.account.accountId, event);
     const paid = await settle(current, 'pay');
     for (const event of paid.events) await deliver(f.account.accountId, event);

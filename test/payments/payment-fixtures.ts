@@ -42,7 +42,7 @@ export async function deliver(accountId: number, event: StripeEvent) {
   return api('POST', `/api/payments/webhook/${accountId}`, { token: null, body, headers });
 }
 
-export async function stripeRequests(): Promise<{ authorization: string | null; form: Record<string, string> }[]> {
+export async function stripeRequests(): Promise<{ path: string; authorization: string | null; form: Record<string, string> }[]> {
   return (await fetch(`${env.STRIPE_API_BASE}/__requests`)).json();
 }
 

@@ -16,9 +16,10 @@ import { loadScope, submissionRef, templateRef, type SubmissionScope } from '../
 import { paymentEventData } from '../webhooks/payment-payloads';
 import { type Signing, resolvedValues, signerFields } from '../signing/signing-session';
 import type { StripeEvent } from '../billing/stripe-events';
+import { PaymentProcessorError } from '../billing/stripe-checkout';
 import { accountStripeCredentials } from './account-stripe';
 import { formatAmount, toMinorUnits } from './payment-field';
-import { createPaymentCheckout } from './stripe-payments';
+import { createPaymentCheckout, expireCheckoutSession } from './stripe-payments';
 
 /** What the field charges now, in minor units: its fixed amount, or its formula over the signer's values. */
 export function fieldAmount(signing: Pick<Signing, 'scope' | 'submitter'>, field: TemplateField): { amount: number; currency: string } {
@@ -63,8 +64,9 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
   // A paid payment stays paid while it is the amount due; once the amount changed (a formula's inputs),
   // the signer pays the new amount in a new checkout.
   if (isPaidFor(payment, { amount, currency })) throw alreadyPaid();
+  const stripe = { secretKey: credentials.secretKey, apiBase: env.STRIPE_API_BASE || 'https://api.stripe.com' };
   const session = await createPaymentCheckout(
-    { secretKey: credentials.secretKey, apiBase: env.STRIPE_API_BASE || 'https://api.stripe.com' },
+    stripe,
     {
       paymentId: payment.id,
       accountId: signing.account.id,
@@ -86,6 +88,13 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
     .guarded(checkoutStartedStatement(db, payment.id, { sessionId: session.id, amount, currency, description }))
     .add(fieldPaymentEvent(db, signing.scope, started, 'payment.created', { status: 'pending', reference: session.id, failure: null }))
     .commit(undefined, alreadyPaid);
+  // The session this one replaces would no longer count if paid: close it at Stripe, so the signer
+  // cannot pay it (say, from the browser's history). Best effort — the rule above is what protects.
+  if (payment.checkoutSessionId && payment.status !== 'paid') {
+    await expireCheckoutSession(stripe, payment.checkoutSessionId).catch((err: unknown) =>
+      console.warn(`payment checkout: session ${payment.checkoutSessionId} was not expired: ${err instanceof PaymentProcessorError ? (err.detail ?? err.message) : String(err)}`),
+    );
+  }
   return session.url;
 }
 
