@@ -111,6 +111,18 @@ describe('a payment counts only for the current checkout and what Stripe charged
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');
   });
 
+  it('shows the signer the paid field as changed, with the new amount to pay', async () => {
+    const f = await payingFixture(HOURLY);
+    await setHours(f, 1);
+    for (const event of (await settle((await checkout(f)).json.url, 'pay')).events) await deliver(f.account.accountId, event);
+    await setHours(f, 10);
+
+    const shown = await page('GET', `/s/${f.submitters[0].slug}`);
+
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('"status":"changed","amount":"800.00 USD","failure":"This was paid with 80.00 USD, but it now comes to 800.00 USD."');
+  });
+
   it('takes a new checkout for the changed amount, and then completes with that payment', async () => {
     const f = await payingFixture(HOURLY);
     await setHours(f, 1);
