@@ -4,6 +4,8 @@
 // Pay and Fail buttons that builds the webhook events Stripe would send, sends them signed to the
 // endpoint a test registered (POST /__webhooks), and redirects to success_url or cancel_url.
 // Tests read what it received (GET /__requests) and the events of a session (GET /__events/<session id>).
+// POST /v1/checkout/sessions/<id>/expire expires an open session (checkout.session.expired); a paid or
+// expired session's checkout page answers 410, as Stripe shows no checkout for it.
 // Accounts' recurring payments: Customers, Products and Subscriptions created directly (POST /v1/…, with
 // Stripe's Idempotency-Key replay), and POST /__subscriptions/<sub id>/<pay|fail|cancel> builds (and sends
 // when registered) invoice.paid, invoice.payment_failed or customer.subscription.deleted, answering the
@@ -73,6 +75,7 @@ export async function startStripeImitation() {
     if (session.mode === 'payment') {
       const intent = { id: session.payment_intent, object: 'payment_intent', amount: session.amount_total, currency: session.currency, metadata: session.payment_intent_metadata };
       if (outcome === 'pay') {
+        session.status = 'complete';
         built.push(event('payment_intent.succeeded', { ...intent, status: 'succeeded' }));
         built.push(event('checkout.session.completed', { ...publicSession(session), status: 'complete', payment_status: 'paid' }));
       } else {
@@ -229,6 +232,8 @@ export async function startStripeImitation() {
             `<a id="imitation-cancel" href="${escapeHtml(session.cancel_url)}">Back</a>`,
         );
       }
+      // Stripe shows no checkout for a session that is no longer open (paid, or expired).
+      if (session.status !== 'open') return reply(410, { error: { message: `This checkout session is ${session.status}.` } });
       if (request.method === 'POST' && page[2]) {
         await settle(session, page[2]);
         response.writeHead(303, { Location: (page[2] === 'pay' ? session.success_url : session.cancel_url).replace('{CHECKOUT_SESSION_ID}', session.id) });
@@ -246,7 +251,8 @@ export async function startStripeImitation() {
       form,
     });
     const direct = ['/v1/customers', '/v1/products', '/v1/subscriptions'].includes(request.url ?? '');
-    if (request.method !== 'POST' || (request.url !== '/v1/checkout/sessions' && !direct)) {
+    const expire = /^\/v1\/checkout\/sessions\/(cs_[\w]+)\/expire$/.exec(request.url ?? '');
+    if (request.method !== 'POST' || (request.url !== '/v1/checkout/sessions' && !direct && !expire)) {
       return reply(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${request.url}).` } });
     }
     const key = (request.headers.authorization ?? '').replace(/^Bearer /, '');
@@ -258,6 +264,17 @@ export async function startStripeImitation() {
     else if (outage && outage.count > 0) {
       outage.count -= 1;
       return reply(500, { error: { type: 'api_error', message: 'An imitated outage: try again later.' } });
+    }
+    if (expire) {
+      // stripe.com/docs/api/checkout/sessions/expire: only an open session of the same key.
+      const session = sessions.get(expire[1]);
+      if (!session || session.key !== key) return reply(404, { error: { type: 'invalid_request_error', message: `No such checkout.session: '${expire[1]}'` } });
+      if (session.status !== 'open') return reply(400, { error: { type: 'invalid_request_error', message: 'Only Checkout Sessions with a status of `open` can be expired.' } });
+      session.status = 'expired';
+      const built = [event('checkout.session.expired', publicSession(session))];
+      events.set(session.id, [...(events.get(session.id) ?? []), ...built]);
+      await send(session.key, built);
+      return reply(200, publicSession(session));
     }
     if (direct) {
       const idempotencyKey = request.headers['idempotency-key'];

@@ -30,13 +30,19 @@ export async function settle(url: string, outcome: 'pay' | 'fail'): Promise<{ lo
   return { location: res.headers.get('Location'), events };
 }
 
-export async function deliver(accountId: number, event: StripeEvent) {
+/** Stripe's delivery of one event: the body and its `Stripe-Signature` under the accounts' test secret. */
+export async function signedDelivery(event: StripeEvent): Promise<{ body: string; headers: Record<string, string> }> {
   const body = JSON.stringify(event);
   const t = Math.floor(Date.now() / 1000);
-  return api('POST', `/api/payments/webhook/${accountId}`, { token: null, body, headers: { 'Stripe-Signature': `t=${t},v1=${await stripeSignature(SECRET, t, body)}` } });
+  return { body, headers: { 'Content-Type': 'application/json', 'Stripe-Signature': `t=${t},v1=${await stripeSignature(SECRET, t, body)}` } };
 }
 
-export async function stripeRequests(): Promise<{ authorization: string | null; form: Record<string, string> }[]> {
+export async function deliver(accountId: number, event: StripeEvent) {
+  const { body, headers } = await signedDelivery(event);
+  return api('POST', `/api/payments/webhook/${accountId}`, { token: null, body, headers });
+}
+
+export async function stripeRequests(): Promise<{ path: string; authorization: string | null; form: Record<string, string> }[]> {
   return (await fetch(`${env.STRIPE_API_BASE}/__requests`)).json();
 }
 

@@ -61,4 +61,30 @@ describe('paid payment fields on the sealed document', () => {
     expect(payments).toContain(intent);
     expect(payments).toContain(f.submitters[0].email);
   });
+
+  it('shows what Stripe charged for the current checkout, not an older one the signer also paid', async () => {
+    const f = await payingFixture({ formula: '{Hours} * 80', preferences: { currency: 'USD', description: 'Hours worked' } });
+    const hours = (n: number) => page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Hours')]: n } } });
+    await hours(1);
+    const older = (await settle((await checkout(f)).json.url, 'pay')).events;
+    await hours(2);
+    const current = (await checkout(f)).json.url;
+    // The older session's events arrive after the new checkout started: not counted.
+    for (const event of older) await deliver(f.account.accountId, event);
+    const paid = (await settle(current, 'pay')).events;
+    for (const event of paid) await deliver(f.account.accountId, event);
+    expect((await acceptDisclosure(f.submitters[0].slug)).status).toBe(200);
+    expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Paula Payer' } } })).status).toBe(200);
+    await seal(f);
+
+    const intent = (events: typeof paid) => String(events.find((e) => e.type === 'checkout.session.completed')!.data.object.payment_intent);
+    const text = await sealedText(f);
+    const [beforeTrail, trail] = [text.slice(0, text.indexOf('Audit trail')), text.split('Audit trail').slice(1).join('Audit trail')];
+    const payments = trail.slice(trail.indexOf('Payments'), trail.indexOf('Events'));
+    expect(beforeTrail).toContain('Paid 160.00 USD');
+    expect(beforeTrail).toContain(intent(paid));
+    expect(payments).toContain('160.00 USD');
+    expect(payments).toContain(intent(paid));
+    expect(text).not.toContain(intent(older));
+  });
 });

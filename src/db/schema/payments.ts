@@ -22,11 +22,11 @@ export const payments = sqliteTable(
     fieldUuid: text('field_uuid').notNull(),
     /** pending (checkout started) → paid, or failed (refused or abandoned; a new checkout makes it pending again). */
     status: text('status').$type<PaymentStatus>().notNull().default('pending'),
-    /** In the currency's minor unit (cents), as charged. */
+    /** In the currency's minor unit (cents): what the latest session was prepared for; once paid, what Stripe charged (they must be equal). */
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
     description: text('description'),
-    /** The latest Stripe Checkout Session started for it. */
+    /** The latest Stripe Checkout Session started for it: the only one whose payment counts. */
     checkoutSessionId: text('checkout_session_id'),
     /** Stripe's payment reference once paid (the PaymentIntent id): the field's value. */
     reference: text('reference'),

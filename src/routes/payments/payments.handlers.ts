@@ -8,7 +8,8 @@ import { ApiError } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, savePaymentCredentials } from '../../services/payments/account-stripe';
 import { verifyStripeSignature } from '../../services/billing/stripe-signature';
-import { accountDb } from '../../db/shards';
+import { useAccountShard } from '../../middleware/databases';
+import { wakeFanOut } from '../../services/webhooks/queue';
 import { applyPaymentEvent } from '../../services/payments/field-payments';
 import {
   applyRecurringPaymentEvent,
@@ -51,7 +52,8 @@ export const deletePaymentSettings: RouteHandler<typeof routes.deletePaymentSett
  * Stripe's deliveries for one account. The account id in the path is one control-database lookup that
  * also names its shard, so no shard is searched; the signature is checked with that account's own
  * secret over the raw body before anything is parsed. An unknown account and one without payments
- * configured answer the same 404, so the endpoint does not tell which accounts exist.
+ * configured answer the same 404, so the endpoint does not tell which accounts exist. While the account
+ * moves to another shard the write answers 409 and Stripe delivers again later.
  */
 export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   const params = accountWebhookParams.safeParse({ account_id: c.req.param('account_id') });
@@ -71,9 +73,12 @@ export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   }
   const event = stripeEventSchema.safeParse(parsed);
   if (!event.success) throw new ApiError(400, 'The body is not a Stripe event: it needs id, type and data.object.');
-  const db = accountDb(c.env, account);
+  useAccountShard(c, account);
   // Recurring payments' invoices and subscriptions carry payment_subscription_id; payment fields' payment_id.
-  const outcome = isRecurringPaymentEvent(event.data) ? await applyRecurringPaymentEvent(db, account.id, event.data) : (await applyPaymentEvent(db, account.id, event.data)).outcome;
+  const outcome = isRecurringPaymentEvent(event.data) ? await applyRecurringPaymentEvent(c.var.db, account.id, event.data) : (await applyPaymentEvent(c.var.db, account.id, event.data)).outcome;
+  // An applied event wrote its payment.* event: wake the fan-out as the tenant API does after a write
+  // (src/middleware/outbox-drain), stamped with the account's shard, rather than leave it to the cron.
+  if (outcome === 'applied' && account.hasWebhooks) c.executionCtx.waitUntil(wakeFanOut(c.env.WEBHOOK_QUEUE, 'payments webhook'));
   return c.json({ received: true as const, outcome }, 200);
 };
 

@@ -81,7 +81,8 @@ export const paymentsWebhook = createRoute({
   description:
     'Called by Stripe, not by API clients. No API token: the `Stripe-Signature` header must verify with the webhook secret stored ' +
     'by `PUT /api/settings/payments` for the account in the path, within 5 minutes. Each Stripe event id is applied at most once. ' +
-    'Payment fields: checkout.session.* and payment_intent.* events; recurring payments: invoice.paid, invoice.payment_failed, customer.subscription.deleted.',
+    'Payment fields: checkout.session.* events (a field counts as paid only from the session prepared last, charging the amount and currency it was ' +
+    'prepared for) and payment_intent.payment_failed; recurring payments: invoice.paid, invoice.payment_failed, customer.subscription.deleted.',
   security: [],
   request: {
     params: accountWebhookParams,
@@ -90,14 +91,16 @@ export const paymentsWebhook = createRoute({
   },
   responses: {
     200: {
-      description: 'Received. `outcome` says whether a payment changed.',
+      description:
+        'Received. `outcome` says whether a payment changed: `not_counted` is a payment field’s Checkout Session that is not the one ' +
+        'prepared last for the field’s amount, or whose `amount_total` or currency differ from it — it does not mark the field paid.',
       content: {
         'application/json': {
-          schema: z.object({ received: z.literal(true), outcome: z.enum(['applied', 'unchanged', 'ignored', 'duplicate']) }).openapi('PaymentsWebhookReceipt'),
+          schema: z.object({ received: z.literal(true), outcome: z.enum(['applied', 'unchanged', 'ignored', 'not_counted', 'duplicate']) }).openapi('PaymentsWebhookReceipt'),
         },
       },
     },
-    ...errorResponses([400, 404]),
+    ...errorResponses([400, 404, 409]),
   },
 });
 

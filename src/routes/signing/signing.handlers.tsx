@@ -200,7 +200,7 @@ export async function showPage(c: C) {
   // records nothing in the trail and fires no form.viewed.
   // The host's prefill (embedded form) fills what the signer has not; it is stored only when they save.
   const shown = { ...signing.submitter, values: prefilledValues(signerFields(signing), openingValues(signing, nowIso()), options) };
-  const payments = await paymentStates(c.var.db, submitter.id);
+  const payments = await paymentStates(c.var.db, signing);
   const data = formData(c, { ...signing, submitter: shown }, payments);
   const locked = new Set(lockedFields(signerFields(signing), options));
   data.fields = data.fields.map((f) => (locked.has(f.uuid) ? { ...f, locked: true } : f));

@@ -238,7 +238,9 @@ export const postPaymentCheckout = signingRoute(
     description:
       'Starts a Stripe Checkout (mode payment) with the account’s own Stripe key for one of the signer’s payment fields, for its amount now ' +
       '(fixed, or its formula over the signer’s values), and returns its URL for the page to go to. Stripe returns the signer to the page ' +
-      '(`?payment=success` or `?payment=cancelled`); the account’s Stripe webhook marks the field paid. 422 when the field is already paid, ' +
+      '(`?payment=success` or `?payment=cancelled`); the account’s Stripe webhook marks the field paid, and only from this session, for this ' +
+      'amount — an earlier session paid later does not count. 422 when the field is already paid for the amount it comes to now (a paid field ' +
+      'whose amount changed since takes a new checkout for the new amount), ' +
       'has no amount yet, or the account has no Stripe credentials. Takes no body.',
     request: {
       params: params.extend({ field_uuid: z.string().openapi({ param: { name: 'field_uuid', in: 'path' }, example: '2f1c…' }) }),

@@ -1,10 +1,12 @@
 // Payment fields on the signing page (spec › Template field type `payment`; docs/payments.md): starting a
 // Stripe Checkout with the account's key, applying Stripe's webhooks to the payment row, and the
-// completion rule — a signer cannot complete until every payment field of theirs is paid.
+// completion rule — a signer cannot complete until every payment field of theirs is paid, for the amount
+// it comes to now. A payment is what was charged: it counts only when Stripe reports the session prepared
+// last, with the amount and currency it was prepared for (docs/payments.md › What counts as paid).
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import type { Payment, TemplateField } from '../../db/schema';
-import { getPayment, markFailedStatement, markPaidStatement, paymentsOfSubmitter, preparePayment, setCheckoutSessionStatement } from '../../db/queries/payments';
+import { checkoutStartedStatement, getPayment, markFailedStatement, markPaidStatement, paymentsOfSubmitter, preparePayment, type Charge } from '../../db/queries/payments';
 import { findSubmissionById } from '../../db/queries/submissions';
 import type { EventName } from '../../lib/events';
 import { unprocessable } from '../../lib/errors';
@@ -14,9 +16,10 @@ import { loadScope, submissionRef, templateRef, type SubmissionScope } from '../
 import { paymentEventData } from '../webhooks/payment-payloads';
 import { type Signing, resolvedValues, signerFields } from '../signing/signing-session';
 import type { StripeEvent } from '../billing/stripe-events';
+import { PaymentProcessorError } from '../billing/stripe-checkout';
 import { accountStripeCredentials } from './account-stripe';
 import { formatAmount, toMinorUnits } from './payment-field';
-import { createPaymentCheckout } from './stripe-payments';
+import { createPaymentCheckout, expireCheckoutSession } from './stripe-payments';
 
 /** What the field charges now, in minor units: its fixed amount, or its formula over the signer's values. */
 export function fieldAmount(signing: Pick<Signing, 'scope' | 'submitter'>, field: TemplateField): { amount: number; currency: string } {
@@ -57,9 +60,13 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
     currency,
     description,
   });
-  if (payment.status === 'paid') throw unprocessable(`"${field.name}" is already paid.`);
+  const alreadyPaid = () => unprocessable(`"${field.name}" is already paid.`);
+  // A paid payment stays paid while it is the amount due; once the amount changed (a formula's inputs),
+  // the signer pays the new amount in a new checkout.
+  if (isPaidFor(payment, { amount, currency })) throw alreadyPaid();
+  const stripe = { secretKey: credentials.secretKey, apiBase: env.STRIPE_API_BASE || 'https://api.stripe.com' };
   const session = await createPaymentCheckout(
-    { secretKey: credentials.secretKey, apiBase: env.STRIPE_API_BASE || 'https://api.stripe.com' },
+    stripe,
     {
       paymentId: payment.id,
       accountId: signing.account.id,
@@ -73,12 +80,27 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
     },
   );
   if (!session.url) throw unprocessable('The payment processor did not return a checkout page; try again.');
-  // payment.created: a checkout was started (each attempt after a refused one fires again, same payment id).
-  await db.batch([
-    setCheckoutSessionStatement(db, payment.id, session.id),
-    fieldPaymentEvent(db, signing.scope, payment, 'payment.created', { status: 'pending', reference: session.id, failure: null }),
-  ]);
+  // The session and the amount it was prepared for are stored together: only this session, for this
+  // amount, can mark the field paid. payment.created: a checkout was started (each attempt fires again,
+  // same payment id). The row was paid for this amount meanwhile: the new session is left to expire.
+  const started = { ...payment, amount, currency, description, checkoutSessionId: session.id };
+  await new ChangeSet(db)
+    .guarded(checkoutStartedStatement(db, payment.id, { sessionId: session.id, amount, currency, description }))
+    .add(fieldPaymentEvent(db, signing.scope, started, 'payment.created', { status: 'pending', reference: session.id, failure: null }))
+    .commit(undefined, alreadyPaid);
+  // The session this one replaces would no longer count if paid: close it at Stripe, so the signer
+  // cannot pay it (say, from the browser's history). Best effort — the rule above is what protects.
+  if (payment.checkoutSessionId && payment.status !== 'paid') {
+    await expireCheckoutSession(stripe, payment.checkoutSessionId).catch((err: unknown) =>
+      console.warn(`payment checkout: session ${payment.checkoutSessionId} was not expired: ${err instanceof PaymentProcessorError ? (err.detail ?? err.message) : String(err)}`),
+    );
+  }
   return session.url;
+}
+
+/** Whether the payment is paid, for exactly this amount and currency. */
+function isPaidFor(payment: Payment, due: { amount: number; currency: string }): boolean {
+  return payment.status === 'paid' && payment.reference !== null && payment.amount === due.amount && payment.currency === due.currency;
 }
 
 /** The outbox row of a payment field's payment.* event, with the payment as the change leaves it. */
@@ -87,7 +109,7 @@ function fieldPaymentEvent(
   scope: SubmissionScope,
   payment: Payment,
   event: EventName,
-  now: { status: string; reference: string | null; failure: string | null },
+  now: { status: string; reference: string | null; failure: string | null; charged?: Charge },
 ) {
   const submitter = scope.submitters.find((s) => s.id === payment.submitterId);
   const field = scope.template.fields.find((f) => f.uuid === payment.fieldUuid);
@@ -99,8 +121,9 @@ function fieldPaymentEvent(
         id: payment.id,
         kind: 'field',
         status: now.status,
-        amount: payment.amount,
-        currency: payment.currency,
+        // What Stripe charged, once it has: the same as the row's amount, which it had to equal to count.
+        amount: now.charged?.amount ?? payment.amount,
+        currency: now.charged?.currency ?? payment.currency,
         description: payment.description,
         reference: now.reference,
         invoice: null,
@@ -129,22 +152,52 @@ async function changeWithEvent(db: Db, change: BatchItem<'sqlite'>, event: Batch
   }
 }
 
+/**
+ * What counts for a payment field (stripe.com/docs/checkout/fulfill-orders): the Checkout Session's own
+ * events, which name the session and what it charged. payment_intent.succeeded names no session, so it
+ * counts for nothing; its failure only shows the signer why their card was refused.
+ */
 const FIELD_PAYMENT_EVENTS = new Set([
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
-  'payment_intent.succeeded',
   'payment_intent.payment_failed',
 ]);
 
-export type PaymentEventOutcome = 'applied' | 'unchanged' | 'ignored';
+/** `not_counted`: a payment of a session other than the one prepared last, or for another amount or currency. */
+export type PaymentEventOutcome = 'applied' | 'unchanged' | 'ignored' | 'not_counted';
 
-type StripeObject = { id?: unknown; metadata?: { payment_id?: unknown }; payment_status?: unknown; payment_intent?: unknown; last_payment_error?: { message?: unknown } };
+type StripeObject = {
+  id?: unknown;
+  metadata?: { payment_id?: unknown };
+  payment_status?: unknown;
+  payment_intent?: unknown;
+  /** Checkout Session: what it charged, in minor units. */
+  amount_total?: unknown;
+  /** PaymentIntent: what it is for, in minor units. */
+  amount?: unknown;
+  currency?: unknown;
+  last_payment_error?: { message?: unknown };
+};
+
+/** Stripe's amount and currency on an object (currency lower case there, upper case here), or null. */
+function chargeOf(object: StripeObject, amountKey: 'amount_total' | 'amount'): { amount: number; currency: string } | null {
+  const amount = object[amountKey];
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || typeof object.currency !== 'string') return null;
+  return { amount, currency: object.currency.toUpperCase() };
+}
+
+/** Whether Stripe's session is the one prepared last for the payment, and charged what it was prepared for. */
+function isPreparedCharge(payment: Payment, charged: Charge): boolean {
+  return charged.sessionId === payment.checkoutSessionId && charged.amount === payment.amount && charged.currency === payment.currency;
+}
 
 /**
  * Applies one verified Stripe event of the account to its payment row. Paid wins: a failure arriving
- * after the success (Stripe does not deliver in order) changes nothing, and so does a redelivery.
+ * after the success (Stripe does not deliver in order) changes nothing, and so does a redelivery. A
+ * session that is not the one prepared last, or that charged another amount or currency, is not counted
+ * (the row and the events stay as they were; the account refunds that charge in Stripe).
  */
 export async function applyPaymentEvent(db: Db, accountId: number, event: StripeEvent): Promise<{ outcome: PaymentEventOutcome; payment?: Payment }> {
   if (!FIELD_PAYMENT_EVENTS.has(event.type)) return { outcome: 'ignored' };
@@ -156,31 +209,45 @@ export async function applyPaymentEvent(db: Db, accountId: number, event: Stripe
   const submission = await findSubmissionById(db, payment.submissionId);
   if (!submission) return { outcome: 'ignored' };
   const scope = await loadScope(db, submission);
-  const paid = (reference: string) =>
-    changeWithEvent(db, markPaidStatement(db, accountId, paymentId, reference), fieldPaymentEvent(db, scope, payment, 'payment.succeeded', { status: 'paid', reference, failure: null }));
-  const failed = (message: string, name: 'payment.failed' | 'payment.canceled') =>
+  const sessionId = String(object.id);
+  const failed = (message: string, name: 'payment.failed' | 'payment.canceled', about: Parameters<typeof markFailedStatement>[4]) =>
     changeWithEvent(
       db,
-      markFailedStatement(db, accountId, paymentId, message),
+      markFailedStatement(db, accountId, paymentId, message, about),
       fieldPaymentEvent(db, scope, payment, name, { status: name === 'payment.failed' ? 'failed' : 'canceled', reference: payment.checkoutSessionId, failure: message }),
     );
   let changed: boolean;
   switch (event.type) {
     case 'checkout.session.completed':
-    case 'checkout.session.async_payment_succeeded':
+    case 'checkout.session.async_payment_succeeded': {
       if (object.payment_status !== 'paid') return { outcome: 'unchanged', payment };
-      changed = await paid(typeof object.payment_intent === 'string' ? object.payment_intent : String(object.id));
+      const charge = chargeOf(object, 'amount_total');
+      const charged = charge ? { ...charge, sessionId } : null;
+      if (!charged || !isPreparedCharge(payment, charged)) {
+        console.warn(`payments webhook: account ${accountId} payment ${paymentId}: session ${sessionId} is not the checkout prepared for ${payment.amount} ${payment.currency}; not counted`);
+        return { outcome: 'not_counted', payment };
+      }
+      const reference = typeof object.payment_intent === 'string' ? object.payment_intent : sessionId;
+      changed = await changeWithEvent(
+        db,
+        markPaidStatement(db, accountId, paymentId, charged, reference),
+        fieldPaymentEvent(db, scope, payment, 'payment.succeeded', { status: 'paid', reference, failure: null, charged }),
+      );
+      if (!changed && (await getPayment(db, accountId, paymentId))?.status !== 'paid') return { outcome: 'not_counted', payment };
       break;
-    case 'payment_intent.succeeded':
-      changed = await paid(String(object.id));
+    }
+    case 'payment_intent.payment_failed': {
+      const about = chargeOf(object, 'amount');
+      if (!about) return { outcome: 'ignored' };
+      changed = await failed(typeof object.last_payment_error?.message === 'string' ? object.last_payment_error.message : 'The payment was refused.', 'payment.failed', about);
       break;
-    case 'payment_intent.payment_failed':
+    }
     case 'checkout.session.async_payment_failed':
-      changed = await failed(typeof object.last_payment_error?.message === 'string' ? object.last_payment_error.message : 'The payment was refused.', 'payment.failed');
+      changed = await failed('The payment was refused.', 'payment.failed', { sessionId });
       break;
     case 'checkout.session.expired':
       // Abandoned: the signer left Stripe's page and the session ran out (payment.canceled).
-      changed = await failed('The payment was not finished in time.', 'payment.canceled');
+      changed = await failed('The payment was not finished in time.', 'payment.canceled', { sessionId });
       break;
     default:
       return { outcome: 'ignored' };
@@ -188,9 +255,24 @@ export async function applyPaymentEvent(db: Db, accountId: number, event: Stripe
   return { outcome: changed ? 'applied' : 'unchanged', payment: (await getPayment(db, accountId, paymentId)) ?? payment };
 }
 
+/** What the field comes to now, or null while its formula computes no amount. */
+function amountDue(signing: Pick<Signing, 'scope' | 'submitter'>, field: TemplateField): { amount: number; currency: string } | null {
+  try {
+    return fieldAmount(signing, field);
+  } catch {
+    return null;
+  }
+}
+
+/** "was paid with 80.00 USD, but it now comes to 800.00 USD" — a paid payment whose amount changed since. */
+function changedSince(payment: Payment, due: { amount: number; currency: string } | null): string {
+  return `was paid with ${formatAmount(payment.amount, payment.currency)}, but it now comes to ${due ? formatAmount(due.amount, due.currency) : 'no amount'}`;
+}
+
 /**
- * The completion rule: every payment field of the signer must be paid. Returns the values to store
- * for them (the payment reference), or throws 422 naming the first unpaid field.
+ * The completion rule: every payment field of the signer must be paid, for the amount it comes to over
+ * the values being submitted (a formula's inputs changed after paying need a new checkout). Returns the
+ * values to store for them (the payment reference), or throws 422 naming the first field to pay.
  */
 export async function paidFieldValues(db: Db, signing: Signing, hidden: ReadonlySet<string> = new Set()): Promise<Record<string, string>> {
   const fields = signerFields(signing).filter((f) => f.type === 'payment' && !hidden.has(f.uuid));
@@ -199,24 +281,35 @@ export async function paidFieldValues(db: Db, signing: Signing, hidden: Readonly
   const values: Record<string, string> = {};
   for (const field of fields) {
     const row = rows.get(field.uuid);
-    if (row?.status !== 'paid' || !row.reference) {
-      const due = (() => {
-        try {
-          const { amount, currency } = fieldAmount(signing, field);
-          return ` (${formatAmount(amount, currency)})`;
-        } catch {
-          return '';
-        }
-      })();
-      throw unprocessable(`Pay "${field.name}"${due} before completing the form.`);
+    const due = amountDue(signing, field);
+    if (row && due && isPaidFor(row, due)) {
+      values[field.uuid] = row.reference!;
+      continue;
     }
-    values[field.uuid] = row.reference;
+    if (row?.status === 'paid') throw unprocessable(`"${field.name}" ${changedSince(row, due)}: pay the new amount before completing the form.`);
+    throw unprocessable(`Pay "${field.name}"${due ? ` (${formatAmount(due.amount, due.currency)})` : ''} before completing the form.`);
   }
   return values;
 }
 
-/** The signer's payment states for their page: field uuid → status, and the last failure's sentence. */
-export async function paymentStates(db: Db, submitterId: number): Promise<Record<string, { status: string; amount: string; failure: string | null }>> {
-  const rows = await paymentsOfSubmitter(db, submitterId);
-  return Object.fromEntries(rows.map((p) => [p.fieldUuid, { status: p.status, amount: formatAmount(p.amount, p.currency), failure: p.failureMessage }]));
+export type PaymentState = { status: string; amount: string; failure: string | null };
+
+/**
+ * The signer's payment states for their page: field uuid → status, amount and the last failure's
+ * sentence. A payment paid for an amount the field no longer comes to is `changed`, with the new amount:
+ * the page offers Pay again.
+ */
+export async function paymentStates(db: Db, signing: Signing): Promise<Record<string, PaymentState>> {
+  const rows = await paymentsOfSubmitter(db, signing.submitter.id);
+  const fields = new Map(signerFields(signing).map((f) => [f.uuid, f]));
+  return Object.fromEntries(
+    rows.map((p): [string, PaymentState] => {
+      const field = fields.get(p.fieldUuid);
+      const due = field ? amountDue(signing, field) : null;
+      if (p.status === 'paid' && field && !(due && isPaidFor(p, due))) {
+        return [p.fieldUuid, { status: 'changed', amount: due ? formatAmount(due.amount, due.currency) : formatAmount(p.amount, p.currency), failure: `This ${changedSince(p, due)}.` }];
+      }
+      return [p.fieldUuid, { status: p.status, amount: formatAmount(p.amount, p.currency), failure: p.failureMessage }];
+    }),
+  );
 }

@@ -67,6 +67,14 @@ export function createPaymentCheckout(config: StripeConfig, input: PaymentChecko
   return postStripeForm<{ url?: string }>(config, '/v1/checkout/sessions', paymentCheckoutForm(input));
 }
 
+/**
+ * Expires an open Checkout Session (stripe.com/docs/api/checkout/sessions/expire), so it can no longer be
+ * paid. Stripe refuses a session that is no longer open (already paid or expired): PaymentProcessorError.
+ */
+export function expireCheckoutSession(config: StripeConfig, sessionId: string) {
+  return postStripeForm(config, `/v1/checkout/sessions/${encodeURIComponent(sessionId)}/expire`, new URLSearchParams());
+}
+
 export type RecurringPaymentInput = {
   /** Ours, with the account: ids are per shard, so the account id makes the idempotency keys unique. */
   paymentSubscriptionId: number;

@@ -41,8 +41,9 @@ export async function submittedValues(ctx: StateContext, signing: Signing, input
   const saved = await saveValues(ctx, signing, input);
   const { values, hidden } = resolvedValues(signing, saved.values);
   for (const uuid of hidden) values[uuid] = null;
-  // A payment field's value is its payment reference, set here from the paid row, never by the signer.
-  Object.assign(values, await paidFieldValues(ctx.db, signing, hidden));
+  // A payment field's value is its payment reference, set here from the paid row, never by the signer;
+  // paid for the amount the values just saved give (a formula's inputs may have changed since paying).
+  Object.assign(values, await paidFieldValues(ctx.db, { ...signing, submitter: saved }, hidden));
   const scope = { ...signing.scope, submitters: signing.scope.submitters.map((s) => (s.id === saved.id ? saved : s)) };
   return { scope, submitter: saved, values, hiddenFields: [...hidden] };
 }

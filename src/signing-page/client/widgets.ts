@@ -212,7 +212,8 @@ function paymentWidget(field: Field, value: unknown, slug: string, fail: (messag
   });
   node.append(pay);
   const returned = new URLSearchParams(window.location.search).get('payment');
-  if (state?.status === 'failed') node.append(el('p', { class: 'payment-status', role: 'status', text: `The payment did not go through: ${state.failure ?? 'it was refused.'} You can try again with the Pay button.` }));
+  if (state?.status === 'changed') node.append(el('p', { class: 'payment-status', role: 'status', text: `${state.failure ?? 'The amount changed after you paid.'} Pay the new amount with the Pay button.` }));
+  else if (state?.status === 'failed') node.append(el('p', { class: 'payment-status', role: 'status', text: `The payment did not go through: ${state.failure ?? 'it was refused.'} You can try again with the Pay button.` }));
   else if (returned === 'cancelled') node.append(el('p', { class: 'payment-status', role: 'status', text: 'The payment was not completed. You can try again with the Pay button.' }));
   else if (returned === 'success' && state?.status === 'pending') node.append(el('p', { class: 'payment-status', role: 'status', text: 'Your payment is being confirmed; reload the page in a moment.' }));
   return { node, focus: () => pay.focus() };
