@@ -38,15 +38,30 @@ export async function throughWorker(method: string, path: string, token: string)
 
 let counter = 0;
 
-/** Delivers recorded messages to the real queue consumer; returns what it acknowledged and retried. */
+/**
+ * Delivers recorded messages to the real queue consumer; returns what it acknowledged and retried, and
+ * the delay each retry asked for (the test batch's own result does not keep it).
+ */
 export async function deliver(bodies: ThumbnailQueueBody[]) {
   const batch = createMessageBatch<DocumentQueueBody>(
     'signing-service-sealing',
     bodies.map((body) => ({ id: `thumbs-${++counter}`, timestamp: new Date(), attempts: 1, body })),
   );
+  const retryDelays: (number | undefined)[] = [];
+  const messages = batch.messages.map((m) => ({
+    id: m.id,
+    timestamp: m.timestamp,
+    body: m.body,
+    attempts: m.attempts,
+    ack: () => m.ack(),
+    retry: (options?: QueueRetryOptions) => {
+      retryDelays.push(options?.delaySeconds);
+      m.retry(options);
+    },
+  }));
   const ctx = createExecutionContext();
-  await worker.queue(batch, env, ctx);
-  return getQueueResult(batch, ctx);
+  await worker.queue({ ...batch, queue: batch.queue, messages } as unknown as MessageBatch<DocumentQueueBody>, env, ctx);
+  return { ...(await getQueueResult(batch, ctx)), retryDelays };
 }
 
 /** Keys of the thumbnails stored for an account, from `/thumbnails/` on. */
