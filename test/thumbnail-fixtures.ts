@@ -22,7 +22,7 @@ export { makePdf };
 export type WorkerAnswer = { status: number; headers: Headers; bytes: Uint8Array; json: () => unknown; sent: ThumbnailQueueBody[] };
 
 /** A request through the Worker whose SEALING_QUEUE records what it is sent (and sends nothing on). */
-export async function throughWorker(method: string, path: string, token: string): Promise<WorkerAnswer> {
+export async function throughWorker(method: string, path: string, token: string, bindings: Partial<typeof env> = {}): Promise<WorkerAnswer> {
   const sent: ThumbnailQueueBody[] = [];
   const queue = {
     send: async (body: ThumbnailQueueBody) => void sent.push(body),
@@ -30,7 +30,7 @@ export async function throughWorker(method: string, path: string, token: string)
   };
   const request = new Request(`https://api.test${path}`, { method, headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': '198.51.100.7' } });
   const ctx = createExecutionContext();
-  const res = await worker.fetch(request, { ...env, SEALING_QUEUE: queue as unknown as Queue<DocumentQueueBody> }, ctx);
+  const res = await worker.fetch(request, { ...env, SEALING_QUEUE: queue as unknown as Queue<DocumentQueueBody>, ...bindings }, ctx);
   await waitOnExecutionContext(ctx);
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes, json: () => JSON.parse(new TextDecoder().decode(bytes)), sent };

@@ -83,6 +83,15 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
     expect(res.sent).toEqual([]);
   });
 
+  it('answers 503 with a sentence for a page not drawn yet when no browser is configured, queuing nothing', async () => {
+    const a = await createAccount();
+    const template = await templateFrom(a.token, await makePdf(1));
+    const res = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail`, a.token, { BROWSER: undefined });
+    expect(res.status).toBe(503);
+    expect(res.json()).toMatchObject({ error: 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.' });
+    expect(res.sent).toEqual([]);
+  });
+
   it('answers 404 with a sentence for a page past the end', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(2));

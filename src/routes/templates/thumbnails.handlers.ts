@@ -30,7 +30,12 @@ async function queueDrawing(c: Context<AppEnv>, documents: TemplateDocument[], w
     console.error('thumbnails: the BROWSER binding or the document queue (SEALING_QUEUE) is not configured.');
     throw new ApiError(503, 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.');
   }
-  await requestThumbnails(queue, c.var.principal.account.id, documents.map((d) => d.id), [width]);
+  try {
+    await requestThumbnails(queue, c.var.principal.account.id, documents.map((d) => d.id), [width]);
+  } catch (error) {
+    console.error('thumbnails: the batch could not be queued:', error);
+    throw new ApiError(503, 'The thumbnail is not drawn yet and could not be queued for drawing; retry in a minute.');
+  }
 }
 
 function generation(c: Context<AppEnv>, template: Template, documents: TemplateDocument[], width: number, pages?: number) {
