@@ -32,6 +32,15 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
     expect(await launchesCounted(a.accountId)).toBe(0);
   });
 
+  it('queues one batch for reads of several pages of a document at once', async () => {
+    const a = await createAccount();
+    const template = await templateFrom(a.token, await makePdf(3));
+    const reads = [];
+    for (const page of [1, 2, 3]) reads.push(await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?page=${page}`, a.token));
+    expect(reads.map((r) => r.status)).toEqual([202, 202, 202]);
+    expect(reads.flatMap((r) => r.sent)).toEqual([{ type: 'thumbnails', accountId: a.accountId, documentIds: [template.documents[0].id], widths: [400], shard: expect.any(Number) }]);
+  });
+
   it('serves the page once its batch has run: a PNG 400 pixels wide with the page’s proportions', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(2, [612, 792]));

@@ -10,8 +10,26 @@ import { drawThumbnails, storedThumbnailBytes, THUMBNAIL_WIDTHS, type DrawnThumb
 /** A batch of thumbnails to draw: the account's documents (row ids) at each of `widths`. */
 export type ThumbnailQueueBody = { type: 'thumbnails'; accountId: number; documentIds: number[]; widths: number[] };
 
-export async function requestThumbnails(queue: Queue<ThumbnailQueueBody>, accountId: number, documentIds: number[], widths: number[]): Promise<void> {
+/**
+ * How long this isolate leaves a batch it queued alone: a page of thumbnails read at once (a builder
+ * showing every page) queues one batch, not one per page. Another isolate may queue its own; the batch
+ * is idempotent, so that costs a queue operation, not a browser.
+ */
+export const REQUEUE_AFTER_MS = 30_000;
+const MAX_REMEMBERED = 1000;
+const recentlyQueued = new Map<string, number>();
+
+/** Queues a batch unless this isolate queued the same one within REQUEUE_AFTER_MS. Returns whether it did. */
+export async function requestThumbnails(queue: Queue<ThumbnailQueueBody>, accountId: number, documentIds: number[], widths: number[], now = Date.now()): Promise<boolean> {
+  const key = `${accountId}:${documentIds.join(',')}:${widths.join(',')}`;
+  const queuedAt = recentlyQueued.get(key);
+  if (queuedAt !== undefined && now - queuedAt < REQUEUE_AFTER_MS) return false;
   await queue.send({ type: 'thumbnails', accountId, documentIds, widths });
+  recentlyQueued.delete(key);
+  recentlyQueued.set(key, now);
+  // Oldest first (insertion order): forget the oldest once the map is full.
+  if (recentlyQueued.size > MAX_REMEMBERED) recentlyQueued.delete(recentlyQueued.keys().next().value!);
+  return true;
 }
 
 /**
