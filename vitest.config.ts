@@ -55,7 +55,7 @@ export default defineConfig(async () => {
           },
           // Tests drive the webhooks consumer themselves (explicit clocks); a queue nobody consumes keeps
           // background deliveries out of their way.
-          // The sealing queue likewise: tests run the sealing job themselves.
+          // The sealing queue likewise: tests run the sealing job and thumbnail batches themselves.
           queueProducers: {
             WEBHOOK_QUEUE: { queueName: 'signing-service-webhooks-test' },
             SEALING_QUEUE: { queueName: 'signing-service-sealing-test' },

@@ -3,12 +3,11 @@
 import { createApp } from './app';
 import type { Bindings } from './env';
 import { consumeMessages } from './queues/messages';
-import { consumeSealing } from './queues/sealing';
+import { consumeSealing, type DocumentQueueBody } from './queues/sealing';
 import { handleWebhookBatch } from './queues/webhooks';
 import { handleScheduled } from './scheduled';
 import { consumeByShard } from './queues/shard-batches';
 import type { MessageQueueBody } from './services/mail/outbox';
-import type { SealingQueueBody } from './services/submissions/submission-state';
 import type { WebhookMessage } from './services/webhooks/queue';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
@@ -24,7 +23,7 @@ export default {
     if (batch.queue.startsWith('signing-service-messages')) {
       await consumeByShard(batch as MessageBatch<MessageQueueBody>, env, consumeMessages);
     } else if (batch.queue.startsWith('signing-service-sealing')) {
-      await consumeByShard(batch as MessageBatch<SealingQueueBody>, env, consumeSealing);
+      await consumeByShard(batch as MessageBatch<DocumentQueueBody>, env, consumeSealing);
     } else if (batch.queue.startsWith('signing-service-webhooks')) {
       await consumeByShard(batch as MessageBatch<WebhookMessage>, env, (part, scope) => handleWebhookBatch(part, scope));
     } else {

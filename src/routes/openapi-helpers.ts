@@ -34,7 +34,7 @@ const ERROR_DESCRIPTIONS = {
   409: 'Conflicts with the current state, or an idempotent request with this key is still running.',
   422: 'Validation failed; the body says why in sentences.',
   413: 'The request body is larger than this operation accepts.',
-  429: 'Rate limit exceeded (per token, or failed authentications per client address); see Retry-After.',
+  429: 'Rate limit exceeded (per token, failed authentications per client address, or the account’s Browser Rendering launches for HTML and DOCX documents); see Retry-After.',
   503: 'A service this operation needs (Browser Rendering for HTML templates and thumbnails) could not be reached; retry later.',
   502: 'A service this operation depends on (e.g. the payment processor, or the DNS resolver that checks webhook hosts) failed; retry later.',
 } as const;

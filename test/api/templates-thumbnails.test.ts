@@ -1,74 +1,104 @@
-// Template thumbnails: GET …/documents/thumbnail draws on first request and then serves from R2;
-// POST …/documents/generate_thumbnail draws every page after answering; lists carry the URLs.
-import { env, SELF } from 'cloudflare:test';
+// Template thumbnails: a GET serves a stored PNG or answers 202 and queues its document's batch (a read
+// never starts a browser); POST …/generate_thumbnail queues one batch; widths round to the drawn ones;
+// the queue consumer draws a batch with one launch; lists carry the URLs.
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api, createAccount, createToken } from '../helpers';
-import { makePdf, realWorldPdf, toBase64 } from '../fixtures/pdfs';
+import { thumbnailKey } from '../../src/services/templates/thumbnails';
+import { realWorldPdf } from '../fixtures/pdfs';
+import { api, createAccount, createToken, shardOf } from '../helpers';
+import { launchesCounted } from '../rendering-fixtures';
+import { deliver, makePdf, pngSize, storedThumbnails, templateFrom, throughWorker } from '../thumbnail-fixtures';
 
-type Created = { id: string; documents: { uuid: string; page_count: number; thumbnail_url: string }[]; thumbnail_url: string };
-
-async function templateFrom(token: string, pdf: Uint8Array, name = 'Thumbs'): Promise<Created> {
-  const res = await api('POST', '/api/templates/pdf', { token, body: { name, documents: [{ name, file: toBase64(pdf) }] } });
-  if (res.status !== 201) throw new Error(`template create answered ${res.status}: ${res.text}`);
-  return res.json;
+async function documentKey(accountId: number, uuid: string): Promise<string> {
+  const row = await (await shardOf(accountId)).prepare('SELECT r2_key FROM template_documents WHERE uuid = ?').bind(uuid).first<{ r2_key: string }>();
+  return row!.r2_key;
 }
 
-async function getPng(token: string, path: string) {
-  const res = await SELF.fetch(`https://api.test${path}`, { headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': '198.51.100.7' } });
-  return { status: res.status, type: res.headers.get('Content-Type'), bytes: new Uint8Array(await res.arrayBuffer()) };
-}
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize(png: Uint8Array): { width: number; height: number } {
-  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
-}
-
-async function storedThumbnails(accountId: number): Promise<string[]> {
-  const listed = await env.FILES.list({ prefix: `templates/${accountId}/` });
-  return listed.objects.map((o) => o.key).filter((key) => key.includes('/thumbnails/'));
-}
-
-// Each drawing starts a browser session (a few seconds locally).
 describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () => {
-  it('draws the first page as a PNG 400 pixels wide with the page’s proportions', async () => {
+  it('answers 202 with Retry-After for a page not drawn yet, queues its document and starts no browser', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(2, [612, 792]));
-    const res = await getPng(a.token, `/api/templates/${template.id}/documents/thumbnail`);
-    expect(res.status).toBe(200);
-    expect(res.type).toBe('image/png');
-    expect(pngSize(res.bytes)).toEqual({ width: 400, height: Math.round((400 * 792) / 612) });
+    const { id, uuid } = template.documents[0];
+    const res = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?page=2`, a.token);
+    expect(res.status).toBe(202);
+    expect(res.headers.get('Retry-After')).toBe('10');
+    expect(res.json()).toEqual({
+      status: 'generating',
+      width: 400,
+      thumbnails: [{ document_id: uuid, page: 2, url: `https://api.test/api/templates/${template.id}/documents/thumbnail?document_id=${uuid}&page=2` }],
+    });
+    expect(res.sent).toEqual([{ type: 'thumbnails', accountId: a.accountId, documentIds: [id], widths: [400], shard: expect.any(Number) }]);
+    expect(await storedThumbnails(a.accountId)).toEqual([]);
+    expect(await launchesCounted(a.accountId)).toBe(0);
   });
 
-  it('draws the page and width asked for and stores it in R2', async () => {
+  it('queues one batch for reads of several pages of a document at once', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(3));
-    const { uuid } = template.documents[0];
-    const res = await getPng(a.token, `/api/templates/${template.id}/documents/thumbnail?document_id=${uuid}&page=3&width=120`);
-    expect(pngSize(res.bytes).width).toBe(120);
-    const stored = await storedThumbnails(a.accountId);
-    expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatch(/\/thumbnails\/w120\/p3\.png$/);
+    const reads = [];
+    for (const page of [1, 2, 3]) reads.push(await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?page=${page}`, a.token));
+    expect(reads.map((r) => r.status)).toEqual([202, 202, 202]);
+    expect(reads.flatMap((r) => r.sent)).toEqual([{ type: 'thumbnails', accountId: a.accountId, documentIds: [template.documents[0].id], widths: [400], shard: expect.any(Number) }]);
+  });
+
+  it('serves the page once its batch has run: a PNG 400 pixels wide with the page’s proportions', async () => {
+    const a = await createAccount();
+    const template = await templateFrom(a.token, await makePdf(2, [612, 792]));
+    const first = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail`, a.token);
+    expect((await deliver(first.sent)).explicitAcks).toHaveLength(1);
+    const res = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail`, a.token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('image/png');
+    expect(res.headers.get('X-Thumbnail-Width')).toBe('400');
+    expect(pngSize(res.bytes)).toEqual({ width: 400, height: Math.round((400 * 792) / 612) });
+    expect(res.sent).toEqual([]);
+    // The batch drew the document's every page at that width, with one launch.
+    expect(await storedThumbnails(a.accountId)).toEqual(['/thumbnails/w400/p1.png', '/thumbnails/w400/p2.png']);
+    expect(await launchesCounted(a.accountId)).toBe(1);
+  });
+
+  it('rounds a width to the nearest drawn width and says which it serves', async () => {
+    const a = await createAccount();
+    const template = await templateFrom(a.token, await makePdf(1));
+    const queued = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?width=120`, a.token);
+    expect(queued.status).toBe(202);
+    expect((queued.json() as { width: number }).width).toBe(200);
+    expect(queued.sent.map((m) => m.widths)).toEqual([[200]]);
+    await deliver(queued.sent);
+    const res = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?width=120`, a.token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('X-Thumbnail-Width')).toBe('200');
+    expect(pngSize(res.bytes).width).toBe(200);
+    expect(await storedThumbnails(a.accountId)).toEqual(['/thumbnails/w200/p1.png']);
   });
 
   it('draws different pages differently', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, realWorldPdf());
-    const [first, second] = await Promise.all([1, 2].map((page) => getPng(a.token, `/api/templates/${template.id}/documents/thumbnail?page=${page}&width=200`)));
+    await deliver((await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?width=200`, a.token)).sent);
+    const [first, second] = await Promise.all([1, 2].map((page) => throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?page=${page}&width=200`, a.token)));
     expect(first.bytes.byteLength).toBeGreaterThan(1000);
     expect(first.bytes).not.toEqual(second.bytes);
   });
 
-  it('serves a stored thumbnail from R2 without drawing it again', async () => {
+  it('serves a stored thumbnail from R2 and queues nothing', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(1));
-    await getPng(a.token, `/api/templates/${template.id}/documents/thumbnail?width=100`);
-    const [key] = await storedThumbnails(a.accountId);
     const marker = new TextEncoder().encode('stored-marker');
-    await env.FILES.put(key, marker);
-    const res = await getPng(a.token, `/api/templates/${template.id}/documents/thumbnail?width=100`);
+    await env.FILES.put(thumbnailKey(await documentKey(a.accountId, template.documents[0].uuid), 200, 1), marker);
+    const res = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?width=180`, a.token);
+    expect(res.status).toBe(200);
     expect(res.bytes).toEqual(marker);
+    expect(res.sent).toEqual([]);
+  });
+
+  it('answers 503 with a sentence for a page not drawn yet when no browser is configured, queuing nothing', async () => {
+    const a = await createAccount();
+    const template = await templateFrom(a.token, await makePdf(1));
+    const res = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail`, a.token, { BROWSER: undefined });
+    expect(res.status).toBe(503);
+    expect(res.json()).toMatchObject({ error: 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.' });
+    expect(res.sent).toEqual([]);
   });
 
   it('answers 404 with a sentence for a page past the end', async () => {
@@ -87,13 +117,15 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
     expect(res.json.error).toBe('Document not found.');
   });
 
-  it('answers 404 for another account’s template', async () => {
+  it('answers 404 for another account’s template, queuing nothing and starting nothing', async () => {
     const owner = await createAccount();
     const other = await createAccount();
     const template = await templateFrom(owner.token, await makePdf(1));
-    const res = await api('GET', `/api/templates/${template.id}/documents/thumbnail`, { token: other.token });
+    const res = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail`, other.token);
     expect(res.status).toBe(404);
+    expect(res.sent).toEqual([]);
     expect(await storedThumbnails(owner.accountId)).toEqual([]);
+    expect(await launchesCounted(other.accountId)).toBe(0);
   });
 
   it('answers 422 with a sentence for a width out of range', async () => {
@@ -123,7 +155,7 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
 });
 
 describe('POST /api/templates/{id}/documents/generate_thumbnail', { timeout: 60_000 }, () => {
-  it('answers 202 with a URL for every page at the width asked for', async () => {
+  it('answers 202 with a URL for every page at the drawn width nearest the one asked for', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(3));
     const res = await api('POST', `/api/templates/${template.id}/documents/generate_thumbnail?width=150`, { token: a.token });
@@ -131,33 +163,47 @@ describe('POST /api/templates/{id}/documents/generate_thumbnail', { timeout: 60_
     const { uuid } = template.documents[0];
     expect(res.json).toEqual({
       status: 'generating',
-      width: 150,
+      width: 200,
       thumbnails: [1, 2, 3].map((page) => ({
         document_id: uuid,
         page,
-        url: `https://api.test/api/templates/${template.id}/documents/thumbnail?document_id=${uuid}${page === 1 ? '' : `&page=${page}`}&width=150`,
+        url: `https://api.test/api/templates/${template.id}/documents/thumbnail?document_id=${uuid}${page === 1 ? '' : `&page=${page}`}&width=200`,
       })),
     });
   });
 
-  it('stores every page’s PNG in R2 after answering', async () => {
+  it('queues one batch for every document, which draws every page with one browser launch', async () => {
     const a = await createAccount();
-    const template = await templateFrom(a.token, await makePdf(3));
-    await api('POST', `/api/templates/${template.id}/documents/generate_thumbnail?width=80`, { token: a.token });
-    let stored: string[] = [];
-    for (let i = 0; i < 60 && stored.length < 3; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      stored = await storedThumbnails(a.accountId);
-    }
-    expect(stored.map((key) => key.slice(key.indexOf('/thumbnails/'))).sort()).toEqual(['/thumbnails/w80/p1.png', '/thumbnails/w80/p2.png', '/thumbnails/w80/p3.png']);
+    const template = await templateFrom(a.token, [await makePdf(3), await makePdf(2)]);
+    const res = await throughWorker('POST', `/api/templates/${template.id}/documents/generate_thumbnail?width=200`, a.token);
+    expect(res.status).toBe(202);
+    expect(res.sent).toEqual([{ type: 'thumbnails', accountId: a.accountId, documentIds: template.documents.map((d) => d.id), widths: [200], shard: expect.any(Number) }]);
+    expect(await launchesCounted(a.accountId)).toBe(0);
+    const result = await deliver(res.sent);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(await storedThumbnails(a.accountId)).toEqual(['/thumbnails/w200/p1.png', '/thumbnails/w200/p1.png', '/thumbnails/w200/p2.png', '/thumbnails/w200/p2.png', '/thumbnails/w200/p3.png']);
+    expect(await launchesCounted(a.accountId)).toBe(1);
+  });
+
+  it('draws nothing and starts no browser when the batch runs again', async () => {
+    const a = await createAccount();
+    const template = await templateFrom(a.token, await makePdf(2));
+    const res = await throughWorker('POST', `/api/templates/${template.id}/documents/generate_thumbnail`, a.token);
+    await deliver(res.sent);
+    const before = await env.FILES.list({ prefix: `templates/${a.accountId}/` });
+    expect((await deliver(res.sent)).explicitAcks).toHaveLength(1);
+    const after = await env.FILES.list({ prefix: `templates/${a.accountId}/` });
+    expect(after.objects.map((o) => [o.key, o.etag])).toEqual(before.objects.map((o) => [o.key, o.etag]));
+    expect(await launchesCounted(a.accountId)).toBe(1);
   });
 
   it('answers 404 for another account’s template', async () => {
     const owner = await createAccount();
     const other = await createAccount();
     const template = await templateFrom(owner.token, await makePdf(1));
-    const res = await api('POST', `/api/templates/${template.id}/documents/generate_thumbnail`, { token: other.token });
+    const res = await throughWorker('POST', `/api/templates/${template.id}/documents/generate_thumbnail`, other.token);
     expect(res.status).toBe(404);
+    expect(res.sent).toEqual([]);
   });
 
   it('answers 422 with a sentence for a width that is not a number', async () => {
@@ -201,7 +247,7 @@ describe('deleting a template permanently', { timeout: 60_000 }, () => {
     const a = await createAccount();
     const created = await api('POST', '/api/templates/html', { token: a.token, body: { html: '<p>Gone soon</p>' } });
     expect(created.status).toBe(201);
-    await getPng(a.token, `/api/templates/${created.json.id}/documents/thumbnail?width=60`);
+    await deliver((await throughWorker('GET', `/api/templates/${created.json.id}/documents/thumbnail?width=200`, a.token)).sent);
     expect((await env.FILES.list({ prefix: `templates/${a.accountId}/` })).objects).toHaveLength(3);
     const res = await api('DELETE', `/api/templates/${created.json.id}?permanently=true`, { token: a.token });
     expect(res.status).toBe(204);

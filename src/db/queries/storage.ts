@@ -9,12 +9,12 @@ import { signingUploads, submissionDocuments, submitters, templateDocuments, typ
 /**
  * The bytes an account keeps in R2, as one unexecuted scalar query: every template document row (a
  * replaced or removed document keeps its row and file for the versions and submissions made from it,
- * so each stored version counts), every signing-page upload, and every sealed document. The combined
+ * so each stored version counts) with its thumbnails, every signing-page upload, and every sealed document. The combined
  * download (`combined.pdf`) has no row and is left out (docs/decisions.md › Integrity: storage).
  */
 export function storedBytesQuery(accountId: number): SQL {
   return sql`SELECT
-    (SELECT coalesce(sum(${templateDocuments.byteSize}), 0) FROM ${templateDocuments} WHERE ${templateDocuments.accountId} = ${accountId})
+    (SELECT coalesce(sum(${templateDocuments.byteSize} + ${templateDocuments.thumbnailBytes}), 0) FROM ${templateDocuments} WHERE ${templateDocuments.accountId} = ${accountId})
     + (SELECT coalesce(sum(${signingUploads.byteSize}), 0) FROM ${signingUploads} WHERE ${signingUploads.accountId} = ${accountId})
     + (SELECT coalesce(sum(${submissionDocuments.byteSize}), 0) FROM ${submissionDocuments} WHERE ${submissionDocuments.accountId} = ${accountId})`;
 }

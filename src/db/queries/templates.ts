@@ -65,6 +65,27 @@ export async function findCurrentDocument(
     .get();
 }
 
+/** Current documents of an account by row id (background work names documents by id). */
+export async function findCurrentDocumentsByIds(db: Db, accountId: number, ids: number[]): Promise<TemplateDocument[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(templateDocuments)
+    .where(and(eq(templateDocuments.accountId, accountId), inList(templateDocuments.id, ids), isNull(templateDocuments.removedAt)))
+    .orderBy(asc(templateDocuments.id));
+}
+
+/**
+ * Records the bytes a document's thumbnails hold in R2. Set, not added: it is what R2 holds after a run,
+ * so repeated or concurrent runs leave the right number.
+ */
+export async function setThumbnailBytes(db: Db, accountId: number, documentId: number, bytes: number): Promise<void> {
+  await db
+    .update(templateDocuments)
+    .set({ thumbnailBytes: bytes })
+    .where(and(eq(templateDocuments.accountId, accountId), eq(templateDocuments.id, documentId)));
+}
+
 /** Every stored file of a template, removed documents included: what a permanent delete must erase. */
 export async function listAllDocumentKeys(db: Db, templateId: number): Promise<string[]> {
   const rows = await db

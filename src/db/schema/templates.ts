@@ -96,6 +96,11 @@ export const templateDocuments = sqliteTable(
      */
     removedAt: text('removed_at'),
     createdAt: text('created_at').notNull().default(now),
+    /**
+     * Bytes of the document's thumbnails in R2 (`<r2Key>/thumbnails/…`), set to what is stored after each
+     * drawing run; part of the account's storage (src/db/queries/storage.ts).
+     */
+    thumbnailBytes: integer('thumbnail_bytes').notNull().default(0),
   },
   (t) => [
     index('template_documents_template').on(t.templateId, t.position),
@@ -104,7 +109,7 @@ export const templateDocuments = sqliteTable(
       .where(sql`${t.removedAt} IS NULL`),
     uniqueIndex('template_documents_r2_key').on(t.r2Key),
     // Covering index of the account's storage sum (src/db/queries/storage.ts).
-    index('template_documents_account_bytes').on(t.accountId, t.byteSize),
+    index('template_documents_account_bytes').on(t.accountId, t.byteSize, t.thumbnailBytes),
   ],
 );
 

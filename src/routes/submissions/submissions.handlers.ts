@@ -12,6 +12,7 @@ import { baseUrl, clientIp } from '../../lib/request';
 import { grants } from '../../lib/scopes';
 import { parseDateTime } from '../../lib/time';
 import { upgradeUrl } from '../../middleware/authorize';
+import { browserLauncher } from '../../services/rendering/browser-launches';
 import * as creating from '../../services/submissions/create-submissions';
 import * as editing from '../../services/submissions/edit-submissions';
 import * as state from '../../services/submissions/submission-state';
@@ -41,7 +42,7 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
     messagesQueue: c.env.MESSAGES_QUEUE,
     sealingQueue: c.env.SEALING_QUEUE,
     files: c.env.FILES,
-    browser: c.env.BROWSER,
+    browser: browserLauncher(c.env, account.id),
     ip: clientIp(c.req.raw),
     userAgent: c.req.header('User-Agent') ?? null,
   };

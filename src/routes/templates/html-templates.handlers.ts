@@ -3,6 +3,7 @@ import type { RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import { unprocessable } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
+import { browserLauncher } from '../../services/rendering/browser-launches';
 import { createHtmlTemplate } from '../../services/templates/create-html-template';
 import { creatingContext, recordedCreate } from './templates.handlers';
 import { serializeTemplate } from './templates.serialize';
@@ -14,7 +15,7 @@ export const createTemplateFromHtml: RouteHandler<typeof route, AppEnv> = async 
   const list = documents ?? (html !== undefined ? [{ html }] : []);
   if (list.length === 0) throw unprocessable('html must be given: the HTML of the document (or documents, a list of {name, html}).');
   const db = c.var.db;
-  const created = await createHtmlTemplate(creatingContext(c, db, 'template.create'), c.env.BROWSER, {
+  const created = await createHtmlTemplate(creatingContext(c, db, 'template.create'), browserLauncher(c.env, c.var.principal.account.id), {
     ...rest,
     header: header || undefined,
     footer: footer || undefined,

@@ -14,6 +14,7 @@ import { auditStatementFor } from '../../middleware/audit';
 import { upgradeUrl } from '../../middleware/authorize';
 import { bundlePdfs } from '../../services/documents/bundle';
 import * as creating from '../../services/templates/create-template';
+import { browserLauncher } from '../../services/rendering/browser-launches';
 import { convertDocxUploads, keepDocxSources } from '../../services/templates/docx-documents';
 import * as updating from '../../services/templates/update-template';
 import type { TemplateContext } from '../../services/templates/template-records';
@@ -86,7 +87,7 @@ export const createTemplate: RouteHandler<typeof routes.createTemplate, AppEnv> 
     documents.push({ ...(await toUpload(`documents[${i}]`, entry, i)), fields: entry.fields });
   }
   // DOCX files become their printed PDFs here; the template is then made exactly as from PDFs.
-  const converted = await convertDocxUploads(c.env.BROWSER, documents);
+  const converted = await convertDocxUploads(browserLauncher(c.env, c.var.principal.account.id), documents);
   const db = c.var.db;
   const created = await creating.createTemplate(creatingContext(c, db, 'template.create'), { ...body, documents });
   // After the rows exist (their keys are chosen by the ingest), as for HTML sources.
@@ -177,7 +178,7 @@ export const changeTemplateDocuments: RouteHandler<typeof routes.changeTemplateD
   // DOCX files become their printed PDFs, as on creation; their sources are kept once the rows exist.
   const withFiles = changes.filter((change) => change.upload);
   const uploads = withFiles.map((change) => change.upload!);
-  const converted = await convertDocxUploads(c.env.BROWSER, uploads);
+  const converted = await convertDocxUploads(browserLauncher(c.env, c.var.principal.account.id), uploads);
   for (const { index } of converted) {
     // A converted file's name loses its .docx, as on creation.
     withFiles[index].upload = uploads[index];

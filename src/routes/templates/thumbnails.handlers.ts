@@ -1,4 +1,5 @@
-// Handlers of template thumbnails: find the template and document, then serve or draw the PNGs.
+// Handlers of template thumbnails: find the template and document, then serve a stored PNG or queue
+// the drawing (a read never starts a browser: docs/decisions.md › Browser Rendering as a budget).
 import type { RouteHandler } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
@@ -6,15 +7,14 @@ import * as templatesDb from '../../db/queries/templates';
 import type { Template, TemplateDocument } from '../../db/schema/index';
 import { ApiError, notFound } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
-import { RenderingUnavailable } from '../../services/rendering/sandboxed-page';
-import { generateThumbnails as generate, thumbnailFor, type ThumbnailDeps } from '../../services/templates/thumbnails';
+import { requestThumbnails } from '../../services/templates/thumbnail-jobs';
+import { storedThumbnail, thumbnailWidth } from '../../services/templates/thumbnails';
 import { loadTemplate } from './templates.handlers';
 import { thumbnailUrl } from './templates.serialize';
 import type * as routes from './thumbnails.routes';
 
-function depsOf(c: Context<AppEnv>): ThumbnailDeps {
-  return { bucket: c.env.FILES, browser: c.env.BROWSER, assets: c.env.ASSETS };
-}
+/** Seconds a client waits before asking again for a thumbnail that is queued. */
+export const THUMBNAIL_RETRY_AFTER = 10;
 
 async function documentsOf(c: Context<AppEnv>, template: Template, documentId: string | undefined): Promise<TemplateDocument[]> {
   if (documentId === undefined) return templatesDb.listCurrentDocuments(c.var.db, [template.id]);
@@ -23,56 +23,67 @@ async function documentsOf(c: Context<AppEnv>, template: Template, documentId: s
   return [document];
 }
 
+/** Queues one batch for `documents` at `width`, or 503 when nothing could ever draw it. */
+async function queueDrawing(c: Context<AppEnv>, documents: TemplateDocument[], width: number): Promise<void> {
+  const queue = c.env.SEALING_QUEUE;
+  if (!c.env.BROWSER || !queue) {
+    console.error('thumbnails: the BROWSER binding or the document queue (SEALING_QUEUE) is not configured.');
+    throw new ApiError(503, 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.');
+  }
+  try {
+    await requestThumbnails(queue, c.var.principal.account.id, documents.map((d) => d.id), [width]);
+  } catch (error) {
+    console.error('thumbnails: the batch could not be queued:', error);
+    throw new ApiError(503, 'The thumbnail is not drawn yet and could not be queued for drawing; retry in a minute.');
+  }
+}
+
+function generation(c: Context<AppEnv>, template: Template, documents: TemplateDocument[], width: number, pages?: number) {
+  const base = baseUrl(c.req.raw, c.env.APP_URL);
+  return {
+    status: 'generating' as const,
+    width,
+    thumbnails: documents.flatMap((document) =>
+      (pages === undefined ? Array.from({ length: document.pageCount }, (_, i) => i + 1) : [pages]).map((page) => ({
+        document_id: document.uuid,
+        page,
+        url: thumbnailUrl(base, template, { documentUuid: document.uuid, page, width }),
+      })),
+    ),
+  };
+}
+
 export const getThumbnail: RouteHandler<typeof routes.getThumbnail, AppEnv> = async (c) => {
-  const { document_id: documentId, page, width } = c.req.valid('query');
+  const { document_id: documentId, page } = c.req.valid('query');
+  const width = thumbnailWidth(c.req.valid('query').width);
   const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
   const [document] = await documentsOf(c, template, documentId);
   if (!document) throw notFound('Document');
   if (page > document.pageCount) {
     throw new ApiError(404, `Page ${page} not found: the document has ${document.pageCount} ${document.pageCount === 1 ? 'page' : 'pages'}, numbered from 1.`);
   }
-  let png: Uint8Array;
-  try {
-    png = await thumbnailFor(depsOf(c), document, page, width);
-  } catch (error) {
-    if (error instanceof RenderingUnavailable) {
-      console.error(error.message);
-      throw new ApiError(503, 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.');
-    }
-    throw error;
+  const png = await storedThumbnail(c.env.FILES, document, page, width);
+  if (!png) {
+    // Every page of the document at this width, in one background batch with one browser launch.
+    await queueDrawing(c, [document], width);
+    c.header('Retry-After', String(THUMBNAIL_RETRY_AFTER));
+    c.header('Cache-Control', 'no-store');
+    return c.json(generation(c, template, [document], width, page), 202);
   }
   return c.body(png.buffer as ArrayBuffer, 200, {
     'Content-Type': 'image/png',
     'Content-Length': String(png.byteLength),
     'Cache-Control': 'private, no-store',
+    'X-Thumbnail-Width': String(width),
   }) as never;
 };
 
 export const generateThumbnails: RouteHandler<typeof routes.generateThumbnails, AppEnv> = async (c) => {
-  const { document_id: documentId, width } = c.req.valid('query');
+  const { document_id: documentId } = c.req.valid('query');
+  const width = thumbnailWidth(c.req.valid('query').width);
   const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
   const documents = await documentsOf(c, template, documentId);
-  const deps = depsOf(c);
-  // Off the request path (decisions.md › Thumbnails): a page the background run has not drawn yet is
-  // drawn by the first GET of its URL, so a run cut short costs latency, never a missing image.
-  c.executionCtx.waitUntil(
-    (async () => {
-      for (const document of documents) {
-        try {
-          await generate(deps, document, width);
-        } catch (error) {
-          console.error(`Thumbnails of template ${template.publicId} document ${document.uuid} at ${width}px:`, error);
-        }
-      }
-    })(),
-  );
-  const base = baseUrl(c.req.raw, c.env.APP_URL);
-  const thumbnails = documents.flatMap((document) =>
-    Array.from({ length: document.pageCount }, (_, i) => ({
-      document_id: document.uuid,
-      page: i + 1,
-      url: thumbnailUrl(base, template, { documentUuid: document.uuid, page: i + 1, width }),
-    })),
-  );
-  return c.json({ status: 'generating' as const, width, thumbnails }, 202);
+  // One batch for every document: the job skips pages already drawn, so repeating this is idempotent.
+  await queueDrawing(c, documents, width);
+  return c.json(generation(c, template, documents, width), 202);
 };

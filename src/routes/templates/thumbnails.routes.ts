@@ -1,6 +1,6 @@
 // Routes of template thumbnails (spec › Other endpoints: thumbnails; Scopes: templates:read / write).
 import { z } from '@hono/zod-openapi';
-import { THUMBNAIL_WIDTH } from '../../services/templates/thumbnails';
+import { THUMBNAIL_WIDTH, THUMBNAIL_WIDTHS } from '../../services/templates/thumbnails';
 import { tenantRoute } from '../openapi-helpers';
 import { templateParams } from './templates.schemas';
 
@@ -12,7 +12,9 @@ const width = z.coerce
   .min(min, `must be between ${min} and ${max} pixels`)
   .max(max, `must be between ${min} and ${max} pixels`)
   .default(THUMBNAIL_WIDTH.default)
-  .openapi({ description: `Image width in pixels (${min}–${max}); ${THUMBNAIL_WIDTH.default} by default.` });
+  .openapi({
+    description: `Image width in pixels (${min}–${max}), rounded to the nearest drawn width (${THUMBNAIL_WIDTHS.join(', ')}; halfway goes up); ${THUMBNAIL_WIDTH.default} by default.`,
+  });
 const documentId = z.string().max(64).optional().openapi({ description: 'Document uuid or integer id; the first document by default.' });
 
 export const thumbnailQuery = z.object({
@@ -34,7 +36,7 @@ export const generateThumbnailsQuery = z.object({
 const generationSchema = z
   .object({
     status: z.literal('generating'),
-    width: z.number().int(),
+    width: z.number().int().openapi({ description: 'The drawn width the requested one was rounded to.' }),
     thumbnails: z.array(z.object({ document_id: z.uuid(), page: z.number().int(), url: z.string() })),
   })
   .openapi('ThumbnailGeneration');
@@ -45,10 +47,22 @@ export const getThumbnail = tenantRoute(
     method: 'get',
     path: '/templates/{id}/documents/thumbnail',
     tags,
-    summary: 'A page of a template document as a PNG (drawn on first request)',
+    summary: 'A page of a template document as a PNG',
+    description:
+      'Serves a stored thumbnail. One not drawn yet is answered 202 with `Retry-After`, and its document is queued to be drawn ' +
+      'at that width (every page, in the background); a read never starts a browser itself.',
     request: { params: templateParams, query: thumbnailQuery },
     responses: {
-      200: { description: 'The PNG.', content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } } },
+      200: {
+        description: 'The PNG; `X-Thumbnail-Width` says the drawn width it is.',
+        headers: { 'X-Thumbnail-Width': { schema: { type: 'integer' }, description: 'The drawn width the requested one was rounded to.' } },
+        content: { 'image/png': { schema: z.string().openapi({ format: 'binary' }) } },
+      },
+      202: {
+        description: 'Not drawn yet: drawing is queued; retry after `Retry-After` seconds.',
+        headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before asking again.' } },
+        content: { 'application/json': { schema: generationSchema } },
+      },
       503: { description: 'The page is not drawn yet and the rendering browser is unavailable; retry later.', content: { 'application/json': { schema: z.object({ error: z.string() }) } } },
     },
   },
@@ -62,9 +76,12 @@ export const generateThumbnails = tenantRoute(
     tags,
     summary: 'Draw every page’s PNG in the background',
     description:
-      'Answers at once with the URLs; the images are drawn after the response (pages already drawn at this width are skipped). ' +
-      'A URL requested before its image is ready draws that page on the spot.',
+      'Answers at once with the URLs; the images are drawn in one background batch (pages already drawn at this width are skipped). ' +
+      'A URL requested before its image is ready answers 202 until it is.',
     request: { params: templateParams, query: generateThumbnailsQuery },
-    responses: { 202: { description: 'Drawing has started.', content: { 'application/json': { schema: generationSchema } } } },
+    responses: {
+      202: { description: 'Drawing is queued.', content: { 'application/json': { schema: generationSchema } } },
+      503: { description: 'The rendering browser is unavailable; retry later.', content: { 'application/json': { schema: z.object({ error: z.string() }) } } },
+    },
   },
 );

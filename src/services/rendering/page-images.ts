@@ -51,17 +51,19 @@ function decodeDataUrl(dataUrl: string): Uint8Array {
   return bytes;
 }
 
+/** One image to draw: a page (numbered from 1) at a width in pixels. */
+export type PageImage = { page: number; width: number };
+
 /**
- * Draws `pages` (numbered from 1) of `pdf` at `width` pixels wide, one browser page for the whole
- * document; `onPage` receives each PNG as soon as it is drawn (so a caller can store it at once).
+ * Draws `images` of `pdf`, one browser page for the whole document (it is loaded once whatever the
+ * pages and widths); `onImage` receives each PNG as soon as it is drawn (so a caller can store it at once).
  */
 export async function renderPageImages(
   browser: Browser,
   assets: Fetcher,
   pdf: Uint8Array,
-  pages: number[],
-  width: number,
-  onPage: (page: number, png: Uint8Array) => Promise<void>,
+  images: PageImage[],
+  onImage: (image: PageImage, png: Uint8Array) => Promise<void>,
 ): Promise<void> {
   const [library, worker] = await Promise.all([asset(assets, '/vendor/pdfjs/pdf.min.mjs'), asset(assets, '/vendor/pdfjs/pdf.worker.min.mjs')]);
   const { page } = await sandboxedPage(browser, {
@@ -78,9 +80,9 @@ export async function renderPageImages(
     await page.goto(`${RENDER_ORIGIN}/renderer.html`, { waitUntil: 'load' });
     await page.waitForFunction('window.rendererReady === true');
     await page.evaluate('window.openDocument()');
-    for (const number of pages) {
-      const dataUrl = (await page.evaluate(`window.renderPage(${Number(number)}, ${Number(width)})`)) as string;
-      await onPage(number, decodeDataUrl(dataUrl));
+    for (const image of images) {
+      const dataUrl = (await page.evaluate(`window.renderPage(${Number(image.page)}, ${Number(image.width)})`)) as string;
+      await onImage(image, decodeDataUrl(dataUrl));
     }
   } finally {
     await page.close().catch(() => {});

@@ -1,6 +1,7 @@
 // A Browser Rendering page that reaches nothing: every request the page makes is answered from a fixed
 // set of in-memory resources or aborted, so tenant HTML cannot fetch (SSRF) or read files (file:).
 import puppeteer, { type Browser, type HTTPRequest, type Page } from '@cloudflare/puppeteer';
+import { takeBrowserLaunch, type BrowserLauncher, type LaunchUse } from './browser-launches';
 
 /** The made-up origin rendered documents live on (RFC 2606 `.invalid`: never resolvable). */
 export const RENDER_ORIGIN = 'https://render.invalid';
@@ -16,11 +17,15 @@ export type SandboxOptions = {
 
 export class RenderingUnavailable extends Error {}
 
-/** Starts one browser session; the caller opens pages in it and must close it. */
-export async function openBrowser(binding: Fetcher | undefined): Promise<Browser> {
-  if (!binding) throw new RenderingUnavailable('The BROWSER binding (Browser Rendering) is not configured.');
+/**
+ * Starts one browser session, the only place that launches one: each launch is first taken from the
+ * account's budget (BrowserLaunchesExhausted when spent). The caller opens pages in it and must close it.
+ */
+export async function openBrowser(launcher: BrowserLauncher, use: LaunchUse): Promise<Browser> {
+  if (!launcher.binding) throw new RenderingUnavailable('The BROWSER binding (Browser Rendering) is not configured.');
+  await takeBrowserLaunch(launcher, use);
   try {
-    return await puppeteer.launch(binding);
+    return await puppeteer.launch(launcher.binding);
   } catch (error) {
     throw new RenderingUnavailable(`Browser Rendering could not start a browser: ${(error as Error).message}`);
   }

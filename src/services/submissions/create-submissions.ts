@@ -27,6 +27,7 @@ import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';
 import { autoSignValues } from './auto-sign';
 import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
+import type { BrowserLauncher } from '../rendering/browser-launches';
 import { docxDocumentsOf, generateDocuments, missingVariablesProblem, variableValues, type GeneratedDocument } from './generated-documents';
 import { ACTIVE_SUBMITTER_STATES, completeSubmitter, isTurnOf, submittersToInvite, type StateContext } from './submission-state';
 
@@ -68,7 +69,7 @@ export type CreateContext = StateContext & {
   linkDomains?: readonly LinkDomain[];
   /** Where DOCX templates' documents are kept and their filled copies stored, and the browser that prints them. */
   files?: R2Bucket;
-  browser?: Fetcher;
+  browser?: BrowserLauncher;
 };
 
 /** At most this many submitters per submission and submissions per request (docs/decisions.md › Submissions). */
@@ -502,10 +503,7 @@ async function generateDocxDocuments(
     return values;
   });
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
-  const out: GeneratedDocument[] = [];
-  for (const [i, values] of valuesOf.entries()) {
-    const where = inputs.length > 1 ? `submissions[${i}]: ` : '';
-    out.push(...(await generateDocuments(ctx.files, ctx.browser, docx, values, planned[i].submission.slug, where)));
-  }
-  return out;
+  if (!ctx.browser) throw new Error('Creating submissions of a DOCX template needs the browser launcher in its context.');
+  const fillings = valuesOf.map((values, i) => ({ values, submissionSlug: planned[i].submission.slug, where: inputs.length > 1 ? `submissions[${i}]: ` : '' }));
+  return generateDocuments(ctx.files, ctx.browser, docx, fillings);
 }

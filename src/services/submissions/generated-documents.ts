@@ -6,6 +6,7 @@ import type { TemplateDocument } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { unzipDocx, type VariableValues } from '../documents/docx';
 import { inspectPdf } from '../documents/pdf';
+import type { BrowserLauncher } from '../rendering/browser-launches';
 import { renderDocuments } from '../rendering/print-documents';
 import { extractDocumentFields } from '../templates/document-fields';
 import { docxSourceKey, docxVariablesKey, printableDocx, type DocxSource } from '../templates/docx-documents';
@@ -69,36 +70,42 @@ export function missingVariablesProblem(where: string, variables: string[], valu
 
 export type GeneratedDocument = { key: string; bytes: Uint8Array };
 
+/** One submission's values, its slug and how its problems are prefixed (`submissions[2]: `). */
+export type DocxFilling = { values: VariableValues; submissionSlug: string; where: string };
+
 /**
- * Fills and prints one submission's DOCX documents. A filled document must keep the page count of the
- * template's rendering, since field areas are placed on those pages; otherwise the submission is refused.
+ * Fills and prints the DOCX documents of every submission in `fillings`, all in one browser session (a
+ * bulk request costs one launch of the account's budget, not one per submission). A filled document
+ * must keep the page count of the template's rendering, since field areas are placed on those pages;
+ * otherwise the submission is refused.
  */
-export async function generateDocuments(
-  bucket: R2Bucket,
-  browser: Fetcher | undefined,
-  docs: DocxDocument[],
-  values: VariableValues,
-  submissionSlug: string,
-  where: string,
-): Promise<GeneratedDocument[]> {
+export async function generateDocuments(bucket: R2Bucket, browser: BrowserLauncher, docs: DocxDocument[], fillings: DocxFilling[]): Promise<GeneratedDocument[]> {
+  const sources = await Promise.all(
+    docs.map(async ({ document }) => {
+      const original = await bucket.get(docxSourceKey(document.r2Key));
+      if (!original) throw new Error(`The DOCX source of template document ${document.id} is missing from storage.`);
+      return unzipDocx(new Uint8Array(await original.arrayBuffer()));
+    }),
+  );
   const pages: { html: string; header?: string; footer?: string }[] = [];
-  for (const { document } of docs) {
-    const original = await bucket.get(docxSourceKey(document.r2Key));
-    if (!original) throw new Error(`The DOCX source of template document ${document.id} is missing from storage.`);
-    pages.push(await printableDocx(unzipDocx(new Uint8Array(await original.arrayBuffer())), values));
+  for (const { values } of fillings) {
+    for (const files of sources) pages.push(await printableDocx(files, values));
   }
   const pdfs = await renderDocuments(browser, { documents: pages, size: 'Letter' });
   const out: GeneratedDocument[] = [];
-  for (const [i, { document }] of docs.entries()) {
-    const { pageCount } = await inspectPdf(pdfs[i]);
-    if (pageCount !== document.pageCount) {
-      throw unprocessable(
-        `${where}the values given make "${document.filename}" ${pageCount} pages long instead of its template's ${document.pageCount}; fields are placed on the template's pages, so the filled document must keep its page count (shorten the values or keep conditional blocks within a page).`,
-      );
+  for (const [f, { submissionSlug, where }] of fillings.entries()) {
+    for (const [d, { document }] of docs.entries()) {
+      const pdf = pdfs[f * docs.length + d];
+      const { pageCount } = await inspectPdf(pdf);
+      if (pageCount !== document.pageCount) {
+        throw unprocessable(
+          `${where}the values given make "${document.filename}" ${pageCount} pages long instead of its template's ${document.pageCount}; fields are placed on the template's pages, so the filled document must keep its page count (shorten the values or keep conditional blocks within a page).`,
+        );
+      }
+      // Text tags printed again from the DOCX are hidden as in the template's rendering; their fields are the template's.
+      const { bytes } = await extractDocumentFields(pdf, `"${document.filename}"`);
+      out.push({ key: generatedDocumentKey(document, submissionSlug), bytes });
     }
-    // Text tags printed again from the DOCX are hidden as in the template's rendering; their fields are the template's.
-    const { bytes } = await extractDocumentFields(pdfs[i], `"${document.filename}"`);
-    out.push({ key: generatedDocumentKey(document, submissionSlug), bytes });
   }
   return out;
 }

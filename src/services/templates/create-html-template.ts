@@ -1,6 +1,7 @@
 // Templates from HTML (spec › Template document: `.html` rendered to PDF; decisions.md › Documents in):
 // each document is printed through Browser Rendering, then created exactly like a PDF upload; the
 // HTML source is kept beside each document's PDF in R2 for later re-rendering.
+import type { BrowserLauncher } from '../rendering/browser-launches';
 import type { PageSize } from '../rendering/html-to-pdf';
 import { renderDocuments } from '../rendering/print-documents';
 import { createTemplate, type TemplateWithDocuments } from './create-template';
@@ -25,8 +26,8 @@ export function htmlSourceKey(documentR2Key: string): string {
   return `${documentR2Key}/source.json`;
 }
 
-export async function createHtmlTemplate(ctx: TemplateContext, binding: Fetcher | undefined, input: HtmlTemplateInput): Promise<TemplateWithDocuments> {
-  const pdfs = await renderDocuments(binding, input);
+export async function createHtmlTemplate(ctx: TemplateContext, launcher: BrowserLauncher, input: HtmlTemplateInput): Promise<TemplateWithDocuments> {
+  const pdfs = await renderDocuments(launcher, input);
   const documents = input.documents.map((document, i) => ({
     label: document.name ? `documents[${i}] "${document.name}"` : `documents[${i}]`,
     name: document.name?.trim() || input.name?.trim() || `Document ${i + 1}`,

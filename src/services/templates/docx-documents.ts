@@ -7,6 +7,7 @@ import { unprocessable } from '../../lib/errors';
 import { docxHeaderFooter, docxVariables, fillDocx, looksLikeZip, unzipDocx, type DocxFiles, type VariableValues } from '../documents/docx';
 import { copyStoredFiles, type Upload } from '../documents/ingest';
 import { UnusableDocument } from '../documents/pdf';
+import type { BrowserLauncher } from '../rendering/browser-launches';
 import { renderDocuments } from '../rendering/print-documents';
 
 /** What a DOCX template document keeps, at `docxSourceKey(r2Key)`. */
@@ -57,7 +58,7 @@ export type ConvertedDocx = { index: number; original: Uint8Array; variables: st
  * Replaces every DOCX upload by its printed PDF (in place) and returns what to keep for each. Every
  * unusable DOCX is named in one 422 before any browser starts.
  */
-export async function convertDocxUploads(binding: Fetcher | undefined, uploads: Upload[]): Promise<ConvertedDocx[]> {
+export async function convertDocxUploads(launcher: BrowserLauncher, uploads: Upload[]): Promise<ConvertedDocx[]> {
   const problems: string[] = [];
   const pending: (ConvertedDocx & { page: { html: string; header?: string; footer?: string } })[] = [];
   for (const [index, upload] of uploads.entries()) {
@@ -77,7 +78,7 @@ export async function convertDocxUploads(binding: Fetcher | undefined, uploads: 
   }
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   if (!pending.length) return [];
-  const pdfs = await renderDocuments(binding, { documents: pending.map((p) => p.page), size: 'Letter' });
+  const pdfs = await renderDocuments(launcher, { documents: pending.map((p) => p.page), size: 'Letter' });
   pending.forEach((p, i) => {
     const upload = uploads[p.index];
     uploads[p.index] = { ...upload, name: upload.name.replace(/\.docx$/i, ''), bytes: pdfs[i], contentType: 'application/pdf' };

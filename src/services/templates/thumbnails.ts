@@ -1,66 +1,98 @@
 // Template page thumbnails (spec › Other endpoints: thumbnails): PNGs in R2 beside each document's PDF,
-// keyed by width and page, drawn by Browser Rendering on request or in the background.
+// keyed by width and page. Reads only serve what is stored; drawing happens in background batches
+// (thumbnail-jobs.ts), one browser launch for every missing page and width of a batch.
 import type { TemplateDocument } from '../../db/schema/index';
-import { renderPageImages } from '../rendering/page-images';
+import type { BrowserLauncher } from '../rendering/browser-launches';
+import { renderPageImages, type PageImage } from '../rendering/page-images';
 import { closeBrowser, openBrowser } from '../rendering/sandboxed-page';
 
+/** The widths drawn (docs/decisions.md › Browser Rendering as a budget): any width asked for is one of these. */
+export const THUMBNAIL_WIDTHS = [200, 400, 800, 1600] as const;
+export type ThumbnailWidth = (typeof THUMBNAIL_WIDTHS)[number];
+
+/** The widths a request may name (rounded to THUMBNAIL_WIDTHS), and the one used when it names none. */
 export const THUMBNAIL_WIDTH = { min: 50, max: 1600, default: 400 } as const;
 
-export type ThumbnailDeps = { bucket: R2Bucket; browser: Fetcher | undefined; assets: Fetcher };
+/** The drawn width nearest to `requested`; halfway between two goes to the larger (300 → 400). */
+export function thumbnailWidth(requested: number): ThumbnailWidth {
+  let best: ThumbnailWidth = THUMBNAIL_WIDTHS[0];
+  for (const width of THUMBNAIL_WIDTHS) {
+    if (Math.abs(width - requested) <= Math.abs(best - requested)) best = width;
+  }
+  return best;
+}
 
-export class DocumentFileMissing extends Error {}
+export type ThumbnailDeps = { bucket: R2Bucket; launcher: BrowserLauncher; assets: Fetcher };
+
+type ThumbnailDocument = Pick<TemplateDocument, 'r2Key' | 'pageCount'>;
 
 /** Thumbnails live under the document's own key: a replaced document (new key) never shows old ones. */
 export function thumbnailKey(documentR2Key: string, width: number, page: number): string {
   return `${documentR2Key}/thumbnails/w${width}/p${page}.png`;
 }
 
+function thumbnailsPrefix(documentR2Key: string): string {
+  return `${documentR2Key}/thumbnails/`;
+}
+
 const PNG_METADATA = { httpMetadata: { contentType: 'image/png' } };
 
+/** A stored thumbnail, or null when it is not drawn yet. Never draws: a read launches no browser. */
+export async function storedThumbnail(bucket: R2Bucket, document: ThumbnailDocument, page: number, width: number): Promise<Uint8Array | null> {
+  const object = await bucket.get(thumbnailKey(document.r2Key, width, page));
+  return object ? new Uint8Array(await object.arrayBuffer()) : null;
+}
+
+async function missingImages(bucket: R2Bucket, document: ThumbnailDocument, widths: readonly number[]): Promise<PageImage[]> {
+  const wanted = widths.flatMap((width) => Array.from({ length: document.pageCount }, (_, i) => ({ page: i + 1, width })));
+  const stored = await Promise.all(wanted.map(({ page, width }) => bucket.head(thumbnailKey(document.r2Key, width, page))));
+  return wanted.filter((_, i) => !stored[i]);
+}
+
+export type DrawnThumbnails = { launched: boolean; drawn: number; /** Documents whose PDF is not in R2 (skipped). */ missingFiles: string[] };
+
 /**
- * Draws and stores the pages of `document` at `width` that are not stored yet (all pages unless
- * `pages` says which). Idempotent: a second run finds them stored and draws nothing. Returns what it
- * drew, by page number.
+ * Draws and stores every page of `documents` at each of `widths` that is not stored yet, all in one
+ * browser session, launched only when something is missing. Idempotent: a second run finds everything
+ * stored and launches nothing. Throws BrowserLaunchesExhausted or RenderingUnavailable before drawing.
  */
-export async function generateThumbnails(
-  deps: ThumbnailDeps,
-  document: Pick<TemplateDocument, 'r2Key' | 'pageCount'>,
-  width: number,
-  pages: number[] = Array.from({ length: document.pageCount }, (_, i) => i + 1),
-): Promise<Map<number, Uint8Array>> {
-  const stored = await Promise.all(pages.map((page) => deps.bucket.head(thumbnailKey(document.r2Key, width, page))));
-  const missing = pages.filter((_, i) => !stored[i]);
-  const drawn = new Map<number, Uint8Array>();
-  if (missing.length === 0) return drawn;
-  const object = await deps.bucket.get(document.r2Key);
-  if (!object) throw new DocumentFileMissing(`No stored file at ${document.r2Key}.`);
-  const pdf = new Uint8Array(await object.arrayBuffer());
-  const browser = await openBrowser(deps.browser);
+export async function drawThumbnails(deps: ThumbnailDeps, documents: ThumbnailDocument[], widths: readonly number[]): Promise<DrawnThumbnails> {
+  const result: DrawnThumbnails = { launched: false, drawn: 0, missingFiles: [] };
+  const planned = await Promise.all(
+    documents.map(async (document) => ({ document, images: await missingImages(deps.bucket, document, widths), file: await deps.bucket.head(document.r2Key) })),
+  );
+  const work = planned.filter((w) => w.images.length > 0 && w.file);
+  result.missingFiles = planned.filter((w) => w.images.length > 0 && !w.file).map((w) => w.document.r2Key);
+  if (work.length === 0) return result;
+  const browser = await openBrowser(deps.launcher, 'background');
+  result.launched = true;
   try {
-    await renderPageImages(browser, deps.assets, pdf, missing, width, async (page, png) => {
-      drawn.set(page, png);
-      await deps.bucket.put(thumbnailKey(document.r2Key, width, page), png, PNG_METADATA);
-    });
+    for (const { document, images } of work) {
+      const object = await deps.bucket.get(document.r2Key);
+      if (!object) {
+        result.missingFiles.push(document.r2Key);
+        continue;
+      }
+      const pdf = new Uint8Array(await object.arrayBuffer());
+      await renderPageImages(browser, deps.assets, pdf, images, async ({ page, width }, png) => {
+        await deps.bucket.put(thumbnailKey(document.r2Key, width, page), png, PNG_METADATA);
+        result.drawn += 1;
+      });
+    }
   } finally {
     await closeBrowser(browser);
   }
-  return drawn;
+  return result;
 }
 
-/** One page's PNG: from R2, or drawn and stored now when it is not there yet. */
-export async function thumbnailFor(
-  deps: ThumbnailDeps,
-  document: Pick<TemplateDocument, 'r2Key' | 'pageCount'>,
-  page: number,
-  width: number,
-): Promise<Uint8Array> {
-  const object = await deps.bucket.get(thumbnailKey(document.r2Key, width, page));
-  if (object) return new Uint8Array(await object.arrayBuffer());
-  const drawn = await generateThumbnails(deps, document, width, [page]);
-  const png = drawn.get(page);
-  if (png) return png;
-  // Stored meanwhile by a concurrent run.
-  const again = await deps.bucket.get(thumbnailKey(document.r2Key, width, page));
-  if (!again) throw new DocumentFileMissing(`Thumbnail ${page} of ${document.r2Key} was not stored.`);
-  return new Uint8Array(await again.arrayBuffer());
+/** The bytes a document's thumbnails hold in R2, every width: what its storage counts for them. */
+export async function storedThumbnailBytes(bucket: R2Bucket, documentR2Key: string): Promise<number> {
+  let bytes = 0;
+  let cursor: string | undefined;
+  do {
+    const listed = await bucket.list({ prefix: thumbnailsPrefix(documentR2Key), cursor });
+    for (const object of listed.objects) bytes += object.size;
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor);
+  return bytes;
 }

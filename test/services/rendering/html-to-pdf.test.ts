@@ -1,12 +1,11 @@
 // renderHtmlToPdf against the local Browser Rendering binding: what the sandbox lets a document load.
-import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { renderHtmlToPdf } from '../../../src/services/rendering/html-to-pdf';
 import { closeBrowser, openBrowser } from '../../../src/services/rendering/sandboxed-page';
-import { recorderPath } from '../../rendering-fixtures';
+import { recorderPath, testLauncher } from '../../rendering-fixtures';
 
 async function render(html: string, footer?: string) {
-  const browser = await openBrowser(env.BROWSER);
+  const browser = await openBrowser(testLauncher(), 'request');
   try {
     return await renderHtmlToPdf(browser, { html, footer, size: 'A4' });
   } finally {
