@@ -8,9 +8,9 @@ import type { Bindings } from '../src/env';
 import { receiverBase } from './webhook-receiver';
 
 /** What can fail: a D1 batch, a single D1 write (not a SELECT), an R2 put, a queue send, an outbound call. */
-export type FaultKind = 'd1.batch' | 'd1.write' | 'r2.put' | 'queue.send' | 'fetch.tsa' | 'fetch.webhook';
+export type FaultKind = 'd1.batch' | 'd1.write' | 'r2.put' | 'queue.send' | 'fetch.tsa' | 'fetch.csc' | 'fetch.webhook';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['d1.batch', 'd1.write', 'r2.put', 'queue.send', 'fetch.tsa', 'fetch.webhook'];
+export const FAULT_KINDS: readonly FaultKind[] = ['d1.batch', 'd1.write', 'r2.put', 'queue.send', 'fetch.tsa', 'fetch.csc', 'fetch.webhook'];
 
 /** `before`: the call fails and did nothing. `after`: the call did its work, then the caller gets an error. */
 export type FaultMode = 'before' | 'after';
@@ -82,16 +82,26 @@ export class Faults {
     return wrapped as unknown as Cloudflare.Env;
   }
 
-  /** Outbound calls to the TSA and to the webhook receiver go through the plan until `restore()`. */
+  /**
+   * Outbound calls to the TSA, the QES provider (CSC imitation) and the webhook receiver go through the
+   * plan until `restore()`. The provider's authorization page is the signer's browser, never the Worker.
+   */
   interceptFetch(): void {
     if (this.realFetch) return;
     const real = (this.realFetch = globalThis.fetch);
     const hooks = `${receiverBase()}/hooks/`;
+    const kindOf = (url: string): FaultKind | null => {
+      if (url.startsWith(TSA_URL)) return 'fetch.tsa';
+      if (url.startsWith(hooks)) return 'fetch.webhook';
+      if (url.startsWith(env.TEST_CSC_URL) && !url.includes('/oauth2/authorize')) return 'fetch.csc';
+      return null;
+    };
     globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
       const url = input instanceof Request ? input.url : String(input);
-      const kind: FaultKind | null = url.startsWith(TSA_URL) ? 'fetch.tsa' : url.startsWith(hooks) ? 'fetch.webhook' : null;
+      const kind = kindOf(url);
       if (!kind) return real(input, init);
-      return this.call(kind, kind === 'fetch.tsa' ? 'timestamp request' : 'POST to endpoint', () => real(input, init));
+      const what = kind === 'fetch.tsa' ? 'timestamp request' : kind === 'fetch.webhook' ? 'POST to endpoint' : new URL(url).pathname.replace(/^\/t\/[^/]+/, '');
+      return this.call(kind, what, () => real(input, init));
     }) as typeof fetch;
   }
 
@@ -165,7 +175,7 @@ export class Faults {
           for (const m of list) post(m.body, m.delaySeconds ?? options?.delaySeconds);
         });
       },
-    } as Queue<Body>;
+    } as unknown as Queue<Body>;
   }
 }
 
@@ -200,4 +210,14 @@ export function messageBatch<Body>(queue: string, entries: readonly MailboxEntry
       return [];
     });
   return { batch, redeliveries };
+}
+
+/**
+ * The calls of `kind` a matrix faults: every one, except that of a run of like calls (one per table, one
+ * per endpoint: same place, same verb) only the first and the last; the ones between do the same step.
+ */
+export function stepsOf(calls: readonly Call[], kind: FaultKind): Call[] {
+  const mine = calls.filter((c) => c.kind === kind);
+  const like = (a: Call | undefined, b: Call) => a !== undefined && a.phase === b.phase && a.what.split(' ')[0] === b.what.split(' ')[0];
+  return mine.filter((c, i) => !like(mine[i - 1], c) || !like(mine[i + 1], c));
 }
