@@ -34,7 +34,9 @@ const D1_BINDINGS = ['CONTROL_DB', 'SHARD_0', 'SHARD_1', 'SHARD_2', 'SHARD_3'] a
 /** `insert into "events"` → `insert events`; what a statement does, for the matrix. */
 function describeSql(sql: string): string {
   const m = /^\s*(insert(?:\s+or\s+\w+)?\s+into|update|delete\s+from)\s+"?(\w+)"?/i.exec(sql);
-  return m ? `${m[1].split(/\s+/)[0].toLowerCase()} ${m[2]}` : sql.trim().slice(0, 24);
+  if (m) return `${m[1].split(/\s+/)[0].toLowerCase()} ${m[2]}`;
+  const read = /^\s*select\b.*?\bfrom\s+"?(\w+)"?/is.exec(sql);
+  return read ? `select ${read[1]}` : sql.trim().slice(0, 24);
 }
 
 const isRead = (sql: string) => /^\s*(select|with|pragma)\b/i.test(sql);
@@ -84,7 +86,7 @@ export class Faults {
 
   /**
    * Outbound calls to the TSA, the QES provider (CSC imitation) and the webhook receiver go through the
-   * plan until `restore()`. The provider's authorization page is the signer's browser, never the Worker.
+   * plan until `restore()`. The provider's authorization page is the signer's browser, never the Worker's.
    */
   interceptFetch(): void {
     if (this.realFetch) return;
@@ -93,7 +95,8 @@ export class Faults {
     const kindOf = (url: string): FaultKind | null => {
       if (url.startsWith(TSA_URL)) return 'fetch.tsa';
       if (url.startsWith(hooks)) return 'fetch.webhook';
-      if (url.startsWith(env.TEST_CSC_URL) && !url.includes('/oauth2/authorize')) return 'fetch.csc';
+      // Under an account's prefix (test/csc-fixtures.ts); the imitation's CRLs (sealing's DSS) are cached per isolate.
+      if (url.startsWith(`${env.TEST_CSC_URL}/t/`) && !url.includes('/oauth2/authorize')) return 'fetch.csc';
       return null;
     };
     globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
@@ -214,10 +217,12 @@ export function messageBatch<Body>(queue: string, entries: readonly MailboxEntry
 
 /**
  * The calls of `kind` a matrix faults: every one, except that of a run of like calls (one per table, one
- * per endpoint: same place, same verb) only the first and the last; the ones between do the same step.
+ * per endpoint: same place, same verb, as many statements) only the first and the last; the ones between
+ * do the same step.
  */
 export function stepsOf(calls: readonly Call[], kind: FaultKind): Call[] {
   const mine = calls.filter((c) => c.kind === kind);
-  const like = (a: Call | undefined, b: Call) => a !== undefined && a.phase === b.phase && a.what.split(' ')[0] === b.what.split(' ')[0];
+  const shape = (c: Call) => `${c.phase}|${c.what.split(' ')[0]}|${/\+\d+$/.exec(c.what)?.[0] ?? ''}`;
+  const like = (a: Call | undefined, b: Call) => a !== undefined && shape(a) === shape(b);
   return mine.filter((c, i) => !like(mine[i - 1], c) || !like(mine[i + 1], c));
 }

@@ -15,7 +15,7 @@ import { MOVED_ROWS_GRACE_MS } from '../../src/services/account-move';
 import { api, createAccount, partnerKeys } from '../helpers';
 import { completeValues, createTemplate } from '../submission-fixtures';
 import { drainFor, receiverHook } from '../webhook-fixtures';
-import { stepsOf, withFaults, type Call, type FaultKind, type FaultMode, type FaultPlan, type Faults } from '../fault-injection';
+import { stepsOf, withFaults, type Call, type FaultKind, type FaultMode, type FaultPlan } from '../fault-injection';
 
 type Rows = Record<string, Record<string, unknown>[]>;
 type Outcome = { fired: Call | null; answers: number[]; cleanups: number; problems: string[] };
