@@ -1,10 +1,11 @@
-// Fault injection around the real bindings (issue 28 › 10): `withFaults(env, plan)` hands back the
+// Fault injection around the real bindings (issue 28 › 10): `withFaults(plan)` hands back the
 // Worker's bindings with D1, R2, the queues and outbound fetch wrapped, so that the nth call of one kind
 // fails once — before it reaches the binding (nothing happened) or after it (it happened, the caller
 // never heard) — and every other call passes through to the real local binding. Queue sends are also
 // kept in a mailbox, so a test can deliver them to the Worker's queue() as the Queues runtime would.
 import { env } from 'cloudflare:test';
 import type { Bindings } from '../src/env';
+import { shardBindings } from '../src/db/shards';
 import { receiverBase } from './webhook-receiver';
 
 /** What can fail: a D1 batch, a single D1 write (not a SELECT), an R2 put, a queue send, an outbound call. */
@@ -28,8 +29,6 @@ export class InjectedFault extends Error {
 
 /** The local TSA's endpoint (test/global-setup/tsa.mjs); sealing timestamps through it under faults. */
 export const TSA_URL = `${env.TEST_TSA_URL}/tsa`;
-
-const D1_BINDINGS = ['CONTROL_DB', 'SHARD_0', 'SHARD_1', 'SHARD_2', 'SHARD_3'] as const;
 
 /** `insert into "events"` → `insert events`; what a statement does, for the matrix. */
 function describeSql(sql: string): string {
@@ -74,10 +73,8 @@ export class Faults {
   /** The bindings with every faultable binding wrapped; TSA_URLS points at the local TSA. */
   env(base: Cloudflare.Env = env): Cloudflare.Env {
     const wrapped: Record<string, unknown> = { ...base, TSA_URLS: TSA_URL };
-    for (const name of D1_BINDINGS) {
-      const binding = (base as unknown as Record<string, D1Database | undefined>)[name];
-      if (binding) wrapped[name] = this.d1(binding);
-    }
+    wrapped.CONTROL_DB = this.d1(base.CONTROL_DB);
+    shardBindings(base).forEach((binding, shard) => (wrapped[`SHARD_${shard}`] = this.d1(binding)));
     wrapped.FILES = this.r2(base.FILES);
     wrapped.WEBHOOK_QUEUE = this.queue(base.WEBHOOK_QUEUE, 'signing-service-webhooks');
     if (base.SEALING_QUEUE) wrapped.SEALING_QUEUE = this.queue(base.SEALING_QUEUE, 'signing-service-sealing');
