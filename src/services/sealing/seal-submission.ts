@@ -135,7 +135,7 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
     await env.FILES.put(key, sealed.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: sealed.sha256 });
   } catch (error) {
     // A put that stored the object and still failed (issue 28 › 10) would leave a file no row records.
-    await env.FILES.delete(key).catch(() => undefined);
+    await env.FILES.delete(key).catch((err) => console.error(`sealing submission ${submission.id}: could not remove ${key} after a failed put`, err));
     throw error;
   }
 
