@@ -131,7 +131,13 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
     timestamper,
   });
   const key = sealedDocumentKey(submission.accountId, submission.id);
-  await env.FILES.put(key, sealed.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: sealed.sha256 });
+  try {
+    await env.FILES.put(key, sealed.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: sealed.sha256 });
+  } catch (error) {
+    // A put that stored the object and still failed (issue 28 › 10) would leave a file no row records.
+    await env.FILES.delete(key).catch((err) => console.error(`sealing submission ${submission.id}: could not remove ${key} after a failed put`, err));
+    throw error;
+  }
 
   // document.generated carries a public link like the completion events do, when the account has them on.
   const links = await payloadDocumentLinks(env.ENCRYPTION_KEY, apiBase, account, submission, [document.id]);
@@ -177,8 +183,11 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
       ),
     ]);
   } catch (error) {
-    // Another run recorded this document first: keep its file, drop ours.
-    const recorded = (await listSealedDocuments(db, submission.id)).some((d) => d.templateDocumentId === document.id);
+    // The batch may have committed and only its answer been lost (issue 28 › 10): then the row names our
+    // file, which stays. Otherwise another run recorded this document first (keep its file, drop ours),
+    // or nothing was recorded (drop ours, fail, and the retry seals again).
+    const recorded = (await listSealedDocuments(db, submission.id)).find((d) => d.templateDocumentId === document.id);
+    if (recorded?.r2Key === key) return;
     await env.FILES.delete(key);
     if (!recorded) throw error;
   }
