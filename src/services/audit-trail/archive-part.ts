@@ -30,8 +30,8 @@ function toLine(event: AuditEvent): string {
     user_agent: event.userAgent,
     request_id: event.requestId,
     created_at: event.createdAt,
-    // Only rows that have details carry the key, so parts written before it existed read the same.
-    ...(event.details ? { details: event.details } : {}),
+    // Parts written before the column existed have no key; they read as null.
+    details: event.details ?? null,
   });
 }
 
