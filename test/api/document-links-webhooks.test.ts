@@ -99,6 +99,8 @@ describe('documents in the payload of archiving a completed submission', () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true }, ['submission.archived']);
     const s = await submissionOf(owner);
     expect((await api('DELETE', `/api/submissions/${s.id}`, { token: owner.token })).status).toBe(200);
+    // Archived before its documents were sealed: the event waits for them as the completion's does.
+    await seal(owner, s.id);
     const [document] = byEvent(await deliveredBodies(owner, hook.id, receiver), 'submission.archived').data.submission.documents;
     expect(document.url).toMatch(/\/l\//);
   });

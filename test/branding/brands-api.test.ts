@@ -40,7 +40,7 @@ describe('POST /api/brands', () => {
 
   it('declares 422 for Create brand in the OpenAPI document', async () => {
     const doc = (await api('GET', '/api/openapi.json')).json;
-    expect(doc.paths['/api/brands'].post.responses['422'].description).toMatch(/missing/i);
+    expect(doc.paths['/brands'].post.responses['422'].description).toMatch(/missing/i);
   });
 
   it('refuses a name of only spaces', async () => {

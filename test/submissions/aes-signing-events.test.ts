@@ -52,7 +52,7 @@ async function deliveredFor(submissionId: number): Promise<Body[]> {
   return delivered.map((d) => JSON.parse(d.body) as Body).filter((b) => b.data.submission?.id === submissionId);
 }
 
-describe('signing.complete for aes signers', () => {
+describe('signing.complete for aes signers', { timeout: 30_000 }, () => {
   it('fires after form.completed with method email_code and the code check time when the template asks for an email code', async () => {
     const template = await createTemplate(owner.token);
     await api('PUT', `/api/templates/${template.id}`, { token: owner.token, body: { preferences: { require_email_2fa: true } } });
