@@ -62,7 +62,7 @@ describe('documents in webhook payloads', () => {
 
   it('carry a url in document.generated once the document is sealed', async () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true }, ['document.generated']);
-    const s = await sealedSubmissionOf(owner);
+    await sealedSubmissionOf(owner);
     const body = byEvent(await deliveredBodies(owner, hook.id, receiver), 'document.generated');
     expect(body.data.document.url).toMatch(/\/l\//);
     expect((await open(body.data.document.url)).status).toBe(200);
