@@ -2,7 +2,7 @@
 // submission's signed documents (submission.completed, form.completed, submitter.completed,
 // document.generated) reach a real webhook receiver only once the documents are sealed; a submission
 // whose sealing failed keeps them back until a reseal seals it (docs/webhooks.md › Events and documents).
-import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from 'cloudflare:test';
+import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import type { ShardStamp } from '../../src/lib/shard-queues';
@@ -110,6 +110,24 @@ describe('events that link to signed documents', () => {
     await seal(owner, s.id);
     const completed = (await delivered(owner, hookId, receiver)).find((b) => b.event === 'submission.completed')!;
     expect((await fetchWithToken(completed.data.submission.documents[0].download_url, owner.token)).status).toBe(200);
+  });
+
+  it('wait for the seal too when the completion sweep completes a submission left pending', async () => {
+    const { owner, hookId, receiver } = await linkedAccount();
+    const s = await submissionOf(owner, { complete: false });
+    const db = await shardOf(owner.accountId);
+    // The state the completion race left before issue 21: every signer completed, the submission pending.
+    await db.prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE submission_id = ?").bind(new Date().toISOString(), s.id).run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await db.prepare('SELECT status FROM submissions WHERE id = ?').bind(s.id).first<{ status: string }>())!.status).toBe('completed');
+    expect((await delivered(owner, hookId, receiver)).map((b) => b.event)).not.toContain('submission.completed');
+
+    await seal(owner, s.id);
+    const completed = (await delivered(owner, hookId, receiver)).filter((b) => b.event === 'submission.completed');
+    expect(completed).toHaveLength(1);
+    expect((await open(completed[0].data.submission.documents[0].url)).status).toBe(200);
   });
 
   it('do not hold events that link to no document', async () => {
