@@ -130,6 +130,17 @@ describe('events that link to signed documents', () => {
     expect((await open(completed[0].data.submission.documents[0].url)).status).toBe(200);
   });
 
+  it('are dropped, never delivered, when the unsealed submission is deleted permanently', async () => {
+    const { owner, hookId, receiver } = await linkedAccount();
+    const s = await submissionOf(owner);
+    const db = await shardOf(owner.accountId);
+    const held = () => db.prepare('SELECT count(*) AS n FROM events WHERE held_for_seal = ?').bind(s.id).first<{ n: number }>();
+    expect((await held())!.n).toBeGreaterThan(0);
+    expect((await api('DELETE', `/api/submissions/${s.id}?permanently=true`, { token: owner.token })).status).toBeLessThan(300);
+    expect((await held())!.n).toBe(0);
+    expect(await delivered(owner, hookId, receiver)).toEqual([]);
+  });
+
   it('do not hold events that link to no document', async () => {
     const owner = await createAccount();
     const { hook, receiver } = await receiverHook(owner.token, { events: ['form.completed', 'submission.created'] });

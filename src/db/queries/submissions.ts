@@ -370,6 +370,8 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
     // Usage is a billing record: the signature was made, so its row stays, detached from the deleted rows.
     db.update(signatureUsage).set({ submissionId: null, submitterId: null }).where(eq(signatureUsage.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
+    // Events still waiting for this submission's seal link to documents that will never exist.
+    db.delete(events).where(eq(events.heldForSeal, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),
   ]);
 }
