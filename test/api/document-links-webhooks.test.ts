@@ -31,7 +31,7 @@ async function deliveredBodies(owner: TestAccount, hookId: number, receiver: str
 
 const byEvent = (bodies: { json: Delivered }[], event: string) => bodies.find((b) => b.json.event === event)!.json;
 
-describe('documents in webhook payloads', () => {
+describe('documents in webhook payloads', { timeout: 30_000 }, () => {
   it('carry a public url and url_expires_at in submission.completed and form.completed when links are on', async () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true, expires_in_days: 10 });
     await sealedSubmissionOf(owner);

@@ -57,7 +57,7 @@ async function failSealing(owner: TestAccount, submissionId: number) {
   expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
 }
 
-describe('events that link to signed documents', () => {
+describe('events that link to signed documents', { timeout: 30_000 }, () => {
   it('reach the receiver only after sealing, and their download_url and public url answer 200 with the PDF on arrival', async () => {
     const { owner, hookId, receiver } = await linkedAccount();
     const s = await submissionOf(owner);
