@@ -15,6 +15,13 @@ async function accountWithHook(settings: Record<string, unknown> | null, events 
   return { owner, hook, receiver };
 }
 
+/** A completed submission, sealed: events that link to its documents wait for them (docs/webhooks.md). */
+async function sealedSubmissionOf(owner: TestAccount) {
+  const s = await submissionOf(owner);
+  await seal(owner, s.id);
+  return s;
+}
+
 async function deliveredBodies(owner: TestAccount, hookId: number, receiver: string) {
   await drainFor(owner.accountId);
   await deliverPending(hookId);
@@ -24,10 +31,10 @@ async function deliveredBodies(owner: TestAccount, hookId: number, receiver: str
 
 const byEvent = (bodies: { json: Delivered }[], event: string) => bodies.find((b) => b.json.event === event)!.json;
 
-describe('documents in webhook payloads', () => {
+describe('documents in webhook payloads', { timeout: 30_000 }, () => {
   it('carry a public url and url_expires_at in submission.completed and form.completed when links are on', async () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true, expires_in_days: 10 });
-    await submissionOf(owner);
+    await sealedSubmissionOf(owner);
     const bodies = await deliveredBodies(owner, hook.id, receiver);
     for (const document of [...byEvent(bodies, 'submission.completed').data.submission.documents, ...byEvent(bodies, 'form.completed').data.documents]) {
       expect(document.url).toMatch(/^https:\/\/api\.test\/l\//);
@@ -38,7 +45,7 @@ describe('documents in webhook payloads', () => {
 
   it('carry url_expires_at null when links never expire', async () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true, expires_in_days: null });
-    await submissionOf(owner);
+    await sealedSubmissionOf(owner);
     const [document] = byEvent(await deliveredBodies(owner, hook.id, receiver), 'submission.completed').data.submission.documents;
     expect(document.url).toMatch(/\/l\//);
     expect(document.url_expires_at).toBeNull();
@@ -46,8 +53,7 @@ describe('documents in webhook payloads', () => {
 
   it('carry a url that opens the sealed PDF without credentials', async () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true });
-    const s = await submissionOf(owner);
-    await seal(owner, s.id);
+    const s = await sealedSubmissionOf(owner);
     const [document] = byEvent(await deliveredBodies(owner, hook.id, receiver), 'submission.completed').data.submission.documents;
     const res = await open(document.url);
     expect(res.status).toBe(200);
@@ -56,8 +62,7 @@ describe('documents in webhook payloads', () => {
 
   it('carry a url in document.generated once the document is sealed', async () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true }, ['document.generated']);
-    const s = await submissionOf(owner);
-    await seal(owner, s.id);
+    await sealedSubmissionOf(owner);
     const body = byEvent(await deliveredBodies(owner, hook.id, receiver), 'document.generated');
     expect(body.data.document.url).toMatch(/\/l\//);
     expect((await open(body.data.document.url)).status).toBe(200);
@@ -65,7 +70,7 @@ describe('documents in webhook payloads', () => {
 
   it('carry neither url nor url_expires_at while links are off', async () => {
     const { owner, hook, receiver } = await accountWithHook(null);
-    await submissionOf(owner);
+    await sealedSubmissionOf(owner);
     const bodies = await deliveredBodies(owner, hook.id, receiver);
     const [document] = byEvent(bodies, 'submission.completed').data.submission.documents;
     expect(document.download_url).toMatch(/\/api\/submissions\//);
@@ -75,7 +80,7 @@ describe('documents in webhook payloads', () => {
 
   it('are replayed byte for byte by a redelivery, link included', async () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true }, ['submission.completed']);
-    await submissionOf(owner);
+    await sealedSubmissionOf(owner);
     const [first] = await deliveredBodies(owner, hook.id, receiver);
     expect(first.json.data.submission.documents[0].url).toMatch(/\/l\//);
     // Minting again now would give a different expiry: the replay must not mint.
@@ -94,6 +99,8 @@ describe('documents in the payload of archiving a completed submission', () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true }, ['submission.archived']);
     const s = await submissionOf(owner);
     expect((await api('DELETE', `/api/submissions/${s.id}`, { token: owner.token })).status).toBe(200);
+    // Archived before its documents were sealed: the event waits for them as the completion's does.
+    await seal(owner, s.id);
     const [document] = byEvent(await deliveredBodies(owner, hook.id, receiver), 'submission.archived').data.submission.documents;
     expect(document.url).toMatch(/\/l\//);
   });

@@ -71,6 +71,51 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
     expect(text).not.toContain('Client Signature');
   });
 
+  it('fills the built-in submission_id with the submission’s id, not its slug', async () => {
+    const a = await createAccount();
+    const docx = buildDocx(paragraph('Reference: SUB-[[submission_id]]-END for [[template_name]].'));
+    const created = await api('POST', '/api/templates/docx', { token: a.token, body: { name: 'Numbered', documents: [{ name: 'numbered.docx', file: toBase64(docx) }] } });
+    expect(created.status).toBe(201);
+    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: created.json.id, submitters: [{ role: 'First Party', email: 'n@example.com' }] } });
+    expect(res.status).toBe(201);
+    const row = await (await shardOf(a.accountId)).prepare('SELECT r2_key FROM template_documents WHERE uuid = ?').bind(created.json.documents[0].uuid).first<{ r2_key: string }>();
+    const copy = await env.FILES.get(generatedDocumentKey({ r2Key: row!.r2_key }, res.json.slug));
+    const text = (await pageTexts(new Uint8Array(await copy!.arrayBuffer()))).join('\n');
+    expect(text).toContain(`Reference: SUB-${res.json.id}-END for Numbered.`);
+    expect(text).not.toContain(res.json.slug);
+    // The id reserved for it is the one stored: the next submission gets a later one.
+    const next = await api('POST', '/api/submissions', { token: a.token, body: { template_id: created.json.id, submitters: [{ role: 'First Party', email: 'n2@example.com' }] } });
+    expect(next.json.id).toBeGreaterThan(res.json.id);
+  });
+
+  it('takes DOCX variables from a submitter’s values though no field of the role has their name', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, submitters: [{ role: 'Client', name: 'Vera Values', email: 'vera@example.com', values: { ...values, client_name: 'Values Ltd', Initials: 'VV' } }] },
+    });
+    expect(res.status).toBe(201);
+    // Only the field is stored as the submitter's value; the variables fill the document.
+    expect(Object.values(res.json.submitters[0].values ?? {})).not.toContain('Values Ltd');
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { completed: true } });
+    await seal(a, res.json.id);
+    const text = (await pageTexts(await storedPdf(a, res.json.id, template.documents[0].id))).join('\n');
+    expect(text).toContain('Agreement with Values Ltd, signed by Vera Values.');
+    expect(text).toMatch(/Widget\s+42\.00/);
+  });
+
+  it('still refuses a submitter value that is neither a field of the role nor a DOCX variable', async () => {
+    const a = await createAccount();
+    const template = await docxTemplate(a);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, values, submitters: [{ role: 'Client', email: 'x@example.com', values: { colour: 'blue' } }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/values names "colour", which is not a field of the role "Client"/);
+  });
+
   it('takes variables from metadata when values do not give them', async () => {
     const a = await createAccount();
     const template = await docxTemplate(a);

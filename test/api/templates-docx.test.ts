@@ -1,10 +1,10 @@
 // POST /api/templates/docx (and .docx on POST /api/templates): a DOCX with [[variables]] and
 // [[if:…]] blocks is printed to PDF through Browser Rendering, the original kept; hostile archives are 422.
-import { env } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { agreementDocx, buildDocx, paragraph } from '../docx-fixtures';
-import { toBase64 } from '../fixtures/pdfs';
+import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { api, createAccount } from '../helpers';
 import { downloadDocument, pageTexts } from '../rendering-fixtures';
 
@@ -30,6 +30,28 @@ describe('POST /api/templates/docx', { timeout: 60_000 }, () => {
     expect(pages[0]).not.toContain('discount');
     expect(pages[0]).not.toContain('TERMS');
     expect(pages[1]).toContain('SECOND-PAGE');
+  });
+
+  it('lets the original DOCX be downloaded as uploaded, at GET …/documents/{document_id}/original', async () => {
+    const a = await createAccount();
+    const template = await created(a.token, { name: 'Agreement', documents: [{ name: 'agreement.docx', file: toBase64(agreementDocx) }] });
+    for (const ref of [template.documents[0].id, template.documents[0].uuid]) {
+      const res = await SELF.fetch(`https://api.test/api/templates/${template.id}/documents/${ref}/original`, { headers: { 'X-Auth-Token': a.token, 'CF-Connecting-IP': '198.51.100.7' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('Content-Type')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+      expect(res.headers.get('Content-Disposition')).toContain('filename="agreement.docx"');
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(agreementDocx);
+    }
+    const doc = (await api('GET', '/api/openapi.json')).json;
+    expect(doc.paths['/templates/{id}/documents/{document_id}/original'].get.responses['200']).toBeDefined();
+  });
+
+  it('answers 404 with a sentence for the original of a document uploaded as PDF', async () => {
+    const a = await createAccount();
+    const template = await created(a.token, { name: 'Plain', documents: [{ name: 'plain.pdf', file: toBase64(await makePdf(1)) }] }, '/api/templates/pdf');
+    const res = await api('GET', `/api/templates/${template.id}/documents/${template.documents[0].id}/original`, { token: a.token });
+    expect(res.status).toBe(404);
+    expect(res.json.error).toMatch(/was not uploaded as DOCX/);
   });
 
   it('keeps the original DOCX and the variables it references beside the PDF', async () => {

@@ -23,11 +23,24 @@ describe('POST /api/brands', () => {
     expect(res.json.brand.branding).toEqual({ company_name: 'Acme' });
   });
 
-  it('refuses a missing name with a sentence', async () => {
+  it('refuses a missing name with a 422 sentence, as the Create brand table says', async () => {
     const a = await createAccount();
     const res = await createBrand(a.token, { branding });
-    expect(res.status).toBe(400);
-    expect(res.json.error).toMatch(/name/);
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('name is required.');
+    expect((await api('GET', '/api/brands', { token: a.token })).json.data).toEqual([]);
+  });
+
+  it('refuses a name that is not text with a 422 sentence', async () => {
+    const a = await createAccount();
+    const res = await createBrand(a.token, { name: 42 });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('name must be a string.');
+  });
+
+  it('declares 422 for Create brand in the OpenAPI document', async () => {
+    const doc = (await api('GET', '/api/openapi.json')).json;
+    expect(doc.paths['/brands'].post.responses['422'].description).toMatch(/missing/i);
   });
 
   it('refuses a name of only spaces', async () => {
@@ -145,10 +158,10 @@ describe('branding rules', () => {
     expect(res.json.error).toMatch(/^branding\.colour is not a branding key/);
   });
 
-  it('answers a branding that is not an object with a 400 sentence, never a 500', async () => {
+  it('answers a branding that is not an object with a 422 sentence, never a 500', async () => {
     const a = await createAccount();
     const res = await createBrand(a.token, { name: 'Acme', branding: 'blue' });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/branding/);
   });
 });

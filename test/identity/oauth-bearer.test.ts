@@ -40,6 +40,40 @@ describe('an OAuth bearer on /api', () => {
     expect(res.json.message).toContain('expired');
   });
 
+  it('is refused once expired with a WWW-Authenticate Bearer invalid_token challenge (RFC 6750 §3)', async () => {
+    const tokens = await oauthTokens(owner, 'templates:read');
+    await env.CONTROL_DB.prepare("UPDATE oauth_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'access' AND grant_id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)")
+      .bind(await sha256(tokens.access_token))
+      .run();
+    const res = await api('GET', '/api/templates', { token: null, headers: bearer(tokens.access_token) });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('WWW-Authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer realm="api", error="invalid_token", error_description="[^"]*expired[^"]*"$/);
+    // RFC 6750 §3: error_description is printable ASCII without quotes or backslashes.
+    expect(challenge).toMatch(/^[\x20-\x7e]+$/);
+  });
+
+  it('gets an invalid_token challenge for an unknown token and for one of the wrong shape', async () => {
+    for (const token of ['oat_short', `oat_${'A'.repeat(40)}`]) {
+      const res = await api('GET', '/api/templates', { token: null, headers: bearer(token) });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('WWW-Authenticate')).toMatch(/^Bearer realm="api", error="invalid_token", error_description="/);
+    }
+  });
+
+  it('gets a bare Bearer challenge when no credential is presented', async () => {
+    const res = await api('GET', '/api/templates', { token: null });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('WWW-Authenticate')).toBe('Bearer realm="api"');
+  });
+
+  it('gets an insufficient_scope challenge naming the scope it lacks', async () => {
+    const tokens = await oauthTokens(owner, 'templates:read');
+    const res = await api('GET', '/api/submissions', { token: null, headers: bearer(tokens.access_token) });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('WWW-Authenticate')).toBe('Bearer realm="api", error="insufficient_scope", scope="submissions:read"');
+  });
+
   it('refuses a token of the wrong shape without looking it up', async () => {
     const res = await api('GET', '/api/templates', { token: null, headers: bearer('oat_short') });
     expect(res.status).toBe(401);

@@ -7,7 +7,7 @@ import { DISCLOSURE, DISCLOSURE_SHA256, disclosureSha256 } from '../../src/servi
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { checkPdf } from '../pdf-tools';
-import { shardOf } from '../helpers';
+import { api, shardOf } from '../helpers';
 import { shardNumberOf } from '../submission-fixtures';
 import { acceptDisclosure, page, signingFixture, submitterRow } from './fixtures';
 
@@ -79,6 +79,31 @@ describe('the electronic records disclosure', () => {
     expect(JSON.parse(rows[0].data)).toEqual({ version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256 });
     expect(rows[0]).toMatchObject({ ip: '203.0.113.7', user_agent: BROWSER, created_at: first.json.accepted_at });
     expect(await submitterRow(f.submitters[0].id)).toMatchObject({ disclosure_version: DISCLOSURE.version, disclosure_accepted_at: first.json.accepted_at });
+  });
+
+  it('is an account audit event at GET /api/audit_events with the version and hash, once, without the signing link', async () => {
+    const f = await signingFixture();
+    const slug = f.submitters[0].slug;
+    const first = await acceptDisclosure(slug, { 'User-Agent': BROWSER, 'CF-Connecting-IP': '203.0.113.8' });
+    expect(first.status).toBe(200);
+    await acceptDisclosure(slug, { 'User-Agent': BROWSER });
+    const res = await api('GET', '/api/audit_events?action=submitter.disclosure_accepted', { token: f.account.token });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toHaveLength(1);
+    expect(res.json.data[0]).toMatchObject({
+      action: 'submitter.disclosure_accepted',
+      resource_type: 'submitter',
+      resource_id: String(f.submitters[0].id),
+      actor: `signer:${f.submitters[0].email}`,
+      method: 'POST',
+      path: '/s/{slug}/consent',
+      status: 200,
+      ip: '203.0.113.8',
+      user_agent: BROWSER,
+      created_at: first.json.accepted_at,
+      details: { submission_id: f.submissionId, disclosure_version: DISCLOSURE.version, disclosure_sha256: DISCLOSURE_SHA256, accepted_at: first.json.accepted_at },
+    });
+    expect(JSON.stringify(res.json.data[0])).not.toContain(slug);
   });
 
   it('records one acceptance when two arrive at the same moment', async () => {

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createAccount, type TestAccount } from '../helpers';
 import { acceptDisclosure, messagesTo, page } from '../signing/fixtures';
 import { receivedBy } from '../webhook-receiver';
+import { seal } from '../document-link-fixtures';
 import { deliverPending, receiverHook, runQueue } from '../webhook-fixtures';
 import { createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 
@@ -41,7 +42,9 @@ async function signOnPage(template: TemplateFixture, level: 'aes' | 'ses', email
 
 type Body = { event: string; timestamp: string; data: Record<string, any> };
 
+/** Sealed first: events that link to the signed documents wait for them (docs/webhooks.md › Events and documents). */
 async function deliveredFor(submissionId: number): Promise<Body[]> {
+  await seal(owner, submissionId);
   await runQueue([{ kind: 'drain', shard: await shardNumberOf(owner.accountId) }]);
   await deliverPending(hookId);
   const delivered = await receivedBy(receiver);
@@ -49,7 +52,7 @@ async function deliveredFor(submissionId: number): Promise<Body[]> {
   return delivered.map((d) => JSON.parse(d.body) as Body).filter((b) => b.data.submission?.id === submissionId);
 }
 
-describe('signing.complete for aes signers', () => {
+describe('signing.complete for aes signers', { timeout: 30_000 }, () => {
   it('fires after form.completed with method email_code and the code check time when the template asks for an email code', async () => {
     const template = await createTemplate(owner.token);
     await api('PUT', `/api/templates/${template.id}`, { token: owner.token, body: { preferences: { require_email_2fa: true } } });

@@ -1,13 +1,26 @@
 // Reads and marks outbox rows for the webhook fan-out (the writes are outboxInsert in services/events).
-import { and, asc, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { events, webhookDeliveries, type EventRow } from '../schema';
 
-/** The oldest events not yet fanned out. */
+/** The oldest events not yet fanned out, leaving out those held until their submission's seal. */
 export async function undispatchedEvents(db: Db, limit: number): Promise<EventRow[]> {
-  return db.select().from(events).where(and(isNull(events.dispatchedAt), notFenced(events.accountId))).orderBy(asc(events.id)).limit(limit);
+  return db
+    .select()
+    .from(events)
+    .where(and(isNull(events.dispatchedAt), isNull(events.heldForSeal), notFenced(events.accountId)))
+    .orderBy(asc(events.id))
+    .limit(limit);
+}
+
+/**
+ * Releases the events held until this submission's documents were sealed (outboxInsert's `awaitsSealOf`);
+ * meant for the batch that marks the submission sealed, so they are released exactly when it is.
+ */
+export function releaseHeldEventsStatement(db: Db, submissionId: number) {
+  return db.update(events).set({ heldForSeal: null }).where(eq(events.heldForSeal, submissionId));
 }
 
 /** Marks events fanned out; meant for the same batch as their delivery rows. */

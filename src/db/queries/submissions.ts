@@ -74,6 +74,22 @@ export async function listSubmissionsBySlugs(db: Db, slugs: string[]): Promise<S
   return db.select().from(submissions).where(inList(submissions.slug, slugs));
 }
 
+/**
+ * Reserves `count` consecutive submission ids before their rows exist (a DOCX built-in `submission_id` is
+ * printed into the document before the submission is stored): the AUTOINCREMENT sequence is raised in one
+ * statement, so concurrent reservations never overlap, and an id reserved for a creation that is then
+ * refused stays unused, as a rolled-back insert's would. Ids stay inside the shard's block (id-ranges.ts).
+ */
+export async function reserveSubmissionIds(db: Db, count: number): Promise<number[]> {
+  // Every shard gets its sequence rows with its id block; a database without one starts from its rows.
+  await db.run(
+    sql`INSERT INTO sqlite_sequence (name, seq) SELECT 'submissions', coalesce((SELECT max(id) FROM submissions), 0) WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'submissions')`,
+  );
+  const row = await db.get<{ seq: number }>(sql`UPDATE sqlite_sequence SET seq = seq + ${count} WHERE name = 'submissions' RETURNING seq`);
+  if (!row) throw new Error('The submissions id sequence could not be raised.');
+  return Array.from({ length: count }, (_, i) => row.seq - count + 1 + i);
+}
+
 export function insertSubmissionStatement(db: Db, row: NewSubmission) {
   return db.insert(submissions).values(row);
 }
@@ -354,6 +370,8 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
     // Usage is a billing record: the signature was made, so its row stays, detached from the deleted rows.
     db.update(signatureUsage).set({ submissionId: null, submitterId: null }).where(eq(signatureUsage.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
+    // Events still waiting for this submission's seal link to documents that will never exist.
+    db.delete(events).where(eq(events.heldForSeal, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),
   ]);
 }

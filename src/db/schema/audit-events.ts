@@ -22,6 +22,8 @@ export const auditEvents = sqliteTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
     requestId: text('request_id').notNull(),
+    /** What the action concerned beyond its resource, e.g. the disclosure version and SHA-256 a signer accepted. */
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
     createdAt: text('created_at').notNull().default(now),
   },
   (t) => [

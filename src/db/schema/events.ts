@@ -15,9 +15,15 @@ export const events = sqliteTable(
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     /** When the dispatcher fanned this event out to the subscribed endpoints; null until then. */
     dispatchedAt: text('dispatched_at'),
+    /**
+     * The submission whose sealed documents this event's payload links to, while they do not exist yet:
+     * the fan-out skips the event until the batch that marks the submission sealed clears it
+     * (docs/webhooks.md › Events and documents). Null for every other event.
+     */
+    heldForSeal: integer('held_for_seal'),
     createdAt: text('created_at').notNull().default(now),
   },
-  (t) => [index('events_account').on(t.accountId, t.id), index('events_undispatched').on(t.dispatchedAt, t.id)],
+  (t) => [index('events_account').on(t.accountId, t.id), index('events_undispatched').on(t.dispatchedAt, t.id), index('events_held_for_seal').on(t.heldForSeal)],
 );
 
 export type EventRow = typeof events.$inferSelect;

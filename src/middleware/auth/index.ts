@@ -13,6 +13,7 @@ import { isApiTokenFormat, isOAuthAccessTokenFormat, OAUTH_ACCESS_TOKEN_PREFIX, 
 import { findOAuthToken, touchOAuthGrant } from '../../db/queries/oauth';
 import { findSession, mustEnrolMfa, readSessionCookie } from '../../services/identity/sessions';
 import { failedAuthentications, type FailedAuthenticationOptions } from './failed-authentications';
+import { withBearerChallenge } from './bearer-challenge';
 import { findEmbedPrincipal } from '../../db/queries/accounts';
 import { verificationKeys } from '../../services/embed/embed-keys';
 import { EmbedTokenRefused, isEmbedTokenShape, unverifiedAddressee, verifyEmbedToken } from '../../services/embed/embed-tokens';
@@ -59,6 +60,15 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
   const failures = failedAuthentications(options.failures);
   return async function authenticateMiddleware(c, next) {
     const token = presentedToken((name) => c.req.header(name));
+    try {
+      await authenticateRequest(c, next, token);
+    } catch (error) {
+      // Every 401 carries the Bearer challenge, `invalid_token` when a token was refused (RFC 6750 §3).
+      throw withBearerChallenge(error, token !== null);
+    }
+  };
+
+  async function authenticateRequest(c: Context<AppEnv>, next: () => Promise<void>, token: string | null): Promise<void> {
     if (!token) {
       const cookie = readSessionCookie(c);
       if (cookie) return authenticateSession(c, next, cookie);
@@ -111,7 +121,7 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
     c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.hasWebhooks });
     useAccountShard(c, found.account);
     await next();
-  };
+  }
 }
 
 async function authenticateSession(c: Context<AppEnv>, next: () => Promise<void>, cookie: string): Promise<void> {

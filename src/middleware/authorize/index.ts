@@ -6,6 +6,7 @@ import { featureName, planOf, type PlanFeature } from '../../lib/plans';
 import { baseUrl } from '../../lib/request';
 import { grants, type Scope } from '../../lib/scopes';
 import { planLimitError } from '../../services/plan-limits';
+import { insufficientScopeChallenge } from '../auth/bearer-challenge';
 
 export type AuthorizeOptions = {
   /** Any one of these grants access; the 403 names the first (decisions.md › Scopes). */
@@ -26,7 +27,10 @@ export function authorize(options: AuthorizeOptions): MiddlewareHandler<AppEnv> 
   return async function authorizeMiddleware(c, next) {
     const { credential, user, account } = c.var.principal;
     if (!grants(credential.scopes, options.scopes)) {
-      throw forbidden(`Insufficient scope. Required: ${options.scopes[0]}`);
+      const refusal = forbidden(`Insufficient scope. Required: ${options.scopes[0]}`);
+      // An OAuth client learns which scope to ask for from the challenge (RFC 6750 §3.1).
+      if (credential.kind === 'oauth') refusal.headers['WWW-Authenticate'] = insufficientScopeChallenge(options.scopes[0]);
+      throw refusal;
     }
     if (options.admin && user.role !== 'admin') {
       throw forbidden('Only account admins can perform this operation.');

@@ -22,6 +22,7 @@ function serializeAuditEvent(event: AuditEvent) {
     user_agent: event.userAgent,
     request_id: event.requestId,
     created_at: event.createdAt,
+    details: event.details ?? null,
   };
 }
 

@@ -12,7 +12,9 @@ export const auditEventSchema = z
     user_id: z.number().int().nullable(),
     access_token_id: z.number().int().nullable(),
     actor: z.string().nullable().openapi({
-      description: 'Who acted: the API token’s prefix, a partner key’s prefix (`ptk_…`, operator actions) or `stripe` (plan changes from billing).',
+      description:
+        'Who acted: the API token’s prefix, a partner key’s prefix (`ptk_…`, operator actions), `stripe` (plan changes from billing), ' +
+        '`public_link` (a public document link opened) or `signer:<email>` (a signer on the signing page).',
       example: 'tok_a1B2c3D4',
     }),
     method: z.string(),
@@ -22,6 +24,15 @@ export const auditEventSchema = z
     user_agent: z.string().nullable(),
     request_id: z.string(),
     created_at: z.string(),
+    details: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({
+        description:
+          'What the action concerned beyond its resource, or null. `submitter.disclosure_accepted` (a signer accepted the electronic records ' +
+          'disclosure) carries `submission_id`, `disclosure_version`, `disclosure_sha256` and `accepted_at`.',
+        example: { submission_id: 12, disclosure_version: '2026-11-25', disclosure_sha256: 'ccc8dd91…', accepted_at: '2026-11-27T10:00:00.000Z' },
+      }),
   })
   .openapi('AuditEvent');
 

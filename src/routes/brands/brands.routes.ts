@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
 import { BRANDING_KEYS } from '../../services/branding/branding-rules';
-import { idParamsSchema, tenantRoute } from '../openapi-helpers';
+import { errorSchema, idParamsSchema, tenantRoute } from '../openapi-helpers';
 
 export const brandingSchema = z
   .object({
@@ -38,6 +38,13 @@ const name = z.string().openapi({ description: 'Required; trimmed; at most 120 c
 export const createBrandBody = z.object({ name, branding: brandingInput.optional() });
 export const updateBrandBody = z.object({ name: name.optional(), branding: brandingInput.optional() });
 
+const brandRefusal = {
+  description:
+    'A missing, blank, duplicate (ignoring case) or over-120-character name, a name or branding of the wrong type, or invalid branding ' +
+    '(unknown key, non-http(s) URL, header_color not dark); `error` is a sentence or a list of them (spec › Create brand). Malformed JSON is 400.',
+  content: { 'application/json': { schema: errorSchema } },
+};
+
 const brandResponse = { content: { 'application/json': { schema: z.object({ brand: brandSchema }) } } };
 
 export const listBrands = tenantRoute(
@@ -65,7 +72,7 @@ export const createBrand = tenantRoute(
     tags: ['Brands'],
     summary: 'Create a brand',
     request: { body: { required: true, content: { 'application/json': { schema: createBrandBody } } } },
-    responses: { 201: { description: 'The brand.', ...brandResponse } },
+    responses: { 201: { description: 'The brand.', ...brandResponse }, 422: brandRefusal },
   },
 );
 
@@ -90,7 +97,7 @@ export const updateBrand = tenantRoute(
     summary: 'Rename a brand or change its branding',
     description: 'Branding keys sent are set, keys sent as null or "" are removed, keys left out stay. Signers who have not finished see the change.',
     request: { params: idParamsSchema, body: { required: true, content: { 'application/json': { schema: updateBrandBody } } } },
-    responses: { 200: { description: 'The brand.', ...brandResponse } },
+    responses: { 200: { description: 'The brand.', ...brandResponse }, 422: brandRefusal },
   },
 );
 

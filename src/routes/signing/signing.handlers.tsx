@@ -32,6 +32,7 @@ import { zipSealedDocuments } from '../../services/sealing/combined-document';
 import { paymentStates, startFieldCheckout } from '../../services/payments/field-payments';
 import { PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './signing.routes';
+import { SIGNING_PREFIX } from './signing.routes';
 
 export type C = Context<AppEnv>;
 
@@ -335,7 +336,9 @@ export const postSubmit: RouteHandler<typeof routes.postSubmit, AppEnv> = async 
 /** POST /s/:slug/consent — the signer accepts the electronic records disclosure, once. */
 export const postConsent: RouteHandler<typeof routes.postConsent, AppEnv> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
-  const accepted = await acceptDisclosure(ctx, signing, c.req.valid('json').version);
+  // The slug is the signer's credential: the audit event names the route, not the link.
+  const request = { requestId: c.var.requestId, method: c.req.method, path: `${SIGNING_PREFIX}/{slug}/consent` };
+  const accepted = await acceptDisclosure(ctx, signing, c.req.valid('json').version, request);
   return c.json({ version: accepted.version, accepted_at: accepted.acceptedAt }, 200);
 };
 

@@ -15,7 +15,8 @@ import { upgradeUrl } from '../../middleware/authorize';
 import { bundlePdfs } from '../../services/documents/bundle';
 import * as creating from '../../services/templates/create-template';
 import { browserLauncher } from '../../services/rendering/browser-launches';
-import { convertDocxUploads, keepDocxSources } from '../../services/templates/docx-documents';
+import { convertDocxUploads, DOCX_CONTENT_TYPE, docxSourceKey, keepDocxSources } from '../../services/templates/docx-documents';
+import { attachment } from '../../lib/content-disposition';
 import * as updating from '../../services/templates/update-template';
 import type { TemplateContext } from '../../services/templates/template-records';
 import { readTemplateBody, toUpload } from './template-body';
@@ -209,6 +210,27 @@ export const downloadTemplateDocument: RouteHandler<typeof routes.downloadTempla
     'Content-Disposition': attachmentName(document.filename),
     ETag: object.httpEtag,
     'Cache-Control': 'private, no-store',
+  }) as never;
+};
+
+/** GET …/documents/{document_id}/original: the DOCX a document was printed from (spec › Template document: original kept). */
+export const downloadTemplateDocumentOriginal: RouteHandler<typeof routes.downloadTemplateDocumentOriginal, AppEnv> = async (c) => {
+  const db = c.var.db;
+  const params = c.req.valid('param');
+  const template = await loadTemplate(c, db, params.id);
+  const document = await templatesDb.findCurrentDocument(db, template.id, params.document_id);
+  if (!document) throw notFound('Document');
+  const object = await c.env.FILES.get(docxSourceKey(document.r2Key));
+  if (!object) {
+    throw new ApiError(404, `Document "${document.filename}" was not uploaded as DOCX, so it has no original besides its PDF; download it from /api/templates/${template.publicId}/documents/${document.id}.`);
+  }
+  return c.body(object.body, 200, {
+    'Content-Type': DOCX_CONTENT_TYPE,
+    'Content-Length': String(object.size),
+    'Content-Disposition': attachment(`${document.filename.replace(/\.(pdf|docx)$/i, '')}.docx`),
+    ETag: object.httpEtag,
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
   }) as never;
 };
 

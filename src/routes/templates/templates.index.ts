@@ -36,6 +36,7 @@ export function mountTemplates(app: OpenAPIHono<AppEnv>) {
   app.openapi(thumbnailRoutes.getThumbnail, thumbnailHandlers.getThumbnail);
   app.openapi(thumbnailRoutes.generateThumbnails, thumbnailHandlers.generateThumbnails);
   app.openapi(routes.downloadTemplate, handlers.downloadTemplate);
+  app.openapi(routes.downloadTemplateDocumentOriginal, handlers.downloadTemplateDocumentOriginal);
   app.openapi(routes.downloadTemplateDocument, handlers.downloadTemplateDocument);
   app.openapi(routes.cloneTemplate, handlers.cloneTemplate);
   app.openapi(detectionRoutes.detectFields, detectionHandlers.detectFields);

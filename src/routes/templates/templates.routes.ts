@@ -19,6 +19,7 @@ const tags = ['Templates'];
 const templateResponse = (description: string) => ({ description, content: { 'application/json': { schema: templateSchema } } });
 const tooLarge = { 413: { description: 'The request body is over 50 MB.', content: { 'application/json': { schema: errorSchema } } } };
 const pdf = { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } };
+const docx = { 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { schema: z.string().openapi({ format: 'binary' }) } };
 
 /**
  * Upload bodies are read by the handler (size cap first, then JSON or multipart), so they are declared
@@ -198,6 +199,22 @@ export const downloadTemplateDocument = tenantRoute(
     summary: 'Download one document (streamed from storage)',
     request: { params: templateDocumentParams },
     responses: { 200: { description: 'The PDF.', content: pdf } },
+  },
+);
+
+export const downloadTemplateDocumentOriginal = tenantRoute(
+  { scopes: ['templates:read'] },
+  {
+    method: 'get',
+    path: '/templates/{id}/documents/{document_id}/original',
+    tags,
+    summary: 'Download the DOCX a document was made from',
+    description:
+      'A document uploaded as DOCX is printed to PDF for the template and its original is kept (spec › Template document), ' +
+      'the file each submission fills with its variables. This streams that original as it was uploaded. ' +
+      'A document uploaded as PDF or HTML has no other original: 404 with a sentence, and `GET …/documents/{document_id}` is the file.',
+    request: { params: templateDocumentParams },
+    responses: { 200: { description: 'The DOCX as uploaded.', content: docx } },
   },
 );
 

@@ -30,6 +30,8 @@ function toLine(event: AuditEvent): string {
     user_agent: event.userAgent,
     request_id: event.requestId,
     created_at: event.createdAt,
+    // Parts written before the column existed have no key; they read as null.
+    details: event.details ?? null,
   });
 }
 
@@ -71,6 +73,7 @@ function fromLine(part: AuditArchive, raw: string): AuditEvent {
     userAgent: text(line, 'user_agent'),
     requestId: text(line, 'request_id') ?? '',
     createdAt: text(line, 'created_at') ?? '',
+    details: line.details && typeof line.details === 'object' && !Array.isArray(line.details) ? (line.details as Record<string, unknown>) : null,
   };
   if (event.accountId !== part.accountId || event.id < part.firstId || event.id > part.lastId) {
     throw new ArchivePartError(part, `event ${event.id} does not belong to this part`);

@@ -1,8 +1,15 @@
 // Writes events to the outbox. Callers put the returned statement in the same `db.batch([...])` as
 // the change it describes, so a change and its event are stored together or not at all. `data` is capped
 // on the way in (src/lib/event-payload-cap.ts): large values are replaced by their SHA-256 and size.
+//
+// Events and documents (docs/webhooks.md › Events and documents): an event whose payload links to a
+// submission's signed documents names that submission in `awaitsSealOf`. While the submission is not
+// sealed, the row is stored held (`held_for_seal`), and the fan-out skips it; the batch that marks the
+// submission sealed releases it (releaseHeldEventsStatement, db/queries/events.ts). Whether to hold is decided by the database
+// inside the writing batch, so an event written as the seal commits is either released by it or never held.
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { events } from '../../db/schema/index';
+import { events, submissions } from '../../db/schema/index';
 import type { EventName } from '../../lib/events';
 import { capEventData } from '../../lib/event-payload-cap';
 
@@ -11,8 +18,14 @@ export type OutboxEvent = {
   event: EventName;
   /** The webhook body's `data` object (spec › Events › Payload shapes). */
   data: Record<string, unknown>;
+  /** The submission whose sealed documents `data` links to: delivered only once they exist. */
+  awaitsSealOf?: number;
 };
 
 export function outboxInsert(db: Db, event: OutboxEvent) {
-  return db.insert(events).values({ accountId: event.accountId, event: event.event, data: capEventData(event.data) });
+  const held =
+    event.awaitsSealOf === undefined
+      ? null
+      : sql`(SELECT ${submissions.id} FROM ${submissions} WHERE ${submissions.id} = ${event.awaitsSealOf} AND ${submissions.sealedAt} IS NULL)`;
+  return db.insert(events).values({ accountId: event.accountId, event: event.event, data: capEventData(event.data), heldForSeal: held });
 }

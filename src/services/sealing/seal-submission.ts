@@ -9,6 +9,7 @@ import { insertSealedDocumentStatement, listSealedDocuments, markSealedStatement
 import { findSubmissionById, insertSubmissionEventStatement, listSubmissionEvents } from '../../db/queries/submissions';
 import type { Account, Submitter, TemplateDocument } from '../../db/schema/index';
 import { outboxInsert } from '../events/outbox';
+import { releaseHeldEventsStatement } from '../../db/queries/events';
 import { accountCertificateAuthority, accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
 import { issueSignerCertificate, type CertificateDescription } from '../certificates/signer-certificate';
 import { sealDocument, type SignerStep } from '../pdf/seal';
@@ -158,6 +159,8 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
         accountId: submission.accountId,
         event: 'document.generated',
         data: documentGeneratedData({ submission: submissionRef(submission, scope.template), template: templateRef(scope.template), document: payloadDocument }),
+        // Its links answer once the submission is marked sealed, which releases it (sealSubmission).
+        awaitsSealOf: submission.id,
       }),
       // Which certificate each signer got, as the sealed page names it (issue 18 › 2).
       ...(aes?.certificates ?? []).map(({ submitter, description }) =>
@@ -212,6 +215,8 @@ export async function sealSubmission(env: SealingEnv, { db, control }: { db: Db;
   for (const document of scope.template.documents) {
     if (!done.has(document.id)) await sealOne(env, db, account, scope, document, apiBase);
   }
-  await markSealedStatement(db, submission.id, new Date().toISOString());
+  // The events waiting for these documents (completion, document.generated) are released as the
+  // submission is marked sealed: one batch, so they go out exactly once and never before the files.
+  await db.batch([markSealedStatement(db, submission.id, new Date().toISOString()), releaseHeldEventsStatement(db, submission.id)]);
   return 'sealed';
 }

@@ -3,6 +3,7 @@
 import { paidFieldValues } from '../payments/field-payments';
 import { acceptDisclosureStatement, countSubmitterTrail, insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
 import { deleteVerificationsOf } from '../../db/queries/signing';
+import { insertAuditEventStatement } from '../../db/queries/audit-events';
 import type { Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
@@ -209,10 +210,17 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
 /**
  * The signer accepts the electronic-records disclosure (issue 18 › 5): recorded once per signer — the
  * version and when on the submitter, and a `disclosure_accepted` trail row with the version's SHA-256,
- * the client address and user agent, which the sealed audit trail prints. Accepting again changes
+ * the client address and user agent, which the sealed audit trail prints, and an account audit event
+ * (`submitter.disclosure_accepted`, with the version and SHA-256 in `details`). Accepting again changes
  * nothing; an outdated version (a page loaded before the text changed) is refused.
  */
-export async function acceptDisclosure(ctx: StateContext, signing: Signing, version: string): Promise<{ version: string; acceptedAt: string }> {
+/** The request an acceptance arrived with, for its account audit event (the path without the slug). */
+export type DisclosureRequest = { requestId: string; method: string; path: string };
+
+/** Action of the account audit event (GET /api/audit_events) a signer's acceptance writes. */
+export const DISCLOSURE_AUDIT_ACTION = 'submitter.disclosure_accepted';
+
+export async function acceptDisclosure(ctx: StateContext, signing: Signing, version: string, request: DisclosureRequest): Promise<{ version: string; acceptedAt: string }> {
   assertCanFill(signing);
   const { submitter } = signing;
   if (submitter.disclosureAcceptedAt && submitter.disclosureVersion) return { version: submitter.disclosureVersion, acceptedAt: submitter.disclosureAcceptedAt };
@@ -224,6 +232,27 @@ export async function acceptDisclosure(ctx: StateContext, signing: Signing, vers
   // Guarded on "not yet accepted": of two racing acceptances one records, the other changes nothing.
   cs.guarded(acceptDisclosureStatement(ctx.db, submitter.id, DISCLOSURE.version, at));
   trail(ctx, cs, signing.scope, submitter, 'disclosure_accepted', { version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256 }, at);
+  // The account's audit trail too (issue 28 › 9): consent to electronic records is evidence an account
+  // keeps for its 7 years, whatever happens to the submission. In the same batch, so once per signer.
+  cs.add(
+    insertAuditEventStatement(ctx.db, {
+      accountId: ctx.account.id,
+      userId: null,
+      accessTokenId: null,
+      actor: `signer:${submitter.email ?? submitter.uuid}`.slice(0, 120),
+      action: DISCLOSURE_AUDIT_ACTION,
+      resourceType: 'submitter',
+      resourceId: String(submitter.id),
+      method: request.method,
+      path: request.path,
+      status: 200,
+      ip: ctx.ip ?? null,
+      userAgent: ctx.userAgent?.slice(0, 512) ?? null,
+      requestId: request.requestId,
+      details: { submission_id: signing.scope.submission.id, disclosure_version: DISCLOSURE.version, disclosure_sha256: DISCLOSURE_SHA256, accepted_at: at },
+      createdAt: at,
+    }),
+  );
   try {
     await cs.commit(ctx.messagesQueue, () => new DisclosureAlreadyAccepted());
   } catch (error) {

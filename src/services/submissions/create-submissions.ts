@@ -9,6 +9,7 @@ import {
   insertResolvedEventStatement,
   insertSubmissionEventStatement,
   insertSubmissionStatement,
+  reserveSubmissionIds,
   insertSubmitterStatement,
   listSubmissionsBySlugs,
   listSubmittersOf,
@@ -28,7 +29,7 @@ import type { SubmissionScope } from './submission-scope';
 import { autoSignValues } from './auto-sign';
 import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
 import type { BrowserLauncher } from '../rendering/browser-launches';
-import { docxDocumentsOf, generateDocuments, missingVariablesProblem, variableValues, type GeneratedDocument } from './generated-documents';
+import { docxDocumentsOf, generateDocuments, missingVariablesProblem, variableValues, type DocxDocument, type GeneratedDocument } from './generated-documents';
 import { ACTIVE_SUBMITTER_STATES, completeSubmitter, isTurnOf, submittersToInvite, type StateContext } from './submission-state';
 
 export type SubmitterInput = {
@@ -83,7 +84,8 @@ function sameName(a: string, b: string): boolean {
 
 /** A submission ready to store: rows and what goes out with them. */
 type Planned = {
-  submission: Omit<Submission, 'id' | 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+  /** `id` only when reserved ahead (a DOCX that prints `submission_id`); otherwise the insert assigns it. */
+  submission: Omit<Submission, 'id' | 'createdAt' | 'updatedAt'> & { id?: number; createdAt: string; updatedAt: string };
   submitters: (Omit<Submitter, 'id' | 'submissionId'>)[];
   message?: SubmissionInput['message'];
   /** The branding of the brand its emails use now (the submission's `brand_id`, else the template's). */
@@ -156,11 +158,14 @@ export function checkValues(
   values: Record<string, unknown> | undefined,
   label: string,
   problems: string[],
-  options: { uploads?: boolean } = {},
+  options: { uploads?: boolean; variables?: ReadonlySet<string> } = {},
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values ?? {})) {
     const field = fields.find((f) => f.uuid === key.toLowerCase()) ?? fields.find((f) => f.name === key) ?? fields.find((f) => sameName(f.name, key));
+    // A variable of the template's DOCX documents fills them (decisions.md › Documents in: submitter
+    // values first); it is no field value, so nothing is stored for it.
+    if (!field && options.variables?.has(key)) continue;
     if (!field) {
       problems.push(`${label}: values names "${key}", which is not a field of the role "${roleName}".`);
       continue;
@@ -184,6 +189,7 @@ function checkSubmission(
   at: string,
   brands: ReadonlyMap<number, BrandingValues>,
   accountLevel: SignatureLevel,
+  variables: ReadonlySet<string>,
 ) {
   const resolved = checkSubmitters(template, input, where, problems);
   // The level is fixed now (decisions.md › Signature levels): never above the account's, whichever
@@ -210,7 +216,7 @@ function checkSubmission(
   if (url !== undefined && !/^https?:\/\/\S+$/i.test(url)) problems.push(`${where}preferences.completed_redirect_url must be an http(s) URL.`);
   const submitters = resolved.map((r, position) => {
     const fields = template.fields.filter((f) => f.submitter_uuid === r.roleUuid);
-    const values = checkValues(fields, r.role, r.input.values, r.label, problems);
+    const values = checkValues(fields, r.role, r.input.values, r.label, problems, { variables });
     return {
       uuid: crypto.randomUUID(),
       slug: newSlug(template.accountId),
@@ -286,10 +292,11 @@ export async function createSubmissions(
   const at = nowIso();
   const problems: string[] = [];
   const linkBase = ctx.requestBase.replace(/\/+$/, '');
-  const brands = await brandingsOf(ctx.db, ctx.account.id, brandIdsOf(template, inputs));
+  const [brands, docx] = await Promise.all([brandingsOf(ctx.db, ctx.account.id, brandIdsOf(template, inputs)), ctx.files ? docxDocumentsOf(ctx.files, documents) : []]);
+  const variables = new Set(docx.flatMap((d) => d.variables));
   const planned: Planned[] = inputs.map((input, i) => {
     const where = inputs.length > 1 ? `submissions[${i}].` : '';
-    const checked = checkSubmission(template, input, where, problems, at, brands, ctx.account.signatureLevel);
+    const checked = checkSubmission(template, input, where, problems, at, brands, ctx.account.signatureLevel, variables);
     return {
       message: checked.message,
       brand: brands.get(Number(input.preferences?.brand_id ?? template.preferences.brand_id)) ?? null,
@@ -328,7 +335,13 @@ export async function createSubmissions(
     };
   });
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
-  const generated = await generateDocxDocuments(ctx, template, documents, inputs, planned);
+  // The DOCX built-in `submission_id` is the submission's id (spec › Template document), printed before
+  // the row is stored: the ids are reserved first and the rows inserted with them.
+  if (variables.has('submission_id')) {
+    const ids = await reserveSubmissionIds(ctx.db, planned.length);
+    planned.forEach((plan, i) => (plan.submission.id = ids[i]));
+  }
+  const generated = await generateDocxDocuments(ctx, template, docx, inputs, planned);
 
   // Every submission of the request goes into one D1 batch, one transaction: a bulk create is stored
   // whole or not at all (issue 21 › 8). The batch starts with the plan-limit guard (docs/limits.md), so
@@ -473,13 +486,11 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, pl
 async function generateDocxDocuments(
   ctx: CreateContext,
   template: Template,
-  documents: TemplateDocument[],
+  docx: DocxDocument[],
   inputs: SubmissionInput[],
-  planned: { submission: { slug: string } }[],
+  planned: { submission: { id?: number; slug: string } }[],
 ): Promise<GeneratedDocument[]> {
-  if (!ctx.files) return [];
-  const docx = await docxDocumentsOf(ctx.files, documents);
-  if (!docx.length) return [];
+  if (!ctx.files || !docx.length) return [];
   const variables = [...new Set(docx.flatMap((d) => d.variables))];
   const optional = (template.preferences.optional_variables as string[] | undefined) ?? [];
   const problems: string[] = [];
@@ -494,7 +505,7 @@ async function generateDocxDocuments(
         signer_name: signer?.name ?? '',
         signer_email: signer?.email ?? '',
         signing_date: nowIso().slice(0, 10),
-        submission_id: planned[i].submission.slug,
+        submission_id: planned[i].submission.id === undefined ? '' : String(planned[i].submission.id),
         template_name: template.name,
       },
     });

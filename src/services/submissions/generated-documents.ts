@@ -21,7 +21,7 @@ export async function submissionDocumentObject(bucket: R2Bucket, document: Pick<
   return (await bucket.get(generatedDocumentKey(document, submissionSlug))) ?? bucket.get(document.r2Key);
 }
 
-type DocxDocument = { document: TemplateDocument; variables: string[] };
+export type DocxDocument = { document: TemplateDocument; variables: string[] };
 
 /** The template's documents made from DOCX, with the variables each references. */
 export async function docxDocumentsOf(bucket: R2Bucket, documents: TemplateDocument[]): Promise<DocxDocument[]> {

@@ -68,7 +68,16 @@ function messageSource(ctx: StateContext, scope: SubmissionScope): MessageSource
   };
 }
 
+/**
+ * An event whose payload lists the submission's signed documents waits for them: every URL in a
+ * delivered payload works when it arrives (docs/webhooks.md › Events and documents).
+ */
+function awaitingDocuments(scope: SubmissionScope, documents: readonly unknown[]): number | undefined {
+  return documents.length > 0 ? scope.submission.id : undefined;
+}
+
 export function formEvent(ctx: StateContext, cs: ChangeSet, event: EventName, scope: SubmissionScope, submitter: Submitter, withDocuments = false): void {
+  const documents = withDocuments ? submissionDocuments(ctx.apiBase, scope.submission, scope.template.documents, scope.documentLinks) : [];
   cs.add(
     outboxInsert(ctx.db, {
       accountId: ctx.account.id,
@@ -77,18 +86,21 @@ export function formEvent(ctx: StateContext, cs: ChangeSet, event: EventName, sc
         submitter: payloadSubmitter(submitter),
         submission: submissionRef(scope.submission, scope.template),
         template: templateRef(scope.template),
-        ...(withDocuments ? { documents: submissionDocuments(ctx.apiBase, scope.submission, scope.template.documents, scope.documentLinks) } : {}),
+        ...(withDocuments ? { documents } : {}),
       }),
+      awaitsSealOf: awaitingDocuments(scope, documents),
     }),
   );
 }
 
 export function submissionEvent(ctx: StateContext, cs: ChangeSet, event: EventName, scope: SubmissionScope): void {
+  const submission = payloadSubmission(ctx.apiBase, scope);
   cs.add(
     outboxInsert(ctx.db, {
       accountId: ctx.account.id,
       event,
-      data: submissionEventData({ submission: payloadSubmission(ctx.apiBase, scope), template: templateRef(scope.template) }),
+      data: submissionEventData({ submission, template: templateRef(scope.template) }),
+      awaitsSealOf: awaitingDocuments(scope, submission.documents),
     }),
   );
 }
@@ -335,6 +347,7 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
   const verification = completed.verificationMethod === 'email_2fa' ? await latestVerification(ctx.db, submitter.id) : undefined;
   const identity = signerIdentity(scope.submission.signatureLevel, ctx.account, completed, verification?.verifiedAt ?? undefined);
   if (identity) {
+    const documents = submissionDocuments(ctx.apiBase, next.submission, next.template.documents, next.documentLinks);
     cs.add(
       outboxInsert(ctx.db, {
         accountId: ctx.account.id,
@@ -343,9 +356,10 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
           submitter: payloadSubmitter(completed),
           submission: submissionRef(next.submission, next.template),
           template: templateRef(next.template),
-          documents: submissionDocuments(ctx.apiBase, next.submission, next.template.documents, next.documentLinks),
+          documents,
           identity,
         }),
+        awaitsSealOf: awaitingDocuments(next, documents),
       }),
     );
   }

@@ -13,6 +13,8 @@ import { renderDocuments } from '../rendering/print-documents';
 /** What a DOCX template document keeps, at `docxSourceKey(r2Key)`. */
 export type DocxSource = { variables: string[] };
 
+export const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
 export function docxSourceKey(documentR2Key: string): string {
   return `${documentR2Key}/source.docx`;
 }
@@ -94,7 +96,7 @@ export async function keepDocxSources(bucket: R2Bucket, documents: { r2Key: stri
       const source: DocxSource = { variables };
       return [
         bucket.put(docxSourceKey(key), original, {
-          httpMetadata: { contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+          httpMetadata: { contentType: DOCX_CONTENT_TYPE },
         }),
         bucket.put(docxVariablesKey(key), JSON.stringify(source), { httpMetadata: { contentType: 'application/json' } }),
       ];
