@@ -3,6 +3,7 @@
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { loadPdf } from '../../src/services/pdf/load-pdf';
+import { openPdfJsDocument } from '../../src/services/pdf/pdfjs';
 import { assertWithinReadingLimits, countDraws, READING_LIMITS, ReadingLimitExceeded } from '../../src/services/pdf/reading-limits';
 import { makeForm } from '../fixtures/forms/made-form';
 import { formDrawnTimes, spacesBehindType0Font, withHugeImage } from '../fixtures/hostile-reading';
@@ -85,5 +86,21 @@ describe('assertWithinReadingLimits', () => {
   it('does not decode a 10000 × 10000 image, which pdf.js is told to skip', async () => {
     expect(READING_LIMITS.imagePixels).toBeLessThan(10_000 * 10_000);
     expect(await refusal('a 10000 × 10000 image', await withHugeImage(await makeForm()))).toBeUndefined();
+  });
+});
+
+describe('pdf.js as opened for reading', () => {
+  it('leaves a 10000 × 10000 image undrawn and undecoded', { timeout: 120_000 }, async () => {
+    const { pdfjs, task } = await openPdfJsDocument(await withHugeImage(await makeForm()));
+    try {
+      const page = await (await task.promise).getPage(1);
+      const started = performance.now();
+      const { fnArray } = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
+      console.log(`reading limits: operator list of a page with a 10000 × 10000 image in ${Math.round(performance.now() - started)} ms`);
+      expect(fnArray).not.toContain(pdfjs.OPS.paintImageXObject);
+      expect(fnArray).toContain(pdfjs.OPS.constructPath);
+    } finally {
+      await task.destroy();
+    }
   });
 });
