@@ -34,7 +34,7 @@ describe('countDraws', () => {
   });
 
   it('does not count a Do inside a string, a hex string or inline image data', () => {
-    const content = '(/X0 Do \\) /X0 Do) Tj <2F58> Tj BI /W 4 /H 1 /CS /G /BPC 8 ID /X0 Do\nEI /X2 Do';
+    const content = '(/X0 Do \\) /X0 Do) Tj <2F58> Tj /Span <</MCID 0>> BDC BI /W 4 /H 1 /CS /G /BPC 8 ID /X0 Do\nEI /X2 Do';
     expect([...countDraws(fromLatin1(content))]).toEqual([['X2', 1]]);
   });
 });

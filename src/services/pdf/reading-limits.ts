@@ -88,7 +88,10 @@ export function countDraws(data: Uint8Array): Map<string, number> {
       }
       i += 1;
       operandName = undefined;
-    } else if (byte === 0x3c && data[i + 1] !== 0x3c) {
+    } else if (byte === 0x3c && data[i + 1] === 0x3c) {
+      i += 2; // a dictionary opens
+      operandName = undefined;
+    } else if (byte === 0x3c) {
       while (i < n && data[i] !== 0x3e) i += 1;
       i += 1;
       operandName = undefined;
@@ -97,7 +100,7 @@ export function countDraws(data: Uint8Array): Map<string, number> {
       while (regular(data[i])) i += 1;
       operandName = nameText(data, start, i);
     } else if (!regular(byte)) {
-      i += 1; // << >> [ ] { } and stray delimiters
+      i += 1; // > [ ] { } and stray delimiters
       operandName = undefined;
     } else {
       const start = i;
@@ -157,6 +160,7 @@ class ReadingMeasure {
   /** Streams a resource dictionary reaches (fonts, their files and CMaps, patterns, shadings), decoded once. */
   private measureResources(resources: PDFDict | undefined): void {
     if (!resources || this.seen.has(resources)) return;
+    this.seen.add(resources);
     const pending: PDFObject[] = [];
     for (const [key, value] of resources.entries()) if (key !== NAME.XObject) pending.push(value);
     while (pending.length) {
