@@ -1,6 +1,8 @@
 // Hostile DOCX uploads (docs/security.md › Hostile files): a 60 MB image is a 422 naming the part limit,
 // and a header of 150,000 unclosed <w:p > is read in one pass rather than once per paragraph.
+import { env } from 'cloudflare:test';
 import { strToU8, unzipSync, zipSync } from 'fflate';
+import { docxSourceKey } from '../../src/services/templates/docx-documents';
 import { describe, expect, it } from 'vitest';
 import { buildDocx, paragraph } from '../docx-fixtures';
 import { toBase64 } from '../fixtures/pdfs';
@@ -31,5 +33,25 @@ describe('a hostile DOCX uploaded as a template', { timeout: 120_000 }, () => {
     const { res } = await upload(zipSync(files));
     expect(res.status).toBe(201);
     expect(res.json.documents).toHaveLength(1);
+  });
+});
+
+describe('a submission of a DOCX template stored under earlier limits', { timeout: 120_000 }, () => {
+  it('is a 422 naming the part past the limit, not a 500', async () => {
+    const { a, res: created } = await upload(buildDocx(paragraph('Offer for [[client_name]].')));
+    expect(created.status).toBe(201);
+    // A 12 MB image was within the 64 MB archive limit this DOCX was once accepted under.
+    const stored = zipSync({ ...unzipSync(buildDocx(paragraph('Offer for [[client_name]].'))), 'word/media/image1.png': new Uint8Array(12 * 1024 * 1024) });
+    const template = await api('GET', `/api/templates/${created.json.id}`, { token: a.token });
+    const listed = await env.FILES.list({ prefix: `templates/${a.accountId}/` });
+    const source = listed.objects.map((o) => o.key).find((key) => key.endsWith('/source.docx'))!;
+    expect(source).toBe(docxSourceKey(source.slice(0, -'/source.docx'.length)));
+    await env.FILES.put(source, stored);
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.json.id, values: { client_name: 'ACME' }, submitters: [{ role: template.json.submitters[0].name, email: 'jane@example.com' }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toContain('the template\'s DOCX "hostile.docx" has a part (word/media/image1.png) that expands past 10 MB, the limit for one image or other part of a DOCX.');
   });
 });

@@ -5,7 +5,7 @@
 import type { TemplateDocument } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { unzipDocx, type VariableValues } from '../documents/docx';
-import { inspectPdf } from '../documents/pdf';
+import { inspectPdf, UnusableDocument } from '../documents/pdf';
 import { renderDocuments } from '../rendering/print-documents';
 import { extractDocumentFields } from '../templates/document-fields';
 import { docxSourceKey, docxVariablesKey, printableDocx, type DocxSource } from '../templates/docx-documents';
@@ -85,7 +85,13 @@ export async function generateDocuments(
   for (const { document } of docs) {
     const original = await bucket.get(docxSourceKey(document.r2Key));
     if (!original) throw new Error(`The DOCX source of template document ${document.id} is missing from storage.`);
-    pages.push(await printableDocx(unzipDocx(new Uint8Array(await original.arrayBuffer())), values));
+    try {
+      pages.push(await printableDocx(unzipDocx(new Uint8Array(await original.arrayBuffer())), values));
+    } catch (error) {
+      if (!(error instanceof UnusableDocument)) throw error;
+      // A DOCX stored before the limits were lowered (docs/security.md › Hostile files) can be past them now.
+      throw unprocessable(`${where}the template's DOCX "${document.filename}" ${error.message}.`);
+    }
   }
   const pdfs = await renderDocuments(browser, { documents: pages, size: 'Letter' });
   const out: GeneratedDocument[] = [];
