@@ -52,6 +52,6 @@ describe('a submission of a DOCX template stored under earlier limits', { timeou
       body: { template_id: template.json.id, values: { client_name: 'ACME' }, submitters: [{ role: template.json.submitters[0].name, email: 'jane@example.com' }] },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toContain('the template\'s DOCX "hostile.docx" has a part (word/media/image1.png) that expands past 10 MB, the limit for one image or other part of a DOCX.');
+    expect(res.json.error).toContain('the template\'s DOCX "hostile" has a part (word/media/image1.png) that expands past 10 MB, the limit for one image or other part of a DOCX.');
   });
 });

@@ -6,7 +6,7 @@ import { loadPdf } from '../../src/services/pdf/load-pdf';
 import { openPdfJsDocument } from '../../src/services/pdf/pdfjs';
 import { assertWithinReadingLimits, countDraws, READING_LIMITS, ReadingLimitExceeded } from '../../src/services/pdf/reading-limits';
 import { makeForm } from '../fixtures/forms/made-form';
-import { formDrawnTimes, spacesBehindType0Font, withHugeImage } from '../fixtures/hostile-reading';
+import { formDrawnTimes, spacesBehindType0Font, type3GlyphDrawingForm, withHugeImage } from '../fixtures/hostile-reading';
 import { fromLatin1 } from '../fixtures/pdfs';
 
 /** The reason the file is refused, or undefined; logs how long the measuring took (never asserted). */
@@ -54,6 +54,14 @@ describe('assertWithinReadingLimits', () => {
     expect(await refusal('a form drawn 1,000,000 times', await formDrawnTimes(1_000_000))).toBe(
       "page 1 draws form XObjects more than 20,000 times with the pages before it, counting forms inside forms, the limit for reading a PDF's text",
     );
+  });
+
+  it('refuses a Type3 glyph that draws a form a million times, naming the 20,000 draws limit', async () => {
+    expect(await refusal('a Type3 glyph drawing a form 1,000,000 times', await type3GlyphDrawingForm(1_000_000))).toMatch(/^page 1 draws form XObjects more than 20,000 times/);
+  });
+
+  it('lets a Type3 glyph that draws a form once through', async () => {
+    expect(await refusal('a Type3 glyph drawing a form once', await type3GlyphDrawingForm(1))).toBeUndefined();
   });
 
   it('lets a form drawn a hundred times through', async () => {

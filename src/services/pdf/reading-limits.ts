@@ -3,7 +3,7 @@
 // draws a form XObject again each time `Do` names it: a 1 MB upload can hold a page whose content inflates
 // to 1 GB, or a form drawn a million times. Each stream is decoded here within the budget (bounded-decode.ts),
 // its `Do`s counted through the forms it draws, and a file past a limit is refused with the limit named.
-import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFDocument, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFDocument, type PDFObject } from 'pdf-lib';
 import { DecodedSizeExceeded, decodeStreamWithin, UndecodableStream } from './bounded-decode';
 
 const MB = 1024 * 1024;
@@ -37,6 +37,10 @@ const NAME = {
   Subtype: PDFName.of('Subtype'),
   Form: PDFName.of('Form'),
   Parent: PDFName.of('Parent'),
+  Image: PDFName.of('Image'),
+  Type3: PDFName.of('Type3'),
+  CharProcs: PDFName.of('CharProcs'),
+  PatternType: PDFName.of('PatternType'),
 } as const;
 
 /** Byte classes of § 7.2.2: 0 regular, 1 white space, 2 delimiter. */
@@ -157,7 +161,11 @@ class ReadingMeasure {
     }
   }
 
-  /** Streams a resource dictionary reaches (fonts, their files and CMaps, patterns, shadings), decoded once. */
+  /**
+   * Streams a resource dictionary reaches (fonts, their files and CMaps, patterns, shadings), decoded
+   * once. Content among them, a tiling pattern's cell or a Type3 font's glyphs (§ 8.7.3.1, § 9.6.5),
+   * is measured as drawn once with the forms it draws, as pdf.js parses it once for the page.
+   */
   private measureResources(resources: PDFDict | undefined): void {
     if (!resources || this.seen.has(resources)) return;
     this.seen.add(resources);
@@ -169,14 +177,38 @@ class ReadingMeasure {
       if (!target || this.seen.has(target)) continue;
       this.seen.add(target);
       if (target instanceof PDFRawStream) {
-        if (target.dict.get(NAME.Subtype) !== PDFName.of('Image')) this.decode(target);
+        const patternType = target.dict.lookup(NAME.PatternType);
+        if (patternType instanceof PDFNumber && patternType.asNumber() === 1) {
+          this.measureDrawnOnce(target, target.dict.lookupMaybe(NAME.Resources, PDFDict) ?? resources);
+          continue;
+        }
+        if (target.dict.get(NAME.Subtype) !== NAME.Image) this.decode(target);
         for (const [key, value] of target.dict.entries()) if (key !== NAME.Parent) pending.push(value);
       } else if (target instanceof PDFDict) {
-        for (const [key, value] of target.entries()) if (key !== NAME.Parent) pending.push(value);
+        const glyphs = target.get(NAME.Subtype) === NAME.Type3 ? target.lookupMaybe(NAME.CharProcs, PDFDict) : undefined;
+        if (glyphs) {
+          const fontResources = target.lookupMaybe(NAME.Resources, PDFDict) ?? resources;
+          for (const ref of glyphs.values()) {
+            const glyph = this.pdf.context.lookup(ref);
+            if (!(glyph instanceof PDFRawStream) || this.seen.has(glyph)) continue;
+            this.seen.add(glyph);
+            this.measureDrawnOnce(glyph, fontResources);
+          }
+        }
+        for (const [key, value] of target.entries()) if (key !== NAME.Parent && key !== NAME.CharProcs) pending.push(value);
       } else if (target instanceof PDFArray) {
         pending.push(...target.asArray());
       }
     }
+  }
+
+  /** Content drawn once where its resources are (a pattern cell, a glyph), added to the document's totals. */
+  private measureDrawnOnce(stream: PDFRawStream, resources: PDFDict | undefined): void {
+    this.measureResources(resources);
+    const cost = this.measureContent(this.decode(stream), resources, 1);
+    this.checkTotals(cost);
+    this.drawn += cost.bytes;
+    this.formDraws += cost.draws;
   }
 
   /** The content's own bytes and draws, then each form it draws: its cost times how often it is drawn. */
