@@ -81,6 +81,23 @@ describe('assertWithinReadingLimits', () => {
     expect(await refusal('nested forms', await pdf.save())).toMatch(/^page 1 draws form XObjects more than 20,000 times/);
   });
 
+  it('measures a form without resources of its own with each page’s resources', async () => {
+    // /Shared draws /X1: a short line on page 1, a form drawing /Line 30,000 times on page 2.
+    const pdf = await PDFDocument.create();
+    const form = (content: string) => PDFRawStream.of(pdf.context.obj({ Subtype: 'Form', BBox: [0, 0, 10, 10] }), fromLatin1(content));
+    const shared = pdf.context.register(form('/X1 Do'));
+    const line = pdf.context.register(form('0 0 m 1 1 l S'));
+    const drawingLines = form('/Line Do\n'.repeat(30_000));
+    drawingLines.dict.set(PDFName.of('Resources'), pdf.context.obj({ XObject: { Line: line } }));
+    const heavy = pdf.context.register(drawingLines);
+    for (const x1 of [line, heavy]) {
+      const page = pdf.addPage([612, 792]);
+      page.node.set(PDFName.of('Resources'), pdf.context.obj({ XObject: { Shared: shared, X1: x1 } }));
+      page.node.set(PDFName.of('Contents'), pdf.context.register(PDFRawStream.of(pdf.context.obj({}), fromLatin1('/Shared Do'))));
+    }
+    expect(await refusal('a shared form drawing each page’s own X1', await pdf.save())).toMatch(/^page 2 draws form XObjects more than 20,000 times/);
+  });
+
   it('refuses a form that draws itself', async () => {
     const pdf = await PDFDocument.create();
     const page = pdf.addPage([612, 792]);

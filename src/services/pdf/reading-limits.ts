@@ -135,7 +135,8 @@ class ReadingMeasure {
   formDraws = 0;
   page = 0;
   private readonly seen = new Set<PDFObject>();
-  private readonly forms = new Map<PDFRawStream, FormCost>();
+  /** Each form's cost by the resources it was measured with: one without its own uses its drawer's (§ 7.8.3). */
+  private readonly forms = new Map<PDFRawStream, Map<PDFDict | undefined, FormCost>>();
   private readonly drawing = new Set<PDFRawStream>();
 
   constructor(private readonly pdf: PDFDocument) {}
@@ -227,16 +228,16 @@ class ReadingMeasure {
   }
 
   private measureForm(form: PDFRawStream, inherited: PDFDict | undefined, depth: number): FormCost {
-    const known = this.forms.get(form);
+    const resources = form.dict.lookupMaybe(NAME.Resources, PDFDict) ?? inherited;
+    const known = this.forms.get(form)?.get(resources);
     if (known) return known;
     if (this.drawing.has(form)) this.refuse('draws a form XObject inside itself, which never ends');
     if (depth > READING_LIMITS.formDepth) this.refuse(`draws form XObjects inside each other more than ${READING_LIMITS.formDepth} deep, the limit for reading a PDF's text`);
     this.drawing.add(form);
-    const resources = form.dict.lookupMaybe(NAME.Resources, PDFDict) ?? inherited;
     this.measureResources(resources);
     const cost = this.measureContent(this.decode(form), resources, depth);
     this.drawing.delete(form);
-    this.forms.set(form, cost);
+    this.forms.set(form, (this.forms.get(form) ?? new Map<PDFDict | undefined, FormCost>()).set(resources, cost));
     return cost;
   }
 
