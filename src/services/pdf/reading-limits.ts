@@ -130,10 +130,10 @@ type FormCost = { bytes: number; draws: number };
 
 /** One measuring pass over a document: the budgets are spent across the pages it reads. */
 class ReadingMeasure {
-  decoded = 0;
-  drawn = 0;
-  formDraws = 0;
-  page = 0;
+  private decoded = 0;
+  private drawn = 0;
+  private formDraws = 0;
+  private page = 0;
   private readonly seen = new Set<PDFObject>();
   /** Each form's cost by the resources it was measured with: one without its own uses its drawer's (§ 7.8.3). */
   private readonly forms = new Map<PDFRawStream, Map<PDFDict | undefined, FormCost>>();
