@@ -11,11 +11,13 @@ import { api, createAccount, type TestAccount } from '../helpers';
 import { checkPdf, placedWords } from '../pdf-tools';
 import { pdfFile, toBase64 } from '../fixtures/pdfs';
 import { shardNumberOf } from '../submission-fixtures';
+import { loadPdf } from '../../src/services/pdf/load-pdf';
 import { readPageText } from '../../src/services/pdf/page-text';
 
 // pdf.js is transformed and loaded on first use, which takes the test runner several seconds once.
 beforeAll(async () => {
-  await readPageText(await taggedPdf([[{ text: 'warm', x: 72, y: 700 }]]));
+  const warm = await taggedPdf([[{ text: 'warm', x: 72, y: 700 }]]);
+  await readPageText(warm, await loadPdf(warm));
 }, 120_000);
 
 const PAGE = { width: 612, height: 792 };

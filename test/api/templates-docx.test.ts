@@ -112,10 +112,11 @@ describe('POST /api/templates/docx refusals', () => {
   });
 
   it('answers 422 for a zip bomb, counting inflated bytes rather than the sizes it declares', async () => {
-    // 70 MB of zeros compresses to ~70 KB.
-    const res = await refused(zipOf({ '[Content_Types].xml': strToU8('<Types/>'), 'word/media/zeros.bin': new Uint8Array(70 * 1024 * 1024) }));
+    // 72 MB of zeros in parts of 9 MB (each within the part limit) compresses to ~72 KB.
+    const zeros = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((n) => [`word/media/zeros${n}.bin`, new Uint8Array(9 * 1024 * 1024)]));
+    const res = await refused(zipOf({ '[Content_Types].xml': strToU8('<Types/>'), ...zeros }));
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('documents[0] "hostile.docx" expands to more than 64 MB when unzipped.');
+    expect(res.json.error).toBe('documents[0] "hostile.docx" expands to more than 32 MB when unzipped.');
   });
 
   it('answers 422 for an XML part over 16 MB', async () => {

@@ -11,12 +11,19 @@ import { concatBytes } from '../../lib/bytes';
 
 const MB = 1024 * 1024;
 
+/**
+ * A DOCX is held unzipped, compiled by docxtemplater, re-zipped filled, unzipped again by mammoth and
+ * printed as HTML with its images as base64: several copies of each part are alive at once, so these
+ * keep the sum inside a Worker's 128 MB (docs/security.md › Hostile files).
+ */
 export const DOCX_LIMITS = {
   /** Every entry of the archive, decompressed, together (a zip bomb stops here). */
-  unzippedBytes: 64 * MB,
+  unzippedBytes: 32 * MB,
   entries: 2000,
   /** One XML part: docxtemplater and mammoth hold it parsed in memory several times over. */
   xmlBytes: 16 * MB,
+  /** One other part (an image, an embedded font): it reaches the printed HTML as base64, a third larger. */
+  partBytes: 10 * MB,
 } as const;
 
 /** Variables every submission has (spec › Template document › built-in variables). */
@@ -28,11 +35,19 @@ export function looksLikeZip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 }
 
+/** Compressed bytes handed to the inflater at once: deflate's 1032:1 makes that at most ~4 MB out. */
+const UNZIP_SLICE = 4096;
+
+/** Only the parts docxHeaderFooter reads. */
+export const HEADER_FOOTER_PARTS = /^word\/(header|footer)\d*\.xml$/;
+
 /**
- * Unzips a DOCX counting the bytes actually inflated, not the sizes the archive declares (which a
- * zip bomb lies about): past `DOCX_LIMITS.unzippedBytes` the file is refused.
+ * Unzips a DOCX counting the bytes actually inflated, not the sizes the archive declares (which a zip
+ * bomb lies about): one entry at a time, each within its part limit and all within `unzippedBytes`, else
+ * the file is refused naming the limit. `only` keeps just the entries it names (the others are never
+ * inflated); without it the archive must be a DOCX.
  */
-export function unzipDocx(bytes: Uint8Array): DocxFiles {
+export function unzipDocx(bytes: Uint8Array, only?: RegExp): DocxFiles {
   if (!looksLikeZip(bytes)) throw new UnusableDocument('is not a DOCX file (a DOCX is a zip archive)');
   const files: DocxFiles = {};
   let total = 0;
@@ -40,7 +55,8 @@ export function unzipDocx(bytes: Uint8Array): DocxFiles {
   let failure: string | undefined;
   const unzip = new Unzip((file) => {
     if (++entries > DOCX_LIMITS.entries) throw new UnusableDocument((failure ??= `has more than ${DOCX_LIMITS.entries} entries in its archive`));
-    const parts: Uint8Array[] = [];
+    if (only && !only.test(file.name)) return;
+    let parts: Uint8Array[] = [];
     const xml = /\.(xml|rels)$/i.test(file.name);
     let size = 0;
     file.ondata = (error, chunk, final) => {
@@ -49,25 +65,34 @@ export function unzipDocx(bytes: Uint8Array): DocxFiles {
         return;
       }
       total += chunk.byteLength;
-      // fflate turns a throw from here into an error for the next chunk, so the reason is kept aside.
-      if (total > DOCX_LIMITS.unzippedBytes) throw new UnusableDocument((failure ??= `expands to more than ${DOCX_LIMITS.unzippedBytes / MB} MB when unzipped`));
-      parts.push(chunk);
       size += chunk.byteLength;
+      // fflate turns a throw from here into an error for the next chunk, so the reason is kept aside.
       if (xml && size > DOCX_LIMITS.xmlBytes) {
         throw new UnusableDocument((failure ??= `has an XML part (${file.name}) over ${DOCX_LIMITS.xmlBytes / MB} MB`));
       }
-      if (final) files[file.name] = concatBytes(parts);
+      if (!xml && size > DOCX_LIMITS.partBytes) {
+        throw new UnusableDocument((failure ??= `has a part (${file.name}) that expands past ${DOCX_LIMITS.partBytes / MB} MB, the limit for one image or other part of a DOCX`));
+      }
+      if (total > DOCX_LIMITS.unzippedBytes) throw new UnusableDocument((failure ??= `expands to more than ${DOCX_LIMITS.unzippedBytes / MB} MB when unzipped`));
+      parts.push(chunk);
+      if (final) {
+        files[file.name] = concatBytes(parts);
+        parts = [];
+      }
     };
     file.start();
   });
   unzip.register(UnzipInflate);
   unzip.register(UnzipPassThrough);
   try {
-    unzip.push(bytes, true);
+    // In slices: fflate inflates all of one push at once, so a whole archive pushed together would
+    // inflate a bomb's entry whole before any limit is looked at. Reading stops at the first failure.
+    for (let at = 0; at < bytes.length && !failure; at += UNZIP_SLICE) unzip.push(bytes.subarray(at, at + UNZIP_SLICE), at + UNZIP_SLICE >= bytes.length);
   } catch {
     throw new UnusableDocument(failure ?? 'is a damaged zip archive');
   }
   if (failure) throw new UnusableDocument(failure);
+  if (only) return files;
   if (!files['word/document.xml'] || !files['[Content_Types].xml']) throw new UnusableDocument('is a zip archive but not a DOCX file (it has no word/document.xml)');
   return files;
 }
@@ -198,6 +223,56 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+const WHITE_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/** Where `<w:p ` or `<w:p>` opens a paragraph, from `from` on; -1 when none. */
+function paragraphStart(xml: string, from: number): number {
+  for (let at = xml.indexOf('<w:p', from); at !== -1; at = xml.indexOf('<w:p', at + 1)) {
+    const next = xml.charCodeAt(at + 4);
+    if (next === 0x20 || next === 0x3e) return at;
+  }
+  return -1;
+}
+
+/** Where `<w:t>` or `<w:t …>` opens a text run, from `from` on; -1 when none. */
+function runStart(xml: string, from: number): number {
+  for (let at = xml.indexOf('<w:t', from); at !== -1; at = xml.indexOf('<w:t', at + 1)) {
+    const next = xml.charCodeAt(at + 4);
+    if (next === 0x3e || WHITE_SPACE.has(next)) return at;
+  }
+  return -1;
+}
+
+/**
+ * The text of each paragraph (`<w:p>` … `</w:p>`, its `<w:t>` runs joined) in one forward pass: a part of
+ * 150,000 unclosed `<w:p ` or `<w:t ` costs its length once, where a lazy regex retried from each of them
+ * read to the end of the part every time.
+ */
+export function paragraphTexts(xml: string): string[] {
+  const lines: string[] = [];
+  for (let open = paragraphStart(xml, 0); open !== -1; ) {
+    const close = xml.indexOf('</w:p>', open);
+    if (close === -1) break;
+    let line = '';
+    for (let from = open; ; ) {
+      const run = runStart(xml, from);
+      if (run === -1 || run > close) break;
+      const start = xml.indexOf('>', run);
+      if (start === -1 || start > close) break;
+      from = start + 1;
+      if (xml[start - 1] === '/') continue; // <w:t/> holds no text
+      const end = xml.indexOf('<', start);
+      if (xml.startsWith('</w:t>', end)) {
+        line += xml.slice(start + 1, end);
+        from = end + 6;
+      }
+    }
+    lines.push(line);
+    open = paragraphStart(xml, close + 6);
+  }
+  return lines;
+}
+
 /**
  * The text of the DOCX's first header and first footer part, as HTML lines for the printed page's
  * header and footer (mammoth drops them). Text only: Word's fields such as PAGE are not evaluated.
@@ -208,10 +283,7 @@ export function docxHeaderFooter(files: DocxFiles): { header?: string; footer?: 
       .filter((n) => new RegExp(`^word/${prefix}\\d*\\.xml$`).test(n))
       .sort()[0];
     if (!name) return undefined;
-    const xml = new TextDecoder().decode(files[name]);
-    const lines = (xml.match(/<w:p[ >][\s\S]*?<\/w:p>/g) ?? [])
-      .map((p) => [...p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''))
-      .filter((line) => line.trim() !== '');
+    const lines = paragraphTexts(new TextDecoder().decode(files[name])).filter((line) => line.trim() !== '');
     // The XML text is already entity-escaped; decoding the five XML entities then escaping for HTML keeps it exact.
     const decoded = lines.map((l) => l.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&'));
     return decoded.length ? decoded.map((l) => `<div>${escapeHtml(l)}</div>`).join('') : undefined;

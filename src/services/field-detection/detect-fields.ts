@@ -116,8 +116,8 @@ export async function detectionStatus(bucket: R2Bucket, db: TemplateContext['db'
 export type DetectOptions = { apply: boolean; minConfidence: number };
 
 /**
- * Detects fields on every current document now. Reading is bounded (page-layout.ts: 50 pages, 24 MB of
- * content per document), so it runs inside the request rather than on a queue.
+ * Detects fields on every current document now. Reading is bounded (page-layout.ts: 50 pages, and
+ * ../pdf/reading-limits.ts per document), so it runs inside the request rather than on a queue.
  */
 export async function detectFields(ctx: TemplateContext, template: Template, options: DetectOptions): Promise<Detection> {
   const documents = await listCurrentDocuments(ctx.db, [template.id]);

@@ -1,13 +1,11 @@
 // The text and drawn shapes of a PDF's pages, read with pdf.js inside the Worker (loaded by
-// ../pdf/pdfjs.ts): what field detection looks at. Content streams are measured within the bounded
-// decoder first, so pdf.js never inflates more than the budget below.
-import { PDFArray, PDFRawStream, type PDFDocument } from 'pdf-lib';
-import { decodeStreamWithin } from '../pdf/bounded-decode';
+// ../pdf/pdfjs.ts): what field detection looks at. The pages are measured against READING_LIMITS first
+// (../pdf/reading-limits.ts), so pdf.js never decodes or draws more than they allow.
 import { loadPdf } from '../pdf/load-pdf';
 import { openPdfJsDocument, type PdfJs } from '../pdf/pdfjs';
+import { assertWithinReadingLimits } from '../pdf/reading-limits';
 
-/** What one document's page content streams may expand to in all, and how many pages are read. */
-export const CONTENT_BUDGET = 24 * 1024 * 1024;
+/** How many pages are read. */
 export const MAX_PAGES = 50;
 
 /** A run of text, in PDF points with the origin at the page's top-left corner (y grows downwards). */
@@ -30,19 +28,6 @@ function multiply(m: Matrix, n: Matrix): Matrix {
 
 function apply(m: Matrix, x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-}
-
-/** Refuses a file whose page contents would expand past the budget (ISO 32000-1 § 7.8.2). */
-function assertContentsWithinBudget(pdf: PDFDocument): void {
-  let left = CONTENT_BUDGET;
-  for (const page of pdf.getPages().slice(0, MAX_PAGES)) {
-    const contents = page.node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
-    for (const stream of streams) {
-      if (!(stream instanceof PDFRawStream)) continue;
-      left -= decodeStreamWithin(stream, left).length;
-    }
-  }
 }
 
 /** The shapes a page's operator list draws, with the graphics state's matrix applied. */
@@ -68,7 +53,7 @@ function shapesOf(OPS: PdfJs['OPS'], fnArray: number[], argsArray: unknown[], ba
 /** Every page's text runs and shapes (the first MAX_PAGES pages). */
 export async function readPageLayouts(bytes: Uint8Array): Promise<PageLayout[]> {
   try {
-    assertContentsWithinBudget(await loadPdf(bytes, { ignoreEncryption: true, updateMetadata: false }));
+    assertWithinReadingLimits(await loadPdf(bytes, { ignoreEncryption: true, updateMetadata: false }), MAX_PAGES);
   } catch (error) {
     throw new UnreadablePdf(`The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'its structure is broken'}.`);
   }

@@ -1,7 +1,9 @@
 // Positioned text of a PDF's pages with pdf.js inside workerd (loaded by pdfjs.ts), for text tags.
-// Callers load the file with loadPdf first (bounded structure decoding), so pdf.js only sees files that
-// passed it.
+// pdf.js only sees files whose pdf-lib reading (loadPdf: bounded structure decoding) the caller hands in,
+// and whose pages pass READING_LIMITS here first.
+import type { PDFDocument } from 'pdf-lib';
 import { openPdfJsDocument } from './pdfjs';
+import { assertWithinReadingLimits } from './reading-limits';
 
 /** One run of text in PDF user space: baseline origin (x, y), font size, advance width. */
 export type TextRun = { text: string; x: number; y: number; size: number; width: number };
@@ -11,7 +13,12 @@ export type PageText = { runs: TextRun[]; view: [number, number, number, number]
 /** Most pages read (a template holds at most 500, decisions.md › Limits). */
 const MAX_PAGES = 500;
 
-export async function readPageText(bytes: Uint8Array): Promise<PageText[]> {
+/**
+ * The text runs of each page (the first MAX_PAGES). `loaded` is `bytes` as loadPdf read them; a file past
+ * READING_LIMITS throws ReadingLimitExceeded before pdf.js opens it.
+ */
+export async function readPageText(bytes: Uint8Array, loaded: PDFDocument): Promise<PageText[]> {
+  assertWithinReadingLimits(loaded, MAX_PAGES);
   const { task } = await openPdfJsDocument(bytes);
   try {
     const pdf = await task.promise;

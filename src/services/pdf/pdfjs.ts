@@ -2,7 +2,9 @@
 // detection): the legacy build, loaded on first use so Workers that never read a page never evaluate it.
 // Its "fake worker" runs the worker code on this thread (`globalThis.pdfjsWorker`; workerd has no Worker
 // threads), and the canvas classes its display module names at load time are inert stand-ins, since
-// nothing here draws. Callers measure the file with loadPdf (bounded structure decoding) first.
+// nothing here draws. Callers measure the file with loadPdf (bounded structure decoding) and
+// assertWithinReadingLimits (reading-limits.ts: what pdf.js will decode and draw) first.
+import { READING_LIMITS } from './reading-limits';
 
 export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PdfJsLoadingTask = ReturnType<PdfJs['getDocument']>;
@@ -24,7 +26,7 @@ export function loadPdfJs(): Promise<PdfJs> {
 
 /**
  * Opens `bytes` with what every reader here needs and nothing more: no eval, no fetching (fonts, CMaps),
- * no font faces, no XFA, no canvas. The caller destroys the task when done.
+ * no font faces, no XFA, no canvas, no image pixels. The caller destroys the task when done.
  */
 export async function openPdfJsDocument(bytes: Uint8Array): Promise<{ pdfjs: PdfJs; task: PdfJsLoadingTask }> {
   const pdfjs = await loadPdfJs();
@@ -38,6 +40,8 @@ export async function openPdfJsDocument(bytes: Uint8Array): Promise<{ pdfjs: Pdf
     useWorkerFetch: false,
     isOffscreenCanvasSupported: false,
     stopAtErrors: false,
+    // Text and path outlines only: images are never decoded (pdf.js skips them with a warning).
+    maxImageSize: READING_LIMITS.imagePixels,
     verbosity: 0,
   });
   return { pdfjs, task };

@@ -5,7 +5,7 @@
 import type { TemplateDocument } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { unzipDocx, type VariableValues } from '../documents/docx';
-import { inspectPdf } from '../documents/pdf';
+import { inspectPdf, UnusableDocument } from '../documents/pdf';
 import type { BrowserLauncher } from '../rendering/browser-launches';
 import { renderDocuments } from '../rendering/print-documents';
 import { extractDocumentFields } from '../templates/document-fields';
@@ -73,6 +73,17 @@ export type GeneratedDocument = { key: string; bytes: Uint8Array };
 /** One submission's values, its slug and how its problems are prefixed (`submissions[2]: `). */
 export type DocxFilling = { values: VariableValues; submissionSlug: string; where: string };
 
+/** `work`, with a DOCX past the reading limits refused as a 422 naming `what` and the limit. */
+async function withinReadingLimits<T>(what: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof UnusableDocument)) throw error;
+    // A DOCX stored before the limits were lowered (docs/security.md › Hostile files) can be past them now.
+    throw unprocessable(`${what} ${error.message}.`);
+  }
+}
+
 /**
  * Fills and prints the DOCX documents of every submission in `fillings`, all in one browser session (a
  * bulk request costs one launch of the account's budget, not one per submission). A filled document
@@ -84,12 +95,15 @@ export async function generateDocuments(bucket: R2Bucket, browser: BrowserLaunch
     docs.map(async ({ document }) => {
       const original = await bucket.get(docxSourceKey(document.r2Key));
       if (!original) throw new Error(`The DOCX source of template document ${document.id} is missing from storage.`);
-      return unzipDocx(new Uint8Array(await original.arrayBuffer()));
+      const bytes = new Uint8Array(await original.arrayBuffer());
+      return withinReadingLimits(`the template's DOCX "${document.filename}"`, () => unzipDocx(bytes));
     }),
   );
   const pages: { html: string; header?: string; footer?: string }[] = [];
-  for (const { values } of fillings) {
-    for (const files of sources) pages.push(await printableDocx(files, values));
+  for (const { values, where } of fillings) {
+    for (const [i, files] of sources.entries()) {
+      pages.push(await withinReadingLimits(`${where}the template's DOCX "${docs[i].document.filename}"`, () => printableDocx(files, values)));
+    }
   }
   const pdfs = await renderDocuments(browser, { documents: pages, size: 'Letter' });
   const out: GeneratedDocument[] = [];

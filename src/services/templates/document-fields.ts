@@ -26,6 +26,7 @@ import { dropUsageRights, existingSignatures } from '../documents/existing-signa
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
 import { readPageText } from '../pdf/page-text';
+import { ReadingLimitExceeded } from '../pdf/reading-limits';
 import { BadTag, MAX_TAG_ROLES, parseTag, TAG_PATTERN } from './text-tags';
 import { blankTagStrings, latin1 } from './blank-tags';
 import type { AreaInput, FieldInput } from './template-fields';
@@ -155,9 +156,9 @@ function removeForm(pdf: PDFDocument): void {
 type FoundTag = { page: number; text: string; box: Box };
 
 /** Tags in the page text, each with its printed box (its share of the run's width, one font size high). */
-async function findTags(bytes: Uint8Array): Promise<FoundTag[]> {
+async function findTags(bytes: Uint8Array, loaded: PDFDocument): Promise<FoundTag[]> {
   const found: FoundTag[] = [];
-  const pages = await readPageText(bytes);
+  const pages = await readPageText(bytes, loaded);
   pages.forEach(({ runs }, i) => {
     for (const run of runs) {
       for (const match of run.text.matchAll(TAG_PATTERN)) {
@@ -288,8 +289,10 @@ async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFi
   }
   if (readable) {
     try {
-      tags = await findTags(bytes);
-    } catch {
+      tags = await findTags(bytes, pdf);
+    } catch (error) {
+      // A file pdf.js would spend past READING_LIMITS on is refused, the limit named (docs/security.md › Hostile files).
+      if (error instanceof ReadingLimitExceeded) throw unprocessable(`${label} cannot be read for text tags: ${error.message}.`);
       // pdf.js could not read text pdf-lib could load: no tags found, the upload goes on.
     }
   }

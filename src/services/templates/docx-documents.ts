@@ -4,7 +4,7 @@
 // are placed on; the original DOCX and its variable list are kept beside it in R2.
 import mammoth from 'mammoth';
 import { unprocessable } from '../../lib/errors';
-import { docxHeaderFooter, docxVariables, fillDocx, looksLikeZip, unzipDocx, type DocxFiles, type VariableValues } from '../documents/docx';
+import { docxHeaderFooter, docxVariables, fillDocx, HEADER_FOOTER_PARTS, looksLikeZip, unzipDocx, type DocxFiles, type VariableValues } from '../documents/docx';
 import { copyStoredFiles, type Upload } from '../documents/ingest';
 import { UnusableDocument } from '../documents/pdf';
 import type { BrowserLauncher } from '../rendering/browser-launches';
@@ -51,7 +51,9 @@ export async function docxToHtml(docx: Uint8Array): Promise<string> {
 /** A DOCX filled with `values` as a printable page: body HTML, and its header and footer text. */
 export async function printableDocx(files: DocxFiles, values: VariableValues): Promise<{ html: string; header?: string; footer?: string }> {
   const filled = fillDocx(files, values);
-  return { html: await docxToHtml(filled), ...docxHeaderFooter(unzipDocx(filled)) };
+  // Only the header and footer parts are inflated again, not a second copy of every image.
+  const headerFooter = docxHeaderFooter(unzipDocx(filled, HEADER_FOOTER_PARTS));
+  return { html: await docxToHtml(filled), ...headerFooter };
 }
 
 export type ConvertedDocx = { index: number; original: Uint8Array; variables: string[] };
