@@ -97,6 +97,21 @@ describe('the sign-in page', { timeout: 60_000 }, () => {
     }
   });
 
+  it('refuses a next path with a control character or a backslash, which a browser reads as another origin', async () => {
+    for (const next of ['/\t/evil.example', '/\n/evil.example', '/\r/evil.example', '/\u0000/evil.example', '/\\evil.example', '/x/..\\..\\evil', '/\\\t/evil']) {
+      const { email } = await signedUpUser();
+      const res = await postForm('/login', { email, password: PASSWORD, next });
+      expect(res.status).toBe(303);
+      expect(res.location).toBe('/settings/account');
+    }
+  });
+
+  it('still sends the browser on to an ordinary path with a query', async () => {
+    const { email } = await signedUpUser();
+    const res = await postForm('/login', { email, password: PASSWORD, next: '/templates?page=2&q=a%20b' });
+    expect(res.location).toBe('/templates?page=2&q=a%20b');
+  });
+
   it('opens only the MFA step for a user with MFA, and sends them to it', async () => {
     const { user, email } = await signedUpUser();
     await env.CONTROL_DB.prepare('UPDATE users SET mfa_enabled_at = ? WHERE id = ?').bind(new Date().toISOString(), user.userId).run();

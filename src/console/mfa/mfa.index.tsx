@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../env';
 import type { ConsoleViewer } from '../layout';
 import { checkConsoleForm, consoleSession, safeNextPath } from '../../middleware/console-session';
+import { capBody } from '../../middleware/body-limit';
 import { unusedBackupCodeCount } from '../../db/queries/mfa';
 import { ApiError } from '../../lib/errors';
 import {
@@ -21,6 +22,9 @@ import { CONSOLE_CSP } from '../layout';
 import { BackupCodesPage, EnrolledPage, EnrolPage, SignInAgainPage, SignInCodePage } from './mfa-pages';
 
 type C = Context<AppEnv>;
+
+/** The MFA forms carry a code, the CSRF token and `next`. */
+const CODE_FORM_BYTES = 16 * 1024;
 
 function page(c: C, element: unknown, status: ContentfulStatusCode = 200) {
   return c.html(String(element), status);
@@ -73,6 +77,10 @@ async function enrolledPage(c: C, signedIn: SignedIn, error?: { form: 'regenerat
 }
 
 export function mountMfaConsole(app: Hono<AppEnv>): void {
+  // A code and a CSRF token: counted as the body streams, before anything reads it.
+  const capCodeForm = capBody({ maxBytes: CODE_FORM_BYTES, message: `The form is too large. Code forms are at most ${CODE_FORM_BYTES / 1024} KB.` });
+  for (const path of ['/login/mfa', '/settings/mfa/enable', '/settings/mfa/backup-codes', '/settings/mfa/disable']) app.post(path, capCodeForm);
+
   const settings = consoleSession({ allowEnrolment: true });
 
   app.get('/settings/mfa', settings, async (c) => {

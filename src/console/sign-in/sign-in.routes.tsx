@@ -8,6 +8,7 @@ import { accounts } from '../../db/schema/index';
 import { ApiError } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import { checkConsoleForm, consoleSession, safeNextPath } from '../../middleware/console-session';
+import { capBody } from '../../middleware/body-limit';
 import {
   endSession,
   findSession,
@@ -25,7 +26,10 @@ import { ChangePasswordPage, ChooseAccountPage, ForgotPasswordPage, LoginPage, M
 type C = Context<AppEnv>;
 
 /** The sign-in forms carry a few short fields; anything bigger is not one of them. */
-const FORM_BYTES = 16 * 1024;
+export const FORM_BYTES = 16 * 1024;
+
+/** Counted as the body streams (a chunked body has no Content-Length to trust). */
+export const capSignInForm = () => capBody({ maxBytes: FORM_BYTES, message: `The form is too large. Sign-in forms are at most ${FORM_BYTES / 1024} KB.` });
 
 const LOGIN_NOTICES: Record<string, string> = {
   idle: 'Your session ended after 30 minutes without activity; sign in again.',
@@ -55,10 +59,8 @@ function fromThisOrigin(c: C): boolean {
   return c.req.header('Sec-Fetch-Site') === 'same-origin';
 }
 
-/** The form's string fields; files and repeated names are ignored. Throws 413 past FORM_BYTES. */
+/** The form's string fields; files and repeated names are ignored. The body was capped by capSignInForm. */
 async function formFields(c: C): Promise<Record<string, string>> {
-  const length = Number(c.req.header('Content-Length') ?? '0');
-  if (length > FORM_BYTES) throw new ApiError(413, 'The form is too large.');
   const type = c.req.header('Content-Type') ?? '';
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return {};
   const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
@@ -111,6 +113,8 @@ export function createSignInRoutes(): Hono<AppEnv> {
     }
     throw err;
   });
+
+  for (const path of ['/login', '/login/choose', '/logout', '/password/set', '/password/forgot', '/settings/password']) app.post(path, capSignInForm());
 
   app.get('/login', (c) => {
     const reason = c.req.query('reason');

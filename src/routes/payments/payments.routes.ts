@@ -97,7 +97,7 @@ export const paymentsWebhook = createRoute({
         },
       },
     },
-    ...errorResponses([400, 404]),
+    ...errorResponses([400, 404, 413]),
   },
 });
 
