@@ -18,7 +18,7 @@ import {
 } from '../../services/identity/sessions';
 import { describePasswordProblem, isLongerThanAnyPassword, verifyPassword } from '../../services/identity/passwords';
 import { consumePasswordToken, findPasswordToken, issuePasswordToken, LINK_USED, setUserPassword } from '../../services/identity/password-tokens';
-import { sendPasswordLink } from '../../services/identity/password-emails';
+import { requestPasswordReset } from '../../services/identity/password-emails';
 import { accountRefusesSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
 import { CONSOLE_CSP } from '../layout';
 import { ChangePasswordPage, ChooseAccountPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
@@ -211,10 +211,9 @@ export function createSignInRoutes(): Hono<AppEnv> {
     // Counted like sign-in attempts, so the form cannot be used to flood an inbox.
     const wait = await takeSignInAttempt(c.env, clientIp(c.req.raw), email);
     if (wait !== null) return tooManyAttempts(c, wait);
-    const targets = await activeUsersWithEmail(c.var.control, email);
-    const base = baseUrl(c.req.raw, c.env.APP_URL);
-    for (const target of targets) await sendPasswordLink(c.env, c.var.control, target, 'reset', base);
-    // The same answer whether or not the email is known (no account enumeration).
+    // The same work and the same answer whether or not the email is known (no account enumeration):
+    // who it reaches is looked up after the answer.
+    requestPasswordReset(c.env, c.var.control, email, baseUrl(c.req.raw, c.env.APP_URL), (work) => c.executionCtx.waitUntil(work));
     return page(c, <ForgotPasswordPage notice="If that email signs in here, we have sent it a link to choose a new password. The link works for 1 hour." />);
   });
 

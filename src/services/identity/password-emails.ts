@@ -9,6 +9,7 @@ import { stampedQueue } from '../../lib/shard-queues';
 import { enqueueMessages, type MessageQueueBody } from '../mail/outbox';
 import { layoutEmail } from '../mail/render';
 import { issuePasswordToken } from './password-tokens';
+import { activeUsersWithEmail } from './sign-in';
 
 export type PasswordEmailEnv = DatabaseBindings & { MESSAGES_QUEUE: Queue<MessageQueueBody>; SERVICE_NAME?: string };
 
@@ -63,4 +64,25 @@ export async function sendPasswordLink(
   });
   // A lost queue message is re-sent by the messages sweep (src/scheduled/messages-sweep.ts).
   await enqueueMessages(stampedQueue(env.MESSAGES_QUEUE, target.account.shard), [row.id]).catch((err) => console.error('enqueue password email failed', err));
+}
+
+/**
+ * /password/forgot, after its throttle: the same step whether or not the email signs in anywhere. The
+ * lookup and the emails run after the answer (`waitUntil`), so the response neither waits for a token
+ * insert, a message row and a queue send when the email is known, nor returns sooner when it is not: its
+ * time says nothing about the address (no account enumeration by timing).
+ */
+export function requestPasswordReset(
+  env: PasswordEmailEnv,
+  control: Db,
+  email: string,
+  base: string,
+  waitUntil: (work: Promise<unknown>) => void,
+): void {
+  waitUntil(
+    (async () => {
+      const targets = await activeUsersWithEmail(control, email);
+      for (const target of targets) await sendPasswordLink(env, control, target, 'reset', base);
+    })().catch((err) => console.error('password reset links could not be sent:', err)),
+  );
 }
