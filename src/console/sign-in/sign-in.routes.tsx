@@ -19,7 +19,7 @@ import {
 import { describePasswordProblem, isLongerThanAnyPassword, verifyPassword } from '../../services/identity/passwords';
 import { consumePasswordToken, findPasswordToken, issuePasswordToken, LINK_USED, setUserPassword } from '../../services/identity/password-tokens';
 import { requestPasswordReset } from '../../services/identity/password-emails';
-import { accountRefusesSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
+import { accountsRefusingSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
 import { CONSOLE_CSP } from '../layout';
 import { ChangePasswordPage, ChooseAccountPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
 
@@ -131,12 +131,15 @@ export function createSignInRoutes(): Hono<AppEnv> {
     const wait = await takeSignInAttempt(c.env, clientIp(c.req.raw), email);
     if (wait !== null) return tooManyAttempts(c, wait);
     // Per account: failed sign-ins against any of its users, so a password sprayed over one account's
-    // users from many addresses is refused before any password is checked.
-    const candidates = await activeUsersWithEmail(c.var.control, email);
-    const accountIds = candidates.map((candidate) => candidate.account.id);
-    const accountWait = await accountRefusesSignIn(c.env, accountIds);
-    if (accountWait !== null) return tooManyAttempts(c, accountWait);
-    const matched = isLongerThanAnyPassword(password) ? [] : await usersMatchingPassword(c.var.control, email, password);
+    // users from many addresses is refused before any password is checked. Only that account's users
+    // are held back: another account of the same person (whose admin might fill its own account's
+    // count) does not lock them out of this one. Only users with a password are candidates at all.
+    const withPassword = await activeUsersWithEmail(c.var.control, email, { withPassword: true });
+    const accountIds = withPassword.map((candidate) => candidate.account.id);
+    const { refusing, wait: accountWait } = await accountsRefusingSignIn(c.env, accountIds);
+    const candidates = withPassword.filter((candidate) => !refusing.has(candidate.account.id));
+    if (withPassword.length > 0 && candidates.length === 0) return tooManyAttempts(c, accountWait!);
+    const matched = isLongerThanAnyPassword(password) ? [] : await usersMatchingPassword(c.var.control, email, password, candidates);
     if (matched.length === 0) {
       const wait = await countAccountFailures(c.env, accountIds);
       if (wait !== null) return tooManyAttempts(c, wait);
