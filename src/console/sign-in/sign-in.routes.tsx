@@ -19,9 +19,10 @@ import {
 import { describePasswordProblem, isLongerThanAnyPassword, verifyPassword } from '../../services/identity/passwords';
 import { consumePasswordToken, findPasswordToken, issuePasswordToken, LINK_USED, setUserPassword } from '../../services/identity/password-tokens';
 import { requestPasswordReset } from '../../services/identity/password-emails';
+import { confirmEmailChange, findEmailChange } from '../../services/identity/email-change';
 import { accountsRefusingSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
 import { CONSOLE_CSP } from '../layout';
-import { ChangePasswordPage, ChooseAccountPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
+import { ChangePasswordPage, ChooseAccountPage, ConfirmEmailPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
 
 type C = Context<AppEnv>;
 
@@ -114,7 +115,7 @@ export function createSignInRoutes(): Hono<AppEnv> {
     throw err;
   });
 
-  for (const path of ['/login', '/login/choose', '/logout', '/password/set', '/password/forgot', '/settings/password']) app.post(path, capSignInForm());
+  for (const path of ['/login', '/login/choose', '/logout', '/password/set', '/password/forgot', '/email/confirm', '/settings/password']) app.post(path, capSignInForm());
 
   app.get('/login', (c) => {
     const reason = c.req.query('reason');
@@ -204,6 +205,26 @@ export function createSignInRoutes(): Hono<AppEnv> {
     return c.redirect('/login?reason=password_set', 303);
   });
 
+  // A new email an admin set (docs/identity.md › Changing an email): the link's holder confirms it.
+  app.get('/email/confirm', async (c) => {
+    const token = c.req.query('token') ?? '';
+    const change = await findEmailChange(c.var.control, token);
+    if (!change) return emailLinkUsed(c);
+    return page(c, <ConfirmEmailPage token={token} email={change.pendingEmail} />);
+  });
+
+  app.post('/email/confirm', async (c) => {
+    if (!fromThisOrigin(c)) return refusedForm(c);
+    const form = await formFields(c);
+    const change = await findEmailChange(c.var.control, form.token ?? '');
+    if (!change) return emailLinkUsed(c);
+    await confirmEmailChange(c.var.control, change);
+    return page(
+      c,
+      <MessagePage title="Email confirmed" sentence={`Your email is now ${change.pendingEmail}; sign in with it from now on.`} link={{ href: '/login', label: 'Sign in' }} />,
+    );
+  });
+
   app.get('/password/forgot', (c) => page(c, <ForgotPasswordPage />));
 
   app.post('/password/forgot', async (c) => {
@@ -247,6 +268,10 @@ export function createSignInRoutes(): Hono<AppEnv> {
 function viewerOf(c: C) {
   const { user, account, session } = c.var.signedIn;
   return { user, account, csrfToken: session.csrfToken };
+}
+
+function emailLinkUsed(c: C) {
+  return page(c, <MessagePage title="Link no longer valid" sentence="This link has already been used, has expired, or was replaced by a newer one; ask an admin of the account to set the email again." />, 410);
 }
 
 function linkUsed(c: C) {
