@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 describe('a chunked body without Content-Length past the cap', { timeout: 60_000 }, () => {
-  for (const path of ['/login', '/login/choose', '/password/forgot', '/password/set', '/login/mfa']) {
+  for (const path of ['/login', '/login/choose', '/logout', '/password/forgot', '/password/set', '/email/confirm', '/login/mfa']) {
     it(`is refused on POST ${path} with 413 and a sentence`, async () => {
       const res = await postChunked(path, FORM, 64 * 1024);
       expect(res.status).toBe(413);
@@ -55,11 +55,13 @@ describe('a chunked body without Content-Length past the cap', { timeout: 60_000
     expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_client_metadata', error_description: 'The client metadata is limited to 64 KB.' });
   });
 
-  it('is refused on POST /oauth/token with 413', async () => {
-    const res = await postChunked('/oauth/token', FORM, 64 * 1024);
-    expect(res.status).toBe(413);
-    expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_request' });
-  });
+  for (const path of ['/oauth/token', '/oauth/revoke']) {
+    it(`is refused on POST ${path} with 413 and an RFC 6749 error`, async () => {
+      const res = await postChunked(path, FORM, 64 * 1024);
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_request', error_description: 'The request body is limited to 16384 bytes.' });
+    });
+  }
 
   it('is refused on the Stripe subscription webhook with 413 and a sentence', async () => {
     const res = await postChunked('/api/subscription/webhook', 'application/json', 2 * 1024 * 1024, { 'Stripe-Signature': 't=1,v1=00' });
