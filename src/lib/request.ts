@@ -1,5 +1,6 @@
 // Facts about the incoming request that the platform reports.
 import { concatBytes } from './bytes';
+import { ApiError } from './errors';
 
 /** The client address Cloudflare reports; the edge overwrites any caller-sent value. */
 export function clientIp(request: Request): string | null {
@@ -33,3 +34,16 @@ export async function readBodyCapped(message: Pick<Request, 'body'>, cap: number
   }
   return concatBytes(chunks);
 }
+
+/**
+ * A request's body as text, at most `cap` bytes however it arrives (Content-Length or chunked): past the
+ * cap, 413 with `tooLargeMessage`. For routes anyone may call, where the body is read before any
+ * credential in it can be checked (the Stripe webhooks verify a signature over the raw body).
+ */
+export async function readRequestText(request: Pick<Request, 'body'>, cap: number, tooLargeMessage: string): Promise<string> {
+  return new TextDecoder().decode(await readBodyCapped(request, cap, () => new ApiError(413, tooLargeMessage)));
+}
+
+/** Stripe event payloads are a few KB; 1 MB leaves room for the largest objects Stripe embeds. */
+export const STRIPE_WEBHOOK_BODY_BYTES = 1024 * 1024;
+export const STRIPE_WEBHOOK_TOO_LARGE = `The webhook body is larger than ${STRIPE_WEBHOOK_BODY_BYTES / 1024 / 1024} MB; no Stripe event is that large.`;

@@ -24,7 +24,7 @@ import { controlDb } from '../db/shards';
 import type { Db } from '../db/client';
 import { deleteStaleSessions } from '../services/identity/sessions';
 import { deleteSpentPasswordTokens } from '../services/identity/password-tokens';
-import { refreshPendingCertificates } from '../services/custom-domains/custom-domains';
+import { deleteLapsedClaims, refreshPendingCertificates } from '../services/custom-domains/custom-domains';
 
 export type CronStep = { name: string; run(scope: ShardScope, now: number): Promise<unknown> };
 
@@ -57,10 +57,11 @@ export const CRON_STEPS: readonly CronStep[] = [
 
 export type ControlCronStep = { name: string; run(control: Db, now: number): Promise<unknown> };
 
-/** Once per run on the control database (not per shard): what sign-in leaves behind, 500 rows a table at most. */
+/** Once per run on the control database (not per shard): what sign-in leaves behind (500 rows a table at most) and lapsed domain claims (100). */
 export const CONTROL_CRON_STEPS: readonly ControlCronStep[] = [
   { name: 'ended sessions', run: (control, now) => deleteStaleSessions(control, now) },
   { name: 'used or expired password links', run: (control, now) => deleteSpentPasswordTokens(control, now) },
+  { name: 'lapsed custom domain claims', run: (control, now) => deleteLapsedClaims(control, now) },
 ];
 
 async function runOnControl(env: Bindings, now: number, steps: readonly ControlCronStep[]): Promise<{ name: string; error: unknown }[]> {

@@ -259,6 +259,6 @@ describe('POST /api/subscription/webhook', () => {
     const doc = (await api('GET', '/api/openapi.json')).json;
     const operation = doc.paths['/subscription/webhook'].post;
     expect(operation.security).toEqual([]);
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '422']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '413', '422']);
   });
 });

@@ -97,6 +97,21 @@ describe('the sign-in page', { timeout: 60_000 }, () => {
     }
   });
 
+  it('refuses a next path with a control character or a backslash, which a browser reads as another origin', async () => {
+    for (const next of ['/\t/evil.example', '/\n/evil.example', '/\r/evil.example', '/\u0000/evil.example', '/\\evil.example', '/x/..\\..\\evil', '/\\\t/evil']) {
+      const { email } = await signedUpUser();
+      const res = await postForm('/login', { email, password: PASSWORD, next });
+      expect(res.status).toBe(303);
+      expect(res.location).toBe('/settings/account');
+    }
+  });
+
+  it('still sends the browser on to an ordinary path with a query', async () => {
+    const { email } = await signedUpUser();
+    const res = await postForm('/login', { email, password: PASSWORD, next: '/templates?page=2&q=a%20b' });
+    expect(res.location).toBe('/templates?page=2&q=a%20b');
+  });
+
   it('opens only the MFA step for a user with MFA, and sends them to it', async () => {
     const { user, email } = await signedUpUser();
     await env.CONTROL_DB.prepare('UPDATE users SET mfa_enabled_at = ? WHERE id = ?').bind(new Date().toISOString(), user.userId).run();
@@ -190,6 +205,49 @@ describe('one email on several accounts', { timeout: 60_000 }, () => {
     expect(await sessionsOf(first.userId)).toEqual([]);
     const again = await postForm('/login/choose', { token: tokens[0] });
     expect(again.status).toBe(410);
+  });
+});
+
+describe('one email on many accounts, each user with its own password', { timeout: 90_000 }, () => {
+  async function sharing(email: string, name: string) {
+    const account = await createAccount({ name });
+    await env.CONTROL_DB.prepare('UPDATE users SET email = ? WHERE id = ?').bind(email, account.userId).run();
+    return account;
+  }
+
+  it('signs the person in to the user whose password matches, even with five newer users of that email', async () => {
+    const email = `many-${Date.now()}@example.com`;
+    const oldest = await sharing(email, 'Oldest Co');
+    const ownPassword = 'the oldest user has this password';
+    await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await hashPassword(ownPassword), oldest.userId).run();
+    for (let i = 0; i < 5; i++) await givePassword((await sharing(email, `Newer ${i} Co`)).userId);
+    const res = await postForm('/login', { email, password: ownPassword });
+    expect(res.status).toBe(303);
+    expect((await sessionsOf(oldest.userId)).map((s) => s.stage)).toEqual(['full']);
+    const newer = await postForm('/login', { email, password: PASSWORD });
+    expect(newer.status).toBe(200);
+    expect(newer.text).toContain('Newer 0 Co');
+  });
+
+  it('is not locked out of one account because another account of that email used up its failed sign-ins', async () => {
+    const email = `locked-${Date.now()}@example.com`;
+    const mine = await sharing(email, 'Mine Co');
+    const theirs = await sharing(email, 'Theirs Co');
+    await givePassword(mine.userId);
+    await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await hashPassword('another password of theirs'), theirs.userId).run();
+    await spendSignInAttempts(`signin:account:${theirs.accountId}`, ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_LIMIT);
+    const res = await postForm('/login', { email, password: PASSWORD });
+    expect(res.status).toBe(303);
+    expect((await sessionsOf(mine.userId)).map((s) => s.stage)).toEqual(['full']);
+  });
+
+  it('is not held back by a user of that email who has no password yet (an invitation not taken up)', async () => {
+    const email = `invited-${Date.now()}@example.com`;
+    const mine = await sharing(email, 'Mine Co');
+    await givePassword(mine.userId);
+    const inviter = await sharing(email, 'Inviter Co');
+    await spendSignInAttempts(`signin:account:${inviter.accountId}`, ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_LIMIT);
+    expect((await postForm('/login', { email, password: PASSWORD })).status).toBe(303);
   });
 });
 

@@ -47,6 +47,15 @@ describe('the second step of signing in at /login/mfa', () => {
     expect(page.location).toBe('/settings/users');
   });
 
+  it('sends a signed-in browser to the default page when next= is a percent-encoded tab or a backslash path', async () => {
+    const session = await sessionFor(owner);
+    for (const next of ['/%09/evil.example', '/%0A/evil.example', '/%5Cevil.example', '/%5C%09evil.example']) {
+      const page = await getPage(`/login/mfa?next=${next}`, session);
+      expect(page.status).toBe(303);
+      expect(page.location).toBe('/settings/account');
+    }
+  });
+
   it('accepts a current TOTP code and completes the sign-in', async () => {
     const { user, secret } = await enrolledUser();
     const pending = await sessionFor(user, { stage: 'mfa' });

@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../../env';
 import type { ConsoleViewer } from '../layout';
 import { checkConsoleForm, consoleSession, safeNextPath } from '../../middleware/console-session';
+import { capBody } from '../../middleware/body-limit';
 import { unusedBackupCodeCount } from '../../db/queries/mfa';
 import { ApiError } from '../../lib/errors';
 import {
@@ -15,12 +16,15 @@ import {
   qrCodeDataUri,
   regenerateBackupCodes,
 } from '../../services/identity/mfa';
-import { countWrongMfaCode, mfaRefusedUntil, throttledCodeCheck, tooManyWrongCodes } from '../../services/identity/mfa-throttle';
+import { attemptCode, throttledCodeCheck, tooManyWrongCodes } from '../../services/identity/mfa-throttle';
 import { clearSessionCookie, endSession, findSession, mustEnrolMfa, promoteSession, readSessionCookie, type SignedIn } from '../../services/identity/sessions';
 import { CONSOLE_CSP } from '../layout';
 import { BackupCodesPage, EnrolledPage, EnrolPage, SignInAgainPage, SignInCodePage } from './mfa-pages';
 
 type C = Context<AppEnv>;
+
+/** The MFA forms carry a code, the CSRF token and `next`. */
+const CODE_FORM_BYTES = 16 * 1024;
 
 function page(c: C, element: unknown, status: ContentfulStatusCode = 200) {
   return c.html(String(element), status);
@@ -73,6 +77,10 @@ async function enrolledPage(c: C, signedIn: SignedIn, error?: { form: 'regenerat
 }
 
 export function mountMfaConsole(app: Hono<AppEnv>): void {
+  // A code and a CSRF token: counted as the body streams, before anything reads it.
+  const capCodeForm = capBody({ maxBytes: CODE_FORM_BYTES, message: `The form is too large. Code forms are at most ${CODE_FORM_BYTES / 1024} KB.` });
+  for (const path of ['/login/mfa', '/settings/mfa/enable', '/settings/mfa/backup-codes', '/settings/mfa/disable']) app.post(path, capCodeForm);
+
   const settings = consoleSession({ allowEnrolment: true });
 
   app.get('/settings/mfa', settings, async (c) => {
@@ -87,7 +95,7 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     checkConsoleForm(c, signedIn, form);
     const next = nextOf(form.next);
     if (signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await throttledCodeCheck(c.env, signedIn.user.id, () => confirmEnrolment(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () => confirmEnrolment(c.var.control, c.env, signedIn.user, form.code ?? ''));
     if ('error' in result) return enrolPage(c, signedIn, next, { message: result.error, status: result.status });
     return page(
       c,
@@ -106,7 +114,7 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     const form = await formOf(c);
     checkConsoleForm(c, signedIn, form);
     if (!signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await throttledCodeCheck(c.env, signedIn.user.id, () => regenerateBackupCodes(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () => regenerateBackupCodes(c.var.control, c.env, signedIn.user, form.code ?? ''));
     if ('error' in result) return enrolledPage(c, signedIn, { form: 'regenerate', message: result.error, status: result.status });
     return page(
       c,
@@ -125,7 +133,7 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     const form = await formOf(c);
     checkConsoleForm(c, signedIn, form);
     if (!signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await throttledCodeCheck(c.env, signedIn.user.id, () => disableMfa(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () => disableMfa(c.var.control, c.env, signedIn.user, form.code ?? ''));
     if ('error' in result) return enrolledPage(c, signedIn, { form: 'disable', message: result.error, status: result.status });
     // Every session of the user ended with the change, this one included.
     clearSessionCookie(c);
@@ -166,16 +174,13 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     const pending = await pendingSignIn(c, next);
     if (pending instanceof Response) return pending;
     checkConsoleForm(c, pending, form);
-    const userId = pending.user.id;
-    const refusedUntil = mfaRefusedUntil(c.env, userId);
-    if (refusedUntil !== null) return signInAgain(c, pending, `${tooManyWrongCodes(refusedUntil)} Then sign in again.`);
-    const factor = await acceptSecondFactor(c.var.control, c.env, pending.user, form.code ?? '');
-    if (factor) {
+    // Counted before the code is checked: a burst of guesses gets at most the budget checked.
+    const attempt = await attemptCode(c.var.control, c.env, pending.user.id, () => acceptSecondFactor(c.var.control, c.env, pending.user, form.code ?? ''));
+    if ('refusedUntil' in attempt) return signInAgain(c, pending, `${tooManyWrongCodes(attempt.refusedUntil)} Then sign in again.`);
+    if ('ok' in attempt) {
       await promoteSession(c.var.control, pending.session.id);
       return c.redirect(safeNextPath(next), 303);
     }
-    const until = await countWrongMfaCode(c.env, userId);
-    if (until !== null) return signInAgain(c, pending, `${tooManyWrongCodes(until)} Then sign in again.`);
     return page(
       c,
       <SignInCodePage csrfToken={pending.session.csrfToken} next={next} error="That code is not right. Type the current code from your app, or an unused backup code." />,

@@ -76,7 +76,10 @@ export async function usersPage(c: Context<AppEnv>) {
                 {page.data.map((user) => (
                   <tr>
                     <th scope="row">{user.name || '—'}</th>
-                    <td>{user.email}</td>
+                    <td>
+                      {user.email}
+                      {user.pendingEmail ? <div class="muted">Changing to {user.pendingEmail} once confirmed from that address</div> : null}
+                    </td>
                     <td>{user.role}</td>
                     <td>{statusOf(user)}</td>
                     {isAdmin ? (

@@ -107,6 +107,25 @@ export function SetPasswordPage(props: { token: string; email: string; error?: s
   );
 }
 
+/** The page an email-change link opens: one button, so a mail scanner fetching the link changes nothing. */
+export function ConfirmEmailPage(props: { token: string; email: string }) {
+  return (
+    <ConsoleLayout title="Confirm your new email">
+      <div class="card narrow">
+        <form method="post" action="/email/confirm">
+          <input type="hidden" name="token" value={props.token} />
+          <p>
+            From now on, sign in with <strong>{props.email}</strong>.
+          </p>
+          <div class="actions">
+            <button type="submit">Confirm this email</button>
+          </div>
+        </form>
+      </div>
+    </ConsoleLayout>
+  );
+}
+
 export function ForgotPasswordPage(props: { error?: string | null; notice?: string | null }) {
   return (
     <ConsoleLayout title="Forgot your password?">

@@ -8,6 +8,7 @@ import { accounts } from '../../db/schema/index';
 import { ApiError } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import { checkConsoleForm, consoleSession, safeNextPath } from '../../middleware/console-session';
+import { capBody } from '../../middleware/body-limit';
 import {
   endSession,
   findSession,
@@ -17,15 +18,19 @@ import {
 } from '../../services/identity/sessions';
 import { describePasswordProblem, isLongerThanAnyPassword, verifyPassword } from '../../services/identity/passwords';
 import { consumePasswordToken, findPasswordToken, issuePasswordToken, LINK_USED, setUserPassword } from '../../services/identity/password-tokens';
-import { sendPasswordLink } from '../../services/identity/password-emails';
-import { accountRefusesSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
+import { requestPasswordReset } from '../../services/identity/password-emails';
+import { confirmEmailChange, findEmailChange } from '../../services/identity/email-change';
+import { accountsRefusingSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
 import { CONSOLE_CSP } from '../layout';
-import { ChangePasswordPage, ChooseAccountPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
+import { ChangePasswordPage, ChooseAccountPage, ConfirmEmailPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
 
 type C = Context<AppEnv>;
 
 /** The sign-in forms carry a few short fields; anything bigger is not one of them. */
-const FORM_BYTES = 16 * 1024;
+export const FORM_BYTES = 16 * 1024;
+
+/** Counted as the body streams (a chunked body has no Content-Length to trust). */
+export const capSignInForm = () => capBody({ maxBytes: FORM_BYTES, message: `The form is too large. Sign-in forms are at most ${FORM_BYTES / 1024} KB.` });
 
 const LOGIN_NOTICES: Record<string, string> = {
   idle: 'Your session ended after 30 minutes without activity; sign in again.',
@@ -55,10 +60,8 @@ function fromThisOrigin(c: C): boolean {
   return c.req.header('Sec-Fetch-Site') === 'same-origin';
 }
 
-/** The form's string fields; files and repeated names are ignored. Throws 413 past FORM_BYTES. */
+/** The form's string fields; files and repeated names are ignored. The body was capped by capSignInForm. */
 async function formFields(c: C): Promise<Record<string, string>> {
-  const length = Number(c.req.header('Content-Length') ?? '0');
-  if (length > FORM_BYTES) throw new ApiError(413, 'The form is too large.');
   const type = c.req.header('Content-Type') ?? '';
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return {};
   const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
@@ -112,6 +115,8 @@ export function createSignInRoutes(): Hono<AppEnv> {
     throw err;
   });
 
+  for (const path of ['/login', '/login/choose', '/logout', '/password/set', '/password/forgot', '/email/confirm', '/settings/password']) app.post(path, capSignInForm());
+
   app.get('/login', (c) => {
     const reason = c.req.query('reason');
     return page(c, <LoginPage next={c.req.query('next')} notice={reason ? LOGIN_NOTICES[reason] : null} />);
@@ -127,12 +132,15 @@ export function createSignInRoutes(): Hono<AppEnv> {
     const wait = await takeSignInAttempt(c.env, clientIp(c.req.raw), email);
     if (wait !== null) return tooManyAttempts(c, wait);
     // Per account: failed sign-ins against any of its users, so a password sprayed over one account's
-    // users from many addresses is refused before any password is checked.
-    const candidates = await activeUsersWithEmail(c.var.control, email);
-    const accountIds = candidates.map((candidate) => candidate.account.id);
-    const accountWait = await accountRefusesSignIn(c.env, accountIds);
-    if (accountWait !== null) return tooManyAttempts(c, accountWait);
-    const matched = isLongerThanAnyPassword(password) ? [] : await usersMatchingPassword(c.var.control, email, password);
+    // users from many addresses is refused before any password is checked. Only that account's users
+    // are held back: another account of the same person (whose admin might fill its own account's
+    // count) does not lock them out of this one. Only users with a password are candidates at all.
+    const withPassword = await activeUsersWithEmail(c.var.control, email, { withPassword: true });
+    const accountIds = withPassword.map((candidate) => candidate.account.id);
+    const { refusing, wait: accountWait } = await accountsRefusingSignIn(c.env, accountIds);
+    const candidates = withPassword.filter((candidate) => !refusing.has(candidate.account.id));
+    if (withPassword.length > 0 && candidates.length === 0) return tooManyAttempts(c, accountWait!);
+    const matched = isLongerThanAnyPassword(password) ? [] : await usersMatchingPassword(c.var.control, email, password, candidates);
     if (matched.length === 0) {
       const wait = await countAccountFailures(c.env, accountIds);
       if (wait !== null) return tooManyAttempts(c, wait);
@@ -197,6 +205,26 @@ export function createSignInRoutes(): Hono<AppEnv> {
     return c.redirect('/login?reason=password_set', 303);
   });
 
+  // A new email an admin set (docs/identity.md › Changing an email): the link's holder confirms it.
+  app.get('/email/confirm', async (c) => {
+    const token = c.req.query('token') ?? '';
+    const change = await findEmailChange(c.var.control, token);
+    if (!change) return emailLinkUsed(c);
+    return page(c, <ConfirmEmailPage token={token} email={change.pendingEmail} />);
+  });
+
+  app.post('/email/confirm', async (c) => {
+    if (!fromThisOrigin(c)) return refusedForm(c);
+    const form = await formFields(c);
+    const change = await findEmailChange(c.var.control, form.token ?? '');
+    if (!change) return emailLinkUsed(c);
+    await confirmEmailChange(c.var.control, change);
+    return page(
+      c,
+      <MessagePage title="Email confirmed" sentence={`Your email is now ${change.pendingEmail}; sign in with it from now on.`} link={{ href: '/login', label: 'Sign in' }} />,
+    );
+  });
+
   app.get('/password/forgot', (c) => page(c, <ForgotPasswordPage />));
 
   app.post('/password/forgot', async (c) => {
@@ -207,10 +235,9 @@ export function createSignInRoutes(): Hono<AppEnv> {
     // Counted like sign-in attempts, so the form cannot be used to flood an inbox.
     const wait = await takeSignInAttempt(c.env, clientIp(c.req.raw), email);
     if (wait !== null) return tooManyAttempts(c, wait);
-    const targets = await activeUsersWithEmail(c.var.control, email);
-    const base = baseUrl(c.req.raw, c.env.APP_URL);
-    for (const target of targets) await sendPasswordLink(c.env, c.var.control, target, 'reset', base);
-    // The same answer whether or not the email is known (no account enumeration).
+    // The same work and the same answer whether or not the email is known (no account enumeration):
+    // who it reaches is looked up after the answer.
+    requestPasswordReset(c.env, c.var.control, email, baseUrl(c.req.raw, c.env.APP_URL), (work) => c.executionCtx.waitUntil(work));
     return page(c, <ForgotPasswordPage notice="If that email signs in here, we have sent it a link to choose a new password. The link works for 1 hour." />);
   });
 
@@ -241,6 +268,10 @@ export function createSignInRoutes(): Hono<AppEnv> {
 function viewerOf(c: C) {
   const { user, account, session } = c.var.signedIn;
   return { user, account, csrfToken: session.csrfToken };
+}
+
+function emailLinkUsed(c: C) {
+  return page(c, <MessagePage title="Link no longer valid" sentence="This link has already been used, has expired, or was replaced by a newer one; ask an admin of the account to set the email again." />, 410);
 }
 
 function linkUsed(c: C) {

@@ -2,15 +2,20 @@
 // (src/scheduled/audit-archive.ts) and the trail's reader (src/services/audit-trail/) use these.
 import { and, asc, desc, eq, gt, gte, lt, lte, not, sql, type SQL } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
+import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { auditArchives, auditEvents, type AuditArchive, type AuditEvent } from '../schema';
 
-/** The oldest audit event created before `before` (an ISO time), by the `audit_events_created` index. */
+/**
+ * The oldest audit event created before `before` (an ISO time), by the `audit_events_created` index,
+ * of an account no move has fenced: a fenced account's part could not be recorded, and the archiver
+ * would stop at it on every run (src/db/fences.ts).
+ */
 export async function oldestAuditEventBefore(db: Db, before: string): Promise<Pick<AuditEvent, 'accountId' | 'createdAt'> | undefined> {
   const [row] = await db
     .select({ accountId: auditEvents.accountId, createdAt: auditEvents.createdAt })
     .from(auditEvents)
-    .where(lt(auditEvents.createdAt, before))
+    .where(and(lt(auditEvents.createdAt, before), notFenced(auditEvents.accountId)))
     .orderBy(asc(auditEvents.createdAt))
     .limit(1);
   return row;

@@ -50,11 +50,12 @@ export async function reclaimStalled(db: Db, queuedBefore: string, claimedBefore
   await db
     .update(messages)
     .set({ status: 'queued' })
-    .where(and(eq(messages.status, 'sending'), lt(messages.claimedAt, claimedBefore)));
+    // One fenced row would abort the whole statement for every account of the shard (src/db/fences.ts).
+    .where(and(eq(messages.status, 'sending'), lt(messages.claimedAt, claimedBefore), notFenced(messages.accountId)));
   const rows = await db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.status, 'queued'), lt(sql`coalesce(${messages.claimedAt}, ${messages.createdAt})`, queuedBefore)))
+    .where(and(eq(messages.status, 'queued'), lt(sql`coalesce(${messages.claimedAt}, ${messages.createdAt})`, queuedBefore), notFenced(messages.accountId)))
     .orderBy(messages.id)
     .limit(limit);
   return rows.map((r) => r.id);

@@ -1,6 +1,6 @@
 // MFA rows in the control database: a user's TOTP secret and last accepted step, and their backup codes
 // (src/services/identity/mfa.ts holds the rules). Every write is guarded so that a race changes nothing twice.
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { mfaBackupCodes, users } from '../schema/index';
 import { nowIso } from '../../lib/time';
@@ -73,4 +73,39 @@ export function disableMfaStatements(db: Db, userId: number) {
     db.update(users).set({ mfaSecret: null, mfaEnabledAt: null, mfaLastStep: null, updatedAt: at }).where(eq(users.id, userId)),
     db.delete(mfaBackupCodes).where(eq(mfaBackupCodes.userId, userId)),
   ] as const;
+}
+
+export type MfaAttempt = { taken: true } | { taken: false; retryAt: number };
+
+/**
+ * Takes one code attempt from the user's budget before the code is checked: one guarded UPDATE, so of
+ * any number of concurrent attempts at most `limit` are taken in a window (the window opens at the first
+ * attempt after the previous one ended). A refused attempt changes nothing and says when a new window opens.
+ */
+export async function takeMfaAttempt(db: Db, userId: number, limit: number, windowMs: number, now = Date.now()): Promise<MfaAttempt> {
+  const at = new Date(now).toISOString();
+  const windowOpenedBefore = new Date(now - windowMs).toISOString();
+  const lapsed = sql`(${users.mfaFailuresSince} IS NULL OR ${users.mfaFailuresSince} <= ${windowOpenedBefore})`;
+  const row = await db
+    .update(users)
+    .set({
+      mfaFailures: sql`CASE WHEN ${lapsed} THEN 1 ELSE ${users.mfaFailures} + 1 END`,
+      mfaFailuresSince: sql`CASE WHEN ${lapsed} THEN ${at} ELSE ${users.mfaFailuresSince} END`,
+    })
+    .where(and(eq(users.id, userId), sql`(${lapsed} OR ${users.mfaFailures} < ${limit})`))
+    .returning({ id: users.id })
+    .get();
+  if (row) return { taken: true };
+  const current = await db.select({ since: users.mfaFailuresSince }).from(users).where(eq(users.id, userId)).get();
+  const since = current?.since ? Date.parse(current.since) : now;
+  return { taken: false, retryAt: since + windowMs };
+}
+
+/** A right code costs nothing: its attempt goes back (never below zero). */
+export async function giveBackMfaAttempt(db: Db, userId: number): Promise<void> {
+  await db
+    .update(users)
+    .set({ mfaFailures: sql`max(${users.mfaFailures} - 1, 0)` })
+    .where(eq(users.id, userId))
+    .run();
 }

@@ -3,6 +3,7 @@
 // payment.* event are written together once, whoever races.
 import { and, asc, eq, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Db } from '../client';
+import { notFenced } from '../fences';
 import { paymentSubscriptionInvoices, paymentSubscriptions, submitters, type PaymentSubscription, type PaymentSubscriptionStatus } from '../schema';
 import { nowIso } from '../../lib/time';
 import { inList } from '../bound-parameters';
@@ -40,6 +41,8 @@ export async function paymentSubscriptionsDueToStart(db: Db, at: string, limit: 
     .where(
       and(
         eq(paymentSubscriptions.status, 'scheduled'),
+        // A moving account's rows cannot be written; its new shard starts them (src/db/fences.ts).
+        notFenced(paymentSubscriptions.accountId),
         isNotNull(submitters.completedAt),
         or(isNull(paymentSubscriptions.nextAttemptAt), lte(paymentSubscriptions.nextAttemptAt, at)),
       ),

@@ -2,6 +2,7 @@
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
 import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { inList, pairInList } from '../bound-parameters';
+import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { deleteSubmissionUploadsStatement } from './storage';
 import { cursorConditions } from '../cursor';
@@ -228,6 +229,9 @@ export async function listCompletableSubmissions(db: Db, limit: number): Promise
     .where(
       and(
         eq(submissions.status, 'pending'),
+        // A moving account's rows are fenced: acting on them would fail run after run and hold up the
+        // accounts behind them in the batch (src/db/fences.ts); its new shard acts on them after the move.
+        notFenced(submissions.accountId),
         sql`EXISTS (SELECT 1 FROM ${submitters} WHERE ${submitters.submissionId} = ${submissions.id})`,
         sql`NOT EXISTS (SELECT 1 FROM ${submitters} WHERE ${submitters.submissionId} = ${submissions.id} AND ${submitters.status} <> 'completed')`,
         sql`NOT EXISTS (SELECT 1 FROM ${templateVersions} v, json_each(v.snapshot, '$.submitters') r
@@ -345,7 +349,7 @@ export async function listDueSubmissions(db: Db, nowIso: string, limit: number):
   return db
     .select()
     .from(submissions)
-    .where(and(eq(submissions.status, 'pending'), isNotNull(submissions.expireAt), lte(submissions.expireAt, nowIso)))
+    .where(and(eq(submissions.status, 'pending'), isNotNull(submissions.expireAt), lte(submissions.expireAt, nowIso), notFenced(submissions.accountId)))
     .orderBy(asc(submissions.expireAt))
     .limit(limit);
 }

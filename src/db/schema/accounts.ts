@@ -111,6 +111,17 @@ export const users = sqliteTable(
      * earlier one is refused, so an observed code cannot be replayed (RFC 6238 §5.2).
      */
     mfaLastStep: integer('mfa_last_step'),
+    /**
+     * Code attempts counted against the user in the window that opened at `mfaFailuresSince`: taken before
+     * a code is checked and given back when it was right (src/services/identity/mfa-throttle.ts).
+     */
+    mfaFailures: integer('mfa_failures').notNull().default(0),
+    mfaFailuresSince: text('mfa_failures_since'),
+    /**
+     * The address an admin set that has not confirmed yet: `email` keeps signing in until the link sent
+     * here is opened (docs/identity.md › Changing an email).
+     */
+    pendingEmail: text('pending_email'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },

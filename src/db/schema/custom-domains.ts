@@ -17,7 +17,11 @@ export const customDomains = sqliteTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id),
-    /** Lower-case, no trailing dot; unique across all accounts (one Host, one tenant). */
+    /**
+     * Lower-case, no trailing dot. Once proven (any status but `pending`) unique across all accounts (one
+     * Host, one tenant); unproven claims of several accounts may wait side by side, and the first to prove
+     * the TXT record takes the name (docs/custom-domains.md › Claims).
+     */
     hostname: text('hostname').notNull(),
     websiteUrl: text('website_url'),
     /** Branding keys (spec › Branding), checked by src/lib/branding-keys.ts. */
@@ -35,7 +39,9 @@ export const customDomains = sqliteTable(
     updatedAt: text('updated_at').notNull().default(now),
   },
   (t) => [
-    uniqueIndex('custom_domains_hostname').on(t.hostname),
+    index('custom_domains_hostname').on(t.hostname),
+    uniqueIndex('custom_domains_proven_hostname').on(t.hostname).where(sql`${t.status} <> 'pending'`),
+    uniqueIndex('custom_domains_account_hostname').on(t.accountId, t.hostname),
     index('custom_domains_account').on(t.accountId, t.id),
     // At most one default per account, held by the database even when two requests race.
     uniqueIndex('custom_domains_one_default').on(t.accountId).where(sql`${t.isDefault} = 1`),

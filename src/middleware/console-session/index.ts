@@ -13,9 +13,17 @@ export type ConsoleSessionOptions = {
   allowEnrolment?: boolean;
 };
 
+/**
+ * Control characters and backslashes anywhere: browsers drop tab and newline from a URL and read a
+ * backslash as a slash (WHATWG URL parsing), so `/<tab>/evil.example` or `/<backslash>evil.example`
+ * would leave the origin as `//evil.example`.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const UNSAFE_IN_NEXT = /[\u0000-\u001f\u007f\\]/;
+
 /** Where a page sends someone back to after signing in: a path on this origin only, never a URL. */
 export function safeNextPath(value: string | undefined | null): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || /[\r\n]/.test(value)) return '/settings/account';
+  if (!value || !value.startsWith('/') || value.startsWith('//') || UNSAFE_IN_NEXT.test(value)) return '/settings/account';
   return value;
 }
 

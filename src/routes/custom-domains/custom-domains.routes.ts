@@ -60,7 +60,10 @@ export const createCustomDomain = tenantRoute(
     path: '/custom_domains',
     tags,
     summary: 'Add a custom signing domain',
-    description: 'The domain starts as `pending`; add the TXT record its `verification` names, then verify it. A host name another account registered is a 409.',
+    description:
+      'The domain starts as `pending`: a claim. Add the TXT record its `verification` names, then verify it. Other accounts may ' +
+      'claim the same name; the first to verify takes it and the other claims are removed. A claim not verified within 7 days ' +
+      'lapses. A host name another account has verified, or one this account already added, is a 409.',
     request: { body: { required: true, content: { 'application/json': { schema: createCustomDomainBody } } } },
     responses: domainResponse('The domain, with the TXT record that proves ownership.', 201),
   },
@@ -103,7 +106,7 @@ export const updateCustomDomain = tenantRoute(
 );
 
 export const verifyCustomDomain = tenantRoute(
-  { ...write, errors: [502] },
+  { ...write, errors: [409, 502] },
   {
     method: 'post',
     path: '/custom_domains/{id}/verify',
@@ -112,7 +115,8 @@ export const verifyCustomDomain = tenantRoute(
     description:
       'Looks up the TXT record over DNS-over-HTTPS (the current name or the legacy one), then activates the host name through ' +
       'Cloudflare for SaaS and returns the certificate status. 422 when the record is missing or wrong; 502 when DNS or Cloudflare ' +
-      'could not be reached. On an active domain it only refreshes the certificate status.',
+      'could not be reached; 409 when another account verified the name first. Verifying removes other accounts’ pending claims ' +
+      'of the name. On an active domain it only refreshes the certificate status.',
     request: { params: idParamsSchema },
     responses: domainResponse('The domain, `active` once activated.'),
   },

@@ -23,7 +23,7 @@ import { authenticateClient, checkClientMetadata, clientInformation, registerCli
 import { OAuthError } from '../../services/identity/oauth/oauth-error';
 import { boundByRole } from '../../services/identity/oauth/oauth-scopes';
 import { exchangeCode, refreshTokens, revokeToken } from '../../services/identity/oauth/token-grants';
-import { noStore, oauthErrorResponse, readOAuthForm } from './oauth-http';
+import { noStore, oauthErrorResponse, readOAuthForm, readRegistrationBody } from './oauth-http';
 
 type C = Context<AppEnv>;
 
@@ -87,12 +87,7 @@ async function limitRegistrations(c: C): Promise<void> {
 
 async function register(c: C): Promise<Response> {
   await limitRegistrations(c);
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object of client metadata (RFC 7591).');
-  }
+  const body = await readRegistrationBody(c);
   const { client, clientSecret } = await registerClient(c.var.control, checkClientMetadata(body), null);
   noStore(c);
   return c.json(clientInformation(client, clientSecret), 201);

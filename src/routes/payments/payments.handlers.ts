@@ -5,7 +5,7 @@ import type { AppEnv } from '../../env';
 import type { Account } from '../../db/schema';
 import { getAccount } from '../../db/queries/accounts';
 import { ApiError } from '../../lib/errors';
-import { baseUrl } from '../../lib/request';
+import { baseUrl, readRequestText, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE } from '../../lib/request';
 import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, savePaymentCredentials } from '../../services/payments/account-stripe';
 import { verifyStripeSignature } from '../../services/billing/stripe-signature';
 import { useAccountShard } from '../../middleware/databases';
@@ -62,7 +62,7 @@ export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   const credentials = account ? await accountStripeCredentials(c.env.ENCRYPTION_KEY, account) : null;
   if (!account || !credentials) throw new ApiError(404, 'No account receives payment webhooks at this address.');
 
-  const rawBody = await c.req.text();
+  const rawBody = await readRequestText(c.req.raw, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE);
   const check = await verifyStripeSignature(credentials.webhookSecret, rawBody, c.req.header('Stripe-Signature'));
   if (!check.ok) throw new ApiError(400, check.reason);
   let parsed: unknown;

@@ -100,7 +100,7 @@ export const paymentsWebhook = createRoute({
         },
       },
     },
-    ...errorResponses([400, 404, 409]),
+    ...errorResponses([400, 404, 409, 413]),
   },
 });
 

@@ -37,8 +37,12 @@ export const openDocumentLink: RouteHandler<typeof routes.openDocumentLink, AppE
   const notFound = () => refusal(c, 404, 'Link not found', 'This link does not exist. Check that it was copied whole.');
   const claims = await verifyDocumentLink(c.env.ENCRYPTION_KEY, token);
   if (!claims) return notFound();
+  // On a custom domain only that domain's account's links open (as signing links do), and a suspended
+  // account's documents are served to nobody: both answer as an unknown link, telling a holder nothing.
+  const customDomain = c.var.customDomain;
+  if (customDomain && customDomain.accountId !== claims.accountId) return notFound();
   const account = await getAccount(c.var.control, claims.accountId);
-  if (!account) return notFound();
+  if (!account || account.suspendedAt) return notFound();
   const lapsed = lapsedReason(claims, account);
   if (lapsed) return refusal(c, 410, lapsed.includes('revoked') ? 'Link revoked' : 'Link expired', lapsed);
 

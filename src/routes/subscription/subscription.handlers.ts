@@ -4,7 +4,7 @@ import type { Handler } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { CHECKOUT_PLAN_IDS, planOf } from '../../lib/plans';
-import { baseUrl, clientIp } from '../../lib/request';
+import { baseUrl, clientIp, readRequestText, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE } from '../../lib/request';
 import { applyStripeEvent } from '../../services/billing/apply-stripe-event';
 import { accountDb } from '../../db/shards';
 import { verifyStripeSignature } from '../../services/billing/stripe-signature';
@@ -47,7 +47,7 @@ export const createCheckoutSession: RouteHandler<typeof routes.createCheckoutSes
 export const stripeWebhook: Handler<AppEnv> = async (c) => {
   const secret = c.env.STRIPE_WEBHOOK_SECRET;
   if (!secret) throw unprocessable('Stripe webhooks are not configured on this server: STRIPE_WEBHOOK_SECRET is not set.');
-  const rawBody = await c.req.text();
+  const rawBody = await readRequestText(c.req.raw, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE);
   const check = await verifyStripeSignature(secret, rawBody, c.req.header('Stripe-Signature'));
   if (!check.ok) throw new ApiError(400, check.reason);
 

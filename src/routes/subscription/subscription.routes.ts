@@ -79,6 +79,6 @@ export const stripeWebhook = createRoute({
         },
       },
     },
-    ...errorResponses([400, 422]),
+    ...errorResponses([400, 413, 422]),
   },
 });

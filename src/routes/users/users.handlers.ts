@@ -11,6 +11,7 @@ import { assertWithinPlanLimit, planLimitGuard, planLimitReached, refusingPastPl
 import { serializeAccount } from '../settings/settings.handlers';
 import { baseUrl } from '../../lib/request';
 import { sendPasswordLink } from '../../services/identity/password-emails';
+import { requestEmailChange } from '../../services/identity/email-change';
 import { endSessionsOfUserStatement } from '../../services/identity/sessions';
 import type * as routes from './users.routes';
 
@@ -22,6 +23,7 @@ export function serializeUser(user: User) {
     id: user.id,
     account_id: user.accountId,
     email: user.email,
+    pending_email: user.pendingEmail,
     name: user.name,
     role: user.role as (typeof routes.ROLES)[number],
     archived_at: user.archivedAt,
@@ -81,10 +83,10 @@ export const updateUser: RouteHandler<typeof routes.updateUser, AppEnv> = async 
   const body = c.req.valid('json');
   const existing = await usersDb.getUser(db, account.id, id);
   if (!existing) throw notFound('User');
-  if (body.email && body.email.toLowerCase() !== existing.email.toLowerCase()) {
-    if (await usersDb.findUserByEmail(db, account.id, body.email)) {
-      throw unprocessable(`A user with the email ${body.email} already exists in this account.`);
-    }
+  const { email: newEmail, ...changes } = body;
+  const emailChanges = newEmail !== undefined && newEmail.toLowerCase() !== existing.email.toLowerCase();
+  if (emailChanges && (await usersDb.findUserByEmail(db, account.id, newEmail))) {
+    throw unprocessable(`A user with the email ${newEmail} already exists in this account.`);
   }
   if (id === caller.id && body.role && body.role !== 'admin') {
     throw unprocessable('You cannot remove your own admin role; ask another admin to do it.');
@@ -92,9 +94,11 @@ export const updateUser: RouteHandler<typeof routes.updateUser, AppEnv> = async 
   // A raised role ends every session of the user in the same batch (spec › Authentication: sessions
   // opened with less authority do not carry on with more).
   const raised = body.role !== undefined && (ROLE_RANK[body.role] ?? 0) > (ROLE_RANK[existing.role] ?? 0);
-  const user = raised
-    ? (await db.batch([usersDb.updateUserStatement(db, account.id, id, body), endSessionsOfUserStatement(db, id)]))[0][0]
-    : (await usersDb.updateUser(db, account.id, id, body))!;
+  let user = raised
+    ? (await db.batch([usersDb.updateUserStatement(db, account.id, id, changes), endSessionsOfUserStatement(db, id)]))[0][0]
+    : (await usersDb.updateUser(db, account.id, id, changes))!;
+  // A new address is pending until its owner confirms it (docs/identity.md › Changing an email).
+  if (emailChanges) user = await requestEmailChange(c.env, db, { user, account }, newEmail, baseUrl(c.req.raw, c.env.APP_URL));
   c.set('audit', { action: 'user.update', resourceType: 'user', resourceId: id });
   return c.json(serializeUser(user), 200);
 };

@@ -10,7 +10,11 @@ export const userSchema = z
   .object({
     id: z.number().int(),
     account_id: z.number().int(),
-    email: z.string(),
+    email: z.string().openapi({ description: 'The address the user signs in with.' }),
+    pending_email: z
+      .string()
+      .nullable()
+      .openapi({ description: 'A new address an admin set that its owner has not confirmed yet (a link was emailed to it); `email` keeps working until then.' }),
     name: z.string(),
     role: z.enum(ROLES),
     archived_at: z.string().nullable(),
@@ -98,7 +102,10 @@ export const updateUser = tenantRoute(
     path: '/users/{id}',
     tags: ['Users'],
     summary: 'Change a team member’s name, email or role',
-    description: 'Raising the role (viewer → editor → admin) ends every console session of the user: they sign in again.',
+    description:
+      'Raising the role (viewer → editor → admin) ends every console session of the user: they sign in again. ' +
+      'A new `email` is not applied at once: it becomes `pending_email` and a one-time link (7 days) is emailed to it; once ' +
+      'its owner opens the link it becomes `email`. Until then the user signs in with the previous address.',
     request: {
       params: idParamsSchema,
       body: {

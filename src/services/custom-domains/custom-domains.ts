@@ -8,6 +8,7 @@ import { checkBranding, isHttpUrl } from '../../lib/branding-keys';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { randomBase62 } from '../../lib/random';
 import { nowIso } from '../../lib/time';
+import { lapsedBefore } from './claims';
 import { checkHostname } from './hostnames';
 import { checkOwnership, VERIFY_RECORD_PREFIX } from './ownership';
 import {
@@ -48,19 +49,28 @@ export async function addDomain(db: Db, accountId: number, input: DomainInput, s
   problems.push(...brandingProblems);
   throwIfAny(problems);
   const hostname = (host as { hostname: string }).hostname;
+  // A name some account proved is theirs; a mere claim of another account does not stand in the way
+  // (several accounts may claim a name; the first to prove the TXT record takes it).
+  if (await domainsDb.provenDomainByHostname(db, hostname)) throw taken(hostname);
+  const cutoff = lapsedBefore();
+  const own = await domainsDb.accountDomainByHostname(db, accountId, hostname);
+  if (own && !(own.status === 'pending' && own.createdAt <= cutoff)) throw alreadyAdded(hostname);
   try {
     return await domainsDb.insertCustomDomain(
       db,
       { accountId, hostname, websiteUrl: websiteUrl ?? null, branding, verificationToken: randomBase62(32) },
       input.is_default === true,
+      cutoff,
     );
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    // The unique index on hostname decides a race between two accounts (or two requests) adding it.
-    if (await domainsDb.customDomainByHostname(db, hostname)) throw taken(hostname);
+    // The (account, hostname) index decides two requests of one account adding the name at once.
+    if (await domainsDb.accountDomainByHostname(db, accountId, hostname)) throw alreadyAdded(hostname);
     throw new ApiError(409, 'Another request changed the default domain at the same time; try again.');
   }
 }
+
+const alreadyAdded = (hostname: string) => new ApiError(409, `hostname ${hostname} is already one of this account's custom domains.`);
 
 export async function findDomain(db: Db, accountId: number, id: number): Promise<CustomDomain> {
   const domain = await domainsDb.getCustomDomain(db, accountId, id);
@@ -124,11 +134,25 @@ export async function verifyDomain(db: Db, env: DomainEnv, accountId: number, id
       `No TXT record ${VERIFY_RECORD_PREFIX}.${domain.hostname} with the value ${domain.verificationToken} was found; add it at your DNS provider and verify again (DNS changes can take a few minutes).`,
     );
   }
-  const at = nowIso();
-  if (domain.status !== 'verified') {
-    domain = (await domainsDb.updateCustomDomain(db, accountId, id, { status: 'verified', verifiedAt: at }, at)) ?? domain;
-  }
+  if (domain.status === 'pending') domain = await recordOwnership(db, domain);
   return activate(db, config, domain);
+}
+
+/**
+ * The TXT record proved the name is this account's: the claim becomes `verified`, and other accounts'
+ * claims of the name are deleted in the same batch. Another account that proved it first keeps it (409).
+ */
+async function recordOwnership(db: Db, domain: CustomDomain): Promise<CustomDomain> {
+  let proven;
+  try {
+    proven = await domainsDb.proveDomainOwnership(db, domain, nowIso());
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    throw new ApiError(409, `hostname ${domain.hostname} was proven by another account first; its TXT record must hold only your token for you to take it.`);
+  }
+  forgetHost(domain.hostname);
+  // Undefined: a concurrent verify of this row got there first (or it was deleted); its state stands.
+  return proven.domain ?? findDomain(db, domain.accountId, domain.id);
 }
 
 async function activate(db: Db, config: CloudflareConfig, domain: CustomDomain): Promise<CustomDomain> {
@@ -200,6 +224,13 @@ export async function removeDomain(db: Db, env: DomainEnv, accountId: number, id
   }
   if (!(await domainsDb.deleteCustomDomain(db, accountId, id))) throw notFound('Custom domain');
   forgetHost(domain.hostname);
+}
+
+/** Cron: deletes at most `limit` lapsed claims (never proven within CLAIM_LAPSE_MS); returns how many. */
+export async function deleteLapsedClaims(db: Db, now = Date.now(), limit = 100): Promise<number> {
+  const hostnames = await domainsDb.deleteLapsedClaims(db, lapsedBefore(now), limit);
+  for (const hostname of hostnames) forgetHost(hostname);
+  return hostnames.length;
 }
 
 /** Cron: refreshes the certificate status of at most `limit` active domains still waiting for one. */

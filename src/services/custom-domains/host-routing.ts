@@ -3,6 +3,7 @@
 import type { Db } from '../../db/client';
 import { customDomainByHostname } from '../../db/queries/custom-domains';
 import type { CustomDomain } from '../../db/schema/index';
+import { lapsedBefore } from './claims';
 import { cachedHost, rememberHost } from './host-cache';
 import { checkHostname, hostOf } from './hostnames';
 
@@ -22,15 +23,15 @@ export function serviceHostsOf(request: Request, env: { APP_URL?: string }): str
 }
 
 /**
- * The custom domain `hostname` names, or null. No query for the service's own host (APP_URL) or for a
- * name that could never be a custom domain (an IP address, localhost); otherwise one lookup by the
- * unique index, remembered for a few seconds by the isolate.
+ * The custom domain `hostname` names, or null: the proven one, else a claim that has not lapsed. No query
+ * for the service's own host (APP_URL) or for a name that could never be a custom domain (an IP address,
+ * localhost); otherwise one indexed lookup, remembered for a few seconds by the isolate.
  */
 export async function customDomainForHost(db: Db, hostname: string, appUrl: string | undefined, now = Date.now()): Promise<CustomDomain | null> {
   if (hostname === hostOf(appUrl) || 'problem' in checkHostname(hostname, [])) return null;
   const cached = cachedHost(hostname, now);
   if (cached !== undefined) return cached;
-  const domain = (await customDomainByHostname(db, hostname)) ?? null;
+  const domain = (await customDomainByHostname(db, hostname, lapsedBefore(now))) ?? null;
   rememberHost(hostname, domain, now);
   return domain;
 }

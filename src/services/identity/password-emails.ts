@@ -9,6 +9,7 @@ import { stampedQueue } from '../../lib/shard-queues';
 import { enqueueMessages, type MessageQueueBody } from '../mail/outbox';
 import { layoutEmail } from '../mail/render';
 import { issuePasswordToken } from './password-tokens';
+import { activeUsersWithEmail } from './sign-in';
 
 export type PasswordEmailEnv = DatabaseBindings & { MESSAGES_QUEUE: Queue<MessageQueueBody>; SERVICE_NAME?: string };
 
@@ -48,19 +49,55 @@ export async function sendPasswordLink(
   const link = `${base}/password/set?token=${token}`;
   const texts = TEXTS[purpose];
   const service = env.SERVICE_NAME ?? 'Signing Service';
-  const email = layoutEmail(
-    { companyName: target.account.name, serviceName: service },
-    { subject: texts.subject(target.account.name), paragraphs: [...texts.paragraphs(target.account.name, service)], action: { label: texts.action, url: link } },
-  );
+  await queueAccountEmail(env, target, target.user.email, texts.kind, {
+    subject: texts.subject(target.account.name),
+    paragraphs: [...texts.paragraphs(target.account.name, service)],
+    action: { label: texts.action, url: link },
+  });
+}
+
+/**
+ * Writes one console email (laid out with the account's name) as a message row on the account's shard
+ * and queues its delivery, as every email is sent (src/services/mail).
+ */
+export async function queueAccountEmail(
+  env: PasswordEmailEnv,
+  target: { user: Pick<User, 'accountId'>; account: Pick<Account, 'name' | 'shard'> },
+  recipient: string,
+  kind: string,
+  content: { subject: string; paragraphs: string[]; action: { label: string; url: string } },
+): Promise<void> {
+  const email = layoutEmail({ companyName: target.account.name, serviceName: env.SERVICE_NAME ?? 'Signing Service' }, content);
   const [row] = await messageInsert(shardDb(env, target.account.shard), {
     accountId: target.user.accountId,
     channel: 'email',
-    kind: texts.kind,
-    recipient: target.user.email,
+    kind,
+    recipient,
     subject: email.subject,
     text: email.text,
     html: email.html,
   });
   // A lost queue message is re-sent by the messages sweep (src/scheduled/messages-sweep.ts).
-  await enqueueMessages(stampedQueue(env.MESSAGES_QUEUE, target.account.shard), [row.id]).catch((err) => console.error('enqueue password email failed', err));
+  await enqueueMessages(stampedQueue(env.MESSAGES_QUEUE, target.account.shard), [row.id]).catch((err) => console.error(`enqueue ${kind} email failed`, err));
+}
+
+/**
+ * /password/forgot, after its throttle: the same step whether or not the email signs in anywhere. The
+ * lookup and the emails run after the answer (`waitUntil`), so the response neither waits for a token
+ * insert, a message row and a queue send when the email is known, nor returns sooner when it is not: its
+ * time says nothing about the address (no account enumeration by timing).
+ */
+export function requestPasswordReset(
+  env: PasswordEmailEnv,
+  control: Db,
+  email: string,
+  base: string,
+  waitUntil: (work: Promise<unknown>) => void,
+): void {
+  waitUntil(
+    (async () => {
+      const targets = await activeUsersWithEmail(control, email);
+      for (const target of targets) await sendPasswordLink(env, control, target, 'reset', base);
+    })().catch((err) => console.error('password reset links could not be sent:', err)),
+  );
 }

@@ -1,7 +1,7 @@
 // One-time password links (invitation, reset) and sign-in account choices: a random token whose SHA-256
 // is the row's key in the control database, used at most once even when two requests race
 // (docs/identity.md › Passwords).
-import { and, eq, gt, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import { inList } from '../../db/bound-parameters';
 import type { Db } from '../../db/client';
 import { passwordTokens, sessions, users, type PasswordToken, type User } from '../../db/schema/index';
@@ -11,13 +11,17 @@ import { randomBase62 } from '../../lib/random';
 import { ChangeSet } from '../submissions/change-set';
 import { hashPassword } from './passwords';
 
-export type PasswordTokenPurpose = 'invite' | 'reset' | 'sign_in_choice';
+export type PasswordTokenPurpose = 'invite' | 'reset' | 'sign_in_choice' | 'email_change';
 
-/** Invitation 7 days, reset 1 hour (decisions: docs/decisions.md › issue 16), account choice 5 minutes. */
+/**
+ * Invitation 7 days, reset 1 hour (decisions: docs/decisions.md › issue 16), account choice 5 minutes,
+ * confirming a new email 7 days (docs/identity.md › Changing an email).
+ */
 export const PASSWORD_TOKEN_TTL_MS: Record<PasswordTokenPurpose, number> = {
   invite: 7 * 24 * 60 * 60 * 1000,
   reset: 60 * 60 * 1000,
   sign_in_choice: 5 * 60 * 1000,
+  email_change: 7 * 24 * 60 * 60 * 1000,
 };
 
 const TOKEN = /^[0-9A-Za-z]{43}$/;
@@ -29,19 +33,23 @@ export async function issuePasswordToken(
   purpose: PasswordTokenPurpose,
   now = Date.now(),
 ): Promise<string> {
-  const token = randomBase62(43);
-  await db
-    .insert(passwordTokens)
-    .values({
-      tokenHash: await sha256Hex(token),
-      accountId: user.accountId,
-      userId: user.id,
-      purpose,
-      createdAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + PASSWORD_TOKEN_TTL_MS[purpose]).toISOString(),
-    })
-    .run();
+  const { token, insert } = await passwordTokenInsert(db, user, purpose, now);
+  await insert.run();
   return token;
+}
+
+/** The statement that stores a new token (for a caller's own batch), and the value for the link. */
+export async function passwordTokenInsert(db: Db, user: Pick<User, 'id' | 'accountId'>, purpose: PasswordTokenPurpose, now = Date.now()) {
+  const token = randomBase62(43);
+  const insert = db.insert(passwordTokens).values({
+    tokenHash: await sha256Hex(token),
+    accountId: user.accountId,
+    userId: user.id,
+    purpose,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + PASSWORD_TOKEN_TTL_MS[purpose]).toISOString(),
+  });
+  return { token, insert };
 }
 
 /**
@@ -66,7 +74,7 @@ export async function findPasswordToken(
 }
 
 /** Marks one token used, only if it still is unused and unexpired: the statement a race is decided by. */
-function consumeStatement(db: Db, tokenId: number, nowIso: string) {
+export function consumeStatement(db: Db, tokenId: number, nowIso: string) {
   return db
     .update(passwordTokens)
     .set({ usedAt: nowIso })
@@ -102,10 +110,11 @@ export async function setUserPassword(
     options.keepSession === undefined
       ? db.delete(sessions).where(eq(sessions.userId, user.id))
       : db.delete(sessions).where(and(eq(sessions.userId, user.id), sql`${sessions.id} <> ${options.keepSession}`)),
+    // A pending email confirmation is about the address, not the password: it stays usable.
     db
       .update(passwordTokens)
       .set({ usedAt: nowIso })
-      .where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt))),
+      .where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt), ne(passwordTokens.purpose, 'email_change'))),
   );
   await change.commit(undefined, () => new ApiError(409, LINK_USED));
 }

@@ -21,8 +21,13 @@ export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
  */
 export const ACCOUNT_FAILURE_LIMIT = 50;
 
-/** Users checked per email: each costs one scrypt, so an address on many accounts cannot cost more. */
-const MAX_CANDIDATES = 5;
+/**
+ * Users checked per email, newest first: each costs one scrypt. Every user whose password could match is
+ * considered (an email is only ever a user's once its owner confirmed it: an invitation or an email change
+ * is a link sent to the address), so other tenants cannot push a person's own user out of this list; the
+ * bound only keeps one sign-in's CPU finite.
+ */
+export const MAX_CANDIDATES = 50;
 
 export const WRONG_CREDENTIALS = 'The email or password is wrong.';
 
@@ -59,18 +64,26 @@ export async function countAccountFailures(env: Pick<Bindings, 'RATE_LIMITER' | 
   return Math.max(1, Math.ceil((Math.max(...refused.map((d) => d.resetAt)) - Date.now()) / 1000));
 }
 
-/** Whether an account has used up its failed sign-ins (without counting one). */
-export async function accountRefusesSignIn(env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>, accountIds: number[]): Promise<number | null> {
-  if (limitsDisabled(env) || accountIds.length === 0) return null;
+/**
+ * The accounts among `accountIds` that have used up their failed sign-ins (without counting one), with
+ * the seconds until the last of them takes attempts again (null when none refuses).
+ */
+export async function accountsRefusingSignIn(
+  env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>,
+  accountIds: number[],
+): Promise<{ refusing: Set<number>; wait: number | null }> {
+  if (limitsDisabled(env) || accountIds.length === 0) return { refusing: new Set(), wait: null };
+  const ids = [...new Set(accountIds)];
   const states = await Promise.all(
-    [...new Set(accountIds)].map((id) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`signin:account:${id}`)).peek({ limit: ACCOUNT_FAILURE_LIMIT, windowMs: SIGN_IN_WINDOW_MS })),
+    ids.map((id) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`signin:account:${id}`)).peek({ limit: ACCOUNT_FAILURE_LIMIT, windowMs: SIGN_IN_WINDOW_MS })),
   );
+  const refusing = new Set(ids.filter((_, i) => !states[i].allowed));
   const full = states.filter((state) => !state.allowed);
-  if (full.length === 0) return null;
-  return Math.max(1, Math.ceil((Math.max(...full.map((d) => d.resetAt)) - Date.now()) / 1000));
+  const wait = full.length === 0 ? null : Math.max(1, Math.ceil((Math.max(...full.map((d) => d.resetAt)) - Date.now()) / 1000));
+  return { refusing, wait };
 }
 
-/** Active users with this email (any case) in accounts that are not suspended, newest first, at most 5. */
+/** Active users with this email (any case) in accounts that are not suspended, newest first, at most MAX_CANDIDATES. */
 export async function activeUsersWithEmail(control: Db, email: string, options: { withPassword?: boolean } = {}): Promise<SignInCandidate[]> {
   return control
     .select({ user: users, account: accounts })
@@ -94,8 +107,8 @@ export async function activeUsersWithEmail(control: Db, email: string, options: 
  * and users without a password never match. An unknown email costs one scrypt like a known one.
  * Upgrades a matching hash whose parameters are below today's.
  */
-export async function usersMatchingPassword(control: Db, email: string, password: string): Promise<SignInCandidate[]> {
-  const candidates = await activeUsersWithEmail(control, email, { withPassword: true });
+export async function usersMatchingPassword(control: Db, email: string, password: string, candidates?: SignInCandidate[]): Promise<SignInCandidate[]> {
+  candidates ??= await activeUsersWithEmail(control, email, { withPassword: true });
   if (candidates.length === 0) {
     await burnPasswordCheck(password);
     return [];

@@ -17,7 +17,7 @@ export class OAuthError extends Error {
   constructor(
     readonly code: OAuthErrorCode,
     readonly description: string,
-    readonly status: 400 | 401 | 429 = 400,
+    readonly status: 400 | 401 | 413 | 429 = 400,
     readonly headers: Record<string, string> = {},
   ) {
     super(description);

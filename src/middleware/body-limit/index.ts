@@ -1,0 +1,28 @@
+// Caps a request body by the bytes that arrive, not by what Content-Length claims: a chunked body
+// without Content-Length is counted as it streams and refused (413 with a sentence) once past the cap,
+// before any handler reads it. For the routes anyone may call without a credential (docs/security.md ›
+// Identity: the sign-in forms, the MFA step); the signing routes have their own (signing.limits.ts).
+import { bodyLimit } from 'hono/body-limit';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../../env';
+import { ApiError } from '../../lib/errors';
+
+export type BodyCapOptions = {
+  maxBytes: number;
+  /** The sentence of the 413, e.g. "The form is too large. Sign-in forms are at most 16 KB." */
+  message: string;
+};
+
+export function capBody(options: BodyCapOptions): MiddlewareHandler<AppEnv> {
+  const limit = bodyLimit({
+    maxSize: options.maxBytes,
+    onError: () => {
+      throw new ApiError(413, options.message);
+    },
+  });
+  return async function capBodyMiddleware(c, next) {
+    // GET and HEAD carry no body worth reading; only methods that do are counted.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return limit(c, next);
+  };
+}
