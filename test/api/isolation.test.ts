@@ -8,6 +8,8 @@ import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { receiverHook } from '../webhook-fixtures';
 import { scopeOf } from '../shard-fixtures';
 import { THUMBNAIL_WIDTH, thumbnailKey } from '../../src/services/templates/thumbnails';
+import { docxSourceKey } from '../../src/services/templates/docx-documents';
+import { agreementDocx } from '../docx-fixtures';
 
 type Fixture = (owner: TestAccount) => Promise<Record<string, string | number>>;
 
@@ -23,6 +25,14 @@ const FIXTURES: Record<string, Fixture> = {
   '/templates/{id}/clone': async (owner) => ({ id: (await ownTemplate(owner)).id }),
   '/templates/{id}/documents/{document_id}': async (owner) => {
     const template = await ownTemplate(owner);
+    return { id: template.id, document_id: template.documents[0].id };
+  },
+  // A DOCX source stored beside the document beforehand, as a DOCX upload keeps it (no printing needed).
+  '/templates/{id}/documents/{document_id}/original': async (owner) => {
+    const template = await ownTemplate(owner);
+    const shard = await shardOf(owner.accountId);
+    const row = await shard.prepare('SELECT r2_key FROM template_documents WHERE id = ?').bind(template.documents[0].id).first<{ r2_key: string }>();
+    await env.FILES.put(docxSourceKey(row!.r2_key), agreementDocx);
     return { id: template.id, document_id: template.documents[0].id };
   },
   // The first page's thumbnail stored beforehand, so the owner's GET serves it without drawing.
