@@ -4,7 +4,7 @@ import type { AppEnv } from '../../env';
 import { isSealedByAccount } from '../../db/queries/submission-documents';
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
-import { looksLikePdf } from '../../services/documents/pdf';
+import { looksLikePdf } from '../../services/pdf/inspect-pdf';
 import { inspectSignatures, UnreadablePdf } from '../../services/pdf/verify';
 import { readSingleFileUpload } from '../single-file-upload';
 import type * as routes from './tools.routes';

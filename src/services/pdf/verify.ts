@@ -4,7 +4,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
 import { loadPdf } from './load-pdf';
-import { formatName } from '../certificates/distinguished-name';
+import { formatName } from './distinguished-name';
 
 export type SignatureReport = {
   field_name: string | null;
