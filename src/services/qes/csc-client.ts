@@ -7,7 +7,7 @@
 // first; redirects are not followed; every failure is a QesProviderError.
 import * as pkijs from 'pkijs';
 import { base64Url } from '../identity/oauth/pkce';
-import type { QesProviderCredentials } from '../signature-levels/account-signature-level';
+import type { QesProviderCredentials } from './provider-credentials';
 import { readLimited } from '../webhooks/deliver';
 import { QesProviderError, type QesProviderErrorKind } from './provider-error';
 import { checkQesProviderUrl, type QesProviderEnv } from './provider-url';
