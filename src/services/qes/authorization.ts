@@ -14,11 +14,9 @@ const decoder = new TextDecoder();
 export const STATE_TTL_SECONDS = 15 * 60;
 const STATE_KEY_PURPOSE = 'signing-service qes authorization state v1';
 
-const bufferOf = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
-
 /** A new PKCE pair (RFC 7636 § 4.1–4.2): 32 random bytes as the verifier, its S256 challenge. */
 export async function newPkcePair(): Promise<{ codeVerifier: string; codeChallenge: string }> {
-  const codeVerifier = toBase64Url(bufferOf(crypto.getRandomValues(new Uint8Array(32))));
+  const codeVerifier = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
   const codeChallenge = toBase64Url(await crypto.subtle.digest('SHA-256', encoder.encode(codeVerifier)));
   return { codeVerifier, codeChallenge };
 }
@@ -29,8 +27,8 @@ async function mac(secret: string | undefined, payload: string): Promise<string>
 
 /** `signer`: who is authorizing (e.g. `submitter:<id>`); the state names it, a nonce and its expiry. */
 export async function signerState(secret: string | undefined, signer: string, now = new Date()): Promise<string> {
-  const claims = { s: signer, n: toBase64Url(bufferOf(crypto.getRandomValues(new Uint8Array(16)))), e: Math.floor(now.getTime() / 1000) + STATE_TTL_SECONDS };
-  const payload = toBase64Url(bufferOf(encoder.encode(JSON.stringify(claims))));
+  const claims = { s: signer, n: toBase64Url(crypto.getRandomValues(new Uint8Array(16))), e: Math.floor(now.getTime() / 1000) + STATE_TTL_SECONDS };
+  const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
   return `${payload}.${await mac(secret, payload)}`;
 }
 

@@ -236,7 +236,7 @@ export class CscClient {
       state: input.state,
       credentialID: this.credentialId,
       numSignatures: String(input.hashes.length),
-      hashes: input.hashes.map((h) => toBase64Url(h.slice().buffer as ArrayBuffer)).join(','),
+      hashes: input.hashes.map((h) => toBase64Url(h)).join(','),
       hashAlgorithmOID: CSC_OID.sha256,
     };
     if (input.description) params.description = input.description.slice(0, 500);
