@@ -1,7 +1,7 @@
 // The CSC API v2 imitation (test/global-setup/csc-imitation.mjs) as tests use it: its OAuth client, a
 // provider URL under a prefix of the test's own (failure switches act on one prefix), and its switches.
 import { env } from 'cloudflare:test';
-import type { QesProviderCredentials } from '../src/services/signature-levels/account-signature-level';
+import type { QesProviderCredentials } from '../src/services/qes/provider-credentials';
 
 export const CSC_CLIENT_ID = 'signing-service';
 export const CSC_CLIENT_SECRET = 'csc-imitation-secret';

@@ -8,7 +8,7 @@
 //   the printed PDF's page count.
 //   POST /docx/page with a DOCX body answers what the floor prints: the HTML mammoth made and the print
 //   options the service passes to Chromium.
-import { inspectPdf } from '../../src/services/documents/pdf';
+import { inspectPdf } from '../../src/services/pdf/inspect-pdf';
 import { printOptions } from '../../src/services/rendering/html-to-pdf';
 import { convertDocxUploads, printableDocx } from '../../src/services/templates/docx-documents';
 import { unzipDocx } from '../../src/services/documents/docx';

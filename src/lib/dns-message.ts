@@ -1,5 +1,6 @@
 // DNS messages in wire format (RFC 1035 § 4), as DNS-over-HTTPS carries them (RFC 8484): one question
 // out, the answer section's A, AAAA, CNAME and TXT records back. Nothing else of DNS is needed here.
+import { toBase64Url } from './base64';
 
 export const DNS_TYPE = { A: 1, CNAME: 5, TXT: 16, AAAA: 28 } as const;
 export type QueryType = typeof DNS_TYPE.A | typeof DNS_TYPE.AAAA | typeof DNS_TYPE.TXT;
@@ -47,9 +48,7 @@ export function encodeQuery(hostname: string, type: QueryType): Uint8Array {
 
 /** base64url without padding, the form of the `dns` query parameter (RFC 8484 § 4.1). */
 export function base64UrlEncode(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return toBase64Url(bytes);
 }
 
 class Reader {

@@ -1,4 +1,5 @@
-// Facts about the incoming request that the platform reports.
+// Facts about the incoming request that the platform reports, and reading bodies (ours or an outside
+// server's) within a cap.
 import { concatBytes } from './bytes';
 import { ApiError } from './errors';
 
@@ -33,6 +34,27 @@ export async function readBodyCapped(message: Pick<Request, 'body'>, cap: number
     chunks.push(value);
   }
   return concatBytes(chunks);
+}
+
+/** The body as text, cut at `limit` characters (with … appended) without reading further. */
+export async function readLimited(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (text.length > limit) {
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+  }
+  if (!truncated) text += decoder.decode();
+  return truncated ? `${text.slice(0, limit)}…` : text;
 }
 
 /**

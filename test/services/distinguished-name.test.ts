@@ -3,7 +3,7 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { describe, expect, it } from 'vitest';
-import { escapeAttributeValue, formatName } from '../../src/services/certificates/distinguished-name';
+import { escapeAttributeValue, formatName } from '../../src/services/pdf/distinguished-name';
 
 function name(entries: [string, string][]): pkijs.RelativeDistinguishedNames {
   return new pkijs.RelativeDistinguishedNames({

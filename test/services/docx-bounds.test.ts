@@ -3,7 +3,7 @@
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { docxHeaderFooter, HEADER_FOOTER_PARTS, paragraphTexts, unzipDocx } from '../../src/services/documents/docx';
-import { UnusableDocument } from '../../src/services/documents/pdf';
+import { UnusableDocument } from '../../src/services/pdf/inspect-pdf';
 import { buildDocx, paragraph } from '../docx-fixtures';
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';

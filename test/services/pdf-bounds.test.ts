@@ -5,8 +5,8 @@ import { zlibSync } from 'fflate';
 import { decodePDFRawStream, PDFContext, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import { DecodedSizeExceeded, decodeStreamWithin, STRUCTURE_STREAMS_BUDGET, UndecodableStream } from '../../src/services/pdf/bounded-decode';
 import { loadPdf } from '../../src/services/pdf/load-pdf';
-import { inspectPdf } from '../../src/services/documents/pdf';
-import { readThroughXref } from '../../src/services/documents/xref-reader';
+import { inspectPdf } from '../../src/services/pdf/inspect-pdf';
+import { readThroughXref } from '../../src/services/pdf/xref-reader';
 import { pageInObjectStream, xrefStreamDeclaring } from '../fixtures/hostile-pdfs';
 
 function stream(contents: Uint8Array, filter?: string | string[]): PDFRawStream {

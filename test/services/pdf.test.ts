@@ -1,7 +1,7 @@
 // Reading uploaded PDFs: page facts of good files, sentences for unusable ones.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { inspectPdf } from '../../src/services/documents/pdf';
+import { inspectPdf } from '../../src/services/pdf/inspect-pdf';
 import { ingestDocuments, type Upload } from '../../src/services/documents/ingest';
 import { makeEncryptedPdf, makePdf, makePdfWithEmptySignatureField, makeSignedPdf, realWorldPdf } from '../fixtures/pdfs';
 import { makeUsageRightsForm } from '../fixtures/signed-pdfs';

@@ -2,8 +2,8 @@
 // and `undefined` (the full parse decides) for anything it does not follow.
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
-import { readThroughXref } from '../../src/services/documents/xref-reader';
-import { inspectPdf } from '../../src/services/documents/pdf';
+import { readThroughXref } from '../../src/services/pdf/xref-reader';
+import { inspectPdf } from '../../src/services/pdf/inspect-pdf';
 import { describeOriginal, writeIncrementalUpdate } from '../../src/services/pdf/incremental-update';
 import { makeEncryptedPdf, makePdf, realWorldPdf } from '../fixtures/pdfs';
 import { handWrittenPdf, withHybridXref, withPredictedXrefStream } from '../fixtures/xref-forms';

@@ -25,7 +25,7 @@ import { frameAncestors } from '../../services/embedding/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type { Account } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
-import { beginQesSigning } from '../../services/qes/signing-flow';
+import { beginQesSigning } from '../../services/sealing/qes-signing-flow';
 import { qesApiError, qesRedirectUri } from './signing.qes-errors';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/combined-document';

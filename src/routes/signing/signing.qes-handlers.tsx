@@ -2,7 +2,7 @@
 // that signs and completes, the retry, and how a stop is shown. Page routes, outside the OpenAPI document.
 import { ApiError, notFound } from '../../lib/errors';
 import { isDevelopment } from '../../lib/environment';
-import { beginQesSigning, finishQesSigning } from '../../services/qes/signing-flow';
+import { beginQesSigning, finishQesSigning } from '../../services/sealing/qes-signing-flow';
 import { pageKind, type Signing } from '../../services/signing/signing-session';
 import { pageBranding } from '../../signing-page/branding';
 import { embedOptionsOf } from '../../signing-page/embed-options';

@@ -12,7 +12,7 @@ import { baseUrl } from '../../lib/request';
 import { validationError } from '../../lib/validation';
 import { auditStatementFor } from '../../middleware/audit';
 import { upgradeUrl } from '../../middleware/authorize';
-import { bundlePdfs } from '../../services/documents/bundle';
+import { bundlePdfs } from '../../services/pdf/bundle';
 import * as creating from '../../services/templates/create-template';
 import { browserLauncher } from '../../services/rendering/browser-launches';
 import { convertDocxUploads, DOCX_CONTENT_TYPE, docxSourceKey, keepDocxSources } from '../../services/templates/docx-documents';

@@ -4,8 +4,8 @@ import type { AppEnv } from '../../env';
 import { isSealedByAccount } from '../../db/queries/submission-documents';
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
-import { looksLikePdf } from '../../services/documents/pdf';
-import { inspectSignatures, UnreadablePdf } from '../../services/pdf/verify';
+import { looksLikePdf } from '../../services/pdf/inspect-pdf';
+import { inspectSignatures, UnreadableForVerification } from '../../services/pdf/verify';
 import { readSingleFileUpload } from '../single-file-upload';
 import type * as routes from './tools.routes';
 
@@ -21,7 +21,7 @@ export const verifyPdf: RouteHandler<typeof routes.verifyPdf, AppEnv> = async (c
   try {
     signatures = await inspectSignatures(file);
   } catch (error) {
-    if (error instanceof UnreadablePdf) throw unprocessable(error.message);
+    if (error instanceof UnreadableForVerification) throw unprocessable(error.message);
     throw error;
   }
   const last = signatures[signatures.length - 1];

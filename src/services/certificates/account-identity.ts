@@ -2,7 +2,7 @@
 // PKCS#12 while there is one, otherwise a self-signed certificate generated on first use. Private
 // keys are stored encrypted (src/lib/encryption.ts) and imported once per isolate.
 import * as pkijs from 'pkijs';
-import { formatName } from './distinguished-name';
+import { formatName } from '../pdf/distinguished-name';
 import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
 import { toHex } from '../../lib/crypto';
 import type { Db } from '../../db/client';

@@ -5,7 +5,7 @@ import * as pkijs from 'pkijs';
 import { toHex } from '../../lib/crypto';
 import { generateSignatureKey, KEY_USAGE, parseCertificate, signCertificate, type SigningIdentity } from '../pdf/certificate';
 import { localSigner, type DocumentSigner } from '../pdf/cms-signature';
-import { formatName } from './distinguished-name';
+import { formatName } from '../pdf/distinguished-name';
 
 const OID = { commonName: '2.5.4.3', emailAddress: '1.2.840.113549.1.9.1', subjectAltName: '2.5.29.17', subjectKeyIdentifier: '2.5.29.14' } as const;
 

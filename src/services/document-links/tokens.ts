@@ -3,6 +3,7 @@
 // each in base62, followed by an HMAC-SHA-256 over them under a key derived from ENCRYPTION_KEY. The MAC
 // makes it unforgeable (no stored row to guess or to leak); the account id routes `/l/<token>` to its
 // shard with one control lookup; the generation lets revoke-all stop every link already sent at once.
+import { fromBase64Url, toBase64Url } from '../../lib/base64';
 import { fromBase62, toBase62 } from '../../lib/random';
 import { EncryptionKeyMissing } from '../../lib/encryption';
 
@@ -41,18 +42,6 @@ function linkKey(secret: string | undefined): Promise<CryptoKey> {
   return key;
 }
 
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array | null {
-  try {
-    return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-  } catch {
-    return null;
-  }
-}
-
 function claimsText(claims: DocumentLinkClaims): string {
   const parts = [claims.accountId, claims.submissionId, claims.documentId, claims.generation, claims.expiresAt ?? 0];
   return parts.map(toBase62).join('.');
@@ -61,7 +50,7 @@ function claimsText(claims: DocumentLinkClaims): string {
 export async function signDocumentLink(secret: string | undefined, claims: DocumentLinkClaims): Promise<string> {
   const text = claimsText(claims);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await linkKey(secret), encoder.encode(text)));
-  return `${text}.${base64url(mac.slice(0, MAC_BYTES))}`;
+  return `${text}.${toBase64Url(mac.slice(0, MAC_BYTES))}`;
 }
 
 /**
@@ -71,9 +60,9 @@ export async function signDocumentLink(secret: string | undefined, claims: Docum
 export async function verifyDocumentLink(secret: string | undefined, token: string): Promise<DocumentLinkClaims | null> {
   if (token.length > 120 || !/^([0-9A-Za-z]{1,11}\.){5}[A-Za-z0-9_-]{22}$/.test(token)) return null;
   const cut = token.lastIndexOf('.');
-  const given = fromBase64url(token.slice(cut + 1));
+  const given = fromBase64Url(token.slice(cut + 1));
   // 22 characters hold 132 bits: the last one's spare bits must be zero, or one MAC has 16 spellings.
-  if (!given || given.length !== MAC_BYTES || base64url(given) !== token.slice(cut + 1)) return null;
+  if (!given || given.length !== MAC_BYTES || toBase64Url(given) !== token.slice(cut + 1)) return null;
   const text = token.slice(0, cut);
   const expected = new Uint8Array(await crypto.subtle.sign('HMAC', await linkKey(secret), encoder.encode(text)));
   // Constant time over the kept bytes (style.md › Secrets).

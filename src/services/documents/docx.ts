@@ -6,7 +6,7 @@ import fileTypeConfigs from 'docxtemplater/js/file-type-config.js';
 import moduleWrapper from 'docxtemplater/js/module-wrapper.js';
 import createLoopModule from 'docxtemplater/js/modules/loop.js';
 import PizZip from 'pizzip';
-import { UnusableDocument } from './pdf';
+import { UnusableDocument } from '../pdf/inspect-pdf';
 import { concatBytes } from '../../lib/bytes';
 
 const MB = 1024 * 1024;

@@ -3,7 +3,7 @@
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
 import type { PageDimensions } from '../../db/schema/index';
-import { inspectPdf, looksLikePdf, UnusableDocument, type DocumentFacts } from './pdf';
+import { inspectPdf, looksLikePdf, UnusableDocument, type DocumentFacts } from '../pdf/inspect-pdf';
 
 const MB = 1024 * 1024;
 

@@ -8,7 +8,7 @@ import { nowIso } from '../../lib/time';
 import { storedAsInputs, type FieldInput } from '../templates/template-fields';
 import type { TemplateContext } from '../templates/template-records';
 import { updateTemplate } from '../templates/update-template';
-import { readPageLayouts, UnreadablePdf } from './page-layout';
+import { readPageLayouts, UnreadableForDetection } from './page-layout';
 import { proposeFields, type Proposal } from './propose-fields';
 
 export type DetectionStatus = 'none' | 'running' | 'done' | 'failed';
@@ -49,12 +49,12 @@ async function detectDocument(bucket: R2Bucket, document: TemplateDocument): Pro
   let record: DocumentDetection;
   try {
     const object = await bucket.get(document.r2Key);
-    if (!object) throw new UnreadablePdf('The document’s file is missing from storage.');
+    if (!object) throw new UnreadableForDetection('The document’s file is missing from storage.');
     const layouts = await readPageLayouts(new Uint8Array(await object.arrayBuffer()));
     record = { status: 'done', fields: layouts.flatMap(proposeFields), detected_at: nowIso() };
   } catch (error) {
-    if (!(error instanceof UnreadablePdf)) console.error(`Field detection of document ${document.uuid}:`, error);
-    const message = error instanceof UnreadablePdf ? error.message : 'The PDF could not be read for detection.';
+    if (!(error instanceof UnreadableForDetection)) console.error(`Field detection of document ${document.uuid}:`, error);
+    const message = error instanceof UnreadableForDetection ? error.message : 'The PDF could not be read for detection.';
     record = { status: 'failed', error: message, fields: [], detected_at: nowIso() };
   }
   await put(bucket, document, record);

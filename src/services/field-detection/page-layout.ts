@@ -14,7 +14,8 @@ export type TextRun = { text: string; x: number; y: number; w: number; h: number
 export type Shape = { x: number; y: number; w: number; h: number };
 export type PageLayout = { page: number; width: number; height: number; texts: TextRun[]; shapes: Shape[] };
 
-export class UnreadablePdf extends Error {}
+/** The document cannot be read for field detection; its message is the sentence shown for it. */
+export class UnreadableForDetection extends Error {}
 
 type Matrix = [number, number, number, number, number, number];
 
@@ -55,7 +56,7 @@ export async function readPageLayouts(bytes: Uint8Array): Promise<PageLayout[]> 
   try {
     assertWithinReadingLimits(await loadPdf(bytes, { ignoreEncryption: true, updateMetadata: false }), MAX_PAGES);
   } catch (error) {
-    throw new UnreadablePdf(`The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'its structure is broken'}.`);
+    throw new UnreadableForDetection(`The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'its structure is broken'}.`);
   }
   const { pdfjs, task } = await openPdfJsDocument(bytes);
   try {
@@ -84,7 +85,7 @@ export async function readPageLayouts(bytes: Uint8Array): Promise<PageLayout[]> 
     }
     return layouts;
   } catch (error) {
-    throw new UnreadablePdf(`The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'pdf.js could not parse it'}.`);
+    throw new UnreadableForDetection(`The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'pdf.js could not parse it'}.`);
   } finally {
     await task.destroy();
   }

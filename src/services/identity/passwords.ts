@@ -2,6 +2,7 @@
 // the cost can rise later and old hashes are upgraded at the next sign-in (docs/identity.md › Passwords;
 // the parameters were measured in workerd: docs/decisions.md › issue 16 : console sign-in).
 import { scrypt } from '@noble/hashes/scrypt.js';
+import { fromBase64, toBase64 } from '../../lib/base64';
 
 export type ScryptParams = { logN: number; r: number; p: number };
 
@@ -40,13 +41,8 @@ function passwordBytes(password: string): Uint8Array {
   return encoder.encode(password.normalize('NFC'));
 }
 
-function toBase64(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/=+$/, '');
-}
-
-function fromBase64(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-}
+/** PHC strings carry standard base64 without its padding. */
+const unpadded = (bytes: Uint8Array) => toBase64(bytes).replace(/=+$/, '');
 
 async function derive(password: string, salt: Uint8Array, params: ScryptParams): Promise<Uint8Array> {
   // Synchronous: noble's async form yields only to microtasks (no other request gets in) and measured slower.
@@ -57,7 +53,7 @@ async function derive(password: string, salt: Uint8Array, params: ScryptParams):
 export async function hashPassword(password: string, params: ScryptParams = CURRENT_PARAMS): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
   const key = await derive(password, salt, params);
-  return `$scrypt$ln=${params.logN},r=${params.r},p=${params.p}$${toBase64(salt)}$${toBase64(key)}`;
+  return `$scrypt$ln=${params.logN},r=${params.r},p=${params.p}$${unpadded(salt)}$${unpadded(key)}`;
 }
 
 function parse(stored: string): { params: ScryptParams; salt: Uint8Array; key: Uint8Array } | null {

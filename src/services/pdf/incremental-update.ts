@@ -13,7 +13,7 @@ import {
   type PDFDocument,
   type PDFObject,
 } from 'pdf-lib';
-import { lastStartxref, latin1 } from '../documents/pdf-syntax';
+import { lastStartxref, latin1 } from './pdf-syntax';
 
 const encoder = new TextEncoder();
 const ascii = (text: string) => encoder.encode(text);

@@ -4,7 +4,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFString } from 'pdf-lib';
 import { loadPdf } from './load-pdf';
-import { formatName } from '../certificates/distinguished-name';
+import { formatName } from './distinguished-name';
 
 export type SignatureReport = {
   field_name: string | null;
@@ -21,7 +21,8 @@ export type SignatureReport = {
   reason: string | null;
 };
 
-export class UnreadablePdf extends Error {}
+/** The file cannot be read as a PDF, so no signature in it can be checked (422 at POST /api/tools/verify). */
+export class UnreadableForVerification extends Error {}
 
 const COMMON_NAME = '2.5.4.3';
 
@@ -114,7 +115,7 @@ export async function inspectSignatures(bytes: Uint8Array): Promise<SignatureRep
   try {
     pdf = await loadPdf(bytes, { updateMetadata: false, ignoreEncryption: true });
   } catch {
-    throw new UnreadablePdf('file cannot be read as a PDF.');
+    throw new UnreadableForVerification('file cannot be read as a PDF.');
   }
   const fieldNames = new Map<PDFDict, string>();
   for (const [, object] of pdf.context.enumerateIndirectObjects()) {

@@ -4,7 +4,7 @@
 // refused before its code is ever exchanged.
 import { derivedHmacKey } from '../../lib/encryption';
 import { timingSafeEqualString } from '../../lib/crypto';
-import { base64Url } from '../identity/oauth/pkce';
+import { fromBase64Url, toBase64Url } from '../../lib/base64';
 import type { CscClient } from './csc-client';
 import { QesProviderError } from './provider-error';
 
@@ -14,31 +14,21 @@ const decoder = new TextDecoder();
 export const STATE_TTL_SECONDS = 15 * 60;
 const STATE_KEY_PURPOSE = 'signing-service qes authorization state v1';
 
-const bufferOf = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
-
-function fromBase64Url(text: string): Uint8Array | null {
-  try {
-    return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
-  } catch {
-    return null;
-  }
-}
-
 /** A new PKCE pair (RFC 7636 § 4.1–4.2): 32 random bytes as the verifier, its S256 challenge. */
 export async function newPkcePair(): Promise<{ codeVerifier: string; codeChallenge: string }> {
-  const codeVerifier = base64Url(bufferOf(crypto.getRandomValues(new Uint8Array(32))));
-  const codeChallenge = base64Url(await crypto.subtle.digest('SHA-256', encoder.encode(codeVerifier)));
+  const codeVerifier = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+  const codeChallenge = toBase64Url(await crypto.subtle.digest('SHA-256', encoder.encode(codeVerifier)));
   return { codeVerifier, codeChallenge };
 }
 
 async function mac(secret: string | undefined, payload: string): Promise<string> {
-  return base64Url(await crypto.subtle.sign('HMAC', await derivedHmacKey(secret, STATE_KEY_PURPOSE), encoder.encode(payload)));
+  return toBase64Url(await crypto.subtle.sign('HMAC', await derivedHmacKey(secret, STATE_KEY_PURPOSE), encoder.encode(payload)));
 }
 
 /** `signer`: who is authorizing (e.g. `submitter:<id>`); the state names it, a nonce and its expiry. */
 export async function signerState(secret: string | undefined, signer: string, now = new Date()): Promise<string> {
-  const claims = { s: signer, n: base64Url(bufferOf(crypto.getRandomValues(new Uint8Array(16)))), e: Math.floor(now.getTime() / 1000) + STATE_TTL_SECONDS };
-  const payload = base64Url(bufferOf(encoder.encode(JSON.stringify(claims))));
+  const claims = { s: signer, n: toBase64Url(crypto.getRandomValues(new Uint8Array(16))), e: Math.floor(now.getTime() / 1000) + STATE_TTL_SECONDS };
+  const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
   return `${payload}.${await mac(secret, payload)}`;
 }
 

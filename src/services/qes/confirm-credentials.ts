@@ -2,7 +2,7 @@
 // credentials/info for the account's credential with a usable key and certificate chain, or the change
 // is refused with a sentence the admin can act on (decisions.md › issue 18: QES through a CSC v2 provider).
 import { unprocessable } from '../../lib/errors';
-import type { QesProviderCredentials } from '../signature-levels/account-signature-level';
+import type { QesProviderCredentials } from './provider-credentials';
 import { CscClient, type CscCredential } from './csc-client';
 import { QesProviderError } from './provider-error';
 import type { QesProviderEnv } from './provider-url';

@@ -6,12 +6,11 @@
 // Every request goes to the configured URL's origin only, judged by the webhook destination rules
 // first; redirects are not followed; every failure is a QesProviderError.
 import * as pkijs from 'pkijs';
-import { base64Url } from '../identity/oauth/pkce';
-import type { QesProviderCredentials } from '../signature-levels/account-signature-level';
-import { readLimited } from '../webhooks/deliver';
+import type { QesProviderCredentials } from './provider-credentials';
+import { readLimited } from '../../lib/request';
 import { QesProviderError, type QesProviderErrorKind } from './provider-error';
 import { checkQesProviderUrl, type QesProviderEnv } from './provider-url';
-import { fromBase64, toBase64 } from '../../lib/base64';
+import { fromBase64, toBase64, toBase64Url } from '../../lib/base64';
 
 export const CSC_OID = {
   sha256: '2.16.840.1.101.3.4.2.1',
@@ -237,7 +236,7 @@ export class CscClient {
       state: input.state,
       credentialID: this.credentialId,
       numSignatures: String(input.hashes.length),
-      hashes: input.hashes.map((h) => base64Url(h.slice().buffer as ArrayBuffer)).join(','),
+      hashes: input.hashes.map((h) => toBase64Url(h)).join(','),
       hashAlgorithmOID: CSC_OID.sha256,
     };
     if (input.description) params.description = input.description.slice(0, 500);

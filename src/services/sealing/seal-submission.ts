@@ -25,7 +25,8 @@ import { stampsForDocument } from './field-stamps';
 import { hiddenFields } from '../signing/form-rules';
 import { SealingProblem } from './sealing-status';
 import { sealingTimestamper, type LongTermEnv } from './long-term';
-import { completionOrder, currentRevision } from '../qes/revisions';
+import { completionOrder } from './completion-order';
+import { currentRevision } from './qes-revisions';
 import { sha256Hex } from '../../lib/crypto';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */

@@ -9,6 +9,7 @@ import { unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { confirmQesCredentials } from '../qes/confirm-credentials';
 import { splitApiKey } from '../qes/csc-client';
+import type { QesProviderCredentials } from '../qes/provider-credentials';
 import type { QesProviderEnv } from '../qes/provider-url';
 import type { SignatureLevel } from './levels';
 
@@ -17,9 +18,6 @@ const decoder = new TextDecoder();
 
 /** Bound into the ciphertext: a value copied onto another account does not decrypt. */
 const context = (accountId: number) => `account:${accountId}:qes_provider_credentials`;
-
-/** A Cloud Signature Consortium API v2 provider: its base URL, the account's key and the signing credential. */
-export type QesProviderCredentials = { apiKey: string; apiUrl: string; certificateId: string };
 
 /** The provider label used for ses and aes, which the platform signs itself. */
 export const PLATFORM_PROVIDER = 'platform';

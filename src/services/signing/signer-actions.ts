@@ -52,7 +52,7 @@ export async function submittedValues(ctx: StateContext, signing: Signing, input
 /**
  * Submits the form: submittedValues, then the submitter completes (form.completed, submitter.completed,
  * the next signer invited or the submission completed). A qes signer goes to their provider instead
- * (src/services/qes/signing-flow.ts).
+ * (src/services/sealing/qes-signing-flow.ts).
  */
 export async function submitForm(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
   if (signing.scope.submission.signatureLevel === 'qes') throw unprocessable('At signature level qes the signature is authorized at the QES provider; submit from the signing page.');

@@ -25,7 +25,7 @@ export function attachmentKeyStem(accountId: number, submissionId: number, submi
   return `${attachmentsPrefix(accountId, submissionId)}${submitterId}/${uuid}.`;
 }
 
-/** qes signers' revisions of the documents and their pending authorizations (src/services/qes/revisions.ts). */
+/** qes signers' revisions of the documents and their pending authorizations (src/services/sealing/qes-revisions.ts). */
 export function qesFilesPrefix(accountId: number, submissionId: number): string {
   return `qes/${accountId}/${submissionId}/`;
 }

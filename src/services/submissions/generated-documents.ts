@@ -5,7 +5,7 @@
 import type { TemplateDocument } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { unzipDocx, type VariableValues } from '../documents/docx';
-import { inspectPdf, UnusableDocument } from '../documents/pdf';
+import { inspectPdf, UnusableDocument } from '../pdf/inspect-pdf';
 import type { BrowserLauncher } from '../rendering/browser-launches';
 import { renderDocuments } from '../rendering/print-documents';
 import { extractDocumentFields } from '../templates/document-fields';

@@ -21,8 +21,8 @@ import {
 } from 'pdf-lib';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { UPLOAD_LIMITS } from '../documents/ingest';
-import { looksLikePdf } from '../documents/pdf';
-import { dropUsageRights, existingSignatures } from '../documents/existing-signatures';
+import { looksLikePdf } from '../pdf/inspect-pdf';
+import { dropUsageRights, existingSignatures } from '../pdf/existing-signatures';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
 import { readPageText } from '../pdf/page-text';

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { claimDueAttempts, pendingDueTimes, recordAttempts, type AttemptOutcome, type RecordedAttempt } from '../../db/queries/webhook-deliveries';
 import { webhooksForDelivery } from '../../db/queries/webhooks';
 import type { NewWebhookDelivery, Webhook, WebhookDelivery } from '../../db/schema/index';
+import { readLimited } from '../../lib/request';
 import { signWebhookBody } from './signature';
 import { checkWebhookDestination } from './destination';
 import type { HostResolver } from './dns-over-https';
@@ -36,27 +37,6 @@ export function webhookUserAgent(serviceName: string): string {
 
 export function retryDelaySeconds(failedAttempt: number): number | null {
   return failedAttempt >= 1 && failedAttempt < MAX_ATTEMPTS ? RETRY_DELAYS_SECONDS[failedAttempt - 1] : null;
-}
-
-/** The body as text, cut at `limit` characters (with … appended) without reading further. */
-export async function readLimited(response: Response, limit: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    if (text.length > limit) {
-      truncated = true;
-      await reader.cancel();
-      break;
-    }
-  }
-  if (!truncated) text += decoder.decode();
-  return truncated ? `${text.slice(0, limit)}…` : text;
 }
 
 function describeFetchError(err: unknown, timeoutMs: number): string {

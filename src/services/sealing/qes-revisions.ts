@@ -7,7 +7,8 @@ import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
 import { qesFilesPrefix } from '../submissions/file-keys';
 import { submissionDocumentObject } from '../submissions/generated-documents';
 import type { CertificateDescription } from '../certificates/signer-certificate';
-import type { CscSignAlgo } from './csc-client';
+import type { CscSignAlgo } from '../qes/csc-client';
+import { completionOrder } from './completion-order';
 
 type Owner = Pick<Submission, 'accountId' | 'id'>;
 
@@ -61,11 +62,6 @@ export async function dropPending(bucket: R2Bucket, secret: string | undefined, 
   const keys = pending.documents.map((d) => preparedKey(submission, submitterId, pending.attempt, d.documentId));
   if (current?.attempt === pending.attempt) keys.push(pendingKey(submission, submitterId));
   await bucket.delete(keys);
-}
-
-/** Completed submitters in completion order (the order their revisions were chained in). */
-export function completionOrder(submitters: readonly Submitter[]): Submitter[] {
-  return submitters.filter((s) => s.status === 'completed' && s.completedAt).sort((a, b) => a.completedAt!.localeCompare(b.completedAt!) || a.id - b.id);
 }
 
 /** The signing certificate, kept as the CMS object's metadata for the audit page. */

@@ -1,8 +1,8 @@
 // Reads what a template needs from an uploaded PDF (page count, page sizes) and refuses what no signer could open.
 import { ParseSpeeds, PDFDocument } from 'pdf-lib';
 import type { PageDimensions } from '../../db/schema/index';
-import { DecodedSizeExceeded, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
-import { loadPdf } from '../pdf/load-pdf';
+import { DecodedSizeExceeded, STRUCTURE_STREAMS_BUDGET } from './bounded-decode';
+import { loadPdf } from './load-pdf';
 import { existingSignatures, type ExistingSignatures } from './existing-signatures';
 import { latin1 } from './pdf-syntax';
 import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';

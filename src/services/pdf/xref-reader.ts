@@ -11,7 +11,7 @@
 import { PDFArray, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
 import { number, XrefIndex } from './xref-index';
 import { lastStartxref, UnexpectedSyntax } from './pdf-syntax';
-import { DecodedSizeExceeded } from '../pdf/bounded-decode';
+import { DecodedSizeExceeded } from './bounded-decode';
 
 /** A page as its dictionary states it: the crop box (else the media box) and the /Rotate angle. */
 export type PageGeometry = { width: number; height: number; rotate: number };

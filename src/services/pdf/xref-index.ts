@@ -13,7 +13,7 @@ import {
   PDFRef,
   type PDFObject,
 } from 'pdf-lib';
-import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
+import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from './bounded-decode';
 import { undoPngPredictor } from './png-predictor';
 import { Cursor, UnexpectedSyntax, type Span } from './pdf-syntax';
 

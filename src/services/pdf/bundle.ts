@@ -1,6 +1,6 @@
 // Joins a template's PDFs into one file for download (spec › Template › download_url).
 import { ParseSpeeds, PDFDocument } from 'pdf-lib';
-import { loadPdf } from '../pdf/load-pdf';
+import { loadPdf } from './load-pdf';
 
 export async function bundlePdfs(files: Uint8Array[], title: string): Promise<Uint8Array> {
   const bundle = await PDFDocument.create();
