@@ -1,5 +1,5 @@
 // Handlers for payments: the account's Stripe credentials, its Stripe webhook endpoint and recurring payments.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Handler } from 'hono';
 import type { AppEnv } from '../../env';
 import type { Account } from '../../db/schema';
@@ -27,10 +27,10 @@ function serializePaymentSettings(account: Account, origin: string) {
   return { configured: settings.configured, stripe_key_last4: settings.stripeKeyLast4, webhook_url: `${origin}/api/payments/webhook/${account.id}` };
 }
 
-export const getPaymentSettings: RouteHandler<typeof routes.getPaymentSettings, AppEnv> = (c) =>
+export const getPaymentSettings: AppRouteHandler<typeof routes.getPaymentSettings> = (c) =>
   c.json({ payments: serializePaymentSettings(c.var.principal.account, baseUrl(c.req.raw, c.env.APP_URL)) }, 200);
 
-export const updatePaymentSettings: RouteHandler<typeof routes.updatePaymentSettings, AppEnv> = async (c) => {
+export const updatePaymentSettings: AppRouteHandler<typeof routes.updatePaymentSettings> = async (c) => {
   const body = c.req.valid('json');
   const accountId = c.var.principal.account.id;
   const account = await savePaymentCredentials(c.env.ENCRYPTION_KEY, c.var.control, accountId, {
@@ -41,7 +41,7 @@ export const updatePaymentSettings: RouteHandler<typeof routes.updatePaymentSett
   return c.json({ payments: serializePaymentSettings(account, baseUrl(c.req.raw, c.env.APP_URL)) }, 200);
 };
 
-export const deletePaymentSettings: RouteHandler<typeof routes.deletePaymentSettings, AppEnv> = async (c) => {
+export const deletePaymentSettings: AppRouteHandler<typeof routes.deletePaymentSettings> = async (c) => {
   const accountId = c.var.principal.account.id;
   const account = await clearPaymentCredentials(c.var.control, accountId);
   c.set('audit', { action: 'payments.unconfigure', resourceType: 'account', resourceId: accountId });
@@ -82,7 +82,7 @@ export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   return c.json({ received: true as const, outcome }, 200);
 };
 
-export const subscribe: RouteHandler<typeof routes.subscribe, AppEnv> = async (c) => {
+export const subscribe: AppRouteHandler<typeof routes.subscribe> = async (c) => {
   const body = c.req.valid('json');
   const row = await subscribeToPayments(c.env.ENCRYPTION_KEY, c.var.db, c.var.principal.account, {
     submissionId: body.submission_id,
@@ -97,5 +97,5 @@ export const subscribe: RouteHandler<typeof routes.subscribe, AppEnv> = async (c
   return c.json(serializePaymentSubscription(row), 201);
 };
 
-export const getSubscription: RouteHandler<typeof routes.getSubscription, AppEnv> = async (c) =>
+export const getSubscription: AppRouteHandler<typeof routes.getSubscription> = async (c) =>
   c.json(serializePaymentSubscription(await readPaymentSubscription(c.var.db, c.var.principal.account.id, c.req.valid('param').id)), 200);

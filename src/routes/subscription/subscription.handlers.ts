@@ -1,5 +1,5 @@
 // Handlers for the subscription.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Handler } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError, unprocessable } from '../../lib/errors';
@@ -12,7 +12,7 @@ import { stripeEventSchema } from './subscription.routes';
 import { createCheckoutSession as startCheckout, PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './subscription.routes';
 
-export const createCheckoutSession: RouteHandler<typeof routes.createCheckoutSession, AppEnv> = async (c) => {
+export const createCheckoutSession: AppRouteHandler<typeof routes.createCheckoutSession> = async (c) => {
   const { plan_id, interval } = c.req.valid('json');
   const { account, user } = c.var.principal;
   if (!c.env.STRIPE_SECRET_KEY) {
