@@ -7,6 +7,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../env';
 import type { Db } from '../../db/client';
 import { useAccountShard } from '../../middleware/databases';
+import { attachment } from '../../lib/content-disposition';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
@@ -255,14 +256,9 @@ export async function downloadSigned(c: C) {
     }),
   );
   if (files.length === 1) {
-    return new Response(files[0].bytes, { headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': contentDisposition(files[0].filename) } });
+    return new Response(files[0].bytes, { headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(files[0].filename) } });
   }
-  return new Response(zipSealedDocuments(files), { headers: { ...headers, 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(`${signing.scope.template.name || 'documents'}.zip`) } });
-}
-
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  return new Response(zipSealedDocuments(files), { headers: { ...headers, 'Content-Type': 'application/zip', 'Content-Disposition': attachment(`${signing.scope.template.name || 'documents'}.zip`) } });
 }
 
 export const postSendCode: AppRouteHandler<typeof routes.postSendCode> = async (c) => {

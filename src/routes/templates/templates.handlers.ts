@@ -191,11 +191,6 @@ export const changeTemplateDocuments: AppRouteHandler<typeof routes.changeTempla
   return c.json(serializeTemplate(updated, documents, baseUrl(c.req.raw, c.env.APP_URL)), 200);
 };
 
-function attachmentName(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}.pdf"; filename*=UTF-8''${encodeURIComponent(name)}.pdf`;
-}
-
 export const downloadTemplateDocument: AppRouteHandler<typeof routes.downloadTemplateDocument> = async (c) => {
   const db = c.var.db;
   const params = c.req.valid('param');
@@ -207,7 +202,7 @@ export const downloadTemplateDocument: AppRouteHandler<typeof routes.downloadTem
   return c.body(object.body, 200, {
     'Content-Type': document.contentType,
     'Content-Length': String(object.size),
-    'Content-Disposition': attachmentName(document.filename),
+    'Content-Disposition': attachment(`${document.filename}.pdf`),
     ETag: object.httpEtag,
     'Cache-Control': 'private, no-store',
   }) as never;
@@ -238,7 +233,7 @@ export const downloadTemplate: AppRouteHandler<typeof routes.downloadTemplate> =
   const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
-  const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': attachmentName(template.name), 'Cache-Control': 'private, no-store' };
+  const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(`${template.name}.pdf`), 'Cache-Control': 'private, no-store' };
   if (documents.length === 1) {
     const object = await c.env.FILES.get(documents[0].r2Key);
     if (!object) throw notFound('Document file');
