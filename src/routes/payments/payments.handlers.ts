@@ -5,9 +5,9 @@ import type { AppEnv } from '../../env';
 import type { Account } from '../../db/schema';
 import { getAccount } from '../../db/queries/accounts';
 import { ApiError } from '../../lib/errors';
-import { baseUrl, readRequestText, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE } from '../../lib/request';
+import { baseUrl } from '../../lib/request';
 import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, savePaymentCredentials } from '../../services/payments/account-stripe';
-import { verifyStripeSignature } from '../../services/billing/stripe-signature';
+import { readStripeDelivery } from '../../services/billing/stripe-delivery';
 import { useAccountShard } from '../../middleware/databases';
 import { wakeFanOut } from '../../services/webhooks/queue';
 import { applyPaymentEvent } from '../../services/payments/field-payments';
@@ -18,7 +18,6 @@ import {
   serializePaymentSubscription,
   subscribe as subscribeToPayments,
 } from '../../services/payments/recurring-payments';
-import { stripeEventSchema } from '../subscription/subscription.routes';
 import { accountWebhookParams } from './payments.routes';
 import type * as routes from './payments.routes';
 
@@ -62,20 +61,10 @@ export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   const credentials = account ? await accountStripeCredentials(c.env.ENCRYPTION_KEY, account) : null;
   if (!account || !credentials) throw new ApiError(404, 'No account receives payment webhooks at this address.');
 
-  const rawBody = await readRequestText(c.req.raw, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE);
-  const check = await verifyStripeSignature(credentials.webhookSecret, rawBody, c.req.header('Stripe-Signature'));
-  if (!check.ok) throw new ApiError(400, check.reason);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawBody);
-  } catch {
-    throw new ApiError(400, 'The body is not valid JSON.');
-  }
-  const event = stripeEventSchema.safeParse(parsed);
-  if (!event.success) throw new ApiError(400, 'The body is not a Stripe event: it needs id, type and data.object.');
+  const event = await readStripeDelivery(c.req.raw, credentials.webhookSecret);
   useAccountShard(c, account);
   // Recurring payments' invoices and subscriptions carry payment_subscription_id; payment fields' payment_id.
-  const outcome = isRecurringPaymentEvent(event.data) ? await applyRecurringPaymentEvent(c.var.db, account.id, event.data) : (await applyPaymentEvent(c.var.db, account.id, event.data)).outcome;
+  const outcome = isRecurringPaymentEvent(event) ? await applyRecurringPaymentEvent(c.var.db, account.id, event) : (await applyPaymentEvent(c.var.db, account.id, event)).outcome;
   // An applied event wrote its payment.* event: wake the fan-out as the tenant API does after a write
   // (src/middleware/outbox-drain), stamped with the account's shard, rather than leave it to the cron.
   if (outcome === 'applied' && account.hasWebhooks) c.executionCtx.waitUntil(wakeFanOut(c.env.WEBHOOK_QUEUE, 'payments webhook'));
