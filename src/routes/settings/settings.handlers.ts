@@ -3,7 +3,7 @@ import type { AppRouteHandler } from '../app-route-handler';
 import { updateAccount } from '../../db/queries/accounts';
 import type { Account } from '../../db/schema/index';
 import { assertMayEnforceMfa } from '../../services/identity/mfa';
-import { normalizeEmbedOrigins } from '../../services/embedding/embed-origins';
+import { normalizeEmbedOrigins } from '../../services/embed/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type * as routes from './settings.routes';
 

@@ -22,7 +22,7 @@ import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { useLinkDomain } from '../../services/submissions/links';
 import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
-import { frameAncestors } from '../../services/embedding/embed-origins';
+import { frameAncestors } from '../../services/embed/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type { Account } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
