@@ -13,7 +13,7 @@ import { attachment } from '../../lib/content-disposition';
 import { clientIp } from '../../lib/request';
 import { lapsedReason, PUBLIC_LINK_PREFIX } from '../../services/document-links/links';
 import { verifyDocumentLink } from '../../services/document-links/tokens';
-import type * as routes from './public-links.routes';
+import type * as routes from './document-link-downloads.routes';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
