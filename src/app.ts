@@ -37,7 +37,7 @@ import { mountTools } from './routes/tools/tools.index';
 import { mountSubmissionDocuments } from './routes/submission-documents/submission-documents.index';
 import { mountSignatureLevels } from './routes/signature-levels/signature-levels.index';
 import { mountDocumentLinks } from './routes/document-links/document-links.index';
-import { createPublicLinkRoutes, documentPublicLinkRoutes } from './routes/public-links/public-links.index';
+import { createPublicLinkRoutes, documentPublicLinkRoutes } from './routes/document-link-downloads/document-link-downloads.index';
 import { PUBLIC_LINK_PREFIX } from './services/document-links/links';
 import { outboxDrain } from './middleware/outbox-drain';
 import { createSigningRoutes, documentSigningRoutes } from './routes/signing/signing.index';

@@ -16,7 +16,6 @@ export async function createAuditAccount(): Promise<TestAccount> {
   return account;
 }
 
-export const DAY = 24 * 60 * 60 * 1000;
 /** With this clock, months before 2026-08 are wholly older than 90 days (2026-08-27 is 90 days back). */
 export const NOW = Date.parse('2026-11-25T12:00:00.000Z');
 

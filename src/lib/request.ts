@@ -65,7 +65,3 @@ export async function readLimited(response: Response, limit: number): Promise<st
 export async function readRequestText(request: Pick<Request, 'body'>, cap: number, tooLargeMessage: string): Promise<string> {
   return new TextDecoder().decode(await readBodyCapped(request, cap, () => new ApiError(413, tooLargeMessage)));
 }
-
-/** Stripe event payloads are a few KB; 1 MB leaves room for the largest objects Stripe embeds. */
-export const STRIPE_WEBHOOK_BODY_BYTES = 1024 * 1024;
-export const STRIPE_WEBHOOK_TOO_LARGE = `The webhook body is larger than ${STRIPE_WEBHOOK_BODY_BYTES / 1024 / 1024} MB; no Stripe event is that large.`;

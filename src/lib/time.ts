@@ -4,11 +4,6 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
-/** Normalises any accepted date-time input to the stored ISO form. */
-export function toIso(value: string | Date): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
-
 /**
  * The calendar date (YYYY-MM-DD) an instant falls on in an IANA time zone, as a signer there would
  * write it; a zone Intl does not know reads as UTC.

@@ -3,7 +3,6 @@
 import { resolveBranding, type BrandingSources, type ResolvedBranding } from '../services/branding/resolve-branding';
 
 export type PageBranding = ResolvedBranding;
-export { darken } from '../services/branding/resolve-branding';
 
 /**
  * The page's branding from the template's preferences, its brand, the custom domain it is served on

@@ -11,7 +11,7 @@ export type PageFrame = { embed?: EmbedData; language?: string | null; themeCss?
 
 /**
  * The page's Content-Security-Policy: scripts only from this origin; pdf.js runs its worker from here too.
- * `frameAncestors` is the account's allowed embedding origins, or 'none' (src/services/embedding).
+ * `frameAncestors` is the account's allowed embedding origins, or 'none' (src/services/embed/embed-origins.ts).
  */
 export function signingCsp(frameAncestors: string): string {
   return [...SIGNING_CSP_BASE, `frame-ancestors ${frameAncestors}`].join('; ');

@@ -2,7 +2,7 @@
 // development, at most 20, a sentence for every entry that is not an origin.
 import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount } from '../helpers';
-import { normalizeEmbedOrigins } from '../../src/services/embedding/embed-origins';
+import { normalizeEmbedOrigins } from '../../src/services/embed/embed-origins';
 
 describe('embed_origins on /api/settings/account', () => {
   it('is an empty list until set', async () => {

@@ -14,7 +14,7 @@ import { failedAuthentications } from '../../middleware/auth/failed-authenticati
 import { useAccountShard } from '../../middleware/databases';
 import { verificationKeys } from '../../services/embed/embed-keys';
 import { EmbedTokenRefused, isEmbedTokenShape, unverifiedAddressee, verifyEmbedToken, type EmbedGrant } from '../../services/embed/embed-tokens';
-import { frameAncestors } from '../../services/embedding/embed-origins';
+import { frameAncestors } from '../../services/embed/embed-origins';
 import { CONSOLE_CSS } from '../layout';
 import { BUILDER_CSP, BUILDER_CSS, BUILDER_SCRIPT } from './builder-page';
 

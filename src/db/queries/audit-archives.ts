@@ -93,12 +93,6 @@ export async function recordArchivedPart(db: Db, part: NewAuditArchive, ids: rea
   ]);
 }
 
-/** The part recorded under `r2Key`, if any. */
-export async function findArchivedPart(db: Db, r2Key: string): Promise<AuditArchive | undefined> {
-  const [row] = await db.select().from(auditArchives).where(eq(auditArchives.r2Key, r2Key)).limit(1);
-  return row;
-}
-
 /** Which parts may hold a page: the cursor side, an earlier batch's keyset, and the months a time filter allows. */
 export type ArchivedPartsQuery = {
   accountId: number;

@@ -10,10 +10,6 @@ export async function paymentsOfSubmitter(db: Db, submitterId: number): Promise<
   return db.select().from(payments).where(eq(payments.submitterId, submitterId)).all();
 }
 
-export async function paymentsOfSubmission(db: Db, submissionId: number): Promise<Payment[]> {
-  return db.select().from(payments).where(eq(payments.submissionId, submissionId)).all();
-}
-
 export async function getPayment(db: Db, accountId: number, id: number): Promise<Payment | undefined> {
   return db.select().from(payments).where(and(eq(payments.accountId, accountId), eq(payments.id, id))).get();
 }

@@ -1,5 +1,5 @@
 // Saved field configurations of an account (spec › Other endpoints › /api/settings/saved_fields).
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../client';
 import { savedFields, type SavedField } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -13,14 +13,6 @@ export async function listSavedFields(db: Db, accountId: number, window: CursorW
     .where(and(eq(savedFields.accountId, accountId), ...where))
     .orderBy(orderBy)
     .limit(window.take);
-}
-
-export async function findSavedFieldByName(db: Db, accountId: number, name: string): Promise<SavedField | undefined> {
-  return db
-    .select()
-    .from(savedFields)
-    .where(and(eq(savedFields.accountId, accountId), sql`lower(${savedFields.name}) = lower(${name})`))
-    .get();
 }
 
 /** Inserts unless the account already has a saved field of that name (case-insensitive): then undefined. */

@@ -179,10 +179,6 @@ export function insertResolvedEventStatement(
   return db.insert(events).values({ accountId, event, data: sql`${expr}` as unknown as Record<string, unknown> });
 }
 
-export function updateSubmissionStatement(db: Db, id: number, values: Partial<NewSubmission>) {
-  return db.update(submissions).set(values).where(eq(submissions.id, id));
-}
-
 /**
  * Moves a submission from one of `from` to a new state, only if it is still in one of them: a guard
  * against two requests changing the same submission at once (the loser's batch changes nothing).

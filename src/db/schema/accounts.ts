@@ -81,7 +81,7 @@ export const accounts = sqliteTable('accounts', {
   embedKeyPreviousUntil: text('embed_key_previous_until'),
   /**
    * Origins allowed to frame the signing page (decisions.md › Embedding): normalised `scheme://host[:port]`,
-   * https only outside development; empty means no site may frame it (src/services/embedding/embed-origins.ts).
+   * https only outside development; empty means no site may frame it (src/services/embed/embed-origins.ts).
    */
   embedOrigins: text('embed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   createdAt: text('created_at').notNull().default(now),

@@ -1,6 +1,6 @@
 // Handlers for API access tokens.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv, Principal } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
+import type { Principal } from '../../env';
 import * as tokensDb from '../../db/queries/access-tokens';
 import type { AccessToken } from '../../db/schema/index';
 import { notFound } from '../../lib/errors';
@@ -30,7 +30,7 @@ function visibleOwner(principal: Principal): number | null {
   return principal.user.role === 'admin' ? null : principal.user.id;
 }
 
-export const createAccessToken: RouteHandler<typeof routes.createAccessToken, AppEnv> = async (c) => {
+export const createAccessToken: AppRouteHandler<typeof routes.createAccessToken> = async (c) => {
   const body = c.req.valid('json');
   const { token, row } = await issueAccessToken(
     c.var.control,
@@ -42,7 +42,7 @@ export const createAccessToken: RouteHandler<typeof routes.createAccessToken, Ap
   return c.json({ ...serializeAccessToken(row), token }, 201);
 };
 
-export const listAccessTokens: RouteHandler<typeof routes.listAccessTokens, AppEnv> = async (c) => {
+export const listAccessTokens: AppRouteHandler<typeof routes.listAccessTokens> = async (c) => {
   const db = c.var.control;
   const { principal } = c.var;
   const page = await paginateByCursor(c.req.valid('query'), (window) =>
@@ -52,14 +52,14 @@ export const listAccessTokens: RouteHandler<typeof routes.listAccessTokens, AppE
   return c.json({ data: page.data.map((t) => serializeAccessToken(t, now)), pagination: page.pagination }, 200);
 };
 
-export const getAccessToken: RouteHandler<typeof routes.getAccessToken, AppEnv> = async (c) => {
+export const getAccessToken: AppRouteHandler<typeof routes.getAccessToken> = async (c) => {
   const { principal } = c.var;
   const token = await tokensDb.getAccessToken(c.var.control, principal.account.id, c.req.valid('param').id, visibleOwner(principal));
   if (!token) throw notFound('Access token');
   return c.json(serializeAccessToken(token), 200);
 };
 
-export const revokeAccessToken: RouteHandler<typeof routes.revokeAccessToken, AppEnv> = async (c) => {
+export const revokeAccessToken: AppRouteHandler<typeof routes.revokeAccessToken> = async (c) => {
   const db = c.var.control;
   const { principal } = c.var;
   const { id } = c.req.valid('param');

@@ -1,6 +1,5 @@
 // Handlers for the account audit trail.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { AuditEvent } from '../../db/schema/index';
 import { paginateByCursor } from '../../lib/pagination';
 import { listAuditTrail } from '../../services/audit-trail/list-audit-trail';
@@ -26,7 +25,7 @@ function serializeAuditEvent(event: AuditEvent) {
   };
 }
 
-export const listAuditEvents: RouteHandler<typeof routes.listAuditEvents, AppEnv> = async (c) => {
+export const listAuditEvents: AppRouteHandler<typeof routes.listAuditEvents> = async (c) => {
   const query = c.req.valid('query');
   const db = c.var.db;
   const filters = {

@@ -1,12 +1,11 @@
 // Handler for GET /api/branding_options: the brands (account shard) and active custom domains (control
 // database) a template editor can choose, read at once.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import { brandChoicesOf } from '../../db/queries/brands';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import type * as routes from './branding-options.routes';
 
-export const getBrandingOptions: RouteHandler<typeof routes.getBrandingOptions, AppEnv> = async (c) => {
+export const getBrandingOptions: AppRouteHandler<typeof routes.getBrandingOptions> = async (c) => {
   const accountId = c.var.principal.account.id;
   const [brands, domains] = await Promise.all([brandChoicesOf(c.var.db, accountId), activeDomainsOf(c.var.control, accountId)]);
   return c.json(

@@ -1,6 +1,5 @@
 // Handlers for custom signing domains: parse, call src/services/custom-domains, shape the response.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import * as domainsDb from '../../db/queries/custom-domains';
 import type { CustomDomain } from '../../db/schema/index';
 import { paginateByCursor } from '../../lib/pagination';
@@ -30,37 +29,37 @@ export function serializeCustomDomain(domain: CustomDomain) {
   };
 }
 
-export const createCustomDomain: RouteHandler<typeof routes.createCustomDomain, AppEnv> = async (c) => {
+export const createCustomDomain: AppRouteHandler<typeof routes.createCustomDomain> = async (c) => {
   const domain = await addDomain(c.var.control, c.var.principal.account.id, c.req.valid('json'), serviceHostsOf(c.req.raw, c.env));
   c.set('audit', { action: 'custom_domain.create', resourceType: 'custom_domain', resourceId: domain.id });
   return c.json(serializeCustomDomain(domain), 201);
 };
 
-export const listCustomDomains: RouteHandler<typeof routes.listCustomDomains, AppEnv> = async (c) => {
+export const listCustomDomains: AppRouteHandler<typeof routes.listCustomDomains> = async (c) => {
   const accountId = c.var.principal.account.id;
   const page = await paginateByCursor(c.req.valid('query'), (window) => domainsDb.listCustomDomains(c.var.control, accountId, window));
   return c.json({ data: page.data.map(serializeCustomDomain), pagination: page.pagination }, 200);
 };
 
-export const getCustomDomain: RouteHandler<typeof routes.getCustomDomain, AppEnv> = async (c) => {
+export const getCustomDomain: AppRouteHandler<typeof routes.getCustomDomain> = async (c) => {
   return c.json(serializeCustomDomain(await findDomain(c.var.control, c.var.principal.account.id, c.req.valid('param').id)), 200);
 };
 
-export const updateCustomDomain: RouteHandler<typeof routes.updateCustomDomain, AppEnv> = async (c) => {
+export const updateCustomDomain: AppRouteHandler<typeof routes.updateCustomDomain> = async (c) => {
   const { id } = c.req.valid('param');
   const domain = await changeDomain(c.var.control, c.var.principal.account.id, id, c.req.valid('json'));
   c.set('audit', { action: 'custom_domain.update', resourceType: 'custom_domain', resourceId: id });
   return c.json(serializeCustomDomain(domain), 200);
 };
 
-export const verifyCustomDomain: RouteHandler<typeof routes.verifyCustomDomain, AppEnv> = async (c) => {
+export const verifyCustomDomain: AppRouteHandler<typeof routes.verifyCustomDomain> = async (c) => {
   const { id } = c.req.valid('param');
   const domain = await verifyDomain(c.var.control, c.env, c.var.principal.account.id, id);
   c.set('audit', { action: 'custom_domain.verify', resourceType: 'custom_domain', resourceId: id });
   return c.json(serializeCustomDomain(domain), 200);
 };
 
-export const deleteCustomDomain: RouteHandler<typeof routes.deleteCustomDomain, AppEnv> = async (c) => {
+export const deleteCustomDomain: AppRouteHandler<typeof routes.deleteCustomDomain> = async (c) => {
   const { id } = c.req.valid('param');
   await removeDomain(c.var.control, c.env, c.var.principal.account.id, id);
   c.set('audit', { action: 'custom_domain.delete', resourceType: 'custom_domain', resourceId: id });

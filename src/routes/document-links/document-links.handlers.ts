@@ -1,6 +1,5 @@
 // Handlers for public document link settings and minting.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import { bumpDocumentLinkGeneration, updateAccount } from '../../db/queries/accounts';
 import { findSubmission } from '../../db/queries/submissions';
 import type { Account } from '../../db/schema/index';
@@ -13,10 +12,10 @@ function serializeSettings(account: Account) {
   return { document_links: { enabled: account.documentLinksEnabled, expires_in_days: account.documentLinkExpiryDays } };
 }
 
-export const getDocumentLinkSettings: RouteHandler<typeof routes.getDocumentLinkSettings, AppEnv> = (c) =>
+export const getDocumentLinkSettings: AppRouteHandler<typeof routes.getDocumentLinkSettings> = (c) =>
   c.json(serializeSettings(c.var.principal.account), 200);
 
-export const updateDocumentLinkSettings: RouteHandler<typeof routes.updateDocumentLinkSettings, AppEnv> = async (c) => {
+export const updateDocumentLinkSettings: AppRouteHandler<typeof routes.updateDocumentLinkSettings> = async (c) => {
   const body = c.req.valid('json');
   const account = await updateAccount(c.var.control, c.var.principal.account.id, {
     documentLinksEnabled: body.enabled,
@@ -26,13 +25,13 @@ export const updateDocumentLinkSettings: RouteHandler<typeof routes.updateDocume
   return c.json(serializeSettings(account), 200);
 };
 
-export const revokeDocumentLinks: RouteHandler<typeof routes.revokeDocumentLinks, AppEnv> = async (c) => {
+export const revokeDocumentLinks: AppRouteHandler<typeof routes.revokeDocumentLinks> = async (c) => {
   const account = await bumpDocumentLinkGeneration(c.var.control, c.var.principal.account.id);
   c.set('audit', { action: 'document_links.revoke', resourceType: 'account', resourceId: account.id });
   return c.json(serializeSettings(account), 200);
 };
 
-export const mintDocumentLink: RouteHandler<typeof routes.mintDocumentLink, AppEnv> = async (c) => {
+export const mintDocumentLink: AppRouteHandler<typeof routes.mintDocumentLink> = async (c) => {
   const { id, document_id: documentId } = c.req.valid('param');
   const body = c.req.valid('json') ?? {};
   const account = c.var.principal.account;

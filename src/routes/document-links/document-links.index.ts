@@ -1,4 +1,4 @@
-// Mounts the public document link settings and minting routes on the tenant API.
+// Mounts the tenant API for public document links: the account's link settings, revoking, and minting one.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import * as handlers from './document-links.handlers';

@@ -1,5 +1,5 @@
 // Handlers for embedding: minting tokens, rotating the key, and the routes an embed token calls.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { findSubmission, listSubmittersOf } from '../../db/queries/submissions';
@@ -52,7 +52,7 @@ async function boundSigner(c: Context<AppEnv>, submission: Submission, asked: nu
   return next?.id ?? null;
 }
 
-export const mintEmbedToken: RouteHandler<typeof routes.mintEmbedToken, AppEnv> = async (c) => {
+export const mintEmbedToken: AppRouteHandler<typeof routes.mintEmbedToken> = async (c) => {
   const body = c.req.valid('json');
   const { account, user, credential } = c.var.principal;
   const type = body.resource_type;
@@ -82,7 +82,7 @@ export const mintEmbedToken: RouteHandler<typeof routes.mintEmbedToken, AppEnv> 
   return c.json({ token: minted.token, expires_at: minted.expiresAt }, 201);
 };
 
-export const rotateEmbedKey: RouteHandler<typeof routes.rotateEmbedKey, AppEnv> = async (c) => {
+export const rotateEmbedKey: AppRouteHandler<typeof routes.rotateEmbedKey> = async (c) => {
   const account = await rotateKey(c.env.ENCRYPTION_KEY, c.var.control, c.var.principal.account);
   c.set('audit', { action: 'embed_key.rotate', resourceType: 'account', resourceId: account.id });
   return c.json({ embed_key: { rotated_at: account.updatedAt, previous_valid_until: account.embedKeyPreviousUntil ?? nowIso() } }, 200);
@@ -99,7 +99,7 @@ async function embeddedTemplate(c: Context<AppEnv>, id: string) {
   return template;
 }
 
-export const getEmbedTemplate: RouteHandler<typeof routes.getEmbedTemplate, AppEnv> = async (c) => {
+export const getEmbedTemplate: AppRouteHandler<typeof routes.getEmbedTemplate> = async (c) => {
   const template = await embeddedTemplate(c, c.req.valid('param').id);
   const documents = await listCurrentDocuments(c.var.db, [template.id]);
   const grant = grantOf(c);
@@ -122,7 +122,7 @@ export const getEmbedTemplate: RouteHandler<typeof routes.getEmbedTemplate, AppE
   );
 };
 
-export const updateEmbedTemplate: RouteHandler<typeof routes.updateEmbedTemplate, AppEnv> = async (c) => {
+export const updateEmbedTemplate: AppRouteHandler<typeof routes.updateEmbedTemplate> = async (c) => {
   await embeddedTemplate(c, c.req.valid('param').id);
   throw new ApiError(
     422,
@@ -137,7 +137,7 @@ async function embeddedSubmission(c: Context<AppEnv>, id: number) {
   return loadSubmission(c, c.var.db, id);
 }
 
-export const getEmbedSubmission: RouteHandler<typeof routes.getEmbedSubmission, AppEnv> = async (c) => {
+export const getEmbedSubmission: AppRouteHandler<typeof routes.getEmbedSubmission> = async (c) => {
   const scope = await embeddedSubmission(c, c.req.valid('param').id);
   const grant = grantOf(c);
   const submission = serializeSubmission(scope, baseUrl(c.req.raw, c.env.APP_URL));
@@ -162,7 +162,7 @@ const REFUSED_BECAUSE = {
   expired: 'has a signing link that has expired',
 } as const;
 
-export const saveEmbedValues: RouteHandler<typeof routes.saveEmbedValues, AppEnv> = async (c) => {
+export const saveEmbedValues: AppRouteHandler<typeof routes.saveEmbedValues> = async (c) => {
   const scope = await embeddedSubmission(c, c.req.valid('param').id);
   const body = c.req.valid('json');
   const grant = grantOf(c);
@@ -200,7 +200,7 @@ export const saveEmbedValues: RouteHandler<typeof routes.saveEmbedValues, AppEnv
   return c.json({ submitter_id: saved.id, values: saved.values }, 200);
 };
 
-export const completeEmbedSubmission: RouteHandler<typeof routes.completeEmbedSubmission, AppEnv> = async (c) => {
+export const completeEmbedSubmission: AppRouteHandler<typeof routes.completeEmbedSubmission> = async (c) => {
   await embeddedSubmission(c, c.req.valid('param').id);
   throw new ApiError(422, 'Signers complete their form on the signing page (the embedded form), not through the API.', { code: 'complete_on_signing_page' });
 };

@@ -1,6 +1,5 @@
 // Handlers for the partner control plane's accounts.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import * as accountsDb from '../../db/queries/accounts';
 import type { Account } from '../../db/schema/index';
 import { notFound } from '../../lib/errors';
@@ -26,7 +25,7 @@ export function serializePartnerAccount(account: Account) {
   };
 }
 
-export const createAccount: RouteHandler<typeof routes.createAccount, AppEnv> = async (c) => {
+export const createAccount: AppRouteHandler<typeof routes.createAccount> = async (c) => {
   const body = c.req.valid('json');
   const account = await accountsDb.insertAccount(c.var.control, {
     name: body.name,
@@ -39,7 +38,7 @@ export const createAccount: RouteHandler<typeof routes.createAccount, AppEnv> = 
   return c.json(serializePartnerAccount(account), 201);
 };
 
-export const listAccounts: RouteHandler<typeof routes.listAccounts, AppEnv> = async (c) => {
+export const listAccounts: AppRouteHandler<typeof routes.listAccounts> = async (c) => {
   const db = c.var.control;
   const query = c.req.valid('query');
   const filter = { plan: query.plan, suspended: query.suspended === undefined ? undefined : query.suspended === 'true' };
@@ -47,13 +46,13 @@ export const listAccounts: RouteHandler<typeof routes.listAccounts, AppEnv> = as
   return c.json({ data: page.data.map(serializePartnerAccount), pagination: page.pagination }, 200);
 };
 
-export const getAccount: RouteHandler<typeof routes.getAccount, AppEnv> = async (c) => {
+export const getAccount: AppRouteHandler<typeof routes.getAccount> = async (c) => {
   const account = await accountsDb.getAccount(c.var.control, c.req.valid('param').id);
   if (!account) throw notFound('Account');
   return c.json(serializePartnerAccount(account), 200);
 };
 
-export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = async (c) => {
+export const updateAccount: AppRouteHandler<typeof routes.updateAccount> = async (c) => {
   const db = c.var.control;
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
@@ -67,7 +66,7 @@ export const updateAccount: RouteHandler<typeof routes.updateAccount, AppEnv> = 
   return c.json(serializePartnerAccount(account), 200);
 };
 
-export const mintAccessToken: RouteHandler<typeof routes.mintAccessToken, AppEnv> = async (c) => {
+export const mintAccessToken: AppRouteHandler<typeof routes.mintAccessToken> = async (c) => {
   const db = c.var.control;
   const { id } = c.req.valid('param');
   const body = c.req.valid('json');
@@ -98,7 +97,7 @@ export const mintAccessToken: RouteHandler<typeof routes.mintAccessToken, AppEnv
   );
 };
 
-export const moveAccount: RouteHandler<typeof routes.moveAccount, AppEnv> = async (c) => {
+export const moveAccount: AppRouteHandler<typeof routes.moveAccount> = async (c) => {
   const { id } = c.req.valid('param');
   const { shard } = c.req.valid('json');
   // Named before the move: the trail is written after it, on the shard the account then lives on.

@@ -1,13 +1,13 @@
 // Handlers for payments: the account's Stripe credentials, its Stripe webhook endpoint and recurring payments.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Handler } from 'hono';
 import type { AppEnv } from '../../env';
 import type { Account } from '../../db/schema';
 import { getAccount } from '../../db/queries/accounts';
 import { ApiError } from '../../lib/errors';
-import { baseUrl, readRequestText, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE } from '../../lib/request';
+import { baseUrl } from '../../lib/request';
 import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, savePaymentCredentials } from '../../services/payments/account-stripe';
-import { verifyStripeSignature } from '../../services/billing/stripe-signature';
+import { readStripeDelivery } from '../../services/billing/stripe-delivery';
 import { useAccountShard } from '../../middleware/databases';
 import { wakeFanOut } from '../../services/webhooks/queue';
 import { applyPaymentEvent } from '../../services/payments/field-payments';
@@ -18,7 +18,6 @@ import {
   serializePaymentSubscription,
   subscribe as subscribeToPayments,
 } from '../../services/payments/recurring-payments';
-import { stripeEventSchema } from '../subscription/subscription.routes';
 import { accountWebhookParams } from './payments.routes';
 import type * as routes from './payments.routes';
 
@@ -27,10 +26,10 @@ function serializePaymentSettings(account: Account, origin: string) {
   return { configured: settings.configured, stripe_key_last4: settings.stripeKeyLast4, webhook_url: `${origin}/api/payments/webhook/${account.id}` };
 }
 
-export const getPaymentSettings: RouteHandler<typeof routes.getPaymentSettings, AppEnv> = (c) =>
+export const getPaymentSettings: AppRouteHandler<typeof routes.getPaymentSettings> = (c) =>
   c.json({ payments: serializePaymentSettings(c.var.principal.account, baseUrl(c.req.raw, c.env.APP_URL)) }, 200);
 
-export const updatePaymentSettings: RouteHandler<typeof routes.updatePaymentSettings, AppEnv> = async (c) => {
+export const updatePaymentSettings: AppRouteHandler<typeof routes.updatePaymentSettings> = async (c) => {
   const body = c.req.valid('json');
   const accountId = c.var.principal.account.id;
   const account = await savePaymentCredentials(c.env.ENCRYPTION_KEY, c.var.control, accountId, {
@@ -41,7 +40,7 @@ export const updatePaymentSettings: RouteHandler<typeof routes.updatePaymentSett
   return c.json({ payments: serializePaymentSettings(account, baseUrl(c.req.raw, c.env.APP_URL)) }, 200);
 };
 
-export const deletePaymentSettings: RouteHandler<typeof routes.deletePaymentSettings, AppEnv> = async (c) => {
+export const deletePaymentSettings: AppRouteHandler<typeof routes.deletePaymentSettings> = async (c) => {
   const accountId = c.var.principal.account.id;
   const account = await clearPaymentCredentials(c.var.control, accountId);
   c.set('audit', { action: 'payments.unconfigure', resourceType: 'account', resourceId: accountId });
@@ -62,27 +61,17 @@ export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   const credentials = account ? await accountStripeCredentials(c.env.ENCRYPTION_KEY, account) : null;
   if (!account || !credentials) throw new ApiError(404, 'No account receives payment webhooks at this address.');
 
-  const rawBody = await readRequestText(c.req.raw, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE);
-  const check = await verifyStripeSignature(credentials.webhookSecret, rawBody, c.req.header('Stripe-Signature'));
-  if (!check.ok) throw new ApiError(400, check.reason);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawBody);
-  } catch {
-    throw new ApiError(400, 'The body is not valid JSON.');
-  }
-  const event = stripeEventSchema.safeParse(parsed);
-  if (!event.success) throw new ApiError(400, 'The body is not a Stripe event: it needs id, type and data.object.');
+  const event = await readStripeDelivery(c.req.raw, credentials.webhookSecret);
   useAccountShard(c, account);
   // Recurring payments' invoices and subscriptions carry payment_subscription_id; payment fields' payment_id.
-  const outcome = isRecurringPaymentEvent(event.data) ? await applyRecurringPaymentEvent(c.var.db, account.id, event.data) : (await applyPaymentEvent(c.var.db, account.id, event.data)).outcome;
+  const outcome = isRecurringPaymentEvent(event) ? await applyRecurringPaymentEvent(c.var.db, account.id, event) : (await applyPaymentEvent(c.var.db, account.id, event)).outcome;
   // An applied event wrote its payment.* event: wake the fan-out as the tenant API does after a write
   // (src/middleware/outbox-drain), stamped with the account's shard, rather than leave it to the cron.
   if (outcome === 'applied' && account.hasWebhooks) c.executionCtx.waitUntil(wakeFanOut(c.env.WEBHOOK_QUEUE, 'payments webhook'));
   return c.json({ received: true as const, outcome }, 200);
 };
 
-export const subscribe: RouteHandler<typeof routes.subscribe, AppEnv> = async (c) => {
+export const subscribe: AppRouteHandler<typeof routes.subscribe> = async (c) => {
   const body = c.req.valid('json');
   const row = await subscribeToPayments(c.env.ENCRYPTION_KEY, c.var.db, c.var.principal.account, {
     submissionId: body.submission_id,
@@ -97,5 +86,5 @@ export const subscribe: RouteHandler<typeof routes.subscribe, AppEnv> = async (c
   return c.json(serializePaymentSubscription(row), 201);
 };
 
-export const getSubscription: RouteHandler<typeof routes.getSubscription, AppEnv> = async (c) =>
+export const getSubscription: AppRouteHandler<typeof routes.getSubscription> = async (c) =>
   c.json(serializePaymentSubscription(await readPaymentSubscription(c.var.db, c.var.principal.account.id, c.req.valid('param').id)), 200);

@@ -2,7 +2,7 @@
 // (spec › Template field type `payment`; decisions.md › Public links and payments).
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses, idParamsSchema, tenantRoute } from '../openapi-helpers';
-import { stripeEventSchema } from '../subscription/subscription.routes';
+import { stripeEventSchema } from '../../services/billing/stripe-delivery';
 
 export const paymentSettingsSchema = z
   .object({

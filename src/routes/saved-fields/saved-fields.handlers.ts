@@ -1,6 +1,5 @@
 // Handlers for saved fields.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import * as savedFieldsDb from '../../db/queries/saved-fields';
 import type { SavedField } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
@@ -12,13 +11,13 @@ export function serializeSavedField(row: SavedField) {
   return { id: row.id, name: row.name, field: row.field, author_id: row.authorId, created_at: row.createdAt, updated_at: row.updatedAt };
 }
 
-export const listSavedFields: RouteHandler<typeof routes.listSavedFields, AppEnv> = async (c) => {
+export const listSavedFields: AppRouteHandler<typeof routes.listSavedFields> = async (c) => {
   const db = c.var.db;
   const page = await paginateByCursor(c.req.valid('query'), (window) => savedFieldsDb.listSavedFields(db, c.var.principal.account.id, window));
   return c.json({ data: page.data.map(serializeSavedField), pagination: page.pagination }, 200);
 };
 
-export const createSavedField: RouteHandler<typeof routes.createSavedField, AppEnv> = async (c) => {
+export const createSavedField: AppRouteHandler<typeof routes.createSavedField> = async (c) => {
   const body = c.req.valid('json');
   const { account, user } = c.var.principal;
   const field = checkSavedField(body.field);
@@ -28,7 +27,7 @@ export const createSavedField: RouteHandler<typeof routes.createSavedField, AppE
   return c.json(serializeSavedField(row), 201);
 };
 
-export const deleteSavedField: RouteHandler<typeof routes.deleteSavedField, AppEnv> = async (c) => {
+export const deleteSavedField: AppRouteHandler<typeof routes.deleteSavedField> = async (c) => {
   const { id } = c.req.valid('param');
   if (!(await savedFieldsDb.deleteSavedField(c.var.db, c.var.principal.account.id, id))) throw notFound('Saved field');
   c.set('audit', { action: 'saved_field.delete', resourceType: 'saved_field', resourceId: id });

@@ -1,6 +1,5 @@
 // Handlers for the account's signing certificate.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { SigningIdentityRow } from '../../db/schema';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { activeIdentityRow, removeUploadedIdentity, uploadSigningIdentity } from '../../services/certificates/account-identity';
@@ -26,12 +25,12 @@ export function serializeCertificate(row: SigningIdentityRow) {
   };
 }
 
-export const getCertificate: RouteHandler<typeof routes.getCertificate, AppEnv> = async (c) => {
+export const getCertificate: AppRouteHandler<typeof routes.getCertificate> = async (c) => {
   const row = await activeIdentityRow(c.env, c.var.db, c.var.principal.account);
   return c.json({ certificate: serializeCertificate(row) }, 200);
 };
 
-export const uploadCertificate: RouteHandler<typeof routes.uploadCertificate, AppEnv> = async (c) => {
+export const uploadCertificate: AppRouteHandler<typeof routes.uploadCertificate> = async (c) => {
   const { file, fields } = await readSingleFileUpload(c, MAX_UPLOAD_BYTES);
   const { password } = fields;
   if (password === undefined || password === null) throw new ApiError(400, 'password is required (an empty string for a file without one).');
@@ -48,7 +47,7 @@ export const uploadCertificate: RouteHandler<typeof routes.uploadCertificate, Ap
   return c.json({ certificate: serializeCertificate(row) }, 200);
 };
 
-export const deleteCertificate: RouteHandler<typeof routes.deleteCertificate, AppEnv> = async (c) => {
+export const deleteCertificate: AppRouteHandler<typeof routes.deleteCertificate> = async (c) => {
   const accountId = c.var.principal.account.id;
   const db = c.var.db;
   if (!(await removeUploadedIdentity(db, accountId))) throw notFound('Uploaded certificate');

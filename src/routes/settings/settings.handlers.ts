@@ -1,10 +1,9 @@
 // Handlers for account settings.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import { updateAccount } from '../../db/queries/accounts';
 import type { Account } from '../../db/schema/index';
 import { assertMayEnforceMfa } from '../../services/identity/mfa';
-import { normalizeEmbedOrigins } from '../../services/embedding/embed-origins';
+import { normalizeEmbedOrigins } from '../../services/embed/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type * as routes from './settings.routes';
 
@@ -22,10 +21,10 @@ export function serializeAccount(account: Account) {
   };
 }
 
-export const getAccountSettings: RouteHandler<typeof routes.getAccountSettings, AppEnv> = (c) =>
+export const getAccountSettings: AppRouteHandler<typeof routes.getAccountSettings> = (c) =>
   c.json({ account: serializeAccount(c.var.principal.account) }, 200);
 
-export const updateAccountSettings: RouteHandler<typeof routes.updateAccountSettings, AppEnv> = async (c) => {
+export const updateAccountSettings: AppRouteHandler<typeof routes.updateAccountSettings> = async (c) => {
   const body = c.req.valid('json');
   assertMayEnforceMfa(c.var.principal.user, c.var.principal.account, body.mfa_enforced);
   const account = await updateAccount(c.var.control, c.var.principal.account.id, {

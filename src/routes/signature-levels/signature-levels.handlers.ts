@@ -1,6 +1,5 @@
 // Handlers for signature levels and signature usage.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { SignatureUsage } from '../../db/schema';
 import { listSignatureUsage as listUsageRows, signatureUsageTotals } from '../../db/queries/signature-usage';
 import { paginateByCursor } from '../../lib/pagination';
@@ -10,10 +9,10 @@ import type * as routes from './signature-levels.routes';
 
 const availableLevels = LEVEL_CATALOG.map((l) => ({ key: l.key, name: l.name, description: l.description, cost_per_signature: centsToDollars(l.costCents) }));
 
-export const getSignatureLevel: RouteHandler<typeof routes.getSignatureLevel, AppEnv> = (c) =>
+export const getSignatureLevel: AppRouteHandler<typeof routes.getSignatureLevel> = (c) =>
   c.json({ ...signatureLevelSettingsOf(c.var.principal.account), available_levels: availableLevels }, 200);
 
-export const updateSignatureLevel: RouteHandler<typeof routes.updateSignatureLevel, AppEnv> = async (c) => {
+export const updateSignatureLevel: AppRouteHandler<typeof routes.updateSignatureLevel> = async (c) => {
   const account = await saveSignatureLevel(c.env, c.var.control, c.var.principal.account, c.req.valid('json'));
   c.set('audit', { action: 'signature_level.update', resourceType: 'account', resourceId: account.id });
   const settings = signatureLevelSettingsOf(account);
@@ -32,7 +31,7 @@ function serializeUsage(row: SignatureUsage) {
   };
 }
 
-export const listSignatureUsage: RouteHandler<typeof routes.listSignatureUsage, AppEnv> = async (c) => {
+export const listSignatureUsage: AppRouteHandler<typeof routes.listSignatureUsage> = async (c) => {
   const query = c.req.valid('query');
   const accountId = c.var.principal.account.id;
   const [page, totals] = await Promise.all([

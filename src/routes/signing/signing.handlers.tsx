@@ -1,12 +1,13 @@
 // Handlers of the signing page routes: call src/services/signing, shape the page or JSON. The JSON
 // routes' bodies arrive validated by their declarations (signing.routes.ts).
 import { submissionDocumentObject } from '../../services/submissions/generated-documents';
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../env';
 import type { Db } from '../../db/client';
 import { useAccountShard } from '../../middleware/databases';
+import { attachment } from '../../lib/content-disposition';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
@@ -21,7 +22,7 @@ import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { useLinkDomain } from '../../services/submissions/links';
 import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
-import { frameAncestors } from '../../services/embedding/embed-origins';
+import { frameAncestors } from '../../services/embed/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type { Account } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
@@ -209,7 +210,7 @@ export async function showPage(c: C) {
 }
 
 /** POST /s/:slug/open — the form is on the signer's screen: opened once, with form.viewed. */
-export const postOpen: RouteHandler<typeof routes.postOpen, AppEnv> = async (c) => {
+export const postOpen: AppRouteHandler<typeof routes.postOpen> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
   assertCanFill(signing);
   const opened = await openForm(ctx, signing);
@@ -255,17 +256,12 @@ export async function downloadSigned(c: C) {
     }),
   );
   if (files.length === 1) {
-    return new Response(files[0].bytes, { headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': contentDisposition(files[0].filename) } });
+    return new Response(files[0].bytes, { headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(files[0].filename) } });
   }
-  return new Response(zipSealedDocuments(files), { headers: { ...headers, 'Content-Type': 'application/zip', 'Content-Disposition': contentDisposition(`${signing.scope.template.name || 'documents'}.zip`) } });
+  return new Response(zipSealedDocuments(files), { headers: { ...headers, 'Content-Type': 'application/zip', 'Content-Disposition': attachment(`${signing.scope.template.name || 'documents'}.zip`) } });
 }
 
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
-export const postSendCode: RouteHandler<typeof routes.postSendCode, AppEnv> = async (c) => {
+export const postSendCode: AppRouteHandler<typeof routes.postSendCode> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
   if (!requiresEmailCode(signing)) throw unprocessable('This form does not ask for an email code.');
@@ -274,7 +270,7 @@ export const postSendCode: RouteHandler<typeof routes.postSendCode, AppEnv> = as
   return c.json({ sent: true }, 200);
 };
 
-export const postCheckCode: RouteHandler<typeof routes.postCheckCode, AppEnv> = async (c) => {
+export const postCheckCode: AppRouteHandler<typeof routes.postCheckCode> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
   const token = await verifyCode(contextOf(c, db, signing), signing, c.req.valid('json').code);
@@ -294,14 +290,14 @@ export const postCheckCode: RouteHandler<typeof routes.postCheckCode, AppEnv> = 
   return c.json({ verified: true }, 200);
 };
 
-export const putValues: RouteHandler<typeof routes.putValues, AppEnv> = async (c) => {
+export const putValues: AppRouteHandler<typeof routes.putValues> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
   const saved = await saveValues(ctx, signing, c.req.valid('json').values ?? {});
   const own = new Set(signerFields(signing).map((f) => f.uuid));
   return c.json({ values: Object.fromEntries(Object.entries(saved.values).filter(([uuid]) => own.has(uuid))) }, 200);
 };
 
-export const postAttachment: RouteHandler<typeof routes.postAttachment, AppEnv> = async (c) => {
+export const postAttachment: AppRouteHandler<typeof routes.postAttachment> = async (c) => {
   const { db, signing } = await loadVerified(c);
   assertCanFill(signing);
   let form: FormData;
@@ -316,7 +312,7 @@ export const postAttachment: RouteHandler<typeof routes.postAttachment, AppEnv> 
   return c.json(stored, 201);
 };
 
-export const postSubmit: RouteHandler<typeof routes.postSubmit, AppEnv> = async (c) => {
+export const postSubmit: AppRouteHandler<typeof routes.postSubmit> = async (c) => {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   if (signing.scope.submission.signatureLevel === 'qes') {
     // The signer completes only once the provider has signed (GET /s/:slug/qes/callback).
@@ -334,7 +330,7 @@ export const postSubmit: RouteHandler<typeof routes.postSubmit, AppEnv> = async 
 };
 
 /** POST /s/:slug/consent — the signer accepts the electronic records disclosure, once. */
-export const postConsent: RouteHandler<typeof routes.postConsent, AppEnv> = async (c) => {
+export const postConsent: AppRouteHandler<typeof routes.postConsent> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
   // The slug is the signer's credential: the audit event names the route, not the link.
   const request = { requestId: c.var.requestId, method: c.req.method, path: `${SIGNING_PREFIX}/{slug}/consent` };
@@ -342,7 +338,7 @@ export const postConsent: RouteHandler<typeof routes.postConsent, AppEnv> = asyn
   return c.json({ version: accepted.version, accepted_at: accepted.acceptedAt }, 200);
 };
 
-export const postDecline: RouteHandler<typeof routes.postDecline, AppEnv> = async (c) => {
+export const postDecline: AppRouteHandler<typeof routes.postDecline> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
   const reason = (c.req.valid('json').reason ?? '').trim();
   if (!reason) throw unprocessable('Give a reason for declining.');
@@ -351,14 +347,14 @@ export const postDecline: RouteHandler<typeof routes.postDecline, AppEnv> = asyn
   return c.json({ status: 'declined' }, 200);
 };
 
-export const postDelegate: RouteHandler<typeof routes.postDelegate, AppEnv> = async (c) => {
+export const postDelegate: AppRouteHandler<typeof routes.postDelegate> = async (c) => {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   const { email, name } = c.req.valid('json');
   const delegated = await delegateForm(ctx, signing, { email, name: name ?? '' });
   return c.json({ status: delegated.status, delegated_to: { email: delegated.email ?? email, name: delegated.name ?? '' } }, 200);
 };
 
-export const postInviteWitness: RouteHandler<typeof routes.postInviteWitness, AppEnv> = async (c) => {
+export const postInviteWitness: AppRouteHandler<typeof routes.postInviteWitness> = async (c) => {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   const { email, name } = c.req.valid('json');
   const witness = await inviteWitness(ctx, signing, { email, name: name ?? '' });
@@ -366,7 +362,7 @@ export const postInviteWitness: RouteHandler<typeof routes.postInviteWitness, Ap
 };
 
 /** POST /s/:slug/payments/:field_uuid/checkout — a Stripe Checkout for one payment field, with the account's key. */
-export const postPaymentCheckout: RouteHandler<typeof routes.postPaymentCheckout, AppEnv> = async (c) => {
+export const postPaymentCheckout: AppRouteHandler<typeof routes.postPaymentCheckout> = async (c) => {
   const { db, signing } = await loadVerified(c);
   assertCanFill(signing);
   const pageUrl = `${baseUrl(c.req.raw, c.env.APP_URL)}/s/${signing.submitter.slug}`;

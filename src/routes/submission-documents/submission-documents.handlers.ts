@@ -1,5 +1,5 @@
 // Handlers for a submission's sealed documents.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
@@ -38,7 +38,7 @@ function serializeDocument(c: Context<AppEnv>, document: SubmissionDocument) {
   };
 }
 
-export const listSubmissionDocuments: RouteHandler<typeof routes.listSubmissionDocuments, AppEnv> = async (c) => {
+export const listSubmissionDocuments: AppRouteHandler<typeof routes.listSubmissionDocuments> = async (c) => {
   const submission = await loadSubmission(c, c.req.valid('param').id);
   const sealed = Boolean(submission.sealedAt);
   const documents = sealed ? await listSealedDocuments(c.var.db, submission.id) : [];
@@ -53,7 +53,7 @@ export const listSubmissionDocuments: RouteHandler<typeof routes.listSubmissionD
   );
 };
 
-export const resealSubmissionDocuments: RouteHandler<typeof routes.resealSubmissionDocuments, AppEnv> = async (c) => {
+export const resealSubmissionDocuments: AppRouteHandler<typeof routes.resealSubmissionDocuments> = async (c) => {
   const submission = await loadSubmission(c, c.req.valid('param').id);
   if (!c.env.SEALING_QUEUE) throw new Error('The SEALING_QUEUE binding is missing.');
   await requestReseal(c.var.db, c.env.SEALING_QUEUE, submission);
@@ -67,7 +67,7 @@ async function readSealed(c: Context<AppEnv>, document: SubmissionDocument): Pro
   return new Uint8Array(await object.arrayBuffer());
 }
 
-export const downloadSubmissionDocument: RouteHandler<typeof routes.downloadSubmissionDocument, AppEnv> = async (c) => {
+export const downloadSubmissionDocument: AppRouteHandler<typeof routes.downloadSubmissionDocument> = async (c) => {
   const params = c.req.valid('param');
   const submission = await loadSubmission(c, params.id);
   if (!submission.sealedAt) {

@@ -1,5 +1,5 @@
 // Handlers for submissions and submitters: parse, call the submission services, shape the response.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import type { Db } from '../../db/client';
@@ -119,13 +119,13 @@ async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string 
   return c.json(bulk ? json : json[0], 201);
 }
 
-export const createSubmission: RouteHandler<typeof routes.createSubmission, AppEnv> = async (c) => create(c, c.req.valid('json'), undefined, 'api');
-export const initSubmission: RouteHandler<typeof routes.initSubmission, AppEnv> = async (c) => create(c, c.req.valid('json'), undefined, 'api');
-export const createTemplateSubmissions: RouteHandler<typeof routes.createTemplateSubmissions, AppEnv> = async (c) =>
+export const createSubmission: AppRouteHandler<typeof routes.createSubmission> = async (c) => create(c, c.req.valid('json'), undefined, 'api');
+export const initSubmission: AppRouteHandler<typeof routes.initSubmission> = async (c) => create(c, c.req.valid('json'), undefined, 'api');
+export const createTemplateSubmissions: AppRouteHandler<typeof routes.createTemplateSubmissions> = async (c) =>
   create(c, { ...c.req.valid('json'), template_id: undefined }, c.req.valid('param').id, 'template');
 
 
-export const createSubmissionsFromEmails: RouteHandler<typeof routes.createSubmissionsFromEmails, AppEnv> = async (c) => {
+export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSubmissionsFromEmails> = async (c) => {
   const { emails, template_id, ...defaults } = c.req.valid('json');
   const list = (Array.isArray(emails) ? emails : emails.split(/[,;\n]/)).map((e) => e.trim()).filter(Boolean);
   if (list.length === 0) throw unprocessable('emails must list at least one email address.');
@@ -141,7 +141,7 @@ export const createSubmissionsFromEmails: RouteHandler<typeof routes.createSubmi
   return c.json(json, 201);
 };
 
-export const listSubmissions: RouteHandler<typeof routes.listSubmissions, AppEnv> = async (c) => {
+export const listSubmissions: AppRouteHandler<typeof routes.listSubmissions> = async (c) => {
   const query = c.req.valid('query');
   const db = c.var.db;
   const accountId = c.var.principal.account.id;
@@ -173,13 +173,13 @@ export const listSubmissions: RouteHandler<typeof routes.listSubmissions, AppEnv
   return c.json({ data: scopes.map((s) => serializeSubmission(s, apiBase(c))), pagination: page.pagination }, 200);
 };
 
-export const getSubmission: RouteHandler<typeof routes.getSubmission, AppEnv> = async (c) => {
+export const getSubmission: AppRouteHandler<typeof routes.getSubmission> = async (c) => {
   const db = c.var.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   return c.json(serializeSubmission(scope, apiBase(c)), 200);
 };
 
-export const updateSubmission: RouteHandler<typeof routes.updateSubmission, AppEnv> = async (c) => {
+export const updateSubmission: AppRouteHandler<typeof routes.updateSubmission> = async (c) => {
   const db = c.var.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const body = c.req.valid('json');
@@ -191,7 +191,7 @@ export const updateSubmission: RouteHandler<typeof routes.updateSubmission, AppE
   return c.json(serializeSubmission(updated, apiBase(c)), 200);
 };
 
-export const sendSubmission: RouteHandler<typeof routes.sendSubmission, AppEnv> = async (c) => {
+export const sendSubmission: AppRouteHandler<typeof routes.sendSubmission> = async (c) => {
   const db = c.var.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const sent = await state.sendDraft(contextOf(c, db), scope);
@@ -207,7 +207,7 @@ async function archive(c: Context<AppEnv>, id: number) {
   return c.json(serializeSubmission(archived, apiBase(c)), 200);
 }
 
-export const archiveSubmission: RouteHandler<typeof routes.archiveSubmission, AppEnv> = async (c) => {
+export const archiveSubmission: AppRouteHandler<typeof routes.archiveSubmission> = async (c) => {
   const { id } = c.req.valid('param');
   if (c.req.valid('query').permanently === 'true') {
     const db = c.var.db;
@@ -219,9 +219,9 @@ export const archiveSubmission: RouteHandler<typeof routes.archiveSubmission, Ap
   return archive(c, id);
 };
 
-export const archiveSubmissionPost: RouteHandler<typeof routes.archiveSubmissionPost, AppEnv> = async (c) => archive(c, c.req.valid('param').id);
+export const archiveSubmissionPost: AppRouteHandler<typeof routes.archiveSubmissionPost> = async (c) => archive(c, c.req.valid('param').id);
 
-export const listSubmitters: RouteHandler<typeof routes.listSubmitters, AppEnv> = async (c) => {
+export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = async (c) => {
   const query = c.req.valid('query');
   const db = c.var.db;
   const accountId = c.var.principal.account.id;
@@ -247,13 +247,13 @@ export const listSubmitters: RouteHandler<typeof routes.listSubmitters, AppEnv> 
   return c.json({ data, pagination: page.pagination }, 200);
 };
 
-export const getSubmitter: RouteHandler<typeof routes.getSubmitter, AppEnv> = async (c) => {
+export const getSubmitter: AppRouteHandler<typeof routes.getSubmitter> = async (c) => {
   const db = c.var.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   return c.json(serializeSubmitter(submitter, scope.submission.linkBase, scope.template.fields), 200);
 };
 
-export const updateSubmitter: RouteHandler<typeof routes.updateSubmitter, AppEnv> = async (c) => {
+export const updateSubmitter: AppRouteHandler<typeof routes.updateSubmitter> = async (c) => {
   const db = c.var.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const updated = await editing.updateSubmitter(contextOf(c, db), scope, submitter, c.req.valid('json'));
@@ -261,7 +261,7 @@ export const updateSubmitter: RouteHandler<typeof routes.updateSubmitter, AppEnv
   return c.json(serializeSubmitter(updated, scope.submission.linkBase, scope.template.fields), 200);
 };
 
-export const remindSubmitter: RouteHandler<typeof routes.remindSubmitter, AppEnv> = async (c) => {
+export const remindSubmitter: AppRouteHandler<typeof routes.remindSubmitter> = async (c) => {
   const db = c.var.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const reminded = await state.remind(contextOf(c, db), scope, submitter, 'reminder');

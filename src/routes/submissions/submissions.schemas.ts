@@ -69,7 +69,6 @@ const submissionFields = {
 
 const templateRef = z.union([z.string(), z.number().int()]).openapi({ description: 'Template id: `tpl_…` or the integer id.', example: 'tpl_9fX2mQ7LrTz3aB8cD1eF' });
 
-export const singleSubmissionBody = z.object({ template_id: templateRef.optional(), ...submissionFields });
 export const createSubmissionBody = z
   .object({
     template_id: templateRef.optional(),

@@ -1,18 +1,17 @@
 // Handlers for the subscription.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Handler } from 'hono';
 import type { AppEnv } from '../../env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { CHECKOUT_PLAN_IDS, planOf } from '../../lib/plans';
-import { baseUrl, clientIp, readRequestText, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE } from '../../lib/request';
+import { baseUrl, clientIp } from '../../lib/request';
 import { applyStripeEvent } from '../../services/billing/apply-stripe-event';
 import { accountDb } from '../../db/shards';
-import { verifyStripeSignature } from '../../services/billing/stripe-signature';
-import { stripeEventSchema } from './subscription.routes';
+import { readStripeDelivery } from '../../services/billing/stripe-delivery';
 import { createCheckoutSession as startCheckout, PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './subscription.routes';
 
-export const createCheckoutSession: RouteHandler<typeof routes.createCheckoutSession, AppEnv> = async (c) => {
+export const createCheckoutSession: AppRouteHandler<typeof routes.createCheckoutSession> = async (c) => {
   const { plan_id, interval } = c.req.valid('json');
   const { account, user } = c.var.principal;
   if (!c.env.STRIPE_SECRET_KEY) {
@@ -47,20 +46,8 @@ export const createCheckoutSession: RouteHandler<typeof routes.createCheckoutSes
 export const stripeWebhook: Handler<AppEnv> = async (c) => {
   const secret = c.env.STRIPE_WEBHOOK_SECRET;
   if (!secret) throw unprocessable('Stripe webhooks are not configured on this server: STRIPE_WEBHOOK_SECRET is not set.');
-  const rawBody = await readRequestText(c.req.raw, STRIPE_WEBHOOK_BODY_BYTES, STRIPE_WEBHOOK_TOO_LARGE);
-  const check = await verifyStripeSignature(secret, rawBody, c.req.header('Stripe-Signature'));
-  if (!check.ok) throw new ApiError(400, check.reason);
-
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawBody);
-  } catch {
-    throw new ApiError(400, 'The body is not valid JSON.');
-  }
-  const event = stripeEventSchema.safeParse(parsed);
-  if (!event.success) throw new ApiError(400, 'The body is not a Stripe event: it needs id, type and data.object.');
-
-  const outcome = await applyStripeEvent(c.var.control, (account) => accountDb(c.env, account), event.data, {
+  const event = await readStripeDelivery(c.req.raw, secret);
+  const outcome = await applyStripeEvent(c.var.control, (account) => accountDb(c.env, account), event, {
     method: c.req.method,
     path: c.req.path,
     ip: clientIp(c.req.raw),

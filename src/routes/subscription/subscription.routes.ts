@@ -1,6 +1,7 @@
 // Route declarations for the subscription: starting a checkout for a paid plan (spec › Create checkout session).
 import { createRoute, z } from '@hono/zod-openapi';
 import { BILLING_INTERVALS, CHECKOUT_PLAN_IDS } from '../../lib/plans';
+import { stripeEventSchema } from '../../services/billing/stripe-delivery';
 import { errorResponses, tenantRoute } from '../openapi-helpers';
 
 const planIds = Object.keys(CHECKOUT_PLAN_IDS).map(Number);
@@ -37,16 +38,6 @@ export const createCheckoutSession = tenantRoute(
     },
   },
 );
-
-/** The parts of a Stripe event the webhook reads; anything else in the event is ignored. */
-export const stripeEventSchema = z
-  .object({
-    id: z.string().openapi({ example: 'evt_1PqR2sT3uV4wX5yZ' }),
-    type: z.string().openapi({ example: 'checkout.session.completed' }),
-    created: z.number().int().nonnegative().optional().openapi({ description: 'When Stripe created the event (Unix seconds); an event older than the last one applied changes nothing.', example: 1764057600 }),
-    data: z.object({ object: z.record(z.string(), z.unknown()) }),
-  })
-  .openapi('StripeEvent');
 
 /**
  * Declared here for the OpenAPI document; served outside the token-authenticated API (src/app.ts),

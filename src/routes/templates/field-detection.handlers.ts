@@ -1,11 +1,10 @@
 // Handlers of field detection: find the template, run or read the detection, answer its result.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import { DEFAULT_MIN_CONFIDENCE, detectFields as detect, detectionStatus as readStatus } from '../../services/field-detection/detect-fields';
 import { contextOf, loadTemplate } from './templates.handlers';
 import type * as routes from './field-detection.routes';
 
-export const detectFields: RouteHandler<typeof routes.detectFields, AppEnv> = async (c) => {
+export const detectFields: AppRouteHandler<typeof routes.detectFields> = async (c) => {
   // A request with no body at all skips zod's defaults.
   const body: Partial<{ apply: boolean; min_confidence: number }> = c.req.valid('json') ?? {};
   const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
@@ -14,7 +13,7 @@ export const detectFields: RouteHandler<typeof routes.detectFields, AppEnv> = as
   return c.json(detection, 200);
 };
 
-export const detectionStatus: RouteHandler<typeof routes.detectionStatus, AppEnv> = async (c) => {
+export const detectionStatus: AppRouteHandler<typeof routes.detectionStatus> = async (c) => {
   const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
   return c.json(await readStatus(c.env.FILES, c.var.db, template), 200);
 };

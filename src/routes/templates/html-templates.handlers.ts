@@ -1,6 +1,5 @@
 // Handler of POST /api/templates/html: parse, render and create through the template service, shape.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import { unprocessable } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { browserLauncher } from '../../services/rendering/browser-launches';
@@ -9,7 +8,7 @@ import { creatingContext, recordedCreate } from './templates.handlers';
 import { serializeTemplate } from './templates.serialize';
 import type { createTemplateFromHtml as route } from './html-templates.routes';
 
-export const createTemplateFromHtml: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const createTemplateFromHtml: AppRouteHandler<typeof route> = async (c) => {
   const { html, html_header: header, html_footer: footer, size, documents, ...rest } = c.req.valid('json');
   if (html !== undefined && documents !== undefined) throw unprocessable('Send either html or documents, not both.');
   const list = documents ?? (html !== undefined ? [{ html }] : []);

@@ -1,5 +1,5 @@
 // Handlers for templates: parse the request, call the template services, shape the response.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
@@ -80,7 +80,7 @@ async function parseWith<T extends z.ZodType>(schema: T, c: Context<AppEnv>): Pr
   return parsed.data;
 }
 
-export const createTemplate: RouteHandler<typeof routes.createTemplate, AppEnv> = async (c) => {
+export const createTemplate: AppRouteHandler<typeof routes.createTemplate> = async (c) => {
   const body = await parseWith(createBody, c);
   const documents = [];
   // One at a time: each decoded file is checked for size before the next is decoded.
@@ -98,10 +98,10 @@ export const createTemplate: RouteHandler<typeof routes.createTemplate, AppEnv> 
   return c.json(serializeTemplate(created.template, created.documents, baseUrl(c.req.raw, c.env.APP_URL)), 201);
 };
 
-export const createTemplateFromPdf: RouteHandler<typeof routes.createTemplateFromPdf, AppEnv> = createTemplate as never;
-export const createTemplateFromDocx: RouteHandler<typeof routes.createTemplateFromDocx, AppEnv> = createTemplate as never;
+export const createTemplateFromPdf: AppRouteHandler<typeof routes.createTemplateFromPdf> = createTemplate as never;
+export const createTemplateFromDocx: AppRouteHandler<typeof routes.createTemplateFromDocx> = createTemplate as never;
 
-export const listTemplates: RouteHandler<typeof routes.listTemplates, AppEnv> = async (c) => {
+export const listTemplates: AppRouteHandler<typeof routes.listTemplates> = async (c) => {
   const query = c.req.valid('query');
   const db = c.var.db;
   const { rows, total } = await templatesDb.listTemplates(
@@ -121,13 +121,13 @@ export const listTemplates: RouteHandler<typeof routes.listTemplates, AppEnv> = 
   );
 };
 
-export const getTemplate: RouteHandler<typeof routes.getTemplate, AppEnv> = async (c) => {
+export const getTemplate: AppRouteHandler<typeof routes.getTemplate> = async (c) => {
   const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   return c.json(await templateJson(c, db, template), 200);
 };
 
-export const updateTemplate: RouteHandler<typeof routes.updateTemplate, AppEnv> = async (c) => {
+export const updateTemplate: AppRouteHandler<typeof routes.updateTemplate> = async (c) => {
   const { schema, fields, ...body } = c.req.valid('json');
   if (schema && fields) throw new ApiError(422, 'Send either fields or schema, not both.');
   const db = c.var.db;
@@ -137,7 +137,7 @@ export const updateTemplate: RouteHandler<typeof routes.updateTemplate, AppEnv> 
   return c.json(await templateJson(c, db, updated), 200);
 };
 
-export const deleteTemplate: RouteHandler<typeof routes.deleteTemplate, AppEnv> = async (c) => {
+export const deleteTemplate: AppRouteHandler<typeof routes.deleteTemplate> = async (c) => {
   const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   if (c.req.valid('query').permanently === 'true') {
@@ -150,7 +150,7 @@ export const deleteTemplate: RouteHandler<typeof routes.deleteTemplate, AppEnv> 
   return c.json(await templateJson(c, db, archived), 200);
 };
 
-export const listTemplateVersions: RouteHandler<typeof routes.listTemplateVersions, AppEnv> = async (c) => {
+export const listTemplateVersions: AppRouteHandler<typeof routes.listTemplateVersions> = async (c) => {
   const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const query = c.req.valid('query');
@@ -158,7 +158,7 @@ export const listTemplateVersions: RouteHandler<typeof routes.listTemplateVersio
   return c.json({ data: rows.map(serializeVersion), pagination: pageMeta(query, total) }, 200);
 };
 
-export const listTemplateDocuments: RouteHandler<typeof routes.listTemplateDocuments, AppEnv> = async (c) => {
+export const listTemplateDocuments: AppRouteHandler<typeof routes.listTemplateDocuments> = async (c) => {
   const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
@@ -166,7 +166,7 @@ export const listTemplateDocuments: RouteHandler<typeof routes.listTemplateDocum
   return c.json({ data: documents.map((d) => serializeDocument(template, d, base)) }, 200);
 };
 
-export const changeTemplateDocuments: RouteHandler<typeof routes.changeTemplateDocuments, AppEnv> = async (c) => {
+export const changeTemplateDocuments: AppRouteHandler<typeof routes.changeTemplateDocuments> = async (c) => {
   const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const body = await parseWith(documentsBody, c);
@@ -191,12 +191,7 @@ export const changeTemplateDocuments: RouteHandler<typeof routes.changeTemplateD
   return c.json(serializeTemplate(updated, documents, baseUrl(c.req.raw, c.env.APP_URL)), 200);
 };
 
-function attachmentName(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}.pdf"; filename*=UTF-8''${encodeURIComponent(name)}.pdf`;
-}
-
-export const downloadTemplateDocument: RouteHandler<typeof routes.downloadTemplateDocument, AppEnv> = async (c) => {
+export const downloadTemplateDocument: AppRouteHandler<typeof routes.downloadTemplateDocument> = async (c) => {
   const db = c.var.db;
   const params = c.req.valid('param');
   const template = await loadTemplate(c, db, params.id);
@@ -207,14 +202,14 @@ export const downloadTemplateDocument: RouteHandler<typeof routes.downloadTempla
   return c.body(object.body, 200, {
     'Content-Type': document.contentType,
     'Content-Length': String(object.size),
-    'Content-Disposition': attachmentName(document.filename),
+    'Content-Disposition': attachment(`${document.filename}.pdf`),
     ETag: object.httpEtag,
     'Cache-Control': 'private, no-store',
   }) as never;
 };
 
 /** GET …/documents/{document_id}/original: the DOCX a document was printed from (spec › Template document: original kept). */
-export const downloadTemplateDocumentOriginal: RouteHandler<typeof routes.downloadTemplateDocumentOriginal, AppEnv> = async (c) => {
+export const downloadTemplateDocumentOriginal: AppRouteHandler<typeof routes.downloadTemplateDocumentOriginal> = async (c) => {
   const db = c.var.db;
   const params = c.req.valid('param');
   const template = await loadTemplate(c, db, params.id);
@@ -234,11 +229,11 @@ export const downloadTemplateDocumentOriginal: RouteHandler<typeof routes.downlo
   }) as never;
 };
 
-export const downloadTemplate: RouteHandler<typeof routes.downloadTemplate, AppEnv> = async (c) => {
+export const downloadTemplate: AppRouteHandler<typeof routes.downloadTemplate> = async (c) => {
   const db = c.var.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
-  const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': attachmentName(template.name), 'Cache-Control': 'private, no-store' };
+  const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(`${template.name}.pdf`), 'Cache-Control': 'private, no-store' };
   if (documents.length === 1) {
     const object = await c.env.FILES.get(documents[0].r2Key);
     if (!object) throw notFound('Document file');
@@ -255,7 +250,7 @@ export const downloadTemplate: RouteHandler<typeof routes.downloadTemplate, AppE
   return c.body(bundle.buffer as ArrayBuffer, 200, { ...headers, 'Content-Length': String(bundle.byteLength) }) as never;
 };
 
-export const cloneTemplate: RouteHandler<typeof routes.cloneTemplate, AppEnv> = async (c) => {
+export const cloneTemplate: AppRouteHandler<typeof routes.cloneTemplate> = async (c) => {
   const db = c.var.db;
   const source = await loadTemplate(c, db, c.req.valid('param').id);
   const { template } = await creating.cloneTemplate(creatingContext(c, db, 'template.clone'), source, c.req.valid('json') ?? {});
@@ -263,7 +258,7 @@ export const cloneTemplate: RouteHandler<typeof routes.cloneTemplate, AppEnv> = 
   return c.json(await templateJson(c, db, template), 201);
 };
 
-export const mergeTemplates: RouteHandler<typeof routes.mergeTemplates, AppEnv> = async (c) => {
+export const mergeTemplates: AppRouteHandler<typeof routes.mergeTemplates> = async (c) => {
   const { template_ids: ids, ...options } = c.req.valid('json');
   const db = c.var.db;
   const { template } = await creating.mergeTemplates(creatingContext(c, db, 'template.merge'), ids.map(String), options);

@@ -1,6 +1,6 @@
 // Handlers of template thumbnails: find the template and document, then serve a stored PNG or queue
 // the drawing (a read never starts a browser: docs/decisions.md › Browser Rendering as a budget).
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import * as templatesDb from '../../db/queries/templates';
@@ -53,7 +53,7 @@ function generation(c: Context<AppEnv>, template: Template, documents: TemplateD
   };
 }
 
-export const getThumbnail: RouteHandler<typeof routes.getThumbnail, AppEnv> = async (c) => {
+export const getThumbnail: AppRouteHandler<typeof routes.getThumbnail> = async (c) => {
   const { document_id: documentId, page } = c.req.valid('query');
   const width = thumbnailWidth(c.req.valid('query').width);
   const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
@@ -78,7 +78,7 @@ export const getThumbnail: RouteHandler<typeof routes.getThumbnail, AppEnv> = as
   }) as never;
 };
 
-export const generateThumbnails: RouteHandler<typeof routes.generateThumbnails, AppEnv> = async (c) => {
+export const generateThumbnails: AppRouteHandler<typeof routes.generateThumbnails> = async (c) => {
   const { document_id: documentId } = c.req.valid('query');
   const width = thumbnailWidth(c.req.valid('query').width);
   const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);

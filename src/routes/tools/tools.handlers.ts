@@ -1,6 +1,5 @@
 // Handlers for tools.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import { isSealedByAccount } from '../../db/queries/submission-documents';
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
@@ -13,7 +12,7 @@ import type * as routes from './tools.routes';
 const MAX_BODY_BYTES = 30 * 1024 * 1024;
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-export const verifyPdf: RouteHandler<typeof routes.verifyPdf, AppEnv> = async (c) => {
+export const verifyPdf: AppRouteHandler<typeof routes.verifyPdf> = async (c) => {
   const { file } = await readSingleFileUpload(c, MAX_BODY_BYTES);
   if (file.length > MAX_FILE_BYTES) throw unprocessable('file is larger than 20 MB.');
   if (!looksLikePdf(file)) throw unprocessable('file is not a PDF file.');

@@ -1,6 +1,5 @@
 // Handlers for users: parse → query → shape.
-import type { RouteHandler } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppRouteHandler } from '../app-route-handler';
 import * as usersDb from '../../db/queries/users';
 import type { User } from '../../db/schema/index';
 import { isUniqueViolation } from '../../db/errors';
@@ -32,12 +31,12 @@ export function serializeUser(user: User) {
   };
 }
 
-export const getCurrentUser: RouteHandler<typeof routes.getCurrentUser, AppEnv> = (c) => {
+export const getCurrentUser: AppRouteHandler<typeof routes.getCurrentUser> = (c) => {
   const { user, account } = c.var.principal;
   return c.json({ ...serializeUser(user), account: serializeAccount(account) }, 200);
 };
 
-export const listUsers: RouteHandler<typeof routes.listUsers, AppEnv> = async (c) => {
+export const listUsers: AppRouteHandler<typeof routes.listUsers> = async (c) => {
   const db = c.var.control;
   const page = await paginateByCursor(c.req.valid('query'), (window) =>
     usersDb.listUsers(db, c.var.principal.account.id, window),
@@ -45,13 +44,13 @@ export const listUsers: RouteHandler<typeof routes.listUsers, AppEnv> = async (c
   return c.json({ data: page.data.map(serializeUser), pagination: page.pagination }, 200);
 };
 
-export const getUser: RouteHandler<typeof routes.getUser, AppEnv> = async (c) => {
+export const getUser: AppRouteHandler<typeof routes.getUser> = async (c) => {
   const user = await usersDb.getUser(c.var.control, c.var.principal.account.id, c.req.valid('param').id);
   if (!user) throw notFound('User');
   return c.json(serializeUser(user), 200);
 };
 
-export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async (c) => {
+export const createUser: AppRouteHandler<typeof routes.createUser> = async (c) => {
   const db = c.var.control;
   const accountId = c.var.principal.account.id;
   const body = c.req.valid('json');
@@ -76,7 +75,7 @@ export const createUser: RouteHandler<typeof routes.createUser, AppEnv> = async 
   return c.json(serializeUser(user), 201);
 };
 
-export const updateUser: RouteHandler<typeof routes.updateUser, AppEnv> = async (c) => {
+export const updateUser: AppRouteHandler<typeof routes.updateUser> = async (c) => {
   const db = c.var.control;
   const { account, user: caller } = c.var.principal;
   const { id } = c.req.valid('param');
@@ -103,7 +102,7 @@ export const updateUser: RouteHandler<typeof routes.updateUser, AppEnv> = async 
   return c.json(serializeUser(user), 200);
 };
 
-export const archiveUser: RouteHandler<typeof routes.archiveUser, AppEnv> = async (c) => {
+export const archiveUser: AppRouteHandler<typeof routes.archiveUser> = async (c) => {
   const db = c.var.control;
   const { account, user: caller } = c.var.principal;
   const { id } = c.req.valid('param');

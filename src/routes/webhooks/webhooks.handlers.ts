@@ -1,5 +1,5 @@
 // Handlers for webhook endpoints and their delivery log.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { AppEnv } from '../../env';
 import * as deliveriesDb from '../../db/queries/webhook-deliveries';
 import * as webhooksDb from '../../db/queries/webhooks';
@@ -70,24 +70,24 @@ async function findWebhook(c: { var: AppEnv['Variables'] }, id: number): Promise
   return hook;
 }
 
-export const createWebhook: RouteHandler<typeof routes.createWebhook, AppEnv> = async (c) => {
+export const createWebhook: AppRouteHandler<typeof routes.createWebhook> = async (c) => {
   const hook = await createEndpoint(c.var.db, c.var.principal.account.id, c.req.valid('json'), destinationRules(c.env));
   await recordWebhookPresence(c.var.control, c.var.db, c.var.principal.account.id);
   c.set('audit', { action: 'webhook.create', resourceType: 'webhook', resourceId: hook.id });
   return c.json(serializeWebhook(hook), 201);
 };
 
-export const listWebhooks: RouteHandler<typeof routes.listWebhooks, AppEnv> = async (c) => {
+export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (c) => {
   const db = c.var.db;
   const page = await paginateByCursor(c.req.valid('query'), (window) => webhooksDb.listWebhooks(db, c.var.principal.account.id, window));
   return c.json({ data: page.data.map(serializeWebhook), pagination: page.pagination }, 200);
 };
 
-export const getWebhook: RouteHandler<typeof routes.getWebhook, AppEnv> = async (c) => {
+export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (c) => {
   return c.json(serializeWebhook(await findWebhook(c, c.req.valid('param').id)), 200);
 };
 
-export const updateWebhook: RouteHandler<typeof routes.updateWebhook, AppEnv> = async (c) => {
+export const updateWebhook: AppRouteHandler<typeof routes.updateWebhook> = async (c) => {
   const { id } = c.req.valid('param');
   const hook = await changeWebhook(
     c.var.db,
@@ -102,7 +102,7 @@ export const updateWebhook: RouteHandler<typeof routes.updateWebhook, AppEnv> = 
   return c.json(serializeWebhook(hook), 200);
 };
 
-export const deleteWebhook: RouteHandler<typeof routes.deleteWebhook, AppEnv> = async (c) => {
+export const deleteWebhook: AppRouteHandler<typeof routes.deleteWebhook> = async (c) => {
   const { id } = c.req.valid('param');
   if (!(await webhooksDb.deleteWebhook(c.var.db, c.var.principal.account.id, id, new Date().toISOString()))) {
     throw notFound('Webhook');
@@ -112,7 +112,7 @@ export const deleteWebhook: RouteHandler<typeof routes.deleteWebhook, AppEnv> = 
   return c.body(null, 204);
 };
 
-export const listDeliveries: RouteHandler<typeof routes.listDeliveries, AppEnv> = async (c) => {
+export const listDeliveries: AppRouteHandler<typeof routes.listDeliveries> = async (c) => {
   const { id } = c.req.valid('param');
   const { status, event, ...cursor } = c.req.valid('query');
   const hook = await findWebhook(c, id);
@@ -121,7 +121,7 @@ export const listDeliveries: RouteHandler<typeof routes.listDeliveries, AppEnv> 
   return c.json({ data: page.data.map(serializeDelivery), pagination: page.pagination }, 200);
 };
 
-export const getDelivery: RouteHandler<typeof routes.getDelivery, AppEnv> = async (c) => {
+export const getDelivery: AppRouteHandler<typeof routes.getDelivery> = async (c) => {
   const { id, delivery_id } = c.req.valid('param');
   const hook = await findWebhook(c, id);
   const row = await deliveriesDb.getDelivery(c.var.db, hook.accountId, hook.id, delivery_id);
@@ -129,7 +129,7 @@ export const getDelivery: RouteHandler<typeof routes.getDelivery, AppEnv> = asyn
   return c.json(serializeDelivery(row), 200);
 };
 
-export const redeliver: RouteHandler<typeof routes.redeliver, AppEnv> = async (c) => {
+export const redeliver: AppRouteHandler<typeof routes.redeliver> = async (c) => {
   const { id, delivery_id } = c.req.valid('param');
   const hook = await findWebhook(c, id);
   const ctx = deliveryContext(c.env, c.var.db);
@@ -140,7 +140,7 @@ export const redeliver: RouteHandler<typeof routes.redeliver, AppEnv> = async (c
   return c.json(serializeDelivery(row), 201);
 };
 
-export const testWebhook: RouteHandler<typeof routes.testWebhook, AppEnv> = async (c) => {
+export const testWebhook: AppRouteHandler<typeof routes.testWebhook> = async (c) => {
   const hook = await findWebhook(c, c.req.valid('param').id);
   const event = testEventFor(hook, c.req.valid('json').event);
   const row = await sendTestWebhook(deliveryContext(c.env, c.var.db), hook, event, Date.now());

@@ -1,10 +1,10 @@
 // Console sessions (spec › Authentication, decisions.md › Identity): an opaque random cookie whose
 // SHA-256 is the row's key in the control database. A session ends after 30 minutes without a request,
 // 12 hours after sign-in however busy, at logout, and for every session of a user when their password
-// changes, MFA is disabled or their role is raised (`endSessionsOfUser`).
+// changes, MFA is disabled or their role is raised (`endSessionsOfUserStatement`).
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { and, eq, lt, ne, or } from 'drizzle-orm';
+import { and, eq, lt, or } from 'drizzle-orm';
 import { inList } from '../../db/bound-parameters';
 import type { Db } from '../../db/client';
 import { accounts, sessions, users, type Account, type Session, type User } from '../../db/schema/index';
@@ -115,15 +115,9 @@ export async function endSession(db: Db, sessionId: number): Promise<void> {
 }
 
 /**
- * Ends every session of a user (password changed, MFA disabled, role raised, user removed), except
- * optionally the one making the change, which the caller then restarts with a fresh cookie.
+ * Ends every session of a user (password changed, MFA disabled, role raised, user removed), as a
+ * statement for the caller's batch: the change and the sign-out commit together.
  */
-export async function endSessionsOfUser(db: Db, userId: number, options: { except?: number } = {}): Promise<void> {
-  const where = options.except === undefined ? eq(sessions.userId, userId) : and(eq(sessions.userId, userId), ne(sessions.id, options.except));
-  await db.delete(sessions).where(where).run();
-}
-
-/** The statement form of `endSessionsOfUser`, for a caller's batch (the change and the sign-out commit together). */
 export function endSessionsOfUserStatement(db: Db, userId: number) {
   return db.delete(sessions).where(eq(sessions.userId, userId));
 }

@@ -33,9 +33,6 @@ function readEmbedData(): EmbedData | null {
 const embed = readEmbedData();
 const target = embed ? embeddingOrigin(embed.origins) : null;
 
-/** Whether this page is framed by an allowed origin (and so tells it what happens). */
-export const isEmbedded = target !== null;
-
 /** Posts `event` under both prefixes to the embedding page; `extra` adds to the page's own data. */
 export function postToHost(event: string, extra: Record<string, unknown> = {}): void {
   if (!embed || !target) return;

@@ -1,6 +1,6 @@
 // Opening a public document link: verify the token, one control lookup for the account, then its shard
 // and R2 (docs/document-links.md). No credentials, so every refusal says only what a holder may know.
-import type { RouteHandler } from '@hono/zod-openapi';
+import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { getAccount } from '../../db/queries/accounts';
@@ -13,7 +13,7 @@ import { attachment } from '../../lib/content-disposition';
 import { clientIp } from '../../lib/request';
 import { lapsedReason, PUBLIC_LINK_PREFIX } from '../../services/document-links/links';
 import { verifyDocumentLink } from '../../services/document-links/tokens';
-import type * as routes from './public-links.routes';
+import type * as routes from './document-link-downloads.routes';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -32,7 +32,7 @@ function refusal(c: Context<AppEnv>, status: 404 | 409 | 410, title: string, mes
   return c.html(page, status, { ...common, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" });
 }
 
-export const openDocumentLink: RouteHandler<typeof routes.openDocumentLink, AppEnv> = async (c) => {
+export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> = async (c) => {
   const { token } = c.req.valid('param');
   const notFound = () => refusal(c, 404, 'Link not found', 'This link does not exist. Check that it was copied whole.');
   const claims = await verifyDocumentLink(c.env.ENCRYPTION_KEY, token);

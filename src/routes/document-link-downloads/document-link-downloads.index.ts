@@ -1,11 +1,11 @@
-// The credential-less public document link route, served under /l (PUBLIC_LINK_PREFIX).
+// The credential-less route that downloads a public document link's PDF, served under /l (PUBLIC_LINK_PREFIX).
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env';
 import { clientIp } from '../../lib/request';
 import { rateLimit } from '../../middleware/rate-limit';
 import { throwValidationError } from '../openapi-helpers';
-import * as handlers from './public-links.handlers';
-import * as routes from './public-links.routes';
+import * as handlers from './document-link-downloads.handlers';
+import * as routes from './document-link-downloads.routes';
 import { PUBLIC_LINK_PREFIX } from '../../services/document-links/links';
 
 /** Downloads per rolling minute from one client address, across all links. */
