@@ -1,7 +1,7 @@
 // DOCX templates (spec › Template document: `.docx` with `[[variable]]` and `[[if:variable]]…[[else]]…[[end]]`):
 // a bounded unzip, docxtemplater configured for that syntax, and the variables a document references.
 import Docxtemplater from 'docxtemplater';
-import { Unzip, UnzipInflate, UnzipPassThrough, zipSync } from 'fflate';
+import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
 import fileTypeConfigs from 'docxtemplater/js/file-type-config.js';
 import moduleWrapper from 'docxtemplater/js/module-wrapper.js';
 import createLoopModule from 'docxtemplater/js/modules/loop.js';
@@ -25,9 +25,6 @@ export const DOCX_LIMITS = {
   /** One other part (an image, an embedded font): it reaches the printed HTML as base64, a third larger. */
   partBytes: 10 * MB,
 } as const;
-
-/** Variables every submission has (spec › Template document › built-in variables). */
-export const BUILT_IN_VARIABLES = ['signer_name', 'signer_email', 'signing_date', 'submission_id', 'template_name'] as const;
 
 export type DocxFiles = Record<string, Uint8Array>;
 
@@ -212,11 +209,6 @@ export function fillDocx(files: DocxFiles, values: VariableValues): Uint8Array {
     throw new UnusableDocument(`could not be filled in: ${describeTemplateError(error)}`);
   }
   return doc.getZip().generate({ type: 'uint8array' }) as Uint8Array;
-}
-
-/** Re-zips files (used to hand a bounded, already-checked DOCX to the HTML converter). */
-export function zipDocx(files: DocxFiles): Uint8Array {
-  return zipSync(files, { level: 0 });
 }
 
 function escapeHtml(text: string): string {

@@ -2,7 +2,6 @@
 // converted to PDF before they get here (services/templates/docx-documents.ts, create-html-template.ts).
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
-import type { PageDimensions } from '../../db/schema/index';
 import { inspectPdf, looksLikePdf, UnusableDocument, type DocumentFacts } from '../pdf/inspect-pdf';
 
 const MB = 1024 * 1024;
@@ -213,4 +212,3 @@ export async function deleteDerivedFiles(bucket: R2Bucket, keys: string[]): Prom
   }
 }
 
-export type { PageDimensions };

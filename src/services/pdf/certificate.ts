@@ -140,11 +140,6 @@ export async function generateSignatureKey(): Promise<CryptoKeyPair> {
   return (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])) as CryptoKeyPair;
 }
 
-/** Re-creates a signing key from its stored PKCS#8 bytes. */
-export function importSigningKey(pkcs8: Uint8Array): Promise<CryptoKey> {
-  return crypto.subtle.importKey('pkcs8', pkcs8, SIGNING_ALGORITHM, false, ['sign']);
-}
-
 export function parseCertificate(der: Uint8Array): pkijs.Certificate {
   return pkijs.Certificate.fromBER(der);
 }
