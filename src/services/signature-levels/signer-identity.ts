@@ -1,7 +1,7 @@
 // The identity block of signing.complete (spec › Events; issue 18 › 6): at which level a signer signed,
 // who vouches for the signature, and how the signer was identified.
 import type { Account, Submitter } from '../../db/schema/index';
-import type { PayloadIdentity } from '../webhooks/payloads';
+import type { PayloadIdentity } from '../webhooks/payload-shapes';
 import { DEFAULT_QES_PROVIDER, PLATFORM_PROVIDER } from './account-signature-level';
 import type { SignatureLevel } from './levels';
 

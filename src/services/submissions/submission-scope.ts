@@ -5,7 +5,7 @@ import { brandingsOf } from '../../db/queries/brands';
 import { listSubmittersOf, readSubmissionSources } from '../../db/queries/submissions';
 import type { BrandingValues, Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
 import type { MintedLink } from '../document-links/links';
-import type { PayloadDocument, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from '../webhooks/payloads';
+import type { PayloadDocument, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from '../webhooks/payload-shapes';
 
 export type SubmissionTemplate = {
   id: number;

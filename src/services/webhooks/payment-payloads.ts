@@ -1,6 +1,6 @@
 // The `data` of payment.created / succeeded / failed / canceled (decisions.md › Public links and payments;
 // docs/webhooks.md › Payment events): one shape for a payment field's payment and a recurring payment.
-import type { PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from './payloads';
+import type { PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from './payload-shapes';
 
 export type PaymentKind = 'field' | 'subscription';
 
