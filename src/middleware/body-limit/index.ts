@@ -1,7 +1,7 @@
 // Caps a request body by the bytes that arrive, not by what Content-Length claims: a chunked body
 // without Content-Length is counted as it streams and refused (413 with a sentence) once past the cap,
 // before any handler reads it. For the routes anyone may call without a credential (docs/security.md ›
-// Identity: the sign-in forms, the MFA step); the signing routes have their own (signing.limits.ts).
+// Identity: the sign-in forms, the MFA step) and, with their own caps, the signing routes (signing.limits.ts).
 import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';

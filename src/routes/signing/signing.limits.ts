@@ -1,10 +1,9 @@
 // What one signing link, and one client, may make the /s/* routes do (issue 21 › 5; docs/limits.md).
 // The slug is the only credential there, so every JSON body is capped and every request is counted.
-import { bodyLimit } from 'hono/body-limit';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
-import { ApiError } from '../../lib/errors';
 import { clientIp } from '../../lib/request';
+import { capBody } from '../../middleware/body-limit';
 import { rateLimit } from '../../middleware/rate-limit';
 import { MAX_ATTACHMENT_BYTES } from '../../services/signing/attachments';
 
@@ -26,12 +25,7 @@ export function describeBytes(bytes: number): string {
 
 /** Refuses a body over `maxBytes` with 413 before anything reads it (Content-Length, or counted as it streams). */
 export function signingBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw new ApiError(413, `The request body is larger than ${describeBytes(maxBytes)}, the limit for this signing page request.`);
-    },
-  });
+  return capBody({ maxBytes, message: `The request body is larger than ${describeBytes(maxBytes)}, the limit for this signing page request.` });
 }
 
 /**
