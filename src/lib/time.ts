@@ -4,6 +4,11 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** Whole seconds until `at` (Unix ms), at least 1: a `Retry-After` value. */
+export function secondsUntil(at: number, now = Date.now()): number {
+  return Math.max(1, Math.ceil((at - now) / 1000));
+}
+
 /**
  * The calendar date (YYYY-MM-DD) an instant falls on in an IANA time zone, as a signer there would
  * write it; a zone Intl does not know reads as UTC.

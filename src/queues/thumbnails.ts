@@ -2,8 +2,9 @@
 // into services/templates/thumbnail-jobs. A spent launch budget retries when a launch frees up; an
 // unavailable browser or a failure retries with backoff.
 import type { ShardScope } from '../db/shards';
-import { BrowserLaunchesExhausted, secondsUntil } from '../services/rendering/browser-launches';
+import { BrowserLaunchesExhausted } from '../services/rendering/browser-launches';
 import { runThumbnailJob, type ThumbnailQueueBody } from '../services/templates/thumbnail-jobs';
+import { secondsUntil } from '../lib/time';
 
 export async function consumeThumbnailMessage(message: Message<ThumbnailQueueBody>, scope: ShardScope): Promise<void> {
   const { accountId } = message.body;

@@ -6,6 +6,7 @@ import { ApiError } from '../../lib/errors';
 import { clientAddressBlock } from '../../lib/ip';
 import { AUTH_FAILURE_LIMIT, limitsDisabled, RATE_WINDOW_MS } from '../../lib/limits';
 import { clientIp } from '../../lib/request';
+import { secondsUntil } from '../../lib/time';
 
 export type FailedAuthenticationOptions = {
   /** Failures allowed per address and window before the address is refused. */
@@ -61,7 +62,7 @@ export function failedAuthentications(options: FailedAuthenticationOptions = {})
 
   const tooMany = (until: number) => {
     // Whole seconds, rounded up, as the per-token limit's Retry-After (RFC 9110 §10.2.3).
-    const wait = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+    const wait = secondsUntil(until);
     return new ApiError(
       429,
       `Too many failed authentications from this address (${limit} per ${windowMs / 1000} seconds); retry in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,

@@ -5,6 +5,7 @@ import { ApiError } from '../../lib/errors';
 import { limitsDisabled, RATE_WINDOW_MS } from '../../lib/limits';
 import type { RateLimitDecision } from '../../../durable-objects/rate-limiter';
 import { SlotLeases } from './slot-leases';
+import { secondsUntil } from '../../lib/time';
 
 export type RateLimitOptions = {
   /** Which log a request counts against, e.g. `token:42`; runs after authentication. */
@@ -45,7 +46,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       // Whole seconds, rounded up, so a client that waits exactly this long is admitted (RFC 9110 §10.2.3).
-      const wait = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
+      const wait = secondsUntil(decision.resetAt);
       throw new ApiError(
         429,
         `Rate limit of ${limit} requests per ${windowMs / 1000} seconds${options.label ? ` ${options.label}` : ''} exceeded; retry in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,

@@ -24,6 +24,7 @@ import { OAuthError } from '../../services/identity/oauth/oauth-error';
 import { boundByRole } from '../../services/identity/oauth/oauth-scopes';
 import { exchangeCode, refreshTokens, revokeToken } from '../../services/identity/oauth/token-grants';
 import { noStore, oauthErrorResponse, readOAuthForm, readRegistrationBody } from './oauth-http';
+import { secondsUntil } from '../../lib/time';
 
 type C = Context<AppEnv>;
 
@@ -78,7 +79,7 @@ async function limitRegistrations(c: C): Promise<void> {
   const key = `oauthreg:${clientAddressBlock(clientIp(c.req.raw))}`;
   const decision = await namespace.get(namespace.idFromName(key)).take({ limit: REGISTRATION_LIMIT, windowMs: REGISTRATION_WINDOW_MS });
   if (!decision.allowed) {
-    const wait = Math.max(1, Math.ceil((decision.resetAt - Date.now()) / 1000));
+    const wait = secondsUntil(decision.resetAt);
     throw new OAuthError('slow_down', `Too many client registrations from this address (${REGISTRATION_LIMIT} per hour); retry in ${wait} seconds.`, 429, {
       'Retry-After': String(wait),
     });

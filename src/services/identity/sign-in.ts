@@ -10,6 +10,7 @@ import { clientAddressBlock } from '../../lib/ip';
 import { limitsDisabled } from '../../lib/limits';
 import { burnPasswordCheck, verifyPassword } from './passwords';
 import { rehashUserPassword } from './password-tokens';
+import { secondsUntil } from '../../lib/time';
 
 /** Attempts per email and per client address in a rolling 15 minutes, failed or not (decisions.md › issue 16). */
 export const SIGN_IN_ATTEMPT_LIMIT = 10;
@@ -46,8 +47,7 @@ export async function takeSignInAttempt(env: Pick<Bindings, 'RATE_LIMITER' | 'EN
   );
   const refused = decisions.filter((d) => !d.allowed);
   if (refused.length === 0) return null;
-  const until = Math.max(...refused.map((d) => d.resetAt));
-  return Math.max(1, Math.ceil((until - Date.now()) / 1000));
+  return secondsUntil(Math.max(...refused.map((d) => d.resetAt)));
 }
 
 /**
@@ -61,7 +61,7 @@ export async function countAccountFailures(env: Pick<Bindings, 'RATE_LIMITER' | 
   );
   const refused = decisions.filter((d) => !d.allowed);
   if (refused.length === 0) return null;
-  return Math.max(1, Math.ceil((Math.max(...refused.map((d) => d.resetAt)) - Date.now()) / 1000));
+  return secondsUntil(Math.max(...refused.map((d) => d.resetAt)));
 }
 
 /**
@@ -79,7 +79,7 @@ export async function accountsRefusingSignIn(
   );
   const refusing = new Set(ids.filter((_, i) => !states[i].allowed));
   const full = states.filter((state) => !state.allowed);
-  const wait = full.length === 0 ? null : Math.max(1, Math.ceil((Math.max(...full.map((d) => d.resetAt)) - Date.now()) / 1000));
+  const wait = full.length === 0 ? null : secondsUntil(Math.max(...full.map((d) => d.resetAt)));
   return { refusing, wait };
 }
 

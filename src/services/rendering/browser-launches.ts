@@ -57,8 +57,3 @@ export async function takeBrowserLaunch(launcher: BrowserLauncher, use: LaunchUs
   }
   if (!decision.allowed) throw new BrowserLaunchesExhausted(decision.resetAt);
 }
-
-/** Whole seconds until `retryAt`, at least 1: a `Retry-After` value. */
-export function secondsUntil(retryAt: number, now = Date.now()): number {
-  return Math.max(1, Math.ceil((retryAt - now) / 1000));
-}

@@ -2,9 +2,10 @@
 // and their per-submission copies); an unavailable browser is a 503, a spent launch budget a 429, a slow
 // document a 422 naming it.
 import { ApiError, unprocessable } from '../../lib/errors';
-import { BROWSER_LAUNCHES, BrowserLaunchesExhausted, secondsUntil, type BrowserLauncher } from './browser-launches';
+import { BROWSER_LAUNCHES, BrowserLaunchesExhausted, type BrowserLauncher } from './browser-launches';
 import { HtmlRenderTimeout, HTML_LIMITS, renderHtmlToPdf, type PageSize } from './html-to-pdf';
 import { closeBrowser, openBrowser, RenderingUnavailable } from './sandboxed-page';
+import { secondsUntil } from '../../lib/time';
 
 /** Prints every document in one browser session, in order (HTML templates and converted DOCX files). */
 export async function renderDocuments(
