@@ -223,3 +223,24 @@ export function stepsOf(calls: readonly Call[], kind: FaultKind): Call[] {
   const like = (a: Call | undefined, b: Call) => a !== undefined && shape(a) === shape(b);
   return mine.filter((c, i) => !like(mine[i - 1], c) || !like(mine[i + 1], c));
 }
+
+/**
+ * Faults each call of `kind` that the clean run made (`stepsOf`), once per run, in `mode`, recording
+ * every run in `matrix`. Returns a sentence per run whose fault was never reached or that left problems.
+ */
+export async function faultEachCall<O extends { fired: Call | null; problems: string[] }>(
+  clean: readonly Call[],
+  kind: FaultKind,
+  mode: FaultMode,
+  run: (plan: FaultPlan) => Promise<{ outcome: O }>,
+  matrix: { call: Call; mode: FaultMode; outcome: O }[],
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const call of stepsOf(clean, kind)) {
+    const { outcome } = await run({ kind, nth: call.nth, mode });
+    matrix.push({ call, mode, outcome });
+    if (!outcome.fired) failures.push(`#${call.nth} (${call.phase}: ${call.what}) was not reached`);
+    else if (outcome.problems.length) failures.push(`#${call.nth} (${call.phase}: ${call.what}): ${outcome.problems.join('; ')}`);
+  }
+  return failures;
+}

@@ -26,6 +26,28 @@ export function completeValues(role: string) {
   return { [`${role} Name`]: `${role} Person`, [`${role} Date`]: '2026-11-23', [`${role} Agree`]: true, [`${role} Signature`]: `${role} Person` };
 }
 
+/**
+ * A submission of `template` at signature `level` whose signers (`names`: role → signer name, in
+ * order) are completed one after another through the API, each with `completeValues` of their role.
+ */
+export async function completedInOrder(token: string, template: TemplateFixture, level: 'ses' | 'aes', names: Record<string, string>): Promise<number> {
+  const tag = crypto.randomUUID().slice(0, 8);
+  const res = await api('POST', '/api/submissions', {
+    token,
+    body: {
+      template_id: template.id,
+      preferences: { signature_level: level },
+      submitters: Object.entries(names).map(([role, name]) => ({ role, name, email: `${role.toLowerCase()}-${tag}@example.com`, values: completeValues(role) })),
+    },
+  });
+  if (res.status !== 201) throw new Error(`submission fixture: ${res.status} ${res.text}`);
+  for (const submitter of res.json.submitters as { id: number }[]) {
+    const done = await api('PUT', `/api/submitters/${submitter.id}`, { token, body: { completed: true } });
+    if (done.status !== 200) throw new Error(`completion fixture: ${done.status} ${done.text}`);
+  }
+  return res.json.id;
+}
+
 /** The number of the shard an account lives on, for messages and scopes built by hand. */
 export { shardNumberOf } from './shard-fixtures';
 

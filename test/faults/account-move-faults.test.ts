@@ -15,7 +15,7 @@ import { MOVED_ROWS_GRACE_MS } from '../../src/services/account-move';
 import { api, createAccount, partnerKeys } from '../helpers';
 import { completeValues, createTemplate } from '../submission-fixtures';
 import { drainFor, receiverHook } from '../webhook-fixtures';
-import { stepsOf, withFaults, type Call, type FaultKind, type FaultMode, type FaultPlan } from '../fault-injection';
+import { faultEachCall, withFaults, type Call, type FaultKind, type FaultMode, type FaultPlan } from '../fault-injection';
 
 type Rows = Record<string, Record<string, unknown>[]>;
 type Outcome = { fired: Call | null; answers: number[]; cleanups: number; problems: string[] };
@@ -130,14 +130,7 @@ describe('faults during an account move', () => {
   for (const kind of KINDS) {
     for (const mode of ['before', 'after'] as const) {
       it(`${kind} failing ${mode} its work, each call once: the move completes or resumes, no row lost or doubled`, async () => {
-        const failures: string[] = [];
-        for (const call of stepsOf(clean, kind)) {
-          const { outcome } = await run({ kind, nth: call.nth, mode });
-          matrix.push({ call, mode, outcome });
-          if (!outcome.fired) failures.push(`#${call.nth} (${call.phase}: ${call.what}) was not reached`);
-          else if (outcome.problems.length) failures.push(`#${call.nth} (${call.phase}: ${call.what}): ${outcome.problems.join('; ')}`);
-        }
-        expect(failures).toEqual([]);
+        expect(await faultEachCall(clean, kind, mode, run, matrix)).toEqual([]);
       }, 600_000);
     }
   }

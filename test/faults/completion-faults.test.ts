@@ -8,7 +8,7 @@ import type { Bindings } from '../../src/env';
 import { api, createAccount, shardOf } from '../helpers';
 import { completeValues, createTemplate } from '../submission-fixtures';
 import { drainFor, receiverHook } from '../webhook-fixtures';
-import { FAULT_KINDS, stepsOf, withFaults, type Call, type FaultPlan, type Faults } from '../fault-injection';
+import { FAULT_KINDS, faultEachCall, withFaults, type Call, type FaultPlan, type Faults } from '../fault-injection';
 import { lastEventOf, matrixTable, newOutcome, problemsOf, settle, workerFetch, type Flow, type MatrixRow, type Outcome } from '../fault-scenarios';
 
 const EVENTS = ['form.completed', 'submitter.completed', 'submission.completed', 'document.generated'];
@@ -70,14 +70,7 @@ describe('faults on the way from an API completion to delivery', () => {
   for (const kind of FAULT_KINDS.filter((k) => k !== 'fetch.csc')) {
     for (const mode of ['before', 'after'] as const) {
       it(`${kind} failing ${mode} its work, each call once: nothing lost or doubled`, async () => {
-        const failures: string[] = [];
-        for (const call of stepsOf(clean, kind)) {
-          const { outcome } = await run({ kind, nth: call.nth, mode });
-          matrix.push({ call, mode, outcome });
-          if (!outcome.fired) failures.push(`#${call.nth} (${call.phase}: ${call.what}) was not reached`);
-          else if (outcome.problems.length) failures.push(`#${call.nth} (${call.phase}: ${call.what}): ${outcome.problems.join('; ')}`);
-        }
-        expect(failures).toEqual([]);
+        expect(await faultEachCall(clean, kind, mode, run, matrix)).toEqual([]);
       }, 300_000);
     }
   }

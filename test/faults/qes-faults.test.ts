@@ -10,7 +10,7 @@ import { answerConsent, imitationCredentials } from '../csc-fixtures';
 import { acceptDisclosure, page } from '../signing/fixtures';
 import { createTemplate, type TemplateFixture } from '../submission-fixtures';
 import { drainFor, receiverHook } from '../webhook-fixtures';
-import { stepsOf, withFaults, type Call, type FaultKind, type FaultPlan, type Faults } from '../fault-injection';
+import { faultEachCall, withFaults, type Call, type FaultKind, type FaultPlan, type Faults } from '../fault-injection';
 import { lastEventOf, matrixTable, newOutcome, problemsOf, settle, workerFetch, type Flow, type MatrixRow, type Outcome } from '../fault-scenarios';
 
 const EVENTS = ['form.completed', 'submitter.completed', 'signing.complete', 'submission.completed', 'document.generated'];
@@ -110,14 +110,7 @@ describe('faults on the way from a qes signature to delivery', () => {
   for (const kind of KINDS) {
     for (const mode of ['before', 'after'] as const) {
       it(`${kind} failing ${mode} its work, each call once: nothing lost or doubled`, async () => {
-        const failures: string[] = [];
-        for (const call of stepsOf(clean, kind)) {
-          const { outcome } = await run({ kind, nth: call.nth, mode });
-          matrix.push({ call, mode, outcome });
-          if (!outcome.fired) failures.push(`#${call.nth} (${call.phase}: ${call.what}) was not reached`);
-          else if (outcome.problems.length) failures.push(`#${call.nth} (${call.phase}: ${call.what}): ${outcome.problems.join('; ')}`);
-        }
-        expect(failures).toEqual([]);
+        expect(await faultEachCall(clean, kind, mode, run, matrix)).toEqual([]);
       }, 300_000);
     }
   }

@@ -7,7 +7,7 @@ import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 import { dssFingerprints, pdfsigBlocks, signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
-import { completeValues, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
+import { completedInOrder, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 
 const ROLES = ['Buyer', 'Seller', 'Witness'];
 const NAMES: Record<string, string> = { Buyer: 'Ada Buyer', Seller: 'Ben Seller', Witness: 'Cleo Witness' };
@@ -26,22 +26,7 @@ beforeAll(async () => {
 });
 
 /** A submission at `level` whose three signers complete one after another. */
-async function completedSubmission(level: 'aes' | 'ses'): Promise<number> {
-  const tag = crypto.randomUUID().slice(0, 8);
-  const res = await api('POST', '/api/submissions', {
-    token: owner.token,
-    body: {
-      template_id: template.id,
-      preferences: { signature_level: level },
-      submitters: ROLES.map((role) => ({ role, name: NAMES[role], email: `${role.toLowerCase()}-${tag}@example.com`, values: completeValues(role) })),
-    },
-  });
-  expect(res.status).toBe(201);
-  for (const submitter of res.json.submitters) {
-    expect((await api('PUT', `/api/submitters/${submitter.id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
-  }
-  return res.json.id;
-}
+const completedSubmission = (level: 'aes' | 'ses') => completedInOrder(owner.token, template, level, NAMES);
 
 const withTsa = (urls: string) => ({ ...scope, env: { ...scope.env, TSA_URLS: urls } });
 

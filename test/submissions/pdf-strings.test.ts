@@ -10,7 +10,7 @@ import { answerConsent, imitationCredentials } from '../csc-fixtures';
 import { checkPdf, type PdfCheck } from '../pdf-tools';
 import { pdfsigBlocks, signatureNames, signerCommonNames } from '../signature-contents';
 import { acceptDisclosure, page } from '../signing/fixtures';
-import { completeValues, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
+import { completedInOrder, completeValues, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 
 const ACCOUNT = 'Acme (EU';
@@ -68,24 +68,6 @@ function expectClean(check: PdfCheck) {
   expect(check.pdfsig.code).toBe(0);
 }
 
-/** A submission whose signers are completed one after another through the API. */
-async function completedSubmission(owner: TestAccount, template: TemplateFixture, level: 'ses' | 'aes'): Promise<number> {
-  const tag = crypto.randomUUID().slice(0, 8);
-  const res = await api('POST', '/api/submissions', {
-    token: owner.token,
-    body: {
-      template_id: template.id,
-      preferences: { signature_level: level },
-      submitters: ROLES.map((role) => ({ role, name: NAMES[role], email: `${role.toLowerCase()}-${tag}@example.com`, values: completeValues(role) })),
-    },
-  });
-  expect(res.status).toBe(201);
-  for (const submitter of res.json.submitters) {
-    expect((await api('PUT', `/api/submitters/${submitter.id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
-  }
-  return res.json.id;
-}
-
 describe('an account named "Acme (EU" at level aes, with signers named Mallory\\, O\'Brien (Jr.), Иван, محمد and 👩‍💼 Zoë', () => {
   let owner: TestAccount;
   let template: TemplateFixture;
@@ -96,14 +78,14 @@ describe('an account named "Acme (EU" at level aes, with signers named Mallory\\
   });
 
   it('seals an ses submission that qpdf finds clean and pdfsig valid, the seal reading back the account name', async () => {
-    const { bytes, check } = await sealed(owner, await completedSubmission(owner, template, 'ses'));
+    const { bytes, check } = await sealed(owner, await completedInOrder(owner.token, template, 'ses', NAMES));
     expectClean(check);
     expect(validSigners(check)).toEqual([`${ACCOUNT} (${env.SERVICE_NAME})`]);
     expect(await signatureNames(bytes)).toEqual([ACCOUNT]);
   });
 
   it('seals an aes submission: every signer signature valid, certificate and /Name reading back each name exactly', async () => {
-    const { bytes, check } = await sealed(owner, await completedSubmission(owner, template, 'aes'));
+    const { bytes, check } = await sealed(owner, await completedInOrder(owner.token, template, 'aes', NAMES));
     expectClean(check);
     const names = ROLES.map((role) => NAMES[role]);
     expect(validSigners(check)).toEqual([...names, `${ACCOUNT} (${env.SERVICE_NAME})`]);
