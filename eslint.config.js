@@ -16,6 +16,23 @@ export default tseslint.config(
     },
   },
   {
+    // One account scope (docs/architecture.md): queues are reached through a scope's `queues`, which
+    // stamp the shard on every message; the raw producers are read only where scopes are built. Nothing
+    // swaps a request's bindings.
+    files: ['src/**'],
+    ignores: ['src/db/shards.ts', 'src/env.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(MESSAGES|WEBHOOK|SEALING)_QUEUE$/]',
+          message: 'Enqueue through a scope\'s queues (c.var.scope.queues, ShardScope.queues): they stamp the shard (src/db/shards.ts).',
+        },
+        { selector: "AssignmentExpression[left.type='MemberExpression'][left.property.name='env']", message: 'Never reassign c.env: build a scope or observe D1 (src/db/observed-d1.ts).' },
+      ],
+    },
+  },
+  {
     // Tests read response JSON field by field.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,7 +1,7 @@
 // Hono environment: Worker bindings plus the request-scoped variables middleware sets on `c.var`.
 import type { Account, User } from './db/schema/index';
 import type { Db } from './db/client';
-import type { DatabaseBindings } from './db/shards';
+import type { AccountScope, DatabaseBindings } from './db/shards';
 import type { MessageQueueBody } from './services/mail/outbox';
 import type { IdempotencyStore } from '../durable-objects/idempotency-store';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
@@ -117,10 +117,8 @@ export type AppEnv = {
     requestId: string;
     /** The control database (accounts, users, tokens, partner state); set for every request. */
     control: Db;
-    /** The calling account's shard database (tenant rows); set once the account is known (auth, signing slug). */
-    db: Db;
-    /** Which shard `db` is (SHARD_<n>). */
-    shard: number;
+    /** The account the request acts for, its shard's database and queue producers; set once the account is known (auth, signing slug). */
+    scope: AccountScope;
     principal: Principal;
     /** Set only when the request carries an embed JWT: the one resource it may reach (src/services/embed). */
     embed: import('./services/embed/embed-tokens').EmbedGrant | undefined;

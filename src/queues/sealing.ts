@@ -53,5 +53,5 @@ export async function consumeSealing(batch: MessageBatch<DocumentQueueBody>, sco
       }
     }
   }
-  if (wroteEvents) await wakeFanOut(env.WEBHOOK_QUEUE, 'sealing');
+  if (wroteEvents) await wakeFanOut(scope.queues.webhooks, 'sealing');
 }

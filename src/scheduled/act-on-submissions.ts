@@ -16,7 +16,7 @@ export async function actOnSubmissions(
   doing: string,
   act: (ctx: StateContext, scope: SubmissionScope) => Promise<boolean>,
 ): Promise<number[]> {
-  const { db, control, env } = scope;
+  const { db, control, env, queues } = scope;
   const changed: number[] = [];
   // Links in the messages built here use the account's custom domain as a request would (one control
   // query per account per run); a domain removed or deactivated since falls back to the stored base.
@@ -33,8 +33,8 @@ export async function actOnSubmissions(
         serviceName: env.SERVICE_NAME,
         apiBase: env.APP_URL || submission.linkBase,
         linkSecret: env.ENCRYPTION_KEY,
-        messagesQueue: env.MESSAGES_QUEUE,
-        sealingQueue: env.SEALING_QUEUE,
+        messagesQueue: queues.messages,
+        sealingQueue: queues.sealing,
       };
       if (await act(ctx, useLinkDomain(await loadScope(db, submission), domains))) changed.push(submission.id);
     } catch (err) {

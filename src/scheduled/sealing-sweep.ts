@@ -15,10 +15,10 @@ export function sweepBackoffMs(sweeps: number): number {
 }
 
 /** Returns the ids handed to the queue. */
-export async function sweepUnsealed({ db, env }: ShardScope, now: number): Promise<number[]> {
+export async function sweepUnsealed({ db, queues }: ShardScope, now: number): Promise<number[]> {
   const stale = await listUnsealedCompleted(db, new Date(now - SEALING_GRACE_MS).toISOString(), now, SWEEP_LIMIT, MAX_SEAL_SWEEPS, sweepBackoffMs);
   const ids = stale.map((s) => s.id);
   await markSwept(db, ids, new Date(now).toISOString());
-  for (const id of ids) await requestSealing({ sealingQueue: env.SEALING_QUEUE }, id);
+  for (const id of ids) await requestSealing({ sealingQueue: queues.sealing }, id);
   return ids;
 }

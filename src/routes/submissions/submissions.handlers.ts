@@ -39,8 +39,8 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
     linkSecret: c.env.ENCRYPTION_KEY,
     requestBase: apiBase(c),
     upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL),
-    messagesQueue: c.env.MESSAGES_QUEUE,
-    sealingQueue: c.env.SEALING_QUEUE,
+    messagesQueue: c.var.scope.queues.messages,
+    sealingQueue: c.var.scope.queues.sealing,
     files: c.env.FILES,
     browser: browserLauncher(c.env, account.id),
     ip: clientIp(c.req.raw),
@@ -110,7 +110,7 @@ async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string 
   const refs = templateRefs.map((r) => r ?? templateRef);
   if (refs.some((r) => r === undefined)) throw new ApiError(400, 'template_id is required.');
   if (new Set(refs.map(String)).size > 1) throw unprocessable('Every submission of one request must use the same template; send one request per template.');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, refs[0]);
   const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
   const scopes = await withLiveLinks(c, await creating.createSubmissions(contextOf(c, db, domains), source, inputs, bulk ? 'bulk' : origin));
@@ -131,7 +131,7 @@ export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSu
   if (list.length === 0) throw unprocessable('emails must list at least one email address.');
   const bad = list.filter((e) => !EMAIL.test(e));
   if (bad.length) throw unprocessable(bad.map((e) => `"${e}" is not a valid email address.`));
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, template_id);
   const inputs = list.map((email) => ({ ...defaults, submitters: [{ email }] }));
   const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
@@ -143,7 +143,7 @@ export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSu
 
 export const listSubmissions: AppRouteHandler<typeof routes.listSubmissions> = async (c) => {
   const query = c.req.valid('query');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const accountId = c.var.principal.account.id;
   let templateId: number | undefined;
   if (query.template_id !== undefined) {
@@ -174,13 +174,13 @@ export const listSubmissions: AppRouteHandler<typeof routes.listSubmissions> = a
 };
 
 export const getSubmission: AppRouteHandler<typeof routes.getSubmission> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   return c.json(serializeSubmission(scope, apiBase(c)), 200);
 };
 
 export const updateSubmission: AppRouteHandler<typeof routes.updateSubmission> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const body = c.req.valid('json');
   if (scope.submission.status !== 'draft' && !grants(c.var.principal.credential.scopes, ['submissions:write'])) {
@@ -192,7 +192,7 @@ export const updateSubmission: AppRouteHandler<typeof routes.updateSubmission> =
 };
 
 export const sendSubmission: AppRouteHandler<typeof routes.sendSubmission> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const sent = await state.sendDraft(contextOf(c, db), scope);
   audit(c, 'submission.send', sent.submission.id);
@@ -200,7 +200,7 @@ export const sendSubmission: AppRouteHandler<typeof routes.sendSubmission> = asy
 };
 
 async function archive(c: Context<AppEnv>, id: number) {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const scope = await loadSubmission(c, db, id);
   const archived = await state.archiveSubmission(contextOf(c, db), scope);
   audit(c, 'submission.archive', archived.submission.id);
@@ -210,7 +210,7 @@ async function archive(c: Context<AppEnv>, id: number) {
 export const archiveSubmission: AppRouteHandler<typeof routes.archiveSubmission> = async (c) => {
   const { id } = c.req.valid('param');
   if (c.req.valid('query').permanently === 'true') {
-    const db = c.var.db;
+    const db = c.var.scope.db;
     const scope = await loadSubmission(c, db, id);
     await editing.deleteSubmissionPermanently(contextOf(c, db), c.env.FILES, scope);
     audit(c, 'submission.delete', id);
@@ -223,7 +223,7 @@ export const archiveSubmissionPost: AppRouteHandler<typeof routes.archiveSubmiss
 
 export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = async (c) => {
   const query = c.req.valid('query');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const accountId = c.var.principal.account.id;
   const page = await paginateByCursor(query, (window) =>
     submissionsDb.listSubmittersPage(
@@ -248,13 +248,13 @@ export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = asy
 };
 
 export const getSubmitter: AppRouteHandler<typeof routes.getSubmitter> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   return c.json(serializeSubmitter(submitter, scope.submission.linkBase, scope.template.fields), 200);
 };
 
 export const updateSubmitter: AppRouteHandler<typeof routes.updateSubmitter> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const updated = await editing.updateSubmitter(contextOf(c, db), scope, submitter, c.req.valid('json'));
   audit(c, 'submitter.update', submitter.id, 'submitter');
@@ -262,7 +262,7 @@ export const updateSubmitter: AppRouteHandler<typeof routes.updateSubmitter> = a
 };
 
 export const remindSubmitter: AppRouteHandler<typeof routes.remindSubmitter> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const reminded = await state.remind(contextOf(c, db), scope, submitter, 'reminder');
   audit(c, 'submitter.remind', submitter.id, 'submitter');
