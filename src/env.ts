@@ -46,7 +46,7 @@ export type Bindings = DatabaseBindings & {
   RATE_LIMIT_PER_MINUTE?: string;
   /** Development only: `true` adds `Server-Timing: d1;dur=…` to every response (bench/shards). */
   D1_TIMING?: string;
-  /** The document queue: sealing jobs (submission-state.ts › requestSealing) and thumbnail batches (thumbnail-jobs.ts). */
+  /** The document queue: sealing jobs (complete-submitter.ts › requestSealing) and thumbnail batches (thumbnail-jobs.ts). */
   SEALING_QUEUE?: Queue<import('./services/submissions/submission-state').SealingQueueBody | import('./services/templates/thumbnail-jobs').ThumbnailQueueBody>;
   /** Producer of the webhooks queue (fan-out and delivery wake-ups). */
   WEBHOOK_QUEUE: WebhookQueue;

@@ -4,7 +4,7 @@
 // another request completes meanwhile is skipped by the guarded transition.
 import { listCompletableSubmissions } from '../db/queries/submissions';
 import type { ShardScope } from '../db/shards';
-import { completeLeftPending } from '../services/submissions/submission-state';
+import { completeLeftPending } from '../services/submissions/complete-submitter';
 import { actOnSubmissions } from './act-on-submissions';
 
 /** Submissions one run repairs: each is one batch of ~6 statements plus ~4 reads. */

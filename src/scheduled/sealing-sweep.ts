@@ -4,7 +4,7 @@
 // can never be sealed (say its original file is gone) stops costing work after about three days.
 import { listUnsealedCompleted, markSwept } from '../db/queries/submission-documents';
 import type { ShardScope } from '../db/shards';
-import { requestSealing } from '../services/submissions/submission-state';
+import { requestSealing } from '../services/submissions/complete-submitter';
 
 export const SEALING_GRACE_MS = 10 * 60 * 1000;
 const SWEEP_LIMIT = 100;

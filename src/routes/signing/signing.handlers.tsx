@@ -20,6 +20,7 @@ import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { useLinkDomain } from '../../services/submissions/links';
+import { witnessRoleOf } from '../../services/submissions/signing-order';
 import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
 import { frameAncestors } from '../../services/embed/embed-origins';
@@ -179,9 +180,9 @@ export async function showPage(c: C) {
       const redirect = options.completedRedirectUrl ?? scope.submission.preferences.completed_redirect_url;
       const continueUrl = typeof redirect === 'string' && /^https?:\/\//i.test(redirect) ? redirect : null;
       const downloadUrl = scope.submission.sealedAt ? `/s/${submitter.slug}/download` : null;
-      const canInviteWitness =
-        scope.submission.status === 'pending' &&
-        scope.template.roles.some((r) => r.name.trim().toLowerCase() === 'witness' && r.uuid !== submitter.roleUuid);
+      // Rule 2: a signer who is not the witness may invite one while the submission waits.
+      const witnessRole = witnessRoleOf(scope.template.roles);
+      const canInviteWitness = scope.submission.status === 'pending' && witnessRole !== undefined && witnessRole.uuid !== submitter.roleUuid;
       return html(c, <CompletedPage branding={branding} slug={submitter.slug} continueUrl={continueUrl} downloadUrl={downloadUrl} canInviteWitness={canInviteWitness} frame={frame} />, account);
     }
     case 'declined':

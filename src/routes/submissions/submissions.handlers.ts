@@ -15,6 +15,7 @@ import { upgradeUrl } from '../../middleware/authorize';
 import { browserLauncher } from '../../services/rendering/browser-launches';
 import * as creating from '../../services/submissions/create-submissions';
 import * as editing from '../../services/submissions/edit-submissions';
+import type { SubmissionInput } from '../../services/submissions/submission-input';
 import * as state from '../../services/submissions/submission-state';
 import { loadScope, loadScopes, type SubmissionScope } from '../../services/submissions/submission-scope';
 import { serializeSubmission, serializeSubmitter } from './submissions.serialize';
@@ -90,18 +91,18 @@ function assertMaySend(c: Context<AppEnv>, draft: boolean) {
 type CreateBody = ReturnType<typeof routes.createSubmission.request.body.content['application/json']['schema']['parse']>;
 
 /** The submissions a create body asks for: `submissions: [...]` (bulk) or the body itself. */
-function inputsOf(body: CreateBody): { inputs: creating.SubmissionInput[]; templateRefs: (string | number | undefined)[]; bulk: boolean } {
+function inputsOf(body: CreateBody): { inputs: SubmissionInput[]; templateRefs: (string | number | undefined)[]; bulk: boolean } {
   const { submissions, template_id, ...defaults } = body;
   if (submissions) {
     if (submissions.length === 0) throw unprocessable('submissions must list at least one submission.');
     return {
       bulk: true,
-      inputs: submissions.map(({ template_id: _ignored, ...item }) => ({ ...defaults, ...item })) as creating.SubmissionInput[],
+      inputs: submissions.map(({ template_id: _ignored, ...item }) => ({ ...defaults, ...item })) as SubmissionInput[],
       templateRefs: submissions.map((s) => s.template_id ?? template_id),
     };
   }
   if (!defaults.submitters) throw new ApiError(400, 'submitters is required.');
-  return { bulk: false, inputs: [defaults as creating.SubmissionInput], templateRefs: [template_id] };
+  return { bulk: false, inputs: [defaults as SubmissionInput], templateRefs: [template_id] };
 }
 
 async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string | number | undefined, origin: 'api' | 'template') {

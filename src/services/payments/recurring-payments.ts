@@ -23,6 +23,7 @@ import type { StripeEvent } from '../billing/stripe-events';
 import { PaymentProcessorError } from '../billing/stripe-checkout';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
+import { isActive } from '../submissions/signing-order';
 import { loadScope, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import { paymentEventData } from '../webhooks/payment-payloads';
 import { accountStripeCredentials } from './account-stripe';
@@ -66,7 +67,7 @@ export async function subscribe(encryptionKey: string | undefined, db: Db, accou
   const scope = await loadScope(db, submission);
   const submitter = input.submitterId === undefined ? scope.submitters.at(-1) : scope.submitters.find((s) => s.id === input.submitterId);
   if (!submitter) throw unprocessable(`submitter_id ${input.submitterId} is not a submitter of submission ${submission.id}.`);
-  if (!['waiting', 'sent', 'opened'].includes(submitter.status)) {
+  if (!isActive(submitter)) {
     throw unprocessable(`Submitter ${submitter.id} has already ${submitter.status === 'completed' ? 'completed' : `been ${submitter.status}`}; choose a signer who has yet to complete.`);
   }
   const row = await insertPaymentSubscription(db, {

@@ -15,7 +15,8 @@ import { emailMessage } from '../mail/outbox';
 import { ChangeSet } from '../submissions/change-set';
 import { signingUrl } from '../submissions/links';
 import { messageBranding } from '../submissions/notifications';
-import { trail, type StateContext } from '../submissions/submission-state';
+import { trail } from '../submissions/submission-events';
+import type { StateContext } from '../submissions/submission-state';
 import type { Signing } from './signing-session';
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
