@@ -6,7 +6,7 @@ import { activeDomainsOf, type ActiveDomain } from '../db/queries/custom-domains
 import type { Submission } from '../db/schema/index';
 import type { ShardScope } from '../db/shards';
 import { loadScope, type SubmissionScope } from '../services/submissions/submission-scope';
-import { useLinkDomain } from '../services/submissions/links';
+import { withLinkDomain } from '../services/submissions/links';
 import type { StateContext } from '../services/submissions/submission-state';
 
 /** Runs `act` on each submission in turn; returns the ids it reported as changed. */
@@ -36,7 +36,7 @@ export async function actOnSubmissions(
         messagesQueue: queues.messages,
         sealingQueue: queues.sealing,
       };
-      if (await act(ctx, useLinkDomain(await loadScope(db, submission), domains))) changed.push(submission.id);
+      if (await act(ctx, withLinkDomain(await loadScope(db, submission), domains))) changed.push(submission.id);
     } catch (err) {
       // Changed meanwhile (a guard refused) or D1 failed for this one.
       console.error(`${doing} submission ${submission.id}:`, err);

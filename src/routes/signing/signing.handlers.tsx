@@ -19,7 +19,7 @@ import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-di
 import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { useLinkDomain } from '../../services/submissions/links';
+import { withLinkDomain } from '../../services/submissions/links';
 import { witnessRoleOf } from '../../services/submissions/signing-order';
 import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
@@ -89,7 +89,7 @@ async function loadVerified(c: C) {
  * One control query, only on these actions.
  */
 async function useLiveLinks(c: C, signing: Signing): Promise<void> {
-  useLinkDomain(signing.scope, await activeDomainsOf(c.var.control, signing.account.id));
+  signing.scope = withLinkDomain(signing.scope, await activeDomainsOf(c.var.control, signing.account.id));
 }
 
 export async function loadVerifiedWithLiveLinks(c: C) {

@@ -22,7 +22,7 @@ import { serializeSubmission, serializeSubmitter } from './submissions.serialize
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../services/submissions/field-values';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { useLinkDomain, type LinkDomain } from '../../services/submissions/links';
+import { linkBaseOf, withLinkDomain, type LinkDomain } from '../../services/submissions/links';
 
 function apiBase(c: Context<AppEnv>): string {
   return baseUrl(c.req.raw, c.env.APP_URL);
@@ -50,14 +50,13 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
 }
 
 /**
- * Points the scopes' signing links at the custom domain that applies now (chooseLinkBase), so responses,
+ * Points the scopes' signing links at the custom domain that applies now (withLinkDomain), so responses,
  * reminders and sends use it, and a removed or inactive domain falls back to the stored service base.
  */
 async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scopes: S[]): Promise<S[]> {
   if (scopes.length === 0) return scopes;
   const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
-  for (const scope of scopes) useLinkDomain(scope, domains);
-  return scopes;
+  return scopes.map((scope) => withLinkDomain(scope, domains));
 }
 
 /** A submission of the caller's account with its signing links pointing where they apply now (also the embed read). */
@@ -243,7 +242,7 @@ export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = asy
   const scopes = await withLiveLinks(c, await loadScopes(db, await submissionsDb.listSubmissionsByIds(db, [...new Set(page.data.map((s) => s.submissionId))])));
   const data = page.data.map((s) => {
     const scope = scopes.find((x) => x.submission.id === s.submissionId)!;
-    return serializeSubmitter(s, scope.submission.linkBase, scope.template.fields);
+    return serializeSubmitter(s, linkBaseOf(scope), scope.template.fields);
   });
   return c.json({ data, pagination: page.pagination }, 200);
 };
@@ -251,7 +250,7 @@ export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = asy
 export const getSubmitter: AppRouteHandler<typeof routes.getSubmitter> = async (c) => {
   const db = c.var.scope.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
-  return c.json(serializeSubmitter(submitter, scope.submission.linkBase, scope.template.fields), 200);
+  return c.json(serializeSubmitter(submitter, linkBaseOf(scope), scope.template.fields), 200);
 };
 
 export const updateSubmitter: AppRouteHandler<typeof routes.updateSubmitter> = async (c) => {
@@ -259,7 +258,7 @@ export const updateSubmitter: AppRouteHandler<typeof routes.updateSubmitter> = a
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const updated = await editing.updateSubmitter(contextOf(c, db), scope, submitter, c.req.valid('json'));
   audit(c, 'submitter.update', submitter.id, 'submitter');
-  return c.json(serializeSubmitter(updated, scope.submission.linkBase, scope.template.fields), 200);
+  return c.json(serializeSubmitter(updated, linkBaseOf(scope), scope.template.fields), 200);
 };
 
 export const remindSubmitter: AppRouteHandler<typeof routes.remindSubmitter> = async (c) => {
@@ -267,5 +266,5 @@ export const remindSubmitter: AppRouteHandler<typeof routes.remindSubmitter> = a
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const reminded = await state.remind(contextOf(c, db), scope, submitter, 'reminder');
   audit(c, 'submitter.remind', submitter.id, 'submitter');
-  return c.json(serializeSubmitter(reminded, scope.submission.linkBase, scope.template.fields), 200);
+  return c.json(serializeSubmitter(reminded, linkBaseOf(scope), scope.template.fields), 200);
 };

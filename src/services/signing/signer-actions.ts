@@ -183,7 +183,7 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
         metadata: {},
       }),
     ]);
-    current = { ...(await loadScope(ctx.db, scope.submission)), domainBranding: scope.domainBranding };
+    current = { ...(await loadScope(ctx.db, scope.submission)), linkDomain: scope.linkDomain };
     witness = current.submitters.find((s) => s.slug === slug)!;
   }
   // A witness listed at creation is replaced by the person the signer names: fresh link, invited afresh.

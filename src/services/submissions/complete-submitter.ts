@@ -86,8 +86,8 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
 async function reloadScope(db: Db, scope: SubmissionScope): Promise<SubmissionScope> {
   const [submission, submitters] = await Promise.all([findSubmissionById(db, scope.submission.id), listSubmittersOf(db, [scope.submission.id])]);
   if (!submission) throw unprocessable('This submission no longer exists.');
-  // The link base the caller chose (a custom domain, useLinkDomain) stays: the row keeps the service's.
-  return { ...scope, submission: { ...submission, linkBase: scope.submission.linkBase }, submitters };
+  // The link domain the caller chose (withLinkDomain) stays with the scope.
+  return { ...scope, submission, submitters };
 }
 
 async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {

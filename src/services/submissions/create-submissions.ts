@@ -38,7 +38,7 @@ export type CreateContext = StateContext & {
   upgradeUrl: string;
   /** Origin of the request (or APP_URL): stored as the signing links' base, the fallback of any custom domain. */
   requestBase: string;
-  /** The account's active custom domains, for the links the invitations carry (chooseLinkBase). */
+  /** The account's active custom domains, for the links the invitations carry (chooseLinkDomain). */
   linkDomains?: readonly LinkDomain[];
   /** Where DOCX templates' documents are kept and their filled copies stored, and the browser that prints them. */
   files?: R2Bucket;

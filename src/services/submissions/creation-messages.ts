@@ -7,7 +7,7 @@ import { insertResolvedEventStatement, insertSubmissionEventStatement } from '..
 import type { Account, Template } from '../../db/schema/index';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import type { ChangeSet } from './change-set';
-import { chooseLinkBase, chooseLinkDomain, type LinkDomain } from './links';
+import { chooseLinkDomain, linkBaseOf, type LinkDomain } from './links';
 import type { Planned } from './new-submission-rows';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 
@@ -16,7 +16,7 @@ export type AnnounceContext = {
   db: Db;
   account: Pick<Account, 'id' | 'name'>;
   serviceName: string;
-  /** The account's active custom domains, for the links the invitations carry (chooseLinkBase). */
+  /** The account's active custom domains, for the links the invitations carry (chooseLinkDomain). */
   linkDomains?: readonly LinkDomain[];
   ip?: string | null;
   userAgent?: string | null;
@@ -55,7 +55,8 @@ export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, template
   const source: MessageSource = {
     account: ctx.account,
     serviceName: ctx.serviceName,
-    submission: { ...plan.submission, id: 0, linkBase: chooseLinkBase(template.preferences, linkDomain ? [linkDomain] : [], plan.submission.linkBase) },
+    submission: { ...plan.submission, id: 0 },
+    linkBase: linkBaseOf({ submission: plan.submission, linkDomain }),
     template: { name: template.name, preferences: template.preferences },
     invitation: plan.message,
     brand: plan.brand,

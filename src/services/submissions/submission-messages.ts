@@ -1,5 +1,6 @@
 // The messages a submission's transitions queue (invitations, reminders, expiry notices, completion
 // copies): what they are composed from, and their rows added to the transition's ChangeSet.
+import { linkBaseOf } from './links';
 import type { Db } from '../../db/client';
 import { messageInsert } from '../../db/queries/messages';
 import type { Account, Submitter } from '../../db/schema/index';
@@ -17,9 +18,10 @@ export function messageSource(ctx: MessagingContext, scope: SubmissionScope): Me
     account: ctx.account,
     serviceName: ctx.serviceName,
     submission: scope.submission,
+    linkBase: linkBaseOf(scope),
     template: { name: scope.template.name, preferences: scope.template.preferences },
     brand: scope.brand,
-    domainBranding: scope.domainBranding,
+    domainBranding: scope.linkDomain?.branding,
   };
 }
 
