@@ -26,6 +26,7 @@ import { signerIdentity } from '../signature-levels/signer-identity';
 import { ChangeSet } from './change-set';
 import { checkFieldValue, isBlank } from './field-values';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
+import type { SealingQueueBody } from './sealing-queue';
 import {
   fieldsOf,
   payloadSubmission,
@@ -35,8 +36,6 @@ import {
   templateRef,
   type SubmissionScope,
 } from './submission-scope';
-
-export type SealingQueueBody = { type: 'seal'; submissionId: number };
 
 export type StateContext = {
   db: Db;
