@@ -3,7 +3,7 @@
 import { createMessageBatch, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consumeSealing } from '../../src/queues/sealing';
-import { expireDueSubmissions } from '../../src/scheduled/expire-submissions';
+import { expireDueSubmissions } from '../../src/services/submissions/expire-submissions';
 import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
 import type { WebhookMessage, WebhookQueue } from '../../src/services/webhooks/queue';
 import { shardScope, type ShardScope } from '../../src/db/shards';
