@@ -1,7 +1,7 @@
 // Console sessions (spec › Authentication, decisions.md › Identity): an opaque random cookie whose
 // SHA-256 is the row's key in the control database. A session ends after 30 minutes without a request,
 // 12 hours after sign-in however busy, at logout, and for every session of a user when their password
-// changes, MFA is disabled or their role is raised (`endSessionsOfUserStatement`).
+// changes, MFA is disabled or their role is raised (`endSessionsOfUserStatement`, db/queries/sessions.ts).
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Db } from '../../db/client';
