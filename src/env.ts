@@ -3,6 +3,8 @@ import type { Account, User } from './db/schema/index';
 import type { Db } from './db/client';
 import type { AccountScope, DatabaseBindings } from './db/shards';
 import type { MessageQueueBody } from './services/mail/outbox';
+import type { SealingQueueBody } from './services/submissions/sealing-queue';
+import type { ThumbnailQueueBody } from './services/templates/thumbnail-jobs';
 import type { IdempotencyStore } from '../durable-objects/idempotency-store';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
 import type { WebhookQueue } from './services/webhooks/queue';
@@ -46,8 +48,8 @@ export type Bindings = DatabaseBindings & {
   RATE_LIMIT_PER_MINUTE?: string;
   /** Development only: `true` adds `Server-Timing: d1;dur=…` to every response (bench/shards). */
   D1_TIMING?: string;
-  /** The document queue: sealing jobs (complete-submitter.ts › requestSealing) and thumbnail batches (thumbnail-jobs.ts). */
-  SEALING_QUEUE?: Queue<import('./services/submissions/submission-state').SealingQueueBody | import('./services/templates/thumbnail-jobs').ThumbnailQueueBody>;
+  /** The document queue: sealing jobs (submissions/sealing-queue.ts) and thumbnail batches (templates/thumbnail-jobs.ts). */
+  SEALING_QUEUE?: Queue<SealingQueueBody | ThumbnailQueueBody>;
   /** Producer of the webhooks queue (fan-out and delivery wake-ups). */
   WEBHOOK_QUEUE: WebhookQueue;
   /** Development/test only: comma list of `host:port` webhook destinations exempt from the SSRF checks. */

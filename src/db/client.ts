@@ -1,4 +1,6 @@
 // One drizzle handle over the D1 binding; queries/ builds on it.
+import type { SQLWrapper } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { drizzle } from 'drizzle-orm/d1';
 import * as schema from './schema';
 import { observedBinding } from './observed-d1';
@@ -24,3 +26,12 @@ export function createDb(d1: D1Database): Db {
   }
   return db;
 }
+
+/** One unexecuted statement, as `db.batch([...])` takes it; services pass these around to batch them. */
+export type BatchStatement = BatchItem<'sqlite'>;
+
+/** The statements of one batch: D1 takes at least one. */
+export type Batch = [BatchStatement, ...BatchStatement[]];
+
+/** A query embedded in another statement (the count a plan-limit guard compares). */
+export type SubQuery = SQLWrapper;

@@ -5,7 +5,7 @@
 import { listCompletableSubmissions } from '../db/queries/submissions';
 import type { ShardScope } from '../db/shards';
 import { completeLeftPending } from '../services/submissions/complete-submitter';
-import { actOnSubmissions } from './act-on-submissions';
+import { actOnSubmissions } from '../services/submissions/act-on-submissions';
 
 /** Submissions one run repairs: each is one batch of ~6 statements plus ~4 reads. */
 export const COMPLETION_SWEEP_BATCH = 25;

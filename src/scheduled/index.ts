@@ -13,7 +13,7 @@ import { requestDrain } from '../services/webhooks/queue';
 import { requeueStrandedDeliveries } from '../services/webhooks/sweep';
 import { archiveAuditEvents } from './audit-archive';
 import { completeLeftPendingSubmissions } from './completion-sweep';
-import { expireDueSubmissions } from './expire-submissions';
+import { expireDueSubmissions } from '../services/submissions/expire-submissions';
 import { sweepMessages } from './messages-sweep';
 import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';

@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { archiveAuditEvents } from '../../src/scheduled/audit-archive';
-import { expireDueSubmissions } from '../../src/scheduled/expire-submissions';
+import { expireDueSubmissions } from '../../src/services/submissions/expire-submissions';
 import { sweepMessages } from '../../src/scheduled/messages-sweep';
 import { pruneExpiredRows } from '../../src/scheduled/retention';
 import { createDb } from '../../src/db/client';

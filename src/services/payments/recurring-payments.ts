@@ -1,8 +1,7 @@
 // Recurring payments linked to a submission (spec › Other endpoints `POST /api/payments/subscribe`;
 // docs/payments.md › Recurring payments): creating one, starting it in the account's Stripe once its
 // signer completes (retried by the cron), and Stripe's webhooks driving payment.* events.
-import type { BatchItem } from 'drizzle-orm/batch';
-import type { Db } from '../../db/client';
+import type { BatchStatement, Db } from '../../db/client';
 import {
   getPaymentSubscription,
   insertPaymentSubscription,
@@ -94,7 +93,7 @@ export async function readPaymentSubscription(db: Db, accountId: number, id: num
 }
 
 /** The outbox row of a recurring payment's payment.* event. */
-function recurringPaymentEvent(db: Db, scope: SubmissionScope, row: PaymentSubscription, event: EventName, now: { status: string; invoice?: string | null; failure?: string | null; reference?: string | null }): BatchItem<'sqlite'> {
+function recurringPaymentEvent(db: Db, scope: SubmissionScope, row: PaymentSubscription, event: EventName, now: { status: string; invoice?: string | null; failure?: string | null; reference?: string | null }): BatchStatement {
   const submitter = scope.submitters.find((s) => s.id === row.submitterId);
   return outboxInsert(db, {
     accountId: row.accountId,
@@ -124,7 +123,7 @@ function recurringPaymentEvent(db: Db, scope: SubmissionScope, row: PaymentSubsc
 class Unchanged extends Error {}
 
 /** Commits a guarded change with what goes with it; false when the guard found the row already changed. */
-async function commitGuarded(db: Db, guarded: BatchItem<'sqlite'>, ...rest: BatchItem<'sqlite'>[]): Promise<boolean> {
+async function commitGuarded(db: Db, guarded: BatchStatement, ...rest: BatchStatement[]): Promise<boolean> {
   try {
     await new ChangeSet(db)
       .guarded(guarded)

@@ -13,12 +13,11 @@ import { ChangeSet } from './change-set';
 import { withDocumentLinks } from './completion-links';
 import { checkFieldValue, isBlank } from './field-values';
 import { channelsFor } from './notifications';
+import type { SealingQueueBody } from './sealing-queue';
 import { ACTIVE_SUBMITTER_STATES, isActive, isTurnOf, submittersToInvite } from './signing-order';
 import { formEvent, submissionEvent, trail } from './submission-events';
 import { messageSource, queueMessages } from './submission-messages';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
-
-export type SealingQueueBody = { type: 'seal'; submissionId: number };
 
 export type StateContext = {
   db: Db;

@@ -1,10 +1,11 @@
 // Expiry (spec › Submission states: `expire_at` passes): a bounded batch of due submissions per run, so
 // 100k due rows never exceed one invocation's limits. When more are due, the run hands the rest to the
-// next link of a chain through the messages queue, each link again bounded.
-import { listDueSubmissions } from '../db/queries/submissions';
-import type { ShardScope } from '../db/shards';
-import { expireSubmission } from '../services/submissions/submission-state';
-import { wakeFanOut } from '../services/webhooks/queue';
+// next link of a chain through the messages queue, each link again bounded. The cron
+// (src/scheduled/index.ts) starts the chain and the messages queue (src/queues/messages.ts) runs its links.
+import { listDueSubmissions } from '../../db/queries/submissions';
+import type { ShardScope } from '../../db/shards';
+import { expireSubmission } from './submission-state';
+import { wakeFanOut } from '../webhooks/queue';
 import { actOnSubmissions } from './act-on-submissions';
 
 /** Submissions one run expires: each is ~6 statements in one batch plus ~4 reads, well inside 1,000 queries. */

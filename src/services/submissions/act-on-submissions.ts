@@ -1,13 +1,13 @@
-// The loop the cron's submission steps share: each submission gets the context a change made without a
+// The loop the cron's submission steps (src/scheduled/) and the expiry chain's queue links share: each submission gets the context a change made without a
 // request acts in (no caller IP; links on the account's custom domain, else the submission's own base), and one that fails is
 // logged while the others go on — the next run looks at it again.
-import { getAccount } from '../db/queries/accounts';
-import { activeDomainsOf, type ActiveDomain } from '../db/queries/custom-domains';
-import type { Submission } from '../db/schema/index';
-import type { ShardScope } from '../db/shards';
-import { loadScope, type SubmissionScope } from '../services/submissions/submission-scope';
-import { withLinkDomain } from '../services/submissions/links';
-import type { StateContext } from '../services/submissions/submission-state';
+import { getAccount } from '../../db/queries/accounts';
+import { activeDomainsOf, type ActiveDomain } from '../../db/queries/custom-domains';
+import type { Submission } from '../../db/schema/index';
+import type { ShardScope } from '../../db/shards';
+import { loadScope, type SubmissionScope } from './submission-scope';
+import { withLinkDomain } from './links';
+import type { StateContext } from './submission-state';
 
 /** Runs `act` on each submission in turn; returns the ids it reported as changed. */
 export async function actOnSubmissions(
