@@ -5,11 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { api, createAccount, shardOf } from '../helpers';
+import { api, createAccount, createToken, shardOf } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { createTemplate } from '../submission-fixtures';
 import { decide, pkce, publicClient, REDIRECT_URI, request, tokenRequest } from '../oauth-fixtures';
 import { sessionFor } from '../session-fixtures';
+import { fileUrl, newReceiver } from '../webhook-receiver';
+import { seal, submissionOf } from '../document-link-fixtures';
+import { checkPdf } from '../pdf-tools';
 
 const ORIGIN = 'https://api.test';
 const MCP_URL = new URL(`${ORIGIN}/mcp`);
@@ -128,6 +131,50 @@ describe('MCP tools with an API token', () => {
     const text = errorText(await call(client, 'create_template', { url: 'https://169.254.169.254/latest/meta-data' }));
     expect(text).toContain('169.254.169.254');
     expect(text).toContain('document downloads may not call');
+  });
+
+  it('creates a template from a PDF at a url, fetched under the webhook rules', async () => {
+    const a = await createAccount();
+    const { name } = await newReceiver({ fileBase64: toBase64(await makePdf(3)) });
+    const client = await connect(a.token);
+    const result = await call(client, 'create_template', { name: 'Fetched', url: fileUrl(name) });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { documents: { page_count: number }[] }).documents[0].page_count).toBe(3);
+  });
+
+  it('does not follow a redirect from a template url', async () => {
+    const a = await createAccount();
+    const { name } = await newReceiver({ fileBase64: toBase64(await makePdf(1)), redirectTo: 'http://169.254.169.254/' });
+    const text = errorText(await call(await connect(a.token), 'create_template', { url: fileUrl(name) }));
+    expect(text).toBe("422: url answered 302 (a redirect); redirects are not followed, so give the file's final URL.");
+  });
+
+  it('returns the sealed PDFs of a completed submission as download links that serve a valid signed PDF', async () => {
+    const a = await createAccount();
+    const submission = await submissionOf(a);
+    await seal(a, submission.id);
+    const result = await call(await connect(a.token), 'get_signed_documents', { submission_id: submission.id });
+    expect(result.isError).toBeFalsy();
+    const list = result.structuredContent as { sealed: boolean; documents: { download_url: string; filename: string }[] };
+    expect(list.sealed).toBe(true);
+    const links = result.content.filter((item) => item.type === 'resource_link');
+    expect(links).toEqual(list.documents.map((d) => ({ type: 'resource_link', uri: d.download_url, name: d.filename, mimeType: 'application/pdf' })));
+    const download = await SELF.fetch(list.documents[0].download_url, { headers: { Authorization: `Bearer ${a.token}` } });
+    expect(download.status).toBe(200);
+    const { pdfsig } = await checkPdf(new Uint8Array(await download.arrayBuffer()));
+    expect(pdfsig.output).toContain('Signature is Valid.');
+  });
+
+  it('reminds a signer with submissions:remind and refuses without it', async () => {
+    const a = await createAccount();
+    const submission = await submissionOf(a, { complete: false });
+    const read = await api('GET', `/api/submissions/${submission.id}`, { token: a.token });
+    const submitterId = read.json.submitters[0].id as number;
+    const reminded = await call(await connect(a.token), 'remind_submitter', { submitter_id: submitterId });
+    expect(reminded.isError).toBeFalsy();
+    expect(reminded.structuredContent).toMatchObject({ id: submitterId });
+    const reader = await createToken(a.accountId, a.userId, ['submissions:read']);
+    expect(errorText(await call(await connect(reader), 'remind_submitter', { submitter_id: submitterId }))).toContain('Required: submissions:remind');
   });
 
   it('records each tool call, reads included, with the actor mcp:<token prefix>', async () => {
