@@ -13,6 +13,7 @@ import { sessionFor } from '../session-fixtures';
 import { fileUrl, newReceiver } from '../webhook-receiver';
 import { seal, submissionOf } from '../document-link-fixtures';
 import { checkPdf } from '../pdf-tools';
+import { sha256Hex } from '../../src/lib/crypto';
 
 const ORIGIN = 'https://api.test';
 const MCP_URL = new URL(`${ORIGIN}/mcp`);
@@ -149,19 +150,21 @@ describe('MCP tools with an API token', () => {
     expect(text).toBe("422: url answered 302 (a redirect); redirects are not followed, so give the file's final URL.");
   });
 
-  it('returns the sealed PDFs of a completed submission as download links that serve a valid signed PDF', async () => {
+  it('returns the sealed PDFs of a completed submission as embedded resources, valid in pdfsig, even for a token bound to /mcp', async () => {
     const a = await createAccount();
     const submission = await submissionOf(a);
     await seal(a, submission.id);
-    const result = await call(await connect(a.token), 'get_signed_documents', { submission_id: submission.id });
+    const token = await oauthToken(a, 'submissions:read', [`${ORIGIN}/mcp`]);
+    const result = await call(await connect(token), 'get_signed_documents', { submission_id: submission.id });
     expect(result.isError).toBeFalsy();
-    const list = result.structuredContent as { sealed: boolean; documents: { download_url: string; filename: string }[] };
+    const list = result.structuredContent as { sealed: boolean; documents: { download_url: string; sha256: string }[] };
     expect(list.sealed).toBe(true);
-    const links = result.content.filter((item) => item.type === 'resource_link');
-    expect(links).toEqual(list.documents.map((d) => ({ type: 'resource_link', uri: d.download_url, name: d.filename, mimeType: 'application/pdf' })));
-    const download = await SELF.fetch(list.documents[0].download_url, { headers: { Authorization: `Bearer ${a.token}` } });
-    expect(download.status).toBe(200);
-    const { pdfsig } = await checkPdf(new Uint8Array(await download.arrayBuffer()));
+    const [embedded] = result.content.filter((item) => item.type === 'resource');
+    if (embedded?.type !== 'resource' || !('blob' in embedded.resource)) throw new Error('no embedded PDF');
+    expect(embedded.resource).toMatchObject({ uri: list.documents[0].download_url, mimeType: 'application/pdf' });
+    const bytes = Uint8Array.from(atob(embedded.resource.blob), (ch) => ch.charCodeAt(0));
+    expect(await sha256Hex(bytes)).toBe(list.documents[0].sha256);
+    const { pdfsig } = await checkPdf(bytes);
     expect(pdfsig.output).toContain('Signature is Valid.');
   });
 

@@ -45,7 +45,7 @@ function toolError(message: string): CallToolResult {
 }
 
 /** The REST answer as the tool's result: the body as `structuredContent` (a list wrapped as `{data}`), or a tool error with its sentence. */
-async function toolResult(tool: ToolDefinition, response: Response): Promise<CallToolResult> {
+async function toolResult(tool: ToolDefinition, response: Response, get: (url: string) => Promise<Response>): Promise<CallToolResult> {
   const text = await response.text();
   let body: unknown;
   try {
@@ -57,18 +57,11 @@ async function toolResult(tool: ToolDefinition, response: Response): Promise<Cal
     // The envelope's sentence: `message` beside a short `error` word (401), else `error` (spec › Errors).
     const envelope = (body && typeof body === 'object' ? body : {}) as { error?: unknown; message?: unknown };
     const error = Array.isArray(envelope.error) ? envelope.error.join('; ') : envelope.error;
-    const sentence = String(envelope.message ?? error ?? text.slice(0, 500));
-    return toolError(`${response.status}: ${sentence}`);
+    return toolError(`${response.status}: ${String(envelope.message ?? error ?? text.slice(0, 500))}`);
   }
   const structured = (Array.isArray(body) ? { data: body } : body) as Record<string, unknown>;
-  const content: CallToolResult['content'] = [{ type: 'text', text }];
-  if (tool.name === 'get_signed_documents') {
-    const documents = (structured.documents ?? []) as { filename: string; download_url: string }[];
-    for (const document of documents) {
-      content.push({ type: 'resource_link', uri: document.download_url, name: document.filename, mimeType: 'application/pdf' });
-    }
-  }
-  return { content, structuredContent: structured };
+  const extra = tool.extraContent ? await tool.extraContent(structured, get) : [];
+  return { content: [{ type: 'text', text }, ...extra], structuredContent: structured };
 }
 
 function createServer(c: Context<AppEnv>, dispatch: Dispatch): McpServer {
@@ -86,7 +79,10 @@ function createServer(c: Context<AppEnv>, dispatch: Dispatch): McpServer {
           if (err instanceof ApiError) return toolError(`${err.status}: ${err.message}`);
           throw err;
         }
-        return toolResult(tool, await dispatch(apiRequest(c, tool, call, tool.scopes(args)), c));
+        const scopes = tool.scopes(args);
+        // Another path of our API, read as part of the same tool call (same credential, scopes and audit).
+        const get = (url: string) => dispatch(apiRequest(c, tool, { method: 'GET', path: new URL(url).pathname.replace(/^\/api/, '') }, scopes), c);
+        return toolResult(tool, await dispatch(apiRequest(c, tool, call, scopes), c), get);
       },
     );
   }

@@ -2,6 +2,7 @@
 // REST request it makes. Arguments are the REST bodies' own zod declarations, so the tool's JSON Schema,
 // its validation and the API's are one thing; ids are `template_id`, `submission_id`, `submitter_id`.
 import { z } from '@hono/zod-openapi';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toBase64 } from '../../lib/base64';
 import { unprocessable } from '../../lib/errors';
 import type { Scope } from '../../lib/scopes';
@@ -18,6 +19,9 @@ export type ToolEnvironment = {
   fetchDocument(url: string): Promise<Uint8Array>;
 };
 
+/** Content a tool adds to its result beyond the REST answer; `get` reads another path of our API as the same tool call. */
+export type ExtraContent = (body: Record<string, unknown>, get: (url: string) => Promise<Response>) => Promise<CallToolResult['content']>;
+
 export type ToolDefinition<S extends z.ZodObject = z.ZodObject> = {
   name: string;
   title: string;
@@ -27,6 +31,7 @@ export type ToolDefinition<S extends z.ZodObject = z.ZodObject> = {
   scopes(args: z.infer<S>): Scope[];
   request(args: z.infer<S>, env: ToolEnvironment): Promise<ApiCall> | ApiCall;
   readOnly: boolean;
+  extraContent?: ExtraContent;
 };
 
 function tool<S extends z.ZodObject>(definition: ToolDefinition<S>): ToolDefinition {
@@ -68,6 +73,30 @@ async function createTemplateCall(args: z.infer<typeof createTemplateInput>, env
   const kind = documents.some((document) => isDocx(document.file)) ? 'docx' : 'pdf';
   return { method: 'POST', path: `/templates/${kind}`, body: { ...body, documents } };
 }
+
+/** Sealed PDFs embedded in one get_signed_documents result, in all; larger sets get links only. */
+export const MAX_EMBEDDED_PDF_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Each sealed PDF as an embedded MCP resource (its bytes, base64) while they fit in MAX_EMBEDDED_PDF_BYTES,
+ * else as a resource link. The bytes matter: a token issued for /mcp alone cannot fetch the /api link.
+ */
+const sealedDocuments: ExtraContent = async (body, get) => {
+  const documents = (body.documents ?? []) as { filename: string; download_url: string; byte_size: number }[];
+  const total = documents.reduce((sum, document) => sum + document.byte_size, 0);
+  const content: CallToolResult['content'] = [];
+  for (const document of documents) {
+    const response = total <= MAX_EMBEDDED_PDF_BYTES ? await get(document.download_url) : null;
+    if (response?.ok) {
+      const blob = toBase64(new Uint8Array(await response.arrayBuffer()));
+      content.push({ type: 'resource', resource: { uri: document.download_url, mimeType: 'application/pdf', blob } });
+    } else {
+      await response?.body?.cancel();
+      content.push({ type: 'resource_link', uri: document.download_url, name: document.filename, mimeType: 'application/pdf' });
+    }
+  }
+  return content;
+};
 
 const createSubmissionInput = createSubmissionBody.extend({
   send: z.boolean().optional().openapi({ description: 'true sends the invitations now (needs submissions:send); otherwise the submission is a draft.' }),
@@ -152,12 +181,13 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'get_signed_documents',
     title: 'Get the signed documents',
     description:
-      'A completed submission’s sealed PDFs (GET /api/submissions/{id}/documents): each with its download link (send the same bearer token), ' +
-      'also given as resource links.',
+      'A completed submission’s sealed PDFs (GET /api/submissions/{id}/documents): each as an embedded PDF resource ' +
+      `(up to ${MAX_EMBEDDED_PDF_BYTES / 1024 / 1024} MB in all; beyond, a resource link to download with an API token).`,
     inputSchema: submissionId,
     scopes: () => ['submissions:read'],
     request: ({ submission_id }) => ({ method: 'GET', path: `/submissions/${submission_id}/documents` }),
     readOnly: true,
+    extraContent: sealedDocuments,
   }),
   tool({
     name: 'verify_pdf',
