@@ -12,12 +12,11 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type DevServer } from './wrangler-dev';
+import { startOAuthCallback, type OAuthCallback } from './oauth-callback';
 
 const PORT = Number(process.env.E2E_MCP_PORT ?? 8783);
 const ADMIN = 'admin@example.com';
@@ -26,9 +25,7 @@ const PASSWORD = 'agents sign here too 77';
 let server: DevServer;
 let browser: Browser;
 let page: Page;
-let callbackServer: Server;
-let redirectUri = '';
-const waiting: ((query: URLSearchParams) => void)[] = [];
+let callback: OAuthCallback;
 
 /** The SDK's OAuth client state, kept in memory; the authorization URL is opened in Chromium by the test. */
 class BrowserOAuthProvider implements OAuthClientProvider {
@@ -37,10 +34,10 @@ class BrowserOAuthProvider implements OAuthClientProvider {
   verifier = '';
   authorizationUrl?: URL;
   get redirectUrl() {
-    return redirectUri;
+    return callback.redirectUri;
   }
   get clientMetadata() {
-    return { client_name: 'E2E Agent', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+    return { client_name: 'E2E Agent', redirect_uris: [callback.redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
   }
   clientInformation() {
     return this.client;
@@ -100,7 +97,7 @@ async function connectWithOAuth(provider: BrowserOAuthProvider): Promise<Client>
   await expect(client.connect(mcpTransport({ authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
   const authorizationUrl = provider.authorizationUrl!;
   expect(authorizationUrl.searchParams.get('resource')).toBe(`${server.base}/mcp`);
-  const received = new Promise<URLSearchParams>((resolve) => waiting.push(resolve));
+  const received = callback.next();
   await page.goto(authorizationUrl.toString());
   // Not signed in yet: the authorization page sends the admin to sign in and back.
   if (new URL(page.url()).pathname === '/login') {
@@ -171,12 +168,7 @@ function pdfsig(bytes: Buffer): string {
 
 describe('the MCP server from a real MCP client', () => {
   beforeAll(async () => {
-    callbackServer = createServer((req, res) => {
-      waiting.shift()?.(new URL(req.url!, 'http://127.0.0.1').searchParams);
-      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('You can close this window.');
-    });
-    await new Promise<void>((r) => callbackServer.listen(0, '127.0.0.1', r));
-    redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+    callback = await startOAuthCallback();
     server = await startDevServer(PORT);
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -189,13 +181,14 @@ describe('the MCP server from a real MCP client', () => {
     await page.fill('#password_confirmation', PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(/\/login\?reason=password_set/);
-  });
+    // Setting up and starting wrangler dev takes minutes on a busy machine.
+  }, 600_000);
 
   afterAll(async () => {
     if (process.env.E2E_LOGS) console.log(server?.output());
     await browser?.close();
     await server?.stop();
-    callbackServer?.close();
+    callback?.close();
   });
 
   it('with OAuth: lists the tools, creates a template and a sent submission, and returns the sealed PDF once signed', async () => {
@@ -206,7 +199,7 @@ describe('the MCP server from a real MCP client', () => {
     const submissionId = await templateAndSentSubmission(client, email);
     await sign(email);
     expect(pdfsig(await sealedPdf(client, submissionId))).toContain('Signature is Valid.');
-  });
+  }, 400_000);
 
   it('with an API token: the same, and a token without submissions:send cannot send', async () => {
     const client = new Client({ name: 'e2e-server-agent', version: '1.0.0' });
@@ -229,5 +222,5 @@ describe('the MCP server from a real MCP client', () => {
     const refused = await call(limited, 'create_submission', { template_id: first.id, send: true, submitters: [{ role: 'Signer', email: 'never@e2e.test' }] });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain('Required: submissions:send');
-  });
+  }, 400_000);
 });
