@@ -180,6 +180,16 @@ describe('MCP tools with an API token', () => {
     expect(errorText(await call(await connect(reader), 'remind_submitter', { submitter_id: submitterId }))).toContain('Required: submissions:remind');
   });
 
+  it('counts each tool call against the credential’s rate limit, and initialize and tools/list not', async () => {
+    const a = await createAccount();
+    const client = await connect(a.token);
+    await client.listTools();
+    await call(client, 'list_templates', {});
+    await call(client, 'list_submissions', {});
+    const rest = await api('GET', '/api/user', { token: a.token });
+    expect(rest.headers.get('X-RateLimit-Remaining')).toBe('117');
+  });
+
   it('records each tool call, reads included, with the actor mcp:<token prefix>', async () => {
     const a = await createAccount();
     const client = await connect(a.token);
