@@ -42,6 +42,10 @@ const signer = (email: string) => [{ role: 'First Party', email, name: 'Signer' 
 
 /** An OAuth access token for `user` whose authorization named `resources` (none: today's behaviour). */
 async function oauthToken(user: { userId: number; accountId: number }, scope: string, resources: string[]): Promise<string> {
+  return (await oauthTokens(user, scope, resources)).access_token;
+}
+
+async function oauthTokens(user: { userId: number; accountId: number }, scope: string, resources: string[]): Promise<{ access_token: string; refresh_token: string; client_id: string }> {
   const client = await publicClient({ client_name: 'Claude Desktop' });
   const session = await sessionFor(user);
   const { verifier, challenge } = await pkce();
@@ -59,7 +63,7 @@ async function oauthToken(user: { userId: number; accountId: number }, scope: st
   if (!code) throw new Error(`no code: ${res.location}`);
   const exchanged = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: client.client_id, code_verifier: verifier });
   expect(exchanged.status).toBe(200);
-  return exchanged.json.access_token;
+  return { ...exchanged.json, client_id: client.client_id };
 }
 
 describe('MCP tools with an API token', () => {
@@ -246,6 +250,18 @@ describe('MCP authorization (RFC 9728, RFC 8707)', () => {
     const token = await oauthToken(a, 'templates:read', [`${ORIGIN}/mcp`, `${ORIGIN}/api`]);
     expect((await api('GET', '/api/templates', { token })).status).toBe(200);
     expect((await call(await connect(token), 'list_templates', {})).isError).toBeFalsy();
+  });
+
+  it('narrows a refresh of a grant for both resources to the one `resource` names', async () => {
+    const a = await createAccount();
+    const tokens = await oauthTokens(a, 'templates:read', [`${ORIGIN}/mcp`, `${ORIGIN}/api`]);
+    const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client_id, resource: `${ORIGIN}/mcp` });
+    expect(refreshed.status).toBe(200);
+    expect((await call(await connect(refreshed.json.access_token), 'list_templates', {})).isError).toBeFalsy();
+    expect((await api('GET', '/api/templates', { token: refreshed.json.access_token })).status).toBe(401);
+    // The new refresh token keeps the grant's resources: the next refresh may ask for the other one.
+    const again = await tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshed.json.refresh_token, client_id: tokens.client_id, resource: `${ORIGIN}/api` });
+    expect((await api('GET', '/api/templates', { token: again.json.access_token })).status).toBe(200);
   });
 
   it('refuses a resource this server does not serve with invalid_target', async () => {
