@@ -52,6 +52,7 @@ import { createAppsPages } from './routes/console-apps/apps.index';
 import { embedCors, mountEmbed } from './routes/embed/embed.index';
 import { mountEmbedScripts } from './routes/embed-scripts/embed-scripts.index';
 import { mountEmbeddedBuilder } from './console/templates/embedded-builder-page';
+import { createMcpRoutes } from './routes/mcp/mcp.index';
 
 /** `/api/v1/x` is the pinned spelling of `/api/x` (spec › Versioning rule 2): both reach one route. */
 function routingPath(request: Request): string {
@@ -134,6 +135,8 @@ export function createApp() {
   app.route('/api', api);
   app.route('/dev', createDevRoutes());
   app.route('/', createOAuthRoutes());
+  // Tool calls run through the whole app as REST requests (src/routes/mcp/mcp.index.ts).
+  app.route('/', createMcpRoutes(async (request, c) => app.fetch(request, c.env, c.executionCtx)));
   app.route('/settings/apps', createAppsPages());
   app.route(SIGNING_PREFIX, signing);
   mountEmbedScripts(app);

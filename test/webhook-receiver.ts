@@ -9,6 +9,8 @@ export type ReceiverConfig = {
   delayMs?: number;
   responseBody?: string;
   stallBodyMs?: number;
+  /** `GET /files/<name>` answers these bytes (fileUrl). */
+  fileBase64?: string;
 };
 
 export type ReceivedDelivery = {
@@ -32,6 +34,11 @@ export async function newReceiver(config: ReceiverConfig = {}): Promise<{ name: 
   const res = await fetch(`${receiverBase()}/_control/${name}`, { method: 'PUT', body: JSON.stringify(config) });
   if (res.status !== 204) throw new Error(`receiver control answered ${res.status}`);
   return { name, url: `${receiverBase()}/hooks/${name}` };
+}
+
+/** Where a receiver made with `fileBase64` serves its file. */
+export function fileUrl(name: string): string {
+  return `${receiverBase()}/files/${name}`;
 }
 
 export async function receivedBy(name: string): Promise<ReceivedDelivery[]> {

@@ -8,11 +8,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import AxeBuilder from '@axe-core/playwright';
 import * as OTPAuth from 'otpauth';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
+import { startOAuthCallback, type OAuthCallback } from './oauth-callback';
 
 const PORT = Number(process.env.E2E_IDENTITY_PORT ?? 8795);
 const ADMIN = 'admin@example.com';
@@ -121,10 +120,9 @@ async function enrol(page: Page): Promise<{ secret: string; codes: string[] }> {
 }
 
 // The OAuth client's redirect target: a local HTTP server handing each callback's query to the test.
-let callbackServer: Server;
+let callback: OAuthCallback;
 let redirectUri = '';
-const waiting: ((q: URLSearchParams) => void)[] = [];
-const nextCallback = () => new Promise<URLSearchParams>((resolve) => waiting.push(resolve));
+const nextCallback = () => callback.next();
 
 const pkce = () => {
   const verifier = randomBytes(32).toString('base64url');
@@ -154,13 +152,8 @@ async function authorize(page: Page, clientId: string, challenge: string): Promi
 
 describe('console identity in a real browser', () => {
   beforeAll(async () => {
-    callbackServer = createServer((req, res) => {
-      const url = new URL(req.url!, 'http://127.0.0.1');
-      waiting.shift()?.(url.searchParams);
-      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('You can close this window.');
-    });
-    await new Promise<void>((r) => callbackServer.listen(0, '127.0.0.1', r));
-    redirectUri = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+    callback = await startOAuthCallback();
+    redirectUri = callback.redirectUri;
     server = await startDevServer(PORT);
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -173,7 +166,7 @@ describe('console identity in a real browser', () => {
     if (process.env.E2E_LOGS) console.log(server?.output());
     await browser?.close();
     await server?.stop();
-    callbackServer?.close();
+    callback?.close();
   });
 
   it('running setup again prints the same set-password link while it is unused', () => {

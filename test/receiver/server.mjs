@@ -15,6 +15,7 @@ import { createServer } from 'node:http';
  * @property {number} [delayMs] Wait this long before answering.
  * @property {string} [responseBody] Answer with this body (e.g. a large one, to check truncation).
  * @property {number} [stallBodyMs] Send the status and headers at once, then hold the body this long.
+ * @property {string} [fileBase64] `GET /files/<name>` answers these bytes (a document to download, the MCP tool's `url`).
  */
 
 /** @type {Map<string, HookConfig>} */
@@ -52,6 +53,12 @@ export function startReceiver(port = 0) {
         return;
       }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ deliveries: received.get(name) ?? [] }));
+      return;
+    }
+    if (kind === 'files' && name && req.method === 'GET' && configs.get(name)?.fileBase64) {
+      const config = configs.get(name);
+      if (config.redirectTo) res.writeHead(302, { Location: config.redirectTo }).end();
+      else res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.from(config.fileBase64, 'base64'));
       return;
     }
     if (kind !== 'hooks' || !name || req.method !== 'POST') {

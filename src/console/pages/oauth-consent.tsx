@@ -4,6 +4,7 @@
 import { ConsoleLayout, type ConsoleViewer } from '../layout';
 import { SCOPE_DESCRIPTIONS } from '../../services/identity/oauth/oauth-scopes';
 import type { Scope } from '../../lib/scopes';
+import type { Audience } from '../../lib/audiences';
 
 export type ConsentProps = {
   viewer: ConsoleViewer;
@@ -13,7 +14,13 @@ export type ConsentProps = {
   refused: Scope[];
   /** The request's parameters, posted back with the decision. */
   request: Record<string, string>;
+  /** Its `resource` parameters (RFC 8707), posted back too; may be several. */
+  resources: string[];
+  /** What the tokens will be accepted by. */
+  audiences: Audience[];
 };
+
+const AUDIENCE_NAMES: Record<Audience, string> = { api: 'the REST API', mcp: 'the MCP server (AI agents)' };
 
 export function ConsentPage(props: ConsentProps) {
   const { viewer } = props;
@@ -27,6 +34,7 @@ export function ConsentPage(props: ConsentProps) {
           <strong>{props.appName}</strong> asks to act on your behalf. After you decide, you will be sent back to{' '}
           <strong>{props.redirectHost}</strong>.
         </p>
+        <p id="audiences">Its access works with {props.audiences.map((audience) => AUDIENCE_NAMES[audience]).join(' and ')} only.</p>
         {props.granted.length ? (
           <>
             <h2>It will be able to</h2>
@@ -57,6 +65,9 @@ export function ConsentPage(props: ConsentProps) {
           <input type="hidden" name="csrf_token" value={viewer.csrfToken} />
           {Object.entries(props.request).map(([name, value]) => (
             <input type="hidden" name={name} value={value} />
+          ))}
+          {props.resources.map((resource) => (
+            <input type="hidden" name="resource" value={resource} />
           ))}
           <div class="actions">
             {props.granted.length ? (

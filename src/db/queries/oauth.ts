@@ -63,7 +63,7 @@ export async function deleteAccountOAuthClient(db: Db, accountId: number, id: nu
   return deleted.length > 0;
 }
 
-export async function insertOAuthGrant(db: Db, values: Pick<OAuthGrant, 'clientId' | 'userId' | 'accountId' | 'scopes'>): Promise<OAuthGrant> {
+export async function insertOAuthGrant(db: Db, values: Pick<OAuthGrant, 'clientId' | 'userId' | 'accountId' | 'scopes' | 'audiences'>): Promise<OAuthGrant> {
   return db.insert(oauthGrants).values(values).returning().get();
 }
 
@@ -74,15 +74,15 @@ export async function insertOAuthCode(
   return db.insert(oauthCodes).values(values).returning().get();
 }
 
-/** A code with when its grant was revoked (null while live). */
-export async function findOAuthCode(db: Db, codeHash: string): Promise<(OAuthCode & { grantRevokedAt: string | null }) | undefined> {
+/** A code with when its grant was revoked (null while live) and the grant's audiences. */
+export async function findOAuthCode(db: Db, codeHash: string): Promise<(OAuthCode & { grantRevokedAt: string | null; grantAudiences: string[] }) | undefined> {
   const row = await db
-    .select({ code: oauthCodes, grantRevokedAt: oauthGrants.revokedAt })
+    .select({ code: oauthCodes, grantRevokedAt: oauthGrants.revokedAt, grantAudiences: oauthGrants.audiences })
     .from(oauthCodes)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grantId))
     .where(eq(oauthCodes.codeHash, codeHash))
     .get();
-  return row && { ...row.code, grantRevokedAt: row.grantRevokedAt };
+  return row && { ...row.code, grantRevokedAt: row.grantRevokedAt, grantAudiences: row.grantAudiences };
 }
 
 /** Marks a code used; true for exactly one caller however many race. */
@@ -123,7 +123,8 @@ export async function revokeUserOAuthGrant(db: Db, userId: number, grantId: numb
   return rows.length > 0;
 }
 
-export type IssuedTokenRows = { access: { hash: string; expiresAt: string }; refresh: { hash: string }; scopes: string[] };
+/** The access token serves `audiences`; the refresh token keeps the grant's, so a later refresh may ask for any of them. */
+export type IssuedTokenRows = { access: { hash: string; expiresAt: string; audiences: string[] }; refresh: { hash: string; audiences: string[] }; scopes: string[] };
 
 /**
  * Stores an access and a refresh token for a grant, and marks the grant issued, in one batch; the grant
@@ -132,8 +133,8 @@ export type IssuedTokenRows = { access: { hash: string; expiresAt: string }; ref
 export async function insertOAuthTokens(db: Db, grantId: number, tokens: IssuedTokenRows, at: string): Promise<void> {
   await db.batch([
     db.insert(oauthTokens).values([
-      { tokenHash: tokens.access.hash, kind: 'access', grantId, scopes: tokens.scopes, expiresAt: tokens.access.expiresAt },
-      { tokenHash: tokens.refresh.hash, kind: 'refresh', grantId, scopes: tokens.scopes },
+      { tokenHash: tokens.access.hash, kind: 'access', grantId, scopes: tokens.scopes, audiences: tokens.access.audiences, expiresAt: tokens.access.expiresAt },
+      { tokenHash: tokens.refresh.hash, kind: 'refresh', grantId, scopes: tokens.scopes, audiences: tokens.refresh.audiences },
     ]),
     db
       .update(oauthGrants)

@@ -46,6 +46,11 @@ export const oauthGrants = sqliteTable(
       .references(() => accounts.id),
     /** JSON array of granted scope names, never beyond the user's role (src/services/identity/oauth-scopes.ts). */
     scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull(),
+    /**
+     * JSON array of the resources (RFC 8707 audiences) its tokens may be used at: `api` (the REST API)
+     * and/or `mcp` (the MCP server); a grant asked for without `resource` serves the REST API only.
+     */
+    audiences: text('audiences', { mode: 'json' }).$type<string[]>().notNull().default(sql`'["api"]'`),
     createdAt: text('created_at').notNull().default(now),
     /** Set when its code was exchanged: a grant whose code never was is not shown as an authorized app. */
     issuedAt: text('issued_at'),
@@ -94,6 +99,8 @@ export const oauthTokens = sqliteTable(
       .references(() => oauthGrants.id),
     /** JSON array: the grant's scopes or, after a narrowing refresh, fewer. */
     scopes: text('scopes', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** JSON array: where the token is accepted (`api`, `mcp`), the grant's audiences or, narrowed by `resource` at the token endpoint, fewer. */
+    audiences: text('audiences', { mode: 'json' }).$type<string[]>().notNull().default(sql`'["api"]'`),
     /** Access tokens only; refresh tokens live as long as their grant. */
     expiresAt: text('expires_at'),
     /** Refresh tokens: set once by a guarded UPDATE; presenting it again revokes the grant. */

@@ -7,6 +7,7 @@ import { accountScope } from '../../db/shards';
 import { insertAuditEvent, insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
 import { clientIp } from '../../lib/request';
 import { isAccountMoving } from '../../db/errors';
+import { mcpCallOf } from '../auth/mcp-calls';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -78,7 +79,8 @@ export function auditTrail(options: AuditOptions = {}): MiddlewareHandler<AppEnv
   const subjectOf = options.subject ?? principalSubject;
   return async function auditTrailMiddleware(c, next) {
     await next();
-    if (!methods.has(c.req.method)) return;
+    // Every MCP tool call is recorded, reads included (issue 32 › 1).
+    if (!methods.has(c.req.method) && !mcpCallOf(c.req.raw)) return;
     // Written in the handler's own batch already (auditStatementFor), with the status it answered.
     if (c.get('auditRecorded') === c.res.status) return;
     const subject = subjectOf(c);

@@ -15,10 +15,14 @@ function quotable(text: string): string {
     .slice(0, 300);
 }
 
-/** The header value for a 401; `description` when a token was presented and refused. */
-export function bearerChallenge(description?: string): string {
-  if (description === undefined) return `Bearer realm="${BEARER_REALM}"`;
-  return `Bearer realm="${BEARER_REALM}", error="invalid_token", error_description="${quotable(description)}"`;
+/**
+ * The header value for a 401; `description` when a token was presented and refused. `resourceMetadata`:
+ * where the protected resource's metadata is (RFC 9728 §5.1), so an MCP client can find the authorization server.
+ */
+export function bearerChallenge(description?: string, resourceMetadata?: string): string {
+  const metadata = resourceMetadata ? `, resource_metadata="${resourceMetadata}"` : '';
+  if (description === undefined) return `Bearer realm="${BEARER_REALM}"${metadata}`;
+  return `Bearer realm="${BEARER_REALM}"${metadata}, error="invalid_token", error_description="${quotable(description)}"`;
 }
 
 /** The header value for a 403 that lacks a scope. */
@@ -27,9 +31,9 @@ export function insufficientScopeChallenge(scope: string): string {
 }
 
 /** `error` with the challenge added, when it is a 401; any other error unchanged. */
-export function withBearerChallenge(error: unknown, tokenPresented: boolean): unknown {
+export function withBearerChallenge(error: unknown, tokenPresented: boolean, resourceMetadata?: string): unknown {
   if (!(error instanceof ApiError) || error.status !== 401 || error.headers['WWW-Authenticate']) return error;
   const message = typeof error.extra.message === 'string' ? error.extra.message : error.message;
-  const challenge = bearerChallenge(tokenPresented ? message : undefined);
+  const challenge = bearerChallenge(tokenPresented ? message : undefined, resourceMetadata);
   return new ApiError(error.status, error.error, error.extra, { ...error.headers, 'WWW-Authenticate': challenge });
 }

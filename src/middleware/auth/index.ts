@@ -16,6 +16,8 @@ import { findSession, mustEnrolMfa } from '../../services/identity/sessions';
 import { readSessionCookie } from '../console-session/session-cookie';
 import { failedAuthentications, type FailedAuthenticationOptions } from './failed-authentications';
 import { withBearerChallenge } from './bearer-challenge';
+import { mcpCallOf } from './mcp-calls';
+import type { Audience } from '../../lib/audiences';
 import { findEmbedPrincipal } from '../../db/queries/accounts';
 import { verificationKeys } from '../../services/embed/embed-keys';
 import { EmbedTokenRefused, isEmbedTokenShape, unverifiedAddressee, verifyEmbedToken } from '../../services/embed/embed-tokens';
@@ -26,7 +28,18 @@ export type AuthOptions = {
   lastUsedIntervalMs?: number;
   /** The per-address limit on failed authentications (docs/limits.md › Failed authentication). */
   failures?: FailedAuthenticationOptions;
+  /**
+   * The resource this middleware guards (RFC 8707): OAuth access tokens must have been issued for it.
+   * `mcp` also accepts only bearer credentials and makes the audit actor `mcp:<client>`. Default `api`;
+   * a request the MCP server makes for a tool call (mcp-calls.ts) is judged as `mcp`.
+   */
+  audience?: Audience;
+  /** The RFC 9728 metadata URL a 401's challenge names (`resource_metadata`), if any. */
+  resourceMetadata?: (c: Context<AppEnv>) => string;
 };
+
+/** What the request reaches: the guarded resource, and for MCP who the audit trail names. */
+type Reach = { audience: Audience; mcp: boolean };
 
 export function presentedToken(header: (name: string) => string | undefined): string | null {
   const direct = header('X-Auth-Token')?.trim();
@@ -62,15 +75,17 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
   const failures = failedAuthentications(options.failures);
   return async function authenticateMiddleware(c, next) {
     const token = presentedToken((name) => c.req.header(name));
+    const mcp = options.audience === 'mcp' || mcpCallOf(c.req.raw) !== undefined;
     try {
-      await authenticateRequest(c, next, token);
+      await authenticateRequest(c, next, token, { audience: mcp ? 'mcp' : (options.audience ?? 'api'), mcp });
     } catch (error) {
       // Every 401 carries the Bearer challenge, `invalid_token` when a token was refused (RFC 6750 §3).
-      throw withBearerChallenge(error, token !== null);
+      throw withBearerChallenge(error, token !== null, options.resourceMetadata?.(c));
     }
   };
 
-  async function authenticateRequest(c: Context<AppEnv>, next: () => Promise<void>, token: string | null): Promise<void> {
+  async function authenticateRequest(c: Context<AppEnv>, next: () => Promise<void>, token: string | null, reach: Reach): Promise<void> {
+    if (!token && reach.mcp) throw unauthorized('Provide an OAuth access token or an API token as Authorization: Bearer <token>.');
     if (!token) {
       const cookie = readSessionCookie(c);
       if (cookie) return authenticateSession(c, next, cookie);
@@ -80,7 +95,7 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
       throw unauthorized('Partner keys are only accepted on /api/partner/v1; use a tenant API token here.');
     }
 
-    if (token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return authenticateOAuth(c, next, token, { interval, failures });
+    if (token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX)) return authenticateOAuth(c, next, token, { interval, failures, reach });
     if (isEmbedTokenShape(token)) return authenticateEmbed(c, next, token, failures);
 
     // Unauthenticated traffic reaches D1 only in our token's shape, and only from addresses that have
@@ -117,7 +132,7 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
       allowedIps: found.token.allowedIps,
       expiresAt: found.token.expiresAt,
       key: `token:${found.token.id}`,
-      actor: found.token.tokenPrefix,
+      actor: reach.mcp ? `mcp:${found.token.tokenPrefix}` : found.token.tokenPrefix,
       accessTokenId: found.token.id,
     };
     c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.hasWebhooks });
@@ -160,9 +175,9 @@ async function authenticateOAuth(
   c: Context<AppEnv>,
   next: () => Promise<void>,
   token: string,
-  options: { interval: number; failures: ReturnType<typeof failedAuthentications> },
+  options: { interval: number; failures: ReturnType<typeof failedAuthentications>; reach: Reach },
 ): Promise<void> {
-  const { failures, interval } = options;
+  const { failures, interval, reach } = options;
   if (!isOAuthAccessTokenFormat(token)) throw unauthorized('The OAuth access token is not valid.');
   failures.refuseIfOverLimit(c);
   const db = c.var.control;
@@ -176,6 +191,14 @@ async function authenticateOAuth(
   if (found.client.deletedAt) throw unauthorized('This OAuth application has been deleted.');
   if (found.token.expiresAt && Date.parse(found.token.expiresAt) <= now) {
     throw unauthorized(`The OAuth access token expired at ${found.token.expiresAt}; use the refresh token for a new one.`);
+  }
+  // RFC 8707: a token serves only the resources it was issued for (decisions.md › MCP server).
+  if (!found.token.audiences.includes(reach.audience)) {
+    throw unauthorized(
+      reach.audience === 'mcp'
+        ? 'This OAuth access token was issued for the REST API, not the MCP server; authorize again with resource=<origin>/mcp.'
+        : 'This OAuth access token was issued for the MCP server, not the REST API; authorize again with resource=<origin>/api.',
+    );
   }
   if (found.user.archivedAt) throw unauthorized('The user who authorized this application has been removed from the account.');
   if (found.account.suspendedAt) {
@@ -192,7 +215,7 @@ async function authenticateOAuth(
     allowedIps: [],
     expiresAt: found.token.expiresAt,
     key: `oauth:${found.grant.id}`,
-    actor: `oauth:${found.client.name}`.slice(0, 120),
+    actor: `${reach.mcp ? 'mcp' : 'oauth'}:${found.client.name}`.slice(0, 120),
     accessTokenId: null,
   };
   c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });

@@ -7,6 +7,7 @@ import { baseUrl } from '../../lib/request';
 import { grants, type Scope } from '../../lib/scopes';
 import { planLimitError } from '../../services/plan-limits';
 import { insufficientScopeChallenge } from '../auth/bearer-challenge';
+import { mcpCallOf } from '../auth/mcp-calls';
 
 export type AuthorizeOptions = {
   /** Any one of these grants access; the 403 names the first (decisions.md › Scopes). */
@@ -26,10 +27,13 @@ export function upgradeUrl(request: Request, appUrl?: string): string {
 export function authorize(options: AuthorizeOptions): MiddlewareHandler<AppEnv> {
   return async function authorizeMiddleware(c, next) {
     const { credential, user, account } = c.var.principal;
-    if (!grants(credential.scopes, options.scopes)) {
-      const refusal = forbidden(`Insufficient scope. Required: ${options.scopes[0]}`);
+    // An MCP tool call needs every scope its tool names (docs/mcp.md › Tools) in place of the route's list.
+    const tool = mcpCallOf(c.req.raw);
+    const missing = tool ? tool.scopes.find((scope) => !grants(credential.scopes, [scope])) : grants(credential.scopes, options.scopes) ? undefined : options.scopes[0];
+    if (missing) {
+      const refusal = forbidden(`Insufficient scope. Required: ${missing}`);
       // An OAuth client learns which scope to ask for from the challenge (RFC 6750 §3.1).
-      if (credential.kind === 'oauth') refusal.headers['WWW-Authenticate'] = insufficientScopeChallenge(options.scopes[0]);
+      if (credential.kind === 'oauth') refusal.headers['WWW-Authenticate'] = insufficientScopeChallenge(missing);
       throw refusal;
     }
     if (options.admin && user.role !== 'admin') {

@@ -59,7 +59,9 @@ export function mountDocs(app: Hono<AppEnv>, api: OpenAPIHono<AppEnv>) {
         version: 'v1',
         description:
           'E-signature REST API. Every path is served under /api and, pinned, under /api/v1. ' +
-          'Errors are `{error: string | string[]}`; every response carries X-Request-Id and X-API-Version.',
+          'Errors are `{error: string | string[]}`; every response carries X-Request-Id and X-API-Version. ' +
+          'AI agents can use the same operations through the MCP server at `/mcp` (Streamable HTTP; OAuth with ' +
+          '`resource=<origin>/mcp` or an API token as bearer; tools and scopes in docs/mcp.md).',
       },
       servers: [{ url: '/api', description: 'Current version' }, { url: '/api/v1', description: 'Pinned to v1' }],
     }));

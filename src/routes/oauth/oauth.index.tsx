@@ -96,7 +96,7 @@ async function register(c: C): Promise<Response> {
 }
 
 async function authorizePage(c: C): Promise<Response> {
-  const checked = await checkAuthorizationRequest(c.var.control, c.req.query());
+  const checked = await checkAuthorizationRequest(c.var.control, c.req.query(), c.req.queries('resource') ?? [], issuer(c));
   if ('page' in checked) return page(c, <AuthorizationErrorPage message={checked.page} />, 400);
   if ('redirect' in checked) {
     const { redirectUri, state, error, description } = checked.redirect;
@@ -126,7 +126,7 @@ async function authorizePage(c: C): Promise<Response> {
     c.header('Content-Security-Policy', CONSOLE_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(checked.redirectUri).origin}`));
     response = page(
       c,
-      <ConsentPage viewer={viewerOf(signedIn)} appName={checked.client.name} redirectHost={new URL(checked.redirectUri).host} granted={granted} refused={refused} request={request} />,
+      <ConsentPage viewer={viewerOf(signedIn)} appName={checked.client.name} redirectHost={new URL(checked.redirectUri).host} granted={granted} refused={refused} request={request} resources={c.req.queries('resource') ?? []} audiences={checked.audiences} />,
     );
   });
   return redirect ?? response!;
@@ -134,11 +134,13 @@ async function authorizePage(c: C): Promise<Response> {
 
 async function decide(c: C): Promise<Response> {
   const signedIn = c.var.signedIn;
-  const form = await c.req.parseBody();
+  const form = await c.req.parseBody({ all: true });
   checkConsoleForm(c, signedIn, form);
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(form)) if (typeof value === 'string') params[name] = value;
-  const checked = await checkAuthorizationRequest(c.var.control, params);
+  // `resource` may be repeated (RFC 8707 §2); every other parameter is single.
+  const resources = [form.resource ?? []].flat().filter((value): value is string => typeof value === 'string');
+  const checked = await checkAuthorizationRequest(c.var.control, params, resources, issuer(c));
   if ('page' in checked) return page(c, <AuthorizationErrorPage message={checked.page} />, 400);
   const back = (values: Record<string, string | null>, redirectUri: string, state: string | null) =>
     c.redirect(clientRedirect(redirectUri, { ...values, state, iss: issuer(c) }), 303);
@@ -177,8 +179,8 @@ async function token(c: C): Promise<Response> {
   noStore(c);
   return counted(c, async () => {
     const client = await authenticateClient(c.var.control, c.req.header('Authorization'), form);
-    if (form.grant_type === 'authorization_code') return c.json(await exchangeCode(c.var.control, client, form));
-    if (form.grant_type === 'refresh_token') return c.json(await refreshTokens(c.var.control, client, form));
+    if (form.grant_type === 'authorization_code') return c.json(await exchangeCode(c.var.control, client, form, issuer(c)));
+    if (form.grant_type === 'refresh_token') return c.json(await refreshTokens(c.var.control, client, form, issuer(c)));
     throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token.');
   });
 }

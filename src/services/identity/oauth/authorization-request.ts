@@ -6,6 +6,7 @@ import { findOAuthClient, insertOAuthCode, insertOAuthGrant } from '../../../db/
 import type { OAuthClient } from '../../../db/schema/index';
 import { sha256Hex } from '../../../lib/crypto';
 import { isScope, type Scope } from '../../../lib/scopes';
+import { audienceOf, DEFAULT_AUDIENCES, type Audience } from '../../../lib/audiences';
 import { generateOAuthSecret, OAUTH_CODE_PREFIX } from '../../../lib/tokens';
 import { CHALLENGE } from './pkce';
 
@@ -18,6 +19,8 @@ export type AuthorizationRequest = {
   state: string | null;
   scopes: Scope[];
   codeChallenge: string;
+  /** RFC 8707: the resources its tokens will serve; `api` alone when the request named none. */
+  audiences: Audience[];
 };
 
 /** Shown on an error page: the client or redirect URI cannot be trusted with a redirect. */
@@ -25,7 +28,16 @@ export type PageError = { page: string };
 /** Sent back to the client's redirect URI. */
 export type RedirectError = { redirect: { redirectUri: string; state: string | null; error: string; description: string } };
 
-export async function checkAuthorizationRequest(db: Db, params: Record<string, string | undefined>): Promise<AuthorizationRequest | PageError | RedirectError> {
+/**
+ * `resources`: every `resource` parameter (RFC 8707 §2 allows several), judged against `origin`, this
+ * server's own base URL.
+ */
+export async function checkAuthorizationRequest(
+  db: Db,
+  params: Record<string, string | undefined>,
+  resources: readonly string[] = [],
+  origin = '',
+): Promise<AuthorizationRequest | PageError | RedirectError> {
   const clientId = params.client_id;
   if (!clientId) return { page: 'The request names no application (client_id is missing).' };
   const client = await findOAuthClient(db, clientId);
@@ -49,7 +61,13 @@ export async function checkAuthorizationRequest(db: Db, params: Record<string, s
   if (requested.length === 0) return fail('invalid_scope', 'Request at least one scope.');
   const unknown = requested.filter((scope) => !isScope(scope));
   if (unknown.length) return fail('invalid_scope', `Unknown scope: ${unknown.join(', ')}.`);
-  return { client, redirectUri, state, scopes: [...new Set(requested as Scope[])], codeChallenge: params.code_challenge };
+  const audiences = new Set<Audience>(resources.length ? [] : DEFAULT_AUDIENCES);
+  for (const resource of resources) {
+    const audience = audienceOf(origin, resource);
+    if (!audience) return fail('invalid_target', `This server serves the resources ${origin}/api and ${origin}/mcp; ${resource} is neither.`);
+    audiences.add(audience);
+  }
+  return { client, redirectUri, state, scopes: [...new Set(requested as Scope[])], codeChallenge: params.code_challenge, audiences: [...audiences] };
 }
 
 /** The redirect carrying an error or a code, with `state` and `iss` (RFC 9207) when present. */
@@ -67,7 +85,7 @@ export async function approveAuthorization(
   scopes: Scope[],
   now = Date.now(),
 ): Promise<string> {
-  const grant = await insertOAuthGrant(db, { clientId: request.client.id, userId: user.id, accountId: user.accountId, scopes });
+  const grant = await insertOAuthGrant(db, { clientId: request.client.id, userId: user.id, accountId: user.accountId, scopes, audiences: request.audiences });
   const code = generateOAuthSecret(OAUTH_CODE_PREFIX);
   await insertOAuthCode(db, {
     codeHash: await sha256Hex(code),

@@ -8,6 +8,8 @@ export type OAuthErrorCode =
   | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'invalid_scope'
+  /** RFC 8707 §2: a `resource` this server does not serve, or one beyond the grant. */
+  | 'invalid_target'
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
   | 'unsupported_token_type'

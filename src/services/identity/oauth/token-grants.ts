@@ -14,6 +14,7 @@ import {
 import type { OAuthClient } from '../../../db/schema/index';
 import { sha256Hex } from '../../../lib/crypto';
 import { generateOAuthSecret, OAUTH_ACCESS_TOKEN_PREFIX, OAUTH_REFRESH_TOKEN_PREFIX } from '../../../lib/tokens';
+import { audienceOf, DEFAULT_AUDIENCES } from '../../../lib/audiences';
 import { OAuthError } from './oauth-error';
 import { verifierMatches } from './pkce';
 
@@ -22,15 +23,27 @@ export const ACCESS_TOKEN_LIFETIME_S = 3600;
 
 export type TokenResponse = { access_token: string; token_type: 'Bearer'; expires_in: number; refresh_token: string; scope: string };
 
-async function issueTokens(db: Db, grantId: number, scopes: string[], now: number): Promise<TokenResponse> {
+/** Where the tokens serve: the grant's audiences, or the one `resource` names (RFC 8707 §2.2), which the grant must hold. */
+export function tokenAudiences(origin: string, grantAudiences: readonly string[], resource: string | undefined): string[] {
+  const granted = grantAudiences.length ? grantAudiences : DEFAULT_AUDIENCES;
+  if (resource === undefined) return [...granted];
+  const audience = audienceOf(origin, resource);
+  if (!audience) throw new OAuthError('invalid_target', `This server serves the resources ${origin}/api and ${origin}/mcp; ${resource} is neither.`);
+  if (!granted.includes(audience)) {
+    throw new OAuthError('invalid_target', `The grant does not cover ${resource}; authorize again with resource=${resource}.`);
+  }
+  return [audience];
+}
+
+async function issueTokens(db: Db, grantId: number, scopes: string[], audiences: { access: string[]; grant: string[] }, now: number): Promise<TokenResponse> {
   const access = generateOAuthSecret(OAUTH_ACCESS_TOKEN_PREFIX);
   const refresh = generateOAuthSecret(OAUTH_REFRESH_TOKEN_PREFIX);
   await insertOAuthTokens(
     db,
     grantId,
     {
-      access: { hash: await sha256Hex(access), expiresAt: new Date(now + ACCESS_TOKEN_LIFETIME_S * 1000).toISOString() },
-      refresh: { hash: await sha256Hex(refresh) },
+      access: { hash: await sha256Hex(access), expiresAt: new Date(now + ACCESS_TOKEN_LIFETIME_S * 1000).toISOString(), audiences: audiences.access },
+      refresh: { hash: await sha256Hex(refresh), audiences: audiences.grant },
       scopes,
     },
     new Date(now).toISOString(),
@@ -40,7 +53,8 @@ async function issueTokens(db: Db, grantId: number, scopes: string[], now: numbe
 
 const badCode = () => new OAuthError('invalid_grant', 'The authorization code is not valid, has expired or was already used.');
 
-export async function exchangeCode(db: Db, client: OAuthClient, form: Record<string, string>, now = Date.now()): Promise<TokenResponse> {
+/** `origin`: this server's base URL, against which a `resource` parameter is judged. */
+export async function exchangeCode(db: Db, client: OAuthClient, form: Record<string, string>, origin: string, now = Date.now()): Promise<TokenResponse> {
   if (!form.code) throw new OAuthError('invalid_request', 'Send the authorization code (code).');
   if (!form.code_verifier) throw new OAuthError('invalid_request', 'PKCE is required: send code_verifier.');
   if (!form.redirect_uri) throw new OAuthError('invalid_request', 'Send the redirect_uri the code was issued for.');
@@ -58,17 +72,19 @@ export async function exchangeCode(db: Db, client: OAuthClient, form: Record<str
   if (!(await verifierMatches(form.code_verifier, code.codeChallenge))) {
     throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge (PKCE S256).');
   }
+  // Judged before the code is spent, so a bad resource leaves the client its code.
+  const audiences = tokenAudiences(origin, code.grantAudiences, form.resource);
   // The loser of a race is a second use like any other: the grant goes.
   if (!(await useOAuthCode(db, code.id, at))) {
     await revokeOAuthGrant(db, code.grantId, at);
     throw badCode();
   }
-  return issueTokens(db, code.grantId, code.scopes, now);
+  return issueTokens(db, code.grantId, code.scopes, { access: audiences, grant: code.grantAudiences }, now);
 }
 
 const badRefresh = () => new OAuthError('invalid_grant', 'The refresh token is not valid, was revoked or was already used.');
 
-export async function refreshTokens(db: Db, client: OAuthClient, form: Record<string, string>, now = Date.now()): Promise<TokenResponse> {
+export async function refreshTokens(db: Db, client: OAuthClient, form: Record<string, string>, origin: string, now = Date.now()): Promise<TokenResponse> {
   if (!form.refresh_token) throw new OAuthError('invalid_request', 'Send the refresh token (refresh_token).');
   const found = await findOAuthToken(db, await sha256Hex(form.refresh_token));
   if (!found || found.token.kind !== 'refresh' || found.grant.clientId !== client.id) throw badRefresh();
@@ -89,13 +105,14 @@ export async function refreshTokens(db: Db, client: OAuthClient, form: Record<st
     }
     scopes = requested;
   }
+  const audiences = tokenAudiences(origin, found.grant.audiences, form.resource);
   // The loser of two racing refreshes is a second use like any other.
   if (!(await useRefreshToken(db, found.token.id, at))) throw await reused();
   if (found.user.archivedAt) {
     await revokeOAuthGrant(db, found.grant.id, at);
     throw new OAuthError('invalid_grant', 'The user who authorized this application has been removed from the account.');
   }
-  return issueTokens(db, found.grant.id, scopes, now);
+  return issueTokens(db, found.grant.id, scopes, { access: audiences, grant: found.grant.audiences }, now);
 }
 
 /**
