@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { PDFDocument } from 'pdf-lib';
 import { writeShardedConfig } from '../../scripts/local-config.mjs';
-import { benchEnv, freePort, root, smoke, waitUp } from '../local-wrangler.mjs';
+import { benchEnv, freePort, root, seedBenchState, smoke, waitUp } from '../local-wrangler.mjs';
 
 const SECONDS = smoke ? 1 : Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = smoke ? 2 : Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -245,9 +245,17 @@ work.push(base);
 try {
   // One state for every run: migrations and id blocks on the control database and four shards.
   writeShardedConfig(base, Math.max(...SHARD_COUNTS), { withoutConsumers: WITHOUT_CONSUMERS });
-  const setup = spawnSync(process.execPath, ['scripts/setup.mjs', '--json', '--config', join(base, 'wrangler.toml'), '--persist-to', base], { cwd: root, env: benchEnv, encoding: 'utf8' });
-  if (setup.status !== 0) throw new Error(`setup.mjs failed:\n${setup.stdout}\n${setup.stderr}`);
-  const { partner_key: partnerKey } = JSON.parse(setup.stdout.trim().split('\n').pop());
+  let partnerKey;
+  if (process.env.BENCH_SEEDED_STATE && Math.max(...SHARD_COUNTS) <= 2) {
+    // Under bench/smoke.mjs: its state holds the control database and the repository's two shards, under
+    // the database ids the generated configs use, and .dev.vars holds the partner key it was set up with.
+    partnerKey = seedBenchState(base).partner_key;
+    cpSync(join(root, '.dev.vars'), join(base, '.dev.vars'));
+  } else {
+    const setup = spawnSync(process.execPath, ['scripts/setup.mjs', '--json', '--config', join(base, 'wrangler.toml'), '--persist-to', base], { cwd: root, env: benchEnv, encoding: 'utf8' });
+    if (setup.status !== 0) throw new Error(`setup.mjs failed:\n${setup.stdout}\n${setup.stderr}`);
+    partnerKey = JSON.parse(setup.stdout.trim().split('\n').pop()).partner_key;
+  }
   const emptyShard = shardFiles(base)[0];
   const doc = await PDFDocument.create();
   doc.addPage([612, 792]);
