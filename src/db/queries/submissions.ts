@@ -181,15 +181,6 @@ type ResolvedEvent = {
   };
 };
 
-/**
- * An outbox event whose payload needs ids of rows inserted earlier in the same batch. `submissionIds` and
- * `submitterIds` map JSON paths in `data` to the slug of the row whose id goes there; `submittersArray`
- * fills a path with the submission's submitters as the submission.* payload lists them.
- */
-export function insertResolvedEventStatement(db: Db, accountId: number, event: EventName, data: Record<string, unknown>, refs: ResolvedEvent['refs']) {
-  return db.insert(events).values(resolvedEventValues(accountId, { event, data, refs }));
-}
-
 function resolvedEventValues(accountId: number, { event, data, refs }: ResolvedEvent) {
   // Capped like every outbox write (outboxInsert); the submitters list filled in below is at most 50 rows.
   let expr: SQL = sql`json(${JSON.stringify(capEventData(data))})`;
@@ -209,7 +200,12 @@ function resolvedEventValues(accountId: number, { event, data, refs }: ResolvedE
   return { accountId, event, data: sql`${expr}` as unknown as Record<string, unknown> };
 }
 
-/** insertResolvedEventStatement for many events of one account, in order (ids follow it). */
+/**
+ * Outbox events of one account whose payloads need ids of rows inserted earlier in the same batch, in
+ * order (ids follow it). `submissionIds` and `submitterIds` map JSON paths in `data` to the slug of the
+ * row whose id goes there; `submittersArray` fills a path with the submission's submitters as the
+ * submission.* payload lists them.
+ */
 export function insertResolvedEventsStatements(db: Db, accountId: number, rows: ResolvedEvent[]) {
   return inChunks(rows).map((chunk) => db.insert(events).values(chunk.map((row) => resolvedEventValues(accountId, row))));
 }
