@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { d1, seedBenchAccount, sharedServer, smoke, startDev } from '../local-wrangler.mjs';
+import { d1, seedBenchAccount, smoke, startDev } from '../local-wrangler.mjs';
 
 const iterations = smoke ? 1 : Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
 /** Bulk requests, submissions per request, the far page listed, rows seeded per chunk (10 chunks). */
@@ -22,19 +22,19 @@ function median(samples) {
 }
 
 async function main() {
-  // Under bench/smoke.mjs: its shared server and state (rate limit raised), seeded while it runs.
-  const shared = sharedServer();
-  const persist = shared?.persist ?? mkdtempSync(path.join(tmpdir(), 'bench-submissions-'));
+  // A server of its own (under bench/smoke.mjs on a copy of its state): the seed below stops it, as a
+  // `wrangler d1 execute` beside a running server dropped its connections.
+  const persist = mkdtempSync(path.join(tmpdir(), 'bench-submissions-'));
   let server;
   try {
-    const token = shared ? shared.setup.token : seedBenchAccount(persist);
+    const token = seedBenchAccount(persist);
     // Limits off: 1,000 creates and the list runs would pass 120 requests a minute; this measures the work.
     const startOwn = async () => {
       server = await startDev({ persist, vars: { LIMITS_DISABLED: 'true' } });
     };
-    if (!shared) await startOwn();
+    await startOwn();
     // A restarted server listens on a new port.
-    const base = () => shared?.base ?? server.base;
+    const base = () => server.base;
     const call = async (method, url, body) => {
       const res = await fetch(`${base()}${url}`, { method, headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) }).catch((err) => {
         throw new Error(`${method} ${url} failed: ${err.cause?.code ?? err.message}`);
@@ -94,9 +94,8 @@ async function main() {
     console.error(`  … listed at ${CREATES}; seeding ${SEED_CHUNK * 10} rows`);
 
     // Seed to 100k rows: 99,000 more submissions with one submitter each, in SQL (recursive CTE).
-    // The seed writes the same SQLite files, so wrangler dev is stopped meanwhile (a shared server is
-    // left running: its smoke seed is small).
-    if (!shared) await server.stop();
+    // The seed writes the same SQLite files, so wrangler dev is stopped meanwhile.
+    await server.stop();
     const seedStart = performance.now();
     const sample = JSON.parse(d1(persist, 'SELECT template_id, template_version, document_ids, link_base FROM submissions LIMIT 1'))[0].results[0];
     // Smoke: one statement for all ten chunks' rows; the full run keeps each wrangler call at 9,900.
@@ -115,7 +114,7 @@ async function main() {
     }
     const count = JSON.parse(d1(persist, 'SELECT count(*) AS n FROM submissions'))[0].results[0].n;
     const seedMs = performance.now() - seedStart;
-    if (!shared) await startOwn();
+    await startOwn();
     console.error(`  … seeded ${count} rows`);
     const large = await listTimes();
 
@@ -127,7 +126,7 @@ async function main() {
     console.log(`  ratio 100k/1k: page 1 ${(large.p1 / small.p1).toFixed(2)}, page ${FAR_PAGE} ${(large.p100 / small.p100).toFixed(2)}; worst ${ratio.toFixed(2)} (target ≤ 1.3)`);
   } finally {
     await server?.stop();
-    if (!shared) rmSync(persist, { recursive: true, force: true });
+    rmSync(persist, { recursive: true, force: true });
   }
 }
 
