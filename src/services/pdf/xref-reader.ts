@@ -69,17 +69,34 @@ async function collectPages(index: XrefIndex, ref: PDFObject | undefined, inheri
   for (const kid of kids.asArray()) await collectPages(index, kid, here, seen, pages, depth + 1);
 }
 
+/** Each file's checked index, built once: an upload's field extraction and its ingest both read through it. */
+const indexes = new WeakMap<Uint8Array, Promise<XrefIndex | undefined>>();
+
+/** The xref sections read and every object checked (`checkObjects`), or undefined without a startxref. */
+function checkedIndex(bytes: Uint8Array): Promise<XrefIndex | undefined> {
+  let index = indexes.get(bytes);
+  if (!index) {
+    index = (async () => {
+      const startxref = lastStartxref(bytes);
+      if (startxref === undefined) return undefined;
+      const read = new XrefIndex(bytes);
+      read.readSections(startxref);
+      await read.checkObjects();
+      return read;
+    })();
+    indexes.set(bytes, index);
+  }
+  return index;
+}
+
 /**
  * Whether the file is encrypted and, when it is not, each page's geometry — or `undefined` when the
  * file is not one this reader can follow, which says nothing about whether the file is usable.
  */
 export async function readThroughXref(bytes: Uint8Array): Promise<XrefReading | undefined> {
   try {
-    const index = new XrefIndex(bytes);
-    const startxref = lastStartxref(bytes);
-    if (startxref === undefined) return undefined;
-    index.readSections(startxref);
-    await index.checkObjects();
+    const index = await checkedIndex(bytes);
+    if (!index) return undefined;
     if (index.trailers.some((t) => t.has(NAME.Encrypt))) return { encrypted: true, pages: [] };
     const catalog = await index.entries(index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root), CATALOG_KEYS);
     const pages: PageGeometry[] = [];
@@ -159,12 +176,8 @@ async function pageDicts(resolve: Resolve, ref: PDFObject | undefined, seen: Set
  */
 export async function readContentsThroughXref(bytes: Uint8Array): Promise<ContentReading | undefined> {
   try {
-    const index = new XrefIndex(bytes);
-    const startxref = lastStartxref(bytes);
-    if (startxref === undefined) return undefined;
-    index.readSections(startxref);
-    await index.checkObjects();
-    if (index.trailers.some((t) => t.has(NAME.Encrypt))) return undefined;
+    const index = await checkedIndex(bytes);
+    if (!index || index.trailers.some((t) => t.has(NAME.Encrypt))) return undefined;
     const resolve = checkedStreams((value) => index.resolve(value));
     const root = index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root);
     const catalog = await resolve(root);
