@@ -1,11 +1,31 @@
 // What the wrangler-based benchmarks share: free ports, local D1 set up as `npm run setup` does it
 // (scripts/setup.mjs: the control database and every shard), SQL on one of them, waiting for a server.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const benchEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
+
+/**
+ * `--smoke`: one short iteration through the same code path, still printing the floor and the ratio
+ * (the figures mean nothing then). bench/smoke.mjs runs every benchmark so in CI, so one that stops
+ * working fails the build; a smoke run that hits a refusal or a non-2xx exits non-zero.
+ */
+export const smoke = process.argv.includes('--smoke');
+
+/**
+ * The `wrangler dev` bench/smoke.mjs started for the benchmarks that can share one (the repository's
+ * Worker, development, the rate limit raised): `{ base, pid, persist, setup }`, setup being setup.mjs's
+ * JSON with the account raised to enterprise and the admin's password set (BENCH_PASSWORD). Undefined
+ * when a benchmark runs on its own.
+ */
+export function sharedServer() {
+  const base = process.env.BENCH_SHARED_URL;
+  if (!base) return undefined;
+  return { base, pid: Number(process.env.BENCH_SHARED_PID), persist: process.env.BENCH_SHARED_STATE, setup: JSON.parse(process.env.BENCH_SHARED_SETUP) };
+}
 
 export async function freePort() {
   return new Promise((resolve) => {
@@ -49,9 +69,84 @@ export async function waitUp(url) {
  * account to `enterprise`, so no plan limit interferes. Returns the token; the account is on SHARD_0.
  */
 export function seedBenchAccount(persist, { config } = {}) {
+  return seedBenchState(persist, { config }).token;
+}
+
+const SETUP_FILE = 'bench-setup.json';
+
+/**
+ * seedBenchAccount's state and setup.mjs's whole JSON (token, account and user ids, partner key, the
+ * one-time password link). Under bench/smoke.mjs (`BENCH_SEEDED_STATE`, the repository's config) the
+ * state it set up once is copied instead: setup.mjs takes a minute of wrangler calls on a busy machine.
+ */
+export function seedBenchState(persist, { config } = {}) {
+  const seeded = process.env.BENCH_SEEDED_STATE;
+  if (seeded && !config) {
+    cpSync(seeded, persist, { recursive: true });
+    return JSON.parse(readFileSync(path.join(persist, SETUP_FILE), 'utf8'));
+  }
   const configArgs = config ? ['--config', config] : [];
   const out = execFileSync(process.execPath, ['scripts/setup.mjs', '--json', ...configArgs, '--persist-to', persist], { cwd: root, env: benchEnv, encoding: 'utf8' });
   const setup = JSON.parse(out.trim().split('\n').pop());
   d1(persist, `UPDATE accounts SET plan = 'enterprise' WHERE id = ${setup.account_id}`, { database: 'CONTROL_DB', config });
-  return setup.token;
+  writeFileSync(path.join(persist, SETUP_FILE), JSON.stringify(setup));
+  return setup;
+}
+
+/**
+ * `wrangler dev` of the repository's Worker (or `config`) on a free port over `persist`, in its own
+ * process group so `stop()` ends its workerd too. Resolves once `ready` (a path) answers.
+ */
+export async function startDev({ persist, vars = {}, config, ready = '/api/openapi.json' }) {
+  const [port, inspector] = [await freePort(), await freePort()];
+  const configArgs = config ? ['--config', config] : [];
+  const varArgs = Object.entries({ ENVIRONMENT: 'development', ...vars }).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
+  const child = spawn(
+    path.join(root, 'node_modules', '.bin', 'wrangler'),
+    ['dev', ...configArgs, '--port', String(port), '--inspector-port', String(inspector), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--show-interactive-dev-session=false', ...varArgs],
+    // Output is shown or dropped: an unread pipe fills up and stalls wrangler.
+    { cwd: root, env: benchEnv, stdio: ['ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'], detached: true },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const server = {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    /** Its DevTools port (`/json` lists the Worker): CPU profiles of the code under load. */
+    inspector,
+    async stop() {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return; // already gone
+      }
+      await exited;
+    },
+  };
+  try {
+    await waitUp(`${server.base}${ready}`);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
+/** The dev admin's password in every benchmark that signs in. */
+export const BENCH_PASSWORD = 'bench password long enough';
+
+/**
+ * Chooses the dev admin's password through setup.mjs's one-time link (POST /password/set, as the
+ * page's form posts it). bench/smoke.mjs does it once for its shared server and passes no link on.
+ */
+export async function setAdminPassword(base, setup) {
+  if (!setup.set_password_url) return;
+  const token = new URL(setup.set_password_url).searchParams.get('token');
+  const res = await fetch(`${base}/password/set`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: base },
+    body: new URLSearchParams({ token, password: BENCH_PASSWORD, password_confirmation: BENCH_PASSWORD }).toString(),
+    redirect: 'manual',
+  });
+  await res.arrayBuffer();
+  if (res.status !== 303) throw new Error(`POST /password/set: ${res.status}`);
 }

@@ -11,44 +11,24 @@
 //     minus N sequential POST /login with a password over 256 bytes (refused before any KDF), both
 //     through the same route, origin check and sign-in throttle. Each attempt uses a fresh email and
 //     CF-Connecting-IP, so the throttle (10 per 15 minutes per email and per address) never refuses one.
-import { execFileSync, spawn } from 'node:child_process';
+// `--smoke`: 2 s per throughput run, 2 sign-ins per series, under bench/smoke.mjs on its shared server.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { benchEnv, freePort, root, waitUp } from '../local-wrangler.mjs';
+import { BENCH_PASSWORD, seedBenchState, setAdminPassword, sharedServer, smoke, startDev } from '../local-wrangler.mjs';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const DURATION = smoke ? 2 : Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const SIGN_INS = Number(process.env.BENCH_SIGN_INS ?? 20);
-const PASSWORD = 'bench password long enough';
-const PORT = Number(process.env.BENCH_PORT ?? (await freePort()));
-const base = `http://127.0.0.1:${PORT}`;
+const SIGN_INS = smoke ? 2 : Number(process.env.BENCH_SIGN_INS ?? 20);
 
+const shared = sharedServer();
 const persist = mkdtempSync(join(tmpdir(), 'bench-auth-'));
-const setup = JSON.parse(
-  execFileSync(process.execPath, ['scripts/setup.mjs', '--json', '--persist-to', persist, '--base-url', base], { cwd: root, env: benchEnv, encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .pop(),
-);
-const server = spawn(
-  join(root, 'node_modules', '.bin', 'wrangler'),
-  ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--persist-to', persist, '--var', 'ENVIRONMENT:development', '--var', 'RATE_LIMIT_PER_MINUTE:100000000', '--show-interactive-dev-session=false'],
-  { cwd: root, env: benchEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-);
-const stop = () => {
-  try {
-    process.kill(-server.pid, 'SIGTERM');
-  } catch {
-    /* already gone */
-  }
-};
-process.on('exit', () => {
-  stop();
-  rmSync(persist, { recursive: true, force: true });
-});
+process.on('exit', () => rmSync(persist, { recursive: true, force: true }));
+const setup = shared?.setup ?? seedBenchState(persist);
+const server = shared ? undefined : await startDev({ persist, vars: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+const { base } = shared ?? server;
 
 const must = (res, status, what) => {
   if (res.status !== status) throw new Error(`${what}: ${res.status}`);
@@ -59,9 +39,8 @@ const formHeaders = { 'Content-Type': 'application/x-www-form-urlencoded', Origi
 
 /** The OAuth bearer, through the HTTP flow a browser and a client would take. */
 async function oauthBearer() {
-  const token = new URL(setup.set_password_url).searchParams.get('token');
-  must(await fetch(`${base}/password/set`, { method: 'POST', headers: formHeaders, body: formBody({ token, password: PASSWORD, password_confirmation: PASSWORD }), redirect: 'manual' }), 303, 'POST /password/set');
-  const signIn = must(await fetch(`${base}/login`, { method: 'POST', headers: formHeaders, body: formBody({ email: 'admin@example.com', password: PASSWORD }), redirect: 'manual' }), 303, 'POST /login');
+  await setAdminPassword(base, setup);
+  const signIn = must(await fetch(`${base}/login`, { method: 'POST', headers: formHeaders, body: formBody({ email: 'admin@example.com', password: BENCH_PASSWORD }), redirect: 'manual' }), 303, 'POST /login');
   const cookie = signIn.headers.get('set-cookie').split(';')[0];
 
   const redirectUri = 'http://127.0.0.1:9/callback';
@@ -101,7 +80,6 @@ async function timeSignIns(n, password) {
   return performance.now() - started;
 }
 
-await waitUp(`${base}/api/openapi.json`);
 const bearer = await oauthBearer();
 const api = { 'X-Auth-Token': setup.token };
 const oauth = { Authorization: `Bearer ${bearer}` };
@@ -110,19 +88,19 @@ const oauth = { Authorization: `Bearer ${bearer}` };
 await run('warm-up', api);
 await run('warm-up', oauth);
 const rounds = [];
-for (let i = 0; i < 2; i += 1) rounds.push([await run('api_token', api), await run('oauth', oauth)]);
+for (let i = 0; i < (smoke ? 1 : 2); i += 1) rounds.push([await run('api_token', api), await run('oauth', oauth)]);
 
 const wrong = 'x'.repeat(20);
 const tooLong = 'x'.repeat(300);
-await timeSignIns(3, wrong);
-await timeSignIns(3, tooLong);
+await timeSignIns(smoke ? 1 : 3, wrong);
+await timeSignIns(smoke ? 1 : 3, tooLong);
 const kdfRuns = [];
 const cheapRuns = [];
-for (let i = 0; i < 2; i += 1) {
+for (let i = 0; i < (smoke ? 1 : 2); i += 1) {
   kdfRuns.push(await timeSignIns(SIGN_INS, wrong));
   cheapRuns.push(await timeSignIns(SIGN_INS, tooLong));
 }
-stop();
+await server?.stop();
 
 const avg = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -137,4 +115,4 @@ console.log(`  ratio      oauth / api_token throughput ${(bearerRun.rps / apiTok
 console.log(`  sign-in    POST /login wrong password ${perKdf.toFixed(1)} ms, over-long password (no KDF) ${perCheap.toFixed(1)} ms (${SIGN_INS} sequential × 2)`);
 console.log(`  KDF        ≈ ${(perKdf - perCheap).toFixed(1)} ms of scrypt (N=2^14, r=8, p=1) per sign-in, wall time in local workerd`);
 if (apiToken.non2xx || bearerRun.non2xx) console.log('  warning: non-2xx responses were counted; the figures are not comparable');
-process.exit(0);
+process.exit(smoke && (apiToken.non2xx || bearerRun.non2xx || !apiToken.rps || !bearerRun.rps) ? 1 : 0);

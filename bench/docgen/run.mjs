@@ -7,7 +7,7 @@
 //    Floor: the same pdf.js page drawing the same pages, nothing stored.
 // Every run includes starting the browser. Prints absolute medians and the ratio.
 //
-//   node bench/docgen/run.mjs [--iterations 5]
+//   node bench/docgen/run.mjs [--iterations 5] [--smoke]   (smoke: one run each, no warm-up, 5 thumbnails)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +16,11 @@ import { strToU8, zipSync } from 'fflate';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chromium } from 'playwright-core';
 import { installBrowserWrapper } from '../../scripts/browser-rendering.mjs';
-import { benchEnv, freePort, root, waitUp } from '../local-wrangler.mjs';
+import { benchEnv, freePort, root, smoke, waitUp } from '../local-wrangler.mjs';
 
-const iterations = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 5;
+const iterations = smoke ? 1 : Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 5;
 const WIDTH = 400;
-const PAGES = 50;
+const PAGES = smoke ? 5 : 50;
 const DOCX_PAGES = 10;
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
@@ -177,10 +177,12 @@ try {
   if (!pageRes.ok) throw new Error(`bench worker answered ${pageRes.status}: ${await pageRes.text()}`);
   const docxPage = await pageRes.json();
   // One warm-up each: first module loads, first browser start.
-  await docxMeasuredRun(url, docx);
-  await docxFloorRun(docxPage);
-  await measuredRun(url, pdf);
-  await floorRun(pdf, html);
+  if (!smoke) {
+    await docxMeasuredRun(url, docx);
+    await docxFloorRun(docxPage);
+    await measuredRun(url, pdf);
+    await floorRun(pdf, html);
+  }
   const docxMeasured = [];
   const docxFloor = [];
   const measured = [];
@@ -193,7 +195,7 @@ try {
   }
   const dm = median(docxMeasured);
   const df = median(docxFloor);
-  console.log(`bench/docgen — ${iterations} runs of each after 1 warm-up; every run starts its browser`);
+  console.log(`bench/docgen — ${iterations} runs of each after ${smoke ? 'no' : '1'} warm-up; every run starts its browser`);
   console.log(`${DOCX_PAGES}-page DOCX (${(docx.byteLength / 1024).toFixed(0)} KB) to PDF`);
   console.log(`  service  convertDocxUploads: unzip, docxtemplater, mammoth, Browser Rendering   median ${fmt(dm)}  (${(dm / DOCX_PAGES).toFixed(0)} ms a page)`);
   console.log(`  floor    same Chromium printing mammoth's HTML with the same options         median ${fmt(df)}  (${(df / DOCX_PAGES).toFixed(0)} ms a page)`);

@@ -12,6 +12,8 @@
 // Beside the throughput it prints the servers' CPU time per request (all processes of each wrangler
 // dev), which moves far less than throughput when other work shares the machine.
 // Usage: npm run bench:limits  (BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_MODE to vary)
+// `--smoke`: one round of 1 s; under bench/smoke.mjs the "on" side is its shared server (its limit
+// raised, still sending X-RateLimit-*) and both sides use the dev token alone.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
@@ -19,11 +21,12 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { seedBenchAccount } from '../local-wrangler.mjs';
+import { seedBenchState, sharedServer, smoke } from '../local-wrangler.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = smoke ? 1 : Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = smoke ? 1 : Number(process.env.BENCH_SECONDS ?? 8);
+const shared = sharedServer();
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 400);
 /** `alternate` (default): rounds take turns; `concurrent`: both servers are loaded at once. */
@@ -71,10 +74,12 @@ async function startServer(name, vars, tokens) {
   const persist = join(root, '.wrangler', 'bench-limits', name);
   rmSync(persist, { recursive: true, force: true });
   // Account 1 and its admin (user 1) on the control database and every shard, set up by scripts/setup.mjs.
-  seedBenchAccount(persist);
-  const seed = join(root, '.wrangler', 'bench-limits', `${name}-seed.sql`);
-  writeFileSync(seed, seedSql(tokens));
-  await run(['d1', 'execute', 'CONTROL_DB', '--local', '--persist-to', persist, '--file', seed]);
+  const setup = seedBenchState(persist);
+  if (!tokens.includes(setup.token)) {
+    const seed = join(root, '.wrangler', 'bench-limits', `${name}-seed.sql`);
+    writeFileSync(seed, seedSql(tokens));
+    await run(['d1', 'execute', 'CONTROL_DB', '--local', '--persist-to', persist, '--file', seed]);
+  }
   const port = await freePort();
   const inspector = await freePort();
   const varArgs = Object.entries({ ENVIRONMENT: 'development', ...vars }).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
@@ -144,9 +149,9 @@ async function load(server, seconds) {
 
 const servers = [];
 try {
-  const tokens = makeTokens(TOKENS);
-  const on = await startServer('on', {}, tokens);
-  servers.push(on);
+  const tokens = shared ? [shared.setup.token] : makeTokens(TOKENS);
+  const on = shared ? { name: 'on', base: shared.base, tokens, pgid: shared.pid } : await startServer('on', {}, tokens);
+  if (!shared) servers.push(on);
   const off = await startServer('off', { LIMITS_DISABLED: 'true' }, tokens);
   servers.push(off);
 
@@ -162,7 +167,7 @@ try {
     for (let i = 0; i < tokens.length; i += 16) {
       await Promise.all(tokens.slice(i, i + 16).map((token) => fetch(`${server.base}/api/user`, { headers: { 'X-Auth-Token': token } }).then((r) => r.arrayBuffer())));
     }
-    await load(server, 3);
+    await load(server, smoke ? 1 : 3);
   }
   const totals = { on: [], off: [] };
   const report = (round, server, r) =>
@@ -200,6 +205,7 @@ try {
     console.log(`server CPU per request         : on ${cpuOn.toFixed(2)} ms, off ${cpuOff.toFixed(2)} ms; ratio off/on ${(cpuOff / cpuOn).toFixed(2)}`);
   }
   if (failures) console.log(`warning: ${failures} non-2xx responses or errors; the figures are not comparable`);
+  if (smoke && failures) process.exitCode = 1;
 } finally {
   for (const server of servers) {
     try {

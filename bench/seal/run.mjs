@@ -4,14 +4,17 @@
 // Worker — and the workerd process's peak memory while sealing a ~20 MB document. Then the same seal
 // at B-LTA through the local TSA and OCSP responder (test/global-setup/tsa.mjs), the time the Worker
 // waited on them reported on its own line, and an aes seal (3 signer signatures, then the seal).
+// `--smoke`: one round and a ~2 MB document for the memory line, under bench/smoke.mjs on its shared server.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { startTimestampAuthority } from '../../test/global-setup/tsa.mjs';
+import { sharedServer, smoke } from '../local-wrangler.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8792);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
-const base = `http://127.0.0.1:${PORT}`;
+const ROUNDS = smoke ? 1 : Number(process.env.BENCH_ROUNDS ?? 8);
+const shared = sharedServer();
+const base = shared?.base ?? `http://127.0.0.1:${PORT}`;
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
 
 async function makePdf(pages, noiseBytesPerPage = 0) {
@@ -32,8 +35,8 @@ async function makePdf(pages, noiseBytesPerPage = 0) {
   return pdf.save();
 }
 
-const server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-process.on('exit', () => server.kill('SIGTERM'));
+const server = shared ? undefined : spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+process.on('exit', () => server?.kill('SIGTERM'));
 
 async function waitForServer() {
   for (let i = 0; i < 360; i += 1) {
@@ -64,10 +67,12 @@ function workerdPids() {
       walk(child);
     }
   };
-  walk(server.pid);
+  walk(shared?.pid ?? server.pid);
   return out;
 }
 const memory = (pid, field) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))[1]) / 1024;
+/** The workerd processes still running: wrangler may replace one meanwhile. */
+const running = (pids) => pids.filter((pid) => existsSync(`/proc/${pid}/status`));
 
 await waitForServer();
 const doc = await makePdf(50);
@@ -96,12 +101,12 @@ for (let i = 0; i < ROUNDS; i += 1) {
 }
 await authority.close();
 
-const big = await makePdf(20, 1_000_000);
+const big = await makePdf(20, smoke ? 100_000 : 1_000_000);
 const pids = workerdPids();
-const before = pids.map((p) => memory(p, 'VmRSS'));
+const before = running(pids).map((p) => memory(p, 'VmRSS'));
 const bigMs = await timed('/dev/bench/seal?pages=20&fields=30&signers=3', big);
-const peak = pids.map((p) => memory(p, 'VmHWM'));
-server.kill('SIGTERM');
+const peak = running(pids).map((p) => memory(p, 'VmHWM'));
+server?.kill('SIGTERM');
 
 console.log(`bench/seal  (50 pages, ${(doc.length / 1024).toFixed(0)} KB, 30 fields, 3 signers; median of ${ROUNDS})`);
 console.log(`  floor    pdf-lib load + save:                    ${median(floor).toFixed(0)} ms`);

@@ -2,17 +2,16 @@
 // multipart upload) beside the floor — the same PDF sent to a worker that only loads it with pdf-lib and
 // puts it in R2 — measured in the same run. Prints medians, p95s and the ratio (target ≤ 1.5).
 //
-//   node bench/templates/run.mjs [--iterations 30]
-import { execFileSync, spawn } from 'node:child_process';
+//   node bench/templates/run.mjs [--iterations 30] [--smoke]
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { benchEnv, freePort, root, seedBenchAccount, waitUp } from '../local-wrangler.mjs';
+import { seedBenchAccount, sharedServer, smoke, startDev } from '../local-wrangler.mjs';
 
-const iterations = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
-const warmup = 5;
-const env = benchEnv;
+const iterations = smoke ? 1 : Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
+const warmup = smoke ? 1 : 5;
 
 /** A 50-page letter-size PDF with a paragraph of text per page, like a long contract. */
 async function fiftyPagePdf() {
@@ -26,18 +25,6 @@ async function fiftyPagePdf() {
     }
   }
   return pdf.save();
-}
-
-function startWrangler(args, port, inspectorPort, persist) {
-  // Each wrangler dev needs its own inspector port, or the second one never starts.
-  const child = spawn('npx', ['wrangler', 'dev', ...args, '--port', String(port), '--inspector-port', String(inspectorPort), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--var', 'ENVIRONMENT:development'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  child.stderr.on('data', (d) => process.env.BENCH_DEBUG && process.stderr.write(d));
-  return child;
 }
 
 /** The pids of a process and all its descendants (wrangler's node, both workerd processes, esbuild). */
@@ -78,16 +65,18 @@ async function timed(fn) {
 
 async function main() {
   const persist = mkdtempSync(path.join(tmpdir(), 'bench-templates-'));
-  const children = [];
+  const servers = [];
   try {
-    const token = seedBenchAccount(persist);
-
-    const [apiPort, floorPort, apiInspector, floorInspector] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    children.push(startWrangler([], apiPort, apiInspector, persist));
-    children.push(startWrangler(['-c', 'bench/templates/floor/wrangler.toml'], floorPort, floorInspector, persist));
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const floorUrl = `http://127.0.0.1:${floorPort}`;
-    await Promise.all([waitUp(`${apiUrl}/api/openapi.json`), waitUp(floorUrl)]);
+    // Under bench/smoke.mjs the API is its shared server; the floor is always a Worker of its own.
+    const shared = sharedServer();
+    const token = shared ? shared.setup.token : seedBenchAccount(persist);
+    const started = (server) => servers.push(server) && server;
+    const [api, floor] = await Promise.all([
+      shared ?? startDev({ persist }).then(started),
+      startDev({ persist, config: 'bench/templates/floor/wrangler.toml', ready: '' }).then(started),
+    ]);
+    const apiUrl = api.base;
+    const floorUrl = floor.base;
 
     const pdf = await fiftyPagePdf();
     const viaApi = async () => {
@@ -111,7 +100,7 @@ async function main() {
     }
     const apiTimes = [];
     const floorTimes = [];
-    const [apiTree, floorTree] = children.map((child) => processTree(child.pid));
+    const [apiTree, floorTree] = [api, floor].map((server) => processTree(server.pid));
     const cpuBefore = [cpuMs(apiTree), cpuMs(floorTree)];
     // Interleaved so both see the same machine load (other engineers share these cores).
     for (let i = 0; i < iterations; i += 1) {
@@ -132,11 +121,7 @@ async function main() {
       console.log(`  server CPU per request: API ${fmt(apiCpu)}, floor ${fmt(floorCpu)} (ratio ${(apiCpu / floorCpu).toFixed(2)})`);
     }
   } finally {
-    for (const child of children) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch { /* not there yet: try again */ }
-    }
+    await Promise.all(servers.map((s) => s.stop()));
     rmSync(persist, { recursive: true, force: true });
   }
 }

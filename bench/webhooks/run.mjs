@@ -14,8 +14,10 @@ import path from 'node:path';
 import { seedBenchAccount } from '../local-wrangler.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : [])).filter((e) => e.length));
-const EVENTS = Number(args.events ?? 1000);
-const RATE = Number(args.rate ?? 20); // events per second
+// `--smoke`: 20 events at 20/s (bench/smoke.mjs, in CI).
+const SMOKE = process.argv.includes('--smoke');
+const EVENTS = SMOKE ? 20 : Number(args.events ?? 1000);
+const RATE = SMOKE ? 20 : Number(args.rate ?? 20); // events per second
 const root = path.resolve(import.meta.dirname, '../..');
 const state = path.join(root, 'bench/results/webhooks-state');
 const SECRET = 'bench-secret-0123456789abcdef';

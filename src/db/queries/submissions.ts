@@ -122,10 +122,20 @@ export async function countSubmitterTrail(db: Db, submissionId: number, submitte
 /** A submission's own trail; ids may be given, or slugs of rows written earlier in the same batch. */
 export function insertSubmissionEventStatement(
   db: Db,
-  ref: { submissionId: number } | { submissionSlug: string },
-  submitterRef: { submitterId: number } | { submitterSlug: string } | null,
+  ref: TrailRef['ref'],
+  submitterRef: TrailRef['submitterRef'],
   row: SubmissionEventRow,
 ) {
+  return db.insert(submissionEvents).values(trailValues({ ref, submitterRef, row }));
+}
+
+type TrailRef = {
+  ref: { submissionId: number } | { submissionSlug: string };
+  submitterRef: { submitterId: number } | { submitterSlug: string } | null;
+  row: SubmissionEventRow;
+};
+
+function trailValues({ ref, submitterRef, row }: TrailRef) {
   const submissionId = 'submissionId' in ref ? ref.submissionId : sql`(SELECT id FROM submissions WHERE slug = ${ref.submissionSlug})`;
   const submitterId =
     submitterRef === null
@@ -133,7 +143,7 @@ export function insertSubmissionEventStatement(
       : 'submitterId' in submitterRef
         ? submitterRef.submitterId
         : sql`(SELECT id FROM submitters WHERE slug = ${submitterRef.submitterSlug})`;
-  return db.insert(submissionEvents).values({
+  return {
     accountId: row.accountId,
     submissionId,
     submitterId,
@@ -142,25 +152,36 @@ export function insertSubmissionEventStatement(
     userAgent: row.userAgent ?? null,
     data: row.data ?? {},
     ...(row.at ? { createdAt: row.at } : {}),
-  });
+  };
 }
 
 /**
- * An outbox event whose payload needs ids of rows inserted earlier in the same batch. `submissionIds` and
- * `submitterIds` map JSON paths in `data` to the slug of the row whose id goes there; `submittersArray`
- * fills a path with the submission's submitters as the submission.* payload lists them.
+ * Rows per multi-row INSERT of trail entries or outbox events: D1 binds at most 100 parameters per
+ * statement, and a row of either binds at most 9. One statement for many rows costs a fraction of one
+ * per row to build (bulk creates, docs/decisions.md › Issue 30).
  */
-export function insertResolvedEventStatement(
-  db: Db,
-  accountId: number,
-  event: EventName,
-  data: Record<string, unknown>,
+const ROWS_PER_INSERT = 10;
+
+function inChunks<T>(rows: T[]): T[][] {
+  return Array.from({ length: Math.ceil(rows.length / ROWS_PER_INSERT) }, (_, i) => rows.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT));
+}
+
+/** insertSubmissionEventStatement for many rows, in order (ids follow it); every row must give `at`. */
+export function insertSubmissionEventsStatements(db: Db, rows: TrailRef[]) {
+  return inChunks(rows).map((chunk) => db.insert(submissionEvents).values(chunk.map(trailValues)));
+}
+
+type ResolvedEvent = {
+  event: EventName;
+  data: Record<string, unknown>;
   refs: {
     submissionIds?: Record<string, string>;
     submitterIds?: Record<string, string>;
     submittersArray?: { path: string; submissionSlug: string };
-  },
-) {
+  };
+};
+
+function resolvedEventValues(accountId: number, { event, data, refs }: ResolvedEvent) {
   // Capped like every outbox write (outboxInsert); the submitters list filled in below is at most 50 rows.
   let expr: SQL = sql`json(${JSON.stringify(capEventData(data))})`;
   for (const [path, slug] of Object.entries(refs.submissionIds ?? {})) {
@@ -176,7 +197,17 @@ export function insertResolvedEventStatement(
       FROM (SELECT * FROM submitters WHERE submission_id = (SELECT id FROM submissions WHERE slug = ${submissionSlug}) ORDER BY position, id)
     ))`;
   }
-  return db.insert(events).values({ accountId, event, data: sql`${expr}` as unknown as Record<string, unknown> });
+  return { accountId, event, data: sql`${expr}` as unknown as Record<string, unknown> };
+}
+
+/**
+ * Outbox events of one account whose payloads need ids of rows inserted earlier in the same batch, in
+ * order (ids follow it). `submissionIds` and `submitterIds` map JSON paths in `data` to the slug of the
+ * row whose id goes there; `submittersArray` fills a path with the submission's submitters as the
+ * submission.* payload lists them.
+ */
+export function insertResolvedEventsStatements(db: Db, accountId: number, rows: ResolvedEvent[]) {
+  return inChunks(rows).map((chunk) => db.insert(events).values(chunk.map((row) => resolvedEventValues(accountId, row))));
 }
 
 /**

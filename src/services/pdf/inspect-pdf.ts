@@ -34,7 +34,7 @@ function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
 type PdfReading = XrefReading & { signatures: ExistingSignatures };
 
 /** Whether the bytes contain `/ByteRange` anywhere: signature dictionaries are never compressed. */
-function mentionsByteRange(bytes: Uint8Array): boolean {
+export function mentionsByteRange(bytes: Uint8Array): boolean {
   const needle = BYTE_RANGE_TEXT;
   for (let at = bytes.indexOf(0x2f); at !== -1; at = bytes.indexOf(0x2f, at + 1)) {
     let i = 1;

@@ -8,7 +8,7 @@
 // decode, a page without a box — makes it answer `undefined`, and the caller reads the file the forgiving
 // way (pdf-lib's full parse, which recovers files whose xref is broken). Values are parsed by pdf-lib's
 // own parser; the xref sections are read here, and dictionaries skimmed with `pdf-syntax.ts`.
-import { PDFArray, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFNull, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
 import { number, XrefIndex } from './xref-index';
 import { lastStartxref, UnexpectedSyntax } from './pdf-syntax';
 import { DecodedSizeExceeded } from './bounded-decode';
@@ -29,6 +29,11 @@ const NAME = {
   Page: PDFName.of('Page'),
   Root: PDFName.of('Root'),
   Encrypt: PDFName.of('Encrypt'),
+  Type: PDFName.of('Type'),
+  Kids: PDFName.of('Kids'),
+  Parent: PDFName.of('Parent'),
+  Resources: PDFName.of('Resources'),
+  Contents: PDFName.of('Contents'),
 } as const;
 
 type Inherited = { box?: PDFObject; cropBox?: PDFObject; rotate?: PDFObject };
@@ -64,17 +69,34 @@ async function collectPages(index: XrefIndex, ref: PDFObject | undefined, inheri
   for (const kid of kids.asArray()) await collectPages(index, kid, here, seen, pages, depth + 1);
 }
 
+/** Each file's checked index, built once: an upload's field extraction and its ingest both read through it. */
+const indexes = new WeakMap<Uint8Array, Promise<XrefIndex | undefined>>();
+
+/** The xref sections read and every object checked (`checkObjects`), or undefined without a startxref. */
+function checkedIndex(bytes: Uint8Array): Promise<XrefIndex | undefined> {
+  let index = indexes.get(bytes);
+  if (!index) {
+    index = (async () => {
+      const startxref = lastStartxref(bytes);
+      if (startxref === undefined) return undefined;
+      const read = new XrefIndex(bytes);
+      read.readSections(startxref);
+      await read.checkObjects();
+      return read;
+    })();
+    indexes.set(bytes, index);
+  }
+  return index;
+}
+
 /**
  * Whether the file is encrypted and, when it is not, each page's geometry — or `undefined` when the
  * file is not one this reader can follow, which says nothing about whether the file is usable.
  */
 export async function readThroughXref(bytes: Uint8Array): Promise<XrefReading | undefined> {
   try {
-    const index = new XrefIndex(bytes);
-    const startxref = lastStartxref(bytes);
-    if (startxref === undefined) return undefined;
-    index.readSections(startxref);
-    await index.checkObjects();
+    const index = await checkedIndex(bytes);
+    if (!index) return undefined;
     if (index.trailers.some((t) => t.has(NAME.Encrypt))) return { encrypted: true, pages: [] };
     const catalog = await index.entries(index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root), CATALOG_KEYS);
     const pages: PageGeometry[] = [];
@@ -84,6 +106,88 @@ export async function readThroughXref(bytes: Uint8Array): Promise<XrefReading | 
     // The full parse decodes every stream this one did, so it would run past the same ceiling.
     if (error instanceof DecodedSizeExceeded) throw error;
     // UnexpectedSyntax, or pdf-lib failing on an object where the xref pointed: the slow path decides.
+    return undefined;
+  }
+}
+
+/** Resolves a value that may be a reference, to the object the file holds for it (undefined if none). */
+export type Resolve = (value: PDFObject | undefined) => Promise<PDFObject | undefined>;
+
+/** A page as the text-tag check reads it: its resources (inherited through /Parent) and its /Contents. */
+export type PageContent = { resources: PDFDict | undefined; contents: PDFObject | undefined };
+
+/** The catalog and each page's content, read through the xref, with the resolver to read further. */
+export type ContentReading = { catalog: PDFDict; pages: PageContent[]; resolve: Resolve };
+
+/** `value` resolved as pdf-lib's lookupMaybe(value, PDFDict) does: a dictionary, undefined, or a throw. */
+export async function dictOrNothing(resolve: Resolve, value: PDFObject | undefined): Promise<PDFDict | undefined> {
+  const object = await resolve(value);
+  if (object === undefined || object === PDFNull) return undefined;
+  if (!(object instanceof PDFDict)) throw new UnexpectedSyntax();
+  return object;
+}
+
+/**
+ * Streams as the index parsed them, but only where that is surely what pdf-lib's own load reads: a
+ * stream whose /Length, /Filter or /DecodeParms is a reference (resolved by pdf-lib, not by the index's
+ * parser) makes the reading unsure.
+ */
+function checkedStreams(resolve: Resolve): Resolve {
+  return async (value) => {
+    const object = await resolve(value);
+    if (object instanceof PDFRawStream && ['Length', 'Filter', 'DecodeParms'].some((key) => object.dict.get(PDFName.of(key)) instanceof PDFRef)) throw new UnexpectedSyntax();
+    return object;
+  };
+}
+
+/** Resources as pdf-lib's PDFPageLeaf.Resources() finds them: the page's own, else up its /Parent chain. */
+async function inheritedResources(resolve: Resolve, page: PDFDict): Promise<PDFDict | undefined> {
+  let node: PDFDict | undefined = page;
+  for (let depth = 0; node; depth += 1) {
+    if (depth > MAX_TREE_DEPTH) throw new UnexpectedSyntax();
+    const resources = node.get(NAME.Resources);
+    if (resources) return dictOrNothing(resolve, resources);
+    node = await dictOrNothing(resolve, node.get(NAME.Parent));
+  }
+  return undefined;
+}
+
+/** The leaves of the page tree in order, as pdf-lib's getPages() finds them; anything else is unsure. */
+async function pageDicts(resolve: Resolve, ref: PDFObject | undefined, seen: Set<number>, pages: PDFDict[], depth = 0): Promise<void> {
+  if (!(ref instanceof PDFRef) || seen.has(ref.objectNumber) || depth > MAX_TREE_DEPTH) throw new UnexpectedSyntax();
+  seen.add(ref.objectNumber);
+  const node = await resolve(ref);
+  if (!(node instanceof PDFDict)) throw new UnexpectedSyntax();
+  const type = node.get(NAME.Type);
+  if (type === NAME.Page) {
+    pages.push(node);
+    return;
+  }
+  const kids = await resolve(node.get(NAME.Kids));
+  if (type !== NAME.Pages || !(kids instanceof PDFArray)) throw new UnexpectedSyntax();
+  for (const kid of kids.asArray()) await pageDicts(resolve, kid, seen, pages, depth + 1);
+}
+
+/**
+ * The catalog and every page's resources and content, read through the xref (only the objects on the
+ * way), for checks that would otherwise need pdf-lib's full parse of the file. `undefined` whenever this
+ * reader is unsure it reads what pdf-lib would: a file it cannot follow, an encrypted one, a stream
+ * whose extent or filters are references; the caller then loads the file the full way.
+ */
+export async function readContentsThroughXref(bytes: Uint8Array): Promise<ContentReading | undefined> {
+  try {
+    const index = await checkedIndex(bytes);
+    if (!index || index.trailers.some((t) => t.has(NAME.Encrypt))) return undefined;
+    const resolve = checkedStreams((value) => index.resolve(value));
+    const root = index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root);
+    const catalog = await resolve(root);
+    if (!(root instanceof PDFRef) || !(catalog instanceof PDFDict)) return undefined;
+    const dicts: PDFDict[] = [];
+    await pageDicts(resolve, catalog.get(NAME.Pages), new Set(), dicts);
+    const pages: PageContent[] = [];
+    for (const page of dicts) pages.push({ resources: await inheritedResources(resolve, page), contents: page.get(NAME.Contents) });
+    return { catalog, pages, resolve };
+  } catch {
     return undefined;
   }
 }

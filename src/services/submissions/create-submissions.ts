@@ -6,7 +6,8 @@ import { brandingsOf } from '../../db/queries/brands';
 import {
   countSubmissionsSince,
   submissionsSinceCountQuery,
-  insertSubmissionEventStatement,
+  insertResolvedEventsStatements,
+  insertSubmissionEventsStatements,
   insertSubmissionStatement,
   reserveSubmissionIds,
   insertSubmitterStatement,
@@ -22,7 +23,7 @@ import { assertWithinPlanLimit, monthStartIso, planLimitGuard, planLimitReached,
 import type { BrowserLauncher } from '../rendering/browser-launches';
 import { applyAutoSign } from './auto-sign';
 import { ChangeSet } from './change-set';
-import { announceSubmission } from './creation-messages';
+import { announceSubmission, type LaterRows } from './creation-messages';
 import { docxDocumentsOf, generateDocuments, missingVariablesProblem, variableValues, type DocxDocument, type GeneratedDocument } from './generated-documents';
 import type { LinkDomain } from './links';
 import { planSubmission, type Planned } from './new-submission-rows';
@@ -101,7 +102,10 @@ export async function createSubmissions(
   if (Number.isFinite(planOf(ctx.account.plan).limits.submissionsPerMonth)) {
     cs.add(planLimitGuard(ctx.db, ctx.account, 'submissionsPerMonth', submissionsSinceCountQuery(ctx.db, ctx.account.id, monthStartIso()), planned.length));
   }
-  for (const plan of planned) addSubmission(ctx, cs, template, plan, at);
+  // Trail entries and outbox events go in multi-row inserts after every row they name (LaterRows).
+  const later: LaterRows = { trail: [], events: [] };
+  for (const plan of planned) addSubmission(ctx, cs, later, template, plan, at);
+  cs.add(...insertSubmissionEventsStatements(ctx.db, later.trail), ...insertResolvedEventsStatements(ctx.db, ctx.account.id, later.events));
   await refusingPastPlanLimit(
     () => cs.commit(ctx.messagesQueue),
     () => planLimitReached(ctx.account, 'submissionsPerMonth', ctx.upgradeUrl),
@@ -135,7 +139,7 @@ export async function createSubmissions(
 }
 
 /** The rows of `plan`, who is invited now stored as `sent`, then what it announces (creation-messages.ts). */
-function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, plan: Planned, at: string): void {
+function addSubmission(ctx: CreateContext, cs: ChangeSet, later: LaterRows, template: Template, plan: Planned, at: string): void {
   const { db } = ctx;
   const slug = plan.submission.slug;
   // Who is invited now; they are stored as `sent` directly.
@@ -154,8 +158,8 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, template: Template, pl
 
   cs.add(insertSubmissionStatement(db, plan.submission));
   for (const s of submitters) cs.add(insertSubmitterStatement(db, slug, s));
-  cs.add(insertSubmissionEventStatement(db, { submissionSlug: slug }, null, { accountId: ctx.account.id, action: 'created', ip: ctx.ip, userAgent: ctx.userAgent, data: { source: plan.submission.source }, at }));
-  announceSubmission(ctx, cs, template, plan, submitters, invited, at);
+  later.trail.push({ ref: { submissionSlug: slug }, submitterRef: null, row: { accountId: ctx.account.id, action: 'created', ip: ctx.ip, userAgent: ctx.userAgent, data: { source: plan.submission.source }, at } });
+  announceSubmission(ctx, cs, later, template, plan, submitters, invited, at);
 }
 
 /**

@@ -3,7 +3,7 @@
 // invitations to whoever is invited now, with their trail rows.
 import type { Db } from '../../db/client';
 import { messageInsertForNewRows } from '../../db/queries/messages';
-import { insertResolvedEventStatement, insertSubmissionEventStatement } from '../../db/queries/submissions';
+import type { insertResolvedEventsStatements, insertSubmissionEventsStatements } from '../../db/queries/submissions';
 import type { Account, Template } from '../../db/schema/index';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import type { ChangeSet } from './change-set';
@@ -23,10 +23,20 @@ export type AnnounceContext = {
 };
 
 /**
- * Adds the events and invitations of `plan` to `cs`; `submitters` are its submitter rows as stored, and
- * `invited` the slugs of those invited now (stored as `sent`).
+ * Trail entries and outbox events of a whole create request, written by multi-row inserts after every
+ * row they name (each table's rows keep their order, so their ids follow it): one statement per row made
+ * a 100-submission request build 900 statements (docs/decisions.md › Issue 30).
  */
-export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, template: Template, plan: Planned, submitters: Planned['submitters'], invited: ReadonlySet<string>, at: string): void {
+export type LaterRows = {
+  trail: Parameters<typeof insertSubmissionEventsStatements>[1];
+  events: Parameters<typeof insertResolvedEventsStatements>[2];
+};
+
+/**
+ * Adds the invitations of `plan` to `cs` and its events and trail rows to `later`; `submitters` are its
+ * submitter rows as stored, and `invited` the slugs of those invited now (stored as `sent`).
+ */
+export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, later: LaterRows, template: Template, plan: Planned, submitters: Planned['submitters'], invited: ReadonlySet<string>, at: string): void {
   const { db } = ctx;
   const accountId = ctx.account.id;
   const slug = plan.submission.slug;
@@ -48,7 +58,7 @@ export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, template
       template: templateRef,
     });
   const resolved = { submissionIds: { '$.submission.id': slug }, submittersArray: { path: '$.submission.submitters', submissionSlug: slug } };
-  cs.add(insertResolvedEventStatement(db, accountId, 'submission.created', payloadSubmission(plan.submission.status), resolved));
+  later.events.push({ event: 'submission.created', data: payloadSubmission(plan.submission.status), refs: resolved });
 
   // The invitation's link and branding: the custom domain that applies now (the row keeps the service's base).
   const linkDomain = chooseLinkDomain(template.preferences, ctx.linkDomains ?? []);
@@ -63,26 +73,23 @@ export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, template
     domainBranding: linkDomain?.branding,
   };
   for (const s of submitters) {
-    const formData = (event: 'form.created' | 'submitter.sent') =>
-      insertResolvedEventStatement(
-        db,
-        accountId,
-        event,
-        formEventData({
-          submitter: { id: 0, uuid: s.uuid, email: s.email ?? '', name: s.name ?? '', role: s.role, status: s.status, external_id: s.externalId, metadata: s.metadata, opened_at: null, completed_at: null, declined_at: null },
-          submission: { id: 0, slug, status: plan.submission.status, template_id: template.publicId },
-          template: templateRef,
-        }),
-        { submissionIds: { '$.submission.id': slug }, submitterIds: { '$.submitter.id': s.slug } },
-      );
-    cs.add(formData('form.created'));
+    const formData = (event: 'form.created' | 'submitter.sent') => ({
+      event,
+      data: formEventData({
+        submitter: { id: 0, uuid: s.uuid, email: s.email ?? '', name: s.name ?? '', role: s.role, status: s.status, external_id: s.externalId, metadata: s.metadata, opened_at: null, completed_at: null, declined_at: null },
+        submission: { id: 0, slug, status: plan.submission.status, template_id: template.publicId },
+        template: templateRef,
+      }),
+      refs: { submissionIds: { '$.submission.id': slug }, submitterIds: { '$.submitter.id': s.slug } },
+    });
+    later.events.push(formData('form.created'));
     if (!invited.has(s.slug)) continue;
     const channels = channelsFor(plan.submission, s);
     for (const message of messagesFor('invitation', source, s, channels)) {
       cs.addMessage(messageInsertForNewRows(db, { ...message, submissionId: null, submitterId: null }, { submissionSlug: slug, submitterSlug: s.slug }));
     }
-    cs.add(formData('submitter.sent'));
-    cs.add(insertSubmissionEventStatement(db, { submissionSlug: slug }, { submitterSlug: s.slug }, { accountId, action: 'sent', ip: ctx.ip, userAgent: ctx.userAgent, data: {}, at }));
+    later.events.push(formData('submitter.sent'));
+    later.trail.push({ ref: { submissionSlug: slug }, submitterRef: { submitterSlug: s.slug }, row: { accountId, action: 'sent', ip: ctx.ip, userAgent: ctx.userAgent, data: {}, at } });
   }
-  if (plan.submission.status !== 'draft') cs.add(insertResolvedEventStatement(db, accountId, 'submission.sent', payloadSubmission('pending'), resolved));
+  if (plan.submission.status !== 'draft') later.events.push({ event: 'submission.sent', data: payloadSubmission('pending'), refs: resolved });
 }

@@ -9,6 +9,7 @@ import {
   PDFDocument,
   PDFDropdown,
   PDFName,
+  ParseSpeeds,
   PDFOptionList,
   PDFRadioGroup,
   PDFRawStream,
@@ -21,14 +22,15 @@ import {
 } from 'pdf-lib';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { UPLOAD_LIMITS } from '../documents/ingest';
-import { looksLikePdf } from '../pdf/inspect-pdf';
+import { looksLikePdf, mentionsByteRange } from '../pdf/inspect-pdf';
 import { dropUsageRights, existingSignatures } from '../pdf/existing-signatures';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
 import { readPageText } from '../pdf/page-text';
 import { ReadingLimitExceeded } from '../pdf/reading-limits';
+import { dictOrNothing, readContentsThroughXref, type PageContent, type Resolve } from '../pdf/xref-reader';
 import { BadTag, MAX_TAG_ROLES, parseTag, TAG_PATTERN } from './text-tags';
-import { blankTagStrings, latin1 } from './blank-tags';
+import { blankTagStrings } from './blank-tags';
 import type { AreaInput, FieldInput } from './template-fields';
 
 /** Most AcroForm fields imported from one file; more is refused rather than half imported. */
@@ -51,6 +53,8 @@ const NAME = {
   XObject: PDFName.of('XObject'),
   Type0: PDFName.of('Type0'),
   Form: PDFName.of('Form'),
+  Perms: PDFName.of('Perms'),
+  Resources: PDFName.of('Resources'),
 } as const;
 
 /** A box in PDF user space as an area in fractions of the page, from its top-left (geometry.ts). */
@@ -199,44 +203,90 @@ function tagFields(tags: FoundTag[], pages: PDFPage[], label: string): FieldInpu
 
 
 /** Whether a resource dictionary names a two-byte (Type0) font, whose text the bytes do not show. */
-function hasTwoByteFont(resources: PDFDict | undefined): boolean {
-  const fonts = resources?.lookupMaybe(NAME.Font, PDFDict);
-  return (fonts?.values() ?? []).some((ref) => {
-    const font = resources!.context.lookup(ref);
-    return font instanceof PDFDict && font.get(NAME.Subtype) === NAME.Type0;
-  });
+async function hasTwoByteFont(resolve: Resolve, resources: PDFDict | undefined): Promise<boolean> {
+  const fonts = await dictOrNothing(resolve, resources?.get(NAME.Font));
+  for (const ref of fonts?.values() ?? []) {
+    const font = await resolve(ref);
+    if (font instanceof PDFDict && font.get(NAME.Subtype) === NAME.Type0) return true;
+  }
+  return false;
 }
 
-const TAG_OPENING = /\{\{|7b\s*7b/i;
+/** Bytes that `\s` matches once a content stream is read as windows-1252 text: TAB, LF, VT, FF, CR, space, NBSP. */
+const SPACE_BYTES = new Uint8Array(256);
+for (const b of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]) SPACE_BYTES[b] = 1;
+
+/** `7b` or `7B` (a hex string's `{`) at `at`. */
+const hexBrace = (data: Uint8Array, at: number) => data[at] === 0x37 && (data[at + 1] | 0x20) === 0x62;
 
 /**
- * Whether the file may hold a tag, read cheaply with pdf-lib before pdf.js parses it all: a page's (or
- * its form XObjects') content shows `{{` as text or hex, or uses a two-byte font, whose text only a
- * full reading can tell. Content past the decoding budget is not read for tags.
+ * Whether content shows a tag's opening: `{{` as text, or as hex `7b 7b` (either case, whitespace
+ * between) — /\{\{|7b\s*7b/i on the bytes as text, tested on the bytes themselves: decoding every page's
+ * content to a string cost more than inflating it.
  */
-function mayHoldTags(pdf: PDFDocument, pages: PDFPage[]): boolean {
+function showsTagOpening(data: Uint8Array): boolean {
+  for (let at = data.indexOf(0x7b); at !== -1; at = data.indexOf(0x7b, at + 1)) if (data[at + 1] === 0x7b) return true;
+  for (let at = data.indexOf(0x37); at !== -1; at = data.indexOf(0x37, at + 1)) {
+    if (!hexBrace(data, at)) continue;
+    let next = at + 2;
+    while (next < data.length && SPACE_BYTES[data[next]]) next += 1;
+    if (hexBrace(data, next)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the file may hold a tag, read cheaply before pdf.js parses it all: a page's (or its form
+ * XObjects') content shows `{{` as text or hex, or uses a two-byte font, whose text only a full reading
+ * can tell. Content past the decoding budget is not read for tags (the decode throws). The pages come
+ * from pdf-lib's load or from the xref (surelyBringsNothing), `resolve` reading references of either.
+ */
+async function mayHoldTags(pages: PageContent[], resolve: Resolve): Promise<boolean> {
   let budget = STRUCTURE_STREAMS_BUDGET;
   const shows = (stream: unknown): boolean => {
     if (!(stream instanceof PDFRawStream)) return false;
     const data = decodeStreamWithin(stream, budget);
     budget -= data.length;
-    return TAG_OPENING.test(latin1.decode(data));
+    return showsTagOpening(data);
   };
-  for (const page of pages) {
-    const resources = page.node.Resources();
-    if (hasTwoByteFont(resources)) return true;
-    const contents = page.node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((r) => pdf.context.lookup(r)) : [contents];
-    const xobjects = resources?.lookupMaybe(NAME.XObject, PDFDict);
+  for (const { resources, contents } of pages) {
+    if (await hasTwoByteFont(resolve, resources)) return true;
+    const resolved = await resolve(contents);
+    const streams = resolved instanceof PDFArray ? await Promise.all(resolved.asArray().map(resolve)) : [resolved];
+    const xobjects = await dictOrNothing(resolve, resources?.get(NAME.XObject));
     for (const ref of xobjects?.values() ?? []) {
-      const xobject = pdf.context.lookup(ref);
+      const xobject = await resolve(ref);
       if (!(xobject instanceof PDFRawStream) || xobject.dict.get(NAME.Subtype) !== NAME.Form) continue;
-      if (hasTwoByteFont(xobject.dict.lookupMaybe(PDFName.of('Resources'), PDFDict))) return true;
+      if (await hasTwoByteFont(resolve, await dictOrNothing(resolve, xobject.dict.get(NAME.Resources)))) return true;
       streams.push(xobject);
     }
     if (streams.some(shows)) return true;
   }
   return false;
+}
+
+/** The loaded document's pages as mayHoldTags reads them, and its objects. */
+function loadedContents(pdf: PDFDocument, pages: PDFPage[]): { pages: PageContent[]; resolve: Resolve } {
+  const resolve: Resolve = async (value) => (value instanceof PDFRef ? pdf.context.lookup(value) : value);
+  return { pages: pages.map((page) => ({ resources: page.node.Resources(), contents: page.node.get(NAME.Contents) })), resolve };
+}
+
+/**
+ * Whether the file surely brings no fields and needs no change, told without pdf-lib's full parse of
+ * it, which cost as much as the rest of an upload (bench/templates): no signature dictionary (the
+ * bytes never mention `/ByteRange`, which is never compressed: inspect-pdf.ts), no /AcroForm and no
+ * /Perms in the catalog, and no page that may hold a tag, read through the xref. Unsure (a file the
+ * xref reader cannot follow, content past the budget or undecodable) answers false: the full path decides.
+ */
+async function surelyBringsNothing(bytes: Uint8Array): Promise<boolean> {
+  if (mentionsByteRange(bytes)) return false;
+  const reading = await readContentsThroughXref(bytes);
+  if (!reading || reading.catalog.has(NAME.AcroForm) || reading.catalog.has(NAME.Perms)) return false;
+  try {
+    return !(await mayHoldTags(reading.pages, reading.resolve));
+  } catch {
+    return false;
+  }
 }
 
 /** Hides every tag: blanked in the content stream where it can be, covered in white where not. */
@@ -261,6 +311,7 @@ function hideTags(pdf: PDFDocument, pages: PDFPage[], tags: FoundTag[]): void {
  * load is returned as it is, for the ingest to refuse with its own reason.
  */
 export async function extractDocumentFields(bytes: Uint8Array, label: string): Promise<DocumentFields> {
+  if (await surelyBringsNothing(bytes)) return { bytes, fields: [] };
   try {
     return await extractFrom(bytes, label);
   } catch (error) {
@@ -271,7 +322,8 @@ export async function extractDocumentFields(bytes: Uint8Array, label: string): P
 }
 
 async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFields> {
-  const pdf = await loadPdf(bytes, { updateMetadata: false });
+  // Fastest: the same parse without pausing every 100 objects, which only added wall time.
+  const pdf = await loadPdf(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   // Usage rights are no signature on the document and filling voids them: dropped, the file re-saved.
   const droppedRights = dropUsageRights(pdf);
   // A signed or certified file is refused by the ingest; changing it here would hide the signature it carries.
@@ -283,7 +335,8 @@ async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFi
   let tags: FoundTag[] = [];
   let readable = false;
   try {
-    readable = mayHoldTags(pdf, pages);
+    const loaded = loadedContents(pdf, pages);
+    readable = await mayHoldTags(loaded.pages, loaded.resolve);
   } catch {
     // Page content past the budget or undecodable: no tags are read from it.
   }

@@ -1,0 +1,126 @@
+// Issue 30 › 3: an uploaded PDF that surely brings neither text tags nor a form (nor usage rights or
+// signatures) is stored as it came without pdf-lib's full parse, which cost as much as the rest of an
+// upload; everything that may bring fields still takes the full parse, and its fields are found.
+import { PDFDocument, PDFName, PDFRawStream, StandardFonts, type PDFDict, type PDFPage } from 'pdf-lib';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { extractDocumentFields } from '../../src/services/templates/document-fields';
+import { makeSignedPdf } from '../fixtures/pdfs';
+
+// pdf.js (the text-tag reading) is transformed and loaded on first use, which takes the runner seconds once.
+beforeAll(async () => {
+  await extractDocumentFields(await contract(1, (pdf, pages) => addContent(pdf, pages[0], 'BT /F1 12 Tf 72 60 Td ({{Warm}}) Tj ET')), 'warm-up');
+}, 120_000);
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** A contract of `pages` pages, forty lines of text each (as bench/templates uploads), `edit` applied before saving. */
+async function contract(pages: number, edit: (pdf: PDFDocument, pages: PDFPage[]) => void | Promise<void> = () => {}): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.TimesRoman);
+  for (let i = 1; i <= pages; i += 1) {
+    const page = pdf.addPage([612, 792]);
+    for (let line = 0; line < 40; line += 1) page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms of this section.`, { x: 72, y: 740 - line * 15, size: 10, font });
+  }
+  await edit(pdf, pdf.getPages());
+  return pdf.save();
+}
+
+/** Extracts the fields of `bytes`, counting pdf-lib's full loads of it. */
+async function extractCountingLoads(bytes: Uint8Array) {
+  const load = vi.spyOn(PDFDocument, 'load');
+  const result = await extractDocumentFields(bytes, 'documents[0]');
+  return { ...result, loads: load.mock.calls.length };
+}
+
+/** A content stream of raw operators added to the page (compressed, as writers store content). */
+function addContent(pdf: PDFDocument, page: PDFPage, operators: string): void {
+  page.node.addContentStream(pdf.context.register(pdf.context.flateStream(operators)));
+}
+
+function fontsOf(pdf: PDFDocument, resources: PDFDict): PDFDict {
+  return resources.lookup(PDFName.of('Font')) as PDFDict;
+}
+
+describe('the upload shortcut', () => {
+  it('reads a 50-page contract without tags or form through the xref alone, storing the bytes as they came', async () => {
+    const bytes = await contract(50);
+    const { bytes: stored, fields, loads } = await extractCountingLoads(bytes);
+    expect(fields).toEqual([]);
+    expect(stored).toBe(bytes);
+    expect(loads).toBe(0);
+  });
+
+  it('takes the full parse for a tag in compressed content on page 37, and finds it', async () => {
+    const bytes = await contract(50, async (pdf, pages) => {
+      const font = await pdf.embedFont(StandardFonts.Helvetica);
+      pages[36].drawText('{{Buyer Name;role=Buyer}}', { x: 72, y: 80, size: 12, font });
+    });
+    const { fields, loads } = await extractCountingLoads(bytes);
+    expect(loads).toBeGreaterThan(0);
+    expect(fields).toEqual([expect.objectContaining({ name: 'Buyer Name', role: 'Buyer', areas: [expect.objectContaining({ page: 37 })] })]);
+  });
+
+  it('takes the full parse for a tag written in hex, upper or lower case, whitespace between', async () => {
+    for (const hex of ['<7b7B4e616d657d7d>', '<7B \n 7b4E616D657D7D>']) {
+      const bytes = await contract(3, (pdf, pages) => addContent(pdf, pages[2], `BT /F1 12 Tf 72 60 Td ${hex} Tj ET`));
+      expect((await extractCountingLoads(bytes)).loads).toBeGreaterThan(0);
+    }
+  });
+
+  it('takes the full parse for a tag only a form XObject shows', async () => {
+    const bytes = await contract(2, (pdf, pages) => {
+      const xobject = pdf.context.flateStream('BT /F1 12 Tf 0 0 Td ({{Witness}}) Tj ET', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 200, 20] });
+      const ref = pdf.context.register(xobject);
+      pages[1].node.Resources()!.set(PDFName.of('XObject'), pdf.context.obj({ Stamp: ref }));
+      addContent(pdf, pages[1], 'q 1 0 0 1 72 72 cm /Stamp Do Q');
+    });
+    expect((await extractCountingLoads(bytes)).loads).toBeGreaterThan(0);
+  });
+
+  it('takes the full parse for a two-byte font, on the page or inherited from the page tree', async () => {
+    const type0 = (pdf: PDFDocument) => pdf.context.register(pdf.context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: 'Anything' }));
+    const onPage = await contract(2, (pdf, pages) => {
+      fontsOf(pdf, pages[1].node.Resources()!).set(PDFName.of('F9'), type0(pdf));
+    });
+    expect((await extractCountingLoads(onPage)).loads).toBeGreaterThan(0);
+    // The pages keep no resources of their own: /Resources on the tree's root applies to all (ISO 32000-1 § 7.7.3.4).
+    const inherited = await contract(2, (pdf, pages) => {
+      const resources = pdf.context.obj({ Font: pdf.context.obj({ F9: type0(pdf) }) });
+      pdf.catalog.Pages().set(PDFName.of('Resources'), resources);
+      for (const page of pages) page.node.delete(PDFName.of('Resources'));
+    });
+    expect((await extractCountingLoads(inherited)).loads).toBeGreaterThan(0);
+  });
+
+  it('takes the full parse for a form (its catalog compressed in an object stream) and imports the field', async () => {
+    const bytes = await contract(2, (pdf, pages) => {
+      pdf.getForm().createTextField('Employee').addToPage(pages[0], { x: 72, y: 100, width: 200, height: 20 });
+    });
+    const { fields, loads } = await extractCountingLoads(bytes);
+    expect(loads).toBeGreaterThan(0);
+    expect(fields).toEqual([expect.objectContaining({ name: 'Employee', type: 'text' })]);
+  });
+
+  it('takes the full parse for usage rights (/Perms) and for signature dictionaries', async () => {
+    const withPerms = await contract(1, (pdf) => {
+      pdf.catalog.set(PDFName.of('Perms'), pdf.context.obj({}));
+    });
+    expect((await extractCountingLoads(withPerms)).loads).toBeGreaterThan(0);
+    const signed = await makeSignedPdf();
+    const { bytes: stored, loads } = await extractCountingLoads(signed);
+    expect(loads).toBeGreaterThan(0);
+    expect(stored).toBe(signed);
+  });
+
+  it('takes the full parse when a content stream names its filter by reference', async () => {
+    const bytes = await contract(1, (pdf, pages) => {
+      const stream = pdf.context.flateStream('BT /F1 12 Tf 72 60 Td (plain) Tj ET');
+      stream.dict.set(PDFName.of('Filter'), pdf.context.register(PDFName.of('FlateDecode')));
+      expect(stream).toBeInstanceOf(PDFRawStream);
+      pages[0].node.addContentStream(pdf.context.register(stream));
+    });
+    expect((await extractCountingLoads(bytes)).loads).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,78 @@
+// Issue 30 › 3: a bulk create writes its trail entries and outbox events in multi-row inserts (one
+// statement per row made a 100-submission request build 900 statements), each within D1's 100 bound
+// parameters, and the rows land as before: per table in the request's order, ids in the payloads filled.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client';
+import { insertResolvedEventsStatements, insertSubmissionEventsStatements } from '../../src/db/queries/submissions';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { accountEvents } from '../shard-fixtures';
+import { createTemplate, type TemplateFixture } from '../submission-fixtures';
+
+const BULK = 30;
+
+let owner: TestAccount;
+let template: TemplateFixture;
+
+beforeAll(async () => {
+  owner = await createAccount({ plan: 'pro' });
+  template = await createTemplate(owner.token, ['Buyer', 'Seller']);
+});
+
+describe('a bulk create', () => {
+  it('builds its trail and outbox rows as multi-row inserts within 100 parameters each', async () => {
+    const shard = await shardOf(owner.accountId);
+    const db = createDb(shard);
+    const events = Array.from({ length: 25 }, (_, i) => ({
+      event: 'form.created' as const,
+      data: { n: i },
+      refs: { submissionIds: { '$.submission.id': `slug-${i}` }, submitterIds: { '$.submitter.id': `signer-${i}` }, submittersArray: { path: '$.submitters', submissionSlug: `slug-${i}` } },
+    }));
+    const eventStatements = insertResolvedEventsStatements(db, owner.accountId, events);
+    expect(eventStatements).toHaveLength(3);
+    const trail = Array.from({ length: 25 }, (_, i) => ({
+      ref: { submissionSlug: `slug-${i}` },
+      submitterRef: { submitterSlug: `signer-${i}` },
+      row: { accountId: owner.accountId, action: 'sent', ip: '192.0.2.1', userAgent: 'test', data: { n: i }, at: '2026-11-27T12:00:00.000Z' },
+    }));
+    const trailStatements = insertSubmissionEventsStatements(db, trail);
+    expect(trailStatements).toHaveLength(3);
+    for (const statement of [...eventStatements, ...trailStatements]) expect(statement.toSQL().params.length).toBeLessThanOrEqual(100);
+  });
+
+  it('stores every submission’s events in order with their ids filled, and its trail', async () => {
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: {
+        template_id: template.id,
+        submissions: Array.from({ length: BULK }, (_, i) => ({ submitters: [{ role: 'Buyer', email: `buyer-${i}@example.com` }, { role: 'Seller', email: `seller-${i}@example.com` }] })),
+      },
+    });
+    expect(res.status).toBe(201);
+    const created = res.json as { id: number; submitters: { id: number; role: string; status: string }[] }[];
+    expect(created).toHaveLength(BULK);
+    const ids = created.map((s) => s.id);
+    const rows = await accountEvents(owner.accountId, `json_extract(data, '$.submission.id') IN (${ids.map(() => '?').join(', ')})`, ...ids);
+    // Sequential signing: the buyer is invited, the seller waits. Per submission, in id order as written.
+    const expected = created.flatMap((s) => {
+      const [buyer, seller] = [s.submitters.find((x) => x.role === 'Buyer')!, s.submitters.find((x) => x.role === 'Seller')!];
+      return [
+        ['submission.created', s.id, null],
+        ['form.created', s.id, buyer.id],
+        ['submitter.sent', s.id, buyer.id],
+        ['form.created', s.id, seller.id],
+        ['submission.sent', s.id, null],
+      ];
+    });
+    expect(rows.map((r) => { const data = JSON.parse(r.data); return [r.event, data.submission.id, data.submitter?.id ?? null]; })).toEqual(expected);
+    const listed = JSON.parse(rows[0].data).submission.submitters as { id: number; status: string }[];
+    expect(listed.map((s) => [s.id, s.status])).toEqual(created[0].submitters.map((s) => [s.id, s.status]));
+    const shard = await shardOf(owner.accountId);
+    const { results: trail } = await shard
+      .prepare(`SELECT submission_id, submitter_id, action FROM submission_events WHERE submission_id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`)
+      .bind(...ids)
+      .all<{ submission_id: number; submitter_id: number | null; action: string }>();
+    expect(trail.map((t) => [t.action, t.submission_id, t.submitter_id])).toEqual(
+      created.flatMap((s) => [['created', s.id, null], ['sent', s.id, s.submitters.find((x) => x.role === 'Buyer')!.id]]),
+    );
+  });
+});
