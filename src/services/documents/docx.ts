@@ -2,7 +2,7 @@
 // a bounded unzip, docxtemplater configured for that syntax, and the variables a document references.
 import type Docxtemplater from 'docxtemplater';
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
-import { UnusableDocument } from '../pdf/inspect-pdf';
+import { UnusableDocument } from '../pdf/pdf-file';
 import { concatBytes } from '../../lib/bytes';
 
 const MB = 1024 * 1024;

@@ -5,7 +5,7 @@
 import { unprocessable } from '../../lib/errors';
 import { docxHeaderFooter, docxVariables, fillDocx, HEADER_FOOTER_PARTS, looksLikeZip, unzipDocx, type DocxFiles, type VariableValues } from '../documents/docx';
 import { copyStoredFiles, type Upload } from '../documents/ingest';
-import { UnusableDocument } from '../pdf/inspect-pdf';
+import { UnusableDocument } from '../pdf/pdf-file';
 import type { BrowserLauncher } from '../rendering/browser-launches';
 import { renderDocuments } from '../rendering/print-documents';
 
