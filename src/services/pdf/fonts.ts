@@ -2,6 +2,7 @@
 // Helvetica, which costs nothing to embed; anything else uses DejaVu Sans, embedded as a subset only
 // when a document needs it, so names in Greek, Cyrillic, Central European scripts and many symbols
 // render instead of failing WinAnsi encoding.
+import fontkit from '@pdf-lib/fontkit';
 import { StandardFonts, type PDFDocument, type PDFFont } from 'pdf-lib';
 import type * as Fontkit from '@pdf-lib/fontkit';
 import { setTextMeasure } from './text-layout';
@@ -25,24 +26,17 @@ const UNICODE_FILES: Record<FontStyle, Uint8Array> = {
 /**
  * fontkit with parsed fonts kept for the isolate's life: parsing a 700 KB TrueType file costs far more
  * than stamping a document, and a parsed font is only read from (each document gets its own subset).
- * fontkit is imported on the first Unicode font, not with this module: evaluating it decompresses its
- * Brotli dictionary and builds Unicode tables, ~50 ms that every new isolate would otherwise pay before
- * its first request (decisions.md › Cold start).
  */
 const parsed = new WeakMap<Uint8Array, unknown>();
-let cachingFontkit: Promise<typeof Fontkit> | undefined;
-
-function loadFontkit(): Promise<typeof Fontkit> {
-  return (cachingFontkit ??= import('@pdf-lib/fontkit').then(({ default: fontkit }) => ({
-    ...fontkit,
-    create(data: Uint8Array, postscriptName?: string) {
-      if (postscriptName !== undefined) return fontkit.create(data, postscriptName);
-      let font = parsed.get(data);
-      if (!font) parsed.set(data, (font = fontkit.create(data)));
-      return font;
-    },
-  }) as typeof Fontkit));
-}
+const cachingFontkit = {
+  ...fontkit,
+  create(data: Uint8Array, postscriptName?: string) {
+    if (postscriptName !== undefined) return fontkit.create(data, postscriptName);
+    let font = parsed.get(data);
+    if (!font) parsed.set(data, (font = fontkit.create(data)));
+    return font;
+  },
+} as typeof fontkit;
 
 let winAnsi: Set<number> | undefined;
 
@@ -68,7 +62,9 @@ const PLAIN_FEATURES = Object.fromEntries(
 export class DocumentFonts {
   private readonly embedded = new Map<string, Promise<PDFFont>>();
 
-  constructor(private readonly pdf: PDFDocument) {}
+  constructor(private readonly pdf: PDFDocument) {
+    pdf.registerFontkit(cachingFontkit);
+  }
 
   private embed(key: string, load: () => Promise<PDFFont>): Promise<PDFFont> {
     let font = this.embedded.get(key);
@@ -82,7 +78,6 @@ export class DocumentFonts {
 
   private async unicode(style: FontStyle, shaped: boolean): Promise<PDFFont> {
     return this.embed(`uni-${style}-${shaped}`, async () => {
-      this.pdf.registerFontkit(await loadFontkit());
       const font = await this.pdf.embedFont(UNICODE_FILES[style], { subset: true, ...(shaped ? {} : { features: PLAIN_FEATURES }) });
       const parsedFont = parsed.get(UNICODE_FILES[style]) as Fontkit.Font | undefined;
       // Unshaped, a string's width is the sum of its glyphs' advances: what pdf-lib's layout-based
