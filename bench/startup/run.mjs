@@ -82,7 +82,7 @@ function printHeaviestModules(profilePath, count) {
     if (marker) starts.push([i + 1, marker[1]]);
   });
   const moduleAt = (line) => {
-    let found = '(bundle prelude)';
+    let found = '(esbuild helpers)';
     for (const [start, name] of starts) {
       if (start > line) break;
       found = name;
@@ -105,7 +105,8 @@ function printHeaviestModules(profilePath, count) {
       continue;
     }
     const ticks = positionTicks.reduce((sum, t) => sum + t.ticks, 0);
-    if (ticks === 0) add(moduleAt(callFrame.lineNumber + 1), ms);
+    // The bundle's own top level (every ESM module's statements, hoisted there) has no line in the profile.
+    if (ticks === 0) add(callFrame.lineNumber < 0 ? '(top-level statements, unattributed)' : moduleAt(callFrame.lineNumber + 1), ms);
     for (const t of positionTicks) add(moduleAt(t.line), (ms * t.ticks) / ticks);
   }
   console.log('');

@@ -8,7 +8,7 @@ import { latin1 } from './pdf-syntax';
 import { looksLikePdf, SCAN_WINDOW, UnusableDocument } from './pdf-file';
 import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';
 
-export { looksLikePdf, UnusableDocument } from './pdf-file';
+export { UnusableDocument } from './pdf-file';
 
 export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[] };
 
