@@ -9,3 +9,12 @@ for (const [shard, binding] of shardBindings(env).entries()) {
   await applyD1Migrations(binding, env.TEST_MIGRATIONS);
   await binding.batch(idBlockStatements(shard).map((sql) => binding.prepare(sql)));
 }
+
+// The Worker loads its PDF and signature engines on first use (decisions.md › Cold start). In a test file that
+// first use would fall inside a test's 5 s (transforming and fetching a few hundred modules through vitest), so
+// they load here, before the file's tests, as they did while they were static imports of the Worker.
+await Promise.all([
+  import('../src/services/sealing/seal-submission'),
+  import('../src/services/sealing/qes-signing-flow'),
+  import('../src/services/templates/document-fields'),
+]);

@@ -5,7 +5,6 @@
 // path, so a batch that sealed anything wakes the webhook fan-out, as API writes do. The queue also
 // carries thumbnail batches (src/queues/thumbnails.ts): document work off the request path, one at a time.
 import type { ShardScope } from '../db/shards';
-import { sealSubmission } from '../services/sealing/seal-submission';
 import { recordSealingFailure } from '../services/sealing/sealing-status';
 import type { SealingQueueBody } from '../env';
 import type { ThumbnailQueueBody } from '../env';
@@ -35,6 +34,8 @@ export async function consumeSealing(batch: MessageBatch<DocumentQueueBody>, sco
       continue;
     }
     try {
+      // The sealing engine (pdf-lib, PKI.js) loads with the first seal, not with the isolate (decisions.md › Cold start).
+      const { sealSubmission } = await import('../services/sealing/seal-submission');
       if ((await sealSubmission(env, scope, id)) === 'sealed') wroteEvents = true;
       message.ack();
     } catch (err) {

@@ -8,11 +8,8 @@ import { findPrincipalByTokenHash } from '../../db/queries/access-tokens';
 import { listOutbox } from '../../db/queries/messages';
 import { serializeUser } from '../users/users.handlers';
 import { serializeAccount } from '../settings/settings.handlers';
-import { PDFDocument } from 'pdf-lib';
-import { generateCertificateAuthority, generateSigningIdentity, type SigningIdentity } from '../../services/pdf/certificate';
-import { sealDocument, type SignerStep } from '../../services/pdf/seal';
-import { issueSignerCertificate } from '../../services/certificates/signer-certificate';
-import { timestamperFor } from '../../services/pdf/timestamp';
+import type { SigningIdentity } from '../../services/pdf/certificate';
+import type { SignerStep } from '../../services/pdf/seal';
 import type { FieldStamp } from '../../services/pdf/stamp';
 import { isDevelopment } from '../../lib/environment';
 
@@ -42,6 +39,13 @@ export function createDevRoutes() {
   let benchIdentity: Promise<SigningIdentity> | undefined;
   let benchAuthority: Promise<SigningIdentity> | undefined;
   dev.post('/bench/seal', async (c) => {
+    // The PDF and signature engines load on first use (decisions.md › Cold start).
+    const [{ generateCertificateAuthority, generateSigningIdentity }, { sealDocument }, { issueSignerCertificate }, { timestamperFor }] = await Promise.all([
+      import('../../services/pdf/certificate'),
+      import('../../services/pdf/seal'),
+      import('../../services/certificates/signer-certificate'),
+      import('../../services/pdf/timestamp'),
+    ]);
     const original = new Uint8Array(await c.req.arrayBuffer());
     const fields = Number(c.req.query('fields') ?? 30);
     const signers = Number(c.req.query('signers') ?? 3);
@@ -99,6 +103,7 @@ export function createDevRoutes() {
   });
 
   dev.post('/bench/pdf-roundtrip', async (c) => {
+    const { PDFDocument } = await import('pdf-lib');
     const pdf = await PDFDocument.load(new Uint8Array(await c.req.arrayBuffer()), { updateMetadata: false });
     const bytes = await pdf.save({ useObjectStreams: false });
     return c.json({ bytes: bytes.length });

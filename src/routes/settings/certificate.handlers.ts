@@ -2,8 +2,6 @@
 import type { AppRouteHandler } from '../app-route-handler';
 import type { SigningIdentityRow } from '../../db/schema';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
-import { activeIdentityRow, removeUploadedIdentity, uploadSigningIdentity } from '../../services/certificates/account-identity';
-import { UnusableCertificate } from '../../services/certificates/pkcs12';
 import { readSingleFileUpload } from '../single-file-upload';
 import type * as routes from './certificate.routes';
 
@@ -25,7 +23,11 @@ export function serializeCertificate(row: SigningIdentityRow) {
   };
 }
 
+/** The certificate services bring PKI.js, loaded on first use (decisions.md › Cold start). */
+const identities = () => import('../../services/certificates/account-identity');
+
 export const getCertificate: AppRouteHandler<typeof routes.getCertificate> = async (c) => {
+  const { activeIdentityRow } = await identities();
   const row = await activeIdentityRow(c.env, c.var.scope.db, c.var.principal.account);
   return c.json({ certificate: serializeCertificate(row) }, 200);
 };
@@ -36,6 +38,7 @@ export const uploadCertificate: AppRouteHandler<typeof routes.uploadCertificate>
   if (password === undefined || password === null) throw new ApiError(400, 'password is required (an empty string for a file without one).');
   if (typeof password !== 'string') throw new ApiError(400, 'password must be a string.');
   const accountId = c.var.principal.account.id;
+  const [{ uploadSigningIdentity }, { UnusableCertificate }] = await Promise.all([identities(), import('../../services/certificates/pkcs12')]);
   let row: SigningIdentityRow;
   try {
     row = await uploadSigningIdentity(c.env, c.var.scope.db, accountId, file, password);
@@ -50,6 +53,7 @@ export const uploadCertificate: AppRouteHandler<typeof routes.uploadCertificate>
 export const deleteCertificate: AppRouteHandler<typeof routes.deleteCertificate> = async (c) => {
   const accountId = c.var.principal.account.id;
   const db = c.var.scope.db;
+  const { activeIdentityRow, removeUploadedIdentity } = await identities();
   if (!(await removeUploadedIdentity(db, accountId))) throw notFound('Uploaded certificate');
   c.set('audit', { action: 'certificate.delete', resourceType: 'account', resourceId: accountId });
   return c.json({ certificate: serializeCertificate(await activeIdentityRow(c.env, db, c.var.principal.account)) }, 200);

@@ -27,10 +27,9 @@ import { frameAncestors } from '../../services/embed/embed-origins';
 import { isDevelopment } from '../../lib/environment';
 import type { Account } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
-import { beginQesSigning } from '../../services/sealing/qes-signing-flow';
 import { qesApiError, qesRedirectUri } from './signing.qes-errors';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
-import { zipSealedDocuments } from '../../services/sealing/combined-document';
+import { zipSealedDocuments } from '../../services/sealing/sealed-zip';
 import { paymentStates, startFieldCheckout } from '../../services/payments/field-payments';
 import { PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './signing.routes';
@@ -316,7 +315,9 @@ export const postAttachment: AppRouteHandler<typeof routes.postAttachment> = asy
 export const postSubmit: AppRouteHandler<typeof routes.postSubmit> = async (c) => {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   if (signing.scope.submission.signatureLevel === 'qes') {
-    // The signer completes only once the provider has signed (GET /s/:slug/qes/callback).
+    // The signer completes only once the provider has signed (GET /s/:slug/qes/callback). The signature
+    // engine loads on first use (decisions.md › Cold start).
+    const { beginQesSigning } = await import('../../services/sealing/qes-signing-flow');
     try {
       const url = await beginQesSigning(c.env, ctx, signing, c.req.valid('json').values ?? {}, qesRedirectUri(c, signing));
       const slug = signing.submitter.slug;

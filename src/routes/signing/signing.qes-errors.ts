@@ -5,7 +5,7 @@ import type { AppEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { QesProviderError } from '../../services/qes/provider-error';
-import { QesSigningStopped } from '../../services/sealing/qes-signing-flow';
+import { QesSigningStopped } from '../../services/sealing/qes-signing-stopped';
 import type { Signing } from '../../services/signing/signing-session';
 
 type C = Context<AppEnv>;

@@ -2,13 +2,15 @@
 // that signs and completes, the retry, and how a stop is shown. Page routes, outside the OpenAPI document.
 import { ApiError, notFound } from '../../lib/errors';
 import { isDevelopment } from '../../lib/environment';
-import { beginQesSigning, finishQesSigning } from '../../services/sealing/qes-signing-flow';
 import { pageKind, type Signing } from '../../services/signing/signing-session';
 import { pageBranding } from '../../signing-page/branding';
 import { embedOptionsOf } from '../../signing-page/embed-options';
 import { MessagePage, QesRetryPage } from '../../signing-page/pages';
 import { html, loadVerifiedWithLiveLinks, pageFrame, type C } from './signing.handlers';
 import { qesRedirectUri, qesStopped } from './signing.qes-errors';
+
+/** The QES flow brings pdf-lib and PKI.js, loaded on first use (decisions.md › Cold start). */
+const signatureEngine = () => import('../../services/sealing/qes-signing-flow');
 
 async function qesRetryPage(c: C, signing: Signing, text: string) {
   const { scope, account } = signing;
@@ -32,6 +34,7 @@ export async function qesCallback(c: C) {
   const slug = signing.submitter.slug;
   if (signing.scope.submission.signatureLevel !== 'qes') throw notFound('Signing step');
   if (signing.submitter.status === 'completed') return c.redirect(`/s/${slug}`, 303);
+  const { finishQesSigning } = await signatureEngine();
   try {
     await finishQesSigning(c.env, ctx, signing, new URL(c.req.url).searchParams);
   } catch (error) {
@@ -52,6 +55,7 @@ export async function qesRetry(c: C) {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   if (signing.scope.submission.signatureLevel !== 'qes') throw notFound('Signing step');
   if (pageKind(signing) !== 'form') return c.redirect(`/s/${signing.submitter.slug}`, 303);
+  const { beginQesSigning } = await signatureEngine();
   try {
     return c.redirect(await beginQesSigning(c.env, ctx, signing, {}, qesRedirectUri(c, signing)), 303);
   } catch (error) {

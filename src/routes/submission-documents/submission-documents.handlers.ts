@@ -8,12 +8,9 @@ import type { Submission, SubmissionDocument } from '../../db/schema/index';
 import { attachment } from '../../lib/content-disposition';
 import { ApiError, notFound } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
-import { accountSigningIdentity } from '../../services/certificates/account-identity';
-import { combineSealedDocuments, storedCombinedDocument, zipSealedDocuments } from '../../services/sealing/combined-document';
 import { requestReseal, sealingStatus } from '../../services/sealing/sealing-status';
+import { zipSealedDocuments } from '../../services/sealing/sealed-zip';
 import { combinedDocumentKey } from '../../services/submissions/file-keys';
-import { timestampAuthorities, timestamperFor, TimestampFailure } from '../../services/pdf/timestamp';
-import { ValidationDataFailure } from '../../services/pdf/validation-data';
 import type * as routes from './submission-documents.routes';
 
 async function loadSubmission(c: Context<AppEnv>, id: number): Promise<Submission> {
@@ -92,6 +89,14 @@ export const downloadSubmissionDocument: AppRouteHandler<typeof routes.downloadS
       const zip = zipSealedDocuments(await readFiles());
       return c.body(zip as Uint8Array<ArrayBuffer>, 200, { ...noStore, 'Content-Type': 'application/zip', 'Content-Length': String(zip.length), 'Content-Disposition': attachment(`${base}.zip`) }) as never;
     }
+    // The PDF and signature engines load on first use, not with the isolate (decisions.md › Cold start).
+    const [{ combineSealedDocuments, storedCombinedDocument }, { accountSigningIdentity }, { timestampAuthorities, timestamperFor, TimestampFailure }, { ValidationDataFailure }] =
+      await Promise.all([
+        import('../../services/sealing/combined-document'),
+        import('../../services/certificates/account-identity'),
+        import('../../services/pdf/timestamp'),
+        import('../../services/pdf/validation-data'),
+      ]);
     const account = c.var.principal.account;
     const authorities = timestampAuthorities(c.env.TSA_URLS);
     const combined = await storedCombinedDocument(c.env.FILES, combinedDocumentKey(account.id, submission.id), async () =>

@@ -12,7 +12,6 @@ import { baseUrl } from '../../lib/request';
 import { validationError } from '../../lib/validation';
 import { auditStatementFor } from '../../middleware/audit';
 import { upgradeUrl } from '../../middleware/authorize';
-import { bundlePdfs } from '../../services/pdf/bundle';
 import * as creating from '../../services/templates/create-template';
 import { browserLauncher } from '../../services/rendering/browser-launches';
 import { convertDocxUploads, DOCX_CONTENT_TYPE, docxSourceKey, keepDocxSources } from '../../services/templates/docx-documents';
@@ -246,6 +245,8 @@ export const downloadTemplate: AppRouteHandler<typeof routes.downloadTemplate> =
       return new Uint8Array(await object.arrayBuffer());
     }),
   );
+  // pdf-lib loads on first use (decisions.md › Cold start).
+  const { bundlePdfs } = await import('../../services/pdf/bundle');
   const bundle = await bundlePdfs(files, template.name);
   return c.body(bundle.buffer as ArrayBuffer, 200, { ...headers, 'Content-Length': String(bundle.byteLength) }) as never;
 };

@@ -3,8 +3,7 @@ import type { AppRouteHandler } from '../app-route-handler';
 import { isSealedByAccount } from '../../db/queries/submission-documents';
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
-import { looksLikePdf } from '../../services/pdf/inspect-pdf';
-import { inspectSignatures, UnreadableForVerification } from '../../services/pdf/verify';
+import { looksLikePdf } from '../../services/pdf/pdf-file';
 import { readSingleFileUpload } from '../single-file-upload';
 import type * as routes from './tools.routes';
 
@@ -16,6 +15,8 @@ export const verifyPdf: AppRouteHandler<typeof routes.verifyPdf> = async (c) => 
   const { file } = await readSingleFileUpload(c, MAX_BODY_BYTES);
   if (file.length > MAX_FILE_BYTES) throw unprocessable('file is larger than 20 MB.');
   if (!looksLikePdf(file)) throw unprocessable('file is not a PDF file.');
+  // The PDF and signature engines load on first use (decisions.md › Cold start).
+  const { inspectSignatures, UnreadableForVerification } = await import('../../services/pdf/verify');
   let signatures;
   try {
     signatures = await inspectSignatures(file);

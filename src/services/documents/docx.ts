@@ -1,12 +1,8 @@
 // DOCX templates (spec › Template document: `.docx` with `[[variable]]` and `[[if:variable]]…[[else]]…[[end]]`):
 // a bounded unzip, docxtemplater configured for that syntax, and the variables a document references.
-import Docxtemplater from 'docxtemplater';
+import type Docxtemplater from 'docxtemplater';
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate';
-import fileTypeConfigs from 'docxtemplater/js/file-type-config.js';
-import moduleWrapper from 'docxtemplater/js/module-wrapper.js';
-import createLoopModule from 'docxtemplater/js/modules/loop.js';
-import PizZip from 'pizzip';
-import { UnusableDocument } from '../pdf/inspect-pdf';
+import { UnusableDocument } from '../pdf/pdf-file';
 import { concatBytes } from '../../lib/bytes';
 
 const MB = 1024 * 1024;
@@ -106,7 +102,7 @@ const ELSE = 'else';
  * `[[end]]` closes the innermost one (docxtemplater closes any section with an empty end tag).
  * `[[else]]` is rewritten by `elseModule` before pairing.
  */
-function conditionModule() {
+function conditionModule(createLoopModule: () => unknown) {
   const loop = createLoopModule() as { prefix: Record<string, unknown> };
   loop.prefix = { start: IF, end: END, inverted: `${IF}!`, dash: /^-([^\s]+)\s(.+)/ };
   return loop;
@@ -148,8 +144,21 @@ function variableName(tag: string): string {
   return tag.trim().replace(/^!/, '').trim();
 }
 
-/** Compiles a DOCX with our syntax; an unusable template is an UnusableDocument naming the problem. */
-function compile(files: DocxFiles, nullGetter: (part: Part) => unknown): Docxtemplater {
+/**
+ * Compiles a DOCX with our syntax; an unusable template is an UnusableDocument naming the problem.
+ * docxtemplater and PizZip are imported here, on the first DOCX, not with this module: evaluating them
+ * (and the XML parser they bring) is work every new isolate would otherwise pay before its first
+ * request (decisions.md › Cold start).
+ */
+async function compile(files: DocxFiles, nullGetter: (part: Part) => unknown): Promise<Docxtemplater> {
+  const [{ default: Docxtemplater }, { default: fileTypeConfigs }, { default: moduleWrapper }, { default: createLoopModule }, { default: PizZip }] =
+    await Promise.all([
+      import('docxtemplater'),
+      import('docxtemplater/js/file-type-config.js'),
+      import('docxtemplater/js/module-wrapper.js'),
+      import('docxtemplater/js/modules/loop.js'),
+      import('pizzip'),
+    ]);
   const zip = new PizZip();
   for (const [name, data] of Object.entries(files)) zip.file(name, data);
   try {
@@ -159,7 +168,7 @@ function compile(files: DocxFiles, nullGetter: (part: Part) => unknown): Docxtem
       linebreaks: true,
       // The loop module replaced by ours (docxtemplater refuses a second LoopModule); [[else]] is
       // rewritten before the loop module pairs sections, so it comes first.
-      fileTypeConfig: { ...fileTypeConfigs.docx(), baseModules: [() => moduleWrapper(elseModule), conditionModule, ...fileTypeConfigs.docx().baseModules.slice(1)] },
+      fileTypeConfig: { ...fileTypeConfigs.docx(), baseModules: [() => moduleWrapper(elseModule), () => conditionModule(createLoopModule), ...fileTypeConfigs.docx().baseModules.slice(1)] },
       parser: (tag: string) => ({
         get: (scope: Record<string, unknown>) => {
           if (tag === '.') return scope;
@@ -181,8 +190,8 @@ function describeTemplateError(error: unknown): string {
 }
 
 /** Every variable the document (body, headers, footers) names, sorted, built-ins included. */
-export function docxVariables(files: DocxFiles): string[] {
-  const doc = compile(files, () => '');
+export async function docxVariables(files: DocxFiles): Promise<string[]> {
+  const doc = await compile(files, () => '');
   const found = new Set<string>();
   const walk = (tags: Record<string, unknown>) => {
     for (const [tag, inner] of Object.entries(tags)) {
@@ -201,8 +210,8 @@ export function docxVariables(files: DocxFiles): string[] {
  * Fills the DOCX. `values` missing a variable leave it as its `[[name]]` text (the template's own
  * rendering, on which fields are placed); a condition without a value is false.
  */
-export function fillDocx(files: DocxFiles, values: VariableValues): Uint8Array {
-  const doc = compile(files, (part) => (part.module === 'loop' ? false : `[[${part.value ?? ''}]]`));
+export async function fillDocx(files: DocxFiles, values: VariableValues): Promise<Uint8Array> {
+  const doc = await compile(files, (part) => (part.module === 'loop' ? false : `[[${part.value ?? ''}]]`));
   try {
     doc.render(values);
   } catch (error) {

@@ -2,7 +2,8 @@
 // converted to PDF before they get here (services/templates/docx-documents.ts, create-html-template.ts).
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
-import { inspectPdf, looksLikePdf, UnusableDocument, type DocumentFacts } from '../pdf/inspect-pdf';
+import type { DocumentFacts } from '../pdf/inspect-pdf';
+import { looksLikePdf, UnusableDocument } from '../pdf/pdf-file';
 
 const MB = 1024 * 1024;
 
@@ -31,7 +32,8 @@ export type PreparedDocument = DocumentFacts & {
 type Ingestor = { contentType: string; matches: (upload: Upload) => boolean; inspect: (bytes: Uint8Array) => Promise<DocumentFacts> };
 
 const INGESTORS: Ingestor[] = [
-  { contentType: 'application/pdf', matches: (u) => looksLikePdf(u.bytes), inspect: inspectPdf },
+  // pdf-lib loads with the first PDF read, not with the isolate (decisions.md › Cold start).
+  { contentType: 'application/pdf', matches: (u) => looksLikePdf(u.bytes), inspect: async (bytes) => (await import('../pdf/inspect-pdf')).inspectPdf(bytes) },
 ];
 
 function describeUnsupported(upload: Upload): string {

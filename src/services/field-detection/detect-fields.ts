@@ -8,7 +8,6 @@ import { nowIso } from '../../lib/time';
 import { storedAsInputs, type FieldInput } from '../templates/template-fields';
 import type { TemplateContext } from '../templates/template-records';
 import { updateTemplate } from '../templates/update-template';
-import { readPageLayouts, UnreadableForDetection } from './page-layout';
 import { proposeFields, type Proposal } from './propose-fields';
 
 export type DetectionStatus = 'none' | 'running' | 'done' | 'failed';
@@ -46,6 +45,8 @@ async function put(bucket: R2Bucket, document: TemplateDocument, record: Documen
 /** Reads one document and proposes its fields; an unreadable file is a failed result, never a throw. */
 async function detectDocument(bucket: R2Bucket, document: TemplateDocument): Promise<DocumentDetection> {
   await put(bucket, document, { status: 'running', fields: [], detected_at: nowIso() });
+  // pdf.js and pdf-lib load with the first detection, not with the isolate (decisions.md › Cold start).
+  const { readPageLayouts, UnreadableForDetection } = await import('./page-layout');
   let record: DocumentDetection;
   try {
     const object = await bucket.get(document.r2Key);

@@ -5,21 +5,14 @@ import { DecodedSizeExceeded, STRUCTURE_STREAMS_BUDGET } from './bounded-decode'
 import { loadPdf } from './load-pdf';
 import { existingSignatures, type ExistingSignatures } from './existing-signatures';
 import { latin1 } from './pdf-syntax';
+import { looksLikePdf, SCAN_WINDOW, UnusableDocument } from './pdf-file';
 import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';
+
+export { UnusableDocument } from './pdf-file';
 
 export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[] };
 
-/** A reason an upload cannot be used, as the end of a sentence: "… is encrypted; remove the password …". */
-export class UnusableDocument extends Error {}
-
-const HEADER = '%PDF-';
 const TRAILER = '%%EOF';
-/** Readers accept the header within the first 1024 bytes and %%EOF within the last 1024 (PDF 32000 § 7.5). */
-const SCAN_WINDOW = 1024;
-
-export function looksLikePdf(bytes: Uint8Array): boolean {
-  return latin1(bytes.subarray(0, SCAN_WINDOW)).includes(HEADER);
-}
 
 const BYTE_RANGE_TEXT = '/ByteRange';
 const UNSIGNED: ExistingSignatures = { certification: null, approval: false, usageRights: false };

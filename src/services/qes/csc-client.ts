@@ -11,6 +11,7 @@ import { readLimited } from '../../lib/request';
 import { QesProviderError, type QesProviderErrorKind } from './provider-error';
 import { checkQesProviderUrl, type QesProviderEnv } from './provider-url';
 import { fromBase64, toBase64, toBase64Url } from '../../lib/base64';
+import { splitApiKey } from './provider-credentials';
 
 export const CSC_OID = {
   sha256: '2.16.840.1.101.3.4.2.1',
@@ -39,13 +40,6 @@ type Json = Record<string, unknown>;
 
 /** A provider's error code, only when it looks like one (never free text from its body). */
 const errorCode = (body: Json | null) => (typeof body?.error === 'string' && /^[a-z_]{1,40}$/.test(body.error) ? body.error : null);
-
-/** The account's key is the OAuth client the provider registered for it: `client_id:client_secret`. */
-export function splitApiKey(apiKey: string): { clientId: string; clientSecret: string } | null {
-  const at = apiKey.indexOf(':');
-  if (at <= 0 || at === apiKey.length - 1) return null;
-  return { clientId: apiKey.slice(0, at), clientSecret: apiKey.slice(at + 1) };
-}
 
 /** What a provider's refusal means for us, from its status and CSC error (§ 10.2) and the step it answered. */
 function refusalKind(step: 'service' | 'credential', status: number, body: Json | null): QesProviderErrorKind {

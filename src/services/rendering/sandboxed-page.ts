@@ -1,6 +1,6 @@
 // A Browser Rendering page that reaches nothing: every request the page makes is answered from a fixed
 // set of in-memory resources or aborted, so tenant HTML cannot fetch (SSRF) or read files (file:).
-import puppeteer, { type Browser, type HTTPRequest, type Page } from '@cloudflare/puppeteer';
+import type { Browser, HTTPRequest, Page } from '@cloudflare/puppeteer';
 import { takeBrowserLaunch, type BrowserLauncher, type LaunchUse } from './browser-launches';
 
 /** The made-up origin rendered documents live on (RFC 2606 `.invalid`: never resolvable). */
@@ -24,6 +24,8 @@ export class RenderingUnavailable extends Error {}
 export async function openBrowser(launcher: BrowserLauncher, use: LaunchUse): Promise<Browser> {
   if (!launcher.binding) throw new RenderingUnavailable('The BROWSER binding (Browser Rendering) is not configured.');
   await takeBrowserLaunch(launcher, use);
+  // Imported on the first launch, not with this module (decisions.md › Cold start).
+  const { default: puppeteer } = await import('@cloudflare/puppeteer');
   try {
     return await puppeteer.launch(launcher.binding);
   } catch (error) {

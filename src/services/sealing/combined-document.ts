@@ -2,7 +2,6 @@
 // of every sealed document merged into one PDF and sealed again with the account's identity — the
 // copies' own signatures cannot survive a merge, so their invisible signature fields are left out —
 // or a zip of the individual sealed files, each keeping its own signature.
-import { zipSync } from 'fflate';
 import { PDFArray, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { loadPdf } from '../pdf/load-pdf';
 import type { SigningIdentity } from '../pdf/certificate';
@@ -60,15 +59,4 @@ export async function combineSealedDocuments(
   const signed = await signWholePdf(combined, signer, signature, timestamper);
   if (!timestamper) return signed.bytes;
   return addLongTermValidation(combined, signed.bytes, await collectValidationData([signed.contents]), timestamper);
-}
-
-/** A zip of the sealed PDFs, stored uncompressed (PDF streams are compressed already). */
-export function zipSealedDocuments(files: { filename: string; bytes: Uint8Array }[]): Uint8Array {
-  const entries: Record<string, [Uint8Array, { level: 0 }]> = {};
-  for (const file of files) {
-    let name = file.filename;
-    for (let n = 2; name in entries; n += 1) name = file.filename.replace(/(\.pdf)?$/i, ` (${n}).pdf`);
-    entries[name] = [file.bytes, { level: 0 }];
-  }
-  return zipSync(entries);
 }

@@ -31,19 +31,10 @@ import { cmsFromSignHash, signedAttributesHash } from '../qes/remote-signature';
 import { certificateMetadata, currentRevision, dropPending, preparedKey, readPending, revisionKey, signatureKey, writePending, type PendingAuthorization } from './qes-revisions';
 import { describeCertificate } from '../certificates/signer-certificate';
 import { fromBase64, toBase64 } from '../../lib/base64';
+import { QesSigningStopped } from './qes-signing-stopped';
 
 export type QesSigningEnv = QesProviderEnv & LongTermEnv & { FILES: R2Bucket; ENCRYPTION_KEY?: string };
 
-/** Signing stopped for a reason of ours, not the provider's; `signerMessage` is for the retry page. */
-export class QesSigningStopped extends Error {
-  constructor(
-    readonly signerMessage: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'QesSigningStopped';
-  }
-}
 
 /** Who the authorization's `state` is bound to. */
 const signerOf = (submitterId: number) => `submitter:${submitterId}`;

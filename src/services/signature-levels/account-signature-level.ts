@@ -6,9 +6,7 @@ import type { Account } from '../../db/schema';
 import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
 import { isProduction } from '../../lib/environment';
 import { unprocessable } from '../../lib/errors';
-import { confirmQesCredentials } from '../qes/confirm-credentials';
-import { splitApiKey } from '../qes/csc-client';
-import type { QesProviderCredentials } from '../qes/provider-credentials';
+import { splitApiKey, type QesProviderCredentials } from '../qes/provider-credentials';
 import type { QesProviderEnv } from '../qes/provider-url';
 import type { SignatureLevel } from './levels';
 
@@ -98,7 +96,8 @@ export async function saveSignatureLevel(
       ? await qesProviderCredentials(env.ENCRYPTION_KEY, account)
       : null;
   // New credentials are confirmed whatever the level, stored ones when qes is chosen with them.
-  if (credentials) await confirmQesCredentials(env, credentials);
+  // The CSC client brings PKI.js, loaded on first use (decisions.md › Cold start).
+  if (credentials) await (await import('../qes/confirm-credentials')).confirmQesCredentials(env, credentials);
 
   const values: Parameters<typeof setSignatureLevel>[2] = { signatureLevel: change.level };
   if (change.provider !== undefined) values.signatureProvider = change.provider;

@@ -5,10 +5,9 @@
 import type { TemplateDocument } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { unzipDocx, type VariableValues } from '../documents/docx';
-import { inspectPdf, UnusableDocument } from '../pdf/inspect-pdf';
+import { UnusableDocument } from '../pdf/pdf-file';
 import type { BrowserLauncher } from '../rendering/browser-launches';
 import { renderDocuments } from '../rendering/print-documents';
-import { extractDocumentFields } from '../templates/document-fields';
 import { docxSourceKey, docxVariablesKey, printableDocx, type DocxSource } from '../templates/docx-documents';
 
 /** Where a submission's own copy of a template document lives (under the document's key, so it goes with it). */
@@ -106,6 +105,8 @@ export async function generateDocuments(bucket: R2Bucket, browser: BrowserLaunch
     }
   }
   const pdfs = await renderDocuments(browser, { documents: pages, size: 'Letter' });
+  // pdf-lib loads with the first generated document, not with the isolate (decisions.md › Cold start).
+  const [{ inspectPdf }, { extractDocumentFields }] = await Promise.all([import('../pdf/inspect-pdf'), import('../templates/document-fields')]);
   const out: GeneratedDocument[] = [];
   for (const [f, { submissionSlug, where }] of fillings.entries()) {
     for (const [d, { document }] of docs.entries()) {

@@ -13,7 +13,6 @@ import { notFound, unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { copyStoredFiles, deleteStoredFiles, documentKey, ingestDocuments, UPLOAD_LIMITS, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
-import { withDocumentFields } from './document-fields';
 import { copyDocxSources } from './docx-documents';
 import { buildFields, buildRoles, storedAsInputs, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
@@ -129,6 +128,8 @@ export async function createTemplate(ctx: TemplateContext, given: CreateTemplate
   if (given.documents.length === 0) {
     throw unprocessable('documents must include at least one file; a template cannot be created from a field list alone.');
   }
+  // Reading the PDFs loads pdf-lib on first use (decisions.md › Cold start).
+  const { withDocumentFields } = await import('./document-fields');
   const input = { ...given, documents: await withDocumentFields(given.documents) };
   // Before any file is stored: another account's brand id is refused like an unknown one (spec › Create brand).
   await checkBrandPreference(ctx.db, ctx.actor.accountId, input.preferences);

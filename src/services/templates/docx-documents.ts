@@ -2,11 +2,10 @@
 // bounds, its variables listed, rendered with variables left as their `[[name]]` text, converted to
 // HTML by mammoth and printed through Browser Rendering like an HTML template. The PDF is what fields
 // are placed on; the original DOCX and its variable list are kept beside it in R2.
-import mammoth from 'mammoth';
 import { unprocessable } from '../../lib/errors';
 import { docxHeaderFooter, docxVariables, fillDocx, HEADER_FOOTER_PARTS, looksLikeZip, unzipDocx, type DocxFiles, type VariableValues } from '../documents/docx';
 import { copyStoredFiles, type Upload } from '../documents/ingest';
-import { UnusableDocument } from '../pdf/inspect-pdf';
+import { UnusableDocument } from '../pdf/pdf-file';
 import type { BrowserLauncher } from '../rendering/browser-launches';
 import { renderDocuments } from '../rendering/print-documents';
 
@@ -39,6 +38,8 @@ const DOCX_CSS =
 
 /** A DOCX as printable HTML (mammoth: paragraphs, headings, lists, tables, images as data: URLs). */
 export async function docxToHtml(docx: Uint8Array): Promise<string> {
+  // Imported on the first DOCX, not with this module (decisions.md › Cold start).
+  const { default: mammoth } = await import('mammoth');
   const { value } = await mammoth.convertToHtml(
     // `arrayBuffer` for mammoth's browser build (the Worker's), `buffer` for its Node build (scripts).
     { arrayBuffer: docx.buffer.slice(docx.byteOffset, docx.byteOffset + docx.byteLength) as ArrayBuffer, buffer: docx } as never,
@@ -50,7 +51,7 @@ export async function docxToHtml(docx: Uint8Array): Promise<string> {
 
 /** A DOCX filled with `values` as a printable page: body HTML, and its header and footer text. */
 export async function printableDocx(files: DocxFiles, values: VariableValues): Promise<{ html: string; header?: string; footer?: string }> {
-  const filled = fillDocx(files, values);
+  const filled = await fillDocx(files, values);
   // Only the header and footer parts are inflated again, not a second copy of every image.
   const headerFooter = docxHeaderFooter(unzipDocx(filled, HEADER_FOOTER_PARTS));
   return { html: await docxToHtml(filled), ...headerFooter };
@@ -69,7 +70,7 @@ export async function convertDocxUploads(launcher: BrowserLauncher, uploads: Upl
     if (!isDocxUpload(upload)) continue;
     try {
       const files = unzipDocx(upload.bytes);
-      const variables = docxVariables(files);
+      const variables = await docxVariables(files);
       pending.push({ index, original: upload.bytes, variables, page: await printableDocx(files, {}) });
     } catch (error) {
       if (!(error instanceof UnusableDocument)) {

@@ -21,7 +21,6 @@ import type { EventName } from '../../lib/events';
 import { nowIso } from '../../lib/time';
 import { deleteDerivedFiles, deleteStoredFiles, ingestDocuments, type PreparedDocument, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
-import { withDocumentFields } from './document-fields';
 import { buildFields, buildRoles, storedAsInputs, withRolesNamedBy, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
 import { assertLevelWithinAccount } from '../signature-levels/levels';
@@ -249,6 +248,7 @@ export async function changeDocuments(
   const kept = remaining.filter((d) => !replacements.has(d.id));
   // New files bring their text tags and AcroForm fields, as at creation (decisions.md › issue 19: text tags).
   const changed = [...replacements.values(), ...additions];
+  const { withDocumentFields } = await import('./document-fields');
   const uploads = await withDocumentFields(changed.map((c) => ({ ...c.upload!, label: c.label, fields: [] as FieldInput[] })));
   await assertTemplateStorage(ctx, uploads.reduce((sum, u) => sum + u.bytes.byteLength, 0));
   const { documents: prepared, stored } = await ingestDocuments(ctx.bucket, ctx.actor.accountId, uploads, {

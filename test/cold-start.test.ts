@@ -1,0 +1,75 @@
+// What a new isolate evaluates before its first request (decisions.md › Cold start): the modules src/index.ts
+// reaches through static imports. The PDF, DOCX, font, certificate and browser engines must not be among them;
+// they load through `import()` inside the functions that use them, so an API read or a signing-page GET never
+// pays for them. Read from the sources (esbuild drops `import type` and type-only specifiers the same way).
+import { describe, expect, it } from 'vitest';
+
+const sources = import.meta.glob<string>(['../src/**/*.{ts,tsx}', '../durable-objects/**/*.ts'], { query: '?raw', import: 'default', eager: true });
+
+/** Packages whose evaluation costs milliseconds at isolate start (issue 30 › 1 measured them). */
+const ENGINES = ['@pdf-lib/fontkit', 'pdf-lib', 'pdfjs-dist', 'pkijs', 'asn1js', 'mammoth', 'docxtemplater', 'pizzip', '@cloudflare/puppeteer'];
+
+const files = new Map(Object.entries(sources).map(([key, text]) => [key.replace(/^\.\.\//, ''), text]));
+
+/** The specifiers a module imports or re-exports for their values; `import type` and all-`type` lists are erased. */
+function staticImports(text: string): string[] {
+  const found: string[] = [];
+  for (const [, clause, specifier] of text.matchAll(/^(?:import|export)\s+([^'";]*?)\s*from\s+'([^']+)'/gm)) {
+    if (/^type\s/.test(clause)) continue;
+    const named = /^\{([\s\S]*)\}$/.exec(clause.trim());
+    if (named && named[1].split(',').every((part) => part.trim() === '' || /^type\s/.test(part.trim()))) continue;
+    found.push(specifier);
+  }
+  for (const [, specifier] of text.matchAll(/^import\s+'([^']+)'/gm)) found.push(specifier);
+  return found;
+}
+
+function resolve(from: string, specifier: string): string | undefined {
+  const parts = from.split('/').slice(0, -1);
+  for (const segment of specifier.split('/')) {
+    if (segment === '..') parts.pop();
+    else if (segment !== '.') parts.push(segment);
+  }
+  const base = parts.join('/');
+  return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`].find((candidate) => files.has(candidate));
+}
+
+/** Every engine the Worker's entry reaches statically, each with the import chain that reaches it. */
+function enginesReachedFrom(entry: string): string[] {
+  const via = new Map<string, string | null>([[entry, null]]);
+  const queue = [entry];
+  const reached: string[] = [];
+  const chain = (file: string) => {
+    const steps = [];
+    for (let at: string | null | undefined = file; at; at = via.get(at)) steps.unshift(at);
+    return steps.join(' → ');
+  };
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const specifier of staticImports(files.get(file)!)) {
+      if (!specifier.startsWith('.')) {
+        const engine = ENGINES.find((name) => specifier === name || specifier.startsWith(`${name}/`));
+        if (engine) reached.push(`${engine}: ${chain(file)}`);
+        continue;
+      }
+      const target = resolve(file, specifier);
+      if (target && !via.has(target)) {
+        via.set(target, file);
+        queue.push(target);
+      }
+    }
+  }
+  return reached;
+}
+
+describe('Worker startup', () => {
+  it('reads the Worker’s sources and follows their imports', () => {
+    expect(files.has('src/index.ts')).toBe(true);
+    // The walk itself works: the engines are there, reached from the modules that use them.
+    expect(enginesReachedFrom('src/services/pdf/seal.ts').map((line) => line.split(':')[0])).toEqual(expect.arrayContaining(['pdf-lib', 'pkijs']));
+  });
+
+  it('evaluates no PDF, DOCX, font, certificate or browser engine before the first request', () => {
+    expect(enginesReachedFrom('src/index.ts')).toEqual([]);
+  });
+});
