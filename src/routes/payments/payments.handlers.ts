@@ -10,7 +10,7 @@ import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, s
 import { readStripeDelivery } from '../../services/billing/stripe-delivery';
 import { useAccountScope } from '../../middleware/databases';
 import { wakeFanOut } from '../../services/webhooks/queue';
-import { applyPaymentEvent } from '../../services/payments/field-payments';
+import { applyPaymentEvent } from '../../services/signing/field-payments';
 import {
   applyRecurringPaymentEvent,
   isRecurringPaymentEvent,

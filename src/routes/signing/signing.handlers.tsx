@@ -30,7 +30,7 @@ import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-
 import { qesApiError, qesRedirectUri } from './signing.qes-errors';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { zipSealedDocuments } from '../../services/sealing/sealed-zip';
-import { paymentStates, startFieldCheckout } from '../../services/payments/field-payments';
+import { paymentStates, startFieldCheckout } from '../../services/signing/field-payments';
 import { PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './signing.routes';
 import { SIGNING_PREFIX } from './signing.routes';

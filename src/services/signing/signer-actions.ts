@@ -1,6 +1,6 @@
 // What a signer can do besides filling fields: submit, decline, delegate to someone else (rule 1) and
 // invite a witness (rule 2). Each is one guarded ChangeSet through the submission state machine.
-import { paidFieldValues } from '../payments/field-payments';
+import { paidFieldValues } from './field-payments';
 import { acceptDisclosureStatement, countSubmitterTrail, insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
 import { deleteVerificationsOf } from '../../db/queries/signing';
 import { insertAuditEventStatement } from '../../db/queries/audit-events';

@@ -125,7 +125,7 @@ export function checkSignerValues(signing: Pick<Signing, 'scope' | 'submitter'>,
       problems.push(`${uuid} is not one of your fields.`);
       continue;
     }
-    // Filled by the server from the paid payment row on submit (services/payments/field-payments.ts):
+    // Filled by the server from the paid payment row on submit (services/signing/field-payments.ts):
     // whatever the page sends for it is ignored.
     if (field.type === 'payment') continue;
     if (field.readonly || field.formula) {

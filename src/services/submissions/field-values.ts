@@ -121,7 +121,7 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
       return fail('takes true or false.');
     }
     case 'payment': {
-      // The payment reference the signing page stores once paid (src/services/payments/field-payments.ts),
+      // The payment reference the signing page stores once paid (src/services/signing/field-payments.ts),
       // or the amount its formula computes while the form is open.
       if (typeof value === 'string' && /^[A-Za-z0-9_]{3,255}$/.test(value.trim()) && !/^\d/.test(value.trim())) return { ok: true, value: value.trim() };
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;

@@ -13,12 +13,12 @@ import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
 import { loadScope, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import { paymentEventData } from '../webhooks/payment-payloads';
-import { type Signing, resolvedValues, signerFields } from '../signing/signing-session';
+import { type Signing, resolvedValues, signerFields } from './signing-session';
 import type { StripeEvent } from '../billing/stripe-events';
 import { PaymentProcessorError } from '../billing/stripe-checkout';
-import { accountStripeCredentials } from './account-stripe';
-import { formatAmount, toMinorUnits } from './payment-field';
-import { createPaymentCheckout, expireCheckoutSession } from './stripe-payments';
+import { accountStripeCredentials } from '../payments/account-stripe';
+import { formatAmount, toMinorUnits } from '../payments/payment-field';
+import { createPaymentCheckout, expireCheckoutSession } from '../payments/stripe-payments';
 
 /** What the field charges now, in minor units: its fixed amount, or its formula over the signer's values. */
 export function fieldAmount(signing: Pick<Signing, 'scope' | 'submitter'>, field: TemplateField): { amount: number; currency: string } {
