@@ -5,7 +5,8 @@
 // Save sends PUT /api/templates/{id}, which keeps a version, and shows its 422 sentences by field.
 import { bearerAuth, createApiClient, errorSentences, sessionAuth, type ApiClient } from './api-client';
 import { mountAreas } from './areas';
-import { FIELD_TYPES, TYPE_LABELS, defaultSize, draftForSave, draftFromTemplate, newField, sortErrors, type FieldType, type TemplateDoc } from './builder-model';
+import { FIELD_TYPES, type DocumentView, type FieldType } from '../../shared/template-schema';
+import { TYPE_LABELS, defaultSize, draftForSave, draftFromTemplate, newField, sortErrors } from './builder-model';
 import { el } from './dom';
 import { embedHost, takeTokenFromUrl, type EmbedHost } from './embed-host';
 import { Editor } from './editor';
@@ -87,7 +88,7 @@ function pageAt(x: number, y: number): { page: HTMLElement; fx: number; fy: numb
   return { page, fx: (x - rect.left) / rect.width, fy: (y - rect.top) / rect.height };
 }
 
-function startPalette(editor: Editor, pages: PageMap, documents: TemplateDoc[]): void {
+function startPalette(editor: Editor, pages: PageMap, documents: DocumentView[]): void {
   const palette = document.querySelector<HTMLElement>('#builder-palette .palette')!;
   const add = (type: FieldType, documentUuid: string, page: number, x: number, y: number) => {
     const size = defaultSize(type);
@@ -149,7 +150,7 @@ async function startBuilder(root: HTMLElement, api: ApiClient, host?: EmbedHost)
     root.replaceChildren(el('p', { class: 'error', role: 'alert', text: errorSentences(loaded).join(' ') }));
     return;
   }
-  const documents = loaded.json.documents as TemplateDoc[];
+  const documents = loaded.json.documents as DocumentView[];
   const editor = new Editor(draftFromTemplate(loaded.json));
   layout(root);
   const pages = renderPages(document.getElementById('builder-pages')!, documents, api.auth);

@@ -2,7 +2,7 @@
 // container per page, sized from the stored dimensions so fields can be placed before anything is drawn,
 // and each page drawn when it comes near the screen, so a 50-page template opens at once.
 import type { ApiAuth } from './api-client';
-import type { TemplateDoc } from './builder-model';
+import type { DocumentView } from '../../shared/template-schema';
 import { el } from './dom';
 
 type PdfJs = {
@@ -28,7 +28,7 @@ export function pageKey(documentUuid: string, page: number): string {
   return `${documentUuid}:${page}`;
 }
 
-export function renderPages(root: HTMLElement, documents: TemplateDoc[], auth: ApiAuth): PageMap {
+export function renderPages(root: HTMLElement, documents: DocumentView[], auth: ApiAuth): PageMap {
   const pages: PageMap = new Map();
   for (const doc of documents) {
     const section = el('section', { class: 'document', 'aria-label': `Document ${doc.filename}` });
@@ -53,7 +53,7 @@ export function renderPages(root: HTMLElement, documents: TemplateDoc[], auth: A
   return pages;
 }
 
-function drawWhenVisible(doc: TemplateDoc, containers: HTMLElement[], auth: ApiAuth, section: HTMLElement): void {
+function drawWhenVisible(doc: DocumentView, containers: HTMLElement[], auth: ApiAuth, section: HTMLElement): void {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see PdfJs
   let loading: Promise<any> | undefined;
   const open = () =>

@@ -8,9 +8,9 @@ import { insertSigningUploadStatement, storedBytes } from '../../db/queries/stor
 import { ApiError, unprocessable } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { storageLimitGuard } from '../plan-limits';
-import { MAX_INLINE_IMAGE_BYTES } from '../submissions/field-values';
+import { MAX_INLINE_IMAGE_BYTES } from '../../shared/field-values';
 import { attachmentKeyStem } from '../submissions/file-keys';
-import { imageSizeProblem, readImageHeader } from '../../lib/image-header';
+import { imageSizeProblem, readImageHeader } from '../../shared/image-header';
 import { signerFields, type Signing } from './signing-session';
 
 /** File fields take PDFs and images up to 10 MB. */

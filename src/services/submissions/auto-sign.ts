@@ -1,7 +1,7 @@
 // auto_sign (spec › Submission › create-time inputs): a submitter whose form the API already filled is
 // signed for them with a generated signature, so the submission moves on without them opening a link.
 import type { Submitter } from '../../db/schema/index';
-import { isBlank } from './field-values';
+import { isBlank } from '../../shared/field-values';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
 
 const SIGNATURE_TYPES = new Set(['signature', 'initials']);

@@ -22,7 +22,7 @@ import { nowIso, parseDateTime } from '../../lib/time';
 import { assertWithinPlanLimit, monthStartIso, planLimitGuard, planLimitReached, refusingPastPlanLimit } from '../plan-limits';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { ChangeSet } from './change-set';
-import { checkFieldValue, EMAIL, isBlank, PHONE } from './field-values';
+import { checkFieldValue, EMAIL, isBlank, PHONE } from '../../shared/field-values';
 import { chooseLinkBase, chooseLinkDomain, newSlug, type LinkDomain } from './links';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import type { SubmissionScope } from './submission-scope';

@@ -11,7 +11,7 @@ import { ChangeSet } from './change-set';
 import { checkValues, MAX_SUBMITTERS, type SubmitterInput } from './create-submissions';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
 import { ACTIVE_SUBMITTER_STATES, assertCanComplete, completeSubmitter, completionValues, remind, type StateContext } from './submission-state';
-import { EMAIL, PHONE } from './field-values';
+import { EMAIL, PHONE } from '../../shared/field-values';
 import { unknownUploads } from './uploaded-files';
 import { attachmentsPrefix, qesFilesPrefix, sealedFilesPrefix } from './file-keys';
 

@@ -24,7 +24,7 @@ import { formEventData, submissionEventData } from '../webhooks/payloads';
 import { costCentsOf } from '../signature-levels/levels';
 import { signerIdentity } from '../signature-levels/signer-identity';
 import { ChangeSet } from './change-set';
-import { checkFieldValue, isBlank } from './field-values';
+import { checkFieldValue, isBlank } from '../../shared/field-values';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 import {
   fieldsOf,

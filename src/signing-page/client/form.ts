@@ -1,7 +1,7 @@
 // The signing form: fields over the drawn pages, a stepper (Previous/Next or the branded bar), checks
 // shared with the server, autosave, the confirmation carousel, submit, decline and delegate.
-import { checkFieldValue, isBlank } from '../../services/submissions/field-values';
-import { hiddenFields, reviewedFields, withFormulas } from '../../services/signing/form-rules';
+import { checkFieldValue, isBlank } from '../../shared/field-values';
+import { hiddenFields, reviewedFields, withFormulas } from '../../shared/form-rules';
 import { $, el, send } from './api';
 import { areaBox, renderDocuments, type Doc } from './documents';
 import { widgetFor, type Field, type PaymentStates } from './widgets';
