@@ -3,7 +3,8 @@
 // steps, Delete removes). Each area is a focusable button named for screen readers.
 import { areaAsFractions, type DocumentView } from '../../shared/template-schema';
 import { clampArea, resizeArea, TYPE_LABELS, type Area } from './builder-model';
-import { el } from './dom';
+import { el } from '../../browser/dom';
+import { pageSize } from '../../browser/pdf-pages';
 import type { Editor } from './editor';
 import { pageKey, type PageMap } from './pages';
 
@@ -17,9 +18,8 @@ function place(box: HTMLElement, area: Area): void {
   box.style.height = `${area.h * 100}%`;
 }
 
-function pageSize(documents: DocumentView[], area: Area) {
-  const doc = documents.find((d) => d.uuid === area.attachment_uuid);
-  return doc?.page_dimensions[area.page - 1] ?? doc?.page_dimensions[0] ?? { width: 612, height: 792 };
+function areaPageSize(documents: DocumentView[], area: Area) {
+  return pageSize(documents.find((d) => d.uuid === area.attachment_uuid), area.page);
 }
 
 export function mountAreas(editor: Editor, pages: PageMap, documents: DocumentView[]): void {
@@ -36,7 +36,7 @@ export function mountAreas(editor: Editor, pages: PageMap, documents: DocumentVi
       field.areas.forEach((area, index) => {
         const page = pages.get(pageKey(area.attachment_uuid, area.page));
         if (!page) return;
-        const shown = areaAsFractions(area, pageSize(documents, area));
+        const shown = areaAsFractions(area, areaPageSize(documents, area));
         const selected = editor.selected?.field === field.uuid && editor.selected.area === index;
         const invalid = editor.fieldErrors.has(field.uuid);
         const label = `${TYPE_LABELS[field.type]} field "${field.name}" for ${editor.roleName(field.submitter_uuid)}, page ${area.page}${field.areas.length > 1 ? `, area ${index + 1} of ${field.areas.length}` : ''}${invalid ? ', has errors' : ''}`;
@@ -75,7 +75,7 @@ export function mountAreas(editor: Editor, pages: PageMap, documents: DocumentVi
     event.preventDefault();
     const resizing = (event.target as HTMLElement).dataset.handle === 'resize';
     const snapshot = JSON.stringify(editor.draft);
-    const start = areaAsFractions(field.areas[index], pageSize(documents, field.areas[index]));
+    const start = areaAsFractions(field.areas[index], areaPageSize(documents, field.areas[index]));
     const rect = page.getBoundingClientRect();
     const from = { x: event.clientX, y: event.clientY };
     let moved = false;
@@ -135,7 +135,7 @@ export function mountAreas(editor: Editor, pages: PageMap, documents: DocumentVi
     editor.selected = { field: fieldUuid, area: index };
     editor.change((draft) => {
       const target = draft.fields.find((f) => f.uuid === fieldUuid)!;
-      const area = areaAsFractions(target.areas[index], pageSize(documents, target.areas[index]));
+      const area = areaAsFractions(target.areas[index], areaPageSize(documents, target.areas[index]));
       target.areas[index] = event.shiftKey
         ? resizeArea(area, direction[0] * step, direction[1] * step)
         : clampArea({ ...area, x: area.x + direction[0] * step, y: area.y + direction[1] * step });

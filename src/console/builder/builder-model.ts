@@ -3,7 +3,7 @@
 // and are kept exactly as placed: no rounding, so what is saved is what is read back (spec › Area).
 
 import type { ConditionRule } from '../../shared/form-rules';
-import { FIELD_TYPES, type FieldType, type TemplateArea, type TemplateField, type TemplateRole } from '../../shared/template-schema';
+import { type FieldType, type TemplateArea, type TemplateField, type TemplateRole } from '../../shared/template-schema';
 
 export const TYPE_LABELS: Record<FieldType, string> = {
   text: 'Text', signature: 'Signature', initials: 'Initials', date: 'Date', datenow: 'Date now', checkbox: 'Checkbox',

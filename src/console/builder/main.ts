@@ -3,12 +3,13 @@
 // /templates/{id}/edit it loads the template, draws its pages and lets fields be placed by dragging
 // from the palette (pointer events: mouse, pen, touch) or added from it by keyboard; Ctrl+Z undoes;
 // Save sends PUT /api/templates/{id}, which keeps a version, and shows its 422 sentences by field.
-import { bearerAuth, createApiClient, errorSentences, sessionAuth, type ApiClient } from './api-client';
+import { bearerAuth, createApiClient, errorSentences, sessionAuth, type ApiClient } from '../../browser/api';
 import { mountAreas } from './areas';
 import { FIELD_TYPES, type DocumentView, type FieldType } from '../../shared/template-schema';
 import { TYPE_LABELS, defaultSize, draftForSave, draftFromTemplate, newField, sortErrors } from './builder-model';
-import { el } from './dom';
-import { embedHost, takeTokenFromUrl, type EmbedHost } from './embed-host';
+import { el } from '../../browser/dom';
+import type { HostMessenger } from '../../browser/host-messages';
+import { embedHost, takeTokenFromUrl } from './embed-host';
 import { Editor } from './editor';
 import { pageKey, renderPages, type PageMap } from './pages';
 import { mountPanel, mountRoles } from './panel';
@@ -143,7 +144,7 @@ function startPalette(editor: Editor, pages: PageMap, documents: DocumentView[])
   });
 }
 
-async function startBuilder(root: HTMLElement, api: ApiClient, host?: EmbedHost): Promise<void> {
+async function startBuilder(root: HTMLElement, api: ApiClient, host?: HostMessenger): Promise<void> {
   const id = root.dataset.templateId!;
   const loaded = await api.call('GET', `/templates/${encodeURIComponent(id)}`);
   if (!loaded.ok) {

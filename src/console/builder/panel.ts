@@ -3,7 +3,7 @@
 // `change`, each as one undoable step; the API's sentences about a field are shown beside its form.
 import { CONDITION_OPERATORS, FIELD_TYPES, VALIDATION_PRESETS, type FieldType } from '../../shared/template-schema';
 import { TYPE_LABELS, newUuid, type Field } from './builder-model';
-import { el } from './dom';
+import { el } from '../../browser/dom';
 import type { Editor } from './editor';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;

@@ -1,7 +1,7 @@
 // The template preferences (spec › Template preferences) the builder edits: branding keys, navigation,
 // email verification, the carousel's documents and document conditions (as JSON). Empty clears a key.
 import type { DocumentView } from '../../shared/template-schema';
-import { el } from './dom';
+import { el } from '../../browser/dom';
 import type { Editor } from './editor';
 
 const TEXT_KEYS = [

@@ -2,15 +2,16 @@
 // converted to PDF before they get here (services/templates/docx-documents.ts, create-html-template.ts).
 import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
+import { DOCUMENT_LIMITS } from '../../shared/document-limits';
 import { inspectPdf, looksLikePdf, UnusableDocument, type DocumentFacts } from '../pdf/inspect-pdf';
 
 const MB = 1024 * 1024;
 
 /** decisions.md › Limits not shown; the request cap keeps a whole upload inside one Worker's memory. */
 export const UPLOAD_LIMITS = {
-  fileBytes: 20 * MB,
+  fileBytes: DOCUMENT_LIMITS.fileBytes,
   documentsPerTemplate: 10,
-  pagesPerTemplate: 500,
+  pagesPerTemplate: DOCUMENT_LIMITS.pagesPerTemplate,
   requestBytes: 50 * MB,
 } as const;
 

@@ -1,6 +1,7 @@
 // One input per field type for the stepper: text-like inputs, choices, uploads, and the signature pad
 // (draw with finger or mouse via pointer events, type, or upload).
-import { el, send } from './api';
+import { el } from '../../browser/dom';
+import { send } from './api';
 
 export type Field = {
   uuid: string;
