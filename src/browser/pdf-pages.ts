@@ -2,9 +2,9 @@
 // builder): the library and its worker are served from /vendor/pdfjs (copied from pdfjs-dist by
 // scripts/vendor-assets.mjs) and loaded on first use. What it reads is bounded by the limits the service
 // stores documents under (src/shared/document-limits.ts): the download stops past the largest file the
-// service takes, and no page past the most a template may have is drawn.
-import { DOCUMENT_LIMITS } from '../shared/document-limits';
+// service takes, and no page past the most a template may have is drawn (./document-bounds.ts).
 import type { DocumentView } from '../shared/template-schema';
+import { tooLargeSentence } from './document-bounds';
 import { el } from './dom';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- pdf.js is loaded at run time, without its types */
@@ -26,12 +26,6 @@ function loadPdfJs(): Promise<PdfJs> {
   return pdfjs;
 }
 
-/** A download stopped because the file is larger than the service stores. */
-export function tooLargeSentence(bytes: number): string | null {
-  const limit = DOCUMENT_LIMITS.fileBytes;
-  return bytes > limit ? `the file is larger than ${limit / (1024 * 1024)} MB, the most a document may be.` : null;
-}
-
 /**
  * Opens the document at `url` with the page's credentials (its cookie, or `headers` such as a bearer
  * token). pdf.js reports the size it learns (Content-Length) and the bytes it has: past
@@ -50,11 +44,6 @@ export async function openDocument(url: string, request: { headers?: Record<stri
   } catch (error) {
     throw refused ? new Error(refused) : error;
   }
-}
-
-/** The pages of a document there are containers for: those the service counted, never more than a template may have. */
-export function pagesOf(doc: DocumentView): number {
-  return Math.min(doc.page_count, DOCUMENT_LIMITS.pagesPerTemplate);
 }
 
 /** A page's size before pdf.js has read it: the stored dimensions, the first page's, else US Letter. */

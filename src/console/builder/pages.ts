@@ -2,7 +2,8 @@
 // the signing page): a page container per page, sized from the stored dimensions so fields can be placed before anything is drawn,
 // and each page drawn when it comes near the screen, so a 50-page template opens at once.
 import type { ApiAuth } from '../../browser/api';
-import { drawPage, openDocument, pagesOf, pageSize, type PdfDocument } from '../../browser/pdf-pages';
+import { pagesOf } from '../../browser/document-bounds';
+import { drawPage, openDocument, pageSize, type PdfDocument } from '../../browser/pdf-pages';
 import type { DocumentView } from '../../shared/template-schema';
 import { el } from '../../browser/dom';
 

@@ -2,7 +2,8 @@
 // src/browser/pdf-pages.ts) and places the signer's field areas over them. Areas: numbers ≤ 1 are
 // fractions of the page, larger ones PDF points from the top-left corner (docs/decisions.md › Areas).
 import { el } from '../../browser/dom';
-import { drawPage, openDocument, pagesOf, pageSize } from '../../browser/pdf-pages';
+import { pagesOf } from '../../browser/document-bounds';
+import { drawPage, openDocument, pageSize } from '../../browser/pdf-pages';
 import { areaAsFractions, type DocumentView, type TemplateArea } from '../../shared/template-schema';
 
 /** An area as percentages of its page. */
