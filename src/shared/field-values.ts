@@ -51,7 +51,7 @@ export const PRESET_PATTERNS: Record<string, { pattern: { test(text: string): bo
 
 /**
  * Images in values: PNG or JPEG, as a data URL or bare base64, at most this many bytes once decoded
- * and at most MAX_IMAGE_SIDE / MAX_IMAGE_PIXELS in size (src/lib/image-header.ts).
+ * and at most MAX_IMAGE_SIDE / MAX_IMAGE_PIXELS in size (./image-header.ts).
  */
 export const MAX_INLINE_IMAGE_BYTES = 512 * 1024;
 /** Text values (and anything textual) are at most this many characters. */

@@ -2,7 +2,7 @@
 import type { Child } from 'hono/jsx';
 import type { PageBranding } from './branding';
 import { SIGNING_CSS } from './styles';
-import type { EmbedData } from './embed-data';
+import type { EmbedData } from '../shared/embed-data';
 
 export type { EmbedData };
 

@@ -65,7 +65,7 @@ export async function storeAttachment(
     throw new ApiError(415, picture ? `Field "${field.name}" takes a PNG or JPEG image.` : `Field "${field.name}" takes a PDF, PNG or JPEG file.`);
   }
   if (picture) {
-    // What sealing will stamp: a header it can read and a size it can decode (src/lib/image-header.ts).
+    // What sealing will stamp: a header it can read and a size it can decode (src/shared/image-header.ts).
     const header = readImageHeader(bytes);
     if (!header) throw unprocessable(`Field "${field.name}" takes a PNG or JPEG image; this one is damaged or truncated.`);
     const tooLarge = imageSizeProblem(header);

@@ -194,7 +194,7 @@ export type CompletionInput = {
   /** api | signing_page | auto_sign: how completion happened, shown on the audit page. */
   via: 'api' | 'signing_page' | 'auto_sign';
   verificationMethod?: string;
-  /** Fields the form's conditions hide: not required (signing page, src/services/signing/form-rules.ts). */
+  /** Fields the form's conditions hide: not required (signing page, src/shared/form-rules.ts). */
   hiddenFields?: string[];
   /**
    * qes (issue 18 › 3): how many submitters had completed when this signer's revision was prepared on

@@ -2,7 +2,7 @@
 // kit (src/browser/host-messages.ts): each payload names the submission and the signer.
 import { jsonData } from '../../browser/dom';
 import { hostMessenger, reportHeight } from '../../browser/host-messages';
-import type { EmbedData } from '../embed-data';
+import type { EmbedData } from '../../shared/embed-data';
 
 /** On every page: `load`, then the state this page shows (completed, declined, expired) when it is one. */
 export function announcePage(): void {
