@@ -115,7 +115,8 @@ describe('GET /l/<token>', () => {
     expect(page.text).toContain('<header class="brand">');
     expect(page.text).toContain('<div class="card" id="document-link"><h1>Link not found</h1>');
     expect(page.text).toContain('Ask the sender for a new link.');
-    expect(page.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
+    expect(page.text).not.toContain('<script');
+    expect(page.headers.get('Content-Security-Policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
     expect(page.headers.get('Cache-Control')).toBe('no-store');
   });
 

@@ -14,7 +14,6 @@ import { clientIp } from '../../lib/request';
 import { lapsedReason, PUBLIC_LINK_PREFIX } from '../../services/document-links/links';
 import { verifyDocumentLink } from '../../services/document-links/tokens';
 import { serviceBranding } from '../../signing-page/branding';
-import { signingCsp } from '../../signing-page/layout';
 import { MessagePage } from '../../signing-page/pages';
 import type * as routes from './document-link-downloads.routes';
 
@@ -30,7 +29,9 @@ function refusal(c: Context<AppEnv>, status: 404 | 409 | 410, title: string, mes
   const common = { 'Cache-Control': 'no-store', ...headers };
   if (!wantsHtml(c)) return c.json({ error: message }, status, common);
   const page = <MessagePage branding={serviceBranding(c.env.SERVICE_NAME, title)} id="document-link" heading={title} text={`${message} Ask the sender for a new link.`} />;
-  return c.html(`<!doctype html>${page}`, status, { ...common, 'Content-Security-Policy': signingCsp("'none'"), 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
+  // The page runs no script and loads nothing: only its inline style is allowed, and nobody may frame it.
+  const csp = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+  return c.html(`<!doctype html>${page}`, status, { ...common, 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
 }
 
 export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> = async (c) => {
