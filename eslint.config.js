@@ -16,6 +16,43 @@ export default tseslint.config(
     },
   },
   {
+    // One account scope (docs/architecture.md): queues are reached through a scope's `queues`, which
+    // stamp the shard on every message; the raw producers are read only where scopes are built. Nothing
+    // swaps a request's bindings.
+    files: ['src/**'],
+    ignores: ['src/db/shards.ts', 'src/env.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(MESSAGES|WEBHOOK|SEALING)_QUEUE$/]',
+          message: 'Enqueue through a scope\'s queues (c.var.scope.queues, ShardScope.queues): they stamp the shard (src/db/shards.ts).',
+        },
+        { selector: "AssignmentExpression[left.type='MemberExpression'][left.property.name='env']", message: 'Never reassign c.env: build a scope or observe D1 (src/db/observed-d1.ts).' },
+      ],
+    },
+  },
+  {
+    // db/queries is the only code that talks to D1 (docs/architecture.md): statements are written there
+    // and services call them, or take the unexecuted statement for their batch (db/client.ts › BatchStatement).
+    files: ['src/**'],
+    // events/outbox.ts is being rewritten in parallel (issue 29); drop this exception once it has no drizzle.
+    ignores: ['src/db/**', 'src/services/events/outbox.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['drizzle-orm', 'drizzle-orm/*'],
+              message: 'Only src/db talks to D1: write the statement in src/db/queries/<area>.ts and call it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read response JSON field by field.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -108,9 +108,9 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
 export function createApp() {
   const app = new Hono<AppEnv>({ getPath: routingPath });
   app.use('*', requestId());
-  // Before the databases are handed out: it swaps the D1 bindings for timed views (development only).
-  app.use('*', d1Timing());
+  // First: every D1 call of the request goes through its observers (src/db/observed-d1.ts).
   app.use('*', controlDatabase());
+  app.use('*', d1Timing());
   app.use('*', customDomainHost());
   app.onError(errorResponse);
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));

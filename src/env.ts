@@ -1,8 +1,10 @@
 // Hono environment: Worker bindings plus the request-scoped variables middleware sets on `c.var`.
 import type { Account, User } from './db/schema/index';
 import type { Db } from './db/client';
-import type { DatabaseBindings } from './db/shards';
+import type { AccountScope, DatabaseBindings } from './db/shards';
 import type { MessageQueueBody } from './services/mail/outbox';
+import type { SealingQueueBody } from './services/submissions/sealing-queue';
+import type { ThumbnailQueueBody } from './services/templates/thumbnail-jobs';
 import type { IdempotencyStore } from '../durable-objects/idempotency-store';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
 import type { WebhookQueue } from './services/webhooks/queue';
@@ -46,8 +48,8 @@ export type Bindings = DatabaseBindings & {
   RATE_LIMIT_PER_MINUTE?: string;
   /** Development only: `true` adds `Server-Timing: d1;dur=…` to every response (bench/shards). */
   D1_TIMING?: string;
-  /** The document queue: sealing jobs (submission-state.ts › requestSealing) and thumbnail batches (thumbnail-jobs.ts). */
-  SEALING_QUEUE?: Queue<import('./services/submissions/submission-state').SealingQueueBody | import('./services/templates/thumbnail-jobs').ThumbnailQueueBody>;
+  /** The document queue: sealing jobs (submissions/sealing-queue.ts) and thumbnail batches (templates/thumbnail-jobs.ts). */
+  SEALING_QUEUE?: Queue<SealingQueueBody | ThumbnailQueueBody>;
   /** Producer of the webhooks queue (fan-out and delivery wake-ups). */
   WEBHOOK_QUEUE: WebhookQueue;
   /** Development/test only: comma list of `host:port` webhook destinations exempt from the SSRF checks. */
@@ -117,10 +119,8 @@ export type AppEnv = {
     requestId: string;
     /** The control database (accounts, users, tokens, partner state); set for every request. */
     control: Db;
-    /** The calling account's shard database (tenant rows); set once the account is known (auth, signing slug). */
-    db: Db;
-    /** Which shard `db` is (SHARD_<n>). */
-    shard: number;
+    /** The account the request acts for, its shard's database and queue producers; set once the account is known (auth, signing slug). */
+    scope: AccountScope;
     principal: Principal;
     /** Set only when the request carries an embed JWT: the one resource it may reach (src/services/embed). */
     embed: import('./services/embed/embed-tokens').EmbedGrant | undefined;

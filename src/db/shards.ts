@@ -2,7 +2,8 @@
 // and billing state — what is looked up before an account is known) and the tenant shards SHARD_0 …
 // SHARD_<n-1> (everything an account owns). An account lives on exactly one shard (`accounts.shard`).
 import type { Bindings } from '../env';
-import { shardEnv } from '../lib/shard-queues';
+import { stampedQueue } from '../lib/shard-queues';
+import type { Account } from './schema/index';
 import { createDb, type Db } from './client';
 
 /** The bindings this module reads: the control database and the numbered shards. */
@@ -34,23 +35,53 @@ export function shardBinding(env: DatabaseBindings, shard: number): D1Database {
   return binding;
 }
 
-export function shardDb(env: DatabaseBindings, shard: number): Db {
+function shardDb(env: DatabaseBindings, shard: number): Db {
   return createDb(shardBinding(env, shard));
 }
 
-/** The shard database of an account row (or anything carrying its shard). */
-export function accountDb(env: DatabaseBindings, account: { shard: number }): Db {
-  return shardDb(env, account.shard);
-}
+type QueueBinding = 'MESSAGES_QUEUE' | 'WEBHOOK_QUEUE' | 'SEALING_QUEUE';
+
+/** The bindings work in a scope reads: everything but the queue producers, which it reaches through `queues`. */
+export type ScopeBindings = Omit<Bindings, QueueBinding>;
 
 /**
- * Everything background work on one shard needs (cron steps, queue consumers): the shard's database, the
- * control database for account rows, and bindings whose queue producers stamp the shard.
+ * The queue producers of one shard: every message they send carries the shard (src/lib/shard-queues.ts),
+ * so its consumer reads that shard. They are the only way to enqueue: the raw bindings are read here only.
  */
-export type ShardScope = { shard: number; db: Db; control: Db; env: Bindings };
+export type ShardQueues = {
+  messages: Bindings['MESSAGES_QUEUE'];
+  webhooks: Bindings['WEBHOOK_QUEUE'];
+  /** The document queue (sealing jobs and thumbnail batches); absent where it is not bound. */
+  sealing: Bindings['SEALING_QUEUE'];
+};
+
+/**
+ * Everything work on one shard needs, built once: the shard's database, the control database for
+ * account rows, the shard's queue producers, and the other bindings. Queue consumers and cron steps get
+ * one per shard (below); a request gets an AccountScope in authentication (src/middleware/databases).
+ */
+export type ShardScope = { shard: number; db: Db; control: Db; queues: ShardQueues; env: ScopeBindings };
+
+/** A ShardScope for the account it acts for: what a request reaches once authentication knows the account. */
+export type AccountScope = ShardScope & { account: Account };
 
 export function shardScope(env: Bindings, shard: number): ShardScope {
-  return { shard, db: shardDb(env, shard), control: controlDb(env), env: shardEnv(env, shard) };
+  return {
+    shard,
+    db: shardDb(env, shard),
+    control: controlDb(env),
+    queues: {
+      messages: stampedQueue(env.MESSAGES_QUEUE, shard),
+      webhooks: stampedQueue(env.WEBHOOK_QUEUE, shard),
+      sealing: env.SEALING_QUEUE && stampedQueue(env.SEALING_QUEUE, shard),
+    },
+    env,
+  };
+}
+
+/** The scope of the account's shard, with the account. */
+export function accountScope(env: Bindings, account: Account): AccountScope {
+  return { ...shardScope(env, account.shard), account };
 }
 
 /** One scope per bound shard, SHARD_0 first. */

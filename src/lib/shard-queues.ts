@@ -1,6 +1,5 @@
 // Queue messages carry the shard whose rows they are about (docs/scaling.md › Background work), so a
 // consumer reads that shard's database and nothing else. Producers are handed queues that stamp it.
-import type { Bindings } from '../env';
 
 /** Every message body may say which shard it belongs to; one without (sent before sharding) is shard 0. */
 export type ShardStamp = { shard?: number };
@@ -17,14 +16,4 @@ export function stampedQueue<Body>(queue: Queue<Body>, shard: number): Queue<Bod
     send: (body, options) => queue.send(stamp(body), options),
     sendBatch: (messages, options) => queue.sendBatch([...messages].map((m) => ({ ...m, body: stamp(m.body) })), options),
   } as Queue<Body>;
-}
-
-/** The bindings as seen from one shard: every queue producer stamps that shard on what it sends. */
-export function shardEnv<E extends Pick<Bindings, 'MESSAGES_QUEUE' | 'WEBHOOK_QUEUE' | 'SEALING_QUEUE'>>(env: E, shard: number): E {
-  return {
-    ...env,
-    MESSAGES_QUEUE: stampedQueue(env.MESSAGES_QUEUE, shard),
-    WEBHOOK_QUEUE: stampedQueue(env.WEBHOOK_QUEUE, shard),
-    SEALING_QUEUE: env.SEALING_QUEUE && stampedQueue(env.SEALING_QUEUE, shard),
-  };
 }

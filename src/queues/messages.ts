@@ -2,7 +2,7 @@
 import type { ShardScope } from '../db/shards';
 import { deliverMessage } from '../services/mail/deliver';
 import type { MessageQueueBody } from '../services/mail/outbox';
-import { expireDueSubmissions } from '../scheduled/expire-submissions';
+import { expireDueSubmissions } from '../services/submissions/expire-submissions';
 
 /** One shard's part of a batch (src/queues/shard-batches.ts). */
 export async function consumeMessages(batch: MessageBatch<MessageQueueBody>, scope: ShardScope): Promise<void> {

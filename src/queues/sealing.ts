@@ -7,7 +7,7 @@
 import type { ShardScope } from '../db/shards';
 import { sealSubmission } from '../services/sealing/seal-submission';
 import { recordSealingFailure } from '../services/sealing/sealing-status';
-import type { SealingQueueBody } from '../services/submissions/submission-state';
+import type { SealingQueueBody } from '../services/submissions/sealing-queue';
 import type { ThumbnailQueueBody } from '../services/templates/thumbnail-jobs';
 import { wakeFanOut } from '../services/webhooks/queue';
 import { consumeThumbnailMessage } from './thumbnails';
@@ -53,5 +53,5 @@ export async function consumeSealing(batch: MessageBatch<DocumentQueueBody>, sco
       }
     }
   }
-  if (wroteEvents) await wakeFanOut(env.WEBHOOK_QUEUE, 'sealing');
+  if (wroteEvents) await wakeFanOut(scope.queues.webhooks, 'sealing');
 }

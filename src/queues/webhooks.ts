@@ -12,7 +12,7 @@ export type ConsumerOptions = {
 
 /** One shard's part of a batch (src/queues/shard-batches.ts). */
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, scope: ShardScope, options: ConsumerOptions = {}): Promise<void> {
-  const { env } = scope;
+  const { env, queues } = scope;
   const now = options.now ?? Date.now();
   const ctx = deliveryContext(env, scope.db);
   const drains: Message<WebhookMessage>[] = [];
@@ -34,8 +34,8 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, sc
     work.push(
       (async () => {
         try {
-          const result = await drainOutbox(ctx.db, env.WEBHOOK_QUEUE, now);
-          if (result.more) await requestDrain(env.WEBHOOK_QUEUE);
+          const result = await drainOutbox(ctx.db, queues.webhooks, now);
+          if (result.more) await requestDrain(queues.webhooks);
           for (const m of drains) m.ack();
         } catch (err) {
           console.error('webhooks queue: drain failed', err);
@@ -58,7 +58,7 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, sc
             if (wakeAt) wakeUps.push({ deliveryUuid, delaySeconds: (Date.parse(wakeAt) - now) / 1000 });
           }
           // A lost wake-up is found by the cron sweep.
-          await scheduleWakeUps(env.WEBHOOK_QUEUE, wakeUps).catch((err) => console.error('webhooks queue: wake-up send failed', err));
+          await scheduleWakeUps(queues.webhooks, wakeUps).catch((err) => console.error('webhooks queue: wake-up send failed', err));
           for (const m of all) m.ack();
         } catch (err) {
           console.error('webhooks queue: deliveries failed to run', err);

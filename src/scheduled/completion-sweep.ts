@@ -4,8 +4,8 @@
 // another request completes meanwhile is skipped by the guarded transition.
 import { listCompletableSubmissions } from '../db/queries/submissions';
 import type { ShardScope } from '../db/shards';
-import { completeLeftPending } from '../services/submissions/submission-state';
-import { actOnSubmissions } from './act-on-submissions';
+import { completeLeftPending } from '../services/submissions/complete-submitter';
+import { actOnSubmissions } from '../services/submissions/act-on-submissions';
 
 /** Submissions one run repairs: each is one batch of ~6 statements plus ~4 reads. */
 export const COMPLETION_SWEEP_BATCH = 25;

@@ -13,7 +13,7 @@ import { requestDrain } from '../services/webhooks/queue';
 import { requeueStrandedDeliveries } from '../services/webhooks/sweep';
 import { archiveAuditEvents } from './audit-archive';
 import { completeLeftPendingSubmissions } from './completion-sweep';
-import { expireDueSubmissions } from './expire-submissions';
+import { expireDueSubmissions } from '../services/submissions/expire-submissions';
 import { sweepMessages } from './messages-sweep';
 import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';
@@ -33,7 +33,7 @@ export type CronStep = { name: string; run(scope: ShardScope, now: number): Prom
  * before the drain, so their events are fanned out in the same run.
  */
 export const CRON_STEPS: readonly CronStep[] = [
-  { name: 'stalled messages', run: ({ db, env }, now) => sweepMessages(db, env.MESSAGES_QUEUE, now) },
+  { name: 'stalled messages', run: ({ db, queues }, now) => sweepMessages(db, queues.messages, now) },
   { name: 'submission expiry', run: (scope, now) => expireDueSubmissions(scope, new Date(now)) },
   { name: 'submissions left pending', run: (scope) => completeLeftPendingSubmissions(scope) },
   { name: 'unsealed submissions', run: (scope, now) => sweepUnsealed(scope, now) },
@@ -41,12 +41,12 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: 'recurring payments to start', run: (scope, now) => startDuePaymentSubscriptions(scope, now) },
   {
     name: 'webhook outbox drain',
-    async run({ db, env }, now) {
-      const drained = await drainOutbox(db, env.WEBHOOK_QUEUE, now);
-      if (drained.more) await requestDrain(env.WEBHOOK_QUEUE);
+    async run({ db, queues }, now) {
+      const drained = await drainOutbox(db, queues.webhooks, now);
+      if (drained.more) await requestDrain(queues.webhooks);
     },
   },
-  { name: 'stranded webhook deliveries', run: ({ db, env }, now) => requeueStrandedDeliveries(db, env.WEBHOOK_QUEUE, now) },
+  { name: 'stranded webhook deliveries', run: ({ db, queues }, now) => requeueStrandedDeliveries(db, queues.webhooks, now) },
   { name: 'retention', run: (scope, now) => pruneExpiredRows(scope, now) },
   { name: 'abandoned signing uploads', run: (scope, now) => deleteAbandonedUploads(scope, now) },
   { name: 'audit archive', run: ({ db, env }, now) => archiveAuditEvents(db, env.FILES, now) },

@@ -4,7 +4,7 @@
 // can never be sealed (say its original file is gone) stops costing work after about three days.
 import { listUnsealedCompleted, markSwept } from '../db/queries/submission-documents';
 import type { ShardScope } from '../db/shards';
-import { requestSealing } from '../services/submissions/submission-state';
+import { requestSealing } from '../services/submissions/complete-submitter';
 
 export const SEALING_GRACE_MS = 10 * 60 * 1000;
 const SWEEP_LIMIT = 100;
@@ -15,10 +15,10 @@ export function sweepBackoffMs(sweeps: number): number {
 }
 
 /** Returns the ids handed to the queue. */
-export async function sweepUnsealed({ db, env }: ShardScope, now: number): Promise<number[]> {
+export async function sweepUnsealed({ db, queues }: ShardScope, now: number): Promise<number[]> {
   const stale = await listUnsealedCompleted(db, new Date(now - SEALING_GRACE_MS).toISOString(), now, SWEEP_LIMIT, MAX_SEAL_SWEEPS, sweepBackoffMs);
   const ids = stale.map((s) => s.id);
   await markSwept(db, ids, new Date(now).toISOString());
-  for (const id of ids) await requestSealing({ sealingQueue: env.SEALING_QUEUE }, id);
+  for (const id of ids) await requestSealing({ sealingQueue: queues.sealing }, id);
   return ids;
 }

@@ -19,11 +19,12 @@ import {
   setFence,
 } from '../db/queries/account-move';
 import type { Account } from '../db/schema/index';
-import { shardCount, shardDb, type DatabaseBindings } from '../db/shards';
+import { shardCount, shardScope } from '../db/shards';
+import type { Bindings } from '../env';
 import { tenantTables } from '../db/tenant-tables';
 import { ApiError, notFound, unprocessable } from '../lib/errors';
 
-export type MoveContext = { env: DatabaseBindings; control: Db };
+export type MoveContext = { env: Bindings; control: Db };
 
 /**
  * How long a call holds a move without renewing its lease (renewed after every page it copies). Another
@@ -65,7 +66,7 @@ export async function beginMove({ control }: MoveContext, accountId: number, tar
 
 /** (b) Source: the fence; every write of the account committed before it is seen by the copy. */
 export async function fenceSource({ env }: MoveContext, accountId: number, source: number): Promise<void> {
-  await setFence(shardDb(env, source), accountId, 'moving');
+  await setFence(shardScope(env, source).db, accountId, 'moving');
 }
 
 /**
@@ -74,7 +75,7 @@ export async function fenceSource({ env }: MoveContext, accountId: number, sourc
  * it brings and never meet the ids the source hands out next.
  */
 export async function prepareTarget({ env, control }: MoveContext, accountId: number, target: number): Promise<void> {
-  const db = shardDb(env, target);
+  const db = shardScope(env, target).db;
   await removeFence(db, accountId);
   for (const table of [...tenantTables()].reverse()) {
     while ((await deletePage(db, table, accountId, null)) > 0);
@@ -84,8 +85,8 @@ export async function prepareTarget({ env, control }: MoveContext, accountId: nu
 
 /** (d) Copies every tenant table parent-first in pages by id, ids kept, then checks the counts agree. */
 export async function copyRows({ env }: MoveContext, accountId: number, source: number, target: number, lease: MoveLease, tables = tenantTables()): Promise<void> {
-  const from = shardDb(env, source);
-  const to = shardDb(env, target);
+  const from = shardScope(env, source).db;
+  const to = shardScope(env, target).db;
   for (const table of tables) {
     for (let after = 0; ; ) {
       const rows = await readPage(from, table, accountId, after);
@@ -99,7 +100,7 @@ export async function copyRows({ env }: MoveContext, accountId: number, source: 
 
 async function verifyCopy({ env }: MoveContext, accountId: number, source: number, target: number): Promise<void> {
   const tables = tenantTables();
-  const [before, after] = await Promise.all([countRows(shardDb(env, source), tables, accountId), countRows(shardDb(env, target), tables, accountId)]);
+  const [before, after] = await Promise.all([countRows(shardScope(env, source).db, tables, accountId), countRows(shardScope(env, target).db, tables, accountId)]);
   const differing = tables.filter((table) => before.get(table.name) !== after.get(table.name));
   if (differing.length) {
     // The fence makes the source still; a difference is a fault, and the pointer stays on the source.
@@ -115,7 +116,7 @@ export const MOVED_ROWS_GRACE_MS = 60_000;
 
 /** (f) Source, at the flip: the rows stay for the grace period, the fence says `moved`. */
 export async function markSourceMoved({ env }: MoveContext, accountId: number, source: number): Promise<void> {
-  await setFence(shardDb(env, source), accountId, 'moved');
+  await setFence(shardScope(env, source).db, accountId, 'moved');
 }
 
 /**
@@ -134,7 +135,7 @@ export async function deleteSourceRows(db: Db, accountId: number): Promise<void>
 /** Shards other than the account's own where a crash after the flip left the fence at `moving`. */
 async function unfinishedSources(ctx: MoveContext, account: Account): Promise<number[]> {
   const shards = Array.from({ length: shardCount(ctx.env) }, (_, shard) => shard).filter((shard) => shard !== account.shard);
-  const fences = await Promise.all(shards.map((shard) => fenceOf(shardDb(ctx.env, shard), account.id)));
+  const fences = await Promise.all(shards.map((shard) => fenceOf(shardScope(ctx.env, shard).db, account.id)));
   return shards.filter((_, i) => fences[i] === 'moving');
 }
 

@@ -1,6 +1,5 @@
 // Plan limits on creating things (spec › Limits: "plan limit reached" is a 403 with `upgrade_url`).
-import type { SQLWrapper } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, SubQuery } from '../db/client';
 import { isPlanLimitGuardFailure, planLimitGuardStatement } from '../db/queries/plan-limits';
 import { storedBytes, storedBytesQuery } from '../db/queries/storage';
 import type { Account } from '../db/schema/index';
@@ -60,7 +59,7 @@ export function assertWithinPlanLimit(
  *     () => planLimitReached(account, 'submissionsPerMonth', upgradeUrl),
  *   );
  */
-export function planLimitGuard(db: Db, account: Pick<Account, 'plan'>, limit: CountedLimit, counted: SQLWrapper, adding = 1) {
+export function planLimitGuard(db: Db, account: Pick<Account, 'plan'>, limit: CountedLimit, counted: SubQuery, adding = 1) {
   return planLimitGuardStatement(db, limit, counted, planOf(account.plan).limits[limit], adding);
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { api, createAccount, partnerApi, type TestAccount } from '../helpers';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { receiverHook, runQueue } from '../webhook-fixtures';
-import { controlDb, shardDb, shardScope } from '../../src/db/shards';
+import { controlDb, shardScope } from '../../src/db/shards';
 import type { Bindings } from '../../src/env';
 import { deleteMovedAccountRows } from '../../src/scheduled/moved-accounts';
 import { tenantTables, unclassifiedAccountTables, CONTROL_TABLES, SHARD_SYSTEM_TABLES } from '../../src/db/tenant-tables';
@@ -180,7 +180,7 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
 
   it('serves a sealed document from the same R2 object after the move', async () => {
     const { account, submissionIds } = await tenantOnShard0(1);
-    expect(await sealSubmission(env as unknown as Bindings, { db: shardDb(env, 0), control: controlDb(env) }, submissionIds[0])).toBe('sealed');
+    expect(await sealSubmission(env as unknown as Bindings, { db: shardScope(env, 0).db, control: controlDb(env) }, submissionIds[0])).toBe('sealed');
     const download = async () => {
       const list = await api('GET', `/api/submissions/${submissionIds[0]}/documents`, { token: account.token });
       const res = await SELF.fetch(list.json.documents[0].download_url, { headers: { 'X-Auth-Token': account.token } });
@@ -237,7 +237,7 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     await copyRows(ctx(), account.accountId, 1, 0, lease);
 
     // The cron picked the account's old rows on shard 0 before the move back began.
-    await deleteSourceRows(shardDb(env, 0), account.accountId);
+    await deleteSourceRows(shardScope(env, 0).db, account.accountId);
 
     expect(await accountRows(shard(0), account.accountId)).toEqual(onShard1);
     expect(await shard(0).prepare('SELECT count(*) AS n FROM account_fences WHERE account_id = ?').bind(account.accountId).first('n')).toBe(0);

@@ -4,7 +4,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { shardScope } from '../../src/db/shards';
 import { completeLeftPendingSubmissions } from '../../src/scheduled/completion-sweep';
-import { expireDueSubmissions } from '../../src/scheduled/expire-submissions';
+import { expireDueSubmissions } from '../../src/services/submissions/expire-submissions';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { page, signingFixture } from '../signing/fixtures';
 import { createTemplate, messagesTo, shardNumberOf } from '../submission-fixtures';

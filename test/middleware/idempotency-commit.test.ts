@@ -7,17 +7,19 @@ import { errorResponse } from '../../src/app';
 import type { AppEnv } from '../../src/env';
 import { idempotency, INLINE_BODY_LIMIT } from '../../src/middleware/idempotency';
 import { requestId } from '../../src/middleware/request-id';
+import { controlDatabase } from '../../src/middleware/databases';
 
-/** A route that writes an account row through the request's D1 binding, then does what `after` says. */
+/** A route that writes an account row through the request's control database, then does what `after` says. */
 function appWith(after: 'throw' | 'large' | 'ok' | 'throw-before-write') {
   const app = new Hono<AppEnv>();
   app.use('*', requestId());
+  app.use('*', controlDatabase());
   app.onError(errorResponse);
   app.use('*', idempotency({ owner: () => `test-owner-${after}` }));
   app.post('/write', async (c) => {
     if (after === 'throw-before-write') throw new Error('failed before writing');
     const name = `idem-${crypto.randomUUID()}`;
-    await c.env.CONTROL_DB.prepare("INSERT INTO accounts (name, plan) VALUES (?, 'pro')").bind(name).run();
+    await c.var.control.$client.prepare("INSERT INTO accounts (name, plan) VALUES (?, 'pro')").bind(name).run();
     if (after === 'throw') throw new Error('failed after the commit');
     if (after === 'large') return c.json({ name, filler: 'x'.repeat(2 * 1024 * 1024 + 1000) }, 201);
     return c.json({ name }, 201);

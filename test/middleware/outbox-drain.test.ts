@@ -5,21 +5,25 @@ import { createApp } from '../../src/app';
 import type { AppEnv } from '../../src/env';
 import { outboxDrain, type OutboxDrainOptions } from '../../src/middleware/outbox-drain';
 import { createDb } from '../../src/db/client';
-import { controlDb } from '../../src/db/shards';
+import { controlDb, type AccountScope } from '../../src/db/shards';
 import { recordWebhookPresence } from '../../src/services/webhooks/endpoints';
 import { createAccount, shardOf } from '../helpers';
 import { shardNumberOf } from '../shard-fixtures';
 
-/** Runs one request through the middleware with a queue binding that records what it is sent. */
+/** Runs one request through the middleware with an account scope whose webhook queue records what it is sent. */
 async function sent(method: string, path: string, options?: OutboxDrainOptions): Promise<unknown[]> {
+  const messages: unknown[] = [];
+  const queue = { send: async (body: unknown) => void messages.push(body) };
   const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('scope', { queues: { webhooks: queue } } as unknown as AccountScope);
+    await next();
+  });
   app.use('*', outboxDrain(options));
   app.all('/ok', (c) => c.json({}, 200));
   app.all('/refused', (c) => c.json({ error: 'no' }, 422));
-  const messages: unknown[] = [];
-  const queue = { send: async (body: unknown) => void messages.push(body) };
   const ctx = createExecutionContext();
-  await app.request(path, { method }, { WEBHOOK_QUEUE: queue }, ctx);
+  await app.request(path, { method }, {}, ctx);
   await waitOnExecutionContext(ctx);
   return messages;
 }

@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { archiveAuditEvents } from '../../src/scheduled/audit-archive';
-import { expireDueSubmissions } from '../../src/scheduled/expire-submissions';
+import { expireDueSubmissions } from '../../src/services/submissions/expire-submissions';
 import { sweepMessages } from '../../src/scheduled/messages-sweep';
 import { pruneExpiredRows } from '../../src/scheduled/retention';
 import { createDb } from '../../src/db/client';
@@ -103,7 +103,7 @@ describe('cron selections next to a moving (fenced) account', { timeout: 60_000 
     await fence(shard, moving.accountId);
 
     const scope = await scopeOf(staying.accountId);
-    const count = await sweepMessages(scope.db, scope.env.MESSAGES_QUEUE);
+    const count = await sweepMessages(scope.db, scope.queues.messages);
 
     expect(count).toBeGreaterThanOrEqual(1);
     const moved = await shard.prepare('SELECT status FROM messages WHERE account_id = ?').bind(moving.accountId).first<{ status: string }>();

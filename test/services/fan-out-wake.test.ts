@@ -3,8 +3,8 @@
 import { createMessageBatch, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consumeSealing } from '../../src/queues/sealing';
-import { expireDueSubmissions } from '../../src/scheduled/expire-submissions';
-import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
+import { expireDueSubmissions } from '../../src/services/submissions/expire-submissions';
+import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
 import type { WebhookMessage, WebhookQueue } from '../../src/services/webhooks/queue';
 import { shardScope, type ShardScope } from '../../src/db/shards';
 import type { ShardStamp } from '../../src/lib/shard-queues';

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { shardDb } from '../../src/db/shards';
+import { shardScope } from '../../src/db/shards';
 import worker from '../../src/index';
 import { EVENT_NAMES } from '../../src/lib/events';
 import { handleScheduled } from '../../src/scheduled';
@@ -213,7 +213,7 @@ describe('retries', () => {
 
   it('counts no complete response within the timeout as a failure', async () => {
     const receiver = await newReceiver({ delayMs: 1_500 });
-    const ctx = { ...deliveryContext(env, shardDb(env, 0)), timeoutMs: 200 };
+    const ctx = { ...deliveryContext(env, shardScope(env, 0).db), timeoutMs: 200 };
     const { outcome } = await sendAttempt(ctx, { deliveryUuid: crypto.randomUUID(), requestBody: '{}' }, { url: receiver.url, secret: SECRET }, new Date().toISOString());
     expect(outcome.status).toBe('failed');
     expect(outcome.errorMessage).toBe('No complete response within 0.2 seconds.');
@@ -221,7 +221,7 @@ describe('retries', () => {
 
   it('counts a 200 whose body does not finish within the timeout as a failure', async () => {
     const receiver = await newReceiver({ stallBodyMs: 1_500 });
-    const ctx = { ...deliveryContext(env, shardDb(env, 0)), timeoutMs: 300 };
+    const ctx = { ...deliveryContext(env, shardScope(env, 0).db), timeoutMs: 300 };
     const { outcome } = await sendAttempt(ctx, { deliveryUuid: crypto.randomUUID(), requestBody: '{}' }, { url: receiver.url, secret: SECRET }, new Date().toISOString());
     expect(outcome.status).toBe('failed');
     expect(outcome.errorMessage).toBe('No complete response within 0.3 seconds.');
@@ -291,8 +291,8 @@ describe('crash recovery', () => {
     await deliverPending(hook.id, start + 1_000);
     expect(await receivedBy(receiver)).toEqual([]);
     const later = start + 2 * 60_000;
-    const { db, env: shardEnv } = await scopeOf(a.accountId);
-    expect(await requeueStrandedDeliveries(db, shardEnv.WEBHOOK_QUEUE, later)).toContain(uuid);
+    const { db, queues } = await scopeOf(a.accountId);
+    expect(await requeueStrandedDeliveries(db, queues.webhooks, later)).toContain(uuid);
     await deliverPending(hook.id, later);
     expect((await receivedBy(receiver)).length).toBe(1);
     expect((await deliveryRows(hook.id)).map((r) => r.status)).toEqual(['success']);
@@ -304,10 +304,10 @@ describe('crash recovery', () => {
     await insertEvent(a.accountId, 'form.completed');
     const start = Date.now();
     await drainFor(a.accountId, start);
-    const { db, env: shardEnv } = await scopeOf(a.accountId);
+    const { db, queues } = await scopeOf(a.accountId);
     const [uuid] = await pendingUuids(hook.id);
-    expect(await requeueStrandedDeliveries(db, shardEnv.WEBHOOK_QUEUE, start + 10_000)).not.toContain(uuid);
-    expect(await requeueStrandedDeliveries(db, shardEnv.WEBHOOK_QUEUE, start + 61_000)).toContain(uuid);
+    expect(await requeueStrandedDeliveries(db, queues.webhooks, start + 10_000)).not.toContain(uuid);
+    expect(await requeueStrandedDeliveries(db, queues.webhooks, start + 61_000)).toContain(uuid);
   });
 
   it('acks every message it handled', async () => {

@@ -1,4 +1,4 @@
-// src/lib/image-header.ts: what a PNG or JPEG states about itself, read without decoding pixels.
+// src/shared/image-header.ts: what a PNG or JPEG states about itself, read without decoding pixels.
 import { describe, expect, it } from 'vitest';
 import { decodeBase64, imageSizeProblem, readImageHeader } from '../../src/shared/image-header';
 

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { toBase62 } from '../../src/lib/random';
-import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
+import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
 import type { WebhookMessage } from '../../src/services/webhooks/queue';
 import { allShards, api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { page, acceptDisclosure } from '../signing/fixtures';

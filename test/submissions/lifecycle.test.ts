@@ -287,7 +287,7 @@ describe('expiry', () => {
   });
 
   it('works through many due submissions in bounded batches chained through the queue', async () => {
-    const { expireDueSubmissions } = await import('../../src/scheduled/expire-submissions');
+    const { expireDueSubmissions } = await import('../../src/services/submissions/expire-submissions');
     const created = await api('POST', '/api/submissions', {
       token: owner.token,
       body: { template_id: three.id, send_email: false, expire_at: new Date(Date.now() + 60_000).toISOString(), submissions: Array.from({ length: 5 }, () => ({ submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@bulk-exp.example.com` })) })) },

@@ -17,7 +17,8 @@ import {
   regenerateBackupCodes,
 } from '../../services/identity/mfa';
 import { attemptCode, throttledCodeCheck, tooManyWrongCodes } from '../../services/identity/mfa-throttle';
-import { clearSessionCookie, endSession, findSession, mustEnrolMfa, promoteSession, readSessionCookie, type SignedIn } from '../../services/identity/sessions';
+import { endSession, promoteSession } from '../../db/queries/sessions';
+import { clearSessionCookie, findSession, mustEnrolMfa, readSessionCookie, type SignedIn } from '../../services/identity/sessions';
 import { CONSOLE_CSP } from '../layout';
 import { BackupCodesPage, EnrolledPage, EnrolPage, SignInAgainPage, SignInCodePage } from './mfa-pages';
 

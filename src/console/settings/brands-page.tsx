@@ -11,7 +11,7 @@ import { notFoundPage, Pager, pageQuery, rightsOf, renderPage, Status, TableFram
 export async function brandsPage(c: Context<AppEnv>) {
   const { account } = c.var.signedIn;
   const { isAdmin } = rightsOf(c);
-  const page = await paginateByCursor(pageQuery(c, 50), (window) => listBrands(c.var.db, account.id, window));
+  const page = await paginateByCursor(pageQuery(c, 50), (window) => listBrands(c.var.scope.db, account.id, window));
   return renderPage(c, {
     title: 'Brands',
     section: 'brands',
@@ -74,7 +74,7 @@ export async function brandsPage(c: Context<AppEnv>) {
 export async function brandPage(c: Context<AppEnv>) {
   const id = c.req.param('id') ?? '';
   const { account } = c.var.signedIn;
-  const brand = /^[1-9]\d{0,15}$/.test(id) ? await findBrand(c.var.db, account.id, Number(id)) : undefined;
+  const brand = /^[1-9]\d{0,15}$/.test(id) ? await findBrand(c.var.scope.db, account.id, Number(id)) : undefined;
   if (!brand) return notFoundPage(c, 'brands', 'Brand');
   const { isAdmin } = rightsOf(c);
   return renderPage(c, {

@@ -108,11 +108,11 @@ export async function webhookPage(c: Context<AppEnv>) {
   if (!hasWebhooksFeature(c)) return webhooksUnavailablePage(c);
   const id = c.req.param('id') ?? '';
   const { account } = c.var.signedIn;
-  const hook = /^[1-9]\d{0,15}$/.test(id) ? await getWebhook(c.var.db, account.id, Number(id)) : undefined;
+  const hook = /^[1-9]\d{0,15}$/.test(id) ? await getWebhook(c.var.scope.db, account.id, Number(id)) : undefined;
   if (!hook) return notFoundPage(c, 'webhooks', 'Webhook');
   const { canEdit } = rightsOf(c);
   const path = `/settings/webhooks/${hook.id}`;
-  const page = await paginateByCursor(pageQuery(c, 50), (window) => listDeliveries(c.var.db, account.id, hook.id, {}, window));
+  const page = await paginateByCursor(pageQuery(c, 50), (window) => listDeliveries(c.var.scope.db, account.id, hook.id, {}, window));
   return renderPage(c, {
     title: `Webhook ${hook.id}`,
     section: 'webhooks',

@@ -29,7 +29,7 @@ export async function webhooksPage(c: Context<AppEnv>) {
   if (!hasWebhooksFeature(c)) return webhooksUnavailablePage(c);
   const { account } = c.var.signedIn;
   const { canEdit } = rightsOf(c);
-  const page = await paginateByCursor(pageQuery(c, 50), (window) => listWebhooks(c.var.db, account.id, window));
+  const page = await paginateByCursor(pageQuery(c, 50), (window) => listWebhooks(c.var.scope.db, account.id, window));
   return renderPage(c, {
     title: 'Webhooks',
     section: 'webhooks',

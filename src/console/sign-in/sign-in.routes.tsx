@@ -2,15 +2,14 @@
 // (/password/set, /password/forgot) and /settings/password. Server-rendered forms posting to this origin.
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { eq } from 'drizzle-orm';
 import type { AppEnv } from '../../env';
-import { accounts } from '../../db/schema/index';
+import { getAccount } from '../../db/queries/accounts';
 import { ApiError } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import { checkConsoleForm, consoleSession, safeNextPath } from '../../middleware/console-session';
 import { capBody } from '../../middleware/body-limit';
+import { endSession } from '../../db/queries/sessions';
 import {
-  endSession,
   findSession,
   readSessionCookie,
   clearSessionCookie,
@@ -158,7 +157,7 @@ export function createSignInRoutes(): Hono<AppEnv> {
     if (!fromThisOrigin(c)) return refusedForm(c);
     const form = await formFields(c);
     const found = await findPasswordToken(c.var.control, form.token ?? '', ['sign_in_choice']);
-    const account = found && (await c.var.control.select().from(accounts).where(eq(accounts.id, found.user.accountId)).get());
+    const account = found && (await getAccount(c.var.control, found.user.accountId));
     if (!found || !account || account.suspendedAt || !(await consumePasswordToken(c.var.control, found.token.id))) {
       return page(c, <LoginPage next={form.next} error="That choice has expired; sign in again." />, 410);
     }

@@ -91,7 +91,7 @@ export async function newTemplatePage(c: Context<AppEnv>) {
 }
 
 export async function builderPage(c: Context<AppEnv>) {
-  const template = await findTemplate(c.var.db, c.var.signedIn.account.id, c.req.param('id') ?? '');
+  const template = await findTemplate(c.var.scope.db, c.var.signedIn.account.id, c.req.param('id') ?? '');
   if (!template) return notFoundPage(c, 'templates', 'Template');
   if (!rightsOf(c).canEdit) return viewerOnly(c);
   return renderPage(c, {

@@ -11,7 +11,7 @@ import { findEmbedPrincipal } from '../../db/queries/accounts';
 import { findTemplate } from '../../db/queries/templates';
 import { ApiError, unauthorized } from '../../lib/errors';
 import { failedAuthentications } from '../../middleware/auth/failed-authentications';
-import { useAccountShard } from '../../middleware/databases';
+import { useAccountScope } from '../../middleware/databases';
 import { verificationKeys } from '../../services/embed/embed-keys';
 import { EmbedTokenRefused, isEmbedTokenShape, unverifiedAddressee, verifyEmbedToken, type EmbedGrant } from '../../services/embed/embed-tokens';
 import { frameAncestors } from '../../services/embed/embed-origins';
@@ -66,8 +66,8 @@ async function admit(c: Context<AppEnv>, token: string | undefined, ref: string)
   if (found.user.archivedAt) return { status: 401, message: 'The user who minted this embed token has been removed from the account.' };
   const account = found.account;
   if (account.suspendedAt) return { status: 403, message: 'This account is suspended.', account };
-  useAccountShard(c, account);
-  const template = await findTemplate(c.var.db, account.id, ref);
+  useAccountScope(c, account);
+  const template = await findTemplate(c.var.scope.db, account.id, ref);
   if (!template || template.publicId !== grant.resourceId) return { status: 404, message: 'Template not found.', account };
   return { account, grant };
 }

@@ -7,7 +7,7 @@ import { findTemplate } from '../../db/queries/templates';
 import { notFoundPage, renderPage, rightsOf, Status } from '../settings/page-parts';
 
 export async function sendTemplatePage(c: Context<AppEnv>) {
-  const template = await findTemplate(c.var.db, c.var.signedIn.account.id, c.req.param('id') ?? '');
+  const template = await findTemplate(c.var.scope.db, c.var.signedIn.account.id, c.req.param('id') ?? '');
   if (!template) return notFoundPage(c, 'templates', 'Template');
   if (!rightsOf(c).canEdit || template.archivedAt) {
     return renderPage(c, {

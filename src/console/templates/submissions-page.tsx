@@ -15,12 +15,12 @@ export async function submissionsPage(c: Context<AppEnv>) {
   const status = SUBMISSION_STATUSES.find((s) => s === requested);
   const archived = status === 'archived';
   const page = await paginateByCursor(pageQuery(c, 50), (window) =>
-    listSubmissionsPage(c.var.db, account.id, { status: archived ? undefined : status, archived }, window),
+    listSubmissionsPage(c.var.scope.db, account.id, { status: archived ? undefined : status, archived }, window),
   );
   const ids = page.data.map((s) => s.id);
   const [submitters, templates] = await Promise.all([
-    listSubmittersOf(c.var.db, ids),
-    findTemplates(c.var.db, account.id, [...new Set(page.data.map((s) => s.templateId))]),
+    listSubmittersOf(c.var.scope.db, ids),
+    findTemplates(c.var.scope.db, account.id, [...new Set(page.data.map((s) => s.templateId))]),
   ]);
   const templateName = new Map(templates.map((t) => [t.id, t.name]));
   return renderPage(c, {

@@ -19,8 +19,8 @@ export async function templatesPage(c: Context<AppEnv>) {
   const archived = c.req.query('archived') === 'true';
   const page = pageNumber(c.req.query('page'));
   const [{ rows, total }, folders] = await Promise.all([
-    listTemplates(c.var.db, account.id, { q: q || undefined, folder: folder || undefined, archived }, { page, per_page: PER_PAGE }),
-    listTemplateFolders(c.var.db, account.id),
+    listTemplates(c.var.scope.db, account.id, { q: q || undefined, folder: folder || undefined, archived }, { page, per_page: PER_PAGE }),
+    listTemplateFolders(c.var.scope.db, account.id),
   ]);
   const link = (changes: Record<string, string | undefined>) => {
     const params = new URLSearchParams();

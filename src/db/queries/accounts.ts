@@ -15,12 +15,35 @@ export async function getAccount(db: Db, id: number): Promise<Account | undefine
 }
 
 export async function updateAccount(db: Db, id: number, changes: AccountChanges): Promise<Account> {
+  return setAccountColumns(db, id, changes);
+}
+
+/** The one update of an account's own columns; the exported functions say which columns each caller may set. */
+async function setAccountColumns(db: Db, id: number, values: Partial<Omit<Account, 'id' | 'updatedAt'>>): Promise<Account> {
   const [row] = await db
     .update(accounts)
-    .set({ ...changes, updatedAt: nowIso() })
+    .set({ ...values, updatedAt: nowIso() })
     .where(eq(accounts.id, id))
     .returning();
   return row;
+}
+
+/** Stores the account's signature level, and its provider label and sealed QES credentials when given. */
+export async function setSignatureLevel(
+  db: Db,
+  id: number,
+  values: Pick<Account, 'signatureLevel'> & Partial<Pick<Account, 'signatureProvider' | 'qesProviderCredentials'>>,
+): Promise<Account> {
+  return setAccountColumns(db, id, values);
+}
+
+/** Stores (or, with nulls, removes) the account's sealed Stripe credentials for payment fields. */
+export async function setPaymentCredentials(
+  db: Db,
+  id: number,
+  values: Pick<Account, 'paymentsStripeSecretKey' | 'paymentsStripeWebhookSecret' | 'paymentsStripeKeyLast4'>,
+): Promise<Account> {
+  return setAccountColumns(db, id, values);
 }
 
 export async function insertAccount(

@@ -1,8 +1,8 @@
 // User rows: team members of an account.
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
 import type { Db } from '../client';
-import { users, type User } from '../schema';
+import { accounts, users, type Account, type User } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 import { nowIso } from '../../lib/time';
@@ -91,4 +91,59 @@ export function updateUserStatement(db: Db, accountId: number, id: number, chang
 export async function updateUser(db: Db, accountId: number, id: number, changes: UserChanges): Promise<User | undefined> {
   const [row] = await updateUserStatement(db, accountId, id, changes);
   return row;
+}
+
+// ---- sign-in and passwords (src/services/identity/) ----
+
+/**
+ * Active users with this email (any case) in accounts that are not suspended, newest first, at most
+ * `limit`; with `withPassword` only those who have a password.
+ */
+export async function activeUsersWithEmailInActiveAccounts(
+  db: Db,
+  email: string,
+  options: { withPassword?: boolean; limit: number },
+): Promise<{ user: User; account: Account }[]> {
+  return db
+    .select({ user: users, account: accounts })
+    .from(users)
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .where(
+      and(
+        sql`lower(${users.email}) = lower(${email})`,
+        isNull(users.archivedAt),
+        isNull(accounts.suspendedAt),
+        options.withPassword ? isNotNull(users.passwordHash) : undefined,
+      ),
+    )
+    .orderBy(desc(users.id))
+    .limit(options.limit)
+    .all();
+}
+
+/** Sets a user's password hash, unexecuted: the caller's batch also ends sessions and uses up links. */
+export function setPasswordHashStatement(db: Db, userId: number, passwordHash: string, at: string) {
+  return db.update(users).set({ passwordHash, passwordChangedAt: at, updatedAt: at }).where(eq(users.id, userId));
+}
+
+/** Replaces a user's hash of the same password, guarded by the old hash so a password changed meanwhile is never overwritten. */
+export async function replacePasswordHash(db: Db, userId: number, passwordHash: string, previousHash: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, previousHash)))
+    .run();
+}
+
+/** Records an address the user has yet to confirm, returning the user (unexecuted, for a batch). */
+export function setPendingEmailStatement(db: Db, userId: number, pendingEmail: string, at: string) {
+  return db.update(users).set({ pendingEmail, updatedAt: at }).where(eq(users.id, userId)).returning();
+}
+
+/** Makes the pending address the user's email, when there is one (unexecuted, for a batch). */
+export function confirmPendingEmailStatement(db: Db, userId: number, at: string) {
+  return db
+    .update(users)
+    .set({ email: sql`${users.pendingEmail}`, pendingEmail: null, updatedAt: at })
+    .where(and(eq(users.id, userId), isNotNull(users.pendingEmail)));
 }

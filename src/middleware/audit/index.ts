@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, AuditNote } from '../../env';
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
-import { accountDb } from '../../db/shards';
+import { accountScope } from '../../db/shards';
 import { insertAuditEvent, insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
 import { clientIp } from '../../lib/request';
 import { isAccountMoving } from '../../db/errors';
@@ -68,9 +68,9 @@ export function auditStatementFor(c: Context<AppEnv>, db: Db, status: number, no
  * account that does not exist.
  */
 async function trailDatabase(c: Context<AppEnv>, accountId: number): Promise<Db | undefined> {
-  if (c.var.principal?.account.id === accountId) return c.var.db;
+  if (c.var.principal?.account.id === accountId) return c.var.scope.db;
   const account = await getAccount(c.var.control, accountId);
-  return account && accountDb(c.env, account);
+  return account && accountScope(c.env, account).db;
 }
 
 export function auditTrail(options: AuditOptions = {}): MiddlewareHandler<AppEnv> {

@@ -3,7 +3,7 @@
 // `credential` the later checks (scopes, rate limit, idempotency, audit) read.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Credential } from '../../env';
-import { useAccountShard } from '../databases';
+import { useAccountScope } from '../databases';
 import { findPrincipalByTokenHash, touchLastUsed } from '../../db/queries/access-tokens';
 import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
 import { ApiError, forbidden, unauthorized } from '../../lib/errors';
@@ -119,7 +119,7 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
       accessTokenId: found.token.id,
     };
     c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.hasWebhooks });
-    useAccountShard(c, found.account);
+    useAccountScope(c, found.account);
     await next();
   }
 }
@@ -146,7 +146,7 @@ async function authenticateSession(c: Context<AppEnv>, next: () => Promise<void>
     accessTokenId: null,
   };
   c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });
-  useAccountShard(c, found.account);
+  useAccountScope(c, found.account);
   await next();
 }
 
@@ -194,7 +194,7 @@ async function authenticateOAuth(
     accessTokenId: null,
   };
   c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });
-  useAccountShard(c, found.account);
+  useAccountScope(c, found.account);
   await next();
 }
 
@@ -243,6 +243,6 @@ async function authenticateEmbed(
   };
   c.set('embed', grant);
   c.set('principal', { account: found.account, user: found.user, credential, hasWebhooks: found.account.hasWebhooks });
-  useAccountShard(c, found.account);
+  useAccountScope(c, found.account);
   await next();
 }

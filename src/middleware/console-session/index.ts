@@ -2,7 +2,7 @@
 // the sign-in page that comes back here afterwards. Sets `c.var.signedIn` and the account's shard.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
-import { useAccountShard } from '../databases';
+import { useAccountScope } from '../databases';
 import { timingSafeEqualString } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
 import { findSession, mustEnrolMfa, readSessionCookie, type SignedIn } from '../../services/identity/sessions';
@@ -46,7 +46,7 @@ export function consoleSession(options: ConsoleSessionOptions = {}): MiddlewareH
     if (found.session.stage !== 'full') return c.redirect(`/login/mfa?next=${back}`, 303);
     if (mustEnrolMfa(found) && !options.allowEnrolment) return c.redirect(`/settings/mfa?next=${back}`, 303);
     c.set('signedIn', found);
-    useAccountShard(c, found.account);
+    useAccountScope(c, found.account);
     await next();
   };
 }

@@ -1,39 +1,30 @@
 // The request context's databases (docs/scaling.md): `c.var.control` for every request, and
-// `c.var.db` / `c.var.shard` once the account is known. Handlers and services take the database they are
-// given; nothing below a route builds its own handle from the bindings.
+// `c.var.scope` (the account, its shard's database and queue producers) once the account is known.
+// Handlers and services take the scope they are given; nothing below a route builds its own from the bindings.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../env';
-import { controlDb, shardDb } from '../../db/shards';
-import { shardEnv } from '../../lib/shard-queues';
+import { accountScope, controlDb } from '../../db/shards';
+import { withD1Observers } from '../../db/observed-d1';
 import { accountMoving } from '../../lib/errors';
 import type { Account } from '../../db/schema/index';
 
+/** First on every request: the control database, and the request's own D1 observers (src/db/observed-d1.ts). */
 export function controlDatabase(): MiddlewareHandler<AppEnv> {
   return async function controlDatabaseMiddleware(c, next) {
     c.set('control', controlDb(c.env));
-    await next();
+    await withD1Observers(next);
   };
-}
-
-/**
- * Points the request at `shard` (the account it acts for lives there): `c.var.db` is that shard's
- * database, and the queue producers in `c.env` stamp it on every message (src/lib/shard-queues.ts).
- */
-export function useShard(c: Context<AppEnv>, shard: number): void {
-  c.set('shard', shard);
-  c.set('db', shardDb(c.env, shard));
-  c.env = shardEnv(c.env, shard);
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Points the request at the account's shard, refusing a write up front (409 with Retry-After) while the
- * account moves to another shard: its rows are being copied, and the source shard's fence would refuse
- * the write anyway (src/db/schema/account-fences.ts). Reads keep going to the source until the move flips
- * the pointer.
+ * Builds the request's AccountScope for the account it acts for, refusing a write up front (409 with
+ * Retry-After) while the account moves to another shard: its rows are being copied, and the source
+ * shard's fence would refuse the write anyway (src/db/schema/account-fences.ts). Reads keep going to the
+ * source until the move flips the pointer.
  */
-export function useAccountShard(c: Context<AppEnv>, account: Pick<Account, 'shard' | 'movingToShard'>): void {
+export function useAccountScope(c: Context<AppEnv>, account: Account): void {
   if (account.movingToShard !== null && MUTATING.has(c.req.method)) throw accountMoving();
-  useShard(c, account.shard);
+  c.set('scope', accountScope(c.env, account));
 }

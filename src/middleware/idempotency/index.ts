@@ -5,7 +5,7 @@ import { ApiError, unprocessable } from '../../lib/errors';
 import { limitsDisabled } from '../../lib/limits';
 import { requestFingerprint } from '../../services/idempotency/request-fingerprint';
 import { sha256Hex } from '../../lib/crypto';
-import { trackDatabaseCommits } from './commit-tracker';
+import { observeD1 } from '../../db/observed-d1';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotency-Replayed';
@@ -66,10 +66,14 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       return new Response(body ? body.body : claim.body.byteLength ? claim.body : null, { status: claim.status, headers });
     }
 
-    // A key whose request committed is never freed (issue 21 › 8): the D1 binding the request sees
-    // reports its first write.
+    // A key whose request committed is never freed (issue 21 › 8): every database the request reaches
+    // reports a write once D1 has accepted it (src/db/observed-d1.ts).
     let committed = false;
-    trackDatabaseCommits(c, () => (committed = true));
+    observeD1(async (call, work) => {
+      const result = await work();
+      if (call.write) committed = true;
+      return result;
+    });
     let stored = false;
     try {
       await next();

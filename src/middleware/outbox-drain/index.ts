@@ -21,10 +21,11 @@ export function outboxDrain(options: OutboxDrainOptions = {}): MiddlewareHandler
   const methods = options.methods ?? MUTATING;
   return async function outboxDrainMiddleware(c, next) {
     await next();
-    if (!methods.has(c.req.method) || c.res.status >= 400 || (options.when && !options.when(c))) return;
+    const scope = c.get('scope') as AppEnv['Variables']['scope'] | undefined;
+    if (!scope || !methods.has(c.req.method) || c.res.status >= 400 || (options.when && !options.when(c))) return;
     // A lost message only delays events until the cron drain (src/scheduled).
     c.executionCtx.waitUntil(
-      requestDrain(c.env.WEBHOOK_QUEUE).catch((err) => console.error(`[${c.var.requestId}] outbox drain request failed`, err)),
+      requestDrain(scope.queues.webhooks).catch((err) => console.error(`[${c.var.requestId}] outbox drain request failed`, err)),
     );
   };
 }

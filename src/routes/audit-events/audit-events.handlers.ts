@@ -27,7 +27,7 @@ function serializeAuditEvent(event: AuditEvent) {
 
 export const listAuditEvents: AppRouteHandler<typeof routes.listAuditEvents> = async (c) => {
   const query = c.req.valid('query');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const filters = {
     action: query.action,
     resourceType: query.resource_type,

@@ -7,7 +7,7 @@ import type * as routes from './branding-options.routes';
 
 export const getBrandingOptions: AppRouteHandler<typeof routes.getBrandingOptions> = async (c) => {
   const accountId = c.var.principal.account.id;
-  const [brands, domains] = await Promise.all([brandChoicesOf(c.var.db, accountId), activeDomainsOf(c.var.control, accountId)]);
+  const [brands, domains] = await Promise.all([brandChoicesOf(c.var.scope.db, accountId), activeDomainsOf(c.var.control, accountId)]);
   return c.json(
     {
       brands,

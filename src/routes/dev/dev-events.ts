@@ -3,7 +3,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { getAccount } from '../../db/queries/accounts';
-import { useShard } from '../../middleware/databases';
+import { useAccountScope } from '../../middleware/databases';
 import { ApiError } from '../../lib/errors';
 import { isEventName } from '../../lib/events';
 import { outboxInsert } from '../../services/events/outbox';
@@ -24,11 +24,11 @@ export function mountDevEvents(app: Hono<AppEnv>) {
     const data = body?.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : sampleEventData(event, new Date().toISOString());
     const account = await getAccount(c.var.control, accountId);
     if (!account) throw new ApiError(422, `There is no account ${accountId}.`);
-    useShard(c, account.shard);
-    const db = c.var.db;
+    useAccountScope(c, account);
+    const db = c.var.scope.db;
     const inserts = Array.from({ length: count }, () => outboxInsert(db, { accountId, event, data }));
     await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
-    c.executionCtx.waitUntil(requestDrain(c.env.WEBHOOK_QUEUE));
+    c.executionCtx.waitUntil(requestDrain(c.var.scope.queues.webhooks));
     return c.json({ created: count }, 201);
   });
 }

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { mountDevEvents } from './dev-events';
 import type { AppEnv } from '../../env';
 import { getAccount } from '../../db/queries/accounts';
-import { shardBindings, shardDb } from '../../db/shards';
+import { shardBindings, shardScope } from '../../db/shards';
 import { findPrincipalByTokenHash } from '../../db/queries/access-tokens';
 import { listOutbox } from '../../db/queries/messages';
 import { serializeUser } from '../users/users.handlers';
@@ -117,7 +117,7 @@ export function createDevRoutes() {
     // A development tool may look at every shard; an account filter reads only the account's.
     const account = accountId === undefined ? undefined : await getAccount(c.var.control, accountId);
     const shards = accountId === undefined ? shardBindings(c.env).map((_, shard) => shard) : account ? [account.shard] : [];
-    const rows = (await Promise.all(shards.map((shard) => listOutbox(shardDb(c.env, shard), filter, limit))))
+    const rows = (await Promise.all(shards.map((shard) => listOutbox(shardScope(c.env, shard).db, filter, limit))))
       .flat()
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
       .slice(0, limit);

@@ -7,7 +7,7 @@ import { getAccount } from '../../db/queries/accounts';
 import { insertAuditEvent } from '../../db/queries/audit-events';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { findSubmission } from '../../db/queries/submissions';
-import { accountDb } from '../../db/shards';
+import { accountScope } from '../../db/shards';
 import { parseByteRange } from '../../lib/byte-range';
 import { attachment } from '../../lib/content-disposition';
 import { clientIp } from '../../lib/request';
@@ -48,7 +48,7 @@ export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> =
   const lapsed = lapsedReason(claims, account);
   if (lapsed) return refusal(c, 410, lapsed.includes('revoked') ? 'Link revoked' : 'Link expired', lapsed);
 
-  const db = accountDb(c.env, account);
+  const { db } = accountScope(c.env, account);
   const submission = await findSubmission(db, account.id, claims.submissionId);
   if (!submission || !submission.documentIds.includes(claims.documentId)) return notFound();
   if (!submission.sealedAt) {

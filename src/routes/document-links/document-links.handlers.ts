@@ -35,7 +35,7 @@ export const mintDocumentLink: AppRouteHandler<typeof routes.mintDocumentLink> =
   const { id, document_id: documentId } = c.req.valid('param');
   const body = c.req.valid('json') ?? {};
   const account = c.var.principal.account;
-  const submission = await findSubmission(c.var.db, account.id, id);
+  const submission = await findSubmission(c.var.scope.db, account.id, id);
   if (!submission) throw notFound('Submission');
   if (!submission.documentIds.includes(documentId)) throw notFound('Document');
   assertLinkable(submission);

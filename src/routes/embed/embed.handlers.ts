@@ -37,7 +37,7 @@ function permissionsFor(type: keyof typeof EMBED_PERMISSIONS, asked: string[] | 
  * order. A token that may sign needs one (422 when nobody is left to sign); a view token may have none.
  */
 async function boundSigner(c: Context<AppEnv>, submission: Submission, asked: number | undefined, permissions: string[]): Promise<number | null> {
-  const submitters = await listSubmittersOf(c.var.db, [submission.id]);
+  const submitters = await listSubmittersOf(c.var.scope.db, [submission.id]);
   if (asked !== undefined) {
     const named = submitters.find((s) => s.id === asked);
     if (!named) throw unprocessable(`submitter_id ${asked} is not a submitter of submission ${submission.id}.`);
@@ -65,13 +65,13 @@ export const mintEmbedToken: AppRouteHandler<typeof routes.mintEmbedToken> = asy
   if (type === 'submission') {
     const ref = String(body.resource_id);
     if (!/^[1-9][0-9]{0,15}$/.test(ref)) throw unprocessable('resource_id must be the submission’s integer id.');
-    const submission = await findSubmission(c.var.db, account.id, Number(ref));
+    const submission = await findSubmission(c.var.scope.db, account.id, Number(ref));
     if (!submission) throw notFound('Submission');
     resourceId = String(submission.id);
     submitterId = await boundSigner(c, submission, body.submitter_id, permissions);
   } else {
     if (body.submitter_id !== undefined) throw unprocessable('submitter_id names a signer of a submission; a template (builder) token has none.');
-    const template = await findTemplate(c.var.db, account.id, body.resource_id);
+    const template = await findTemplate(c.var.scope.db, account.id, body.resource_id);
     if (!template) throw notFound('Template');
     resourceId = template.publicId;
   }
@@ -94,14 +94,14 @@ function grantOf(c: Context<AppEnv>): EmbedGrant {
 }
 
 async function embeddedTemplate(c: Context<AppEnv>, id: string) {
-  const template = await findTemplate(c.var.db, c.var.principal.account.id, id);
+  const template = await findTemplate(c.var.scope.db, c.var.principal.account.id, id);
   if (!template || template.publicId !== grantOf(c).resourceId) throw notFound('Template');
   return template;
 }
 
 export const getEmbedTemplate: AppRouteHandler<typeof routes.getEmbedTemplate> = async (c) => {
   const template = await embeddedTemplate(c, c.req.valid('param').id);
-  const documents = await listCurrentDocuments(c.var.db, [template.id]);
+  const documents = await listCurrentDocuments(c.var.scope.db, [template.id]);
   const grant = grantOf(c);
   const path = templatePath(template);
   return c.json(
@@ -134,7 +134,7 @@ export const updateEmbedTemplate: AppRouteHandler<typeof routes.updateEmbedTempl
 /** The submission the form token is for; another id is not found. */
 async function embeddedSubmission(c: Context<AppEnv>, id: number) {
   if (String(id) !== grantOf(c).resourceId) throw notFound('Submission');
-  return loadSubmission(c, c.var.db, id);
+  return loadSubmission(c, c.var.scope.db, id);
 }
 
 export const getEmbedSubmission: AppRouteHandler<typeof routes.getEmbedSubmission> = async (c) => {
@@ -183,13 +183,13 @@ export const saveEmbedValues: AppRouteHandler<typeof routes.saveEmbedValues> = a
   const base = baseUrl(c.req.raw, c.env.APP_URL);
   const saved = await saveValues(
     {
-      db: c.var.db,
+      db: c.var.scope.db,
       account,
       serviceName: c.env.SERVICE_NAME,
       linkSecret: c.env.ENCRYPTION_KEY,
       apiBase: base,
-      messagesQueue: c.env.MESSAGES_QUEUE,
-      sealingQueue: c.env.SEALING_QUEUE,
+      messagesQueue: c.var.scope.queues.messages,
+      sealingQueue: c.var.scope.queues.sealing,
       ip: clientIp(c.req.raw),
       userAgent: c.req.header('User-Agent') ?? null,
     },

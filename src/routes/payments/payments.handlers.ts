@@ -8,7 +8,7 @@ import { ApiError } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, savePaymentCredentials } from '../../services/payments/account-stripe';
 import { readStripeDelivery } from '../../services/billing/stripe-delivery';
-import { useAccountShard } from '../../middleware/databases';
+import { useAccountScope } from '../../middleware/databases';
 import { wakeFanOut } from '../../services/webhooks/queue';
 import { applyPaymentEvent } from '../../services/payments/field-payments';
 import {
@@ -62,18 +62,18 @@ export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   if (!account || !credentials) throw new ApiError(404, 'No account receives payment webhooks at this address.');
 
   const event = await readStripeDelivery(c.req.raw, credentials.webhookSecret);
-  useAccountShard(c, account);
+  useAccountScope(c, account);
   // Recurring payments' invoices and subscriptions carry payment_subscription_id; payment fields' payment_id.
-  const outcome = isRecurringPaymentEvent(event) ? await applyRecurringPaymentEvent(c.var.db, account.id, event) : (await applyPaymentEvent(c.var.db, account.id, event)).outcome;
+  const outcome = isRecurringPaymentEvent(event) ? await applyRecurringPaymentEvent(c.var.scope.db, account.id, event) : (await applyPaymentEvent(c.var.scope.db, account.id, event)).outcome;
   // An applied event wrote its payment.* event: wake the fan-out as the tenant API does after a write
   // (src/middleware/outbox-drain), stamped with the account's shard, rather than leave it to the cron.
-  if (outcome === 'applied' && account.hasWebhooks) c.executionCtx.waitUntil(wakeFanOut(c.env.WEBHOOK_QUEUE, 'payments webhook'));
+  if (outcome === 'applied' && account.hasWebhooks) c.executionCtx.waitUntil(wakeFanOut(c.var.scope.queues.webhooks, 'payments webhook'));
   return c.json({ received: true as const, outcome }, 200);
 };
 
 export const subscribe: AppRouteHandler<typeof routes.subscribe> = async (c) => {
   const body = c.req.valid('json');
-  const row = await subscribeToPayments(c.env.ENCRYPTION_KEY, c.var.db, c.var.principal.account, {
+  const row = await subscribeToPayments(c.env.ENCRYPTION_KEY, c.var.scope.db, c.var.principal.account, {
     submissionId: body.submission_id,
     submitterId: body.submitter_id,
     price: body.price,
@@ -87,4 +87,4 @@ export const subscribe: AppRouteHandler<typeof routes.subscribe> = async (c) => 
 };
 
 export const getSubscription: AppRouteHandler<typeof routes.getSubscription> = async (c) =>
-  c.json(serializePaymentSubscription(await readPaymentSubscription(c.var.db, c.var.principal.account.id, c.req.valid('param').id)), 200);
+  c.json(serializePaymentSubscription(await readPaymentSubscription(c.var.scope.db, c.var.principal.account.id, c.req.valid('param').id)), 200);

@@ -26,7 +26,7 @@ export function serializeCertificate(row: SigningIdentityRow) {
 }
 
 export const getCertificate: AppRouteHandler<typeof routes.getCertificate> = async (c) => {
-  const row = await activeIdentityRow(c.env, c.var.db, c.var.principal.account);
+  const row = await activeIdentityRow(c.env, c.var.scope.db, c.var.principal.account);
   return c.json({ certificate: serializeCertificate(row) }, 200);
 };
 
@@ -38,7 +38,7 @@ export const uploadCertificate: AppRouteHandler<typeof routes.uploadCertificate>
   const accountId = c.var.principal.account.id;
   let row: SigningIdentityRow;
   try {
-    row = await uploadSigningIdentity(c.env, c.var.db, accountId, file, password);
+    row = await uploadSigningIdentity(c.env, c.var.scope.db, accountId, file, password);
   } catch (error) {
     if (error instanceof UnusableCertificate) throw unprocessable(error.message);
     throw error;
@@ -49,7 +49,7 @@ export const uploadCertificate: AppRouteHandler<typeof routes.uploadCertificate>
 
 export const deleteCertificate: AppRouteHandler<typeof routes.deleteCertificate> = async (c) => {
   const accountId = c.var.principal.account.id;
-  const db = c.var.db;
+  const db = c.var.scope.db;
   if (!(await removeUploadedIdentity(db, accountId))) throw notFound('Uploaded certificate');
   c.set('audit', { action: 'certificate.delete', resourceType: 'account', resourceId: accountId });
   return c.json({ certificate: serializeCertificate(await activeIdentityRow(c.env, db, c.var.principal.account)) }, 200);

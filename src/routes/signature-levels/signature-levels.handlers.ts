@@ -35,8 +35,8 @@ export const listSignatureUsage: AppRouteHandler<typeof routes.listSignatureUsag
   const query = c.req.valid('query');
   const accountId = c.var.principal.account.id;
   const [page, totals] = await Promise.all([
-    paginateByCursor(query, (window) => listUsageRows(c.var.db, accountId, query.month, window)),
-    signatureUsageTotals(c.var.db, accountId, query.month),
+    paginateByCursor(query, (window) => listUsageRows(c.var.scope.db, accountId, query.month, window)),
+    signatureUsageTotals(c.var.scope.db, accountId, query.month),
   ]);
   const byLevel = Object.fromEntries(
     SIGNATURE_LEVELS.map((level) => {

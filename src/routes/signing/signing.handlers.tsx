@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../env';
 import type { Db } from '../../db/client';
-import { useAccountShard } from '../../middleware/databases';
+import { useAccountScope } from '../../middleware/databases';
 import { attachment } from '../../lib/content-disposition';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
@@ -19,7 +19,8 @@ import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-di
 import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding, serviceBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { useLinkDomain } from '../../services/submissions/links';
+import { withLinkDomain } from '../../services/submissions/links';
+import { witnessRoleOf } from '../../services/submissions/signing-order';
 import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
 import { frameAncestors } from '../../services/embed/embed-origins';
@@ -44,8 +45,8 @@ function contextOf(c: C, db: Db, signing: Signing): StateContext {
     serviceName: c.env.SERVICE_NAME,
     apiBase: baseUrl(c.req.raw, c.env.APP_URL),
     linkSecret: c.env.ENCRYPTION_KEY,
-    messagesQueue: c.env.MESSAGES_QUEUE,
-    sealingQueue: c.env.SEALING_QUEUE,
+    messagesQueue: c.var.scope.queues.messages,
+    sealingQueue: c.var.scope.queues.sealing,
     ip: clientIp(c.req.raw),
     userAgent: c.req.header('User-Agent') ?? null,
   };
@@ -60,14 +61,14 @@ async function findSigning(c: C): Promise<Signing | null> {
   if (!account) return null;
   // On a custom signing domain only its own account's links work (docs/custom-domains.md › Host routing).
   if (c.var.customDomain && c.var.customDomain.accountId !== account.id) return null;
-  useAccountShard(c, account);
-  return loadSigning(c.var.db, account, slug);
+  useAccountScope(c, account);
+  return loadSigning(c.var.scope.db, account, slug);
 }
 
 async function load(c: C): Promise<{ db: Db; signing: Signing }> {
   const signing = await findSigning(c);
   if (!signing) throw notFound('Signing link');
-  return { db: c.var.db, signing };
+  return { db: c.var.scope.db, signing };
 }
 
 async function verified(c: C, db: Db, signing: Signing): Promise<boolean> {
@@ -88,7 +89,7 @@ async function loadVerified(c: C) {
  * One control query, only on these actions.
  */
 async function useLiveLinks(c: C, signing: Signing): Promise<void> {
-  useLinkDomain(signing.scope, await activeDomainsOf(c.var.control, signing.account.id));
+  signing.scope = withLinkDomain(signing.scope, await activeDomainsOf(c.var.control, signing.account.id));
 }
 
 export async function loadVerifiedWithLiveLinks(c: C) {
@@ -178,9 +179,9 @@ export async function showPage(c: C) {
       const redirect = options.completedRedirectUrl ?? scope.submission.preferences.completed_redirect_url;
       const continueUrl = typeof redirect === 'string' && /^https?:\/\//i.test(redirect) ? redirect : null;
       const downloadUrl = scope.submission.sealedAt ? `/s/${submitter.slug}/download` : null;
-      const canInviteWitness =
-        scope.submission.status === 'pending' &&
-        scope.template.roles.some((r) => r.name.trim().toLowerCase() === 'witness' && r.uuid !== submitter.roleUuid);
+      // Rule 2: a signer who is not the witness may invite one while the submission waits.
+      const witnessRole = witnessRoleOf(scope.template.roles);
+      const canInviteWitness = scope.submission.status === 'pending' && witnessRole !== undefined && witnessRole.uuid !== submitter.roleUuid;
       return html(c, <CompletedPage branding={branding} slug={submitter.slug} continueUrl={continueUrl} downloadUrl={downloadUrl} canInviteWitness={canInviteWitness} frame={frame} />, account);
     }
     case 'declined':
@@ -194,14 +195,14 @@ export async function showPage(c: C) {
     case 'form':
       break;
   }
-  if (!(await verified(c, c.var.db, signing))) {
+  if (!(await verified(c, c.var.scope.db, signing))) {
     return html(c, <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} frame={frame} />, account);
   }
   // Shown, not stored: the page's script opens the form (POST /s/:slug/open), so a link scanner's GET
   // records nothing in the trail and fires no form.viewed.
   // The host's prefill (embedded form) fills what the signer has not; it is stored only when they save.
   const shown = { ...signing.submitter, values: prefilledValues(signerFields(signing), openingValues(signing, nowIso()), options) };
-  const payments = await paymentStates(c.var.db, signing);
+  const payments = await paymentStates(c.var.scope.db, signing);
   const data = formData(c, { ...signing, submitter: shown }, payments);
   const locked = new Set(lockedFields(signerFields(signing), options));
   data.fields = data.fields.map((f) => (locked.has(f.uuid) ? { ...f, locked: true } : f));

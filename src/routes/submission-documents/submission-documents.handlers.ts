@@ -17,7 +17,7 @@ import { ValidationDataFailure } from '../../services/pdf/validation-data';
 import type * as routes from './submission-documents.routes';
 
 async function loadSubmission(c: Context<AppEnv>, id: number): Promise<Submission> {
-  const submission = await findSubmission(c.var.db, c.var.principal.account.id, id);
+  const submission = await findSubmission(c.var.scope.db, c.var.principal.account.id, id);
   if (!submission) throw notFound('Submission');
   return submission;
 }
@@ -41,7 +41,7 @@ function serializeDocument(c: Context<AppEnv>, document: SubmissionDocument) {
 export const listSubmissionDocuments: AppRouteHandler<typeof routes.listSubmissionDocuments> = async (c) => {
   const submission = await loadSubmission(c, c.req.valid('param').id);
   const sealed = Boolean(submission.sealedAt);
-  const documents = sealed ? await listSealedDocuments(c.var.db, submission.id) : [];
+  const documents = sealed ? await listSealedDocuments(c.var.scope.db, submission.id) : [];
   return c.json(
     {
       sealed,
@@ -55,8 +55,8 @@ export const listSubmissionDocuments: AppRouteHandler<typeof routes.listSubmissi
 
 export const resealSubmissionDocuments: AppRouteHandler<typeof routes.resealSubmissionDocuments> = async (c) => {
   const submission = await loadSubmission(c, c.req.valid('param').id);
-  if (!c.env.SEALING_QUEUE) throw new Error('The SEALING_QUEUE binding is missing.');
-  await requestReseal(c.var.db, c.env.SEALING_QUEUE, submission);
+  if (!c.var.scope.queues.sealing) throw new Error('The SEALING_QUEUE binding is missing.');
+  await requestReseal(c.var.scope.db, c.var.scope.queues.sealing, submission);
   c.set('audit', { action: 'submission.reseal', resourceType: 'submission', resourceId: submission.id });
   return c.json({ sealed: false, sealing: sealingStatus({ ...submission, sealFailedAt: null }), documents: [], combined_download_url: null }, 202);
 };
@@ -81,7 +81,7 @@ export const downloadSubmissionDocument: AppRouteHandler<typeof routes.downloadS
           : 'The submission is not completed yet, so it has no sealed documents.',
     );
   }
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const documents = await listSealedDocuments(db, submission.id);
   const noStore = { 'Cache-Control': 'private, no-store' };
 

@@ -15,13 +15,14 @@ import { upgradeUrl } from '../../middleware/authorize';
 import { browserLauncher } from '../../services/rendering/browser-launches';
 import * as creating from '../../services/submissions/create-submissions';
 import * as editing from '../../services/submissions/edit-submissions';
+import type { SubmissionInput } from '../../services/submissions/submission-input';
 import * as state from '../../services/submissions/submission-state';
 import { loadScope, loadScopes, type SubmissionScope } from '../../services/submissions/submission-scope';
 import { serializeSubmission, serializeSubmitter } from './submissions.serialize';
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../shared/field-values';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { useLinkDomain, type LinkDomain } from '../../services/submissions/links';
+import { linkBaseOf, withLinkDomain, type LinkDomain } from '../../services/submissions/links';
 
 function apiBase(c: Context<AppEnv>): string {
   return baseUrl(c.req.raw, c.env.APP_URL);
@@ -39,8 +40,8 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
     linkSecret: c.env.ENCRYPTION_KEY,
     requestBase: apiBase(c),
     upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL),
-    messagesQueue: c.env.MESSAGES_QUEUE,
-    sealingQueue: c.env.SEALING_QUEUE,
+    messagesQueue: c.var.scope.queues.messages,
+    sealingQueue: c.var.scope.queues.sealing,
     files: c.env.FILES,
     browser: browserLauncher(c.env, account.id),
     ip: clientIp(c.req.raw),
@@ -49,14 +50,13 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
 }
 
 /**
- * Points the scopes' signing links at the custom domain that applies now (chooseLinkBase), so responses,
+ * Points the scopes' signing links at the custom domain that applies now (withLinkDomain), so responses,
  * reminders and sends use it, and a removed or inactive domain falls back to the stored service base.
  */
 async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scopes: S[]): Promise<S[]> {
   if (scopes.length === 0) return scopes;
   const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
-  for (const scope of scopes) useLinkDomain(scope, domains);
-  return scopes;
+  return scopes.map((scope) => withLinkDomain(scope, domains));
 }
 
 /** A submission of the caller's account with its signing links pointing where they apply now (also the embed read). */
@@ -90,18 +90,18 @@ function assertMaySend(c: Context<AppEnv>, draft: boolean) {
 type CreateBody = ReturnType<typeof routes.createSubmission.request.body.content['application/json']['schema']['parse']>;
 
 /** The submissions a create body asks for: `submissions: [...]` (bulk) or the body itself. */
-function inputsOf(body: CreateBody): { inputs: creating.SubmissionInput[]; templateRefs: (string | number | undefined)[]; bulk: boolean } {
+function inputsOf(body: CreateBody): { inputs: SubmissionInput[]; templateRefs: (string | number | undefined)[]; bulk: boolean } {
   const { submissions, template_id, ...defaults } = body;
   if (submissions) {
     if (submissions.length === 0) throw unprocessable('submissions must list at least one submission.');
     return {
       bulk: true,
-      inputs: submissions.map(({ template_id: _ignored, ...item }) => ({ ...defaults, ...item })) as creating.SubmissionInput[],
+      inputs: submissions.map(({ template_id: _ignored, ...item }) => ({ ...defaults, ...item })) as SubmissionInput[],
       templateRefs: submissions.map((s) => s.template_id ?? template_id),
     };
   }
   if (!defaults.submitters) throw new ApiError(400, 'submitters is required.');
-  return { bulk: false, inputs: [defaults as creating.SubmissionInput], templateRefs: [template_id] };
+  return { bulk: false, inputs: [defaults as SubmissionInput], templateRefs: [template_id] };
 }
 
 async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string | number | undefined, origin: 'api' | 'template') {
@@ -110,7 +110,7 @@ async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string 
   const refs = templateRefs.map((r) => r ?? templateRef);
   if (refs.some((r) => r === undefined)) throw new ApiError(400, 'template_id is required.');
   if (new Set(refs.map(String)).size > 1) throw unprocessable('Every submission of one request must use the same template; send one request per template.');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, refs[0]);
   const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
   const scopes = await withLiveLinks(c, await creating.createSubmissions(contextOf(c, db, domains), source, inputs, bulk ? 'bulk' : origin));
@@ -131,7 +131,7 @@ export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSu
   if (list.length === 0) throw unprocessable('emails must list at least one email address.');
   const bad = list.filter((e) => !EMAIL.test(e));
   if (bad.length) throw unprocessable(bad.map((e) => `"${e}" is not a valid email address.`));
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, template_id);
   const inputs = list.map((email) => ({ ...defaults, submitters: [{ email }] }));
   const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
@@ -143,7 +143,7 @@ export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSu
 
 export const listSubmissions: AppRouteHandler<typeof routes.listSubmissions> = async (c) => {
   const query = c.req.valid('query');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const accountId = c.var.principal.account.id;
   let templateId: number | undefined;
   if (query.template_id !== undefined) {
@@ -174,13 +174,13 @@ export const listSubmissions: AppRouteHandler<typeof routes.listSubmissions> = a
 };
 
 export const getSubmission: AppRouteHandler<typeof routes.getSubmission> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   return c.json(serializeSubmission(scope, apiBase(c)), 200);
 };
 
 export const updateSubmission: AppRouteHandler<typeof routes.updateSubmission> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const body = c.req.valid('json');
   if (scope.submission.status !== 'draft' && !grants(c.var.principal.credential.scopes, ['submissions:write'])) {
@@ -192,7 +192,7 @@ export const updateSubmission: AppRouteHandler<typeof routes.updateSubmission> =
 };
 
 export const sendSubmission: AppRouteHandler<typeof routes.sendSubmission> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const scope = await loadSubmission(c, db, c.req.valid('param').id);
   const sent = await state.sendDraft(contextOf(c, db), scope);
   audit(c, 'submission.send', sent.submission.id);
@@ -200,7 +200,7 @@ export const sendSubmission: AppRouteHandler<typeof routes.sendSubmission> = asy
 };
 
 async function archive(c: Context<AppEnv>, id: number) {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const scope = await loadSubmission(c, db, id);
   const archived = await state.archiveSubmission(contextOf(c, db), scope);
   audit(c, 'submission.archive', archived.submission.id);
@@ -210,7 +210,7 @@ async function archive(c: Context<AppEnv>, id: number) {
 export const archiveSubmission: AppRouteHandler<typeof routes.archiveSubmission> = async (c) => {
   const { id } = c.req.valid('param');
   if (c.req.valid('query').permanently === 'true') {
-    const db = c.var.db;
+    const db = c.var.scope.db;
     const scope = await loadSubmission(c, db, id);
     await editing.deleteSubmissionPermanently(contextOf(c, db), c.env.FILES, scope);
     audit(c, 'submission.delete', id);
@@ -223,7 +223,7 @@ export const archiveSubmissionPost: AppRouteHandler<typeof routes.archiveSubmiss
 
 export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = async (c) => {
   const query = c.req.valid('query');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const accountId = c.var.principal.account.id;
   const page = await paginateByCursor(query, (window) =>
     submissionsDb.listSubmittersPage(
@@ -242,29 +242,29 @@ export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = asy
   const scopes = await withLiveLinks(c, await loadScopes(db, await submissionsDb.listSubmissionsByIds(db, [...new Set(page.data.map((s) => s.submissionId))])));
   const data = page.data.map((s) => {
     const scope = scopes.find((x) => x.submission.id === s.submissionId)!;
-    return serializeSubmitter(s, scope.submission.linkBase, scope.template.fields);
+    return serializeSubmitter(s, linkBaseOf(scope), scope.template.fields);
   });
   return c.json({ data, pagination: page.pagination }, 200);
 };
 
 export const getSubmitter: AppRouteHandler<typeof routes.getSubmitter> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
-  return c.json(serializeSubmitter(submitter, scope.submission.linkBase, scope.template.fields), 200);
+  return c.json(serializeSubmitter(submitter, linkBaseOf(scope), scope.template.fields), 200);
 };
 
 export const updateSubmitter: AppRouteHandler<typeof routes.updateSubmitter> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const updated = await editing.updateSubmitter(contextOf(c, db), scope, submitter, c.req.valid('json'));
   audit(c, 'submitter.update', submitter.id, 'submitter');
-  return c.json(serializeSubmitter(updated, scope.submission.linkBase, scope.template.fields), 200);
+  return c.json(serializeSubmitter(updated, linkBaseOf(scope), scope.template.fields), 200);
 };
 
 export const remindSubmitter: AppRouteHandler<typeof routes.remindSubmitter> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const reminded = await state.remind(contextOf(c, db), scope, submitter, 'reminder');
   audit(c, 'submitter.remind', submitter.id, 'submitter');
-  return c.json(serializeSubmitter(reminded, scope.submission.linkBase, scope.template.fields), 200);
+  return c.json(serializeSubmitter(reminded, linkBaseOf(scope), scope.template.fields), 200);
 };

@@ -1,6 +1,6 @@
 // Submission and submitter rows as the API shows them (spec › Submission, Submitter).
 import type { Submitter, TemplateField } from '../../db/schema/index';
-import { signingUrl } from '../../services/submissions/links';
+import { linkBaseOf, signingUrl } from '../../services/submissions/links';
 import { submissionDocuments, type SubmissionScope } from '../../services/submissions/submission-scope';
 
 /** Stored values are keyed by field uuid; the API shows field names (spec › Submitter.values). */
@@ -54,7 +54,7 @@ export function serializeSubmission(scope: SubmissionScope, apiBase: string) {
     metadata: m.metadata,
     preferences: m.preferences as Record<string, unknown>,
     signature_level: m.signatureLevel,
-    submitters: scope.submitters.map((s) => serializeSubmitter(s, m.linkBase, template.fields)),
+    submitters: scope.submitters.map((s) => serializeSubmitter(s, linkBaseOf(scope), template.fields)),
     documents: submissionDocuments(apiBase, m, template.documents),
     created_at: m.createdAt,
     updated_at: m.updatedAt,

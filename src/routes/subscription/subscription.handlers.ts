@@ -6,7 +6,7 @@ import { ApiError, unprocessable } from '../../lib/errors';
 import { CHECKOUT_PLAN_IDS, planOf } from '../../lib/plans';
 import { baseUrl, clientIp } from '../../lib/request';
 import { applyStripeEvent } from '../../services/billing/apply-stripe-event';
-import { accountDb } from '../../db/shards';
+import { accountScope } from '../../db/shards';
 import { readStripeDelivery } from '../../services/billing/stripe-delivery';
 import { createCheckoutSession as startCheckout, PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './subscription.routes';
@@ -47,7 +47,7 @@ export const stripeWebhook: Handler<AppEnv> = async (c) => {
   const secret = c.env.STRIPE_WEBHOOK_SECRET;
   if (!secret) throw unprocessable('Stripe webhooks are not configured on this server: STRIPE_WEBHOOK_SECRET is not set.');
   const event = await readStripeDelivery(c.req.raw, secret);
-  const outcome = await applyStripeEvent(c.var.control, (account) => accountDb(c.env, account), event, {
+  const outcome = await applyStripeEvent(c.var.control, (account) => accountScope(c.env, account).db, event, {
     method: c.req.method,
     path: c.req.path,
     ip: clientIp(c.req.raw),

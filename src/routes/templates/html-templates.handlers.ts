@@ -13,7 +13,7 @@ export const createTemplateFromHtml: AppRouteHandler<typeof route> = async (c) =
   if (html !== undefined && documents !== undefined) throw unprocessable('Send either html or documents, not both.');
   const list = documents ?? (html !== undefined ? [{ html }] : []);
   if (list.length === 0) throw unprocessable('html must be given: the HTML of the document (or documents, a list of {name, html}).');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const created = await createHtmlTemplate(creatingContext(c, db, 'template.create'), browserLauncher(c.env, c.var.principal.account.id), {
     ...rest,
     header: header || undefined,

@@ -89,7 +89,7 @@ export const createTemplate: AppRouteHandler<typeof routes.createTemplate> = asy
   }
   // DOCX files become their printed PDFs here; the template is then made exactly as from PDFs.
   const converted = await convertDocxUploads(browserLauncher(c.env, c.var.principal.account.id), documents);
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const created = await creating.createTemplate(creatingContext(c, db, 'template.create'), { ...body, documents });
   // After the rows exist (their keys are chosen by the ingest), as for HTML sources.
   await keepDocxSources(c.env.FILES, created.documents, converted);
@@ -103,7 +103,7 @@ export const createTemplateFromDocx: AppRouteHandler<typeof routes.createTemplat
 
 export const listTemplates: AppRouteHandler<typeof routes.listTemplates> = async (c) => {
   const query = c.req.valid('query');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const { rows, total } = await templatesDb.listTemplates(
     db,
     c.var.principal.account.id,
@@ -122,7 +122,7 @@ export const listTemplates: AppRouteHandler<typeof routes.listTemplates> = async
 };
 
 export const getTemplate: AppRouteHandler<typeof routes.getTemplate> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   return c.json(await templateJson(c, db, template), 200);
 };
@@ -130,7 +130,7 @@ export const getTemplate: AppRouteHandler<typeof routes.getTemplate> = async (c)
 export const updateTemplate: AppRouteHandler<typeof routes.updateTemplate> = async (c) => {
   const { schema, fields, ...body } = c.req.valid('json');
   if (schema && fields) throw new ApiError(422, 'Send either fields or schema, not both.');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const updated = await updating.updateTemplate(contextOf(c, db), template, { ...body, fields: fields ?? schema });
   audit(c, 'template.update', updated);
@@ -138,7 +138,7 @@ export const updateTemplate: AppRouteHandler<typeof routes.updateTemplate> = asy
 };
 
 export const deleteTemplate: AppRouteHandler<typeof routes.deleteTemplate> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   if (c.req.valid('query').permanently === 'true') {
     await updating.deleteTemplatePermanently(contextOf(c, db), template);
@@ -151,7 +151,7 @@ export const deleteTemplate: AppRouteHandler<typeof routes.deleteTemplate> = asy
 };
 
 export const listTemplateVersions: AppRouteHandler<typeof routes.listTemplateVersions> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const query = c.req.valid('query');
   const { rows, total } = await templatesDb.listVersions(db, template.id, query);
@@ -159,7 +159,7 @@ export const listTemplateVersions: AppRouteHandler<typeof routes.listTemplateVer
 };
 
 export const listTemplateDocuments: AppRouteHandler<typeof routes.listTemplateDocuments> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
   const base = baseUrl(c.req.raw, c.env.APP_URL);
@@ -167,7 +167,7 @@ export const listTemplateDocuments: AppRouteHandler<typeof routes.listTemplateDo
 };
 
 export const changeTemplateDocuments: AppRouteHandler<typeof routes.changeTemplateDocuments> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const body = await parseWith(documentsBody, c);
   const changes: updating.DocumentChange[] = [];
@@ -192,7 +192,7 @@ export const changeTemplateDocuments: AppRouteHandler<typeof routes.changeTempla
 };
 
 export const downloadTemplateDocument: AppRouteHandler<typeof routes.downloadTemplateDocument> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const params = c.req.valid('param');
   const template = await loadTemplate(c, db, params.id);
   const document = await templatesDb.findCurrentDocument(db, template.id, params.document_id);
@@ -210,7 +210,7 @@ export const downloadTemplateDocument: AppRouteHandler<typeof routes.downloadTem
 
 /** GET …/documents/{document_id}/original: the DOCX a document was printed from (spec › Template document: original kept). */
 export const downloadTemplateDocumentOriginal: AppRouteHandler<typeof routes.downloadTemplateDocumentOriginal> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const params = c.req.valid('param');
   const template = await loadTemplate(c, db, params.id);
   const document = await templatesDb.findCurrentDocument(db, template.id, params.document_id);
@@ -230,7 +230,7 @@ export const downloadTemplateDocumentOriginal: AppRouteHandler<typeof routes.dow
 };
 
 export const downloadTemplate: AppRouteHandler<typeof routes.downloadTemplate> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
   const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(`${template.name}.pdf`), 'Cache-Control': 'private, no-store' };
@@ -251,7 +251,7 @@ export const downloadTemplate: AppRouteHandler<typeof routes.downloadTemplate> =
 };
 
 export const cloneTemplate: AppRouteHandler<typeof routes.cloneTemplate> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const source = await loadTemplate(c, db, c.req.valid('param').id);
   const { template } = await creating.cloneTemplate(creatingContext(c, db, 'template.clone'), source, c.req.valid('json') ?? {});
   recordedCreate(c, 'template.clone', template);
@@ -260,7 +260,7 @@ export const cloneTemplate: AppRouteHandler<typeof routes.cloneTemplate> = async
 
 export const mergeTemplates: AppRouteHandler<typeof routes.mergeTemplates> = async (c) => {
   const { template_ids: ids, ...options } = c.req.valid('json');
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const { template } = await creating.mergeTemplates(creatingContext(c, db, 'template.merge'), ids.map(String), options);
   recordedCreate(c, 'template.merge', template);
   return c.json(await templateJson(c, db, template), 201);

@@ -17,15 +17,15 @@ import type * as routes from './thumbnails.routes';
 export const THUMBNAIL_RETRY_AFTER = 10;
 
 async function documentsOf(c: Context<AppEnv>, template: Template, documentId: string | undefined): Promise<TemplateDocument[]> {
-  if (documentId === undefined) return templatesDb.listCurrentDocuments(c.var.db, [template.id]);
-  const document = await templatesDb.findCurrentDocument(c.var.db, template.id, documentId);
+  if (documentId === undefined) return templatesDb.listCurrentDocuments(c.var.scope.db, [template.id]);
+  const document = await templatesDb.findCurrentDocument(c.var.scope.db, template.id, documentId);
   if (!document) throw notFound('Document');
   return [document];
 }
 
 /** Queues one batch for `documents` at `width`, or 503 when nothing could ever draw it. */
 async function queueDrawing(c: Context<AppEnv>, documents: TemplateDocument[], width: number): Promise<void> {
-  const queue = c.env.SEALING_QUEUE;
+  const queue = c.var.scope.queues.sealing;
   if (!c.env.BROWSER || !queue) {
     console.error('thumbnails: the BROWSER binding or the document queue (SEALING_QUEUE) is not configured.');
     throw new ApiError(503, 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.');
@@ -56,7 +56,7 @@ function generation(c: Context<AppEnv>, template: Template, documents: TemplateD
 export const getThumbnail: AppRouteHandler<typeof routes.getThumbnail> = async (c) => {
   const { document_id: documentId, page } = c.req.valid('query');
   const width = thumbnailWidth(c.req.valid('query').width);
-  const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
+  const template = await loadTemplate(c, c.var.scope.db, c.req.valid('param').id);
   const [document] = await documentsOf(c, template, documentId);
   if (!document) throw notFound('Document');
   if (page > document.pageCount) {
@@ -81,7 +81,7 @@ export const getThumbnail: AppRouteHandler<typeof routes.getThumbnail> = async (
 export const generateThumbnails: AppRouteHandler<typeof routes.generateThumbnails> = async (c) => {
   const { document_id: documentId } = c.req.valid('query');
   const width = thumbnailWidth(c.req.valid('query').width);
-  const template = await loadTemplate(c, c.var.db, c.req.valid('param').id);
+  const template = await loadTemplate(c, c.var.scope.db, c.req.valid('param').id);
   const documents = await documentsOf(c, template, documentId);
   // One batch for every document: the job skips pages already drawn, so repeating this is idempotent.
   await queueDrawing(c, documents, width);

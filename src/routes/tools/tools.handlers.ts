@@ -28,7 +28,7 @@ export const verifyPdf: AppRouteHandler<typeof routes.verifyPdf> = async (c) => 
   return c.json(
     {
       sha256,
-      ours: await isSealedByAccount(c.var.db, c.var.principal.account.id, sha256),
+      ours: await isSealedByAccount(c.var.scope.db, c.var.principal.account.id, sha256),
       unmodified: Boolean(last && last.covers_whole_document && last.integrity_valid && signatures.every((s) => s.integrity_valid)),
       signatures,
     },

@@ -11,7 +11,7 @@ import { serializeAccount } from '../settings/settings.handlers';
 import { baseUrl } from '../../lib/request';
 import { sendPasswordLink } from '../../services/identity/password-emails';
 import { requestEmailChange } from '../../services/identity/email-change';
-import { endSessionsOfUserStatement } from '../../services/identity/sessions';
+import { endSessionsOfUserStatement } from '../../db/queries/sessions';
 import type * as routes from './users.routes';
 
 /** admin > editor > viewer: a change up this order ends the user's sessions (decisions.md › Identity). */

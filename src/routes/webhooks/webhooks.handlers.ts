@@ -65,20 +65,20 @@ function destinationRules(env: AppEnv['Bindings']): DestinationRules {
 }
 
 async function findWebhook(c: { var: AppEnv['Variables'] }, id: number): Promise<Webhook> {
-  const hook = await webhooksDb.getWebhook(c.var.db, c.var.principal.account.id, id);
+  const hook = await webhooksDb.getWebhook(c.var.scope.db, c.var.principal.account.id, id);
   if (!hook) throw notFound('Webhook');
   return hook;
 }
 
 export const createWebhook: AppRouteHandler<typeof routes.createWebhook> = async (c) => {
-  const hook = await createEndpoint(c.var.db, c.var.principal.account.id, c.req.valid('json'), destinationRules(c.env));
-  await recordWebhookPresence(c.var.control, c.var.db, c.var.principal.account.id);
+  const hook = await createEndpoint(c.var.scope.db, c.var.principal.account.id, c.req.valid('json'), destinationRules(c.env));
+  await recordWebhookPresence(c.var.control, c.var.scope.db, c.var.principal.account.id);
   c.set('audit', { action: 'webhook.create', resourceType: 'webhook', resourceId: hook.id });
   return c.json(serializeWebhook(hook), 201);
 };
 
 export const listWebhooks: AppRouteHandler<typeof routes.listWebhooks> = async (c) => {
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const page = await paginateByCursor(c.req.valid('query'), (window) => webhooksDb.listWebhooks(db, c.var.principal.account.id, window));
   return c.json({ data: page.data.map(serializeWebhook), pagination: page.pagination }, 200);
 };
@@ -90,24 +90,24 @@ export const getWebhook: AppRouteHandler<typeof routes.getWebhook> = async (c) =
 export const updateWebhook: AppRouteHandler<typeof routes.updateWebhook> = async (c) => {
   const { id } = c.req.valid('param');
   const hook = await changeWebhook(
-    c.var.db,
+    c.var.scope.db,
     c.var.principal.account.id,
     id,
     c.req.valid('json'),
     destinationRules(c.env),
     new Date().toISOString(),
   );
-  await recordWebhookPresence(c.var.control, c.var.db, c.var.principal.account.id);
+  await recordWebhookPresence(c.var.control, c.var.scope.db, c.var.principal.account.id);
   c.set('audit', { action: 'webhook.update', resourceType: 'webhook', resourceId: id });
   return c.json(serializeWebhook(hook), 200);
 };
 
 export const deleteWebhook: AppRouteHandler<typeof routes.deleteWebhook> = async (c) => {
   const { id } = c.req.valid('param');
-  if (!(await webhooksDb.deleteWebhook(c.var.db, c.var.principal.account.id, id, new Date().toISOString()))) {
+  if (!(await webhooksDb.deleteWebhook(c.var.scope.db, c.var.principal.account.id, id, new Date().toISOString()))) {
     throw notFound('Webhook');
   }
-  await recordWebhookPresence(c.var.control, c.var.db, c.var.principal.account.id);
+  await recordWebhookPresence(c.var.control, c.var.scope.db, c.var.principal.account.id);
   c.set('audit', { action: 'webhook.delete', resourceType: 'webhook', resourceId: id });
   return c.body(null, 204);
 };
@@ -116,7 +116,7 @@ export const listDeliveries: AppRouteHandler<typeof routes.listDeliveries> = asy
   const { id } = c.req.valid('param');
   const { status, event, ...cursor } = c.req.valid('query');
   const hook = await findWebhook(c, id);
-  const db = c.var.db;
+  const db = c.var.scope.db;
   const page = await paginateByCursor(cursor, (window) => deliveriesDb.listDeliveries(db, hook.accountId, hook.id, { status, event }, window));
   return c.json({ data: page.data.map(serializeDelivery), pagination: page.pagination }, 200);
 };
@@ -124,7 +124,7 @@ export const listDeliveries: AppRouteHandler<typeof routes.listDeliveries> = asy
 export const getDelivery: AppRouteHandler<typeof routes.getDelivery> = async (c) => {
   const { id, delivery_id } = c.req.valid('param');
   const hook = await findWebhook(c, id);
-  const row = await deliveriesDb.getDelivery(c.var.db, hook.accountId, hook.id, delivery_id);
+  const row = await deliveriesDb.getDelivery(c.var.scope.db, hook.accountId, hook.id, delivery_id);
   if (!row) throw notFound('Delivery');
   return c.json(serializeDelivery(row), 200);
 };
@@ -132,10 +132,10 @@ export const getDelivery: AppRouteHandler<typeof routes.getDelivery> = async (c)
 export const redeliver: AppRouteHandler<typeof routes.redeliver> = async (c) => {
   const { id, delivery_id } = c.req.valid('param');
   const hook = await findWebhook(c, id);
-  const ctx = deliveryContext(c.env, c.var.db);
+  const ctx = deliveryContext(c.env, c.var.scope.db);
   const original = await deliveriesDb.getDelivery(ctx.db, hook.accountId, hook.id, delivery_id);
   if (!original) throw notFound('Delivery');
-  const row = await redeliverOnce(ctx, c.env.WEBHOOK_QUEUE, hook, original, Date.now());
+  const row = await redeliverOnce(ctx, c.var.scope.queues.webhooks, hook, original, Date.now());
   c.set('audit', { action: 'webhook.redeliver', resourceType: 'webhook_delivery', resourceId: row.id });
   return c.json(serializeDelivery(row), 201);
 };
@@ -143,7 +143,7 @@ export const redeliver: AppRouteHandler<typeof routes.redeliver> = async (c) => 
 export const testWebhook: AppRouteHandler<typeof routes.testWebhook> = async (c) => {
   const hook = await findWebhook(c, c.req.valid('param').id);
   const event = testEventFor(hook, c.req.valid('json').event);
-  const row = await sendTestWebhook(deliveryContext(c.env, c.var.db), hook, event, Date.now());
+  const row = await sendTestWebhook(deliveryContext(c.env, c.var.scope.db), hook, event, Date.now());
   c.set('audit', { action: 'webhook.test', resourceType: 'webhook_delivery', resourceId: row.id });
   const delivery = serializeDelivery(row);
   if (row.status !== 'success') {

@@ -2,13 +2,11 @@
 // either named (`submitter_id`) or the next in the submission's order. Embed reads show the signing
 // credentials (slug, signing_url, embed_src) of that signer only, and only to a token that may sign.
 import type { Submission, Submitter } from '../../db/schema/index';
-import { isTurnOf } from '../submissions/submission-state';
+import { isActive, isTurnOf } from '../submissions/signing-order';
 import type { EmbedGrant } from './embed-tokens';
 
 /** The credentials a signing link is made of: whoever holds one can sign as that submitter. */
 export const SIGNER_CREDENTIALS = ['slug', 'signing_url', 'embed_src'] as const;
-
-const STILL_TO_ACT = new Set<Submitter['status']>(['waiting', 'sent', 'opened']);
 
 /**
  * The signer a form token opens when minting names none: nobody once someone declined (the submission is
@@ -17,7 +15,7 @@ const STILL_TO_ACT = new Set<Submitter['status']>(['waiting', 'sent', 'opened'])
  */
 export function nextSigner(submission: Pick<Submission, 'submittersOrder'>, submitters: Submitter[]): Submitter | null {
   if (submitters.some((s) => s.status === 'declined')) return null;
-  return submitters.find((s) => STILL_TO_ACT.has(s.status) && isTurnOf(submission, submitters, s)) ?? null;
+  return submitters.find((s) => isActive(s) && isTurnOf(submission, submitters, s)) ?? null;
 }
 
 /** Whether an embed read may show `submitterId`'s signing link: only to a signing token bound to them. */

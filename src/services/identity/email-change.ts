@@ -2,14 +2,15 @@
 // address is only pending until the person opens the link sent to it, and until then the user signs in
 // with the old one. Otherwise any tenant's admin could attach a password they know, or a flood of failed
 // sign-ins, to someone else's address.
-import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { passwordTokens, users, type Account, type User } from '../../db/schema/index';
+import { consumePasswordTokenStatement, useEmailChangeLinksOfUserStatement } from '../../db/queries/password-tokens';
+import { confirmPendingEmailStatement, setPendingEmailStatement } from '../../db/queries/users';
+import type { Account, User } from '../../db/schema/index';
 import { ApiError } from '../../lib/errors';
 import { ChangeSet } from '../submissions/change-set';
 import { queueAccountEmail, type PasswordEmailEnv } from './password-emails';
-import { consumeStatement, findPasswordToken, LINK_USED, passwordTokenInsert } from './password-tokens';
+import { findPasswordToken, LINK_USED, passwordTokenInsert } from './password-tokens';
 
 export const EMAIL_TAKEN = 'Another user of this account has that email now; ask an admin to pick another one.';
 
@@ -28,12 +29,9 @@ export async function requestEmailChange(
   const at = new Date(now).toISOString();
   const { token, insert } = await passwordTokenInsert(control, target.user, 'email_change', now);
   const [, , [user]] = await control.batch([
-    control
-      .update(passwordTokens)
-      .set({ usedAt: at })
-      .where(and(eq(passwordTokens.userId, target.user.id), eq(passwordTokens.purpose, 'email_change'), isNull(passwordTokens.usedAt))),
+    useEmailChangeLinksOfUserStatement(control, target.user.id, at),
     insert,
-    control.update(users).set({ pendingEmail: newEmail, updatedAt: at }).where(eq(users.id, target.user.id)).returning(),
+    setPendingEmailStatement(control, target.user.id, newEmail, at),
   ]);
   await queueAccountEmail(env, target, newEmail, 'email_change', {
     subject: `Confirm your new email for ${target.account.name}`,
@@ -61,13 +59,8 @@ export async function findEmailChange(control: Db, value: string): Promise<{ tok
 export async function confirmEmailChange(control: Db, change: { tokenId: number; user: Pick<User, 'id'> }, now = Date.now()): Promise<void> {
   const at = new Date(now).toISOString();
   const batch = new ChangeSet(control)
-    .guarded(consumeStatement(control, change.tokenId, at))
-    .add(
-      control
-        .update(users)
-        .set({ email: sql`${users.pendingEmail}`, pendingEmail: null, updatedAt: at })
-        .where(and(eq(users.id, change.user.id), isNotNull(users.pendingEmail))),
-    );
+    .guarded(consumePasswordTokenStatement(control, change.tokenId, at))
+    .add(confirmPendingEmailStatement(control, change.user.id, at));
   try {
     await batch.commit(undefined, () => new ApiError(409, LINK_USED));
   } catch (err) {

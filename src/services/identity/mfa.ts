@@ -16,7 +16,7 @@ import {
 import { toHex } from '../../lib/crypto';
 import { decryptAtRest, EncryptionKeyMissing, encryptAtRest } from '../../lib/encryption';
 import { ApiError } from '../../lib/errors';
-import { endSessionsOfUserStatement } from './sessions';
+import { endSessionsOfUserStatement } from '../../db/queries/sessions';
 
 export const TOTP_PERIOD_S = 30;
 export const TOTP_DIGITS = 6;

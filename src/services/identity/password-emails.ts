@@ -2,16 +2,17 @@
 // The link's token lives in the control database; the message row on the account's shard, delivered by
 // the messages queue like every other email (src/services/mail).
 import type { Account, User } from '../../db/schema/index';
-import { shardDb, type DatabaseBindings } from '../../db/shards';
+import { shardScope } from '../../db/shards';
+import type { Bindings } from '../../env';
 import { messageInsert } from '../../db/queries/messages';
 import type { Db } from '../../db/client';
-import { stampedQueue } from '../../lib/shard-queues';
-import { enqueueMessages, type MessageQueueBody } from '../mail/outbox';
+import { enqueueMessages } from '../mail/outbox';
 import { layoutEmail } from '../mail/render';
 import { issuePasswordToken } from './password-tokens';
 import { activeUsersWithEmail } from './sign-in';
 
-export type PasswordEmailEnv = DatabaseBindings & { MESSAGES_QUEUE: Queue<MessageQueueBody>; SERVICE_NAME?: string };
+/** Emails go to accounts other than a request's own (a partner's new account, every account an address signs in to): each is written through its own shard's scope. */
+export type PasswordEmailEnv = Bindings;
 
 const TEXTS = {
   invite: {
@@ -68,7 +69,8 @@ export async function queueAccountEmail(
   content: { subject: string; paragraphs: string[]; action: { label: string; url: string } },
 ): Promise<void> {
   const email = layoutEmail({ companyName: target.account.name, serviceName: env.SERVICE_NAME ?? 'Signing Service' }, content);
-  const [row] = await messageInsert(shardDb(env, target.account.shard), {
+  const { db, queues } = shardScope(env, target.account.shard);
+  const [row] = await messageInsert(db, {
     accountId: target.user.accountId,
     channel: 'email',
     kind,
@@ -78,7 +80,7 @@ export async function queueAccountEmail(
     html: email.html,
   });
   // A lost queue message is re-sent by the messages sweep (src/scheduled/messages-sweep.ts).
-  await enqueueMessages(stampedQueue(env.MESSAGES_QUEUE, target.account.shard), [row.id]).catch((err) => console.error(`enqueue ${kind} email failed`, err));
+  await enqueueMessages(queues.messages, [row.id]).catch((err) => console.error(`enqueue ${kind} email failed`, err));
 }
 
 /**

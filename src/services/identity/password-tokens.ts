@@ -1,10 +1,17 @@
 // One-time password links (invitation, reset) and sign-in account choices: a random token whose SHA-256
 // is the row's key in the control database, used at most once even when two requests race
 // (docs/identity.md › Passwords).
-import { and, eq, gt, isNull, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
-import { inList } from '../../db/bound-parameters';
 import type { Db } from '../../db/client';
-import { passwordTokens, sessions, users, type PasswordToken, type User } from '../../db/schema/index';
+import {
+  consumePasswordTokenStatement,
+  deleteSpentPasswordTokenRows,
+  findUnusedPasswordToken,
+  insertPasswordTokenStatement,
+  usePasswordLinksOfUserStatement,
+} from '../../db/queries/password-tokens';
+import { endOtherSessionsOfUserStatement, endSessionsOfUserStatement } from '../../db/queries/sessions';
+import { replacePasswordHash, setPasswordHashStatement } from '../../db/queries/users';
+import type { PasswordToken, User } from '../../db/schema/index';
 import { sha256Hex } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
 import { randomBase62 } from '../../lib/random';
@@ -41,7 +48,7 @@ export async function issuePasswordToken(
 /** The statement that stores a new token (for a caller's own batch), and the value for the link. */
 export async function passwordTokenInsert(db: Db, user: Pick<User, 'id' | 'accountId'>, purpose: PasswordTokenPurpose, now = Date.now()) {
   const token = randomBase62(43);
-  const insert = db.insert(passwordTokens).values({
+  const insert = insertPasswordTokenStatement(db, {
     tokenHash: await sha256Hex(token),
     accountId: user.accountId,
     userId: user.id,
@@ -63,29 +70,16 @@ export async function findPasswordToken(
   now = Date.now(),
 ): Promise<{ token: PasswordToken; user: User } | null> {
   if (!TOKEN.test(value)) return null;
-  const row = await db
-    .select({ token: passwordTokens, user: users })
-    .from(passwordTokens)
-    .innerJoin(users, eq(users.id, passwordTokens.userId))
-    .where(and(eq(passwordTokens.tokenHash, await sha256Hex(value)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, new Date(now).toISOString())))
-    .get();
+  const row = await findUnusedPasswordToken(db, await sha256Hex(value), new Date(now).toISOString());
   if (!row || !purposes.includes(row.token.purpose as PasswordTokenPurpose) || row.user.archivedAt) return null;
   return row;
-}
-
-/** Marks one token used, only if it still is unused and unexpired: the statement a race is decided by. */
-export function consumeStatement(db: Db, tokenId: number, nowIso: string) {
-  return db
-    .update(passwordTokens)
-    .set({ usedAt: nowIso })
-    .where(and(eq(passwordTokens.id, tokenId), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, nowIso)));
 }
 
 export const LINK_USED = 'This link has already been used or has expired; ask for a new one.';
 
 /** Uses up a token on its own (the account chooser); false when another request used it first. */
 export async function consumePasswordToken(db: Db, tokenId: number, now = Date.now()): Promise<boolean> {
-  const result = await consumeStatement(db, tokenId, new Date(now).toISOString()).run();
+  const result = await consumePasswordTokenStatement(db, tokenId, new Date(now).toISOString()).run();
   return (result.meta?.changes ?? 0) === 1;
 }
 
@@ -104,17 +98,11 @@ export async function setUserPassword(
   const nowIso = new Date(now).toISOString();
   const passwordHash = await hashPassword(password);
   const change = new ChangeSet(db);
-  if (options.viaToken !== undefined) change.guarded(consumeStatement(db, options.viaToken, nowIso));
+  if (options.viaToken !== undefined) change.guarded(consumePasswordTokenStatement(db, options.viaToken, nowIso));
   change.add(
-    db.update(users).set({ passwordHash, passwordChangedAt: nowIso, updatedAt: nowIso }).where(eq(users.id, user.id)),
-    options.keepSession === undefined
-      ? db.delete(sessions).where(eq(sessions.userId, user.id))
-      : db.delete(sessions).where(and(eq(sessions.userId, user.id), sql`${sessions.id} <> ${options.keepSession}`)),
-    // A pending email confirmation is about the address, not the password: it stays usable.
-    db
-      .update(passwordTokens)
-      .set({ usedAt: nowIso })
-      .where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt), ne(passwordTokens.purpose, 'email_change'))),
+    setPasswordHashStatement(db, user.id, passwordHash, nowIso),
+    options.keepSession === undefined ? endSessionsOfUserStatement(db, user.id) : endOtherSessionsOfUserStatement(db, user.id, options.keepSession),
+    usePasswordLinksOfUserStatement(db, user.id, nowIso),
   );
   await change.commit(undefined, () => new ApiError(409, LINK_USED));
 }
@@ -123,20 +111,10 @@ export async function setUserPassword(
 export async function rehashUserPassword(db: Db, userId: number, password: string, previousHash: string): Promise<void> {
   const passwordHash = await hashPassword(password);
   // Guarded by the old hash, so a password changed meanwhile is never overwritten.
-  await db
-    .update(users)
-    .set({ passwordHash })
-    .where(and(eq(users.id, userId), eq(users.passwordHash, previousHash)))
-    .run();
+  await replacePasswordHash(db, userId, passwordHash, previousHash);
 }
 
 /** Deletes used and expired tokens, at most `limit` a run (a cron step keeps the table small). */
 export async function deleteSpentPasswordTokens(db: Db, now = Date.now(), limit = 500): Promise<void> {
-  const spent = await db
-    .select({ id: passwordTokens.id })
-    .from(passwordTokens)
-    .where(or(isNotNull(passwordTokens.usedAt), lt(passwordTokens.expiresAt, new Date(now).toISOString())))
-    .limit(limit);
-  if (spent.length === 0) return;
-  await db.delete(passwordTokens).where(inList(passwordTokens.id, spent.map((row) => row.id))).run();
+  await deleteSpentPasswordTokenRows(db, new Date(now).toISOString(), limit);
 }

@@ -1,13 +1,12 @@
 // Console sessions (spec › Authentication, decisions.md › Identity): an opaque random cookie whose
 // SHA-256 is the row's key in the control database. A session ends after 30 minutes without a request,
 // 12 hours after sign-in however busy, at logout, and for every session of a user when their password
-// changes, MFA is disabled or their role is raised (`endSessionsOfUserStatement`).
+// changes, MFA is disabled or their role is raised (`endSessionsOfUserStatement`, db/queries/sessions.ts).
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { and, eq, lt, or } from 'drizzle-orm';
-import { inList } from '../../db/bound-parameters';
 import type { Db } from '../../db/client';
-import { accounts, sessions, users, type Account, type Session, type User } from '../../db/schema/index';
+import { deleteStaleSessionRows, endSession, findSessionByTokenHash, insertSession, touchSession } from '../../db/queries/sessions';
+import type { Account, Session, User } from '../../db/schema/index';
 import type { AppEnv } from '../../env';
 import { sha256Hex } from '../../lib/crypto';
 import { isDevelopment } from '../../lib/environment';
@@ -42,22 +41,18 @@ export async function startSession(
 ): Promise<{ cookieValue: string; session: Session }> {
   const now = input.now ?? Date.now();
   const cookieValue = randomBase62(43);
-  const session = await db
-    .insert(sessions)
-    .values({
-      tokenHash: await sha256Hex(cookieValue),
-      accountId: input.user.accountId,
-      userId: input.user.id,
-      stage: input.stage,
-      csrfToken: randomBase62(32),
-      ip: input.ip ?? null,
-      userAgent: input.userAgent?.slice(0, 512) ?? null,
-      createdAt: new Date(now).toISOString(),
-      lastSeenAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + SESSION_MAX_MS).toISOString(),
-    })
-    .returning()
-    .get();
+  const session = await insertSession(db, {
+    tokenHash: await sha256Hex(cookieValue),
+    accountId: input.user.accountId,
+    userId: input.user.id,
+    stage: input.stage,
+    csrfToken: randomBase62(32),
+    ip: input.ip ?? null,
+    userAgent: input.userAgent?.slice(0, 512) ?? null,
+    createdAt: new Date(now).toISOString(),
+    lastSeenAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + SESSION_MAX_MS).toISOString(),
+  });
   return { cookieValue, session };
 }
 
@@ -75,29 +70,19 @@ export async function findSession(
 ): Promise<SignedIn | { miss: SessionMiss }> {
   const now = options.now ?? Date.now();
   if (!/^[0-9A-Za-z]{43}$/.test(cookieValue)) return { miss: 'unknown' };
-  const row = await db
-    .select({ session: sessions, user: users, account: accounts })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(eq(sessions.tokenHash, await sha256Hex(cookieValue)))
-    .get();
+  const row = await findSessionByTokenHash(db, await sha256Hex(cookieValue));
   if (!row) return { miss: 'unknown' };
   const idle = now - Date.parse(row.session.lastSeenAt) >= SESSION_IDLE_MS;
   const expired = now >= Date.parse(row.session.expiresAt);
   if (idle || expired || row.user.archivedAt) {
-    await db.delete(sessions).where(eq(sessions.id, row.session.id)).run();
+    await endSession(db, row.session.id);
     return { miss: row.user.archivedAt ? 'removed' : idle ? 'idle' : 'expired' };
   }
   if (row.account.suspendedAt) return { miss: 'suspended' };
   if (now - Date.parse(row.session.lastSeenAt) >= SESSION_TOUCH_MS) {
     const seen = new Date(now).toISOString();
     // Guarded so two concurrent requests write once, and an idle session is never revived by a late write.
-    const touch = db
-      .update(sessions)
-      .set({ lastSeenAt: seen })
-      .where(and(eq(sessions.id, row.session.id), lt(sessions.lastSeenAt, new Date(now - SESSION_TOUCH_MS).toISOString())))
-      .run();
+    const touch = touchSession(db, row.session.id, seen, new Date(now - SESSION_TOUCH_MS).toISOString());
     if (options.waitUntil) options.waitUntil(touch);
     else await touch;
     row.session.lastSeenAt = seen;
@@ -105,32 +90,9 @@ export async function findSession(
   return row;
 }
 
-/** Moves a session past the MFA step (the same row and cookie: nothing to fixate on the way). */
-export async function promoteSession(db: Db, sessionId: number): Promise<void> {
-  await db.update(sessions).set({ stage: 'full' }).where(eq(sessions.id, sessionId)).run();
-}
-
-export async function endSession(db: Db, sessionId: number): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, sessionId)).run();
-}
-
-/**
- * Ends every session of a user (password changed, MFA disabled, role raised, user removed), as a
- * statement for the caller's batch: the change and the sign-out commit together.
- */
-export function endSessionsOfUserStatement(db: Db, userId: number) {
-  return db.delete(sessions).where(eq(sessions.userId, userId));
-}
-
 /** Deletes sessions past their idle or absolute end, at most `limit` a run (a cron step keeps the table small). */
 export async function deleteStaleSessions(db: Db, now = Date.now(), limit = 500): Promise<void> {
-  const stale = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(or(lt(sessions.lastSeenAt, new Date(now - SESSION_IDLE_MS).toISOString()), lt(sessions.expiresAt, new Date(now).toISOString())))
-    .limit(limit);
-  if (stale.length === 0) return;
-  await db.delete(sessions).where(inList(sessions.id, stale.map((row) => row.id))).run();
+  await deleteStaleSessionRows(db, new Date(now - SESSION_IDLE_MS).toISOString(), new Date(now).toISOString(), limit);
 }
 
 // ---- the cookie ----

@@ -1,9 +1,9 @@
 // Password sign-in to the console (docs/identity.md › Sign-in): attempts throttled per client address and
 // per email in the RateLimiter Durable Object, then the password checked against every active user with
 // that email (one email may be a user of several accounts).
-import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, users, type Account, type User } from '../../db/schema/index';
+import { activeUsersWithEmailInActiveAccounts } from '../../db/queries/users';
+import type { Account, User } from '../../db/schema/index';
 import type { Bindings } from '../../env';
 import { sha256Hex } from '../../lib/crypto';
 import { clientAddressBlock } from '../../lib/ip';
@@ -85,21 +85,7 @@ export async function accountsRefusingSignIn(
 
 /** Active users with this email (any case) in accounts that are not suspended, newest first, at most MAX_CANDIDATES. */
 export async function activeUsersWithEmail(control: Db, email: string, options: { withPassword?: boolean } = {}): Promise<SignInCandidate[]> {
-  return control
-    .select({ user: users, account: accounts })
-    .from(users)
-    .innerJoin(accounts, eq(accounts.id, users.accountId))
-    .where(
-      and(
-        sql`lower(${users.email}) = lower(${email.trim()})`,
-        isNull(users.archivedAt),
-        isNull(accounts.suspendedAt),
-        options.withPassword ? isNotNull(users.passwordHash) : undefined,
-      ),
-    )
-    .orderBy(desc(users.id))
-    .limit(MAX_CANDIDATES)
-    .all();
+  return activeUsersWithEmailInActiveAccounts(control, email.trim(), { withPassword: options.withPassword, limit: MAX_CANDIDATES });
 }
 
 /**

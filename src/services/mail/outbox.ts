@@ -6,7 +6,7 @@ import { messageInsert } from '../../db/queries/messages';
 import type { NewMessage } from '../../db/schema/index';
 import { composeEmail, composeSms, type MessageContext, type MessageKind } from './compose';
 
-/** A message to deliver, or the next link of the expiry sweep's chain (src/scheduled/expire-submissions.ts). */
+/** A message to deliver, or the next link of the expiry sweep's chain (src/services/submissions/expire-submissions.ts). */
 export type MessageQueueBody = { type: 'message'; id: number } | { type: 'expire' };
 
 type Refs = { accountId: number; submissionId?: number | null; submitterId?: number | null };

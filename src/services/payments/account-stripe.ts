@@ -1,10 +1,9 @@
 // The account's own Stripe credentials for payment fields (decisions.md › Public links and payments):
 // stored encrypted in the control database, decrypted only when a payment is started or a webhook verified.
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, type Account } from '../../db/schema';
+import { setPaymentCredentials } from '../../db/queries/accounts';
+import type { Account } from '../../db/schema';
 import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
-import { nowIso } from '../../lib/time';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -26,26 +25,15 @@ export async function savePaymentCredentials(
   accountId: number,
   credentials: AccountStripeCredentials,
 ): Promise<Account> {
-  const [row] = await control
-    .update(accounts)
-    .set({
-      paymentsStripeSecretKey: await encryptAtRest(encryptionKey, encoder.encode(credentials.secretKey), context(accountId, 'secret_key')),
-      paymentsStripeWebhookSecret: await encryptAtRest(encryptionKey, encoder.encode(credentials.webhookSecret), context(accountId, 'webhook_secret')),
-      paymentsStripeKeyLast4: credentials.secretKey.slice(-4),
-      updatedAt: nowIso(),
-    })
-    .where(eq(accounts.id, accountId))
-    .returning();
-  return row;
+  return setPaymentCredentials(control, accountId, {
+    paymentsStripeSecretKey: await encryptAtRest(encryptionKey, encoder.encode(credentials.secretKey), context(accountId, 'secret_key')),
+    paymentsStripeWebhookSecret: await encryptAtRest(encryptionKey, encoder.encode(credentials.webhookSecret), context(accountId, 'webhook_secret')),
+    paymentsStripeKeyLast4: credentials.secretKey.slice(-4),
+  });
 }
 
 export async function clearPaymentCredentials(control: Db, accountId: number): Promise<Account> {
-  const [row] = await control
-    .update(accounts)
-    .set({ paymentsStripeSecretKey: null, paymentsStripeWebhookSecret: null, paymentsStripeKeyLast4: null, updatedAt: nowIso() })
-    .where(eq(accounts.id, accountId))
-    .returning();
-  return row;
+  return setPaymentCredentials(control, accountId, { paymentsStripeSecretKey: null, paymentsStripeWebhookSecret: null, paymentsStripeKeyLast4: null });
 }
 
 /** The decrypted credentials, or null when the account has not configured payments. */

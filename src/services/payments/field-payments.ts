@@ -3,8 +3,7 @@
 // completion rule — a signer cannot complete until every payment field of theirs is paid, for the amount
 // it comes to now. A payment is what was charged: it counts only when Stripe reports the session prepared
 // last, with the amount and currency it was prepared for (docs/payments.md › What counts as paid).
-import type { BatchItem } from 'drizzle-orm/batch';
-import type { Db } from '../../db/client';
+import type { BatchStatement, Db } from '../../db/client';
 import type { Payment, TemplateField } from '../../db/schema';
 import { checkoutStartedStatement, getPayment, markFailedStatement, markPaidStatement, paymentsOfSubmitter, preparePayment, type Charge } from '../../db/queries/payments';
 import { findSubmissionById } from '../../db/queries/submissions';
@@ -142,7 +141,7 @@ function fieldPaymentEvent(
 class Unchanged extends Error {}
 
 /** Runs a guarded status change with its event; false when the payment had already left the state it changes from. */
-async function changeWithEvent(db: Db, change: BatchItem<'sqlite'>, event: BatchItem<'sqlite'>): Promise<boolean> {
+async function changeWithEvent(db: Db, change: BatchStatement, event: BatchStatement): Promise<boolean> {
   try {
     await new ChangeSet(db).guarded(change).add(event).commit(undefined, () => new Unchanged());
     return true;

@@ -1,8 +1,7 @@
 // Recurring payments linked to a submission (spec › Other endpoints `POST /api/payments/subscribe`;
 // docs/payments.md › Recurring payments): creating one, starting it in the account's Stripe once its
 // signer completes (retried by the cron), and Stripe's webhooks driving payment.* events.
-import type { BatchItem } from 'drizzle-orm/batch';
-import type { Db } from '../../db/client';
+import type { BatchStatement, Db } from '../../db/client';
 import {
   getPaymentSubscription,
   insertPaymentSubscription,
@@ -23,6 +22,7 @@ import type { StripeEvent } from '../billing/stripe-events';
 import { PaymentProcessorError } from '../billing/stripe-checkout';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
+import { isActive } from '../submissions/signing-order';
 import { loadScope, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import { paymentEventData } from '../webhooks/payment-payloads';
 import { accountStripeCredentials } from './account-stripe';
@@ -66,7 +66,7 @@ export async function subscribe(encryptionKey: string | undefined, db: Db, accou
   const scope = await loadScope(db, submission);
   const submitter = input.submitterId === undefined ? scope.submitters.at(-1) : scope.submitters.find((s) => s.id === input.submitterId);
   if (!submitter) throw unprocessable(`submitter_id ${input.submitterId} is not a submitter of submission ${submission.id}.`);
-  if (!['waiting', 'sent', 'opened'].includes(submitter.status)) {
+  if (!isActive(submitter)) {
     throw unprocessable(`Submitter ${submitter.id} has already ${submitter.status === 'completed' ? 'completed' : `been ${submitter.status}`}; choose a signer who has yet to complete.`);
   }
   const row = await insertPaymentSubscription(db, {
@@ -93,7 +93,7 @@ export async function readPaymentSubscription(db: Db, accountId: number, id: num
 }
 
 /** The outbox row of a recurring payment's payment.* event. */
-function recurringPaymentEvent(db: Db, scope: SubmissionScope, row: PaymentSubscription, event: EventName, now: { status: string; invoice?: string | null; failure?: string | null; reference?: string | null }): BatchItem<'sqlite'> {
+function recurringPaymentEvent(db: Db, scope: SubmissionScope, row: PaymentSubscription, event: EventName, now: { status: string; invoice?: string | null; failure?: string | null; reference?: string | null }): BatchStatement {
   const submitter = scope.submitters.find((s) => s.id === row.submitterId);
   return outboxInsert(db, {
     accountId: row.accountId,
@@ -123,7 +123,7 @@ function recurringPaymentEvent(db: Db, scope: SubmissionScope, row: PaymentSubsc
 class Unchanged extends Error {}
 
 /** Commits a guarded change with what goes with it; false when the guard found the row already changed. */
-async function commitGuarded(db: Db, guarded: BatchItem<'sqlite'>, ...rest: BatchItem<'sqlite'>[]): Promise<boolean> {
+async function commitGuarded(db: Db, guarded: BatchStatement, ...rest: BatchStatement[]): Promise<boolean> {
   try {
     await new ChangeSet(db)
       .guarded(guarded)

@@ -1,12 +1,11 @@
 // The account's signature level and its QES provider credentials (spec › Update signature level): stored
 // in the control database, the credentials encrypted and never returned.
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, type Account } from '../../db/schema';
+import { setSignatureLevel } from '../../db/queries/accounts';
+import type { Account } from '../../db/schema';
 import { decryptAtRest, encryptAtRest } from '../../lib/encryption';
 import { isProduction } from '../../lib/environment';
 import { unprocessable } from '../../lib/errors';
-import { nowIso } from '../../lib/time';
 import { confirmQesCredentials } from '../qes/confirm-credentials';
 import { splitApiKey } from '../qes/csc-client';
 import type { QesProviderCredentials } from '../qes/provider-credentials';
@@ -101,13 +100,12 @@ export async function saveSignatureLevel(
   // New credentials are confirmed whatever the level, stored ones when qes is chosen with them.
   if (credentials) await confirmQesCredentials(env, credentials);
 
-  const values: Partial<Account> = { signatureLevel: change.level, updatedAt: nowIso() };
+  const values: Parameters<typeof setSignatureLevel>[2] = { signatureLevel: change.level };
   if (change.provider !== undefined) values.signatureProvider = change.provider;
   if (replaced && credentials) {
     values.qesProviderCredentials = await encryptAtRest(env.ENCRYPTION_KEY, encoder.encode(JSON.stringify(credentials)), context(account.id));
   }
-  const [row] = await control.update(accounts).set(values).where(eq(accounts.id, account.id)).returning();
-  return row;
+  return setSignatureLevel(control, account.id, values);
 }
 
 /** The decrypted provider credentials, or null when none are stored (for the QES signing flow). */

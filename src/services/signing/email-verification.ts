@@ -13,9 +13,10 @@ import { randomBase62 } from '../../lib/random';
 import { nowIso } from '../../lib/time';
 import { emailMessage } from '../mail/outbox';
 import { ChangeSet } from '../submissions/change-set';
-import { signingUrl } from '../submissions/links';
+import { linkBaseOf, signingUrl } from '../submissions/links';
 import { messageBranding } from '../submissions/notifications';
-import { trail, type StateContext } from '../submissions/submission-state';
+import { trail } from '../submissions/submission-events';
+import type { StateContext } from '../submissions/submission-state';
 import type { Signing } from './signing-session';
 
 export const CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -55,12 +56,12 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
   const since = new Date(Date.now() - 60 * 60 * 1000).toISOString();
   const code = newCode();
   const at = nowIso();
-  const source = { account: ctx.account, serviceName: ctx.serviceName, template: { name: scope.template.name, preferences: scope.template.preferences }, brand: scope.brand, domainBranding: scope.domainBranding };
+  const source = { account: ctx.account, serviceName: ctx.serviceName, template: { name: scope.template.name, preferences: scope.template.preferences }, brand: scope.brand, domainBranding: scope.linkDomain?.branding };
   const message = emailMessage(
     'verification_code',
     {
       branding: messageBranding(source),
-      submitter: { name: submitter.name, email: submitter.email, link: signingUrl(scope.submission.linkBase, submitter.slug) },
+      submitter: { name: submitter.name, email: submitter.email, link: signingUrl(linkBaseOf(scope), submitter.slug) },
       template: { name: scope.template.name },
       submission: { expireAt: scope.submission.expireAt },
       code,

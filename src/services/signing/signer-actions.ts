@@ -12,16 +12,10 @@ import { ChangeSet } from '../submissions/change-set';
 import { isEmailAddress } from '../../shared/field-values';
 import { newSlug } from '../submissions/links';
 import { loadScope, payloadSubmitter, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
-import {
-  ACTIVE_SUBMITTER_STATES,
-  assertSubmissionOpen,
-  completeSubmitter,
-  declineSubmitter,
-  invite,
-  isTurnOf,
-  trail,
-  type StateContext,
-} from '../submissions/submission-state';
+import { completeSubmitter } from '../submissions/complete-submitter';
+import { ACTIVE_SUBMITTER_STATES, isActive, isTurnOf, witnessRoleOf } from '../submissions/signing-order';
+import { trail } from '../submissions/submission-events';
+import { assertSubmissionOpen, declineSubmitter, invite, type StateContext } from '../submissions/submission-state';
 import { formEventData } from '../webhooks/payloads';
 import { assertCanFill, resolvedValues, saveValues, type Signing } from './signing-session';
 import { DISCLOSURE, DISCLOSURE_SHA256 } from './consent-disclosure';
@@ -62,7 +56,7 @@ export async function submitForm(ctx: StateContext, signing: Signing, input: Rec
 
 export async function declineForm(ctx: StateContext, signing: Signing, reason: string): Promise<SubmissionScope> {
   const kind = signing.submitter.status;
-  if (!(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(kind)) throw unprocessable(`You have already ${kind === 'completed' ? 'completed' : kind} this form.`);
+  if (!isActive(signing.submitter)) throw unprocessable(`You have already ${kind === 'completed' ? 'completed' : kind} this form.`);
   return declineSubmitter(ctx, signing.scope, signing.submitter, reason);
 }
 
@@ -96,7 +90,7 @@ function prefilledValues(submitter: Submitter): Record<string, unknown> {
  */
 export async function delegateForm(ctx: StateContext, signing: Signing, to: Person): Promise<Submitter> {
   const { scope, submitter } = signing;
-  if (!(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status)) {
+  if (!isActive(submitter)) {
     throw unprocessable(`Only a form that is waiting, sent or opened can be delegated; this one is ${submitter.status}.`);
   }
   assertSubmissionOpen(scope.submission);
@@ -155,14 +149,14 @@ export async function delegateForm(ctx: StateContext, signing: Signing, to: Pers
 export async function inviteWitness(ctx: StateContext, signing: Signing, to: Person): Promise<Submitter> {
   const { scope, submitter } = signing;
   if (submitter.status !== 'completed') throw unprocessable('Complete your form before inviting a witness.');
-  const role = scope.template.roles.find((r) => r.name.trim().toLowerCase() === 'witness');
+  const role = witnessRoleOf(scope.template.roles);
   if (!role) throw unprocessable('This document has no Witness role, so a witness cannot be invited.');
   const person = checkPerson(to);
   if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase()) throw unprocessable("The witness's email must differ from yours.");
   if (scope.submission.status === 'completed') throw unprocessable('This submission is already completed; a witness can no longer be added.');
   assertSubmissionOpen(scope.submission);
   const existing = scope.submitters.find((s) => s.roleUuid === role.uuid && s.id !== submitter.id);
-  if (existing && !(ACTIVE_SUBMITTER_STATES as readonly string[]).includes(existing.status)) {
+  if (existing && !isActive(existing)) {
     throw unprocessable(`The witness has already ${existing.status === 'completed' ? 'signed' : existing.status}.`);
   }
   if ((await countSubmitterTrail(ctx.db, scope.submission.id, submitter.id, 'witness_invited')) >= MAX_WITNESS_INVITATIONS) {
@@ -189,7 +183,7 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
         metadata: {},
       }),
     ]);
-    current = { ...(await loadScope(ctx.db, scope.submission)), domainBranding: scope.domainBranding };
+    current = { ...(await loadScope(ctx.db, scope.submission)), linkDomain: scope.linkDomain };
     witness = current.submitters.find((s) => s.slug === slug)!;
   }
   // A witness listed at creation is replaced by the person the signer names: fresh link, invited afresh.

@@ -12,7 +12,9 @@ import { ChangeSet } from '../submissions/change-set';
 import { checkFieldValue, isBlank } from '../../shared/field-values';
 import { unknownUploads } from '../submissions/uploaded-files';
 import { fieldsOf, loadScope, submissionRef, type SubmissionScope } from '../submissions/submission-scope';
-import { ACTIVE_SUBMITTER_STATES, formEvent, isTurnOf, trail, type StateContext } from '../submissions/submission-state';
+import { ACTIVE_SUBMITTER_STATES, isTurnOf } from '../submissions/signing-order';
+import { formEvent, trail } from '../submissions/submission-events';
+import type { StateContext } from '../submissions/submission-state';
 import { fieldUpdatedData } from '../webhooks/payloads';
 import { hiddenFields, withFormulas } from '../../shared/form-rules';
 

@@ -1,8 +1,11 @@
 // auto_sign (spec › Submission › create-time inputs): a submitter whose form the API already filled is
 // signed for them with a generated signature, so the submission moves on without them opening a link.
 import type { Submitter } from '../../db/schema/index';
+import { completeSubmitter } from './complete-submitter';
 import { isBlank } from '../../shared/field-values';
+import { isActive, isTurnOf } from './signing-order';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
+import type { StateContext } from './submission-state';
 
 const SIGNATURE_TYPES = new Set(['signature', 'initials']);
 
@@ -56,4 +59,21 @@ export function autoSignValues(scope: Pick<SubmissionScope, 'template'>, submitt
     signed[field.uuid] = field.type === 'initials' ? initialsOf(name) : name;
   }
   return signed;
+}
+
+/**
+ * auto_sign: completes, in signing order, every submitter whose form the API filled (autoSignValues), with
+ * generated signatures for blank signature and initials fields. Runs after the submission is stored; a
+ * submitter it cannot sign for simply signs on the page as usual.
+ */
+export async function applyAutoSign(ctx: StateContext, scope: SubmissionScope): Promise<SubmissionScope> {
+  let current = scope;
+  // A qes signer signs only by authorizing at the provider themselves (issue 18 › 3).
+  if (scope.submission.signatureLevel === 'qes') return current;
+  for (;;) {
+    if (current.submission.status !== 'pending') return current;
+    const next = current.submitters.find((s) => isActive(s) && isTurnOf(current.submission, current.submitters, s) && autoSignValues(current, s));
+    if (!next) return current;
+    current = await completeSubmitter({ ...ctx, ip: null, userAgent: null }, current, next, { via: 'auto_sign', values: autoSignValues(current, next)!, verificationMethod: 'auto_sign' });
+  }
 }

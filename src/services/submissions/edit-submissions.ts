@@ -8,9 +8,11 @@ import type { SubmissionPreferences, Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { nowIso, parseDateTime } from '../../lib/time';
 import { ChangeSet } from './change-set';
-import { checkValues, MAX_SUBMITTERS, type SubmitterInput } from './create-submissions';
+import { checkValues, MAX_SUBMITTERS, type SubmitterInput } from './submission-input';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
-import { ACTIVE_SUBMITTER_STATES, assertCanComplete, completeSubmitter, completionValues, remind, type StateContext } from './submission-state';
+import { completeSubmitter, completionValues } from './complete-submitter';
+import { isActive } from './signing-order';
+import { assertCanComplete, remind, type StateContext } from './submission-state';
 import { EMAIL, PHONE } from '../../shared/field-values';
 import { unknownUploads } from './uploaded-files';
 import { attachmentsPrefix, qesFilesPrefix, sealedFilesPrefix } from './file-keys';
@@ -119,7 +121,7 @@ export type SubmitterEdit = SubmitterInput & { completed?: boolean };
  * `send_sms` true re-sends the invitation; `completed: true` completes them with their values.
  */
 export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, edit: SubmitterEdit): Promise<Submitter> {
-  const active = (ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status);
+  const active = isActive(submitter);
   const changesData = ['email', 'name', 'phone', 'values'].some((k) => edit[k as keyof SubmitterEdit] !== undefined);
   if (!active && edit.completed) throw unprocessable(`This submitter is already ${submitter.status}.`);
   // issue 18 › 3: a qualified signature is the signer's own authorization at the provider.

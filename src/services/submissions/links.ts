@@ -24,42 +24,35 @@ export function accountIdOfSlug(slug: string): number | null {
 /** An active custom signing domain of the account (src/db/queries/custom-domains.ts › activeDomainsOf). */
 export type LinkDomain = { hostname: string; isDefault: boolean; branding?: Record<string, unknown> | null };
 
-/** The active domain signing links use now (see chooseLinkBase), or undefined for the service's base. */
+/**
+ * The active domain signing links use now, decided whenever a link is shown or sent (docs/custom-domains.md
+ * › Links): the template's `custom_domain` while it is an active domain of the account, else the account's
+ * default domain while active, else none: the service base (APP_URL or the request's origin, stored with
+ * the submission). A removed or inactive domain therefore falls back without touching any row.
+ */
 export function chooseLinkDomain<D extends LinkDomain>(templatePreferences: Record<string, unknown>, domains: readonly D[]): D | undefined {
   const named = templatePreferences.custom_domain;
   const wanted = typeof named === 'string' ? named.trim().toLowerCase().replace(/\.$/, '') : '';
   return domains.find((d) => d.hostname === wanted) ?? domains.find((d) => d.isDefault);
 }
 
-/**
- * The origin signing links use, decided whenever a link is shown or sent (docs/custom-domains.md ›
- * Links): the template's `custom_domain` while it is an active domain of the account, else the
- * account's default domain while active, else `serviceBase` (APP_URL or the request's origin, stored
- * with the submission). A removed or inactive domain therefore falls back without touching any row.
- */
-export function chooseLinkBase(templatePreferences: Record<string, unknown>, domains: readonly LinkDomain[], serviceBase: string): string {
-  const domain = chooseLinkDomain(templatePreferences, domains);
-  return domain ? `https://${domain.hostname}` : serviceBase.replace(/\/+$/, '');
-}
-
 export function signingUrl(linkBase: string, slug: string): string {
   return `${linkBase}/s/${slug}`;
 }
 
-type LinkedScope = {
-  submission: { linkBase: string };
-  template: { preferences: Record<string, unknown> };
-  domainBranding?: Record<string, unknown> | null;
-};
+/**
+ * The scope with the custom domain its links use now, chosen from the account's active domains (one
+ * control query; pages, API responses, cron and queue work call this). The loaded rows stay as read: the
+ * submission keeps the service base it was created with, and linkBaseOf decides where a link points.
+ */
+export function withLinkDomain<S extends { template: { preferences: Record<string, unknown> } }>(scope: S, domains: readonly LinkDomain[]): S & { linkDomain: LinkDomain | null } {
+  return { ...scope, linkDomain: chooseLinkDomain(scope.template.preferences, domains) ?? null };
+}
 
 /**
- * Points a loaded submission's links at the domain that applies now and records that domain's
- * branding for the emails composed with the scope (docs/branding.md › Resolution: level 3). Pages,
- * API responses, cron and queue work all call this with the account's active domains (one control query).
+ * The origin a scope's signing links use: its link domain's (withLinkDomain), else the service base
+ * stored with the submission. The domain's branding sits below the brand in emails (docs/branding.md › Resolution: level 3).
  */
-export function useLinkDomain<S extends LinkedScope>(scope: S, domains: readonly LinkDomain[]): S {
-  const domain = chooseLinkDomain(scope.template.preferences, domains);
-  scope.submission.linkBase = domain ? `https://${domain.hostname}` : scope.submission.linkBase.replace(/\/+$/, '');
-  scope.domainBranding = domain?.branding ?? null;
-  return scope;
+export function linkBaseOf(scope: { submission: { linkBase: string }; linkDomain?: LinkDomain | null }): string {
+  return scope.linkDomain ? `https://${scope.linkDomain.hostname}` : scope.submission.linkBase.replace(/\/+$/, '');
 }

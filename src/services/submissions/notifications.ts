@@ -11,7 +11,9 @@ import { signingUrl } from './links';
 export type MessageSource = {
   account: Pick<Account, 'id' | 'name'>;
   serviceName: string;
-  submission: Pick<Submission, 'id' | 'linkBase' | 'expireAt' | 'preferences' | 'sendEmail'>;
+  submission: Pick<Submission, 'id' | 'expireAt' | 'preferences' | 'sendEmail'>;
+  /** The origin its signing links use now (links.ts › linkBaseOf). */
+  linkBase: string;
   template: { name: string; preferences: Record<string, unknown> };
   /** Invitation overrides from the create body's `message` (DocuSeal's subject/body). */
   invitation?: { subject?: string | null; body?: string | null };
@@ -55,9 +57,9 @@ function contextFor(source: MessageSource, submitter: Pick<Submitter, 'name' | '
   return {
     branding: messageBranding(source),
     // A name another signer typed is never put in front of its recipient: the greeting falls back to the address.
-    submitter: { name: submitter.nameFromSigner ? null : submitter.name, email: submitter.email ?? '', link: signingUrl(source.submission.linkBase, submitter.slug) },
+    submitter: { name: submitter.nameFromSigner ? null : submitter.name, email: submitter.email ?? '', link: signingUrl(source.linkBase, submitter.slug) },
     template: { name: source.template.name },
-    submission: { expireAt: source.submission.expireAt, downloadUrl: signingUrl(source.submission.linkBase, submitter.slug) },
+    submission: { expireAt: source.submission.expireAt, downloadUrl: signingUrl(source.linkBase, submitter.slug) },
     custom,
   };
 }

@@ -5,6 +5,7 @@ import { brandingsOf } from '../../db/queries/brands';
 import { listSubmittersOf, readSubmissionSources } from '../../db/queries/submissions';
 import type { BrandingValues, Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
 import type { MintedLink } from '../document-links/links';
+import type { LinkDomain } from './links';
 import type { PayloadDocument, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from '../webhooks/payload-shapes';
 
 export type SubmissionTemplate = {
@@ -33,10 +34,11 @@ export type SubmissionScope = {
    */
   documentLinks?: ReadonlyMap<number, MintedLink>;
   /**
-   * The branding of the custom domain the submission's links use now (set with the link base by
-   * `useLinkDomain`, src/services/submissions/links.ts); emails resolve it below the brand.
+   * The custom domain the submission's links use now (`withLinkDomain`, src/services/submissions/links.ts):
+   * links point there (`linkBaseOf`) and emails resolve its branding below the brand. Unset or null: the
+   * service base stored with the submission.
    */
-  domainBranding?: Record<string, unknown> | null;
+  linkDomain?: LinkDomain | null;
 };
 
 type Sources = Awaited<ReturnType<typeof readSubmissionSources>>;

@@ -1,7 +1,6 @@
 // What templates write besides themselves: the webhook payload (spec › Events › template.*), the
 // version snapshot, the plan's template-count and storage checks, and the identifiers a new template gets.
-import type { BatchItem } from 'drizzle-orm/batch';
-import type { Db } from '../../db/client';
+import type { BatchStatement, Db } from '../../db/client';
 import { isPlanLimitGuardFailure } from '../../db/queries/plan-limits';
 import { storedBytes } from '../../db/queries/storage';
 import { activeTemplatesCountQuery, countActiveTemplates } from '../../db/queries/templates';
@@ -25,7 +24,7 @@ export type TemplateContext = {
    * The request's audit row for a new template (by its public id), written in the template's own
    * batch: one D1 round trip less, and the change and its record commit together.
    */
-  auditStatement?: (templatePublicId: string) => BatchItem<'sqlite'>;
+  auditStatement?: (templatePublicId: string) => BatchStatement;
 };
 
 export const TEMPLATE_ID_PREFIX = 'tpl_';

@@ -1,6 +1,6 @@
 // Changing templates: edits and document changes store a new version with their event in one batch;
 // a concurrent change makes the batch fail as a whole (409). Permanent deletion also erases the files.
-import type { BatchItem } from 'drizzle-orm/batch';
+import type { Batch, BatchStatement } from '../../db/client';
 import { templateHasSubmissions } from '../../db/queries/submissions';
 import {
   deleteTemplateStatements,
@@ -75,13 +75,13 @@ async function commit(ctx: TemplateContext, template: Template, change: Change):
   const at = nowIso();
   const next: Template = { ...template, ...change.values, version: template.version + 1, updatedAt: at };
   const addedBytes = (change.addDocuments ?? []).reduce((sum, d) => sum + d.byteSize, 0);
-  const guards: BatchItem<'sqlite'>[] = [
+  const guards: BatchStatement[] = [
     // Restoring makes a template active again: exact against the plan's limit, like a create.
     ...(change.restores ? [templateLimitGuard(ctx)] : []),
     // New files (a replaced document keeps its old file for earlier versions) count against storage.
     ...(addedBytes > 0 ? [templateStorageGuard(ctx, addedBytes)] : []),
   ];
-  const statements: BatchItem<'sqlite'>[] = [
+  const statements: BatchStatement[] = [
     ...guards,
     updateTemplateStatement(db, template, { ...change.values, version: next.version, updatedAt: at }),
     ...(change.removeDocumentIds?.length ? [removeDocumentsStatement(db, template.id, change.removeDocumentIds, at)] : []),
@@ -100,7 +100,7 @@ async function commit(ctx: TemplateContext, template: Template, change: Change):
   ];
   let results: unknown[];
   try {
-    results = await refusingPastTemplateLimit(ctx, () => db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]), {
+    results = await refusingPastTemplateLimit(ctx, () => db.batch(statements as Batch), {
       templates: change.restores === true,
       bytes: addedBytes,
     });
@@ -177,12 +177,12 @@ export async function deleteTemplatePermanently(ctx: TemplateContext, template: 
     throw new ApiError(409, 'This template has submissions, which keep its documents; delete those submissions permanently first, or archive the template instead.');
   }
   const [keys, documents] = await Promise.all([listAllDocumentKeys(db, template.id), listCurrentDocuments(db, [template.id])]);
-  const statements: BatchItem<'sqlite'>[] = [...deleteTemplateStatements(db, template.id)];
+  const statements: BatchStatement[] = [...deleteTemplateStatements(db, template.id)];
   const at = nowIso();
   const event = template.archivedAt
     ? []
     : [outboxInsert(db, { accountId: actor.accountId, event: 'template.archived', data: templateEventData({ ...template, archivedAt: at, updatedAt: at }, documents.length) })];
-  await db.batch([...statements, ...event] as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+  await db.batch([...statements, ...event] as Batch);
   await deleteStoredFiles(ctx.bucket, keys);
   await deleteDerivedFiles(ctx.bucket, keys);
 }

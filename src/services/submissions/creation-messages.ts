@@ -1,0 +1,88 @@
+// What a new submission announces in the batch that stores it (spec › Events; › Creating a submission):
+// submission.created and .sent, form.created and submitter.sent resolved to the new rows' ids, and the
+// invitations to whoever is invited now, with their trail rows.
+import type { Db } from '../../db/client';
+import { messageInsertForNewRows } from '../../db/queries/messages';
+import { insertResolvedEventStatement, insertSubmissionEventStatement } from '../../db/queries/submissions';
+import type { Account, Template } from '../../db/schema/index';
+import { formEventData, submissionEventData } from '../webhooks/payloads';
+import type { ChangeSet } from './change-set';
+import { chooseLinkDomain, linkBaseOf, type LinkDomain } from './links';
+import type { Planned } from './new-submission-rows';
+import { channelsFor, messagesFor, type MessageSource } from './notifications';
+
+/** What announcing reads from the create context (CreateContext). */
+export type AnnounceContext = {
+  db: Db;
+  account: Pick<Account, 'id' | 'name'>;
+  serviceName: string;
+  /** The account's active custom domains, for the links the invitations carry (chooseLinkDomain). */
+  linkDomains?: readonly LinkDomain[];
+  ip?: string | null;
+  userAgent?: string | null;
+};
+
+/**
+ * Adds the events and invitations of `plan` to `cs`; `submitters` are its submitter rows as stored, and
+ * `invited` the slugs of those invited now (stored as `sent`).
+ */
+export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, template: Template, plan: Planned, submitters: Planned['submitters'], invited: ReadonlySet<string>, at: string): void {
+  const { db } = ctx;
+  const accountId = ctx.account.id;
+  const slug = plan.submission.slug;
+  const templateRef = { id: template.publicId, name: template.name };
+
+  const payloadSubmission = (status: string) =>
+    submissionEventData({
+      submission: {
+        id: 0,
+        slug,
+        status,
+        created_at: at,
+        completed_at: null,
+        template_id: template.publicId,
+        metadata: plan.submission.metadata,
+        submitters: [],
+        documents: [],
+      },
+      template: templateRef,
+    });
+  const resolved = { submissionIds: { '$.submission.id': slug }, submittersArray: { path: '$.submission.submitters', submissionSlug: slug } };
+  cs.add(insertResolvedEventStatement(db, accountId, 'submission.created', payloadSubmission(plan.submission.status), resolved));
+
+  // The invitation's link and branding: the custom domain that applies now (the row keeps the service's base).
+  const linkDomain = chooseLinkDomain(template.preferences, ctx.linkDomains ?? []);
+  const source: MessageSource = {
+    account: ctx.account,
+    serviceName: ctx.serviceName,
+    submission: { ...plan.submission, id: 0 },
+    linkBase: linkBaseOf({ submission: plan.submission, linkDomain }),
+    template: { name: template.name, preferences: template.preferences },
+    invitation: plan.message,
+    brand: plan.brand,
+    domainBranding: linkDomain?.branding,
+  };
+  for (const s of submitters) {
+    const formData = (event: 'form.created' | 'submitter.sent') =>
+      insertResolvedEventStatement(
+        db,
+        accountId,
+        event,
+        formEventData({
+          submitter: { id: 0, uuid: s.uuid, email: s.email ?? '', name: s.name ?? '', role: s.role, status: s.status, external_id: s.externalId, metadata: s.metadata, opened_at: null, completed_at: null, declined_at: null },
+          submission: { id: 0, slug, status: plan.submission.status, template_id: template.publicId },
+          template: templateRef,
+        }),
+        { submissionIds: { '$.submission.id': slug }, submitterIds: { '$.submitter.id': s.slug } },
+      );
+    cs.add(formData('form.created'));
+    if (!invited.has(s.slug)) continue;
+    const channels = channelsFor(plan.submission, s);
+    for (const message of messagesFor('invitation', source, s, channels)) {
+      cs.addMessage(messageInsertForNewRows(db, { ...message, submissionId: null, submitterId: null }, { submissionSlug: slug, submitterSlug: s.slug }));
+    }
+    cs.add(formData('submitter.sent'));
+    cs.add(insertSubmissionEventStatement(db, { submissionSlug: slug }, { submitterSlug: s.slug }, { accountId, action: 'sent', ip: ctx.ip, userAgent: ctx.userAgent, data: {}, at }));
+  }
+  if (plan.submission.status !== 'draft') cs.add(insertResolvedEventStatement(db, accountId, 'submission.sent', payloadSubmission('pending'), resolved));
+}

@@ -1,0 +1,184 @@
+// Checking a create request's submissions against the template (spec › Creating a submission): roles,
+// contacts, values, signature level, expiry and preferences, every problem gathered before anything is stored.
+import type { BrandingValues, SubmissionPreferences, Template, TemplateField } from '../../db/schema/index';
+import { parseDateTime } from '../../lib/time';
+import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
+import { checkFieldValue, EMAIL, isBlank, PHONE } from '../../shared/field-values';
+
+export type SubmitterInput = {
+  role?: string;
+  uuid?: string;
+  email?: string | null;
+  name?: string | null;
+  phone?: string | null;
+  external_id?: string | null;
+  values?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  send_email?: boolean;
+  send_sms?: boolean;
+};
+
+export type SubmissionInput = {
+  submitters: SubmitterInput[];
+  submitters_order?: 'sequential' | 'parallel';
+  send_email?: boolean;
+  send_sms?: boolean;
+  expire_at?: string | null;
+  auto_sign?: boolean;
+  draft?: boolean;
+  metadata?: Record<string, unknown>;
+  /** A DOCX template's variables (decisions.md › Documents in). */
+  values?: Record<string, unknown>;
+  preferences?: SubmissionPreferences;
+  message?: { subject?: string; body?: string };
+};
+
+/** At most this many submitters per submission and submissions per request (docs/decisions.md › Submissions). */
+export const MAX_SUBMITTERS = 50;
+export const MAX_BULK = 100;
+
+function sameName(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+function checkSubmitters(template: Template, input: SubmissionInput, where: string, problems: string[]) {
+  const roles = template.submitters;
+  const used = new Set<string>();
+  const resolved: { roleUuid: string; role: string; input: SubmitterInput; label: string }[] = [];
+  if (!Array.isArray(input.submitters) || input.submitters.length === 0) {
+    problems.push(`${where}submitters must list at least one submitter.`);
+    return resolved;
+  }
+  if (input.submitters.length > MAX_SUBMITTERS) problems.push(`${where}submitters may list at most ${MAX_SUBMITTERS} submitters.`);
+  input.submitters.forEach((s, i) => {
+    const label = `${where}submitters[${i}]`;
+    const role = matchRole(roles, s, i, used);
+    if (!role) {
+      if (s.role || s.uuid) {
+        problems.push(`${label}: role "${s.role ?? s.uuid}" must match a template submitter (${roles.map((r) => `"${r.name}"`).join(', ')}).`);
+      } else {
+        problems.push(`${label}: the template has ${roles.length} ${roles.length === 1 ? 'role' : 'roles'} and all are taken; name a role.`);
+      }
+      return;
+    }
+    if (used.has(role.uuid)) {
+      problems.push(`${label}: role "${role.name}" is already taken by another submitter; each role is signed by one submitter.`);
+      return;
+    }
+    used.add(role.uuid);
+    const email = typeof s.email === 'string' ? s.email.trim() : '';
+    if (!email) problems.push(`${label}: email can't be blank.`);
+    else if (!EMAIL.test(email) || email.length > 254) problems.push(`${label}: email "${email}" is not a valid email address.`);
+    if (s.name && s.name.length > 255) problems.push(`${label}: name is too long (maximum is 255 characters).`);
+    if (s.phone && !PHONE.test(s.phone.trim())) problems.push(`${label}: phone "${s.phone}" is not a phone number; use international format such as +14155550123.`);
+    if ((s.send_sms ?? input.send_sms) && !s.phone) problems.push(`${label}: send_sms needs a phone number.`);
+    if (s.external_id && s.external_id.length > 255) problems.push(`${label}: external_id is too long (maximum is 255 characters).`);
+    resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label });
+  });
+  // Roles nobody was named for are simply not part of this submission (DocuSeal's rule): their fields
+  // are neither required nor stamped.
+  return resolved;
+}
+
+/**
+ * The template role a listed submitter signs, as DocuSeal matches them (issue 21 › 12): by `role` name,
+ * else by `uuid`, else by position — the role at the same index, or the first one still free when that
+ * one is taken. Undefined when a named role or uuid matches nothing.
+ */
+function matchRole(roles: Template['submitters'], s: SubmitterInput, index: number, used: ReadonlySet<string>): Template['submitters'][number] | undefined {
+  const byRole = s.role ? roles.find((r) => sameName(r.name, s.role!)) : undefined;
+  if (byRole) return byRole;
+  const byUuid = s.uuid ? roles.find((r) => r.uuid === s.uuid!.toLowerCase()) : undefined;
+  if (byUuid) return byUuid;
+  if (s.role || s.uuid) return undefined;
+  const atIndex = roles[index];
+  return atIndex && !used.has(atIndex.uuid) ? atIndex : roles.find((r) => !used.has(r.uuid));
+}
+
+/**
+ * Values by field name (or uuid) → values by field uuid, each checked against its field. A `file` value
+ * names a signer's upload, so only an existing submitter can have one (`uploads: true`; the caller then
+ * checks the uploads exist, src/services/signing/attachments.ts); a submission being created or a
+ * draft cannot.
+ */
+export function checkValues(
+  fields: TemplateField[],
+  roleName: string,
+  values: Record<string, unknown> | undefined,
+  label: string,
+  problems: string[],
+  options: { uploads?: boolean; variables?: ReadonlySet<string> } = {},
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values ?? {})) {
+    const field = fields.find((f) => f.uuid === key.toLowerCase()) ?? fields.find((f) => f.name === key) ?? fields.find((f) => sameName(f.name, key));
+    // A variable of the template's DOCX documents fills them (decisions.md › Documents in: submitter
+    // values first); it is no field value, so nothing is stored for it.
+    if (!field && options.variables?.has(key)) continue;
+    if (!field) {
+      problems.push(`${label}: values names "${key}", which is not a field of the role "${roleName}".`);
+      continue;
+    }
+    if (field.type === 'file' && !options.uploads && !isBlank(value)) {
+      problems.push(`${label}: Field "${field.name}" takes a file the signer uploads on the signing page; it cannot be prefilled.`);
+      continue;
+    }
+    const checked = checkFieldValue({ ...field, required: false }, value);
+    if (!checked.ok) problems.push(`${label}: ${checked.problem}`);
+    else if (checked.value !== null) out[field.uuid] = checked.value;
+  }
+  return out;
+}
+
+/** A create request's submission checked against the template: its submitters by role with their values. */
+export type CheckedSubmission = ReturnType<typeof checkSubmission>;
+
+/**
+ * Every problem of one submission of a create request, pushed to `problems` with `where` in front (the
+ * caller refuses them all at once); what it resolved to otherwise.
+ */
+export function checkSubmission(
+  template: Template,
+  input: SubmissionInput,
+  where: string,
+  problems: string[],
+  at: string,
+  brands: ReadonlyMap<number, BrandingValues>,
+  accountLevel: SignatureLevel,
+  variables: ReadonlySet<string>,
+) {
+  const resolved = checkSubmitters(template, input, where, problems);
+  // The level is fixed now (decisions.md › Signature levels): never above the account's, whichever
+  // preference chose it; a template asking for more than an account later lowered to is refused here.
+  const signatureLevel = effectiveSignatureLevel(input.preferences?.signature_level, template.preferences.signature_level, accountLevel);
+  const levelProblem = input.preferences?.signature_level
+    ? levelAboveAccountProblem(`${where}preferences.`, signatureLevel, accountLevel)
+    : levelAboveAccountProblem(`Template ${template.publicId} preferences.`, signatureLevel, accountLevel);
+  if (levelProblem) problems.push(levelProblem);
+  if (input.expire_at) {
+    const when = parseDateTime(input.expire_at);
+    if (when === null) problems.push(`${where}expire_at "${input.expire_at}" is not a date-time such as 2026-01-31T12:00:00Z.`);
+    else if (when <= at) problems.push(`${where}expire_at must be in the future.`);
+  }
+  // Unknown, deleted and other accounts' brands read alike: an id reveals nothing (spec › Create brand).
+  if (input.preferences?.brand_id !== undefined && !brands.has(input.preferences.brand_id)) {
+    problems.push(`${where}preferences.brand_id ${input.preferences.brand_id} is not a brand of this account.`);
+  }
+  for (const key of ['reminder_subject', 'reminder_body'] as const) {
+    const value = input.preferences?.[key];
+    if (value !== undefined && (typeof value !== 'string' || value.length > 10_000)) problems.push(`${where}preferences.${key} must be text up to 10,000 characters.`);
+  }
+  const url = input.preferences?.completed_redirect_url;
+  if (url !== undefined && !/^https?:\/\/\S+$/i.test(url)) problems.push(`${where}preferences.completed_redirect_url must be an http(s) URL.`);
+  const submitters = resolved.map((r) => {
+    const fields = template.fields.filter((f) => f.submitter_uuid === r.roleUuid);
+    return { ...r, values: checkValues(fields, r.role, r.input.values, r.label, problems, { variables }) };
+  });
+  return { submitters, message: input.message, signatureLevel };
+}
+
+/** The brand ids a create request names: each submission's, and the template's own. */
+export function brandIdsOf(template: Template, inputs: SubmissionInput[]): number[] {
+  const ids = [template.preferences.brand_id, ...inputs.map((input) => input.preferences?.brand_id)];
+  return ids.filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id));
+}
