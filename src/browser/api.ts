@@ -44,7 +44,8 @@ export function createApiClient(base: string, auth: ApiAuth): ApiClient {
   async function call(method: string, path: string, body?: unknown): Promise<ApiResult> {
     const headers: Record<string, string> = { ...auth.headers(), Accept: 'application/json' };
     let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body; // the browser writes the multipart boundary
+    if (body instanceof FormData)
+      payload = body; // the browser writes the multipart boundary
     else if (body !== undefined && method !== 'GET') {
       headers['Content-Type'] = 'application/json';
       payload = JSON.stringify(body);

@@ -10,7 +10,11 @@ import { el } from './dom';
 /* eslint-disable @typescript-eslint/no-explicit-any -- pdf.js is loaded at run time, without its types */
 type PdfJs = {
   GlobalWorkerOptions: { workerSrc: string };
-  getDocument(options: Record<string, unknown>): { promise: Promise<any>; onProgress: ((progress: { loaded: number; total?: number }) => void) | null; destroy(): Promise<void> };
+  getDocument(options: Record<string, unknown>): {
+    promise: Promise<any>;
+    onProgress: ((progress: { loaded: number; total?: number }) => void) | null;
+    destroy(): Promise<void>;
+  };
 };
 /** pdf.js's document proxy: the pages it can hand out. */
 export type PdfDocument = { numPages: number; getPage(number: number): Promise<any> };
@@ -31,7 +35,10 @@ function loadPdfJs(): Promise<PdfJs> {
  * token). pdf.js reports the size it learns (Content-Length) and the bytes it has: past
  * DOCUMENT_LIMITS.fileBytes the download is stopped and the promise rejects with a sentence.
  */
-export async function openDocument(url: string, request: { headers?: Record<string, string>; withCredentials: boolean }): Promise<PdfDocument> {
+export async function openDocument(
+  url: string,
+  request: { headers?: Record<string, string>; withCredentials: boolean },
+): Promise<PdfDocument> {
   const lib = await loadPdfJs();
   const task = lib.getDocument({ url, httpHeaders: request.headers, withCredentials: request.withCredentials, isEvalSupported: false });
   let refused: string | null = null;
@@ -55,7 +62,12 @@ export function pageSize(doc: DocumentView | undefined, page: number): { width: 
  * Draws page `number` into `container` as a canvas as wide as the container (at most `maxWidth` CSS
  * pixels), at the screen's pixel density up to 2, and marks the container `data-drawn`.
  */
-export async function drawPage(pdf: PdfDocument, number: number, container: HTMLElement, options: { maxWidth?: number; attrs?: Record<string, string> } = {}): Promise<void> {
+export async function drawPage(
+  pdf: PdfDocument,
+  number: number,
+  container: HTMLElement,
+  options: { maxWidth?: number; attrs?: Record<string, string> } = {},
+): Promise<void> {
   const page = await pdf.getPage(number);
   const width = Math.min(container.clientWidth || 800, options.maxWidth ?? Infinity);
   const base = page.getViewport({ scale: 1 });

@@ -10,11 +10,15 @@ const framed = { framed: true, ancestorOrigins: undefined, referrer: '' };
 
 describe('framingOrigin', () => {
   it('names no origin for a page that is not framed, whatever its referrer says', () => {
-    expect(framingOrigin({ framed: false, ancestorOrigins: ['https://host.example'], referrer: 'https://host.example/page' }, ALLOWED)).toBeNull();
+    expect(
+      framingOrigin({ framed: false, ancestorOrigins: ['https://host.example'], referrer: 'https://host.example/page' }, ALLOWED),
+    ).toBeNull();
   });
 
   it('takes the first of location.ancestorOrigins when the account allows it', () => {
-    expect(framingOrigin({ ...framed, ancestorOrigins: ['https://host.example', 'https://top.example'] }, ALLOWED)).toBe('https://host.example');
+    expect(framingOrigin({ ...framed, ancestorOrigins: ['https://host.example', 'https://top.example'] }, ALLOWED)).toBe(
+      'https://host.example',
+    );
   });
 
   it('names no origin when the framing origin is not one the account allows', () => {
@@ -22,7 +26,9 @@ describe('framingOrigin', () => {
   });
 
   it('prefers ancestorOrigins to a referrer that names an allowed origin', () => {
-    expect(framingOrigin({ framed: true, ancestorOrigins: ['https://evil.example'], referrer: 'https://host.example/' }, ALLOWED)).toBeNull();
+    expect(
+      framingOrigin({ framed: true, ancestorOrigins: ['https://evil.example'], referrer: 'https://host.example/' }, ALLOWED),
+    ).toBeNull();
   });
 
   it('falls back to the origin of the referrer where ancestorOrigins is missing or empty', () => {
