@@ -5,7 +5,7 @@ import { getPath } from 'hono/utils/url';
 import { HTTPException } from 'hono/http-exception';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { AppEnv } from './env';
+import type { AppEnv } from './app-env';
 import { accountMoving, ApiError } from './lib/errors';
 import { isAccountMoving } from './db/errors';
 import { requestId } from './middleware/request-id';

@@ -1,13 +1,34 @@
-// Hono environment: Worker bindings plus the request-scoped variables middleware sets on `c.var`.
-import type { Account, User } from './db/schema/index';
-import type { Db } from './db/client';
-import type { AccountScope, DatabaseBindings } from './db/shards';
-import type { MessageQueueBody } from './services/mail/outbox';
-import type { SealingQueueBody } from './services/submissions/sealing-queue';
-import type { ThumbnailQueueBody } from './services/templates/thumbnail-jobs';
+// The Worker's bindings, what each queue carries, and the credential a request authenticated with. It
+// imports nothing of src/: every layer may read it (the request context's variables are in app-env.ts).
 import type { IdempotencyStore } from '../durable-objects/idempotency-store';
 import type { RateLimiter } from '../durable-objects/rate-limiter';
-import type { WebhookQueue } from './services/webhooks/queue';
+
+/** The D1 bindings: the control database and the numbered tenant shards (src/db/shards.ts, docs/scaling.md). */
+export type DatabaseBindings = { CONTROL_DB: D1Database } & Partial<Record<`SHARD_${number}`, D1Database>>;
+
+// What each queue carries, declared with the bindings: producers (services) and consumers (src/queues)
+// both read the binding's type from here, so neither imports the other.
+
+/** MESSAGES_QUEUE: a message row to deliver, or the next link of the expiry sweep's chain (src/services/submissions/expire-submissions.ts). */
+export type MessageQueueBody = { type: 'message'; id: number } | { type: 'expire' };
+
+/** WEBHOOK_QUEUE: wake-ups only; D1 holds the state (what is due, which attempt), so a lost, duplicated or early message changes nothing but latency. */
+export type WebhookMessage =
+  /** Fan out the outbox (sent after every successful mutating request; the cron drains too). */
+  | { kind: 'drain' }
+  /** Make the due attempt of this delivery (X-Webhook-Delivery-Id). */
+  | { kind: 'deliver'; deliveryUuid: string };
+
+export type WebhookQueue = Queue<WebhookMessage>;
+
+/**
+ * SEALING_QUEUE, the document queue: a completed submission handed to sealing (complete-submitter.ts ›
+ * requestSealing, the sealing sweep, a reseal), read by src/queues/sealing.ts.
+ */
+export type SealingQueueBody = { type: 'seal'; submissionId: number };
+
+/** SEALING_QUEUE also carries thumbnail batches: the account's documents (row ids) at each of `widths` (src/queues/thumbnails.ts). */
+export type ThumbnailQueueBody = { type: 'thumbnails'; accountId: number; documentIds: number[]; widths: number[] };
 
 export type Bindings = DatabaseBindings & {
   FILES: R2Bucket;
@@ -93,47 +114,4 @@ export type Credential = {
   actor: string;
   /** The API token's id for the audit row; null for other kinds. */
   accessTokenId: number | null;
-};
-
-/** Who is calling: set by the auth middleware on every tenant API request. */
-export type Principal = {
-  account: Account;
-  user: User;
-  credential: Credential;
-  /** The account had an enabled webhook endpoint when the request was authenticated. */
-  hasWebhooks: boolean;
-};
-
-/** What a mutating request did, for the audit trail; handlers fill it, the audit middleware writes it. */
-export type AuditNote = {
-  action: string;
-  resourceType?: string;
-  resourceId?: string | number;
-  /** Partner control plane: the tenant account whose trail records the action. */
-  accountId?: number;
-};
-
-export type AppEnv = {
-  Bindings: Bindings;
-  Variables: {
-    requestId: string;
-    /** The control database (accounts, users, tokens, partner state); set for every request. */
-    control: Db;
-    /** The account the request acts for, its shard's database and queue producers; set once the account is known (auth, signing slug). */
-    scope: AccountScope;
-    principal: Principal;
-    /** Set only when the request carries an embed JWT: the one resource it may reach (src/services/embed). */
-    embed: import('./services/embed/embed-tokens').EmbedGrant | undefined;
-    /** Console pages: the signed-in session, user and account (src/middleware/console-session). */
-    signedIn: import('./services/identity/sessions').SignedIn;
-    audit: AuditNote | undefined;
-    /** Set when the request arrived on an active custom signing domain (src/middleware/custom-domain-host). */
-    customDomain: import('./db/schema/index').CustomDomain | undefined;
-    /** Set by the partner auth middleware: SHA-256 of the partner key, to key its rate limit. */
-    partnerKeyHash: string;
-    /** Set by the partner auth middleware: the key's display prefix, the actor in audit trails. */
-    partnerKeyPrefix: string;
-    /** Set by a handler that wrote its audit row in its own batch: the status that row records. */
-    auditRecorded: number | undefined;
-  };
 };

@@ -7,8 +7,8 @@ import { consumeSealing, type DocumentQueueBody } from './queues/sealing';
 import { handleWebhookBatch } from './queues/webhooks';
 import { handleScheduled } from './scheduled';
 import { consumeByShard } from './queues/shard-batches';
-import type { MessageQueueBody } from './services/mail/outbox';
-import type { WebhookMessage } from './services/webhooks/queue';
+import type { MessageQueueBody } from './env';
+import type { WebhookMessage } from './env';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { IdempotencyStore } from '../durable-objects/idempotency-store';

@@ -3,7 +3,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF }
 import { expect } from 'vitest';
 import worker from '../src/index';
 import type { ShardStamp } from '../src/lib/shard-queues';
-import type { SealingQueueBody } from '../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../src/env';
 import { api, shardOf, type TestAccount } from './helpers';
 import { shardNumberOf } from './shard-fixtures';
 import { completeValues, createTemplate } from './submission-fixtures';

@@ -6,8 +6,8 @@ import worker from '../src/index';
 import { consumeByShard } from '../src/queues/shard-batches';
 import { handleWebhookBatch } from '../src/queues/webhooks';
 import type { Bindings } from '../src/env';
-import type { SealingQueueBody } from '../src/services/submissions/sealing-queue';
-import type { WebhookMessage } from '../src/services/webhooks/queue';
+import type { SealingQueueBody } from '../src/env';
+import type { WebhookMessage } from '../src/env';
 import { FAULT_KINDS, messageBatch, type Call, type FaultMode, type Faults } from './fault-injection';
 import { receivedBy } from './webhook-receiver';
 

@@ -3,7 +3,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from 'cloudflare:test';
 import worker from '../src/index';
 import type { DocumentQueueBody } from '../src/queues/sealing';
-import type { ThumbnailQueueBody } from '../src/services/templates/thumbnail-jobs';
+import type { ThumbnailQueueBody } from '../src/env';
 import { makePdf, toBase64 } from './fixtures/pdfs';
 import { api } from './helpers';
 

@@ -4,7 +4,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import worker from '../src/index';
 import { handleWebhookBatch } from '../src/queues/webhooks';
 import { consumeByShard } from '../src/queues/shard-batches';
-import type { WebhookMessage } from '../src/services/webhooks/queue';
+import type { WebhookMessage } from '../src/env';
 import { allShards, api, shardOf } from './helpers';
 import { shardNumberOf } from './shard-fixtures';
 import { newReceiver, type ReceiverConfig } from './webhook-receiver';

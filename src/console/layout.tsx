@@ -5,16 +5,6 @@ import type { Child } from 'hono/jsx';
 import { raw } from 'hono/html';
 import type { Account, User } from '../db/schema/index';
 
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** Who is signed in, for the navigation and the CSRF token the page's script sends. */
 export type ConsoleViewer = { user: Pick<User, 'name' | 'email' | 'role'>; account: Pick<Account, 'name'>; csrfToken: string };

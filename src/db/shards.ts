@@ -1,13 +1,11 @@
 // Which D1 database holds what (docs/scaling.md): the control database (accounts, users, tokens, partner
 // and billing state — what is looked up before an account is known) and the tenant shards SHARD_0 …
 // SHARD_<n-1> (everything an account owns). An account lives on exactly one shard (`accounts.shard`).
-import type { Bindings } from '../env';
+import type { Bindings, DatabaseBindings } from '../env';
 import { stampedQueue } from '../lib/shard-queues';
 import type { Account } from './schema/index';
 import { createDb, type Db } from './client';
 
-/** The bindings this module reads: the control database and the numbered shards. */
-export type DatabaseBindings = { CONTROL_DB: D1Database } & Partial<Record<`SHARD_${number}`, D1Database>>;
 
 export function controlDb(env: DatabaseBindings): Db {
   return createDb(env.CONTROL_DB);

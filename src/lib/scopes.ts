@@ -1,4 +1,7 @@
-// Token scopes (spec › Authentication › Scopes; decisions.md › Scopes).
+// Token scopes (spec › Authentication › Scopes; decisions.md › Scopes) and the users' roles that gate them.
+
+/** A user's role in the account (spec › Users). */
+export const ROLES = ['admin', 'editor', 'viewer'] as const;
 
 export const SCOPES = [
   'templates:read',

@@ -1,7 +1,7 @@
 // Messages queue consumer: delivers each message, acknowledging or retrying it with backoff.
 import type { ShardScope } from '../db/shards';
 import { deliverMessage } from '../services/mail/deliver';
-import type { MessageQueueBody } from '../services/mail/outbox';
+import type { MessageQueueBody } from '../env';
 import { expireDueSubmissions } from '../services/submissions/expire-submissions';
 
 /** One shard's part of a batch (src/queues/shard-batches.ts). */

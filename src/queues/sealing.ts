@@ -7,8 +7,8 @@
 import type { ShardScope } from '../db/shards';
 import { sealSubmission } from '../services/sealing/seal-submission';
 import { recordSealingFailure } from '../services/sealing/sealing-status';
-import type { SealingQueueBody } from '../services/submissions/sealing-queue';
-import type { ThumbnailQueueBody } from '../services/templates/thumbnail-jobs';
+import type { SealingQueueBody } from '../env';
+import type { ThumbnailQueueBody } from '../env';
 import { wakeFanOut } from '../services/webhooks/queue';
 import { consumeThumbnailMessage } from './thumbnails';
 

@@ -3,7 +3,8 @@
 // unavailable browser or a failure retries with backoff.
 import type { ShardScope } from '../db/shards';
 import { BrowserLaunchesExhausted } from '../services/rendering/browser-launches';
-import { runThumbnailJob, type ThumbnailQueueBody } from '../services/templates/thumbnail-jobs';
+import { runThumbnailJob } from '../services/templates/thumbnail-jobs';
+import type { ThumbnailQueueBody } from '../env';
 import { secondsUntil } from '../lib/time';
 
 export async function consumeThumbnailMessage(message: Message<ThumbnailQueueBody>, scope: ShardScope): Promise<void> {

@@ -3,7 +3,8 @@ import type { ShardScope } from '../db/shards';
 import { deliveryContext } from '../services/webhooks/context';
 import { deliverDue } from '../services/webhooks/deliver';
 import { drainOutbox } from '../services/webhooks/fan-out';
-import { requestDrain, scheduleWakeUps, type WebhookMessage } from '../services/webhooks/queue';
+import { requestDrain, scheduleWakeUps } from '../services/webhooks/queue';
+import type { WebhookMessage } from '../env';
 
 export type ConsumerOptions = {
   /** The clock; tests pass a later time to reach retries without waiting. */

@@ -2,7 +2,7 @@
 import { createRoute, z, type OpenAPIHonoOptions, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../env';
+import type { AppEnv } from '../app-env';
 import { authorize, type AuthorizeOptions } from '../middleware/authorize';
 import { idempotency } from '../middleware/idempotency';
 import { requireJsonBody } from '../middleware/json-body';

@@ -3,7 +3,7 @@
 // verification tool; template uploads, with their many documents, have their own reader.
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { AppEnv } from '../env';
+import type { AppEnv } from '../app-env';
 import { ApiError, unprocessable } from '../lib/errors';
 import { readBodyCapped } from '../lib/request';
 import { decodeUtf8, parseJsonText } from '../lib/json-text';

@@ -2,7 +2,8 @@
 // reclaims attempts abandoned mid-send (a consumer that died). Bounded per run.
 import type { Db } from '../db/client';
 import { reclaimStalled } from '../db/queries/messages';
-import { enqueueMessages, type MessageQueueBody } from '../services/mail/outbox';
+import { enqueueMessages } from '../services/mail/outbox';
+import type { MessageQueueBody } from '../env';
 
 const QUEUED_GRACE_MS = 2 * 60_000;
 const SENDING_TIMEOUT_MS = 10 * 60_000;

@@ -2,7 +2,8 @@
 // database's size in bytes (D1 reports it with every query), then by fewest accounts, then lowest number.
 import type { Db } from '../db/client';
 import { countAccountsByShard } from '../db/queries/accounts';
-import { shardBindings, type DatabaseBindings } from '../db/shards';
+import { shardBindings } from '../db/shards';
+import type { DatabaseBindings } from '../env';
 
 export type ShardLoad = { shard: number; bytes: number; accounts: number };
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { errorResponse } from '../../src/app';
-import type { AppEnv } from '../../src/env';
+import type { AppEnv } from '../../src/app-env';
 import { requestId } from '../../src/middleware/request-id';
 import { api, createAccount } from '../helpers';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { SEALING_MAX_ATTEMPTS } from '../../src/queues/sealing';
 import type { ShardStamp } from '../../src/lib/shard-queues';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { shardNumberOf, shardNumberOfRow } from '../shard-fixtures';
 import { checkPdf } from '../pdf-tools';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { shardScope } from '../../src/db/shards';
 import type { ShardStamp } from '../../src/lib/shard-queues';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import { api, createAccount, type TestAccount } from '../helpers';
 import { checkPdf, placedWords } from '../pdf-tools';
 import { fromLatin1, latin1, toBase64 } from '../fixtures/pdfs';

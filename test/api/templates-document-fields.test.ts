@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { shardScope } from '../../src/db/shards';
 import type { ShardStamp } from '../../src/lib/shard-queues';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import { api, createAccount, type TestAccount } from '../helpers';
 import { checkPdf, placedWords } from '../pdf-tools';
 import { pdfFile, toBase64 } from '../fixtures/pdfs';

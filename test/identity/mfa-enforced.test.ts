@@ -1,7 +1,7 @@
 import { createExecutionContext, env } from 'cloudflare:test';
 import { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppEnv } from '../../src/env';
+import type { AppEnv } from '../../src/app-env';
 import { controlDatabase } from '../../src/middleware/databases';
 import { consoleSession } from '../../src/middleware/console-session';
 import { addUser, api, createAccount, type TestAccount } from '../helpers';

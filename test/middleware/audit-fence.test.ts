@@ -3,7 +3,7 @@ import { env } from 'cloudflare:test';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { errorResponse } from '../../src/app';
-import type { AppEnv } from '../../src/env';
+import type { AppEnv } from '../../src/app-env';
 import { auditTrail } from '../../src/middleware/audit';
 import { controlDatabase } from '../../src/middleware/databases';
 import { createAccount } from '../helpers';

@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { errorResponse } from '../../src/app';
-import type { AppEnv } from '../../src/env';
+import type { AppEnv } from '../../src/app-env';
 import { authenticate } from '../../src/middleware/auth';
 import { controlDatabase } from '../../src/middleware/databases';
 import { RefusedAddresses } from '../../src/middleware/auth/failed-authentications';

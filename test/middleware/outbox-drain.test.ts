@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import type { AppEnv } from '../../src/env';
+import type { AppEnv } from '../../src/app-env';
 import { outboxDrain, type OutboxDrainOptions } from '../../src/middleware/outbox-drain';
 import { createDb } from '../../src/db/client';
 import { controlDb, type AccountScope } from '../../src/db/shards';

@@ -5,7 +5,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import type { WebhookMessage } from '../../src/services/webhooks/queue';
+import type { WebhookMessage } from '../../src/env';
 import { shardOf } from '../helpers';
 import { shardNumberOf } from '../shard-fixtures';
 import { outboxRows } from '../submission-fixtures';

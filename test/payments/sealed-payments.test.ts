@@ -4,7 +4,7 @@ import { createExecutionContext, createMessageBatch, env, SELF, waitOnExecutionC
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import type { ShardStamp } from '../../src/lib/shard-queues';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import { api } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 import { acceptDisclosure, page, type Fixture } from '../signing/fixtures';

@@ -4,7 +4,7 @@ import { createExecutionContext, createMessageBatch, env, SELF, waitOnExecutionC
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { DISCLOSURE, DISCLOSURE_SHA256, disclosureSha256 } from '../../src/services/signing/consent-disclosure';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { checkPdf } from '../pdf-tools';
 import { api, shardOf } from '../helpers';

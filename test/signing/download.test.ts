@@ -2,7 +2,7 @@
 import { createExecutionContext, createMessageBatch, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import { checkPdf } from '../pdf-tools';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { shardNumberOf } from '../submission-fixtures';

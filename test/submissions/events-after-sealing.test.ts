@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { SEALING_MAX_ATTEMPTS } from '../../src/queues/sealing';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { open, seal, submissionOf } from '../document-link-fixtures';
 import { shardNumberOf } from '../shard-fixtures';

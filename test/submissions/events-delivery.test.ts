@@ -4,7 +4,7 @@ import { createExecutionContext, createMessageBatch, createScheduledController, 
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { EVENT_NAMES } from '../../src/lib/events';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { page, messagesTo, acceptDisclosure } from '../signing/fixtures';

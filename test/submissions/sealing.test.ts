@@ -6,7 +6,7 @@ import { shardScope, type ShardScope } from '../../src/db/shards';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { sweepUnsealed } from '../../src/scheduled/sealing-sweep';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 import { completeValues, createTemplate, outboxRows, shardNumberOf, type TemplateFixture } from '../submission-fixtures';

@@ -8,7 +8,7 @@ import { shardScope, type ShardScope } from '../../src/db/shards';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { SealingProblem } from '../../src/services/sealing/sealing-status';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 import { signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';

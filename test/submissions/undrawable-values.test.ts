@@ -4,7 +4,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import type { SealingQueueBody } from '../../src/services/submissions/sealing-queue';
+import type { SealingQueueBody } from '../../src/env';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';

@@ -2,7 +2,7 @@
 // second step of signing in). HTML forms posting to these routes; each POST checks origin and CSRF token.
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import type { ConsoleViewer } from '../layout';
 import { checkConsoleForm, consoleSession, safeNextPath } from '../../middleware/console-session';
 import { capBody } from '../../middleware/body-limit';
@@ -18,8 +18,9 @@ import {
 } from '../../services/identity/mfa';
 import { attemptCode, throttledCodeCheck, tooManyWrongCodes } from '../../services/identity/mfa-throttle';
 import { endSession, promoteSession } from '../../db/queries/sessions';
-import { clearSessionCookie, findSession, mustEnrolMfa, readSessionCookie, type SignedIn } from '../../services/identity/sessions';
-import { CONSOLE_CSP } from '../layout';
+import { findSession, mustEnrolMfa, type SignedIn } from '../../services/identity/sessions';
+import { clearSessionCookie, readSessionCookie } from '../../middleware/console-session/session-cookie';
+import { CONSOLE_CSP } from '../../lib/console-csp';
 import { BackupCodesPage, EnrolledPage, EnrolPage, SignInAgainPage, SignInCodePage } from './mfa-pages';
 
 type C = Context<AppEnv>;

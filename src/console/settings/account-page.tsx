@@ -2,7 +2,7 @@
 // account; decisions.md › Embedding).
 // Admins edit through PUT /api/settings/account; everyone else reads.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { rightsOf, renderPage, Status } from './page-parts';
 
 export function accountPage(c: Context<AppEnv>) {

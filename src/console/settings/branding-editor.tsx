@@ -5,9 +5,9 @@
 // same darken rule.
 import type { MiddlewareHandler } from 'hono';
 import type { BrandingValues } from '../../db/schema/index';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { resolveBranding } from '../../services/branding/resolve-branding';
-import { CONSOLE_CSP } from '../layout';
+import { CONSOLE_CSP } from '../../lib/console-csp';
 
 /** The console's CSP, with images from any https origin: the preview shows the tenant's logo where it is hosted. */
 export const BRANDING_PAGE_CSP = CONSOLE_CSP.replace("img-src 'self' data:", "img-src 'self' data: https:");

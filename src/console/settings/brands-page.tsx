@@ -2,7 +2,7 @@
 // for admins the create, edit and delete forms (POST/PUT/DELETE /api/brands, admin-only) with a live
 // preview of the signing page header.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { findBrand, listBrands } from '../../db/queries/brands';
 import { paginateByCursor } from '../../lib/pagination';
 import { BrandingFields, BrandingPreview, BrandingSummary } from './branding-editor';

@@ -2,7 +2,7 @@
 // the API's queries) with status and certificate status; for admins (the custom-domain API is admin-only)
 // the add form, the DNS TXT record to publish, Verify, make default, delete and the branding editor.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { getCustomDomain, listCustomDomains } from '../../db/queries/custom-domains';
 import type { CustomDomain } from '../../db/schema/index';
 import { paginateByCursor } from '../../lib/pagination';

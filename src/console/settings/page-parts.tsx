@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import type { CursorPage } from '../../lib/pagination';
 import { ConsoleLayout, type ConsoleSection, type ConsoleViewer } from '../layout';
 

@@ -2,7 +2,7 @@
 // carries its own consoleSession() guard, so that other /settings pages (MFA enrolment, apps) mounted
 // beside these keep their own.
 import { Hono } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { consoleSession } from '../../middleware/console-session';
 import { accountPage } from './account-page';
 import { brandingPageCsp } from './branding-editor';

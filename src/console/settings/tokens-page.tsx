@@ -2,7 +2,7 @@
 // Editors and admins create them (POST /api/access_tokens; the value is shown once, in the page, by the
 // console script) and revoke them; viewers read, since the API refuses them any change.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { listAccessTokens } from '../../db/queries/access-tokens';
 import { usersByIds } from '../../db/queries/users';
 import type { AccessToken } from '../../db/schema/index';

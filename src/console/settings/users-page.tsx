@@ -1,11 +1,11 @@
 // /settings/users: the account's users; admins invite (POST /api/users), change roles (PUT) and remove
 // (DELETE) them through the API, everyone else reads the list.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { listUsers } from '../../db/queries/users';
 import type { User } from '../../db/schema/index';
 import { paginateByCursor } from '../../lib/pagination';
-import { ROLES } from '../../routes/users/users.routes';
+import { ROLES } from '../../lib/scopes';
 import { Pager, pageQuery, rightsOf, renderPage, Status, TableFrame } from './page-parts';
 
 function statusOf(user: User): string {

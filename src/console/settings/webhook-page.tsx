@@ -1,7 +1,7 @@
 // /settings/webhooks/{id}: one endpoint's settings (PUT/DELETE /api/webhooks/{id}), its signing secret
 // (the API shows it too), a test send and its delivery log with a redeliver button per entry.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { listDeliveries } from '../../db/queries/webhook-deliveries';
 import { getWebhook } from '../../db/queries/webhooks';
 import type { Webhook, WebhookDelivery } from '../../db/schema/index';

@@ -1,7 +1,7 @@
 // /settings/webhooks: the account's webhook endpoints (GET /api/webhooks) and, for editors and admins,
 // the create form (POST /api/webhooks). Each endpoint's settings and delivery log: webhook-page.tsx.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { listWebhooks } from '../../db/queries/webhooks';
 import { paginateByCursor } from '../../lib/pagination';
 import { planOf } from '../../lib/plans';

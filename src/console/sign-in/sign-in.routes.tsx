@@ -2,25 +2,21 @@
 // (/password/set, /password/forgot) and /settings/password. Server-rendered forms posting to this origin.
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { getAccount } from '../../db/queries/accounts';
 import { ApiError } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import { checkConsoleForm, consoleSession, safeNextPath } from '../../middleware/console-session';
 import { capBody } from '../../middleware/body-limit';
 import { endSession } from '../../db/queries/sessions';
-import {
-  findSession,
-  readSessionCookie,
-  clearSessionCookie,
-  signInResponseSession,
-} from '../../services/identity/sessions';
+import { findSession } from '../../services/identity/sessions';
+import { readSessionCookie, clearSessionCookie, signInResponseSession } from '../../middleware/console-session/session-cookie';
 import { describePasswordProblem, isLongerThanAnyPassword, verifyPassword } from '../../services/identity/passwords';
 import { consumePasswordToken, findPasswordToken, issuePasswordToken, LINK_USED, setUserPassword } from '../../services/identity/password-tokens';
 import { requestPasswordReset } from '../../services/identity/password-emails';
 import { confirmEmailChange, findEmailChange } from '../../services/identity/email-change';
 import { accountsRefusingSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
-import { CONSOLE_CSP } from '../layout';
+import { CONSOLE_CSP } from '../../lib/console-csp';
 import { ChangePasswordPage, ChooseAccountPage, ConfirmEmailPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
 
 type C = Context<AppEnv>;

@@ -3,7 +3,7 @@
 // API; it works through the same JSON API an integrator uses, with the session's cookie and CSRF token.
 import type { Context, MiddlewareHandler } from 'hono';
 import { raw } from 'hono/html';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { findTemplate } from '../../db/queries/templates';
 import { notFoundPage, renderPage, rightsOf } from '../settings/page-parts';
 

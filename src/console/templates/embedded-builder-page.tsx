@@ -5,7 +5,7 @@
 // builder then works through the templates API with `Authorization: Bearer <token>`.
 import type { Context, Hono } from 'hono';
 import { raw } from 'hono/html';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import type { Account } from '../../db/schema/accounts';
 import { findEmbedPrincipal } from '../../db/queries/accounts';
 import { findTemplate } from '../../db/queries/templates';

@@ -2,7 +2,7 @@
 // name, phone), the signing order and the invitation message; sent by the console script as
 // POST /api/submissions, which checks and stores everything (the page decides nothing).
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { findTemplate } from '../../db/queries/templates';
 import { notFoundPage, renderPage, rightsOf, Status } from '../settings/page-parts';
 

@@ -2,7 +2,7 @@
 // status and, once sealed, links to the signed documents (GET /api/submissions/{id}/documents/combined,
 // one PDF, or ?separate=true for a zip); a failed sealing says why. `?status=` filters like the API.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { SUBMISSION_STATUSES } from '../../db/schema/index';
 import { listSubmissionsPage, listSubmittersOf } from '../../db/queries/submissions';
 import { findTemplates } from '../../db/queries/templates';

@@ -1,7 +1,7 @@
 // /templates: the account's templates (GET /api/templates' query): search by name, a folder, archived
 // ones; each opens in the builder or is sent. Page pagination like the API (`page`, 25 a page).
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { listTemplateFolders, listTemplates } from '../../db/queries/templates';
 import { renderPage, rightsOf, TableFrame, Time } from '../settings/page-parts';
 

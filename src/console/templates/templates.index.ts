@@ -1,7 +1,7 @@
 // The console's template and submission pages (issue 15 › 4–5): the builder, the templates list, sending
 // a template and the submissions list. Each route carries its own consoleSession() guard.
 import { Hono } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { consoleSession } from '../../middleware/console-session';
 import { builderPage, builderPageCsp, newTemplatePage } from './builder-page';
 import { sendTemplatePage } from './send-page';

@@ -24,7 +24,7 @@ export const customDomains = sqliteTable(
      */
     hostname: text('hostname').notNull(),
     websiteUrl: text('website_url'),
-    /** Branding keys (spec › Branding), checked by src/lib/branding-keys.ts. */
+    /** Branding keys (spec › Branding), checked by src/services/branding/branding-rules.ts › checkDomainBranding. */
     branding: text('branding', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default({}),
     isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
     /** The value the ownership TXT record must hold (`_signing-service-verify.<hostname>`). */

@@ -1,6 +1,6 @@
 // Records every authenticated mutating request in the account's audit trail (issue: Audit trail).
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, AuditNote } from '../../env';
+import type { AppEnv, AuditNote } from '../../app-env';
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { accountScope } from '../../db/shards';

@@ -1,7 +1,7 @@
 // Failed authentications per client address: counted in the RateLimiter Durable Object, and refused
 // before any lookup once an address has failed too often (docs/limits.md › Failed authentication).
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
 import { clientAddressBlock } from '../../lib/ip';
 import { AUTH_FAILURE_LIMIT, limitsDisabled, RATE_WINDOW_MS } from '../../lib/limits';

@@ -2,7 +2,8 @@
 // access token (Authorization: Bearer oat_…, docs/oauth.md), an embed JWT (docs/embedding.md) or, from the console, the session cookie (spec › Authentication). Every kind ends as one `Principal` whose
 // `credential` the later checks (scopes, rate limit, idempotency, audit) read.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, Credential } from '../../env';
+import type { Credential } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { useAccountScope } from '../databases';
 import { findPrincipalByTokenHash, touchLastUsed } from '../../db/queries/access-tokens';
 import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
@@ -11,7 +12,8 @@ import { ipAllowed } from '../../lib/ip';
 import { clientIp } from '../../lib/request';
 import { isApiTokenFormat, isOAuthAccessTokenFormat, OAUTH_ACCESS_TOKEN_PREFIX, PARTNER_KEY_PREFIX } from '../../lib/tokens';
 import { findOAuthToken, touchOAuthGrant } from '../../db/queries/oauth';
-import { findSession, mustEnrolMfa, readSessionCookie } from '../../services/identity/sessions';
+import { findSession, mustEnrolMfa } from '../../services/identity/sessions';
+import { readSessionCookie } from '../console-session/session-cookie';
 import { failedAuthentications, type FailedAuthenticationOptions } from './failed-authentications';
 import { withBearerChallenge } from './bearer-challenge';
 import { findEmbedPrincipal } from '../../db/queries/accounts';

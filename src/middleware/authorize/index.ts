@@ -1,6 +1,6 @@
 // Per-route authorization: token scopes, the user's role and the account's plan.
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { forbidden } from '../../lib/errors';
 import { featureName, planOf, type PlanFeature } from '../../lib/plans';
 import { baseUrl } from '../../lib/request';

@@ -4,7 +4,7 @@
 // Identity: the sign-in forms, the MFA step) and, with their own caps, the signing routes (signing.limits.ts).
 import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
 
 export type BodyCapOptions = {

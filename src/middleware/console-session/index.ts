@@ -1,12 +1,13 @@
 // Console pages (server-rendered HTML): the signed-in user from the session cookie, or a redirect to
 // the sign-in page that comes back here afterwards. Sets `c.var.signedIn` and the account's shard.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { useAccountScope } from '../databases';
 import { timingSafeEqualString } from '../../lib/crypto';
 import { ApiError } from '../../lib/errors';
-import { findSession, mustEnrolMfa, readSessionCookie, type SignedIn } from '../../services/identity/sessions';
-import { CONSOLE_CSP } from '../../console/layout';
+import { findSession, mustEnrolMfa, type SignedIn } from '../../services/identity/sessions';
+import { readSessionCookie } from './session-cookie';
+import { CONSOLE_CSP } from '../../lib/console-csp';
 
 export type ConsoleSessionOptions = {
   /** The MFA enrolment pages: open to a user whose account requires MFA before they have it. */

@@ -2,7 +2,7 @@
 // active domain serves only signing pages, their assets and public links; a known domain that is not
 // active yet is refused; any other host is the service's own and passes untouched.
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { customDomainForHost, servedOnCustomDomain } from '../../services/custom-domains/host-routing';
 
 export function customDomainHost(): MiddlewareHandler<AppEnv> {

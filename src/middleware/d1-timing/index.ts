@@ -2,7 +2,7 @@
 // with the number of calls. Turned on by D1_TIMING=true together with ENVIRONMENT=development, like the
 // other benchmark switches; otherwise the middleware does nothing.
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { isDevelopment } from '../../lib/environment';
 import { observeD1 } from '../../db/observed-d1';
 

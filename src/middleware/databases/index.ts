@@ -2,7 +2,7 @@
 // `c.var.scope` (the account, its shard's database and queue producers) once the account is known.
 // Handlers and services take the scope they are given; nothing below a route builds its own from the bindings.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { accountScope, controlDb } from '../../db/shards';
 import { withD1Observers } from '../../db/observed-d1';
 import { accountMoving } from '../../lib/errors';

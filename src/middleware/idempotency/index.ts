@@ -1,6 +1,6 @@
 // Idempotency-Key on create and send operations (spec › Limits › Idempotency); tenantRoute adds it.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv, AuditNote } from '../../env';
+import type { AppEnv, AuditNote } from '../../app-env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { limitsDisabled } from '../../lib/limits';
 import { requestFingerprint } from '../../services/idempotency/request-fingerprint';

@@ -1,7 +1,7 @@
 // After a successful mutating request, asks the queue to fan out the event outbox, so webhooks go out
 // within seconds rather than at the next cron minute. The request never waits for it.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { requestDrain } from '../../services/webhooks/queue';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -1,6 +1,6 @@
 // Authenticates the partner control plane by operator key (decisions.md › Bootstrap › Partner control plane).
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { sha256Hex } from '../../lib/crypto';
 import { unauthorized } from '../../lib/errors';
 import { PARTNER_KEY_PREFIX } from '../../lib/tokens';

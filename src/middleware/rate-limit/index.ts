@@ -1,6 +1,6 @@
 // Per-credential rate limiting through the RateLimiter Durable Object (spec › Limits, Errors › 429).
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
 import { limitsDisabled, RATE_WINDOW_MS } from '../../lib/limits';
 import type { RateLimitDecision } from '../../../durable-objects/rate-limiter';

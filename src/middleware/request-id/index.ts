@@ -1,7 +1,7 @@
 // Gives every response a unique X-Request-Id and the X-API-Version of the surface it belongs to.
 import type { MiddlewareHandler } from 'hono';
 import { randomBase62 } from '../../lib/random';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 
 export type RequestIdOptions = {
   /** Header carrying the id on the response. */

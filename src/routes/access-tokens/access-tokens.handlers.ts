@@ -1,6 +1,6 @@
 // Handlers for API access tokens.
 import type { AppRouteHandler } from '../app-route-handler';
-import type { Principal } from '../../env';
+import type { Principal } from '../../app-env';
 import * as tokensDb from '../../db/queries/access-tokens';
 import type { AccessToken } from '../../db/schema/index';
 import { notFound } from '../../lib/errors';

@@ -1,6 +1,6 @@
 // Mounts the access token routes.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './access-tokens.handlers';
 import * as routes from './access-tokens.routes';
 

@@ -1,6 +1,6 @@
 // Mounts the brand routes.
 import type { OpenAPIHono, OpenAPIHonoOptions } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
 import { validationError } from '../../lib/validation';
 import { throwValidationError } from '../openapi-helpers';

@@ -1,9 +1,9 @@
 // /settings/apps (console): the signed-in user's authorized OAuth apps (revoke) and, for admins, the
 // account's OAuth clients (register, delete). Plain form posts guarded by the session's CSRF token.
 import { Hono, type Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { checkConsoleForm, consoleSession } from '../../middleware/console-session';
-import { CONSOLE_CSP } from '../../console/layout';
+import { CONSOLE_CSP } from '../../lib/console-csp';
 import { AppsPage, type AppsPageProps } from '../../console/pages/apps';
 import { deleteAccountOAuthClient, listAccountOAuthClients, listUserOAuthGrants, revokeUserOAuthGrant } from '../../db/queries/oauth';
 import { ApiError, notFound } from '../../lib/errors';

@@ -1,6 +1,6 @@
 // Mounts the custom signing domain routes.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './custom-domains.handlers';
 import * as routes from './custom-domains.routes';
 

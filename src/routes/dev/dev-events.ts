@@ -1,7 +1,7 @@
 // `POST /dev/events` (development only, like every /dev route): writes outbox rows as the other
 // capabilities do, so webhooks can be exercised and benchmarked through `wrangler dev` (bench/webhooks).
 import type { Hono } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { getAccount } from '../../db/queries/accounts';
 import { useAccountScope } from '../../middleware/databases';
 import { ApiError } from '../../lib/errors';

@@ -1,7 +1,7 @@
 // Development-only routes (404 unless ENVIRONMENT=development): tools for local work and benchmarks.
 import { Hono } from 'hono';
 import { mountDevEvents } from './dev-events';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { getAccount } from '../../db/queries/accounts';
 import { shardBindings, shardScope } from '../../db/shards';
 import { findPrincipalByTokenHash } from '../../db/queries/access-tokens';

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document and its browsable page (served offline from vendored Swagger UI).
 import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { withResponseHeaders } from '../openapi-headers';
 import { SCOPE_DESCRIPTIONS } from '../../services/identity/oauth/oauth-scopes';
 

@@ -2,7 +2,7 @@
 // and R2 (docs/document-links.md). No credentials, so every refusal says only what a holder may know.
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { getAccount } from '../../db/queries/accounts';
 import { insertAuditEvent } from '../../db/queries/audit-events';
 import { listSealedDocuments } from '../../db/queries/submission-documents';

@@ -1,6 +1,6 @@
 // The credential-less route that downloads a public document link's PDF, served under /l (PUBLIC_LINK_PREFIX).
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { clientIp } from '../../lib/request';
 import { rateLimit } from '../../middleware/rate-limit';
 import { throwValidationError } from '../openapi-helpers';

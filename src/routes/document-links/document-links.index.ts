@@ -1,6 +1,6 @@
 // Mounts the tenant API for public document links: the account's link settings, revoking, and minting one.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './document-links.handlers';
 import * as routes from './document-links.routes';
 

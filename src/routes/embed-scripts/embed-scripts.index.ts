@@ -2,7 +2,7 @@
 // and the template builder's `/embed/v1/builder.js` (legacy `/js/builder.js`), bundles scripts/vendor-assets.mjs
 // writes to /vendor/embed/.
 import type { Hono } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 
 export const FORM_SCRIPT_PATHS = ['/embed/v1/form.js', '/js/form.js'] as const;
 /** The template builder's embed script (<template-builder>), bundled to /vendor/embed/builder.js. */

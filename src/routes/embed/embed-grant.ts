@@ -1,7 +1,7 @@
 // Route middleware of the /api/embed/* routes: only an embed JWT of the route's kind gets through, and a
 // write needs its permission. Which resource the token names is the handler's check (404 otherwise).
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { forbidden, unauthorized } from '../../lib/errors';
 import type { EmbedResourceType } from '../../services/embed/embed-tokens';
 

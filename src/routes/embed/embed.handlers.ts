@@ -1,7 +1,7 @@
 // Handlers for embedding: minting tokens, rotating the key, and the routes an embed token calls.
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { findSubmission, listSubmittersOf } from '../../db/queries/submissions';
 import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
 import { FIELD_TYPES, type Submission } from '../../db/schema/index';

@@ -1,6 +1,6 @@
 // Mounts the embedding routes on the tenant API and documents the embed JWT credential.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './embed.handlers';
 import * as routes from './embed.routes';
 import { cors } from 'hono/cors';

@@ -2,7 +2,7 @@
 // minting and key rotation take the API's usual credentials; the /embed/* routes take only an embed JWT.
 import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { requireJsonBody } from '../../middleware/json-body';
 import { EMBED_RESOURCE_TYPES, type EmbedResourceType } from '../../services/embed/embed-tokens';
 import { errorResponses, idParamsSchema, tenantRoute, type ErrorStatus } from '../openapi-helpers';

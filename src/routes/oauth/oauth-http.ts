@@ -1,7 +1,7 @@
 // HTTP details of the OAuth endpoints: form bodies (RFC 6749 §3.2, each parameter at most once) and the
 // §5.2 error response with `Cache-Control: no-store`.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { readBodyCapped } from '../../lib/request';
 import { OAuthError } from '../../services/identity/oauth/oauth-error';
 

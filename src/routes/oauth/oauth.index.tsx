@@ -3,9 +3,10 @@
 // (RFC 7009). Its state lives in the control database (src/db/schema/oauth.ts).
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { checkConsoleForm, consoleSession } from '../../middleware/console-session';
-import { CONSOLE_CSP, type ConsoleViewer } from '../../console/layout';
+import type { ConsoleViewer } from '../../console/layout';
+import { CONSOLE_CSP } from '../../lib/console-csp';
 import { AuthorizationErrorPage, ConsentPage } from '../../console/pages/oauth-consent';
 import { failedAuthentications } from '../../middleware/auth/failed-authentications';
 import { clientAddressBlock } from '../../lib/ip';

@@ -1,7 +1,7 @@
 // Declares partner control plane routes: zod schemas, the partner security scheme and every response.
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { idempotency } from '../../middleware/idempotency';
 import { requireJsonBody } from '../../middleware/json-body';
 import { errorResponses, idempotencyHeaderSchema, type ErrorStatus } from '../openapi-helpers';

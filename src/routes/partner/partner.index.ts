@@ -1,6 +1,6 @@
 // The partner control plane at /api/partner/v1: its own app, auth, rate limit and OpenAPI document.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { PARTNER_RATE_LIMIT } from '../../lib/limits';
 import { validationError } from '../../lib/validation';
 import { authenticatePartner } from '../../middleware/partner-auth';

@@ -1,7 +1,7 @@
 // Handlers for payments: the account's Stripe credentials, its Stripe webhook endpoint and recurring payments.
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Handler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import type { Account } from '../../db/schema';
 import { getAccount } from '../../db/queries/accounts';
 import { ApiError } from '../../lib/errors';

@@ -1,7 +1,7 @@
 // Mounts the payments routes.
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './payments.handlers';
 import * as routes from './payments.routes';
 

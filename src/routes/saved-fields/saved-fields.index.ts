@@ -1,6 +1,6 @@
 // Mounts the saved field routes.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './saved-fields.handlers';
 import * as routes from './saved-fields.routes';
 

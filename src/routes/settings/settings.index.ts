@@ -1,6 +1,6 @@
 // Mounts the account settings routes.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { registerSingleFileBodies } from '../single-file-upload';
 import * as certificateHandlers from './certificate.handlers';
 import * as certificateRoutes from './certificate.routes';

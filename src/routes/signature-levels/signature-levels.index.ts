@@ -1,6 +1,6 @@
 // Mounts the signature level settings and the signature usage list.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './signature-levels.handlers';
 import * as routes from './signature-levels.routes';
 

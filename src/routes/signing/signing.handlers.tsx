@@ -4,7 +4,7 @@ import { submissionDocumentObject } from '../../services/submissions/generated-d
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import type { Db } from '../../db/client';
 import { useAccountScope } from '../../middleware/databases';
 import { attachment } from '../../lib/content-disposition';

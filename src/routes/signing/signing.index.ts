@@ -2,7 +2,7 @@
 // is the credential: no API token here. State-changing requests must come from the page's own origin.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { mergePath } from 'hono/utils/url';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { outboxDrain } from '../../middleware/outbox-drain';
 import { sameOrigin } from '../../middleware/same-origin';
 import { throwValidationError } from '../openapi-helpers';

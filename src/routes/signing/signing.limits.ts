@@ -1,7 +1,7 @@
 // What one signing link, and one client, may make the /s/* routes do (issue 21 › 5; docs/limits.md).
 // The slug is the only credential there, so every JSON body is capped and every request is counted.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { clientIp } from '../../lib/request';
 import { capBody } from '../../middleware/body-limit';
 import { rateLimit } from '../../middleware/rate-limit';

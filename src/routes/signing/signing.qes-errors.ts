@@ -1,7 +1,7 @@
 // How a qes signer's submit and callback name the way back and show a stop (issue 18 › 3): shared by the
 // submit route and the callback and retry pages.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { ApiError } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { QesProviderError } from '../../services/qes/provider-error';

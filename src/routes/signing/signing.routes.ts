@@ -3,7 +3,7 @@
 // the "Signing page" entries of the OpenAPI document come. The slug is the only credential here.
 import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { requireJsonBody } from '../../middleware/json-body';
 import { errorSchema } from '../openapi-helpers';
 import { ATTACHMENT_BODY_BYTES, IP_RATE_LIMIT, SLUG_RATE_LIMIT, SMALL_BODY_BYTES, VALUES_BODY_BYTES, describeBytes, signingBodyLimit } from './signing.limits';

@@ -1,7 +1,7 @@
 // Handlers for a submission's sealed documents.
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
 import { findSubmission } from '../../db/queries/submissions';
 import type { Submission, SubmissionDocument } from '../../db/schema/index';

@@ -1,6 +1,6 @@
 // Mounts the sealed document routes.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './submission-documents.handlers';
 import * as routes from './submission-documents.routes';
 

@@ -1,7 +1,7 @@
 // Handlers for submissions and submitters: parse, call the submission services, shape the response.
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import type { Db } from '../../db/client';
 import * as submissionsDb from '../../db/queries/submissions';
 import { findTemplate } from '../../db/queries/templates';

@@ -1,6 +1,6 @@
 // Mounts the submission and submitter routes.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './submissions.handlers';
 import * as routes from './submissions.routes';
 

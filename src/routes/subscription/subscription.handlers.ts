@@ -1,7 +1,7 @@
 // Handlers for the subscription.
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Handler } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { CHECKOUT_PLAN_IDS, planOf } from '../../lib/plans';
 import { baseUrl, clientIp } from '../../lib/request';

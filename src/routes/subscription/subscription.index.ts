@@ -1,7 +1,7 @@
 // Mounts the subscription routes.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './subscription.handlers';
 import * as routes from './subscription.routes';
 

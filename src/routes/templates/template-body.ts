@@ -1,7 +1,7 @@
 // Reads template upload bodies: JSON (base64 or data-URL files, as DocuSeal clients send them, chunked
 // or not) and multipart/form-data (file parts, Rails-style `documents[0][file]` keys, JSON-valued parts).
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { readBodyCapped } from '../../lib/request';
 import { decodeUtf8, parseJsonText } from '../../lib/json-text';

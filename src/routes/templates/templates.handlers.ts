@@ -2,7 +2,7 @@
 import type { AppRouteHandler } from '../app-route-handler';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import type { Db } from '../../db/client';
 import * as templatesDb from '../../db/queries/templates';
 import type { Template } from '../../db/schema/index';

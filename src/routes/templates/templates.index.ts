@@ -1,6 +1,6 @@
 // Mounts the template routes and documents their upload bodies.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './templates.handlers';
 import * as routes from './templates.routes';
 import * as detectionHandlers from './field-detection.handlers';

@@ -2,7 +2,7 @@
 // the drawing (a read never starts a browser: docs/decisions.md › Browser Rendering as a budget).
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as templatesDb from '../../db/queries/templates';
 import type { Template, TemplateDocument } from '../../db/schema/index';
 import { ApiError, notFound } from '../../lib/errors';

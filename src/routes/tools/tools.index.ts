@@ -1,6 +1,6 @@
 // Mounts the tools routes.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import { registerSingleFileBodies } from '../single-file-upload';
 import * as handlers from './tools.handlers';
 import * as routes from './tools.routes';

@@ -2,6 +2,7 @@
 import type { AppRouteHandler } from '../app-route-handler';
 import * as usersDb from '../../db/queries/users';
 import type { User } from '../../db/schema/index';
+import type { ROLES } from '../../lib/scopes';
 import { isUniqueViolation } from '../../db/errors';
 import { notFound, unprocessable } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
@@ -24,7 +25,7 @@ export function serializeUser(user: User) {
     email: user.email,
     pending_email: user.pendingEmail,
     name: user.name,
-    role: user.role as (typeof routes.ROLES)[number],
+    role: user.role as (typeof ROLES)[number],
     archived_at: user.archivedAt,
     created_at: user.createdAt,
     updated_at: user.updatedAt,

@@ -1,6 +1,6 @@
 // Mounts the users routes.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './users.handlers';
 import * as routes from './users.routes';
 

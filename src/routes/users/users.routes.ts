@@ -1,10 +1,10 @@
 // Route declarations for users: the current user, team members, and (admins) managing them.
 import { z } from '@hono/zod-openapi';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
+import { ROLES } from '../../lib/scopes';
 import { idParamsSchema, tenantRoute } from '../openapi-helpers';
 import { accountSchema } from '../settings/settings.routes';
 
-export const ROLES = ['admin', 'editor', 'viewer'] as const;
 
 export const userSchema = z
   .object({

@@ -1,6 +1,6 @@
 // Handlers for webhook endpoints and their delivery log.
 import type { AppRouteHandler } from '../app-route-handler';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as deliveriesDb from '../../db/queries/webhook-deliveries';
 import * as webhooksDb from '../../db/queries/webhooks';
 import type { Webhook, WebhookDelivery } from '../../db/schema/index';

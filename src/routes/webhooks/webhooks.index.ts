@@ -1,6 +1,6 @@
 // Mounts the webhook endpoint and delivery log routes.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../env';
+import type { AppEnv } from '../../app-env';
 import * as handlers from './webhooks.handlers';
 import * as routes from './webhooks.routes';
 

@@ -61,3 +61,10 @@ export function checkBranding(input: Record<string, unknown>, where = 'branding'
   }
   return { branding: branding as BrandingValues, problems };
 }
+
+/** A custom domain's branding: like a brand's check, for a value that may be missing (no branding) or not an object at all. */
+export function checkDomainBranding(input: unknown, field = 'branding'): { branding: BrandingValues; problems: string[] } {
+  if (input === null || input === undefined) return { branding: {} as BrandingValues, problems: [] };
+  if (typeof input !== 'object' || Array.isArray(input)) return { branding: {} as BrandingValues, problems: [`${field} must be an object.`] };
+  return checkBranding(input as Record<string, unknown>, field);
+}

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import * as domainsDb from '../../db/queries/custom-domains';
 import type { CustomDomain } from '../../db/schema/index';
 import { isUniqueViolation } from '../../db/errors';
-import { checkBranding, isHttpUrl } from '../../lib/branding-keys';
+import { checkDomainBranding, isHttpUrl } from '../branding/branding-rules';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { randomBase62 } from '../../lib/random';
 import { nowIso } from '../../lib/time';
@@ -45,7 +45,7 @@ export async function addDomain(db: Db, accountId: number, input: DomainInput, s
   const host = checkHostname(input.hostname ?? '', serviceHosts);
   if ('problem' in host) problems.push(host.problem);
   const websiteUrl = checkedWebsiteUrl(input.website_url, problems);
-  const { branding, problems: brandingProblems } = checkBranding(input.branding);
+  const { branding, problems: brandingProblems } = checkDomainBranding(input.branding);
   problems.push(...brandingProblems);
   throwIfAny(problems);
   const hostname = (host as { hostname: string }).hostname;
@@ -89,7 +89,7 @@ export async function changeDomain(db: Db, accountId: number, id: number, input:
   let branding: Record<string, unknown> | undefined;
   if (input.branding !== undefined) {
     const changes = input.branding ?? {};
-    const { branding: checked, problems: brandingProblems } = checkBranding(changes);
+    const { branding: checked, problems: brandingProblems } = checkDomainBranding(changes);
     problems.push(...brandingProblems);
     const merged: Record<string, unknown> = { ...current.branding, ...checked };
     for (const [key, value] of Object.entries(changes)) if (value === null || value === '') delete merged[key];

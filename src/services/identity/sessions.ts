@@ -2,16 +2,11 @@
 // SHA-256 is the row's key in the control database. A session ends after 30 minutes without a request,
 // 12 hours after sign-in however busy, at logout, and for every session of a user when their password
 // changes, MFA is disabled or their role is raised (`endSessionsOfUserStatement`, db/queries/sessions.ts).
-import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Db } from '../../db/client';
 import { deleteStaleSessionRows, endSession, findSessionByTokenHash, insertSession, touchSession } from '../../db/queries/sessions';
 import type { Account, Session, User } from '../../db/schema/index';
-import type { AppEnv } from '../../env';
 import { sha256Hex } from '../../lib/crypto';
-import { isDevelopment } from '../../lib/environment';
 import { randomBase62 } from '../../lib/random';
-import { clientIp } from '../../lib/request';
 
 /** Spec › Limits: a console session lasts 30 minutes of inactivity. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -93,38 +88,6 @@ export async function findSession(
 /** Deletes sessions past their idle or absolute end, at most `limit` a run (a cron step keeps the table small). */
 export async function deleteStaleSessions(db: Db, now = Date.now(), limit = 500): Promise<void> {
   await deleteStaleSessionRows(db, new Date(now - SESSION_IDLE_MS).toISOString(), new Date(now).toISOString(), limit);
-}
-
-// ---- the cookie ----
-
-export function readSessionCookie(c: Context<AppEnv>): string | undefined {
-  return getCookie(c, sessionCookieName(c.env)) || undefined;
-}
-
-/** HttpOnly, SameSite=Lax, Secure outside development (spec › Authentication), no Max-Age: idle ends it server-side. */
-export function setSessionCookie(c: Context<AppEnv>, cookieValue: string): void {
-  setCookie(c, sessionCookieName(c.env), cookieValue, {
-    httpOnly: true,
-    secure: !isDevelopment(c.env),
-    sameSite: 'Lax',
-    path: '/',
-  });
-}
-
-export function clearSessionCookie(c: Context<AppEnv>): void {
-  deleteCookie(c, sessionCookieName(c.env), { path: '/', secure: !isDevelopment(c.env) });
-}
-
-/** Starts a session for a user who just proved who they are, and sets its cookie on the response. */
-export async function signInResponseSession(c: Context<AppEnv>, user: Pick<User, 'id' | 'accountId'>, stage: SessionStage): Promise<Session> {
-  const { cookieValue, session } = await startSession(c.var.control, {
-    user,
-    stage,
-    ip: clientIp(c.req.raw),
-    userAgent: c.req.header('User-Agent'),
-  });
-  setSessionCookie(c, cookieValue);
-  return session;
 }
 
 /** Whether the account requires MFA and this user has not enrolled: they may only enrol (decisions.md › Identity). */

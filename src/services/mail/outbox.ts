@@ -1,13 +1,12 @@
 // Queuing messages: a row per message, written in the same D1 batch as the change that causes it,
 // then a queue message per row once that batch committed. The cron sweep re-sends any queue message
 // that was lost in between, so a message is never dropped.
+import type { MessageQueueBody } from '../../env';
 import type { Db } from '../../db/client';
 import { messageInsert } from '../../db/queries/messages';
 import type { NewMessage } from '../../db/schema/index';
 import { composeEmail, composeSms, type MessageContext, type MessageKind } from './compose';
 
-/** A message to deliver, or the next link of the expiry sweep's chain (src/services/submissions/expire-submissions.ts). */
-export type MessageQueueBody = { type: 'message'; id: number } | { type: 'expire' };
 
 type Refs = { accountId: number; submissionId?: number | null; submitterId?: number | null };
 

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { markSealFailed, resetSealing } from '../../db/queries/submission-documents';
 import type { Submission } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
-import type { SealingQueueBody } from '../submissions/sealing-queue';
+import type { SealingQueueBody } from '../../env';
 
 /** A reason sealing cannot go on that is worth telling the tenant as it is (no internals in it). */
 export class SealingProblem extends Error {

@@ -3,7 +3,8 @@
 import type { Batch, BatchStatement, Db } from '../../db/client';
 import { isStaleGuardFailure, staleGuardStatement } from '../../db/queries/stale-guard';
 import { ApiError } from '../../lib/errors';
-import { enqueueMessages, type MessageQueueBody } from '../mail/outbox';
+import { enqueueMessages } from '../mail/outbox';
+import type { MessageQueueBody } from '../../env';
 
 export class ChangeSet {
   private statements: BatchStatement[] = [];

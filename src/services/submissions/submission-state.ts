@@ -7,13 +7,13 @@ import { transitionSubmissionStatement, transitionSubmitterStatement } from '../
 import type { Account, Submission, Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
-import type { MessageQueueBody } from '../mail/outbox';
+import type { MessageQueueBody } from '../../env';
 import type { LinkAccount } from '../document-links/links';
 import { ChangeSet } from './change-set';
 import { withDocumentLinks } from './completion-links';
 import { checkFieldValue, isBlank } from '../../shared/field-values';
 import { channelsFor } from './notifications';
-import type { SealingQueueBody } from './sealing-queue';
+import type { SealingQueueBody } from '../../env';
 import { ACTIVE_SUBMITTER_STATES, isActive, isTurnOf, submittersToInvite } from './signing-order';
 import { formEvent, submissionEvent, trail } from './submission-events';
 import { messageSource, queueMessages } from './submission-messages';

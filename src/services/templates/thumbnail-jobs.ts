@@ -3,12 +3,10 @@
 // missing page of its documents at its widths with one browser launch, then records the bytes stored.
 import type { Db } from '../../db/client';
 import { findCurrentDocumentsByIds, setThumbnailBytes } from '../../db/queries/templates';
-import type { Bindings } from '../../env';
+import type { Bindings, ThumbnailQueueBody } from '../../env';
 import { browserLauncher } from '../rendering/browser-launches';
 import { drawThumbnails, storedThumbnailBytes, THUMBNAIL_WIDTHS, type DrawnThumbnails } from './thumbnails';
 
-/** A batch of thumbnails to draw: the account's documents (row ids) at each of `widths`. */
-export type ThumbnailQueueBody = { type: 'thumbnails'; accountId: number; documentIds: number[]; widths: number[] };
 
 /**
  * How long this isolate leaves a batch it queued alone: a page of thumbnails read at once (a builder

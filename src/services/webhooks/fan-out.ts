@@ -7,7 +7,8 @@ import { fanOutInserts } from '../../db/queries/webhook-deliveries';
 import { enabledWebhooksOf } from '../../db/queries/webhooks';
 import type { EventRow, NewWebhookDelivery, Webhook } from '../../db/schema/index';
 import { MAX_ATTEMPTS } from './deliver';
-import { enqueueDeliveries, type WebhookQueue } from './queue';
+import { enqueueDeliveries } from './queue';
+import type { WebhookQueue } from '../../env';
 
 /** Events per round: keeps `IN (…)` lists and batches well inside D1's limits. */
 const EVENTS_PER_ROUND = 50;

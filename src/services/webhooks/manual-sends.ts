@@ -6,7 +6,8 @@ import { unprocessable } from '../../lib/errors';
 import { EVENT_NAMES, isEventName, type EventName } from '../../lib/events';
 import { MAX_ATTEMPTS, sendAttempt, type DeliveryContext } from './deliver';
 import { sampleEventData } from './payloads';
-import { enqueueDeliveries, type WebhookQueue } from './queue';
+import { enqueueDeliveries } from './queue';
+import type { WebhookQueue } from '../../env';
 
 /** The event a test send uses: the one asked for, else the first subscribed, else form.completed (spec). */
 export function testEventFor(hook: Pick<Webhook, 'events'>, requested: string | undefined): EventName {

@@ -1,13 +1,6 @@
-// Messages on the webhooks queue. They only wake the consumer; D1 holds the state (what is due, which
-// attempt), so a lost, duplicated or early message changes nothing but latency.
-
-export type WebhookMessage =
-  /** Fan out the outbox (sent after every successful mutating request; the cron drains too). */
-  | { kind: 'drain' }
-  /** Make the due attempt of this delivery (X-Webhook-Delivery-Id). */
-  | { kind: 'deliver'; deliveryUuid: string };
-
-export type WebhookQueue = Queue<WebhookMessage>;
+// Sending on the webhooks queue (its messages: src/env.ts › WebhookMessage). They only wake the consumer;
+// D1 holds the state (what is due, which attempt), so a lost, duplicated or early message changes nothing but latency.
+import type { WebhookQueue } from '../../env';
 
 /** Cloudflare Queues refuse delays over 12 hours; local dev does not, so the clamp lives here. */
 export const QUEUE_MAX_DELAY_SECONDS = 43_200;

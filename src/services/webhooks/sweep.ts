@@ -3,7 +3,8 @@
 import type { Db } from '../../db/client';
 import { strandedDeliveryUuids } from '../../db/queries/webhook-deliveries';
 import { LEASE_MS } from './deliver';
-import { enqueueDeliveries, type WebhookQueue } from './queue';
+import { enqueueDeliveries } from './queue';
+import type { WebhookQueue } from '../../env';
 
 /** An attempt this late was surely missed, not merely still in the queue. */
 export const STRANDED_AFTER_MS = 60_000;
