@@ -57,4 +57,36 @@ export default tseslint.config(
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // Browser code (the kit and every bundle's entry and parts: signing page, embed scripts, console,
+    // builder) runs in the signer's or the user's browser: it never reaches server code. What it shares
+    // with the server lives in src/shared (docs/architecture.md › Browser kit and shared rules).
+    files: ['src/browser/**', 'src/signing-page/client/**', 'src/console/client/**', 'src/console/builder/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/services', '**/services/**', '**/routes', '**/routes/**', '**/db', '**/db/**', '**/middleware/**', '**/lib/**'], message: 'Browser code imports only src/browser and src/shared; move a rule both sides need to src/shared.' },
+            { group: ['drizzle-orm', 'drizzle-orm/*', 'hono', 'hono/*', '@hono/*', 'cloudflare:*'], message: 'Browser code never imports server libraries.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Rules and types the server and the browser both run: pure code, nothing from either side.
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/services/**', '**/routes/**', '**/db/**', '**/middleware/**', '**/lib/**', '**/browser/**', '**/signing-page/**', '**/console/**'], message: 'src/shared imports only src/shared and pure packages (zod, re2js).' },
+            { group: ['drizzle-orm', 'drizzle-orm/*', 'hono', 'hono/*', '@hono/*', 'cloudflare:*', 'pdf-lib', 'pdfjs-dist', 'pdfjs-dist/*'], message: 'src/shared imports only src/shared and pure packages (zod, re2js).' },
+          ],
+        },
+      ],
+    },
+  },
 );

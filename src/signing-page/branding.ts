@@ -11,3 +11,8 @@ export type PageBranding = ResolvedBranding;
 export function pageBranding(sources: BrandingSources): PageBranding {
   return resolveBranding(sources);
 }
+
+/** The service's own branding, for pages shown before any account is known (an unknown link). */
+export function serviceBranding(serviceName: string, title: string): PageBranding {
+  return resolveBranding({ template: {}, templateName: title, account: { name: serviceName }, serviceName });
+}

@@ -4,7 +4,7 @@
 // fails its check is dropped: the signer still gets a working form, and nothing from the query ever
 // reaches the page except as validated data.
 import type { TemplateField } from '../db/schema/index';
-import { checkFieldValue, isBlank } from '../services/submissions/field-values';
+import { checkFieldValue, isBlank } from '../shared/field-values';
 
 export type EmbedTheme = Partial<Record<'primary' | 'header' | 'background' | 'text', string>> & { radius?: string };
 

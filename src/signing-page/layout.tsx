@@ -2,7 +2,7 @@
 import type { Child } from 'hono/jsx';
 import type { PageBranding } from './branding';
 import { SIGNING_CSS } from './styles';
-import type { EmbedData } from './embed-data';
+import type { EmbedData } from '../shared/embed-data';
 
 export type { EmbedData };
 
@@ -52,7 +52,8 @@ export function Layout(props: { branding: PageBranding; data?: unknown; frame?: 
         {b.showBranding ? <footer class="powered">Powered by {b.serviceName}</footer> : null}
         {props.data === undefined ? null : <script type="application/json" id="signing-data" dangerouslySetInnerHTML={{ __html: safeJson(props.data) }} />}
         {frame.embed ? <script type="application/json" id="embed-data" dangerouslySetInnerHTML={{ __html: safeJson(frame.embed) }} /> : null}
-        <script type="module" src="/vendor/signing/signing-page.js"></script>
+        {/* The script has nothing to do on a page without data or embedding (a message page), so it is not loaded there. */}
+        {props.data === undefined && !frame.embed ? null : <script type="module" src="/vendor/signing/signing-page.js"></script>}
       </body>
     </html>
   );

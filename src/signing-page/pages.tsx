@@ -3,13 +3,14 @@
 import type { PageBranding } from './branding';
 import { Layout, type PageFrame } from './layout';
 import { DISCLOSURE } from '../services/signing/consent-disclosure';
+import type { DocumentView } from '../shared/template-schema';
 
 export type FormData = {
   slug: string;
   submitter: { name: string | null; email: string | null; role: string };
   fields: unknown[];
   values: Record<string, unknown>;
-  documents: { uuid: string; filename: string; page_count: number; page_dimensions: { width: number; height: number }[]; url: string }[];
+  documents: DocumentView[];
   preferences: Record<string, unknown>;
   can_invite_witness?: boolean;
   disclosure: { version: string; sha256: string; accepted: boolean };

@@ -108,6 +108,18 @@ describe('GET /l/<token>', () => {
     expect((await open(`https://api.test/l/${parts.join('.')}.${mac}`)).status).toBe(404);
   });
 
+  it('shows a browser the signing pages’ message page in the service’s branding, framed by nobody', async () => {
+    const page = await open('https://api.test/l/not-a-token', { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(404);
+    expect(page.text).toMatch(/^<!doctype html><html lang="en">/);
+    expect(page.text).toContain('<header class="brand">');
+    expect(page.text).toContain('<div class="card" id="document-link"><h1>Link not found</h1>');
+    expect(page.text).toContain('Ask the sender for a new link.');
+    expect(page.text).not.toContain('<script');
+    expect(page.headers.get('Content-Security-Policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    expect(page.headers.get('Cache-Control')).toBe('no-store');
+  });
+
   it('answers 404 for a malformed token, however long', async () => {
     expect((await open('https://api.test/l/not-a-token')).status).toBe(404);
     expect((await open(`https://api.test/l/${'a'.repeat(5000)}`)).status).toBe(404);

@@ -2,8 +2,8 @@
 // (admins only), with a live preview of the signing page header.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createAccount, shardOf } from '../helpers';
-import { darken, DEFAULT_PRIMARY_COLOR } from '../../src/services/branding/resolve-branding';
-import { headerPreview } from '../../src/services/branding/header-preview';
+import { darken, DEFAULT_PRIMARY_COLOR } from '../../src/shared/colors';
+import { headerPreview } from '../../src/shared/header-preview';
 import { accountWithRoles, apiForms, page, type RoleSessions } from './console-fixtures';
 
 let roles: RoleSessions;

@@ -1,7 +1,7 @@
 // autoSignValues: generated signatures for submitters the API already filled (spec › auto_sign).
 import { describe, expect, it } from 'vitest';
 import { autoSignValues, initialsOf } from '../../src/services/submissions/auto-sign';
-import { checkFieldValue } from '../../src/services/submissions/field-values';
+import { checkFieldValue } from '../../src/shared/field-values';
 import type { Submitter, TemplateField } from '../../src/db/schema/index';
 
 const ROLE = 'role-1';

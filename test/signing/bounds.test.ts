@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { getMessage } from '../../src/db/queries/messages';
 import { deliverMessage } from '../../src/services/mail/deliver';
-import { isEmailAddress, MAX_EMAIL_LENGTH, PRESET_PATTERNS } from '../../src/services/submissions/field-values';
+import { isEmailAddress, MAX_EMAIL_LENGTH, PRESET_PATTERNS } from '../../src/shared/field-values';
 import { api, shardOf } from '../helpers';
 import { messagesTo, page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
 

@@ -1,8 +1,10 @@
 // The fields' areas drawn over the pages, and how they are moved and resized: by pointer (mouse, pen and
 // touch alike, through pointer events) and by keyboard (arrows move, Shift+arrows resize, Alt for fine
 // steps, Delete removes). Each area is a focusable button named for screen readers.
-import { asFractions, clampArea, resizeArea, TYPE_LABELS, type Area, type TemplateDoc } from './builder-model';
-import { el } from './dom';
+import { areaAsFractions, type DocumentView } from '../../shared/template-schema';
+import { clampArea, resizeArea, TYPE_LABELS, type Area } from './builder-model';
+import { el } from '../../browser/dom';
+import { pageSize } from '../../browser/pdf-pages';
 import type { Editor } from './editor';
 import { pageKey, type PageMap } from './pages';
 
@@ -16,12 +18,11 @@ function place(box: HTMLElement, area: Area): void {
   box.style.height = `${area.h * 100}%`;
 }
 
-function pageSize(documents: TemplateDoc[], area: Area) {
-  const doc = documents.find((d) => d.uuid === area.attachment_uuid);
-  return doc?.page_dimensions[area.page - 1] ?? doc?.page_dimensions[0] ?? { width: 612, height: 792 };
+function areaPageSize(documents: DocumentView[], area: Area) {
+  return pageSize(documents.find((d) => d.uuid === area.attachment_uuid), area.page);
 }
 
-export function mountAreas(editor: Editor, pages: PageMap, documents: TemplateDoc[]): void {
+export function mountAreas(editor: Editor, pages: PageMap, documents: DocumentView[]): void {
   const focusSelected = () => {
     const s = editor.selected;
     if (!s) return;
@@ -35,7 +36,7 @@ export function mountAreas(editor: Editor, pages: PageMap, documents: TemplateDo
       field.areas.forEach((area, index) => {
         const page = pages.get(pageKey(area.attachment_uuid, area.page));
         if (!page) return;
-        const shown = asFractions(area, pageSize(documents, area));
+        const shown = areaAsFractions(area, areaPageSize(documents, area));
         const selected = editor.selected?.field === field.uuid && editor.selected.area === index;
         const invalid = editor.fieldErrors.has(field.uuid);
         const label = `${TYPE_LABELS[field.type]} field "${field.name}" for ${editor.roleName(field.submitter_uuid)}, page ${area.page}${field.areas.length > 1 ? `, area ${index + 1} of ${field.areas.length}` : ''}${invalid ? ', has errors' : ''}`;
@@ -74,7 +75,7 @@ export function mountAreas(editor: Editor, pages: PageMap, documents: TemplateDo
     event.preventDefault();
     const resizing = (event.target as HTMLElement).dataset.handle === 'resize';
     const snapshot = JSON.stringify(editor.draft);
-    const start = asFractions(field.areas[index], pageSize(documents, field.areas[index]));
+    const start = areaAsFractions(field.areas[index], areaPageSize(documents, field.areas[index]));
     const rect = page.getBoundingClientRect();
     const from = { x: event.clientX, y: event.clientY };
     let moved = false;
@@ -134,7 +135,7 @@ export function mountAreas(editor: Editor, pages: PageMap, documents: TemplateDo
     editor.selected = { field: fieldUuid, area: index };
     editor.change((draft) => {
       const target = draft.fields.find((f) => f.uuid === fieldUuid)!;
-      const area = asFractions(target.areas[index], pageSize(documents, target.areas[index]));
+      const area = areaAsFractions(target.areas[index], areaPageSize(documents, target.areas[index]));
       target.areas[index] = event.shiftKey
         ? resizeArea(area, direction[0] * step, direction[1] * step)
         : clampArea({ ...area, x: area.x + direction[0] * step, y: area.y + direction[1] * step });

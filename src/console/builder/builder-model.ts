@@ -2,11 +2,8 @@
 // undo history of snapshots, and the geometry of areas. Areas are page fractions (0–1, top-left origin)
 // and are kept exactly as placed: no rounding, so what is saved is what is read back (spec › Area).
 
-export const FIELD_TYPES = [
-  'text', 'signature', 'initials', 'date', 'datenow', 'checkbox', 'radio', 'select',
-  'number', 'phone', 'image', 'stamp', 'cells', 'payment', 'file',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+import type { ConditionRule } from '../../shared/form-rules';
+import { type FieldType, type TemplateArea, type TemplateField, type TemplateRole } from '../../shared/template-schema';
 
 export const TYPE_LABELS: Record<FieldType, string> = {
   text: 'Text', signature: 'Signature', initials: 'Initials', date: 'Date', datenow: 'Date now', checkbox: 'Checkbox',
@@ -14,30 +11,10 @@ export const TYPE_LABELS: Record<FieldType, string> = {
   payment: 'Payment', file: 'File',
 };
 
-export const VALIDATION_PRESETS = ['ssn', 'ein', 'zip', 'us_phone', 'mm_dd_yyyy', 'email', 'url', 'numbers_only', 'letters_only'] as const;
-export const CONDITION_OPERATORS = ['equals', 'not_equals', 'contains', 'empty', 'not_empty', 'checked', 'unchecked'] as const;
-
-export type Area = { page: number; x: number; y: number; w: number; h: number; attachment_uuid: string };
-export type Role = { name: string; uuid: string };
-export type Condition = { field_uuid: string; operator: string; value?: string };
-export type Field = {
-  uuid: string;
-  name: string;
-  type: FieldType;
-  submitter_uuid: string;
-  required: boolean;
-  readonly: boolean;
-  key?: string;
-  default_value?: string;
-  placeholder?: string;
-  pattern?: string;
-  validation?: string;
-  options?: string[];
-  formula?: string;
-  areas: Area[];
-  preferences: Record<string, unknown> & { review_in_carousel?: boolean; condition?: { action: 'show' | 'hide'; match?: 'all' | 'any'; conditions: Condition[] } };
-};
-export type TemplateDoc = { uuid: string; filename: string; page_count: number; page_dimensions: { width: number; height: number }[]; url: string };
+export type Area = TemplateArea;
+export type Role = TemplateRole;
+/** A template field as the builder edits it: the stored shape, with the preferences it reads typed. */
+export type Field = TemplateField & { preferences: Record<string, unknown> & { review_in_carousel?: boolean; condition?: ConditionRule } };
 export type Draft = { name: string; folder_name: string; submitters: Role[]; fields: Field[]; preferences: Record<string, unknown> };
 
 /** Template preference keys the templates API takes back (preferencesInputSchema); others are not sent. */
@@ -74,11 +51,6 @@ export function resizeArea(area: Area, dw: number, dh: number): Area {
   };
 }
 
-/** An area as fractions of its page; numbers above 1 are PDF points (docs/decisions.md › Areas). */
-export function asFractions(area: Area, page: { width: number; height: number }): Area {
-  if ([area.x, area.y, area.w, area.h].every((n) => n <= 1)) return area;
-  return { ...area, x: area.x / page.width, y: area.y / page.height, w: area.w / page.width, h: area.h / page.height };
-}
 
 export function newUuid(): string {
   return crypto.randomUUID();

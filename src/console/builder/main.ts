@@ -3,11 +3,13 @@
 // /templates/{id}/edit it loads the template, draws its pages and lets fields be placed by dragging
 // from the palette (pointer events: mouse, pen, touch) or added from it by keyboard; Ctrl+Z undoes;
 // Save sends PUT /api/templates/{id}, which keeps a version, and shows its 422 sentences by field.
-import { bearerAuth, createApiClient, errorSentences, sessionAuth, type ApiClient } from './api-client';
+import { bearerAuth, createApiClient, errorSentences, sessionAuth, type ApiClient } from '../../browser/api';
 import { mountAreas } from './areas';
-import { FIELD_TYPES, TYPE_LABELS, defaultSize, draftForSave, draftFromTemplate, newField, sortErrors, type FieldType, type TemplateDoc } from './builder-model';
-import { el } from './dom';
-import { embedHost, takeTokenFromUrl, type EmbedHost } from './embed-host';
+import { FIELD_TYPES, type DocumentView, type FieldType } from '../../shared/template-schema';
+import { TYPE_LABELS, defaultSize, draftForSave, draftFromTemplate, newField, sortErrors } from './builder-model';
+import { el } from '../../browser/dom';
+import type { HostMessenger } from '../../browser/host-messages';
+import { embedHost, takeTokenFromUrl } from './embed-host';
 import { Editor } from './editor';
 import { pageKey, renderPages, type PageMap } from './pages';
 import { mountPanel, mountRoles } from './panel';
@@ -87,7 +89,7 @@ function pageAt(x: number, y: number): { page: HTMLElement; fx: number; fy: numb
   return { page, fx: (x - rect.left) / rect.width, fy: (y - rect.top) / rect.height };
 }
 
-function startPalette(editor: Editor, pages: PageMap, documents: TemplateDoc[]): void {
+function startPalette(editor: Editor, pages: PageMap, documents: DocumentView[]): void {
   const palette = document.querySelector<HTMLElement>('#builder-palette .palette')!;
   const add = (type: FieldType, documentUuid: string, page: number, x: number, y: number) => {
     const size = defaultSize(type);
@@ -142,14 +144,14 @@ function startPalette(editor: Editor, pages: PageMap, documents: TemplateDoc[]):
   });
 }
 
-async function startBuilder(root: HTMLElement, api: ApiClient, host?: EmbedHost): Promise<void> {
+async function startBuilder(root: HTMLElement, api: ApiClient, host?: HostMessenger): Promise<void> {
   const id = root.dataset.templateId!;
   const loaded = await api.call('GET', `/templates/${encodeURIComponent(id)}`);
   if (!loaded.ok) {
     root.replaceChildren(el('p', { class: 'error', role: 'alert', text: errorSentences(loaded).join(' ') }));
     return;
   }
-  const documents = loaded.json.documents as TemplateDoc[];
+  const documents = loaded.json.documents as DocumentView[];
   const editor = new Editor(draftFromTemplate(loaded.json));
   layout(root);
   const pages = renderPages(document.getElementById('builder-pages')!, documents, api.auth);

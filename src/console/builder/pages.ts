@@ -1,25 +1,11 @@
-// Draws a template's documents with pdf.js (served from /vendor/pdfjs, as on the signing page): a page
-// container per page, sized from the stored dimensions so fields can be placed before anything is drawn,
+// Draws a template's documents with pdf.js (the browser kit's loader, src/browser/pdf-pages.ts, as on
+// the signing page): a page container per page, sized from the stored dimensions so fields can be placed before anything is drawn,
 // and each page drawn when it comes near the screen, so a 50-page template opens at once.
-import type { ApiAuth } from './api-client';
-import type { TemplateDoc } from './builder-model';
-import { el } from './dom';
-
-type PdfJs = {
-  GlobalWorkerOptions: { workerSrc: string };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pdf.js's document proxy, loaded at run time without its types
-  getDocument(options: Record<string, unknown>): { promise: Promise<any> };
-};
-
-let pdfjs: Promise<PdfJs> | undefined;
-function loadPdfJs(): Promise<PdfJs> {
-  const url = '/vendor/pdfjs/pdf.min.mjs';
-  pdfjs ??= (import(/* @vite-ignore */ url) as Promise<PdfJs>).then((lib) => {
-    lib.GlobalWorkerOptions.workerSrc = '/vendor/pdfjs/pdf.worker.min.mjs';
-    return lib;
-  });
-  return pdfjs;
-}
+import type { ApiAuth } from '../../browser/api';
+import { pagesOf } from '../../browser/document-bounds';
+import { drawPage, openDocument, pageSize, type PdfDocument } from '../../browser/pdf-pages';
+import type { DocumentView } from '../../shared/template-schema';
+import { el } from '../../browser/dom';
 
 /** `<document uuid>:<page>` → the page's container (position: relative; areas go inside). */
 export type PageMap = Map<string, HTMLElement>;
@@ -28,13 +14,13 @@ export function pageKey(documentUuid: string, page: number): string {
   return `${documentUuid}:${page}`;
 }
 
-export function renderPages(root: HTMLElement, documents: TemplateDoc[], auth: ApiAuth): PageMap {
+export function renderPages(root: HTMLElement, documents: DocumentView[], auth: ApiAuth): PageMap {
   const pages: PageMap = new Map();
   for (const doc of documents) {
     const section = el('section', { class: 'document', 'aria-label': `Document ${doc.filename}` });
     const containers: HTMLElement[] = [];
-    for (let i = 0; i < doc.page_count; i += 1) {
-      const size = doc.page_dimensions[i] ?? doc.page_dimensions[0] ?? { width: 612, height: 792 };
+    for (let i = 0; i < pagesOf(doc); i += 1) {
+      const size = pageSize(doc, i + 1);
       const page = el('div', {
         class: 'page',
         role: 'region',
@@ -53,23 +39,11 @@ export function renderPages(root: HTMLElement, documents: TemplateDoc[], auth: A
   return pages;
 }
 
-function drawWhenVisible(doc: TemplateDoc, containers: HTMLElement[], auth: ApiAuth, section: HTMLElement): void {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see PdfJs
-  let loading: Promise<any> | undefined;
-  const open = () =>
-    (loading ??= loadPdfJs().then(
-      (lib) => lib.getDocument({ url: doc.url, httpHeaders: auth.headers(), withCredentials: auth.credentials !== 'omit', isEvalSupported: false }).promise,
-    ));
+function drawWhenVisible(doc: DocumentView, containers: HTMLElement[], auth: ApiAuth, section: HTMLElement): void {
+  let loading: Promise<PdfDocument> | undefined;
   const draw = async (container: HTMLElement) => {
-    const pdf = await open();
-    const page = await pdf.getPage(Number(container.dataset.page));
-    const base = page.getViewport({ scale: 1 });
-    const scale = ((container.clientWidth || 800) / base.width) * Math.min(window.devicePixelRatio || 1, 2);
-    const viewport = page.getViewport({ scale });
-    const canvas = el('canvas', { width: String(Math.floor(viewport.width)), height: String(Math.floor(viewport.height)), 'aria-hidden': 'true' });
-    container.prepend(canvas);
-    await page.render({ canvas, canvasContext: canvas.getContext('2d'), viewport }).promise;
-    container.dataset.drawn = 'true';
+    loading ??= openDocument(doc.url, { headers: auth.headers(), withCredentials: auth.credentials !== 'omit' });
+    await drawPage(await loading, Number(container.dataset.page), container, { attrs: { 'aria-hidden': 'true' } });
   };
   const fail = (error: unknown) => {
     if (section.querySelector('.draw-error')) return;

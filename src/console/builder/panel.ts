@@ -1,8 +1,9 @@
 // The property panel of the selected field (every property of spec › Template field, with the field's
 // condition and review_in_carousel) and the roles list: add, rename, reorder, remove. Inputs apply on
 // `change`, each as one undoable step; the API's sentences about a field are shown beside its form.
-import { CONDITION_OPERATORS, FIELD_TYPES, TYPE_LABELS, VALIDATION_PRESETS, newUuid, type Field, type FieldType } from './builder-model';
-import { el } from './dom';
+import { CONDITION_OPERATORS, FIELD_TYPES, VALIDATION_PRESETS, type FieldType } from '../../shared/template-schema';
+import { TYPE_LABELS, newUuid, type Field } from './builder-model';
+import { el } from '../../browser/dom';
 import type { Editor } from './editor';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;

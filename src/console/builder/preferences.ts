@@ -1,7 +1,7 @@
 // The template preferences (spec › Template preferences) the builder edits: branding keys, navigation,
 // email verification, the carousel's documents and document conditions (as JSON). Empty clears a key.
-import type { TemplateDoc } from './builder-model';
-import { el } from './dom';
+import type { DocumentView } from '../../shared/template-schema';
+import { el } from '../../browser/dom';
 import type { Editor } from './editor';
 
 const TEXT_KEYS = [
@@ -14,14 +14,14 @@ const TEXT_KEYS = [
   ['custom_domain', 'Signing domain'],
 ] as const;
 
-export function mountPreferences(editor: Editor, root: HTMLElement, documents: TemplateDoc[]): void {
+export function mountPreferences(editor: Editor, root: HTMLElement, documents: DocumentView[]): void {
   editor.onRender(() => {
     if (root.contains(document.activeElement)) return; // redrawing would lose what is being typed
     root.replaceChildren(...content(editor, documents));
   });
 }
 
-function content(editor: Editor, documents: TemplateDoc[]): Node[] {
+function content(editor: Editor, documents: DocumentView[]): Node[] {
   const prefs = editor.draft.preferences;
   const setKey = (key: string, value: unknown) =>
     editor.change((d) => {

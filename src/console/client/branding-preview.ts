@@ -1,7 +1,7 @@
 // The live preview of the signing page header beside a branding form (src/console/settings/branding-editor.tsx):
 // redrawn on every input with the rules the signing page uses — header colour = header_color, else the
-// primary colour darkened 20% (the same `darken` as the server: header-preview.ts uses resolve-branding.ts).
-import { headerPreview } from '../../services/branding/header-preview';
+// primary colour darkened 20% (the same `darken` as the server: src/shared/colors.ts).
+import { headerPreview } from '../../shared/header-preview';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 

@@ -1,21 +1,17 @@
 // The console's one script: a `<form data-api="/api/…" data-method="PUT">` is sent to the JSON API as
 // JSON, with the session's CSRF token (meta[name=csrf-token]); the answer or the error's sentence is
 // shown in the form's `[role=status]` element, and `data-reload` reloads the page after success.
-/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are read field by field */
 // Field names become JSON keys; `data-type="number|boolean|list|json|datetime"` on an input converts its
 // value (datetime: a `datetime-local` value in the browser's time zone, sent as an ISO 8601 instant).
 // `data-indexed` on a form turns `list[0][key]` names into arrays of objects (the send form's roles).
 // `data-reveal="token" data-reveal-into="id"` writes the answer's `token` into `#id [data-revealed]` and
 // shows `#id`: a secret the API returns once. `data-redirect="/path"` goes there after success.
 
+import { createApiClient, sessionAuth, type ApiResult } from '../../browser/api';
 import { startBrandingPreviews } from './branding-preview';
 import { nestDotted, nestIndexed } from './nest-fields';
 
 type Converted = string | number | boolean | string[] | unknown | null;
-
-function csrfToken(): string {
-  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
-}
 
 function valueOf(input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): Converted {
   const type = input.dataset.type;
@@ -51,24 +47,14 @@ export function formBody(form: HTMLFormElement): Record<string, unknown> {
   return form.dataset.indexed !== undefined ? nestIndexed(nestDotted(body)) : nestDotted(body);
 }
 
-export async function callApi(method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; json: any }> {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken() },
-    body: body === undefined || method === 'GET' ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json: any = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  return { ok: response.ok, status: response.status, json };
+const api = createApiClient('', sessionAuth());
+
+export function callApi(method: string, path: string, body?: unknown): Promise<ApiResult> {
+  return api.call(method, path, body);
 }
 
-function errorSentence(status: number, json: any): string {
+/** The console's reading of an error: the API's `message` or `error`, but never the bare word "unauthorized". */
+function errorSentence({ status, json }: ApiResult): string {
   const message = json?.message ?? json?.error;
   if (typeof message === 'string' && message !== 'unauthorized') return message;
   if (Array.isArray(json?.error)) return json.error.join(' ');
@@ -105,7 +91,7 @@ document.addEventListener('submit', async (event) => {
   const result = await callApi(form.dataset.method ?? 'POST', form.dataset.api, body);
   if (!result.ok) {
     status.className = 'error';
-    status.textContent = errorSentence(result.status, result.json);
+    status.textContent = errorSentence(result);
     return;
   }
   form.dispatchEvent(new CustomEvent('api:success', { detail: result.json, bubbles: true }));

@@ -3,37 +3,9 @@ import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './columns';
 
-/** A signer role of a template (spec › Template › submitters). */
-export type TemplateRole = { name: string; uuid: string };
-
-/** One rectangle of a field on a document page (spec › Area); numbers are stored exactly as given. */
-export type TemplateArea = { page: number; x: number; y: number; w: number; h: number; attachment_uuid: string };
-
-/** Field types (spec › Template field › type); `datenow` fills the current date when the form opens. */
-export const FIELD_TYPES = [
-  'text', 'signature', 'initials', 'date', 'datenow', 'checkbox', 'radio', 'select',
-  'number', 'phone', 'image', 'stamp', 'cells', 'payment', 'file',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
-
-/** One element of a template's `schema` (spec › Template field). Optional keys are omitted when unset. */
-export type TemplateField = {
-  uuid: string;
-  name: string;
-  type: FieldType;
-  submitter_uuid: string;
-  required: boolean;
-  readonly: boolean;
-  key?: string;
-  default_value?: string;
-  placeholder?: string;
-  pattern?: string;
-  validation?: string;
-  options?: string[];
-  formula?: string;
-  areas: TemplateArea[];
-  preferences: Record<string, unknown>;
-};
+// The schema's field, area and role shapes are rules the builder in the browser uses too (src/shared).
+import type { TemplateField, TemplateRole } from '../../shared/template-schema';
+export { FIELD_TYPES, type FieldType, type TemplateArea, type TemplateField, type TemplateRole } from '../../shared/template-schema';
 
 export const templates = sqliteTable(
   'templates',

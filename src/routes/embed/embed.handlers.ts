@@ -13,7 +13,7 @@ import { rotateEmbedKey as rotateKey, signingKey } from '../../services/embed/em
 import { nextSigner, withoutForeignCredentials } from '../../services/embed/embed-signer';
 import { EMBED_PERMISSIONS, signEmbedToken, type EmbedGrant } from '../../services/embed/embed-tokens';
 import { pageKind, saveValues } from '../../services/signing/signing-session';
-import { VALIDATION_PRESETS } from '../../services/templates/template-fields';
+import { VALIDATION_PRESETS } from '../../shared/template-schema';
 import { loadSubmission } from '../submissions/submissions.handlers';
 import { serializeSubmission } from '../submissions/submissions.serialize';
 import { serializeTemplate, templatePath } from '../templates/templates.serialize';

@@ -17,7 +17,7 @@ import { nowIso } from '../../lib/time';
 import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
 import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-disclosure';
 import { storeAttachment } from '../../services/signing/attachments';
-import { pageBranding } from '../../signing-page/branding';
+import { pageBranding, serviceBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { withLinkDomain } from '../../services/submissions/links';
 import { witnessRoleOf } from '../../services/submissions/signing-order';
@@ -165,8 +165,7 @@ export async function showPage(c: C) {
   const signing = await findSigning(c);
   const serviceName = c.env.SERVICE_NAME;
   if (!signing) {
-    const branding = pageBranding({ template: {}, templateName: 'Signing', account: { name: serviceName }, serviceName });
-    return html(c, <MessagePage branding={branding} id="not-found" heading="This link does not work" text="The signing link is wrong or no longer valid. Ask the sender for a new one." />, null, 404);
+    return html(c, <MessagePage branding={serviceBranding(serviceName, 'Signing')} id="not-found" heading="This link does not work" text="The signing link is wrong or no longer valid. Ask the sender for a new one." />, null, 404);
   }
   const { scope, submitter, account } = signing;
   const options = embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) });

@@ -20,7 +20,7 @@ import * as state from '../../services/submissions/submission-state';
 import { loadScope, loadScopes, type SubmissionScope } from '../../services/submissions/submission-scope';
 import { serializeSubmission, serializeSubmitter } from './submissions.serialize';
 import type * as routes from './submissions.routes';
-import { EMAIL } from '../../services/submissions/field-values';
+import { EMAIL } from '../../shared/field-values';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { linkBaseOf, withLinkDomain, type LinkDomain } from '../../services/submissions/links';
 

@@ -3,7 +3,8 @@ import { z } from '@hono/zod-openapi';
 import { pageQuerySchema } from '../../lib/pagination';
 import { FIELD_TYPES } from '../../services/templates/template-fields';
 import { SIGNATURE_LEVELS } from '../../services/signature-levels/levels';
-import { CONDITION_OPERATORS, SIGNING_NAV_STYLES } from '../../services/templates/template-preferences';
+import { SIGNING_NAV_STYLES } from '../../services/templates/template-preferences';
+import { CONDITION_OPERATORS } from '../../shared/template-schema';
 
 const MAX_FIELDS = 1000;
 const MAX_ROLES = 50;

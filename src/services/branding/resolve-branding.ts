@@ -1,6 +1,7 @@
 // Branding as a signer sees it, resolved when a page or email is rendered (spec › Branding): each key from
 // the first level that sets it — the template's own preferences, then its brand, then the custom domain —
 // and the company name falling back to the account's white-label name, the account name, the service name.
+import { darken, DEFAULT_PRIMARY_COLOR } from '../../shared/colors';
 import type { BrandingKey } from './branding-rules';
 
 export type BrandingLevel = Readonly<Record<string, unknown>> | null | undefined;
@@ -33,7 +34,6 @@ export type ResolvedBranding = {
   serviceName: string;
 };
 
-export const DEFAULT_PRIMARY_COLOR = '#1d4ed8';
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
 function text(value: unknown): string | null {
@@ -47,12 +47,6 @@ function httpUrl(value: unknown): string | null {
 
 function color(value: unknown): string | null {
   return typeof value === 'string' && HEX.test(value) ? value : null;
-}
-
-/** A colour darkened by `amount` (0..1): the header colour when only a button colour is set. */
-export function darken(hex: string, amount: number): string {
-  const channels = [1, 3, 5].map((i) => Math.round(parseInt(hex.slice(i, i + 2), 16) * (1 - amount)));
-  return `#${channels.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
 }
 
 export function resolveBranding(sources: BrandingSources): ResolvedBranding {

@@ -4,14 +4,15 @@ import { sha256Hex } from '../../lib/crypto';
 import { unprocessable } from '../../lib/errors';
 import type { DocumentFacts } from '../pdf/inspect-pdf';
 import { looksLikePdf, UnusableDocument } from '../pdf/pdf-file';
+import { DOCUMENT_LIMITS } from '../../shared/document-limits';
 
 const MB = 1024 * 1024;
 
 /** decisions.md › Limits not shown; the request cap keeps a whole upload inside one Worker's memory. */
 export const UPLOAD_LIMITS = {
-  fileBytes: 20 * MB,
+  fileBytes: DOCUMENT_LIMITS.fileBytes,
   documentsPerTemplate: 10,
-  pagesPerTemplate: 500,
+  pagesPerTemplate: DOCUMENT_LIMITS.pagesPerTemplate,
   requestBytes: 50 * MB,
 } as const;
 

@@ -1,7 +1,7 @@
 // The audit trail appended to every sealed document: who signed, how they were verified, from where,
 // when, every recorded event, and the SHA-256 of the document as uploaded.
 import { rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib';
-import { imageSizeProblem, readImageHeader } from '../../lib/image-header';
+import { imageSizeProblem, readImageHeader } from '../../shared/image-header';
 import { UNDRAWN_PLACEHOLDER } from './stamp';
 import type { DocumentFonts, FontStyle } from './fonts';
 import { wrapText } from './text-layout';

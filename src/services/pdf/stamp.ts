@@ -3,7 +3,7 @@
 // drawn (stored before values were checked, or damaged) becomes a visible placeholder, reported to the
 // caller for the audit trail, so one value never stops a document from being sealed.
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
-import { imageSizeProblem, readImageHeader } from '../../lib/image-header';
+import { imageSizeProblem, readImageHeader } from '../../shared/image-header';
 import { areaToRect, type Area, type Rect } from './geometry';
 import type { DocumentFonts } from './fonts';
 import { textWidth, wrapText } from './text-layout';

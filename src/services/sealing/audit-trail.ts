@@ -4,7 +4,7 @@ import type { Payment, Submitter, SubmissionEvent } from '../../db/schema/index'
 import type { AuditEntry, AuditPayment, AuditSigner, AuditTrail } from '../pdf/audit-page';
 import { formatAmount } from '../payments/payment-field';
 import type { SubmissionScope } from '../submissions/submission-scope';
-import { decodeBase64 } from '../../lib/image-header';
+import { decodeBase64 } from '../../shared/image-header';
 
 const VERIFICATION: Record<string, string> = {
   email_2fa: 'Email code (6 digits)',

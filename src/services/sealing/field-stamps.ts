@@ -2,8 +2,8 @@
 // areas, taken from the template as the submission froze it.
 import type { Submitter, TemplateDocument, TemplateField } from '../../db/schema/index';
 import type { FieldStamp, StampValue } from '../pdf/stamp';
-import { decodeBase64 } from '../../lib/image-header';
-import { isBlank } from '../submissions/field-values';
+import { decodeBase64 } from '../../shared/image-header';
+import { isBlank } from '../../shared/field-values';
 import { formatDateStamp } from './date-stamp';
 
 const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;

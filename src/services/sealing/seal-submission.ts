@@ -22,7 +22,7 @@ import { documentGeneratedData } from '../webhooks/payloads';
 import { paidPaymentsOfSubmission } from '../../db/queries/payments';
 import { auditTrailFor, sealedPaymentText } from './audit-trail';
 import { stampsForDocument } from './field-stamps';
-import { hiddenFields } from '../signing/form-rules';
+import { hiddenFields } from '../../shared/form-rules';
 import { SealingProblem } from './sealing-status';
 import { sealingTimestamper, type LongTermEnv } from './long-term';
 import { completionOrder } from './completion-order';

@@ -8,9 +8,9 @@ import { insertSigningUploadStatement, storedBytes } from '../../db/queries/stor
 import { ApiError, unprocessable } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { storageLimitGuard } from '../plan-limits';
-import { MAX_INLINE_IMAGE_BYTES } from '../submissions/field-values';
+import { MAX_INLINE_IMAGE_BYTES } from '../../shared/field-values';
 import { attachmentKeyStem } from '../submissions/file-keys';
-import { imageSizeProblem, readImageHeader } from '../../lib/image-header';
+import { imageSizeProblem, readImageHeader } from '../../shared/image-header';
 import { signerFields, type Signing } from './signing-session';
 
 /** File fields take PDFs and images up to 10 MB. */
@@ -65,7 +65,7 @@ export async function storeAttachment(
     throw new ApiError(415, picture ? `Field "${field.name}" takes a PNG or JPEG image.` : `Field "${field.name}" takes a PDF, PNG or JPEG file.`);
   }
   if (picture) {
-    // What sealing will stamp: a header it can read and a size it can decode (src/lib/image-header.ts).
+    // What sealing will stamp: a header it can read and a size it can decode (src/shared/image-header.ts).
     const header = readImageHeader(bytes);
     if (!header) throw unprocessable(`Field "${field.name}" takes a PNG or JPEG image; this one is damaged or truncated.`);
     const tooLarge = imageSizeProblem(header);

@@ -9,7 +9,7 @@ import { unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
-import { isEmailAddress } from '../submissions/field-values';
+import { isEmailAddress } from '../../shared/field-values';
 import { newSlug } from '../submissions/links';
 import { loadScope, payloadSubmitter, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
 import { completeSubmitter } from '../submissions/complete-submitter';

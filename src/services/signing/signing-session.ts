@@ -9,14 +9,14 @@ import { accountIdOfSlug } from '../submissions/links';
 import { localDate, nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
-import { checkFieldValue, isBlank } from '../submissions/field-values';
+import { checkFieldValue, isBlank } from '../../shared/field-values';
 import { unknownUploads } from '../submissions/uploaded-files';
 import { fieldsOf, loadScope, submissionRef, type SubmissionScope } from '../submissions/submission-scope';
 import { ACTIVE_SUBMITTER_STATES, isTurnOf } from '../submissions/signing-order';
 import { formEvent, trail } from '../submissions/submission-events';
 import type { StateContext } from '../submissions/submission-state';
 import { fieldUpdatedData } from '../webhooks/payloads';
-import { hiddenFields, withFormulas } from './form-rules';
+import { hiddenFields, withFormulas } from '../../shared/form-rules';
 
 export type Signing = { account: Account; scope: SubmissionScope; submitter: Submitter };
 

@@ -2,7 +2,7 @@
 // signed for them with a generated signature, so the submission moves on without them opening a link.
 import type { Submitter } from '../../db/schema/index';
 import { completeSubmitter } from './complete-submitter';
-import { isBlank } from './field-values';
+import { isBlank } from '../../shared/field-values';
 import { isActive, isTurnOf } from './signing-order';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
 import type { StateContext } from './submission-state';

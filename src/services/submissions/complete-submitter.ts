@@ -11,7 +11,7 @@ import { ChangeSet } from './change-set';
 import { withDocumentLinks } from './completion-links';
 import { signingCompleteEvent } from './completion-identity';
 import { recordSignatureUsage } from './completion-usage';
-import { isBlank } from './field-values';
+import { isBlank } from '../../shared/field-values';
 import { channelsFor } from './notifications';
 import { ACTIVE_SUBMITTER_STATES, submittersToInvite, witnessed } from './signing-order';
 import { formEvent, submissionEvent, trail } from './submission-events';
@@ -25,7 +25,7 @@ export type CompletionInput = {
   /** api | signing_page | auto_sign: how completion happened, shown on the audit page. */
   via: 'api' | 'signing_page' | 'auto_sign';
   verificationMethod?: string;
-  /** Fields the form's conditions hide: not required (signing page, src/services/signing/form-rules.ts). */
+  /** Fields the form's conditions hide: not required (signing page, src/shared/form-rules.ts). */
   hiddenFields?: string[];
   /**
    * qes (issue 18 › 3): how many submitters had completed when this signer's revision was prepared on

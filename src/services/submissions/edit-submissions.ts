@@ -13,7 +13,7 @@ import { fieldsOf, type SubmissionScope } from './submission-scope';
 import { completeSubmitter, completionValues } from './complete-submitter';
 import { isActive } from './signing-order';
 import { assertCanComplete, remind, type StateContext } from './submission-state';
-import { EMAIL, PHONE } from './field-values';
+import { EMAIL, PHONE } from '../../shared/field-values';
 import { unknownUploads } from './uploaded-files';
 import { attachmentsPrefix, qesFilesPrefix, sealedFilesPrefix } from './file-keys';
 

@@ -3,7 +3,7 @@
 import type { BrandingValues, SubmissionPreferences, Template, TemplateField } from '../../db/schema/index';
 import { parseDateTime } from '../../lib/time';
 import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
-import { checkFieldValue, EMAIL, isBlank, PHONE } from './field-values';
+import { checkFieldValue, EMAIL, isBlank, PHONE } from '../../shared/field-values';
 
 export type SubmitterInput = {
   role?: string;

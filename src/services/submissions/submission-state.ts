@@ -11,7 +11,7 @@ import type { MessageQueueBody } from '../../env';
 import type { LinkAccount } from '../document-links/links';
 import { ChangeSet } from './change-set';
 import { withDocumentLinks } from './completion-links';
-import { checkFieldValue, isBlank } from './field-values';
+import { checkFieldValue, isBlank } from '../../shared/field-values';
 import { channelsFor } from './notifications';
 import type { SealingQueueBody } from '../../env';
 import { ACTIVE_SUBMITTER_STATES, isActive, isTurnOf, submittersToInvite } from './signing-order';

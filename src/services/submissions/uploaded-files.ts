@@ -4,7 +4,7 @@
 import type { Db } from '../../db/client';
 import { uploadUuidsOf } from '../../db/queries/storage';
 import type { TemplateField } from '../../db/schema/index';
-import { FILE_VALUE } from './field-values';
+import { FILE_VALUE } from '../../shared/field-values';
 
 /**
  * Sentences for the `file` values among `values` (by field uuid) that name no upload of this submitter.

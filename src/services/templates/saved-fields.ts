@@ -1,6 +1,6 @@
 // Saved fields: a field's own settings, checked by the same rules as template fields.
 import { unprocessable } from '../../lib/errors';
-import { checkFormula } from './formula';
+import { checkFormula } from '../../shared/formula';
 import { checkFieldConfig, type FieldInput } from './template-fields';
 
 export type SavedFieldInput = Omit<FieldInput, 'uuid' | 'role' | 'submitter_uuid' | 'areas'>;

@@ -2,16 +2,13 @@
 // every problem reported as a sentence naming the field, nothing stored until all of them pass.
 import { FIELD_TYPES, type FieldType, type PageDimensions, type TemplateArea, type TemplateField, type TemplateRole } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
-import { fieldPattern } from '../submissions/field-pattern';
-import { checkFormula } from './formula';
+import { fieldPattern } from '../../shared/field-pattern';
+import { checkFormula } from '../../shared/formula';
+import { VALIDATION_PRESETS } from '../../shared/template-schema';
 import { checkPaymentField } from '../payments/payment-field';
 
 export { FIELD_TYPES, type FieldType };
 
-/** Named input masks (spec › Template field › validation). */
-export const VALIDATION_PRESETS = [
-  'ssn', 'ein', 'zip', 'us_phone', 'mm_dd_yyyy', 'email', 'url', 'numbers_only', 'letters_only',
-] as const;
 
 const NEEDS_OPTIONS = new Set<string>(['select', 'radio']);
 /** Role given to fields when the caller names none (DocuSeal's default). */

@@ -4,9 +4,9 @@ import type { TemplateField } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import type { SignatureLevel } from '../signature-levels/levels';
 import { isDarkColor } from '../branding/branding-rules';
+import { CONDITION_OPERATORS } from '../../shared/template-schema';
 
 export const SIGNING_NAV_STYLES = ['standard', 'branded_bar'] as const;
-export const CONDITION_OPERATORS = ['equals', 'not_equals', 'contains', 'empty', 'not_empty', 'checked', 'unchecked'] as const;
 
 export type DocumentCondition = {
   action: 'show' | 'hide';

@@ -1,9 +1,11 @@
 // The signing form: fields over the drawn pages, a stepper (Previous/Next or the branded bar), checks
 // shared with the server, autosave, the confirmation carousel, submit, decline and delegate.
-import { checkFieldValue, isBlank } from '../../services/submissions/field-values';
-import { hiddenFields, reviewedFields, withFormulas } from '../../services/signing/form-rules';
-import { $, el, send } from './api';
-import { areaBox, renderDocuments, type Doc } from './documents';
+import { checkFieldValue, isBlank } from '../../shared/field-values';
+import { hiddenFields, reviewedFields, withFormulas } from '../../shared/form-rules';
+import { $, el } from '../../browser/dom';
+import { send } from './api';
+import type { DocumentView } from '../../shared/template-schema';
+import { areaBox, renderDocuments } from './documents';
 import { widgetFor, type Field, type PaymentStates } from './widgets';
 
 export type FormState = {
@@ -11,7 +13,7 @@ export type FormState = {
   submitter: { name: string | null; email: string | null; role: string };
   fields: Field[];
   values: Record<string, unknown>;
-  documents: Doc[];
+  documents: DocumentView[];
   preferences: Record<string, unknown>;
   payments?: PaymentStates;
 };

@@ -1,5 +1,6 @@
 // The signing page's browser script: reads the page's data and starts the part of the page it shows.
-import { $, send } from './api';
+import { $ } from '../../browser/dom';
+import { send } from './api';
 import { startForm, type FormState } from './form';
 import { announcePage } from './embed-messages';
 

@@ -1,6 +1,8 @@
 // One input per field type for the stepper: text-like inputs, choices, uploads, and the signature pad
 // (draw with finger or mouse via pointer events, type, or upload).
-import { el, send } from './api';
+import { el } from '../../browser/dom';
+import type { TemplateArea } from '../../shared/template-schema';
+import { send } from './api';
 
 export type Field = {
   uuid: string;
@@ -16,7 +18,7 @@ export type Field = {
   default_value?: string;
   pattern?: string;
   validation?: string;
-  areas: { page: number; x: number; y: number; w: number; h: number; attachment_uuid: string }[];
+  areas: TemplateArea[];
   preferences: Record<string, unknown>;
 };
 

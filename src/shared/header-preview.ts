@@ -1,7 +1,7 @@
 // What the signing page header looks like for one set of branding fields, as the console's live preview
-// draws it (src/console/client/branding-preview.ts): the rules of resolveBranding for one level, pure so
+// draws it (src/console/client/branding-preview.ts): the rules of resolveBranding (src/services/branding/resolve-branding.ts) for one level, pure so
 // that the browser bundle and the tests share it.
-import { darken, DEFAULT_PRIMARY_COLOR } from './resolve-branding';
+import { darken, DEFAULT_PRIMARY_COLOR } from './colors';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 

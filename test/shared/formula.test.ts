@@ -1,6 +1,6 @@
 // The formula grammar: arithmetic over {Field Name} references and nothing else.
 import { describe, expect, it } from 'vitest';
-import { checkFormula, evaluateFormula } from '../../src/services/templates/formula';
+import { checkFormula, evaluateFormula } from '../../src/shared/formula';
 
 describe('checkFormula', () => {
   it('returns the referenced field names once each', () => {

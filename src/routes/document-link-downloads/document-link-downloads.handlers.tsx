@@ -13,23 +13,25 @@ import { attachment } from '../../lib/content-disposition';
 import { clientIp } from '../../lib/request';
 import { lapsedReason, PUBLIC_LINK_PREFIX } from '../../services/document-links/links';
 import { verifyDocumentLink } from '../../services/document-links/tokens';
+import { serviceBranding } from '../../signing-page/branding';
+import { MessagePage } from '../../signing-page/pages';
 import type * as routes from './document-link-downloads.routes';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 function wantsHtml(c: Context<AppEnv>): boolean {
   return /\btext\/html\b/i.test(c.req.header('Accept') ?? '');
 }
 
-/** A refusal a person can read: a small page for browsers, `{error}` for everything else. */
+/**
+ * A refusal a person can read: for browsers the signing pages' message page (src/signing-page: the one
+ * home of the pages a link's holder sees) in the service's own branding, `{error}` for everything else.
+ */
 function refusal(c: Context<AppEnv>, status: 404 | 409 | 410, title: string, message: string, headers: Record<string, string> = {}): Response {
   const common = { 'Cache-Control': 'no-store', ...headers };
   if (!wantsHtml(c)) return c.json({ error: message }, status, common);
-  const page =
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style>` +
-    `</head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p>Ask the sender for a new link.</p></main></body></html>`;
-  return c.html(page, status, { ...common, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" });
+  const page = <MessagePage branding={serviceBranding(c.env.SERVICE_NAME, title)} id="document-link" heading={title} text={`${message} Ask the sender for a new link.`} />;
+  // The page runs no script and loads nothing: only its inline style is allowed, and nobody may frame it.
+  const csp = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+  return c.html(`<!doctype html>${page}`, status, { ...common, 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
 }
 
 export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> = async (c) => {

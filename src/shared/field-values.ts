@@ -1,7 +1,8 @@
 // The rules a field's value must meet (spec › Template field: type, pattern, validation preset, options).
 // One module for the API's prefilled values and the signing page's checks, so both refuse the same things.
-// It imports only the pattern engine, so the signing page's browser script can bundle it unchanged.
-import { decodeBase64, imageSizeProblem, readImageHeader } from '../../lib/image-header';
+// It imports only the pattern engine and the image header reader (src/shared), so the signing page's
+// browser script bundles it unchanged.
+import { decodeBase64, imageSizeProblem, readImageHeader } from './image-header';
 import { fieldPattern } from './field-pattern';
 
 /** The parts of a template field the checks read. */
@@ -50,7 +51,7 @@ export const PRESET_PATTERNS: Record<string, { pattern: { test(text: string): bo
 
 /**
  * Images in values: PNG or JPEG, as a data URL or bare base64, at most this many bytes once decoded
- * and at most MAX_IMAGE_SIDE / MAX_IMAGE_PIXELS in size (src/lib/image-header.ts).
+ * and at most MAX_IMAGE_SIDE / MAX_IMAGE_PIXELS in size (./image-header.ts).
  */
 export const MAX_INLINE_IMAGE_BYTES = 512 * 1024;
 /** Text values (and anything textual) are at most this many characters. */

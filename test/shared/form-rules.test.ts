@@ -1,6 +1,6 @@
 // The signing form's rules shared by the page and the server: conditions, formulas, the carousel.
 import { describe, expect, it } from 'vitest';
-import { hiddenFields, reviewedFields, ruleShows, withFormulas, type RuleField } from '../../src/services/signing/form-rules';
+import { hiddenFields, reviewedFields, ruleShows, withFormulas, type RuleField } from '../../src/shared/form-rules';
 
 function field(uuid: string, extra: Partial<RuleField> = {}): RuleField {
   return { uuid, name: uuid, type: 'text', areas: [{ attachment_uuid: 'doc-a' }], preferences: {}, ...extra };

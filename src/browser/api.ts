@@ -1,6 +1,7 @@
-// The builder's one way to the JSON API. Its authentication is a swappable strategy: the console session
-// (cookie + X-CSRF-Token from the page's meta tag) today, an embed JWT (`Authorization: Bearer …`) when
-// the builder is embedded with a builder token (issue 15 › 1). Nothing else in the builder knows which.
+// The browser bundles' one way to the service's JSON routes (the console's forms, the builder, the signing
+// page, the embed scripts). Authentication is a swappable strategy: the console session (cookie +
+// X-CSRF-Token from the page's meta tag), an embed JWT (`Authorization: Bearer …`, issue 15 › 1), or the
+// signing page's own cookie (sameOrigin). Nothing else in a bundle knows which.
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are read field by field */
 
 export type ApiAuth = {
@@ -18,6 +19,9 @@ export function sessionAuth(doc: Document = document): ApiAuth {
 export function bearerAuth(token: string): ApiAuth {
   return { headers: () => ({ Authorization: `Bearer ${token}` }), credentials: 'omit' };
 }
+
+/** This origin's cookies and nothing else (the signing page's routes, whose link is the credential). */
+export const sameOrigin: ApiAuth = { headers: () => ({}), credentials: 'same-origin' };
 
 export type ApiResult = { ok: boolean; status: number; json: any };
 
@@ -40,8 +44,9 @@ export function createApiClient(base: string, auth: ApiAuth): ApiClient {
   async function call(method: string, path: string, body?: unknown): Promise<ApiResult> {
     const headers: Record<string, string> = { ...auth.headers(), Accept: 'application/json' };
     let payload: BodyInit | undefined;
-    if (body instanceof FormData) payload = body; // the browser writes the multipart boundary
-    else if (body !== undefined) {
+    if (body instanceof FormData)
+      payload = body; // the browser writes the multipart boundary
+    else if (body !== undefined && method !== 'GET') {
       headers['Content-Type'] = 'application/json';
       payload = JSON.stringify(body);
     }

@@ -1,6 +1,6 @@
-// src/lib/image-header.ts: what a PNG or JPEG states about itself, read without decoding pixels.
+// src/shared/image-header.ts: what a PNG or JPEG states about itself, read without decoding pixels.
 import { describe, expect, it } from 'vitest';
-import { decodeBase64, imageSizeProblem, readImageHeader } from '../../src/lib/image-header';
+import { decodeBase64, imageSizeProblem, readImageHeader } from '../../src/shared/image-header';
 
 const PNG = decodeBase64('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGMQUGgAIgYIBQARjgLBr5IL3wAAAABJRU5ErkJggg==');
 const JPEG = decodeBase64(

@@ -1,8 +1,8 @@
 // Custom field patterns on the linear-time engine: whole-value matches, readable refusals, and no
 // exponential backtracking on patterns that would take JavaScript's engine minutes.
 import { describe, expect, it } from 'vitest';
-import { fieldPattern } from '../../src/services/submissions/field-pattern';
-import { checkFieldValue } from '../../src/services/submissions/field-values';
+import { fieldPattern } from '../../src/shared/field-pattern';
+import { checkFieldValue } from '../../src/shared/field-values';
 
 function compiled(pattern: string) {
   const result = fieldPattern(pattern);

@@ -2,8 +2,8 @@
 // conditions, formula values and the confirmation carousel (spec › Template preferences; Template field).
 // Imports only types and other import-free modules, so the browser script bundles it and the page and
 // the server decide the same way.
-import { evaluateFormula } from '../templates/formula';
-import { isBlank } from '../submissions/field-values';
+import { evaluateFormula } from './formula';
+import { isBlank } from './field-values';
 
 /** The parts of a template field the rules read (a structural subset of TemplateField). */
 export type RuleField = {
