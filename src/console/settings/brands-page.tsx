@@ -6,7 +6,7 @@ import type { AppEnv } from '../../app-env';
 import { findBrand, listBrands } from '../../db/queries/brands';
 import { paginateByCursor } from '../../lib/pagination';
 import { BrandingFields, BrandingPreview, BrandingSummary } from './branding-editor';
-import { notFoundPage, Pager, pageQuery, rightsOf, renderPage, Status, TableFrame, Time } from './page-parts';
+import { notFoundPage, Pager, pageQuery, rightsOf, renderPage, Status, DataTable, Time } from './page-parts';
 
 export async function brandsPage(c: Context<AppEnv>) {
   const { account } = c.var.signedIn;
@@ -23,30 +23,19 @@ export async function brandsPage(c: Context<AppEnv>) {
           {page.data.length === 0 ? (
             <p>No brands yet.</p>
           ) : (
-            <TableFrame label="Brands">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">ID</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
+            <DataTable label="Brands" columns={['Name', 'ID', 'Updated']}>
                   {page.data.map((brand) => (
-                    <tr>
-                      <th scope="row">
-                        <a href={`/settings/brands/${brand.id}`}>{brand.name}</a>
-                      </th>
-                      <td>{brand.id}</td>
-                      <td>
-                        <Time at={brand.updatedAt} />
-                      </td>
-                    </tr>
+              <tr>
+                <th scope="row">
+                  <a href={`/settings/brands/${brand.id}`}>{brand.name}</a>
+                </th>
+                <td>{brand.id}</td>
+                <td>
+                  <Time at={brand.updatedAt} />
+                </td>
+              </tr>
                   ))}
-                </tbody>
-              </table>
-            </TableFrame>
+            </DataTable>
           )}
           <Pager path="/settings/brands" pagination={page.pagination} />
           {isAdmin ? null : <p class="muted">Only account admins create and change brands.</p>}

@@ -8,7 +8,7 @@ import type { CustomDomain } from '../../db/schema/index';
 import { paginateByCursor } from '../../lib/pagination';
 import { LEGACY_VERIFY_RECORD_PREFIX, VERIFY_RECORD_PREFIX } from '../../services/custom-domains/ownership';
 import { BrandingFields, BrandingPreview, BrandingSummary } from './branding-editor';
-import { notFoundPage, Pager, pageQuery, rightsOf, renderPage, Status, TableFrame, Time } from './page-parts';
+import { notFoundPage, Pager, pageQuery, rightsOf, renderPage, Status, DataTable, TableFrame, Time } from './page-parts';
 
 const STATUS_TEXT: Record<string, string> = {
   pending: 'Pending: publish the TXT record, then verify',
@@ -36,34 +36,21 @@ export async function domainsPage(c: Context<AppEnv>) {
           {page.data.length === 0 ? (
             <p>No custom domains yet.</p>
           ) : (
-            <TableFrame label="Custom domains">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Host name</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Certificate</th>
-                    <th scope="col">Default</th>
-                    <th scope="col">Added</th>
-                  </tr>
-                </thead>
-                <tbody>
+            <DataTable label="Custom domains" columns={['Host name', 'Status', 'Certificate', 'Default', 'Added']}>
                   {page.data.map((domain) => (
-                    <tr>
-                      <th scope="row">
-                        <a href={`/settings/domains/${domain.id}`}>{domain.hostname}</a>
-                      </th>
-                      <td>{statusText(domain)}</td>
-                      <td>{domain.certificateStatus ?? <span class="muted">—</span>}</td>
-                      <td>{domain.isDefault ? 'Default' : <span class="muted">No</span>}</td>
-                      <td>
-                        <Time at={domain.createdAt} />
-                      </td>
-                    </tr>
+              <tr>
+                <th scope="row">
+                  <a href={`/settings/domains/${domain.id}`}>{domain.hostname}</a>
+                </th>
+                <td>{statusText(domain)}</td>
+                <td>{domain.certificateStatus ?? <span class="muted">—</span>}</td>
+                <td>{domain.isDefault ? 'Default' : <span class="muted">No</span>}</td>
+                <td>
+                  <Time at={domain.createdAt} />
+                </td>
+              </tr>
                   ))}
-                </tbody>
-              </table>
-            </TableFrame>
+            </DataTable>
           )}
           <Pager path="/settings/domains" pagination={page.pagination} />
           {isAdmin ? null : <p class="muted">Only account admins add, verify and change custom domains.</p>}

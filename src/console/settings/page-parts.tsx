@@ -1,5 +1,8 @@
-// Small pieces every settings page uses: who is looking, a status region, a scrollable table frame,
-// the not-found page, timestamps and the pager. Pages stay readable without the console script.
+// Small pieces every settings page uses: who is looking, a status region, a list's table, the not-found
+// page, timestamps and the pager. Pages stay readable without the console script.
+// Console pages still share runs of plain markup (renderPage's call with a card section, a form's submit
+// row with its Status, a table row's cells): JSX that reads as the page it draws is kept inline on
+// purpose; anything with logic or a rule of accessibility (labels, scope, regions) lives here once.
 import type { Context } from 'hono';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
@@ -30,6 +33,24 @@ export function TableFrame(props: { label: string; children: Child }) {
     <div role="region" aria-label={props.label} tabindex={0} style="overflow-x:auto">
       {props.children}
     </div>
+  );
+}
+
+/** A list page's table: scrollable, labelled, its column headings and then the rows given. */
+export function DataTable(props: { label: string; columns: string[]; children: Child }) {
+  return (
+    <TableFrame label={props.label}>
+      <table>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th scope="col">{column}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </TableFrame>
   );
 }
 

@@ -5,7 +5,7 @@ import type { AppEnv } from '../../app-env';
 import { listWebhooks } from '../../db/queries/webhooks';
 import { paginateByCursor } from '../../lib/pagination';
 import { planOf } from '../../lib/plans';
-import { Pager, pageQuery, rightsOf, renderPage, Status, TableFrame, Time } from './page-parts';
+import { Pager, pageQuery, rightsOf, renderPage, Status, DataTable, Time } from './page-parts';
 import { WebhookFields } from './webhook-forms';
 
 /** Webhooks are a Pro feature (spec › Limits); on other plans the API refuses every webhook call. */
@@ -40,34 +40,22 @@ export async function webhooksPage(c: Context<AppEnv>) {
           {page.data.length === 0 ? (
             <p>No webhook endpoints yet.</p>
           ) : (
-            <TableFrame label="Webhook endpoints">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">Events</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
+            <DataTable label="Webhook endpoints" columns={['URL', 'Events', 'Status', 'Created']}>
                   {page.data.map((hook) => (
-                    <tr>
-                      <th scope="row">
-                        <a href={`/settings/webhooks/${hook.id}`} style="word-break:break-all">
-                          {hook.url}
-                        </a>
-                      </th>
-                      <td>{hook.events.length ? hook.events.join(', ') : 'Every event'}</td>
-                      <td>{hook.enabled ? 'Enabled' : 'Disabled'}</td>
-                      <td>
-                        <Time at={hook.createdAt} />
-                      </td>
-                    </tr>
+              <tr>
+                <th scope="row">
+                  <a href={`/settings/webhooks/${hook.id}`} style="word-break:break-all">
+                    {hook.url}
+                  </a>
+                </th>
+                <td>{hook.events.length ? hook.events.join(', ') : 'Every event'}</td>
+                <td>{hook.enabled ? 'Enabled' : 'Disabled'}</td>
+                <td>
+                  <Time at={hook.createdAt} />
+                </td>
+              </tr>
                   ))}
-                </tbody>
-              </table>
-            </TableFrame>
+            </DataTable>
           )}
           <Pager path="/settings/webhooks" pagination={page.pagination} />
           {canEdit ? null : <p class="muted">Viewers can read webhooks; editors and admins change them.</p>}

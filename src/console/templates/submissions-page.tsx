@@ -7,7 +7,7 @@ import { SUBMISSION_STATUSES } from '../../db/schema/index';
 import { listSubmissionsPage, listSubmittersOf } from '../../db/queries/submissions';
 import { findTemplates } from '../../db/queries/templates';
 import { paginateByCursor } from '../../lib/pagination';
-import { pageQuery, renderPage, TableFrame, Time } from '../settings/page-parts';
+import { pageQuery, renderPage, DataTable, Time } from '../settings/page-parts';
 
 export async function submissionsPage(c: Context<AppEnv>) {
   const { account } = c.var.signedIn;
@@ -42,61 +42,47 @@ export async function submissionsPage(c: Context<AppEnv>) {
         {page.data.length === 0 ? (
           <p>No submissions yet.</p>
         ) : (
-          <TableFrame label="Submissions">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Submission</th>
-                  <th scope="col">Template</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Submitters</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Signed documents</th>
-                </tr>
-              </thead>
-              <tbody>
+          <DataTable label="Submissions" columns={['Submission', 'Template', 'Status', 'Submitters', 'Created', 'Signed documents']}>
                 {page.data.map((s) => (
-                  <tr data-submission={String(s.id)}>
-                    <th scope="row">{s.id}</th>
-                    <td>{templateName.get(s.templateId) ?? '—'}</td>
-                    <td>{s.status}</td>
-                    <td>
-                      <ul style="margin:0;padding-left:18px">
-                        {submitters
-                          .filter((r) => r.submissionId === s.id)
-                          .map((r) => (
-                            <li>
-                              {r.role}: {r.email ?? r.phone ?? r.name ?? '—'} ({r.status})
-                            </li>
-                          ))}
-                      </ul>
-                    </td>
-                    <td>
-                      <Time at={s.createdAt} />
-                    </td>
-                    <td>
-                      {s.sealedAt ? (
-                        <>
-                          <a href={`/api/submissions/${s.id}/documents/combined`} aria-label={`Download the signed PDF of submission ${s.id}`}>
-                            PDF
-                          </a>{' '}
-                          <a href={`/api/submissions/${s.id}/documents/combined?separate=true`} aria-label={`Download the signed documents of submission ${s.id} as a zip`}>
-                            Zip
-                          </a>
-                        </>
-                      ) : s.sealFailedAt ? (
-                        <span class="error">Sealing failed: {s.sealFailure}</span>
-                      ) : s.status === 'completed' ? (
-                        <span class="muted">Being sealed</span>
-                      ) : (
-                        <span class="muted">—</span>
-                      )}
-                    </td>
-                  </tr>
+            <tr data-submission={String(s.id)}>
+              <th scope="row">{s.id}</th>
+              <td>{templateName.get(s.templateId) ?? '—'}</td>
+              <td>{s.status}</td>
+              <td>
+                <ul style="margin:0;padding-left:18px">
+                  {submitters
+                    .filter((r) => r.submissionId === s.id)
+                    .map((r) => (
+                      <li>
+                        {r.role}: {r.email ?? r.phone ?? r.name ?? '—'} ({r.status})
+                      </li>
+                    ))}
+                </ul>
+              </td>
+              <td>
+                <Time at={s.createdAt} />
+              </td>
+              <td>
+                {s.sealedAt ? (
+                  <>
+                    <a href={`/api/submissions/${s.id}/documents/combined`} aria-label={`Download the signed PDF of submission ${s.id}`}>
+                      PDF
+                    </a>{' '}
+                    <a href={`/api/submissions/${s.id}/documents/combined?separate=true`} aria-label={`Download the signed documents of submission ${s.id} as a zip`}>
+                      Zip
+                    </a>
+                  </>
+                ) : s.sealFailedAt ? (
+                  <span class="error">Sealing failed: {s.sealFailure}</span>
+                ) : s.status === 'completed' ? (
+                  <span class="muted">Being sealed</span>
+                ) : (
+                  <span class="muted">—</span>
+                )}
+              </td>
+            </tr>
                 ))}
-              </tbody>
-            </table>
-          </TableFrame>
+          </DataTable>
         )}
         <nav aria-label="Pages" class="actions">
           {page.pagination.prev !== null ? <a href={`/submissions?${status ? `status=${status}&` : ''}before=${page.pagination.prev}`}>Newer</a> : null}

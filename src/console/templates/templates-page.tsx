@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../app-env';
 import { listTemplateFolders, listTemplates } from '../../db/queries/templates';
-import { renderPage, rightsOf, TableFrame, Time } from '../settings/page-parts';
+import { renderPage, rightsOf, DataTable, Time } from '../settings/page-parts';
 
 const PER_PAGE = 25;
 
@@ -68,40 +68,27 @@ export async function templatesPage(c: Context<AppEnv>) {
           {rows.length === 0 ? (
             <p>No templates match.</p>
           ) : (
-            <TableFrame label="Templates">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Folder</th>
-                    <th scope="col">Version</th>
-                    <th scope="col">Updated</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
+            <DataTable label="Templates" columns={['Name', 'Folder', 'Version', 'Updated', 'Actions']}>
                   {rows.map((t) => (
-                    <tr>
-                      <th scope="row">{canEdit ? <a href={`/templates/${t.publicId}/edit`}>{t.name}</a> : t.name}</th>
-                      <td>
-                        <a href={link({ folder: t.folderName, page: undefined })}>{t.folderName}</a>
-                      </td>
-                      <td>{t.version}</td>
-                      <td>
-                        <Time at={t.updatedAt} />
-                      </td>
-                      <td>
-                        {canEdit && !t.archivedAt ? (
-                          <a href={`/templates/${t.publicId}/send`} aria-label={`Send ${t.name}`}>
-                            Send
-                          </a>
-                        ) : null}
-                      </td>
-                    </tr>
+              <tr>
+                <th scope="row">{canEdit ? <a href={`/templates/${t.publicId}/edit`}>{t.name}</a> : t.name}</th>
+                <td>
+                  <a href={link({ folder: t.folderName, page: undefined })}>{t.folderName}</a>
+                </td>
+                <td>{t.version}</td>
+                <td>
+                  <Time at={t.updatedAt} />
+                </td>
+                <td>
+                  {canEdit && !t.archivedAt ? (
+                    <a href={`/templates/${t.publicId}/send`} aria-label={`Send ${t.name}`}>
+                      Send
+                    </a>
+                  ) : null}
+                </td>
+              </tr>
                   ))}
-                </tbody>
-              </table>
-            </TableFrame>
+            </DataTable>
           )}
           {pages > 1 ? (
             <nav aria-label="Pages" class="actions">

@@ -1,29 +1,9 @@
 // Handlers for the account audit trail.
 import type { AppRouteHandler } from '../app-route-handler';
-import type { AuditEvent } from '../../db/schema/index';
 import { paginateByCursor } from '../../lib/pagination';
+import { auditEventJson } from '../../services/audit-trail/archive-part';
 import { listAuditTrail } from '../../services/audit-trail/list-audit-trail';
 import type * as routes from './audit-events.routes';
-
-function serializeAuditEvent(event: AuditEvent) {
-  return {
-    id: event.id,
-    action: event.action,
-    resource_type: event.resourceType,
-    resource_id: event.resourceId,
-    user_id: event.userId,
-    access_token_id: event.accessTokenId,
-    actor: event.actor,
-    method: event.method,
-    path: event.path,
-    status: event.status,
-    ip: event.ip,
-    user_agent: event.userAgent,
-    request_id: event.requestId,
-    created_at: event.createdAt,
-    details: event.details ?? null,
-  };
-}
 
 export const listAuditEvents: AppRouteHandler<typeof routes.listAuditEvents> = async (c) => {
   const query = c.req.valid('query');
@@ -37,5 +17,5 @@ export const listAuditEvents: AppRouteHandler<typeof routes.listAuditEvents> = a
     createdBefore: query.created_before && new Date(query.created_before).toISOString(),
   };
   const page = await paginateByCursor(query, (window) => listAuditTrail(db, c.env.FILES, c.var.principal.account.id, filters, window));
-  return c.json({ data: page.data.map(serializeAuditEvent), pagination: page.pagination }, 200);
+  return c.json({ data: page.data.map(auditEventJson), pagination: page.pagination }, 200);
 };

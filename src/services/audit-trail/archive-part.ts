@@ -13,16 +13,16 @@ export function archivePartKey(accountId: number, month: string, firstId: number
   return `${archiveMonthPrefix(accountId, month)}${firstId}-${lastId}.ndjson`;
 }
 
-function toLine(event: AuditEvent): string {
-  return JSON.stringify({
+/** An audit event as the API shows it (GET /api/audit_events) and archived parts store it, with its account there. */
+export function auditEventJson(event: AuditEvent) {
+  return {
     id: event.id,
-    account_id: event.accountId,
-    user_id: event.userId,
-    access_token_id: event.accessTokenId,
-    actor: event.actor,
     action: event.action,
     resource_type: event.resourceType,
     resource_id: event.resourceId,
+    user_id: event.userId,
+    access_token_id: event.accessTokenId,
+    actor: event.actor,
     method: event.method,
     path: event.path,
     status: event.status,
@@ -32,7 +32,11 @@ function toLine(event: AuditEvent): string {
     created_at: event.createdAt,
     // Parts written before the column existed have no key; they read as null.
     details: event.details ?? null,
-  });
+  };
+}
+
+function toLine(event: AuditEvent): string {
+  return JSON.stringify({ ...auditEventJson(event), account_id: event.accountId });
 }
 
 export type EncodedPart = { body: Uint8Array; sha256: string };
