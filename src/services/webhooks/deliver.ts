@@ -5,7 +5,7 @@ import { claimDueAttempts, pendingDueTimes, recordAttempts, type AttemptOutcome,
 import { webhooksForDelivery } from '../../db/queries/webhooks';
 import type { NewWebhookDelivery, Webhook, WebhookDelivery } from '../../db/schema/index';
 import { readLimited } from '../../lib/request';
-import { signWebhookBody } from './signature';
+import { signDelivery } from './signature';
 import { checkWebhookDestination } from './destination';
 import type { HostResolver } from './dns-over-https';
 import type { UrlPolicy } from './url-policy';
@@ -69,8 +69,9 @@ export async function sendAttempt(
     'Content-Type': 'application/json',
     'User-Agent': ctx.userAgent,
     'X-Webhook-Delivery-Id': row.deliveryUuid,
-    'X-Webhook-Signature': await signWebhookBody(hook.secret, row.requestBody),
     'X-Webhook-Secret': hook.secret,
+    // X-Webhook-Signature, and the Standard Webhooks trio signed at this attempt's time (signature.ts).
+    ...(await signDelivery(hook.secret, row.deliveryUuid, Math.floor(Date.parse(attemptedAt) / 1000), row.requestBody)),
   };
   if (options.test) headers['X-Webhook-Test'] = 'true';
   // The log shows what was sent, except the secret itself (style: never log secrets).
