@@ -1,5 +1,7 @@
 // Queue consumer for the webhooks queue: a thin dispatcher into services/webhooks.
-import type { ShardScope } from '../db/shards';
+import { createDb } from '../db/client';
+import { d1TimingOn, timedDatabase, webhookConsumerD1, withD1Time } from '../db/d1-timing';
+import { shardBinding, type ShardScope } from '../db/shards';
 import { deliveryContext } from '../services/webhooks/context';
 import { deliverDue } from '../services/webhooks/deliver';
 import { drainOutbox } from '../services/webhooks/fan-out';
@@ -10,8 +12,17 @@ export type ConsumerOptions = {
   now?: number;
 };
 
-/** One shard's part of a batch (src/queues/shard-batches.ts). */
+/**
+ * One shard's part of a batch (src/queues/shard-batches.ts). With D1 timing on (development, bench/webhooks)
+ * its D1 calls are counted into `webhookConsumerD1`.
+ */
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, scope: ShardScope, options: ConsumerOptions = {}): Promise<void> {
+  if (!d1TimingOn(scope.env)) return consume(batch, scope, options);
+  const timed = { ...scope, db: createDb(timedDatabase(shardBinding(scope.env, scope.shard))) };
+  return withD1Time(webhookConsumerD1, () => consume(batch, timed, options));
+}
+
+async function consume(batch: MessageBatch<WebhookMessage>, scope: ShardScope, options: ConsumerOptions): Promise<void> {
   const { env } = scope;
   const now = options.now ?? Date.now();
   const ctx = deliveryContext(env, scope.db);
@@ -54,6 +65,7 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, sc
           // own retry budget would run out on early wake-ups (docs/decisions.md › Issue 7).
           const wakeUps: { deliveryUuid: string; delaySeconds: number }[] = [];
           for (const [deliveryUuid, result] of results) {
+            if (result.kind === 'deferred') wakeUps.push({ deliveryUuid, delaySeconds: 0 });
             const wakeAt = result.kind === 'attempted' ? result.retryAt : result.kind === 'not_due' ? result.dueAt : null;
             if (wakeAt) wakeUps.push({ deliveryUuid, delaySeconds: (Date.parse(wakeAt) - now) / 1000 });
           }
