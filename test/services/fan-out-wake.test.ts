@@ -5,12 +5,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { consumeSealing } from '../../src/queues/sealing';
 import { expireDueSubmissions } from '../../src/scheduled/expire-submissions';
 import type { SealingQueueBody } from '../../src/services/submissions/submission-state';
-import type { WebhookMessage, WebhookQueue } from '../../src/services/webhooks/queue';
+import type { WebhookQueue } from '../../src/services/webhooks/queue';
 import { shardScope, type ShardScope } from '../../src/db/shards';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { accountEvents, shardNumberOf } from '../shard-fixtures';
 import { completeValues, createTemplate, type TemplateFixture } from '../submission-fixtures';
+import { recordingQueue } from '../webhook-fixtures';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -19,16 +20,6 @@ beforeAll(async () => {
   owner = await createAccount();
   template = await createTemplate(owner.token, ['Buyer']);
 });
-
-/** A webhooks queue binding that records what it is sent (the consumer is not under test here). */
-function recordingQueue() {
-  const sent: WebhookMessage[] = [];
-  const queue = {
-    send: async (body: WebhookMessage) => void sent.push(body),
-    sendBatch: async (messages: { body: WebhookMessage }[]) => void sent.push(...messages.map((m) => m.body)),
-  } as unknown as WebhookQueue;
-  return { sent, queue };
-}
 
 /** The owner's shard as the cron and the consumers see it, with this webhooks queue behind its stamping producer. */
 async function ownerScope(queue: WebhookQueue): Promise<ShardScope> {

@@ -9,21 +9,10 @@ import { shardBinding } from '../../src/db/shards';
 import { deliveryContext } from '../../src/services/webhooks/context';
 import { deliverDue, SENDS_PER_ENDPOINT } from '../../src/services/webhooks/deliver';
 import { drainOutbox } from '../../src/services/webhooks/fan-out';
-import type { WebhookMessage, WebhookQueue } from '../../src/services/webhooks/queue';
 import { createAccount, shardOf } from '../helpers';
-import { deliveryRows, drainFor, pendingUuids, receiverHook, runQueue } from '../webhook-fixtures';
+import { deliveryRows, drainFor, pendingUuids, receiverHook, recordingQueue, runQueue } from '../webhook-fixtures';
 import { receivedBy, type ReceivedDelivery } from '../webhook-receiver';
 import { shardNumberOf } from '../shard-fixtures';
-
-/** A webhooks queue that records what it is sent. */
-function recordingQueue() {
-  const sent: WebhookMessage[] = [];
-  const queue = {
-    send: async (body: WebhookMessage) => void sent.push(body),
-    sendBatch: async (messages: { body: WebhookMessage }[]) => void sent.push(...messages.map((m) => m.body)),
-  } as unknown as WebhookQueue;
-  return { sent, queue };
-}
 
 /** The account's shard through a view that counts its D1 calls into `time`. */
 async function countedDb(accountId: number) {

@@ -1,7 +1,6 @@
 // Webhook endpoint rows. Deleted endpoints keep their row (deleted_at) but are never found here; the
 // delivery consumer reads them with its claim (webhook-deliveries.ts) and closes off their pending attempts.
 import { and, count, eq, isNull } from 'drizzle-orm';
-import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { webhooks, type Webhook } from '../schema';
 import { cursorConditions } from '../cursor';
