@@ -125,6 +125,7 @@ for (let i = 0; i < EVENTS; i += 1) {
   );
 }
 await Promise.all(posts);
+const postedIn = (Date.now() - startedAt) / 1000;
 const deadline = Date.now() + 120_000;
 while (arrivals.size < EVENTS && Date.now() < deadline) await sleep(200);
 const elapsed = (Date.now() - startedAt) / 1000;
@@ -152,7 +153,7 @@ const p50 = percentile(latencies, 50);
 const p99 = percentile(latencies, 99);
 const f50 = percentile(floor, 50);
 const f99 = percentile(floor, 99);
-console.log(`delivered ${arrivals.size}/${EVENTS} (duplicates ${duplicates}, bad signatures ${badSignatures}) in ${elapsed.toFixed(1)} s`);
+console.log(`delivered ${arrivals.size}/${EVENTS} (duplicates ${duplicates}, bad signatures ${badSignatures}) in ${elapsed.toFixed(1)} s; the events were written in ${postedIn.toFixed(1)} s`);
 console.log(`event → first delivery   p50 ${fmt(p50)}   p99 ${fmt(p99)}   max ${fmt(latencies[latencies.length - 1])}`);
 console.log(`floor (direct POST)      p50 ${fmt(f50)}   p99 ${fmt(f99)}`);
 console.log(`ratio                    p50 ×${(p50 / f50).toFixed(0)}   p99 ×${(p99 / f99).toFixed(0)}`);
