@@ -7,7 +7,7 @@ import { createDb } from '../../src/db/client';
 import { timedDatabase, withD1Time, type D1Time } from '../../src/db/d1-timing';
 import { shardBinding } from '../../src/db/shards';
 import { deliveryContext } from '../../src/services/webhooks/context';
-import { deliverDue, SENDS_PER_ENDPOINT } from '../../src/services/webhooks/deliver';
+import { deliverDue, SEND_CONNECTIONS, SENDS_PER_ENDPOINT } from '../../src/services/webhooks/deliver';
 import { drainOutbox } from '../../src/services/webhooks/fan-out';
 import { createAccount, shardOf } from '../helpers';
 import { deliveryRows, drainFor, pendingUuids, receiverHook, recordingQueue, runQueue } from '../webhook-fixtures';
@@ -79,16 +79,21 @@ describe('delivering a consumer batch', () => {
     expect(await receivedBy(receiver)).toHaveLength(40);
   });
 
-  it(`sends at most ${SENDS_PER_ENDPOINT} at once to one endpoint`, async () => {
+  it(`sends at most ${SENDS_PER_ENDPOINT} at once to one endpoint while another endpoint’s sends wait, and up to ${SEND_CONNECTIONS} alone`, async () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token, { receiver: { delayMs: 300 } });
+    const other = await receiverHook(a.token, { receiver: { delayMs: 300 } });
     await insertEvents(a.accountId, 8);
     await drainFor(a.accountId);
     const ctx = deliveryContext(env, await countedDb(a.accountId));
-    await deliverDue(ctx, await pendingUuids(hook.id), Date.now());
+    await deliverDue(ctx, [...(await pendingUuids(hook.id)), ...(await pendingUuids(other.hook.id))], Date.now());
     const got = await receivedBy(receiver);
     expect(got).toHaveLength(8);
-    expect(mostAtOnce(got, 300)).toBeLessThanOrEqual(SENDS_PER_ENDPOINT);
+    // While the other endpoint's sends waited, this one held at most its share: the first answers came
+    // back before the fourth send to it started.
+    const arrivals = got.map((d) => d.receivedAt).sort((x, y) => x - y);
+    expect(arrivals[SENDS_PER_ENDPOINT] - arrivals[0]).toBeGreaterThanOrEqual(250);
+    expect(mostAtOnce([...got, ...(await receivedBy(other.receiver))], 300)).toBeLessThanOrEqual(SEND_CONNECTIONS);
   });
 
   it('sends a fast endpoint’s deliveries while a slow endpoint’s are still waiting for answers', async () => {
@@ -110,14 +115,14 @@ describe('delivering a consumer batch', () => {
   it('gives back the attempts it could not start within its send window, pending and unleased, to be woken again', async () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token, { receiver: { delayMs: 600 } });
-    await insertEvents(a.accountId, 5);
+    await insertEvents(a.accountId, 8);
     await drainFor(a.accountId);
     const uuids = await pendingUuids(hook.id);
     const ctx = { ...deliveryContext(env, await countedDb(a.accountId)), sendWindowMs: 100 };
     const results = await deliverDue(ctx, uuids, Date.now());
     const kinds = [...results.values()].map((r) => r.kind).sort();
-    expect(kinds).toEqual([...Array(SENDS_PER_ENDPOINT).fill('attempted'), ...Array(5 - SENDS_PER_ENDPOINT).fill('deferred')].sort());
-    expect(await receivedBy(receiver)).toHaveLength(SENDS_PER_ENDPOINT);
+    expect(kinds).toEqual([...Array(SEND_CONNECTIONS).fill('attempted'), ...Array(8 - SEND_CONNECTIONS).fill('deferred')].sort());
+    expect(await receivedBy(receiver)).toHaveLength(SEND_CONNECTIONS);
     const deferred = [...results].filter(([, r]) => r.kind === 'deferred').map(([uuid]) => uuid);
     const rows = (await deliveryRows(hook.id)).filter((r) => deferred.includes(r.delivery_uuid));
     expect(rows.map((r) => r.status)).toEqual(deferred.map(() => 'pending'));

@@ -26,7 +26,7 @@ export const RESPONSE_BODY_LIMIT = 4_096;
 export const ATTEMPTS_PER_RUN = 250;
 /** Sends at once: a Worker invocation keeps at most 6 connections open (send-pool.ts). */
 export const SEND_CONNECTIONS = 6;
-/** Sends at once to one endpoint: a slow one holds at most half the connections. */
+/** Sends at once to one endpoint while other endpoints' sends wait: a slow one holds at most half the connections. */
 export const SENDS_PER_ENDPOINT = 3;
 /**
  * No send starts later than this after a run began; the attempts not started are given back and woken
