@@ -36,8 +36,7 @@ export default tseslint.config(
     // db/queries is the only code that talks to D1 (docs/architecture.md): statements are written there
     // and services call them, or take the unexecuted statement for their batch (db/client.ts › BatchStatement).
     files: ['src/**'],
-    // events/outbox.ts is being rewritten in parallel (issue 29); drop this exception once it has no drizzle.
-    ignores: ['src/db/**', 'src/services/events/outbox.ts'],
+    ignores: ['src/db/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -4,7 +4,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import worker from '../src/index';
 import { handleWebhookBatch } from '../src/queues/webhooks';
 import { consumeByShard } from '../src/queues/shard-batches';
-import type { WebhookMessage } from '../src/env';
+import type { WebhookMessage, WebhookQueue } from '../src/env';
 import { allShards, api, shardOf } from './helpers';
 import { shardNumberOf } from './shard-fixtures';
 import { newReceiver, type ReceiverConfig } from './webhook-receiver';
@@ -23,6 +23,16 @@ export async function insertEvent(accountId: number, event: string, data: Record
     .bind(accountId, event, JSON.stringify(data))
     .first<{ id: number }>();
   return row!.id;
+}
+
+/** A webhooks queue binding that records what it is sent (for tests where the consumer is not under test). */
+export function recordingQueue() {
+  const sent: WebhookMessage[] = [];
+  const queue = {
+    send: async (body: WebhookMessage) => void sent.push(body),
+    sendBatch: async (messages: { body: WebhookMessage }[]) => void sent.push(...messages.map((m) => m.body)),
+  } as unknown as WebhookQueue;
+  return { sent, queue };
 }
 
 let messageCounter = 0;

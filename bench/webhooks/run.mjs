@@ -1,6 +1,8 @@
 // Webhook latency: time from an event being written to the outbox to its first delivery arriving at a
 // local receiver, p50/p99 over N events through `wrangler dev` (real local Queue, D1 and consumer),
-// printed beside the floor — the same POST made directly to the same receiver — and the ratio.
+// printed beside the floor — the same POST made directly to the same receiver — and the ratio, and the
+// D1 calls per event: the webhook consumer's (fan-out and delivery, counted by the Worker with
+// D1_TIMING=true: GET /dev/events/d1-calls) and the producer's (each POST /dev/events, Server-Timing).
 //
 //   npm run bench:webhooks -- [--events 1000] [--rate 20]   (npm puts the project's Node 22 on PATH)
 //
@@ -11,6 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { seedBenchAccount } from '../local-wrangler.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : [])).filter((e) => e.length));
@@ -38,6 +41,7 @@ function freePort() {
 const arrivals = new Map(); // delivery id -> { at, timestamp }
 let duplicates = 0;
 let badSignatures = 0;
+const standard = new Webhook(SECRET, { format: 'raw' });
 let floorArrivals = new Map();
 const receiver = createServer((req, res) => {
   const chunks = [];
@@ -52,6 +56,11 @@ const receiver = createServer((req, res) => {
     }
     const expected = `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`;
     if (req.headers['x-webhook-signature'] !== expected) badSignatures += 1;
+    try {
+      standard.verify(raw, req.headers); // Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature
+    } catch {
+      badSignatures += 1;
+    }
     const id = req.headers['x-webhook-delivery-id'];
     if (arrivals.has(id)) duplicates += 1;
     else arrivals.set(id, { at, timestamp: JSON.parse(raw.toString('utf8')).timestamp });
@@ -73,7 +82,7 @@ const token = seedBenchAccount(state);
 const port = await freePort();
 const dev = spawn(
   wrangler,
-  ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', `WEBHOOK_ALLOW_HOSTS:127.0.0.1:${receiverPort}`, '--var', 'ENVIRONMENT:development'],
+  ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', `WEBHOOK_ALLOW_HOSTS:127.0.0.1:${receiverPort}`, '--var', 'ENVIRONMENT:development', '--var', 'D1_TIMING:true'],
   { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 );
 let devLog = '';
@@ -105,6 +114,7 @@ if (created.status !== 201) throw new Error(`webhook create answered ${created.s
 console.log(`webhooks bench: ${EVENTS} events at ${RATE}/s through wrangler dev → receiver on :${receiverPort}`);
 const startedAt = Date.now();
 const posts = [];
+let producerD1Calls = 0;
 for (let i = 0; i < EVENTS; i += 1) {
   const due = startedAt + (i * 1000) / RATE;
   const wait = due - Date.now();
@@ -112,13 +122,17 @@ for (let i = 0; i < EVENTS; i += 1) {
   posts.push(
     fetch(`${base}/dev/events`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ account_id: 1, event: 'form.completed' }) }).then(async (r) => {
       if (r.status !== 201) throw new Error(`/dev/events answered ${r.status}: ${await r.text()}`);
+      producerD1Calls += Number(/desc="(\d+) calls"/.exec(r.headers.get('server-timing') ?? '')?.[1] ?? NaN);
     }),
   );
 }
 await Promise.all(posts);
+const postedIn = (Date.now() - startedAt) / 1000;
 const deadline = Date.now() + 120_000;
 while (arrivals.size < EVENTS && Date.now() < deadline) await sleep(200);
 const elapsed = (Date.now() - startedAt) / 1000;
+await sleep(1_000); // the last batch's records
+const consumerD1 = await (await fetch(`${base}/dev/events/d1-calls`)).json();
 
 const latencies = [...arrivals.values()].map((a) => a.at - Date.parse(a.timestamp)).sort((x, y) => x - y);
 
@@ -141,8 +155,12 @@ const p50 = percentile(latencies, 50);
 const p99 = percentile(latencies, 99);
 const f50 = percentile(floor, 50);
 const f99 = percentile(floor, 99);
-console.log(`delivered ${arrivals.size}/${EVENTS} (duplicates ${duplicates}, bad signatures ${badSignatures}) in ${elapsed.toFixed(1)} s`);
+console.log(`delivered ${arrivals.size}/${EVENTS} (duplicates ${duplicates}, bad signatures ${badSignatures}) in ${elapsed.toFixed(1)} s; the events were written in ${postedIn.toFixed(1)} s`);
 console.log(`event → first delivery   p50 ${fmt(p50)}   p99 ${fmt(p99)}   max ${fmt(latencies[latencies.length - 1])}`);
 console.log(`floor (direct POST)      p50 ${fmt(f50)}   p99 ${fmt(f99)}`);
 console.log(`ratio                    p50 ×${(p50 / f50).toFixed(0)}   p99 ×${(p99 / f99).toFixed(0)}`);
+const perEvent = (n) => (n / EVENTS).toFixed(3);
+console.log(
+  `D1 calls per event       consumer ${perEvent(consumerD1.calls)} (${consumerD1.calls} calls, ${consumerD1.ms} ms waiting)   producer ${perEvent(producerD1Calls)} (POST /dev/events)`,
+);
 process.exit(arrivals.size === EVENTS && duplicates === 0 && badSignatures === 0 ? 0 : 1);

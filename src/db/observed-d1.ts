@@ -13,9 +13,12 @@ export type D1Observer = <T>(call: D1Call, work: () => Promise<T>) => Promise<T>
 
 const requestObservers = new AsyncLocalStorage<D1Observer[]>();
 
-/** Runs `work` with its own, initially empty, list of observers; calls outside any such run go unobserved. */
+/**
+ * Runs `work` with its own list of observers, starting with those of the run around it (a request's, when
+ * work inside it adds its own); calls outside any such run go unobserved.
+ */
 export function withD1Observers<T>(work: () => Promise<T>): Promise<T> {
-  return requestObservers.run([], work);
+  return requestObservers.run([...(requestObservers.getStore() ?? [])], work);
 }
 
 /** Adds an observer for the rest of the current run (withD1Observers). */

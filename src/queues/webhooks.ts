@@ -1,4 +1,5 @@
 // Queue consumer for the webhooks queue: a thin dispatcher into services/webhooks.
+import { d1TimingOn, webhookConsumerD1, withD1Time } from '../db/d1-timing';
 import type { ShardScope } from '../db/shards';
 import { deliveryContext } from '../services/webhooks/context';
 import { deliverDue } from '../services/webhooks/deliver';
@@ -11,8 +12,16 @@ export type ConsumerOptions = {
   now?: number;
 };
 
-/** One shard's part of a batch (src/queues/shard-batches.ts). */
+/**
+ * One shard's part of a batch (src/queues/shard-batches.ts). With D1 timing on (development, bench/webhooks)
+ * its D1 calls are counted into `webhookConsumerD1`.
+ */
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, scope: ShardScope, options: ConsumerOptions = {}): Promise<void> {
+  if (!d1TimingOn(scope.env)) return consume(batch, scope, options);
+  return withD1Time(webhookConsumerD1, () => consume(batch, scope, options));
+}
+
+async function consume(batch: MessageBatch<WebhookMessage>, scope: ShardScope, options: ConsumerOptions): Promise<void> {
   const { env, queues } = scope;
   const now = options.now ?? Date.now();
   const ctx = deliveryContext(env, scope.db);
@@ -55,6 +64,7 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, sc
           // own retry budget would run out on early wake-ups (docs/decisions.md › Issue 7).
           const wakeUps: { deliveryUuid: string; delaySeconds: number }[] = [];
           for (const [deliveryUuid, result] of results) {
+            if (result.kind === 'deferred') wakeUps.push({ deliveryUuid, delaySeconds: 0 });
             const wakeAt = result.kind === 'attempted' ? result.retryAt : result.kind === 'not_due' ? result.dueAt : null;
             if (wakeAt) wakeUps.push({ deliveryUuid, delaySeconds: (Date.parse(wakeAt) - now) / 1000 });
           }

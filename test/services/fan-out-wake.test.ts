@@ -4,13 +4,13 @@ import { createMessageBatch, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consumeSealing } from '../../src/queues/sealing';
 import { expireDueSubmissions } from '../../src/services/submissions/expire-submissions';
-import type { SealingQueueBody } from '../../src/env';
-import type { WebhookMessage, WebhookQueue } from '../../src/env';
+import type { SealingQueueBody, WebhookQueue } from '../../src/env';
 import { shardScope, type ShardScope } from '../../src/db/shards';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { accountEvents, shardNumberOf } from '../shard-fixtures';
 import { completeValues, createTemplate, type TemplateFixture } from '../submission-fixtures';
+import { recordingQueue } from '../webhook-fixtures';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -19,16 +19,6 @@ beforeAll(async () => {
   owner = await createAccount();
   template = await createTemplate(owner.token, ['Buyer']);
 });
-
-/** A webhooks queue binding that records what it is sent (the consumer is not under test here). */
-function recordingQueue() {
-  const sent: WebhookMessage[] = [];
-  const queue = {
-    send: async (body: WebhookMessage) => void sent.push(body),
-    sendBatch: async (messages: { body: WebhookMessage }[]) => void sent.push(...messages.map((m) => m.body)),
-  } as unknown as WebhookQueue;
-  return { sent, queue };
-}
 
 /** The owner's shard as the cron and the consumers see it, with this webhooks queue behind its stamping producer. */
 async function ownerScope(queue: WebhookQueue): Promise<ShardScope> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signWebhookBody, verifyWebhookSignature } from '../../src/services/webhooks/signature';
+import { signDelivery, signWebhookBody, verifyWebhookSignature } from '../../src/services/webhooks/signature';
 
 // The body and signature docs/webhooks.md shows; the same value Node's crypto, Python's hmac and
 // `openssl dgst -sha256 -hmac` give for these bytes.
@@ -31,5 +31,17 @@ describe('verifyWebhookSignature', () => {
 
   it('rejects a missing header', async () => {
     expect(await verifyWebhookSignature('whsec_test', BODY, null)).toBe(false);
+  });
+});
+
+describe('signDelivery', () => {
+  it('signs "id.timestamp.body" as Standard Webhooks v1, beside the spec’s body signature', async () => {
+    // Node: createHmac('sha256', 'whsec_test').update(`msg_2f6c1a9e.1767225600.${BODY}`).digest('base64')
+    expect(await signDelivery('whsec_test', 'msg_2f6c1a9e', 1767225600, BODY)).toEqual({
+      'X-Webhook-Signature': SIGNATURE,
+      'webhook-id': 'msg_2f6c1a9e',
+      'webhook-timestamp': '1767225600',
+      'webhook-signature': 'v1,mUx78Zx0MBxTpKOkIff+JkmTRYhXfSv5B5/nhpLjLvw=',
+    });
   });
 });

@@ -1,18 +1,51 @@
-// Reads and marks outbox rows for the webhook fan-out (the writes are outboxInsert in services/events).
+// The event outbox: the insert every writer puts in its own batch, and the reads and marks of the webhook
+// fan-out (services/webhooks/fan-out.ts).
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
-import { events, webhookDeliveries, type EventRow } from '../schema';
+import { events, submissions, webhookDeliveries, webhooks, type EventRow, type Webhook } from '../schema';
 
-/** The oldest events not yet fanned out, leaving out those held until their submission's seal. */
-export async function undispatchedEvents(db: Db, limit: number): Promise<EventRow[]> {
-  return db
-    .select()
-    .from(events)
-    .where(and(isNull(events.dispatchedAt), isNull(events.heldForSeal), notFenced(events.accountId)))
-    .orderBy(asc(events.id))
-    .limit(limit);
+export type OutboxRow = Pick<EventRow, 'accountId' | 'event' | 'data'> & {
+  /** The submission whose sealed documents `data` links to: the event is held while it is unsealed. */
+  awaitsSealOf?: number;
+};
+
+/**
+ * The outbox insert, for the caller's own batch. Whether to hold is decided by the database inside that
+ * batch (the submission's `sealed_at` as it commits), so an event written as the seal commits is either
+ * released by it (releaseHeldEventsStatement) or never held.
+ */
+export function outboxInsertStatement(db: Db, row: OutboxRow) {
+  const held =
+    row.awaitsSealOf === undefined
+      ? null
+      : sql`(SELECT ${submissions.id} FROM ${submissions} WHERE ${submissions.id} = ${row.awaitsSealOf} AND ${submissions.sealedAt} IS NULL)`;
+  return db.insert(events).values({ accountId: row.accountId, event: row.event, data: row.data, heldForSeal: held });
+}
+
+const dispatchable = and(isNull(events.dispatchedAt), isNull(events.heldForSeal), notFenced(events.accountId));
+
+/**
+ * The oldest events not yet fanned out (leaving out those held until their submission's seal) and the
+ * enabled endpoints of their accounts, read in one D1 batch, so both come from the same snapshot.
+ */
+export async function undispatchedWithEndpoints(db: Db, limit: number): Promise<{ events: EventRow[]; endpoints: Webhook[] }> {
+  const oldest = db.select({ id: events.id, accountId: events.accountId }).from(events).where(dispatchable).orderBy(asc(events.id)).limit(limit).as('oldest');
+  const [rows, endpoints] = await db.batch([
+    db.select().from(events).where(dispatchable).orderBy(asc(events.id)).limit(limit),
+    db
+      .select()
+      .from(webhooks)
+      .where(
+        and(
+          eq(webhooks.enabled, true),
+          isNull(webhooks.deletedAt),
+          sql`${webhooks.accountId} IN (SELECT ${oldest.accountId} FROM ${oldest})`,
+        ),
+      ),
+  ]);
+  return { events: rows, endpoints };
 }
 
 /**

@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { inList, insertInChunks } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
-import { webhookDeliveries, type NewWebhookDelivery, type WebhookDelivery } from '../schema';
+import { webhookDeliveries, webhooks, type NewWebhookDelivery, type Webhook, type WebhookDelivery } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 
@@ -23,34 +23,44 @@ export async function insertDelivery(db: Db, values: NewWebhookDelivery): Promis
   return row;
 }
 
-/**
- * Takes the due pending attempts of these deliveries until `leaseUntil`, in one statement. A delivery
- * missing from the result has nothing to take: finished, not yet due, or held by a live lease elsewhere.
- */
-export async function claimDueAttempts(db: Db, deliveryUuids: string[], now: string, leaseUntil: string): Promise<WebhookDelivery[]> {
-  if (deliveryUuids.length === 0) return [];
-  return db
-    .update(d)
-    .set({ leaseUntil })
-    .where(
-      and(
-        inList(d.deliveryUuid, deliveryUuids),
-        eq(d.status, 'pending'),
-        lte(d.nextAttemptAt, now),
-        or(isNull(d.leaseUntil), lt(d.leaseUntil, now)),
-      ),
-    )
-    .returning();
-}
+export type Claim = {
+  /** The attempts taken, leased until `leaseUntil`. */
+  claimed: WebhookDelivery[];
+  /** Their endpoints by id, deleted and disabled ones included: the consumer decides what those mean. */
+  endpoints: Map<number, Webhook>;
+  /** When each asked-for delivery's pending attempt is due (deliveries with none are absent). */
+  dueAt: Map<string, string | null>;
+};
 
-/** When each of these deliveries' pending attempt is due (deliveries with none are absent). */
-export async function pendingDueTimes(db: Db, deliveryUuids: string[]): Promise<Map<string, string | null>> {
-  if (deliveryUuids.length === 0) return new Map();
-  const rows = await db
-    .select({ deliveryUuid: d.deliveryUuid, nextAttemptAt: d.nextAttemptAt })
-    .from(d)
-    .where(and(inList(d.deliveryUuid, deliveryUuids), eq(d.status, 'pending')));
-  return new Map(rows.map((r) => [r.deliveryUuid, r.nextAttemptAt]));
+/**
+ * Takes the due pending attempts of these deliveries until `leaseUntil`, and reads their endpoints and
+ * the due times of the rest, in one D1 batch (one round trip whatever the number of deliveries: the
+ * uuids are bound as one list). A delivery not claimed has nothing to take: finished, not yet due, or
+ * held by a live lease elsewhere.
+ */
+export async function claimDueAttempts(db: Db, deliveryUuids: string[], now: string, leaseUntil: string): Promise<Claim> {
+  if (deliveryUuids.length === 0) return { claimed: [], endpoints: new Map(), dueAt: new Map() };
+  const asked = inList(d.deliveryUuid, deliveryUuids);
+  const [claimed, endpoints, pending] = await db.batch([
+    db
+      .update(d)
+      .set({ leaseUntil })
+      .where(and(asked, eq(d.status, 'pending'), lte(d.nextAttemptAt, now), or(isNull(d.leaseUntil), lt(d.leaseUntil, now))))
+      .returning(),
+    db
+      .select()
+      .from(webhooks)
+      .where(sql`${webhooks.id} IN (SELECT ${d.webhookId} FROM ${d} WHERE ${asked} AND ${d.status} = 'pending' AND ${d.leaseUntil} = ${leaseUntil})`),
+    db
+      .select({ deliveryUuid: d.deliveryUuid, nextAttemptAt: d.nextAttemptAt })
+      .from(d)
+      .where(and(asked, eq(d.status, 'pending'))),
+  ]);
+  return {
+    claimed,
+    endpoints: new Map(endpoints.map((row) => [row.id, row])),
+    dueAt: new Map(pending.map((r) => [r.deliveryUuid, r.nextAttemptAt])),
+  };
 }
 
 export type AttemptOutcome = Pick<
@@ -61,12 +71,13 @@ export type AttemptOutcome = Pick<
 export type RecordedAttempt = { row: WebhookDelivery; outcome: AttemptOutcome; next: NewWebhookDelivery | null };
 
 /**
- * Records attempts and, for failures with attempts left, schedules the next ones — all in one batch, so a
- * crash leaves the attempts still pending (retaken when their lease runs out) or everything written. The
- * unique (delivery_uuid, attempt) index makes recording the same attempt twice schedule one retry.
+ * Records attempts and, for failures with attempts left, schedules the next ones; and gives back the
+ * leases of claimed attempts this consumer did not get to (`released`, taken until `leaseUntil`) — all in
+ * one batch, so a crash leaves the attempts still pending (retaken when their lease runs out) or
+ * everything written. The unique (delivery_uuid, attempt) index makes recording the same attempt twice
+ * schedule one retry.
  */
-export async function recordAttempts(db: Db, attempts: RecordedAttempt[]): Promise<void> {
-  if (attempts.length === 0) return;
+export async function recordAttempts(db: Db, attempts: RecordedAttempt[], released?: { deliveryUuids: string[]; leaseUntil: string }): Promise<void> {
   const statements = attempts.flatMap(({ row, outcome, next }) => {
     const update = db
       .update(d)
@@ -74,6 +85,15 @@ export async function recordAttempts(db: Db, attempts: RecordedAttempt[]): Promi
       .where(and(eq(d.id, row.id), eq(d.status, 'pending')));
     return next ? [update, db.insert(d).values(next).onConflictDoNothing()] : [update];
   });
+  if (released?.deliveryUuids.length) {
+    statements.push(
+      db
+        .update(d)
+        .set({ leaseUntil: null })
+        .where(and(inList(d.deliveryUuid, released.deliveryUuids), eq(d.status, 'pending'), eq(d.leaseUntil, released.leaseUntil))),
+    );
+  }
+  if (statements.length === 0) return;
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
 }
 

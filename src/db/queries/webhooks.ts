@@ -1,7 +1,6 @@
-// Webhook endpoint rows. Deleted endpoints keep their row (deleted_at) but are never found here except
-// by `webhooksForDelivery`, which closes off their pending attempts.
+// Webhook endpoint rows. Deleted endpoints keep their row (deleted_at) but are never found here; the
+// delivery consumer reads them with its claim (webhook-deliveries.ts) and closes off their pending attempts.
 import { and, count, eq, isNull } from 'drizzle-orm';
-import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { webhooks, type Webhook } from '../schema';
 import { cursorConditions } from '../cursor';
@@ -59,21 +58,6 @@ export async function deleteWebhook(db: Db, accountId: number, id: number, at: s
 }
 
 /** Enabled endpoints of these accounts: the candidates of one fan-out round. */
-export async function enabledWebhooksOf(db: Db, accountIds: number[]): Promise<Webhook[]> {
-  if (accountIds.length === 0) return [];
-  return db
-    .select()
-    .from(webhooks)
-    .where(and(inList(webhooks.accountId, accountIds), eq(webhooks.enabled, true), isNull(webhooks.deletedAt)));
-}
-
-/** By id alone, deleted included: the delivery consumer decides what a deleted endpoint means. */
-export async function webhooksForDelivery(db: Db, ids: number[]): Promise<Map<number, Webhook>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.select().from(webhooks).where(inList(webhooks.id, ids));
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
 /** Whether the account has an enabled, undeleted endpoint on this shard. */
 export async function hasEnabledWebhook(db: Db, accountId: number): Promise<boolean> {
   const row = await db

@@ -3,22 +3,14 @@
 // other benchmark switches; otherwise the middleware does nothing.
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../app-env';
-import { isDevelopment } from '../../lib/environment';
+import { d1TimingOn, timeD1Into, type D1Time } from '../../db/d1-timing';
 import { observeD1 } from '../../db/observed-d1';
 
 export function d1Timing(): MiddlewareHandler<AppEnv> {
   return async function d1TimingMiddleware(c, next) {
-    if (!isDevelopment(c.env) || c.env.D1_TIMING !== 'true') return next();
-    const time = { ms: 0, calls: 0 };
-    observeD1(async (_call, work) => {
-      const start = performance.now();
-      try {
-        return await work();
-      } finally {
-        time.ms += performance.now() - start;
-        time.calls += 1;
-      }
-    });
+    if (!d1TimingOn(c.env)) return next();
+    const time: D1Time = { ms: 0, calls: 0 };
+    observeD1(timeD1Into(time));
     await next();
     c.header('Server-Timing', `d1;dur=${time.ms.toFixed(1)};desc="${time.calls} calls"`, { append: true });
   };

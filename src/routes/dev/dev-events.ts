@@ -1,7 +1,9 @@
 // `POST /dev/events` (development only, like every /dev route): writes outbox rows as the other
-// capabilities do, so webhooks can be exercised and benchmarked through `wrangler dev` (bench/webhooks).
+// capabilities do, so webhooks can be exercised and benchmarked through `wrangler dev` (bench/webhooks);
+// `GET /dev/events/d1-calls` tells that benchmark how many D1 calls the webhook consumer made.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../app-env';
+import { webhookConsumerD1 } from '../../db/d1-timing';
 import { getAccount } from '../../db/queries/accounts';
 import { useAccountScope } from '../../middleware/databases';
 import { ApiError } from '../../lib/errors';
@@ -31,4 +33,6 @@ export function mountDevEvents(app: Hono<AppEnv>) {
     c.executionCtx.waitUntil(requestDrain(c.var.scope.queues.webhooks));
     return c.json({ created: count }, 201);
   });
+  /** With D1_TIMING=true: the webhook consumer's D1 calls in this isolate so far (bench/webhooks). */
+  app.get('/events/d1-calls', (c) => c.json({ calls: webhookConsumerD1.calls, ms: Math.round(webhookConsumerD1.ms) }));
 }

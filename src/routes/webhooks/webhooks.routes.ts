@@ -13,7 +13,11 @@ export const webhookSchema = z
     id: z.number().int(),
     url: z.string(),
     events: z.array(z.string()).openapi({ description: 'Subscribed event names; empty means every event.' }),
-    secret: z.string().openapi({ description: 'HMAC-SHA256 key of X-Webhook-Signature; also sent as X-Webhook-Secret.' }),
+    secret: z.string().openapi({
+      description:
+        'HMAC-SHA256 key (its UTF-8 bytes) of X-Webhook-Signature and of the Standard Webhooks `webhook-signature` ' +
+        '(verify with `new Webhook(secret, { format: \'raw\' })`); also sent as X-Webhook-Secret.',
+    }),
     enabled: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),

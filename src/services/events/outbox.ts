@@ -7,9 +7,8 @@
 // sealed, the row is stored held (`held_for_seal`), and the fan-out skips it; the batch that marks the
 // submission sealed releases it (releaseHeldEventsStatement, db/queries/events.ts). Whether to hold is decided by the database
 // inside the writing batch, so an event written as the seal commits is either released by it or never held.
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { events, submissions } from '../../db/schema/index';
+import { outboxInsertStatement } from '../../db/queries/events';
 import type { EventName } from '../../lib/events';
 import { capEventData } from '../../lib/event-payload-cap';
 
@@ -23,9 +22,5 @@ export type OutboxEvent = {
 };
 
 export function outboxInsert(db: Db, event: OutboxEvent) {
-  const held =
-    event.awaitsSealOf === undefined
-      ? null
-      : sql`(SELECT ${submissions.id} FROM ${submissions} WHERE ${submissions.id} = ${event.awaitsSealOf} AND ${submissions.sealedAt} IS NULL)`;
-  return db.insert(events).values({ accountId: event.accountId, event: event.event, data: capEventData(event.data), heldForSeal: held });
+  return outboxInsertStatement(db, { ...event, data: capEventData(event.data) });
 }

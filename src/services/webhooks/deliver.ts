@@ -1,13 +1,13 @@
 // One delivery attempt: sign the stored body, POST it, judge the answer, record it and schedule the next
 // attempt (spec › Events › Delivery, retry and safety; decisions.md › Webhooks).
 import type { Db } from '../../db/client';
-import { claimDueAttempts, pendingDueTimes, recordAttempts, type AttemptOutcome, type RecordedAttempt } from '../../db/queries/webhook-deliveries';
-import { webhooksForDelivery } from '../../db/queries/webhooks';
+import { claimDueAttempts, recordAttempts, type AttemptOutcome, type RecordedAttempt } from '../../db/queries/webhook-deliveries';
 import type { NewWebhookDelivery, Webhook, WebhookDelivery } from '../../db/schema/index';
 import { readLimited } from '../../lib/request';
-import { signWebhookBody } from './signature';
+import { signDelivery } from './signature';
 import { checkWebhookDestination } from './destination';
 import type { HostResolver } from './dns-over-https';
+import { runPooled } from './send-pool';
 import type { UrlPolicy } from './url-policy';
 
 export const MAX_ATTEMPTS = 6;
@@ -19,6 +19,20 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LEASE_MS = 60_000;
 /** Response bodies are logged up to this many characters. */
 export const RESPONSE_BODY_LIMIT = 4_096;
+/**
+ * Attempts one consumer run makes at most; the rest are woken again. Each is a subrequest, and an
+ * invocation has 1,000 (paid plan) for them, their DNS lookups and its D1 and queue calls.
+ */
+export const ATTEMPTS_PER_RUN = 250;
+/** Sends at once: a Worker invocation keeps at most 6 connections open (send-pool.ts). */
+export const SEND_CONNECTIONS = 6;
+/** Sends at once to one endpoint while other endpoints' sends wait: a slow one holds at most half the connections. */
+export const SENDS_PER_ENDPOINT = 3;
+/**
+ * No send starts later than this after a run began; the attempts not started are given back and woken
+ * again, so a run lasts at most this plus one attempt's timeout, well inside LEASE_MS.
+ */
+export const SEND_WINDOW_MS = 20_000;
 
 export type DeliveryContext = {
   db: Db;
@@ -28,6 +42,8 @@ export type DeliveryContext = {
   userAgent: string;
   /** Defaults to ATTEMPT_TIMEOUT_MS; tests shorten it rather than wait 10 s. */
   timeoutMs?: number;
+  /** Defaults to SEND_WINDOW_MS; tests shorten it. */
+  sendWindowMs?: number;
 };
 
 /** `Service-Webhook/1.0` style (spec › Headers), from the configured service name. */
@@ -69,8 +85,9 @@ export async function sendAttempt(
     'Content-Type': 'application/json',
     'User-Agent': ctx.userAgent,
     'X-Webhook-Delivery-Id': row.deliveryUuid,
-    'X-Webhook-Signature': await signWebhookBody(hook.secret, row.requestBody),
     'X-Webhook-Secret': hook.secret,
+    // X-Webhook-Signature, and the Standard Webhooks trio signed at this attempt's time (signature.ts).
+    ...(await signDelivery(hook.secret, row.deliveryUuid, Math.floor(Date.parse(attemptedAt) / 1000), row.requestBody)),
   };
   if (options.test) headers['X-Webhook-Test'] = 'true';
   // The log shows what was sent, except the secret itself (style: never log secrets).
@@ -122,6 +139,8 @@ export type DeliverResult =
   | { kind: 'attempted'; status: 'success' | 'failed'; attempt: number; retryAt: string | null }
   /** The pending attempt exists but is due later: wake up again then. */
   | { kind: 'not_due'; dueAt: string }
+  /** Due, but left for another run (this one's share or send window was used up): wake up again now. */
+  | { kind: 'deferred' }
   /** Nothing to do: finished, unknown, or held by another consumer. */
   | { kind: 'idle' };
 
@@ -176,30 +195,38 @@ async function attemptClaimed(ctx: DeliveryContext, row: WebhookDelivery, hook: 
 }
 
 /**
- * Makes the due attempt of each delivery, if any: one claim, one endpoint read and one write batch for the
- * lot, the sends in parallel. Idempotent by delivery uuid: the lease makes a second wake-up for the same
- * delivery a no-op while the first runs, and a recorded attempt is never redone.
+ * Makes the due attempt of each delivery, if any: one D1 batch claims them and reads their endpoints, the
+ * sends run side by side (send-pool.ts: six at once, three per endpoint, none started after the send
+ * window), and one D1 batch records them and gives back the leases of those not started. Idempotent by
+ * delivery uuid: the lease makes a second wake-up for the same delivery a no-op while the first runs,
+ * and a recorded attempt is never redone.
  */
 export async function deliverDue(ctx: DeliveryContext, deliveryUuids: readonly string[], now: number): Promise<Map<string, DeliverResult>> {
+  const startedAt = Date.now();
   const nowIso = new Date(now).toISOString();
   const leaseIso = new Date(now + LEASE_MS).toISOString();
   const uuids = [...new Set(deliveryUuids)];
-  // One statement whatever the batch size: the uuids are bound as one list (db/bound-parameters.ts).
-  const claimed = await claimDueAttempts(ctx.db, uuids, nowIso, leaseIso);
-
   const results = new Map<string, DeliverResult>();
+  for (const uuid of uuids.slice(ATTEMPTS_PER_RUN)) results.set(uuid, { kind: 'deferred' });
+  const asked = uuids.slice(0, ATTEMPTS_PER_RUN);
+
+  const { claimed, endpoints, dueAt } = await claimDueAttempts(ctx.db, asked, nowIso, leaseIso);
   const taken = new Set(claimed.map((row) => row.deliveryUuid));
-  const rest = uuids.filter((uuid) => !taken.has(uuid));
-  const due = await pendingDueTimes(ctx.db, rest);
-  for (const uuid of rest) {
-    const dueAt = due.get(uuid);
-    results.set(uuid, dueAt && dueAt > nowIso ? { kind: 'not_due', dueAt } : { kind: 'idle' });
+  for (const uuid of asked) {
+    if (taken.has(uuid)) continue;
+    const due = dueAt.get(uuid);
+    results.set(uuid, due && due > nowIso ? { kind: 'not_due', dueAt: due } : { kind: 'idle' });
   }
   if (claimed.length === 0) return results;
 
-  const hooks = await webhooksForDelivery(ctx.db, [...new Set(claimed.map((row) => row.webhookId))]);
-  const attempts = await Promise.all(claimed.map((row) => attemptClaimed(ctx, row, hooks.get(row.webhookId), now)));
-  await recordAttempts(ctx.db, attempts.map((a) => a.recorded));
-  for (const [i, row] of claimed.entries()) results.set(row.deliveryUuid, attempts[i].result);
+  const limits = { connections: SEND_CONNECTIONS, perKey: SENDS_PER_ENDPOINT, startBy: startedAt + (ctx.sendWindowMs ?? SEND_WINDOW_MS) };
+  const { results: attempts, skipped } = await runPooled(claimed, (row) => row.webhookId, limits, (row) =>
+    attemptClaimed(ctx, row, endpoints.get(row.webhookId), now),
+  );
+  const released = skipped.map((i) => claimed[i].deliveryUuid);
+  const made = attempts.flatMap((attempt) => (attempt ? [attempt] : []));
+  await recordAttempts(ctx.db, made.map((a) => a.recorded), { deliveryUuids: released, leaseUntil: leaseIso });
+  for (const attempt of made) results.set(attempt.recorded.row.deliveryUuid, attempt.result);
+  for (const uuid of released) results.set(uuid, { kind: 'deferred' });
   return results;
 }

@@ -1,17 +1,18 @@
 // Drains the event outbox: each undispatched event becomes one delivery per enabled endpoint subscribed
 // to it, and each new delivery one queue message. Idempotent: the delivery rows are unique per
-// (event, endpoint) and written in the same batch that marks the events dispatched.
+// (event, endpoint) and written insert-or-ignore in the same batch that marks the events dispatched.
+// A round is two D1 calls whatever its size: one batch reads the events and their endpoints, one writes
+// the deliveries and the marks.
 import type { Db } from '../../db/client';
-import { markDispatched, undispatchedEvents } from '../../db/queries/events';
+import { markDispatched, undispatchedWithEndpoints } from '../../db/queries/events';
 import { fanOutInserts } from '../../db/queries/webhook-deliveries';
-import { enabledWebhooksOf } from '../../db/queries/webhooks';
 import type { EventRow, NewWebhookDelivery, Webhook } from '../../db/schema/index';
 import { MAX_ATTEMPTS } from './deliver';
 import { enqueueDeliveries } from './queue';
 import type { WebhookQueue } from '../../env';
 
-/** Events per round: keeps `IN (…)` lists and batches well inside D1's limits. */
-const EVENTS_PER_ROUND = 50;
+/** Events per round: keeps each write batch well inside D1's limits (bodies are capped, lib/event-payload-cap). */
+const EVENTS_PER_ROUND = 100;
 
 /** The exact bytes every attempt of this event's deliveries sends (spec › Events: `{event, timestamp, data}`). */
 export function eventBody(event: Pick<EventRow, 'event' | 'createdAt' | 'data'>): string {
@@ -29,16 +30,17 @@ export async function drainOutbox(db: Db, queue: WebhookQueue, now: number, maxR
   const at = new Date(now).toISOString();
   const result: DrainResult = { events: 0, deliveries: 0, more: false };
   for (let round = 0; round < maxRounds; round += 1) {
-    const batch = await undispatchedEvents(db, EVENTS_PER_ROUND);
+    const { events: batch, endpoints: hooks } = await undispatchedWithEndpoints(db, EVENTS_PER_ROUND);
     if (batch.length === 0) return result;
-    const hooks = await enabledWebhooksOf(db, [...new Set(batch.map((e) => e.accountId))]);
 
+    const hooksOf = new Map<number, Webhook[]>();
+    for (const hook of hooks) hooksOf.set(hook.accountId, [...(hooksOf.get(hook.accountId) ?? []), hook]);
     const rows: NewWebhookDelivery[] = [];
     for (const event of batch) {
       const body = eventBody(event);
-      for (const hook of hooks) {
+      for (const hook of hooksOf.get(event.accountId) ?? []) {
         // An endpoint receives the events that happened after it existed, not the backlog before it.
-        if (hook.accountId !== event.accountId || !subscribes(hook, event.event) || hook.createdAt > event.createdAt) continue;
+        if (!subscribes(hook, event.event) || hook.createdAt > event.createdAt) continue;
         rows.push({
           accountId: event.accountId,
           webhookId: hook.id,

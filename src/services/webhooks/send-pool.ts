@@ -1,0 +1,62 @@
+// Runs a consumer's sends side by side within what one Worker invocation may hold open: at most
+// `connections` at once (Workers keep 6 connections open per invocation; a seventh fetch waits inside the
+// runtime while its own timeout already runs), at most `perKey` to one endpoint while other endpoints'
+// sends are waiting, so a slow endpoint never holds every connection (alone it may use them all), and
+// none started after `startBy`, so a run ends in bounded time.
+
+export type PoolLimits = {
+  connections: number;
+  perKey: number;
+  /** A Date.now() time: items not started by then are left for a later run. */
+  startBy: number;
+};
+
+export type PoolResult<R> = { results: (R | undefined)[]; /** Indexes of the items never started. */ skipped: number[] };
+
+/**
+ * Calls `run` for each item in order, skipping ahead past items whose key is at its limit (`perKey` while
+ * items of other keys wait, `connections` once none do). `run` should
+ * not throw; if it does, the pool rejects with that error once nothing else is running.
+ */
+export function runPooled<T, R>(items: readonly T[], keyOf: (item: T) => string | number, limits: PoolLimits, run: (item: T) => Promise<R>): Promise<PoolResult<R>> {
+  const results: (R | undefined)[] = new Array(items.length);
+  const waiting = items.map((_, i) => i);
+  const busy = new Map<string | number, number>();
+  const queued = new Map<string | number, number>();
+  for (const item of items) queued.set(keyOf(item), (queued.get(keyOf(item)) ?? 0) + 1);
+  let active = 0;
+  let failure: { error: unknown } | null = null;
+
+  return new Promise((resolve, reject) => {
+    const pump = () => {
+      const closed = failure !== null || Date.now() > limits.startBy;
+      for (let w = 0; !closed && w < waiting.length && active < limits.connections; ) {
+        const i = waiting[w];
+        const key = keyOf(items[i]);
+        const othersWaiting = waiting.length > (queued.get(key) ?? 0);
+        if ((busy.get(key) ?? 0) >= (othersWaiting ? limits.perKey : limits.connections)) {
+          w += 1;
+          continue;
+        }
+        waiting.splice(w, 1);
+        queued.set(key, (queued.get(key) ?? 1) - 1);
+        active += 1;
+        busy.set(key, (busy.get(key) ?? 0) + 1);
+        run(items[i])
+          .then(
+            (result) => void (results[i] = result),
+            (error: unknown) => void (failure ??= { error }),
+          )
+          .finally(() => {
+            active -= 1;
+            busy.set(key, (busy.get(key) ?? 1) - 1);
+            pump();
+          });
+      }
+      if (active > 0) return;
+      if (failure) reject(failure.error);
+      else resolve({ results, skipped: waiting });
+    };
+    pump();
+  });
+}
