@@ -26,9 +26,12 @@ export default tseslint.config(
         'error',
         {
           selector: 'MemberExpression[property.name=/^(MESSAGES|WEBHOOK|SEALING)_QUEUE$/]',
-          message: 'Enqueue through a scope\'s queues (c.var.scope.queues, ShardScope.queues): they stamp the shard (src/db/shards.ts).',
+          message: "Enqueue through a scope's queues (c.var.scope.queues, ShardScope.queues): they stamp the shard (src/db/shards.ts).",
         },
-        { selector: "AssignmentExpression[left.type='MemberExpression'][left.property.name='env']", message: 'Never reassign c.env: build a scope or observe D1 (src/db/observed-d1.ts).' },
+        {
+          selector: "AssignmentExpression[left.type='MemberExpression'][left.property.name='env']",
+          message: 'Never reassign c.env: build a scope or observe D1 (src/db/observed-d1.ts).',
+        },
       ],
     },
   },
@@ -66,8 +69,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/services', '**/services/**', '**/routes', '**/routes/**', '**/db', '**/db/**', '**/middleware/**', '**/lib/**'], message: 'Browser code imports only src/browser and src/shared; move a rule both sides need to src/shared.' },
-            { group: ['drizzle-orm', 'drizzle-orm/*', 'hono', 'hono/*', '@hono/*', 'cloudflare:*'], message: 'Browser code never imports server libraries.' },
+            {
+              group: ['**/services', '**/services/**', '**/routes', '**/routes/**', '**/db', '**/db/**', '**/middleware/**', '**/lib/**'],
+              message: 'Browser code imports only src/browser and src/shared; move a rule both sides need to src/shared.',
+            },
+            {
+              group: ['drizzle-orm', 'drizzle-orm/*', 'hono', 'hono/*', '@hono/*', 'cloudflare:*'],
+              message: 'Browser code never imports server libraries.',
+            },
           ],
         },
       ],
@@ -81,8 +90,23 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/services/**', '**/routes/**', '**/db/**', '**/middleware/**', '**/lib/**', '**/browser/**', '**/signing-page/**', '**/console/**'], message: 'src/shared imports only src/shared and pure packages (zod, re2js).' },
-            { group: ['drizzle-orm', 'drizzle-orm/*', 'hono', 'hono/*', '@hono/*', 'cloudflare:*', 'pdf-lib', 'pdfjs-dist', 'pdfjs-dist/*'], message: 'src/shared imports only src/shared and pure packages (zod, re2js).' },
+            {
+              group: [
+                '**/services/**',
+                '**/routes/**',
+                '**/db/**',
+                '**/middleware/**',
+                '**/lib/**',
+                '**/browser/**',
+                '**/signing-page/**',
+                '**/console/**',
+              ],
+              message: 'src/shared imports only src/shared and pure packages (zod, re2js).',
+            },
+            {
+              group: ['drizzle-orm', 'drizzle-orm/*', 'hono', 'hono/*', '@hono/*', 'cloudflare:*', 'pdf-lib', 'pdfjs-dist', 'pdfjs-dist/*'],
+              message: 'src/shared imports only src/shared and pure packages (zod, re2js).',
+            },
           ],
         },
       ],

@@ -66,7 +66,15 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       exclude: ['test/e2e/**'],
-      globalSetup: ['./test/global/setup.ts', './test/global-setup/stripe-imitation.mjs', './test/global-setup/cloudflare-imitation.mjs', './test/global-setup/tsa.mjs', './test/receiver/global-setup.mjs', './test/global-setup/browser-rendering.mjs', './test/global-setup/csc-imitation.mjs'],
+      globalSetup: [
+        './test/global/setup.ts',
+        './test/global-setup/stripe-imitation.mjs',
+        './test/global-setup/cloudflare-imitation.mjs',
+        './test/global-setup/tsa.mjs',
+        './test/receiver/global-setup.mjs',
+        './test/global-setup/browser-rendering.mjs',
+        './test/global-setup/csc-imitation.mjs',
+      ],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
     },

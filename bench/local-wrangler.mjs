@@ -24,7 +24,12 @@ export const smoke = process.argv.includes('--smoke');
 export function sharedServer() {
   const base = process.env.BENCH_SHARED_URL;
   if (!base) return undefined;
-  return { base, pid: Number(process.env.BENCH_SHARED_PID), persist: process.env.BENCH_SHARED_STATE, setup: JSON.parse(process.env.BENCH_SHARED_SETUP) };
+  return {
+    base,
+    pid: Number(process.env.BENCH_SHARED_PID),
+    persist: process.env.BENCH_SHARED_STATE,
+    setup: JSON.parse(process.env.BENCH_SHARED_SETUP),
+  };
 }
 
 export async function freePort() {
@@ -42,12 +47,16 @@ export async function freePort() {
  */
 export function d1(persist, sql, { database = 'SHARD_0', config } = {}) {
   const configArgs = config ? ['--config', config] : [];
-  return execFileSync('npx', ['wrangler', 'd1', 'execute', database, ...configArgs, '--local', '--persist-to', persist, '--json', '--command', sql], {
-    cwd: root,
-    env: benchEnv,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  return execFileSync(
+    'npx',
+    ['wrangler', 'd1', 'execute', database, ...configArgs, '--local', '--persist-to', persist, '--json', '--command', sql],
+    {
+      cwd: root,
+      env: benchEnv,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
 }
 
 /** Resolves once `url` answers at all (any status), or fails after two minutes. */
@@ -86,7 +95,11 @@ export function seedBenchState(persist, { config } = {}) {
     return JSON.parse(readFileSync(path.join(persist, SETUP_FILE), 'utf8'));
   }
   const configArgs = config ? ['--config', config] : [];
-  const out = execFileSync(process.execPath, ['scripts/setup.mjs', '--json', ...configArgs, '--persist-to', persist], { cwd: root, env: benchEnv, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['scripts/setup.mjs', '--json', ...configArgs, '--persist-to', persist], {
+    cwd: root,
+    env: benchEnv,
+    encoding: 'utf8',
+  });
   const setup = JSON.parse(out.trim().split('\n').pop());
   d1(persist, `UPDATE accounts SET plan = 'enterprise' WHERE id = ${setup.account_id}`, { database: 'CONTROL_DB', config });
   writeFileSync(path.join(persist, SETUP_FILE), JSON.stringify(setup));
@@ -103,9 +116,29 @@ export async function startDev({ persist, vars = {}, config, ready = '/api/opena
   const varArgs = Object.entries({ ENVIRONMENT: 'development', ...vars }).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
   const child = spawn(
     path.join(root, 'node_modules', '.bin', 'wrangler'),
-    ['dev', ...configArgs, '--port', String(port), '--inspector-port', String(inspector), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn', '--show-interactive-dev-session=false', ...varArgs],
+    [
+      'dev',
+      ...configArgs,
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--ip',
+      '127.0.0.1',
+      '--persist-to',
+      persist,
+      '--log-level',
+      'warn',
+      '--show-interactive-dev-session=false',
+      ...varArgs,
+    ],
     // Output is shown or dropped: an unread pipe fills up and stalls wrangler.
-    { cwd: root, env: benchEnv, stdio: ['ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'], detached: true },
+    {
+      cwd: root,
+      env: benchEnv,
+      stdio: ['ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'],
+      detached: true,
+    },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const server = {

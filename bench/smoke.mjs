@@ -31,7 +31,12 @@ const benchmarks = readdirSync(path.join(root, 'bench'), { withFileTypes: true }
 function runSmoke(name, env) {
   return new Promise((resolve) => {
     // Its own process group, so a timeout stops whatever it started too.
-    const child = spawn(process.execPath, [path.join('bench', name, 'run.mjs'), '--smoke'], { cwd: root, env, stdio: 'inherit', detached: true });
+    const child = spawn(process.execPath, [path.join('bench', name, 'run.mjs'), '--smoke'], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+      detached: true,
+    });
     const timer = setTimeout(() => {
       console.error(`bench/${name}: no result after ${TIMEOUT_MS / 1000} s; stopped`);
       try {
@@ -83,5 +88,6 @@ try {
 
 const failed = results.filter((r) => r.code !== 0);
 console.log(`\nbench/smoke: ${results.length - failed.length} of ${results.length} benchmarks ran in ${seconds(started)} s`);
-for (const r of results) console.log(`  ${r.code === 0 ? 'ok    ' : 'FAILED'} bench/${r.name} ${r.seconds} s${r.code === 0 ? '' : ` (exit ${r.code})`}`);
+for (const r of results)
+  console.log(`  ${r.code === 0 ? 'ok    ' : 'FAILED'} bench/${r.name} ${r.seconds} s${r.code === 0 ? '' : ` (exit ${r.code})`}`);
 process.exit(failed.length || results.length === 0 ? 1 : 0);

@@ -116,11 +116,7 @@ export class IdempotencyStore extends DurableObject {
 
   /** Frees a key whose request failed without an answer worth replaying (a 5xx), so a retry runs. */
   release(key: string, fingerprint: string): void {
-    this.ctx.storage.sql.exec(
-      "DELETE FROM idempotency_keys WHERE key = ? AND fingerprint = ? AND state = 'running'",
-      key,
-      fingerprint,
-    );
+    this.ctx.storage.sql.exec("DELETE FROM idempotency_keys WHERE key = ? AND fingerprint = ? AND state = 'running'", key, fingerprint);
   }
 
   /** Forgets expired keys, then sleeps until the next one expires. */

@@ -118,7 +118,12 @@ export class RateLimiter extends DurableObject {
     if (this.prune(now - request.windowMs)) this.snapshot();
     let used = this.log.length;
     for (const lease of this.leases.values()) used += lease.slots;
-    return { allowed: used < request.limit, limit: request.limit, remaining: Math.max(0, request.limit - used), resetAt: this.nextFreeAt(now, request.windowMs) };
+    return {
+      allowed: used < request.limit,
+      limit: request.limit,
+      remaining: Math.max(0, request.limit - used),
+      resetAt: this.nextFreeAt(now, request.windowMs),
+    };
   }
 
   /** Replaces a lease's counted slots by the times its holder really spent them. */

@@ -62,5 +62,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const { values } = parseArgs({ options: { remote: { type: 'boolean' }, config: { type: 'string' }, 'persist-to': { type: 'string' } } });
   const target = d1Target({ config: values.config, persistTo: values['persist-to'], remote: values.remote });
   const shards = migrateDatabases(target);
-  console.log(`Applied D1 migrations and id blocks (${target.remote ? 'remote' : 'local'}): CONTROL_DB and ${shards.map((n) => `SHARD_${n}`).join(', ')}`);
+  console.log(
+    `Applied D1 migrations and id blocks (${target.remote ? 'remote' : 'local'}): CONTROL_DB and ${shards.map((n) => `SHARD_${n}`).join(', ')}`,
+  );
 }

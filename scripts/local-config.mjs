@@ -25,7 +25,10 @@ export function writeShardedConfig(dir, shards, { withoutConsumers = [] } = {}) 
     ].join('\n'),
   );
   const consumers = (toml) =>
-    withoutConsumers.reduce((text, queue) => text.replace(new RegExp(`\\[\\[queues\\.consumers\\]\\]\\nqueue = "${queue}"\\n(?:[a-z_]+ = .*\\n)*`), ''), toml);
+    withoutConsumers.reduce(
+      (text, queue) => text.replace(new RegExp(`\\[\\[queues\\.consumers\\]\\]\\nqueue = "${queue}"\\n(?:[a-z_]+ = .*\\n)*`), ''),
+      toml,
+    );
   const toml = `${consumers(source)
     .replace(SHARD_BLOCK, '\n')
     .replace(/^main = ".*"$/m, `main = "${join(root, 'src', 'index.ts')}"`)

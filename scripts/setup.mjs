@@ -14,9 +14,13 @@ import { parseArgs } from 'node:util';
 import { d1Target, migrateDatabases, root, wranglerD1 } from './d1-databases.mjs';
 import { installBrowserWrapper } from './browser-rendering.mjs';
 
-const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, config: { type: 'string' }, 'persist-to': { type: 'string' }, 'base-url': { type: 'string' } } });
+const { values: options } = parseArgs({
+  options: { json: { type: 'boolean' }, config: { type: 'string' }, 'persist-to': { type: 'string' }, 'base-url': { type: 'string' } },
+});
 const json = options.json ?? false;
-const log = (...args) => { if (!json) console.log(...args); };
+const log = (...args) => {
+  if (!json) console.log(...args);
+};
 const target = d1Target({ config: options.config, persistTo: options['persist-to'] });
 const stateDir = target.persistTo ?? join(root, '.wrangler');
 
@@ -34,16 +38,27 @@ const SECRETS = {
 const varsPath = join(dirname(target.config), '.dev.vars');
 const existing = existsSync(varsPath) ? readFileSync(varsPath, 'utf8') : '';
 const vars = Object.fromEntries(
-  existing.split('\n').filter((l) => /^\s*[A-Z0-9_]+\s*=/.test(l)).map((l) => {
-    const i = l.indexOf('=');
-    return [l.slice(0, i).trim(), l.slice(i + 1).trim().replace(/^"(.*)"$/, '$1')];
-  }),
+  existing
+    .split('\n')
+    .filter((l) => /^\s*[A-Z0-9_]+\s*=/.test(l))
+    .map((l) => {
+      const i = l.indexOf('=');
+      return [
+        l.slice(0, i).trim(),
+        l
+          .slice(i + 1)
+          .trim()
+          .replace(/^"(.*)"$/, '$1'),
+      ];
+    }),
 );
 // wrangler.toml ships ENVIRONMENT=production (decisions.md › Production safety); local runs opt into
 // development here, in the file a deploy never reads. TSA_URLS is emptied the same way: wrangler.toml's
 // public time-stamping authorities are on the internet, and local runs work offline (seals at B-B).
 const LOCAL_VARS = { ENVIRONMENT: () => 'development', TSA_URLS: () => '' };
-const added = Object.entries({ ...LOCAL_VARS, ...SECRETS }).filter(([name]) => !(name in vars)).map(([name, make]) => [name, make()]);
+const added = Object.entries({ ...LOCAL_VARS, ...SECRETS })
+  .filter(([name]) => !(name in vars))
+  .map(([name, make]) => [name, make()]);
 if (added.length) {
   const lines = added.map(([name, value]) => `${name}="${value}"`).join('\n');
   writeFileSync(varsPath, `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${lines}\n`);
@@ -87,7 +102,9 @@ UPDATE access_tokens SET revoked_at = NULL, expires_at = NULL WHERE token_hash =
 );
 wrangler(['execute', 'CONTROL_DB', `--file=${seedPath}`]);
 const out = wrangler([
-  'execute', 'CONTROL_DB', '--json',
+  'execute',
+  'CONTROL_DB',
+  '--json',
   `--command=SELECT account_id, user_id FROM access_tokens WHERE token_hash = ${sqlString(hash)}`,
 ]);
 const row = JSON.parse(out)[0]?.results?.[0];
@@ -97,20 +114,25 @@ if (!row) throw new Error('The dev token was not stored; see the wrangler output
 // (password_tokens, stored as SHA-256 like the links the worker makes; valid 7 days). The link is kept in
 // the credentials file and printed again on the next run while it is still unused and unexpired.
 const sha256 = (s) => createHash('sha256').update(s).digest('hex');
-let setPasswordToken = existsSync(credentialsPath) ? JSON.parse(readFileSync(credentialsPath, 'utf8')).set_password_token ?? null : null;
+let setPasswordToken = existsSync(credentialsPath) ? (JSON.parse(readFileSync(credentialsPath, 'utf8')).set_password_token ?? null) : null;
 const nowIso = new Date().toISOString();
-const [state] = JSON.parse(wrangler([
-  'execute', 'CONTROL_DB', '--json',
-  `--command=SELECT password_hash IS NULL AS needs_password, (SELECT count(*) FROM password_tokens WHERE token_hash = ${sqlString(sha256(setPasswordToken ?? ''))}
+const [state] = JSON.parse(
+  wrangler([
+    'execute',
+    'CONTROL_DB',
+    '--json',
+    `--command=SELECT password_hash IS NULL AS needs_password, (SELECT count(*) FROM password_tokens WHERE token_hash = ${sqlString(sha256(setPasswordToken ?? ''))}
      AND user_id = ${Number(row.user_id)} AND used_at IS NULL AND expires_at > ${sqlString(nowIso)}) AS link_valid
    FROM users WHERE id = ${Number(row.user_id)}`,
-]))[0].results;
+  ]),
+)[0].results;
 if (!state.needs_password) setPasswordToken = null;
 else if (!state.link_valid) {
   setPasswordToken = base62(43);
   const expiresAt = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000).toISOString();
   wrangler([
-    'execute', 'CONTROL_DB',
+    'execute',
+    'CONTROL_DB',
     `--command=INSERT INTO password_tokens (token_hash, account_id, user_id, purpose, created_at, expires_at)
      VALUES (${sqlString(sha256(setPasswordToken))}, ${Number(row.account_id)}, ${Number(row.user_id)}, 'invite', ${sqlString(nowIso)}, ${sqlString(expiresAt)})`,
   ]);
@@ -121,7 +143,9 @@ writeFileSync(credentialsPath, JSON.stringify({ token, ...(setPasswordToken ? { 
 
 const partnerKey = vars.PARTNER_API_KEYS.split(',')[0].trim();
 if (json) {
-  console.log(JSON.stringify({ account_id: row.account_id, user_id: row.user_id, token, partner_key: partnerKey, set_password_url: setPasswordUrl }));
+  console.log(
+    JSON.stringify({ account_id: row.account_id, user_id: row.user_id, token, partner_key: partnerKey, set_password_url: setPasswordUrl }),
+  );
 } else {
   log(`
 Dev account "Dev" (id ${row.account_id}, plan pro), admin admin@example.com (user ${row.user_id})

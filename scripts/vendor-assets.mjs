@@ -25,10 +25,27 @@ function copy(name, files, targetName) {
 }
 
 // swagger-ui-dist is a devDependency; a production-only install skips the docs assets.
-copy('swagger-ui-dist', [['swagger-ui.css', 'swagger-ui.css'], ['swagger-ui-bundle.js', 'swagger-ui-bundle.js'], ['favicon-32x32.png', 'favicon-32x32.png']], 'swagger-ui');
+copy(
+  'swagger-ui-dist',
+  [
+    ['swagger-ui.css', 'swagger-ui.css'],
+    ['swagger-ui-bundle.js', 'swagger-ui-bundle.js'],
+    ['favicon-32x32.png', 'favicon-32x32.png'],
+  ],
+  'swagger-ui',
+);
 // pdf.js draws the documents on the signing page (src/signing-page/client/documents.ts) and the builder, through src/browser/pdf-pages.ts.
 // A runtime dependency: without it the signing page cannot draw documents, so its absence is an error.
-if (!copy('pdfjs-dist', [['build/pdf.min.mjs', 'pdf.min.mjs'], ['build/pdf.worker.min.mjs', 'pdf.worker.min.mjs']], 'pdfjs')) {
+if (
+  !copy(
+    'pdfjs-dist',
+    [
+      ['build/pdf.min.mjs', 'pdf.min.mjs'],
+      ['build/pdf.worker.min.mjs', 'pdf.worker.min.mjs'],
+    ],
+    'pdfjs',
+  )
+) {
   throw new Error('pdfjs-dist is not installed; run npm install.');
 }
 

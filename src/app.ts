@@ -136,7 +136,10 @@ export function createApp() {
   app.route('/dev', createDevRoutes());
   app.route('/', createOAuthRoutes());
   // Tool calls run through the whole app as REST requests (src/routes/mcp/mcp.index.ts).
-  app.route('/', createMcpRoutes(async (request, c) => app.fetch(request, c.env, c.executionCtx)));
+  app.route(
+    '/',
+    createMcpRoutes(async (request, c) => app.fetch(request, c.env, c.executionCtx)),
+  );
   app.route('/settings/apps', createAppsPages());
   app.route(SIGNING_PREFIX, signing);
   mountEmbedScripts(app);

@@ -19,13 +19,20 @@ export async function createAuditAccount(): Promise<TestAccount> {
 /** With this clock, months before 2026-08 are wholly older than 90 days (2026-08-27 is 90 days back). */
 export const NOW = Date.parse('2026-11-25T12:00:00.000Z');
 
-export type AuditFixture = { action: string; resourceType: string | null; resourceId: string | null; userId: number | null; createdAt: string };
+export type AuditFixture = {
+  action: string;
+  resourceType: string | null;
+  resourceId: string | null;
+  userId: number | null;
+  createdAt: string;
+};
 
 export async function insertAuditEvent(accountId: number, event: AuditFixture): Promise<number> {
-  const row = await auditShard().prepare(
-    `INSERT INTO audit_events (account_id, user_id, actor, action, resource_type, resource_id, method, path, status, ip, user_agent, request_id, created_at)
+  const row = await auditShard()
+    .prepare(
+      `INSERT INTO audit_events (account_id, user_id, actor, action, resource_type, resource_id, method, path, status, ip, user_agent, request_id, created_at)
      VALUES (?, ?, 'tok_fixture', ?, ?, ?, 'POST', '/api/x', 201, '203.0.113.9', 'fixture/1.0', ?, ?) RETURNING id`,
-  )
+    )
     .bind(accountId, event.userId, event.action, event.resourceType, event.resourceId, crypto.randomUUID(), event.createdAt)
     .first<{ id: number }>();
   return row!.id;
@@ -60,16 +67,29 @@ export async function insertHistory(accounts: { accountId: number; userId: numbe
 }
 
 export async function liveAuditIds(accountId: number): Promise<number[]> {
-  const { results } = await auditShard().prepare('SELECT id FROM audit_events WHERE account_id = ? ORDER BY id').bind(accountId).all<{ id: number }>();
+  const { results } = await auditShard()
+    .prepare('SELECT id FROM audit_events WHERE account_id = ? ORDER BY id')
+    .bind(accountId)
+    .all<{ id: number }>();
   return results.map((r) => r.id);
 }
 
-export type ArchiveRow = { account_id: number; month: string; first_id: number; last_id: number; event_count: number; sha256: string; r2_key: string; byte_size: number };
+export type ArchiveRow = {
+  account_id: number;
+  month: string;
+  first_id: number;
+  last_id: number;
+  event_count: number;
+  sha256: string;
+  r2_key: string;
+  byte_size: number;
+};
 
 export async function archiveRows(accountId?: number): Promise<ArchiveRow[]> {
-  const query = accountId === undefined
-    ? auditShard().prepare('SELECT * FROM audit_archives ORDER BY first_id')
-    : auditShard().prepare('SELECT * FROM audit_archives WHERE account_id = ? ORDER BY first_id').bind(accountId);
+  const query =
+    accountId === undefined
+      ? auditShard().prepare('SELECT * FROM audit_archives ORDER BY first_id')
+      : auditShard().prepare('SELECT * FROM audit_archives WHERE account_id = ? ORDER BY first_id').bind(accountId);
   return (await query.all<ArchiveRow>()).results;
 }
 

@@ -4,10 +4,24 @@
 // pays for them. Read from the sources (esbuild drops `import type` and type-only specifiers the same way).
 import { describe, expect, it } from 'vitest';
 
-const sources = import.meta.glob<string>(['../src/**/*.{ts,tsx}', '../durable-objects/**/*.ts'], { query: '?raw', import: 'default', eager: true });
+const sources = import.meta.glob<string>(['../src/**/*.{ts,tsx}', '../durable-objects/**/*.ts'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 
 /** Packages whose evaluation costs milliseconds at isolate start (issue 30 › 1 measured them). */
-const ENGINES = ['@pdf-lib/fontkit', 'pdf-lib', 'pdfjs-dist', 'pkijs', 'asn1js', 'mammoth', 'docxtemplater', 'pizzip', '@cloudflare/puppeteer'];
+const ENGINES = [
+  '@pdf-lib/fontkit',
+  'pdf-lib',
+  'pdfjs-dist',
+  'pkijs',
+  'asn1js',
+  'mammoth',
+  'docxtemplater',
+  'pizzip',
+  '@cloudflare/puppeteer',
+];
 
 const files = new Map(Object.entries(sources).map(([key, text]) => [key.replace(/^\.\.\//, ''), text]));
 
@@ -66,7 +80,9 @@ describe('Worker startup', () => {
   it('reads the Worker’s sources and follows their imports', () => {
     expect(files.has('src/index.ts')).toBe(true);
     // The walk itself works: the engines are there, reached from the modules that use them.
-    expect(enginesReachedFrom('src/services/pdf/seal.ts').map((line) => line.split(':')[0])).toEqual(expect.arrayContaining(['pdf-lib', 'pkijs']));
+    expect(enginesReachedFrom('src/services/pdf/seal.ts').map((line) => line.split(':')[0])).toEqual(
+      expect.arrayContaining(['pdf-lib', 'pkijs']),
+    );
   });
 
   it('evaluates no PDF, DOCX, font, certificate or browser engine before the first request', () => {

@@ -13,7 +13,11 @@ export function imitationCredentials(certificateId = 'cred-rsa'): QesProviderCre
 }
 
 /** POST {prefix}/__outage | __fail-next | __expire | __oauth2. */
-export async function imitationSwitch(prefix: string, name: 'outage' | 'fail-next' | 'expire' | 'oauth2', body: Record<string, unknown> = {}): Promise<void> {
+export async function imitationSwitch(
+  prefix: string,
+  name: 'outage' | 'fail-next' | 'expire' | 'oauth2',
+  body: Record<string, unknown> = {},
+): Promise<void> {
   const res = await fetch(`${prefix}/__${name}`, { method: 'POST', body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`imitation switch ${name} answered ${res.status}`);
 }

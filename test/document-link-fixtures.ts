@@ -20,7 +20,10 @@ export async function submissionOf(owner: TestAccount, options: { complete?: boo
   expect(res.status).toBe(201);
   const submitterId = res.json.submitters[0].id as number;
   if (options.complete !== false) {
-    const done = await api('PUT', `/api/submitters/${submitterId}`, { token: owner.token, body: { values: completeValues('Buyer'), completed: true } });
+    const done = await api('PUT', `/api/submitters/${submitterId}`, {
+      token: owner.token,
+      body: { values: completeValues('Buyer'), completed: true },
+    });
     expect(done.status).toBe(200);
   }
   const read = await api('GET', `/api/submissions/${res.json.id}`, { token: owner.token });
@@ -29,7 +32,10 @@ export async function submissionOf(owner: TestAccount, options: { complete?: boo
 }
 
 async function templateDocumentIdOf(accountId: number, submissionId: number): Promise<number> {
-  const row = await (await shardOf(accountId)).prepare('SELECT document_ids FROM submissions WHERE id = ?').bind(submissionId).first<{ document_ids: string }>();
+  const row = await (await shardOf(accountId))
+    .prepare('SELECT document_ids FROM submissions WHERE id = ?')
+    .bind(submissionId)
+    .first<{ document_ids: string }>();
   return (JSON.parse(row!.document_ids) as number[])[0];
 }
 

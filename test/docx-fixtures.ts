@@ -33,7 +33,9 @@ export function buildDocx(bodyXml: string, options: { header?: string; footer?: 
     const text = options[kind];
     if (text === undefined) continue;
     const tag = kind === 'header' ? 'hdr' : 'ftr';
-    parts[`word/${kind}1.xml`] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:${tag} xmlns:w="${W}">${paragraph(text)}</w:${tag}>`);
+    parts[`word/${kind}1.xml`] = strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:${tag} xmlns:w="${W}">${paragraph(text)}</w:${tag}>`,
+    );
     overrides.push(`<Override PartName="/word/${kind}1.xml" ContentType="${PART}.${kind}+xml"/>`);
     rels.push(`<Relationship Id="r${kind}" Type="${R}/${kind}" Target="${kind}1.xml"/>`);
     refs.push(`<w:${kind}Reference w:type="default" r:id="r${kind}"/>`);
@@ -76,4 +78,3 @@ export const agreementDocx = buildDocx(
     pageBreak +
     paragraph('SECOND-PAGE'),
 );
-

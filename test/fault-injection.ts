@@ -11,7 +11,15 @@ import { receiverBase } from './webhook-receiver';
 /** What can fail: a D1 batch, a single D1 write (not a SELECT), an R2 put, a queue send, an outbound call. */
 export type FaultKind = 'd1.batch' | 'd1.write' | 'r2.put' | 'queue.send' | 'fetch.tsa' | 'fetch.csc' | 'fetch.webhook';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['d1.batch', 'd1.write', 'r2.put', 'queue.send', 'fetch.tsa', 'fetch.csc', 'fetch.webhook'];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'd1.batch',
+  'd1.write',
+  'r2.put',
+  'queue.send',
+  'fetch.tsa',
+  'fetch.csc',
+  'fetch.webhook',
+];
 
 /** `before`: the call fails and did nothing. `after`: the call did its work, then the caller gets an error. */
 export type FaultMode = 'before' | 'after';
@@ -100,7 +108,12 @@ export class Faults {
       const url = input instanceof Request ? input.url : String(input);
       const kind = kindOf(url);
       if (!kind) return real(input, init);
-      const what = kind === 'fetch.tsa' ? 'timestamp request' : kind === 'fetch.webhook' ? 'POST to endpoint' : new URL(url).pathname.replace(/^\/t\/[^/]+/, '');
+      const what =
+        kind === 'fetch.tsa'
+          ? 'timestamp request'
+          : kind === 'fetch.webhook'
+            ? 'POST to endpoint'
+            : new URL(url).pathname.replace(/^\/t\/[^/]+/, '');
       return this.call(kind, what, () => real(input, init));
     }) as typeof fetch;
   }
@@ -160,7 +173,8 @@ export class Faults {
 
   private queue<Body>(queue: Queue<Body>, name: string): Queue<Body> {
     const short = name.replace('signing-service-', '');
-    const post = (body: unknown, delaySeconds = 0) => this.mailbox.push({ queue: name, body, attempts: 1, dueAt: this.now + delaySeconds * 1000 });
+    const post = (body: unknown, delaySeconds = 0) =>
+      this.mailbox.push({ queue: name, body, attempts: 1, dueAt: this.now + delaySeconds * 1000 });
     const kindOf = (body: unknown) => (body as { kind?: string; type?: string }).kind ?? (body as { type?: string }).type ?? '?';
     return {
       send: (body: Body, options?: QueueSendOptions) =>

@@ -12,14 +12,29 @@ import { FAULT_KINDS, messageBatch, type Call, type FaultMode, type Faults } fro
 import { receivedBy } from './webhook-receiver';
 
 /** A submission under test: its account (alone on its endpoint), its one signer and where its rows live. */
-export type Flow = { accountId: number; submissionId: number; submitterId: number; receiver: string; shard: D1Database; /** The account's last event before the run; later ones must all reach the endpoint. */ lastEventBefore: number };
+export type Flow = {
+  accountId: number;
+  submissionId: number;
+  submitterId: number;
+  receiver: string;
+  shard: D1Database /** The account's last event before the run; later ones must all reach the endpoint. */;
+  lastEventBefore: number;
+};
 
 /** The account's newest outbox row now (0 without one). */
 export async function lastEventOf(shard: D1Database, accountId: number): Promise<number> {
   return (await shard.prepare('SELECT coalesce(max(id), 0) AS n FROM events WHERE account_id = ?').bind(accountId).first<number>('n')) ?? 0;
 }
 
-export type Outcome = { fired: Call | null; answers: string[]; sealingRuns: number; cronRuns: number; posts: number; ids: number; problems: string[] };
+export type Outcome = {
+  fired: Call | null;
+  answers: string[];
+  sealingRuns: number;
+  cronRuns: number;
+  posts: number;
+  ids: number;
+  problems: string[];
+};
 
 export const newOutcome = (): Outcome => ({ fired: null, answers: [], sealingRuns: 0, cronRuns: 0, posts: 0, ids: 0, problems: [] });
 
@@ -30,11 +45,21 @@ const CRON_STEP_MS = 11 * 60_000;
 const MAX_ROUNDS = 8;
 
 /** A request to the Worker's fetch() with these bindings, as a client or the signer's browser sends it. */
-export async function workerFetch(faulty: Bindings, method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) {
+export async function workerFetch(
+  faulty: Bindings,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown } = {},
+) {
   const ctx = createExecutionContext();
   const headers: Record<string, string> = { 'CF-Connecting-IP': '198.51.100.7', ...options.headers };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const request = new Request(`https://api.test${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), redirect: 'manual' });
+  const request = new Request(`https://api.test${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    redirect: 'manual',
+  });
   const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, faulty, ctx);
   const text = await res.text();
   await waitOnExecutionContext(ctx);
@@ -73,7 +98,8 @@ async function runMailbox(faulty: Bindings, faults: Faults, outcome: Outcome): P
       } catch {
         threw = true;
       }
-      for (const again of redeliveries(threw)) faults.mailbox.push({ queue, body: again.body, attempts: again.attempts, dueAt: faults.now + again.delaySeconds * 1000 });
+      for (const again of redeliveries(threw))
+        faults.mailbox.push({ queue, body: again.body, attempts: again.attempts, dueAt: faults.now + again.delaySeconds * 1000 });
     }
   }
   throw new Error('the queues did not settle');
@@ -88,9 +114,16 @@ async function runCron(faulty: Bindings, faults: Faults): Promise<void> {
 }
 
 async function settled(flow: Flow): Promise<boolean> {
-  const submission = await flow.shard.prepare('SELECT status, sealed_at FROM submissions WHERE id = ?').bind(flow.submissionId).first<{ status: string; sealed_at: string | null }>();
+  const submission = await flow.shard
+    .prepare('SELECT status, sealed_at FROM submissions WHERE id = ?')
+    .bind(flow.submissionId)
+    .first<{ status: string; sealed_at: string | null }>();
   const undispatched = await count(flow, 'SELECT count(*) AS n FROM events WHERE account_id = ? AND dispatched_at IS NULL', flow.accountId);
-  const pending = await count(flow, "SELECT count(*) AS n FROM webhook_deliveries WHERE account_id = ? AND status = 'pending'", flow.accountId);
+  const pending = await count(
+    flow,
+    "SELECT count(*) AS n FROM webhook_deliveries WHERE account_id = ? AND status = 'pending'",
+    flow.accountId,
+  );
   return submission?.status === 'completed' && submission.sealed_at !== null && undispatched === 0 && pending === 0;
 }
 
@@ -121,7 +154,11 @@ export async function settle(flow: Flow, faulty: Bindings, faults: Faults, outco
   return calls;
 }
 
-const count = async (flow: Flow, sql: string, ...binds: unknown[]) => (await flow.shard.prepare(sql).bind(...binds).first<number>('n')) ?? 0;
+const count = async (flow: Flow, sql: string, ...binds: unknown[]) =>
+  (await flow.shard
+    .prepare(sql)
+    .bind(...binds)
+    .first<number>('n')) ?? 0;
 
 /**
  * What must hold however the run went, each broken promise a sentence: the signer and the submission
@@ -131,25 +168,49 @@ const count = async (flow: Flow, sql: string, ...binds: unknown[]) => (await flo
  */
 export async function problemsOf(flow: Flow, events: readonly string[]): Promise<string[]> {
   const problems: string[] = [];
-  const submitter = await flow.shard.prepare('SELECT status FROM submitters WHERE id = ?').bind(flow.submitterId).first<{ status: string }>();
+  const submitter = await flow.shard
+    .prepare('SELECT status FROM submitters WHERE id = ?')
+    .bind(flow.submitterId)
+    .first<{ status: string }>();
   if (submitter?.status !== 'completed') problems.push(`submitter is ${submitter?.status}`);
-  const completions = await count(flow, "SELECT count(*) AS n FROM submission_events WHERE submitter_id = ? AND action = 'completed'", flow.submitterId);
+  const completions = await count(
+    flow,
+    "SELECT count(*) AS n FROM submission_events WHERE submitter_id = ? AND action = 'completed'",
+    flow.submitterId,
+  );
   if (completions !== 1) problems.push(`submitter completed ${completions}×`);
   const usage = await count(flow, 'SELECT count(*) AS n FROM signature_usage WHERE submitter_id = ?', flow.submitterId);
   if (usage !== 1) problems.push(`signature billed ${usage}×`);
-  const finished = await count(flow, "SELECT count(*) AS n FROM submission_events WHERE submission_id = ? AND action = 'submission_completed'", flow.submissionId);
+  const finished = await count(
+    flow,
+    "SELECT count(*) AS n FROM submission_events WHERE submission_id = ? AND action = 'submission_completed'",
+    flow.submissionId,
+  );
   if (finished !== 1) problems.push(`submission completed ${finished}×`);
 
-  const sealed = await flow.shard.prepare('SELECT sealed_at FROM submissions WHERE id = ?').bind(flow.submissionId).first<string | null>('sealed_at');
+  const sealed = await flow.shard
+    .prepare('SELECT sealed_at FROM submissions WHERE id = ?')
+    .bind(flow.submissionId)
+    .first<string | null>('sealed_at');
   if (!sealed) problems.push('not sealed');
-  const documents = (await flow.shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(flow.submissionId).all<{ r2_key: string }>()).results;
+  const documents = (
+    await flow.shard
+      .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
+      .bind(flow.submissionId)
+      .all<{ r2_key: string }>()
+  ).results;
   if (documents.length !== 1) problems.push(`${documents.length} sealed documents recorded`);
   const stored = (await env.FILES.list({ prefix: `sealed/${flow.accountId}/${flow.submissionId}/` })).objects.map((o) => o.key);
   for (const d of documents) if (!stored.includes(d.r2_key)) problems.push('the recorded sealed file is missing from R2');
   const orphans = stored.filter((key) => !documents.some((d) => d.r2_key === key));
   if (orphans.length) problems.push(`${orphans.length} sealed file(s) in R2 no row records`);
 
-  const written = (await flow.shard.prepare('SELECT id, event, data FROM events WHERE account_id = ? ORDER BY id').bind(flow.accountId).all<{ id: number; event: string; data: string }>()).results;
+  const written = (
+    await flow.shard
+      .prepare('SELECT id, event, data FROM events WHERE account_id = ? ORDER BY id')
+      .bind(flow.accountId)
+      .all<{ id: number; event: string; data: string }>()
+  ).results;
   const mine = written.filter((e) => JSON.parse(e.data).submission?.id === flow.submissionId);
   for (const name of events) {
     const n = mine.filter((e) => e.event === name).length;
@@ -159,11 +220,19 @@ export async function problemsOf(flow: Flow, events: readonly string[]): Promise
   if (received.some((r) => !r.signatureValid)) problems.push('a delivery with a bad signature');
   const idsByBody = new Map<string, Set<string>>();
   for (const r of received) idsByBody.set(r.body, (idsByBody.get(r.body) ?? new Set()).add(r.headers['x-webhook-delivery-id']));
-  for (const [body, ids] of idsByBody) if (ids.size !== 1) problems.push(`${JSON.parse(body).event} delivered under ${ids.size} delivery ids`);
+  for (const [body, ids] of idsByBody)
+    if (ids.size !== 1) problems.push(`${JSON.parse(body).event} delivered under ${ids.size} delivery ids`);
   const delivered = [...idsByBody.keys()].map((b) => JSON.parse(b).event as string).sort();
-  const due = written.filter((e) => e.id > flow.lastEventBefore).map((e) => e.event).sort();
+  const due = written
+    .filter((e) => e.id > flow.lastEventBefore)
+    .map((e) => e.event)
+    .sort();
   if (delivered.join() !== due.join()) problems.push(`delivered ${delivered.join(', ') || 'nothing'} of ${due.join(', ')}`);
-  const unfinished = await count(flow, "SELECT count(*) AS n FROM webhook_deliveries WHERE account_id = ? AND status = 'pending'", flow.accountId);
+  const unfinished = await count(
+    flow,
+    "SELECT count(*) AS n FROM webhook_deliveries WHERE account_id = ? AND status = 'pending'",
+    flow.accountId,
+  );
   if (unfinished) problems.push(`${unfinished} deliveries still pending`);
   return problems;
 }

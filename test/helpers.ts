@@ -46,12 +46,26 @@ export async function addUser(accountId: number, role: string, scopes: string[] 
   return { accountId, userId: user!.id, token: await createToken(accountId, user!.id, scopes) };
 }
 
-export async function createToken(accountId: number, userId: number, scopes: string[] = [], extra: { allowedIps?: string[]; expiresAt?: string } = {}) {
+export async function createToken(
+  accountId: number,
+  userId: number,
+  scopes: string[] = [],
+  extra: { allowedIps?: string[]; expiresAt?: string } = {},
+) {
   const { token, prefix } = generateApiToken();
   await env.CONTROL_DB.prepare(
     'INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix, scopes, allowed_ips, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   )
-    .bind(accountId, userId, 'test', await sha256Hex(token), prefix, JSON.stringify(scopes), JSON.stringify(extra.allowedIps ?? []), extra.expiresAt ?? null)
+    .bind(
+      accountId,
+      userId,
+      'test',
+      await sha256Hex(token),
+      prefix,
+      JSON.stringify(scopes),
+      JSON.stringify(extra.allowedIps ?? []),
+      extra.expiresAt ?? null,
+    )
     .run();
   return token;
 }

@@ -85,7 +85,15 @@ export async function authorizedCode(user: { userId: number; accountId: number }
   const { verifier, challenge } = await pkce();
   const res = await decide(
     session,
-    { response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT_URI, scope, state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256' },
+    {
+      response_type: 'code',
+      client_id: registered.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope,
+      state: 'xyz',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    },
     'allow',
   );
   const code = res.location ? new URL(res.location).searchParams.get('code') : null;
@@ -94,15 +102,28 @@ export async function authorizedCode(user: { userId: number; accountId: number }
 }
 
 export async function tokenRequest(values: Record<string, string>, headers: Record<string, string> = {}) {
-  return request('POST', '/oauth/token', { headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers }, body: form(values) });
+  return request('POST', '/oauth/token', {
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: form(values),
+  });
 }
 
 export async function exchange(flow: Flow, overrides: Record<string, string> = {}) {
-  return tokenRequest({ grant_type: 'authorization_code', code: flow.code, redirect_uri: REDIRECT_URI, client_id: flow.client.client_id, code_verifier: flow.verifier, ...overrides });
+  return tokenRequest({
+    grant_type: 'authorization_code',
+    code: flow.code,
+    redirect_uri: REDIRECT_URI,
+    client_id: flow.client.client_id,
+    code_verifier: flow.verifier,
+    ...overrides,
+  });
 }
 
 /** A full flow for `user`: the token response. */
-export async function oauthTokens(user: { userId: number; accountId: number }, scope: string): Promise<{ access_token: string; refresh_token: string; scope: string; client: RegisteredClient }> {
+export async function oauthTokens(
+  user: { userId: number; accountId: number },
+  scope: string,
+): Promise<{ access_token: string; refresh_token: string; scope: string; client: RegisteredClient }> {
   const flow = await authorizedCode(user, scope);
   const res = await exchange(flow);
   if (res.status !== 200) throw new Error(`exchange failed: ${res.text}`);

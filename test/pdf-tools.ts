@@ -21,7 +21,13 @@ export function placedWords(bbox: ToolResult): PlacedWord[] {
 }
 
 /** How a page of a PDF compares with a reference image (test/global/page-images.ts › PageComparison). */
-export type PageComparison = { differing: number; width: number; height: number; reference: { width: number; height: number }; updated: boolean };
+export type PageComparison = {
+  differing: number;
+  width: number;
+  height: number;
+  reference: { width: number; height: number };
+  updated: boolean;
+};
 
 /**
  * Page `page` (1 by default) of `pdf` drawn by pdftoppm and compared with

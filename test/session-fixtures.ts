@@ -14,7 +14,10 @@ export type TestSession = {
   console: Record<string, string>;
 };
 
-export async function sessionFor(user: { userId: number; accountId: number }, options: { stage?: SessionStage; now?: number } = {}): Promise<TestSession> {
+export async function sessionFor(
+  user: { userId: number; accountId: number },
+  options: { stage?: SessionStage; now?: number } = {},
+): Promise<TestSession> {
   const { cookieValue, session } = await startSession(createDb(env.CONTROL_DB), {
     user: { id: user.userId, accountId: user.accountId },
     stage: options.stage ?? 'full',
@@ -32,5 +35,7 @@ export async function sessionFor(user: { userId: number; accountId: number }, op
 
 /** Moves a session's last activity into the past, as if it had been idle that long. */
 export async function idleSession(sessionId: number, idleMs: number): Promise<void> {
-  await env.CONTROL_DB.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?').bind(new Date(Date.now() - idleMs).toISOString(), sessionId).run();
+  await env.CONTROL_DB.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?')
+    .bind(new Date(Date.now() - idleMs).toISOString(), sessionId)
+    .run();
 }

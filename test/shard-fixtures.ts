@@ -18,7 +18,9 @@ export async function scopeOf(accountId: number): Promise<ShardScope> {
 
 /** The account's control row, as services that name the account take it ({ id, name, … }). */
 export async function accountRow(accountId: number): Promise<{ id: number; name: string; shard: number }> {
-  const row = await env.CONTROL_DB.prepare('SELECT id, name, shard FROM accounts WHERE id = ?').bind(accountId).first<{ id: number; name: string; shard: number }>();
+  const row = await env.CONTROL_DB.prepare('SELECT id, name, shard FROM accounts WHERE id = ?')
+    .bind(accountId)
+    .first<{ id: number; name: string; shard: number }>();
   if (!row) throw new Error(`No account ${accountId}`);
   return row;
 }
@@ -32,7 +34,11 @@ export async function shardNumberOfRow(table: string, id: number): Promise<numbe
 }
 
 /** The account's outbox rows (events) matching a condition, oldest first, read on its shard. */
-export async function accountEvents(accountId: number, where: string, ...binds: unknown[]): Promise<{ id: number; event: string; data: string }[]> {
+export async function accountEvents(
+  accountId: number,
+  where: string,
+  ...binds: unknown[]
+): Promise<{ id: number; event: string; data: string }[]> {
   const shard = await shardOf(accountId);
   const { results } = await shard
     .prepare(`SELECT * FROM events WHERE account_id = ? AND (${where}) ORDER BY id`)

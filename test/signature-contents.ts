@@ -53,7 +53,11 @@ export async function signatureTimestampOf(cms: Uint8Array): Promise<{ token: Ui
 }
 
 /** `openssl ts -verify` of a token over a digest, against the local TSA's test CA (test/global-setup/tsa.mjs). */
-export async function verifyTimestampToken(tsaUrl: string, token: Uint8Array, digestHex: string): Promise<{ code: number; output: string }> {
+export async function verifyTimestampToken(
+  tsaUrl: string,
+  token: Uint8Array,
+  digestHex: string,
+): Promise<{ code: number; output: string }> {
   const res = await fetch(`${tsaUrl}/__verify?digest=${digestHex}`, { method: 'POST', body: token });
   return res.json();
 }
@@ -61,7 +65,8 @@ export async function verifyTimestampToken(tsaUrl: string, token: Uint8Array, di
 /** pdfsig's report split per signature, in file order. */
 export const pdfsigBlocks = (output: string): string[] => output.split(/^Signature #\d+:$/m).slice(1);
 
-export const sha256Hex = async (der: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', der))].map((b) => b.toString(16).padStart(2, '0')).join('');
+export const sha256Hex = async (der: Uint8Array) =>
+  [...new Uint8Array(await crypto.subtle.digest('SHA-256', der))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 /** SHA-256 fingerprints of the streams in the file's /DSS /Certs (or /CRLs). */
 export async function dssFingerprints(bytes: Uint8Array, entry: 'Certs' | 'CRLs' = 'Certs'): Promise<string[]> {
@@ -77,7 +82,10 @@ export async function signatureNames(bytes: Uint8Array): Promise<string[]> {
   const found: { at: number; name: string }[] = [];
   for (const [, object] of pdf.context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Sig')) continue;
-    const range = object.lookup(PDFName.of('ByteRange'), PDFArray).asArray().map((n) => Number(n.toString()));
+    const range = object
+      .lookup(PDFName.of('ByteRange'), PDFArray)
+      .asArray()
+      .map((n) => Number(n.toString()));
     const name = object.lookup(PDFName.of('Name'));
     found.push({ at: range[1], name: name instanceof PDFString || name instanceof PDFHexString ? name.decodeText() : '' });
   }
@@ -91,7 +99,9 @@ export function signerCommonNames(bytes: Uint8Array): string[] {
     .map(({ contents }) => {
       const signedData = signedDataOf(contents);
       const sid = signedData.signerInfos[0].sid as pkijs.IssuerAndSerialNumber;
-      const certificate = (signedData.certificates ?? []).find((c): c is pkijs.Certificate => c instanceof pkijs.Certificate && c.serialNumber.isEqual(sid.serialNumber));
+      const certificate = (signedData.certificates ?? []).find(
+        (c): c is pkijs.Certificate => c instanceof pkijs.Certificate && c.serialNumber.isEqual(sid.serialNumber),
+      );
       const cn = certificate?.subject.typesAndValues.find((t) => t.type === '2.5.4.3');
       return cn ? String(cn.value.valueBlock.value) : '';
     });

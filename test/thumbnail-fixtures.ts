@@ -7,7 +7,11 @@ import type { ThumbnailQueueBody } from '../src/env';
 import { makePdf, toBase64 } from './fixtures/pdfs';
 import { api } from './helpers';
 
-export type CreatedTemplate = { id: string; documents: { id: number; uuid: string; page_count: number; thumbnail_url: string }[]; thumbnail_url: string };
+export type CreatedTemplate = {
+  id: string;
+  documents: { id: number; uuid: string; page_count: number; thumbnail_url: string }[];
+  thumbnail_url: string;
+};
 
 export async function templateFrom(token: string, pdfs: Uint8Array[] | Uint8Array, name = 'Thumbs'): Promise<CreatedTemplate> {
   const files = Array.isArray(pdfs) ? pdfs : [pdfs];
@@ -22,13 +26,21 @@ export { makePdf };
 export type WorkerAnswer = { status: number; headers: Headers; bytes: Uint8Array; json: () => unknown; sent: ThumbnailQueueBody[] };
 
 /** A request through the Worker whose SEALING_QUEUE records what it is sent (and sends nothing on). */
-export async function throughWorker(method: string, path: string, token: string, bindings: Partial<typeof env> = {}): Promise<WorkerAnswer> {
+export async function throughWorker(
+  method: string,
+  path: string,
+  token: string,
+  bindings: Partial<typeof env> = {},
+): Promise<WorkerAnswer> {
   const sent: ThumbnailQueueBody[] = [];
   const queue = {
     send: async (body: ThumbnailQueueBody) => void sent.push(body),
     sendBatch: async (messages: Iterable<{ body: ThumbnailQueueBody }>) => void sent.push(...[...messages].map((m) => m.body)),
   };
-  const request = new Request(`https://api.test${path}`, { method, headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': '198.51.100.7' } });
+  const request = new Request(`https://api.test${path}`, {
+    method,
+    headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': '198.51.100.7' },
+  });
   const ctx = createExecutionContext();
   const res = await worker.fetch(request, { ...env, SEALING_QUEUE: queue as unknown as Queue<DocumentQueueBody>, ...bindings }, ctx);
   await waitOnExecutionContext(ctx);

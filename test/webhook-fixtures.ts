@@ -19,7 +19,8 @@ export async function receiverHook(token: string, options: { events?: string[]; 
 }
 
 export async function insertEvent(accountId: number, event: string, data: Record<string, unknown> = { n: 1 }): Promise<number> {
-  const row = await (await shardOf(accountId)).prepare('INSERT INTO events (account_id, event, data) VALUES (?, ?, ?) RETURNING id')
+  const row = await (await shardOf(accountId))
+    .prepare('INSERT INTO events (account_id, event, data) VALUES (?, ?, ?) RETURNING id')
     .bind(accountId, event, JSON.stringify(data))
     .first<{ id: number }>();
   return row!.id;
@@ -57,7 +58,9 @@ async function pendingDeliveries(webhookId?: number): Promise<{ id: number; deli
   const found = await Promise.all(
     allShards().map(async (shard, n) => {
       const { results } = await shard
-        .prepare(`SELECT id, delivery_uuid FROM webhook_deliveries WHERE status = 'pending' ${webhookId ? 'AND webhook_id = ?' : ''} ORDER BY id`)
+        .prepare(
+          `SELECT id, delivery_uuid FROM webhook_deliveries WHERE status = 'pending' ${webhookId ? 'AND webhook_id = ?' : ''} ORDER BY id`,
+        )
         .bind(...(webhookId ? [webhookId] : []))
         .all<{ id: number; delivery_uuid: string }>();
       return results.map((r) => ({ id: r.id, deliveryUuid: r.delivery_uuid, shard: n }));
@@ -124,6 +127,9 @@ export type DeliveryRow = {
 
 export async function deliveryRows(webhookId: number): Promise<DeliveryRow[]> {
   const shard = await shardOfWebhook(webhookId);
-  const { results } = await shard.prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id').bind(webhookId).all<DeliveryRow>();
+  const { results } = await shard
+    .prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id')
+    .bind(webhookId)
+    .all<DeliveryRow>();
   return results;
 }

@@ -19,25 +19,45 @@ const shared = sharedServer();
 const base = shared?.base ?? `http://127.0.0.1:${PORT}`;
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false' };
 
-const setup = shared?.setup ?? JSON.parse(execFileSync('node', ['scripts/setup.mjs', '--json'], { env, encoding: 'utf8' }).trim().split('\n').pop());
+const setup =
+  shared?.setup ?? JSON.parse(execFileSync('node', ['scripts/setup.mjs', '--json'], { env, encoding: 'utf8' }).trim().split('\n').pop());
 const tokenHash = createHash('sha256').update(setup.token).digest('hex');
 
 // The full middleware stays on, rate limiter included, at the real 120 requests/minute per token:
 // the load rotates through TOKENS tokens of the dev user so none nears its limit (a non-2xx would be
 // reported), and each token's limiter holds a production-sized log.
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 300);
-const tokens = shared ? [setup.token] : Array.from({ length: TOKENS }, () => `tok_${randomBytes(30).toString('base64').replace(/[^0-9A-Za-z]/g, '').slice(0, 40).padEnd(40, '0')}`);
+const tokens = shared
+  ? [setup.token]
+  : Array.from(
+      { length: TOKENS },
+      () =>
+        `tok_${randomBytes(30)
+          .toString('base64')
+          .replace(/[^0-9A-Za-z]/g, '')
+          .slice(0, 40)
+          .padEnd(40, '0')}`,
+    );
 let server;
 if (!shared) {
   mkdirSync('.wrangler', { recursive: true });
   writeFileSync(
     '.wrangler/bench-api-tokens.sql',
     `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES ${tokens
-      .map((t, i) => `(${setup.account_id}, ${setup.user_id}, 'bench ${i}', '${createHash('sha256').update(t).digest('hex')}', '${t.slice(0, 12)}')`)
+      .map(
+        (t, i) =>
+          `(${setup.account_id}, ${setup.user_id}, 'bench ${i}', '${createHash('sha256').update(t).digest('hex')}', '${t.slice(0, 12)}')`,
+      )
       .join(',\n')};`,
   );
-  execFileSync('wrangler', ['d1', 'execute', 'CONTROL_DB', '--local', '--file=.wrangler/bench-api-tokens.sql'], { env: { ...env, CI: 'true' }, stdio: 'ignore' });
-  server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('wrangler', ['d1', 'execute', 'CONTROL_DB', '--local', '--file=.wrangler/bench-api-tokens.sql'], {
+    env: { ...env, CI: 'true' },
+    stdio: 'ignore',
+  });
+  server = spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   process.on('exit', () => server.kill('SIGTERM'));
 }
 
@@ -46,7 +66,9 @@ async function waitForServer() {
     try {
       const res = await fetch(`${base}/api/openapi.json`);
       if (res.ok) return;
-    } catch { /* not there yet: try again */ }
+    } catch {
+      /* not there yet: try again */
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error('wrangler dev did not start');
@@ -55,7 +77,14 @@ async function waitForServer() {
 function run(title, path, headers = {}, rotateTokens = false) {
   let next = 0;
   const requests = rotateTokens
-    ? [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'X-Auth-Token': tokens[(next = (next + 1) % tokens.length)] } }) }]
+    ? [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, 'X-Auth-Token': tokens[(next = (next + 1) % tokens.length)] },
+          }),
+        },
+      ]
     : undefined;
   return new Promise((resolve, reject) => {
     autocannon({ url: `${base}${path}`, headers, requests, duration: DURATION, connections: CONNECTIONS, title }, (err, result) => {
@@ -80,11 +109,23 @@ for (let i = 0; i < (smoke ? 1 : 2); i += 1) {
 server?.kill('SIGTERM');
 
 const avg = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const floor = { rps: avg(rounds.map((r) => r[0].rps)), p99: avg(rounds.map((r) => r[0].p99)), non2xx: rounds.reduce((n, r) => n + r[0].non2xx, 0) };
-const subject = { rps: avg(rounds.map((r) => r[1].rps)), p99: avg(rounds.map((r) => r[1].p99)), non2xx: rounds.reduce((n, r) => n + r[1].non2xx, 0) };
+const floor = {
+  rps: avg(rounds.map((r) => r[0].rps)),
+  p99: avg(rounds.map((r) => r[0].p99)),
+  non2xx: rounds.reduce((n, r) => n + r[0].non2xx, 0),
+};
+const subject = {
+  rps: avg(rounds.map((r) => r[1].rps)),
+  p99: avg(rounds.map((r) => r[1].p99)),
+  non2xx: rounds.reduce((n, r) => n + r[1].non2xx, 0),
+};
 console.log(`bench/api  (${CONNECTIONS} connections, ${DURATION}s × 2 rounds each)`);
-console.log(`  floor    GET /dev/bench/user (same D1 read, no auth): ${floor.rps.toFixed(1)} req/s, p99 ${floor.p99} ms, non-2xx ${floor.non2xx}`);
-console.log(`  subject  GET /api/user (token auth + middleware):     ${subject.rps.toFixed(1)} req/s, p99 ${subject.p99} ms, non-2xx ${subject.non2xx}`);
+console.log(
+  `  floor    GET /dev/bench/user (same D1 read, no auth): ${floor.rps.toFixed(1)} req/s, p99 ${floor.p99} ms, non-2xx ${floor.non2xx}`,
+);
+console.log(
+  `  subject  GET /api/user (token auth + middleware):     ${subject.rps.toFixed(1)} req/s, p99 ${subject.p99} ms, non-2xx ${subject.non2xx}`,
+);
 console.log(`  ratio    throughput ${(subject.rps / floor.rps).toFixed(2)} (target ≥ 0.70), p99 ${(subject.p99 / floor.p99).toFixed(2)}×`);
 if (floor.non2xx || subject.non2xx) console.log('  warning: non-2xx responses were counted; the figures are not comparable');
 process.exit(smoke && (floor.non2xx || subject.non2xx || !floor.rps || !subject.rps) ? 1 : 0);

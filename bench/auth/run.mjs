@@ -40,21 +40,76 @@ const formHeaders = { 'Content-Type': 'application/x-www-form-urlencoded', Origi
 /** The OAuth bearer, through the HTTP flow a browser and a client would take. */
 async function oauthBearer() {
   await setAdminPassword(base, setup);
-  const signIn = must(await fetch(`${base}/login`, { method: 'POST', headers: formHeaders, body: formBody({ email: 'admin@example.com', password: BENCH_PASSWORD }), redirect: 'manual' }), 303, 'POST /login');
+  const signIn = must(
+    await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: formHeaders,
+      body: formBody({ email: 'admin@example.com', password: BENCH_PASSWORD }),
+      redirect: 'manual',
+    }),
+    303,
+    'POST /login',
+  );
   const cookie = signIn.headers.get('set-cookie').split(';')[0];
 
   const redirectUri = 'http://127.0.0.1:9/callback';
-  const client = await (await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_name: 'bench/auth', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }) })).json();
+  const client = await (
+    await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'bench/auth', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
+    })
+  ).json();
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri, scope: 'templates:read', state: 'bench', code_challenge: challenge, code_challenge_method: 'S256' });
-  const consent = await must(await fetch(`${base}/oauth/authorize?${query}`, { headers: { Cookie: cookie } }), 200, 'GET /oauth/authorize').text();
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: redirectUri,
+    scope: 'templates:read',
+    state: 'bench',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  const consent = await must(
+    await fetch(`${base}/oauth/authorize?${query}`, { headers: { Cookie: cookie } }),
+    200,
+    'GET /oauth/authorize',
+  ).text();
   // The consent form's hidden inputs (csrf_token and the request's parameters), posted back with Allow.
   const form = consent.slice(consent.indexOf('action="/oauth/authorize"'));
-  const fields = Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replaceAll('&amp;', '&').replaceAll('&quot;', '"')]));
-  const allowed = must(await fetch(`${base}/oauth/authorize`, { method: 'POST', headers: { ...formHeaders, Cookie: cookie }, body: formBody({ ...fields, decision: 'allow' }), redirect: 'manual' }), 303, 'POST /oauth/authorize');
+  const fields = Object.fromEntries(
+    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+      m[1],
+      m[2].replaceAll('&amp;', '&').replaceAll('&quot;', '"'),
+    ]),
+  );
+  const allowed = must(
+    await fetch(`${base}/oauth/authorize`, {
+      method: 'POST',
+      headers: { ...formHeaders, Cookie: cookie },
+      body: formBody({ ...fields, decision: 'allow' }),
+      redirect: 'manual',
+    }),
+    303,
+    'POST /oauth/authorize',
+  );
   const code = new URL(allowed.headers.get('location')).searchParams.get('code');
-  const tokens = await must(await fetch(`${base}/oauth/token`, { method: 'POST', headers: formHeaders, body: formBody({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: client.client_id }) }), 200, 'POST /oauth/token').json();
+  const tokens = await must(
+    await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: formHeaders,
+      body: formBody({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+        client_id: client.client_id,
+      }),
+    }),
+    200,
+    'POST /oauth/token',
+  ).json();
   return tokens.access_token;
 }
 
@@ -73,7 +128,12 @@ async function timeSignIns(n, password) {
   for (let i = 0; i < n; i += 1) {
     const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
     const ip = `10.${i % 250}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-    const res = await fetch(`${base}/login`, { method: 'POST', headers: { ...formHeaders, 'CF-Connecting-IP': ip }, body: formBody({ email, password }), redirect: 'manual' });
+    const res = await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { ...formHeaders, 'CF-Connecting-IP': ip },
+      body: formBody({ email, password }),
+      redirect: 'manual',
+    });
     await res.text();
     if (res.status === 429) throw new Error('a sign-in was throttled: the figures would not measure the KDF');
   }
@@ -104,15 +164,29 @@ await server?.stop();
 
 const avg = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-const apiToken = { rps: avg(rounds.map((r) => r[0].rps)), p99: avg(rounds.map((r) => r[0].p99)), non2xx: sum(rounds.map((r) => r[0].non2xx)) };
-const bearerRun = { rps: avg(rounds.map((r) => r[1].rps)), p99: avg(rounds.map((r) => r[1].p99)), non2xx: sum(rounds.map((r) => r[1].non2xx)) };
+const apiToken = {
+  rps: avg(rounds.map((r) => r[0].rps)),
+  p99: avg(rounds.map((r) => r[0].p99)),
+  non2xx: sum(rounds.map((r) => r[0].non2xx)),
+};
+const bearerRun = {
+  rps: avg(rounds.map((r) => r[1].rps)),
+  p99: avg(rounds.map((r) => r[1].p99)),
+  non2xx: sum(rounds.map((r) => r[1].non2xx)),
+};
 const perKdf = avg(kdfRuns) / SIGN_INS;
 const perCheap = avg(cheapRuns) / SIGN_INS;
 console.log(`bench/auth  (GET /api/templates, ${CONNECTIONS} connections, ${DURATION}s × 2 rounds each)`);
-console.log(`  api_token  X-Auth-Token tok_…:          ${apiToken.rps.toFixed(1)} req/s, p99 ${apiToken.p99} ms, non-2xx ${apiToken.non2xx}`);
-console.log(`  oauth      Authorization: Bearer oat_…: ${bearerRun.rps.toFixed(1)} req/s, p99 ${bearerRun.p99} ms, non-2xx ${bearerRun.non2xx}`);
+console.log(
+  `  api_token  X-Auth-Token tok_…:          ${apiToken.rps.toFixed(1)} req/s, p99 ${apiToken.p99} ms, non-2xx ${apiToken.non2xx}`,
+);
+console.log(
+  `  oauth      Authorization: Bearer oat_…: ${bearerRun.rps.toFixed(1)} req/s, p99 ${bearerRun.p99} ms, non-2xx ${bearerRun.non2xx}`,
+);
 console.log(`  ratio      oauth / api_token throughput ${(bearerRun.rps / apiToken.rps).toFixed(2)} (target ≥ 0.90)`);
-console.log(`  sign-in    POST /login wrong password ${perKdf.toFixed(1)} ms, over-long password (no KDF) ${perCheap.toFixed(1)} ms (${SIGN_INS} sequential × 2)`);
+console.log(
+  `  sign-in    POST /login wrong password ${perKdf.toFixed(1)} ms, over-long password (no KDF) ${perCheap.toFixed(1)} ms (${SIGN_INS} sequential × 2)`,
+);
 console.log(`  KDF        ≈ ${(perKdf - perCheap).toFixed(1)} ms of scrypt (N=2^14, r=8, p=1) per sign-in, wall time in local workerd`);
 if (apiToken.non2xx || bearerRun.non2xx) console.log('  warning: non-2xx responses were counted; the figures are not comparable');
 process.exit(smoke && (apiToken.non2xx || bearerRun.non2xx || !apiToken.rps || !bearerRun.rps) ? 1 : 0);

@@ -26,7 +26,13 @@ async function fiftyPagePdf() {
   for (let i = 1; i <= 50; i += 1) {
     const page = pdf.addPage([612, 792]);
     page.drawText(`Section ${i}`, { x: 72, y: 720, size: 16, font });
-    for (let line = 0; line < 40; line += 1) page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms of this section.`, { x: 72, y: 690 - line * 15, size: 10, font });
+    for (let line = 0; line < 40; line += 1)
+      page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms of this section.`, {
+        x: 72,
+        y: 690 - line * 15,
+        size: 10,
+        font,
+      });
   }
   return Buffer.from(await pdf.save()).toString('base64');
 }
@@ -54,17 +60,36 @@ try {
   await setAdminPassword(base, setup);
 
   const call = async (method, url, body) => {
-    const res = await fetch(`${base}${url}`, { method, headers: { 'X-Auth-Token': setup.token, 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) });
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { 'X-Auth-Token': setup.token, 'Content-Type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
     return res.json();
   };
   // One text field per page, as a long contract to be initialled throughout.
-  const fields = Array.from({ length: 50 }, (_, i) => ({ name: `Initials ${i + 1}`, type: 'text', areas: [{ page: i + 1, x: 0.7, y: 0.9, w: 0.2, h: 0.03 }] }));
-  const template = await call('POST', '/api/templates/pdf', { name: 'Fifty pages', documents: [{ name: 'contract', file: await fiftyPagePdf() }], fields });
-  const submission = await call('POST', '/api/submissions', { template_id: template.id, send_email: false, submitters: [{ role: 'First Party', email: 'bench@example.test' }] });
+  const fields = Array.from({ length: 50 }, (_, i) => ({
+    name: `Initials ${i + 1}`,
+    type: 'text',
+    areas: [{ page: i + 1, x: 0.7, y: 0.9, w: 0.2, h: 0.03 }],
+  }));
+  const template = await call('POST', '/api/templates/pdf', {
+    name: 'Fifty pages',
+    documents: [{ name: 'contract', file: await fiftyPagePdf() }],
+    fields,
+  });
+  const submission = await call('POST', '/api/submissions', {
+    template_id: template.id,
+    send_email: false,
+    submitters: [{ role: 'First Party', email: 'bench@example.test' }],
+  });
   const signingUrl = submission.submitters[0].signing_url;
 
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   await page.goto(`${base}/login`);
@@ -90,9 +115,13 @@ try {
   const signing = { ready: [], drawn: [] };
   for (let i = 0; i < warmup + iterations; i += 1) {
     const b1 = await open(`${base}/templates/${template.id}/edit`, '#template-builder[data-ready="true"]');
-    const b2 = await page.waitForSelector('.page[data-drawn="true"]', { state: 'attached', timeout: 60_000 }).then(() => page.evaluate(() => performance.now()));
+    const b2 = await page
+      .waitForSelector('.page[data-drawn="true"]', { state: 'attached', timeout: 60_000 })
+      .then(() => page.evaluate(() => performance.now()));
     const s1 = await open(signingUrl, '.page .area');
-    const s2 = await page.waitForSelector('.page[data-drawn="true"]', { state: 'attached', timeout: 60_000 }).then(() => page.evaluate(() => performance.now()));
+    const s2 = await page
+      .waitForSelector('.page[data-drawn="true"]', { state: 'attached', timeout: 60_000 })
+      .then(() => page.evaluate(() => performance.now()));
     if (i < warmup) continue;
     builder.ready.push(b1);
     builder.drawn.push(b2);
@@ -108,8 +137,12 @@ try {
   console.log(`builder first page drawn:             ${fmt(stats(builder.drawn))}`);
   console.log(`signing page fields placed (floor):   ${fmt(stats(signing.ready))}`);
   console.log(`signing page first page drawn:        ${fmt(stats(signing.drawn))}`);
-  console.log(`ratio builder / signing page (interactive, medians): ${(stats(builder.ready).median / stats(signing.ready).median).toFixed(2)}; target: builder interactive ≤ 1500 ms`);
-  console.log(`scripts: builder ${builderScript.raw} B (${builderScript.gzip} B gzip) + console ${consoleScript.raw} B (${consoleScript.gzip} B gzip); signing page ${signingScript.raw} B (${signingScript.gzip} B gzip); pdf.js is shared by both`);
+  console.log(
+    `ratio builder / signing page (interactive, medians): ${(stats(builder.ready).median / stats(signing.ready).median).toFixed(2)}; target: builder interactive ≤ 1500 ms`,
+  );
+  console.log(
+    `scripts: builder ${builderScript.raw} B (${builderScript.gzip} B gzip) + console ${consoleScript.raw} B (${consoleScript.gzip} B gzip); signing page ${signingScript.raw} B (${signingScript.gzip} B gzip); pdf.js is shared by both`,
+  );
 } finally {
   await browser?.close();
   await server?.stop();

@@ -41,9 +41,13 @@ function tenPageDocx() {
   for (let i = 1; i <= DOCX_PAGES; i += 1) {
     body += para(`Section ${i}: obligations of [[client_name]]`, true);
     for (let c = 1; c <= 8; c += 1) {
-      body += para(`${i}.${c} [[client_name]] and [[provider_name]] agree that the services described in this section are delivered as set out in the order form, that invoices are paid within thirty days, and that either party may end this section with ninety days of written notice.`);
+      body += para(
+        `${i}.${c} [[client_name]] and [[provider_name]] agree that the services described in this section are delivered as set out in the order form, that invoices are paid within thirty days, and that either party may end this section with ninety days of written notice.`,
+      );
     }
-    const rows = [['Item', 'Quantity', 'Price']].concat(Array.from({ length: 5 }, (_, r) => [`Service ${i}.${r + 1}`, String(r + 1), `[[price_${r + 1}]]`]));
+    const rows = [['Item', 'Quantity', 'Price']].concat(
+      Array.from({ length: 5 }, (_, r) => [`Service ${i}.${r + 1}`, String(r + 1), `[[price_${r + 1}]]`]),
+    );
     body += `<w:tbl><w:tblPr><w:tblBorders><w:top w:val="single" w:sz="4"/><w:bottom w:val="single" w:sz="4"/><w:insideH w:val="single" w:sz="4"/></w:tblBorders></w:tblPr>${rows.map((cells) => `<w:tr>${cells.map(cell).join('')}</w:tr>`).join('')}</w:tbl>`;
     if (i < DOCX_PAGES) body += '<w:p><w:r><w:br w:type="page"/></w:r></w:p>';
   }
@@ -56,7 +60,9 @@ function tenPageDocx() {
         `<Override PartName="/word/document.xml" ContentType="${PART}.document.main+xml"/>` +
         `<Override PartName="/word/header1.xml" ContentType="${PART}.header+xml"/><Override PartName="/word/footer1.xml" ContentType="${PART}.footer+xml"/></Types>`,
     ),
-    '_rels/.rels': strToU8(`${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="word/document.xml"/></Relationships>`),
+    '_rels/.rels': strToU8(
+      `${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
     'word/_rels/document.xml.rels': strToU8(
       `${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
         `<Relationship Id="rh" Type="${R}/header" Target="header1.xml"/><Relationship Id="rf" Type="${R}/footer" Target="footer1.xml"/></Relationships>`,
@@ -77,7 +83,12 @@ async function fiftyPagePdf() {
     const page = pdf.addPage([612, 792]);
     page.drawText(`Section ${i}`, { x: 72, y: 720, size: 16, font });
     for (let line = 0; line < 40; line += 1) {
-      page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms set out in this section of the agreement.`, { x: 72, y: 690 - line * 15, size: 10, font });
+      page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms set out in this section of the agreement.`, {
+        x: 72,
+        y: 690 - line * 15,
+        size: 10,
+        font,
+      });
     }
   }
   return pdf.save();
@@ -162,12 +173,31 @@ const html = rendererHtml();
 const persist = mkdtempSync(path.join(tmpdir(), 'bench-docgen-'));
 const port = await freePort();
 const inspectorPort = await freePort();
-const child = spawn('npx', ['wrangler', 'dev', '--config', 'bench/docgen/wrangler.toml', '--port', String(port), '--inspector-port', String(inspectorPort), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'warn'], {
-  cwd: root,
-  env: benchEnv,
-  stdio: ['ignore', 'pipe', 'pipe'],
-  detached: true,
-});
+const child = spawn(
+  'npx',
+  [
+    'wrangler',
+    'dev',
+    '--config',
+    'bench/docgen/wrangler.toml',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspectorPort),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    persist,
+    '--log-level',
+    'warn',
+  ],
+  {
+    cwd: root,
+    env: benchEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  },
+);
 child.stderr.on('data', (d) => process.env.BENCH_DEBUG && process.stderr.write(d));
 try {
   const url = `http://127.0.0.1:${port}`;
@@ -197,8 +227,12 @@ try {
   const df = median(docxFloor);
   console.log(`bench/docgen — ${iterations} runs of each after ${smoke ? 'no' : '1'} warm-up; every run starts its browser`);
   console.log(`${DOCX_PAGES}-page DOCX (${(docx.byteLength / 1024).toFixed(0)} KB) to PDF`);
-  console.log(`  service  convertDocxUploads: unzip, docxtemplater, mammoth, Browser Rendering   median ${fmt(dm)}  (${(dm / DOCX_PAGES).toFixed(0)} ms a page)`);
-  console.log(`  floor    same Chromium printing mammoth's HTML with the same options         median ${fmt(df)}  (${(df / DOCX_PAGES).toFixed(0)} ms a page)`);
+  console.log(
+    `  service  convertDocxUploads: unzip, docxtemplater, mammoth, Browser Rendering   median ${fmt(dm)}  (${(dm / DOCX_PAGES).toFixed(0)} ms a page)`,
+  );
+  console.log(
+    `  floor    same Chromium printing mammoth's HTML with the same options         median ${fmt(df)}  (${(df / DOCX_PAGES).toFixed(0)} ms a page)`,
+  );
   console.log(`  ratio (median service / median floor): ${(dm / df).toFixed(2)}`);
   const m = median(measured);
   const f = median(floor);

@@ -37,7 +37,14 @@ async function thumbnails(request: Request, env: Env, url: URL): Promise<Respons
 }
 
 async function docx(request: Request, env: Env): Promise<Response> {
-  const uploads = [{ label: 'bench.docx', name: 'bench.docx', bytes: new Uint8Array(await request.arrayBuffer()), contentType: 'application/octet-stream' }];
+  const uploads = [
+    {
+      label: 'bench.docx',
+      name: 'bench.docx',
+      bytes: new Uint8Array(await request.arrayBuffer()),
+      contentType: 'application/octet-stream',
+    },
+  ];
   await convertDocxUploads(launcherOf(env), uploads);
   const { pageCount } = await inspectPdf(uploads[0].bytes);
   return Response.json({ pages: pageCount });

@@ -65,9 +65,7 @@ function seedSql(tokens) {
     const hash = createHash('sha256').update(token).digest('hex');
     return `(1, 1, 'bench ${i}', '${hash}', '${token.slice(0, 12)}')`;
   });
-  return [
-    `INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES ${rows.join(',\n')};`,
-  ].join('\n');
+  return [`INSERT INTO access_tokens (account_id, user_id, name, token_hash, token_prefix) VALUES ${rows.join(',\n')};`].join('\n');
 }
 
 async function startServer(name, vars, tokens) {
@@ -86,8 +84,22 @@ async function startServer(name, vars, tokens) {
   // Its own process group, so stopping it also stops the workerd it starts (and nothing else).
   const child = spawn(
     'npx',
-    ['wrangler', 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--persist-to', persist,
-      '--show-interactive-dev-session=false', '--log-level', 'warn', ...varArgs],
+    [
+      'wrangler',
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--persist-to',
+      persist,
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+      ...varArgs,
+    ],
     { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true },
   );
   const server = { name, base: `http://127.0.0.1:${port}`, tokens, pgid: child.pid, stop: () => process.kill(-child.pid, 'SIGTERM') };
@@ -144,7 +156,15 @@ async function load(server, seconds) {
     ],
   });
   const cpuMs = ((groupCpuSeconds(server.pgid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
-  return { cpuMs, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx, errors: result.errors };
+  return {
+    cpuMs,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 const servers = [];
@@ -165,13 +185,19 @@ try {
   // token's first request of the day does in production), then JIT and D1 page cache.
   for (const server of [on, off]) {
     for (let i = 0; i < tokens.length; i += 16) {
-      await Promise.all(tokens.slice(i, i + 16).map((token) => fetch(`${server.base}/api/user`, { headers: { 'X-Auth-Token': token } }).then((r) => r.arrayBuffer())));
+      await Promise.all(
+        tokens
+          .slice(i, i + 16)
+          .map((token) => fetch(`${server.base}/api/user`, { headers: { 'X-Auth-Token': token } }).then((r) => r.arrayBuffer())),
+      );
     }
     await load(server, smoke ? 1 : 3);
   }
   const totals = { on: [], off: [] };
   const report = (round, server, r) =>
-    console.log(`round ${round} ${server.name.padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  cpu ${r.cpuMs.toFixed(2)} ms/req  non-2xx ${r.non2xx}  errors ${r.errors}`);
+    console.log(
+      `round ${round} ${server.name.padEnd(3)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  cpu ${r.cpuMs.toFixed(2)} ms/req  non-2xx ${r.non2xx}  errors ${r.errors}`,
+    );
   for (let round = 1; round <= ROUNDS; round += 1) {
     if (MODE === 'concurrent') {
       // Both servers loaded at the same time: the same machine load for both, and no idle gap in
@@ -202,7 +228,9 @@ try {
   if (process.platform === 'linux') {
     const cpuOn = cpu(totals.on);
     const cpuOff = cpu(totals.off);
-    console.log(`server CPU per request         : on ${cpuOn.toFixed(2)} ms, off ${cpuOff.toFixed(2)} ms; ratio off/on ${(cpuOff / cpuOn).toFixed(2)}`);
+    console.log(
+      `server CPU per request         : on ${cpuOn.toFixed(2)} ms, off ${cpuOff.toFixed(2)} ms; ratio off/on ${(cpuOff / cpuOn).toFixed(2)}`,
+    );
   }
   if (failures) console.log(`warning: ${failures} non-2xx responses or errors; the figures are not comparable`);
   if (smoke && failures) process.exitCode = 1;

@@ -23,7 +23,12 @@ async function makePdf(pages, noiseBytesPerPage = 0) {
   for (let i = 1; i <= pages; i += 1) {
     const page = pdf.addPage([612, 792]);
     for (let line = 0; line < 40; line += 1) {
-      page.drawText(`Page ${i}, clause ${line + 1}: the parties agree to the terms set out in this agreement.`, { x: 40, y: 750 - line * 18, size: 10, font });
+      page.drawText(`Page ${i}, clause ${line + 1}: the parties agree to the terms set out in this agreement.`, {
+        x: 40,
+        y: 750 - line * 18,
+        size: 10,
+        font,
+      });
     }
     if (noiseBytesPerPage) {
       // Incompressible content (random bytes in a stream) to reach a realistic large file size.
@@ -35,14 +40,21 @@ async function makePdf(pages, noiseBytesPerPage = 0) {
   return pdf.save();
 }
 
-const server = shared ? undefined : spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = shared
+  ? undefined
+  : spawn('wrangler', ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--var', 'ENVIRONMENT:development'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
 process.on('exit', () => server?.kill('SIGTERM'));
 
 async function waitForServer() {
   for (let i = 0; i < 360; i += 1) {
     try {
       if ((await fetch(`${base}/api/openapi.json`)).ok) return;
-    } catch { /* not there yet: try again */ }
+    } catch {
+      /* not there yet: try again */
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error('wrangler dev did not start');
@@ -61,9 +73,17 @@ function workerdPids() {
   const out = [];
   const walk = (pid) => {
     let children = '';
-    try { children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8'); } catch { return; }
+    try {
+      children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8');
+    } catch {
+      return;
+    }
     for (const child of children.trim().split(/\s+/).filter(Boolean)) {
-      try { if (readFileSync(`/proc/${child}/comm`, 'utf8').includes('workerd')) out.push(child); } catch { /* the process ended meanwhile */ }
+      try {
+        if (readFileSync(`/proc/${child}/comm`, 'utf8').includes('workerd')) out.push(child);
+      } catch {
+        /* the process ended meanwhile */
+      }
       walk(child);
     }
   };
@@ -112,9 +132,19 @@ console.log(`bench/seal  (50 pages, ${(doc.length / 1024).toFixed(0)} KB, 30 fie
 console.log(`  floor    pdf-lib load + save:                    ${median(floor).toFixed(0)} ms`);
 console.log(`  subject  stamp + audit trail + PAdES signature:  ${median(subject).toFixed(0)} ms`);
 console.log(`  ratio    ${(median(subject) / median(floor)).toFixed(2)} (target ≤ 1.5)`);
-console.log(`  B-B      ${median(subject).toFixed(0)} ms   |   B-LTA ${median(ltaTotal).toFixed(0)} ms in all (signature timestamp, DSS with OCSP, document timestamp)`);
-console.log(`  network  ${median(ltaNetwork).toFixed(0)} ms waiting on the local TSA (2 requests, openssl per reply; the OCSP answer is cached after the warm-up seal)`);
-console.log(`  B-LTA without network ${median(ltaLocal).toFixed(0)} ms: +${(median(ltaLocal) - median(subject)).toFixed(0)} ms over B-B (target ≤ 30)`);
-console.log(`  aes      ${median(aes).toFixed(0)} ms at B-B: 3 signers each stamping their fields and signing (key and certificate issued per signature) as incremental updates, then the seal (${(median(aes) / median(subject)).toFixed(2)}× the seal alone)`);
-console.log(`  20 MB    ${(big.length / 1e6).toFixed(1)} MB document sealed in ${bigMs.toFixed(0)} ms; workerd RSS before ${before.map((m) => m.toFixed(0)).join('/')} MB, peak ${peak.map((m) => m.toFixed(0)).join('/')} MB (whole process, includes the runtime's own ~${Math.min(...before).toFixed(0)} MB)`);
+console.log(
+  `  B-B      ${median(subject).toFixed(0)} ms   |   B-LTA ${median(ltaTotal).toFixed(0)} ms in all (signature timestamp, DSS with OCSP, document timestamp)`,
+);
+console.log(
+  `  network  ${median(ltaNetwork).toFixed(0)} ms waiting on the local TSA (2 requests, openssl per reply; the OCSP answer is cached after the warm-up seal)`,
+);
+console.log(
+  `  B-LTA without network ${median(ltaLocal).toFixed(0)} ms: +${(median(ltaLocal) - median(subject)).toFixed(0)} ms over B-B (target ≤ 30)`,
+);
+console.log(
+  `  aes      ${median(aes).toFixed(0)} ms at B-B: 3 signers each stamping their fields and signing (key and certificate issued per signature) as incremental updates, then the seal (${(median(aes) / median(subject)).toFixed(2)}× the seal alone)`,
+);
+console.log(
+  `  20 MB    ${(big.length / 1e6).toFixed(1)} MB document sealed in ${bigMs.toFixed(0)} ms; workerd RSS before ${before.map((m) => m.toFixed(0)).join('/')} MB, peak ${peak.map((m) => m.toFixed(0)).join('/')} MB (whole process, includes the runtime's own ~${Math.min(...before).toFixed(0)} MB)`,
+);
 process.exit(0);

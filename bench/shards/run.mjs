@@ -54,7 +54,8 @@ function groupCpu(pgid) {
       const key = name.startsWith('workerd') ? 'workerd' : name === 'node' || name.startsWith('MainThread') ? 'wrangler' : 'other';
       byName[key] = (byName[key] ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS;
       if (key === 'workerd') {
-        for (const tid of readdirSync(`/proc/${entry}/task`)) byName.threads[`${entry}/${tid}`] = threadCpu(`/proc/${entry}/task/${tid}/stat`);
+        for (const tid of readdirSync(`/proc/${entry}/task`))
+          byName.threads[`${entry}/${tid}`] = threadCpu(`/proc/${entry}/task/${tid}/stat`);
       }
     } catch {
       // the process ended meanwhile
@@ -80,8 +81,23 @@ function startServer(dir, config, port, inspector) {
   const vars = { ENVIRONMENT: 'development', LIMITS_DISABLED: 'true', D1_TIMING: 'true' };
   const child = spawn(
     join(root, 'node_modules', '.bin', 'wrangler'),
-    ['dev', '--config', config, '--persist-to', dir, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
-      '--show-interactive-dev-session=false', '--log-level', 'warn', ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])],
+    [
+      'dev',
+      '--config',
+      config,
+      '--persist-to',
+      dir,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+      ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+    ],
     // Its own process group: the CPU split reads it, and stopping it stops its workerd too.
     { cwd: root, env: benchEnv, stdio: ['ignore', 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'], detached: true },
   );
@@ -106,7 +122,14 @@ async function call(base, method, path, auth, body) {
   const text = await res.text();
   const ms = performance.now() - started;
   const timing = res.headers.get('Server-Timing')?.match(/d1;dur=([\d.]+);desc="(\d+) calls"/);
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text, ms, d1Ms: timing ? Number(timing[1]) : NaN, d1Calls: timing ? Number(timing[2]) : NaN };
+  return {
+    status: res.status,
+    json: text ? JSON.parse(text) : undefined,
+    text,
+    ms,
+    d1Ms: timing ? Number(timing[1]) : NaN,
+    d1Calls: timing ? Number(timing[2]) : NaN,
+  };
 }
 
 async function must(promise, expected) {
@@ -119,13 +142,22 @@ async function must(promise, expected) {
 async function prepareAccounts(base, partnerKey, pdf) {
   const accounts = [];
   for (let i = 0; i < ACCOUNTS; i += 1) {
-    const account = await must(call(base, 'POST', '/api/partner/v1/accounts', partnerKey, { name: `Tenant ${i}`, plan: 'enterprise' }), 201);
-    const { token } = await must(call(base, 'POST', `/api/partner/v1/accounts/${account.id}/access_tokens`, partnerKey, { email: `admin${i}@tenant.test` }), 201);
-    const template = await must(call(base, 'POST', '/api/templates/pdf', token, {
-      name: 'Agreement',
-      documents: [{ name: 'agreement', file: pdf }],
-      fields: [{ name: 'Name', type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
-    }), 201);
+    const account = await must(
+      call(base, 'POST', '/api/partner/v1/accounts', partnerKey, { name: `Tenant ${i}`, plan: 'enterprise' }),
+      201,
+    );
+    const { token } = await must(
+      call(base, 'POST', `/api/partner/v1/accounts/${account.id}/access_tokens`, partnerKey, { email: `admin${i}@tenant.test` }),
+      201,
+    );
+    const template = await must(
+      call(base, 'POST', '/api/templates/pdf', token, {
+        name: 'Agreement',
+        documents: [{ name: 'agreement', file: pdf }],
+        fields: [{ name: 'Name', type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
+      }),
+      201,
+    );
     accounts.push({ id: account.id, token, templateId: template.id });
   }
   return accounts;
@@ -178,11 +210,19 @@ function shardFiles(dir) {
       if (!seq || (hasAccounts && db.prepare('SELECT count(*) AS n FROM accounts').get().n > 0)) continue; // the control database
       const bytes = db.prepare('PRAGMA page_count').get().page_count * db.prepare('PRAGMA page_size').get().page_size;
       const rows = Object.fromEntries(
-        ['submissions', 'submitters', 'submission_events', 'events', 'messages', 'audit_events'].map((table) => [table, db.prepare(`SELECT count(*) AS n FROM ${table}`).get().n]),
+        ['submissions', 'submitters', 'submission_events', 'events', 'messages', 'audit_events'].map((table) => [
+          table,
+          db.prepare(`SELECT count(*) AS n FROM ${table}`).get().n,
+        ]),
       );
       // Bytes in use per table, its indexes included (dbstat: page size less unused space).
       const used = Object.fromEntries(
-        db.prepare('SELECT m.tbl_name AS name, sum(s.pgsize - s.unused) AS used FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name').all().map((r) => [r.name, r.used]),
+        db
+          .prepare(
+            'SELECT m.tbl_name AS name, sum(s.pgsize - s.unused) AS used FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name',
+          )
+          .all()
+          .map((r) => [r.name, r.used]),
       );
       found.push({ file, shard: Math.floor(Number(seq.seq) / 2 ** 32), bytes, rows, used });
     } catch {
@@ -214,7 +254,10 @@ async function runWith(base, shards, partnerKey, pdf) {
     const workerd = cpu('workerd');
     const wrangler = cpu('wrangler') + cpu('other');
     const generator = after.self - before.self;
-    const busiestThread = Math.max(0, ...Object.entries(after.group.threads).map(([tid, seconds]) => seconds - (before.group.threads[tid] ?? seconds)));
+    const busiestThread = Math.max(
+      0,
+      ...Object.entries(after.group.threads).map(([tid, seconds]) => seconds - (before.group.threads[tid] ?? seconds)),
+    );
     const busy = after.machine.busy - before.machine.busy;
     return {
       dir,
@@ -231,7 +274,14 @@ async function runWith(base, shards, partnerKey, pdf) {
       d1Calls: mean(ok.map((s) => s.d1Calls)),
       d1Share: mean(ok.map((s) => s.d1Ms / s.ms)),
       cpuMsPerRequest: (workerd * 1000) / ok.length,
-      cores: { workerdThread: busiestThread / elapsed, workerd: workerd / elapsed, wrangler: wrangler / elapsed, generator: generator / elapsed, rest: Math.max(0, busy - workerd - wrangler - generator) / elapsed, busy: busy / elapsed },
+      cores: {
+        workerdThread: busiestThread / elapsed,
+        workerd: workerd / elapsed,
+        wrangler: wrangler / elapsed,
+        generator: generator / elapsed,
+        rest: Math.max(0, busy - workerd - wrangler - generator) / elapsed,
+        busy: busy / elapsed,
+      },
       accountsPerShard: accounts.length / shards,
     };
   } finally {
@@ -252,7 +302,11 @@ try {
     partnerKey = seedBenchState(base).partner_key;
     cpSync(join(root, '.dev.vars'), join(base, '.dev.vars'));
   } else {
-    const setup = spawnSync(process.execPath, ['scripts/setup.mjs', '--json', '--config', join(base, 'wrangler.toml'), '--persist-to', base], { cwd: root, env: benchEnv, encoding: 'utf8' });
+    const setup = spawnSync(
+      process.execPath,
+      ['scripts/setup.mjs', '--json', '--config', join(base, 'wrangler.toml'), '--persist-to', base],
+      { cwd: root, env: benchEnv, encoding: 'utf8' },
+    );
     if (setup.status !== 0) throw new Error(`setup.mjs failed:\n${setup.stdout}\n${setup.stderr}`);
     partnerKey = JSON.parse(setup.stdout.trim().split('\n').pop()).partner_key;
   }
@@ -270,7 +324,9 @@ try {
   }
 
   const fmt = (n, digits = 1) => n.toFixed(digits);
-  console.log(`bench/shards — wrangler dev, local D1, ${ACCOUNTS} accounts, ${CONNECTIONS} connections, ${SECONDS} s per shard count, ${cpus().length} cores`);
+  console.log(
+    `bench/shards — wrangler dev, local D1, ${ACCOUNTS} accounts, ${CONNECTIONS} connections, ${SECONDS} s per shard count, ${cpus().length} cores`,
+  );
   console.log('  operation = POST /api/submissions (1 signer) + PUT /api/submitters/{id} {completed: true}');
   for (const r of results) {
     console.log(
@@ -286,7 +342,9 @@ try {
   // The most shards measured against one: 4:1 in the full run.
   const four = results.length > 1 ? results[results.length - 1] : undefined;
   if (one && four) {
-    console.log(`  ratio ${four.shards}:1  throughput ${fmt(four.opsPerSecond / one.opsPerSecond, 2)} (target ≥ 1.5), D1 time per request ${fmt(four.d1Ms / one.d1Ms, 2)}×`);
+    console.log(
+      `  ratio ${four.shards}:1  throughput ${fmt(four.opsPerSecond / one.opsPerSecond, 2)} (target ≥ 1.5), D1 time per request ${fmt(four.d1Ms / one.d1Ms, 2)}×`,
+    );
     const saturated = four.cores.busy > cpus().length * 0.9;
     // Local workerd runs the Worker and every local D1 database on one thread: near one core, that is the bound.
     const workerdBound = four.cores.workerdThread > 0.9;
@@ -305,12 +363,21 @@ try {
     console.log(
       `  shard file after the 1-shard run: +${fmt(grown / 1024 / 1024, 2)} MB for ${submissions} submissions (${ACCOUNTS} templates) = ${fmt(grown / submissions, 0)} bytes per submission`,
     );
-    console.log(`  rows per submission: ${Object.entries(shard.rows).map(([t, n]) => `${t} ${fmt(n / submissions, 2)}`).join(', ')}`);
+    console.log(
+      `  rows per submission: ${Object.entries(shard.rows)
+        .map(([t, n]) => `${t} ${fmt(n / submissions, 2)}`)
+        .join(', ')}`,
+    );
     const perTable = Object.entries(shard.used)
       .map(([table, used]) => [table, (used - (emptyShard.used[table] ?? 0)) / submissions])
       .filter(([, bytes]) => bytes >= 1)
       .sort((a, b) => b[1] - a[1]);
-    console.log(`  bytes in use per submission (rows + indexes): ${perTable.map(([t, b]) => `${t} ${fmt(b, 0)}`).join(', ')}; total ${fmt(perTable.reduce((a, [, b]) => a + b, 0), 0)}`);
+    console.log(
+      `  bytes in use per submission (rows + indexes): ${perTable.map(([t, b]) => `${t} ${fmt(b, 0)}`).join(', ')}; total ${fmt(
+        perTable.reduce((a, [, b]) => a + b, 0),
+        0,
+      )}`,
+    );
   }
 } finally {
   for (const dir of work) rmSync(dir, { recursive: true, force: true });

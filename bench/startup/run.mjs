@@ -61,7 +61,9 @@ console.log('');
 console.log(`startup CPU (wrangler check startup, active, median of ${rounds})`);
 console.log(`  project     ${p.toFixed(1).padStart(7)} ms   bundle ${kib(projectKib)} (gzip ${kib(projectGzip)})`);
 console.log(`  bare Hono   ${b.toFixed(1).padStart(7)} ms   bundle ${kib(bareKib)} (gzip ${kib(bareGzip)})`);
-console.log(`  ratio       ${(p / Math.max(b, 1)).toFixed(1)}× the floor (floor counted as at least 1 ms), bundle ${(projectKib / bareKib).toFixed(0)}×`);
+console.log(
+  `  ratio       ${(p / Math.max(b, 1)).toFixed(1)}× the floor (floor counted as at least 1 ms), bundle ${(projectKib / bareKib).toFixed(0)}×`,
+);
 console.log(`  target      project ≤ ${TARGET_MS} ms: ${p <= TARGET_MS ? 'met' : 'NOT met'}`);
 
 if (modules > 0) printHeaviestModules(project.at(-1).profile, modules);

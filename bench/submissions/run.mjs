@@ -36,7 +36,11 @@ async function main() {
     // A restarted server listens on a new port.
     const base = () => server.base;
     const call = async (method, url, body) => {
-      const res = await fetch(`${base()}${url}`, { method, headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, body: body && JSON.stringify(body) }).catch((err) => {
+      const res = await fetch(`${base()}${url}`, {
+        method,
+        headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' },
+        body: body && JSON.stringify(body),
+      }).catch((err) => {
         throw new Error(`${method} ${url} failed: ${err.cause?.code ?? err.message}`);
       });
       const json = await res.json();
@@ -58,7 +62,9 @@ async function main() {
     for (let r = 0; r < REQUESTS; r += 1) {
       const created = await call('POST', '/api/submissions', {
         template_id: template.id,
-        submissions: Array.from({ length: PER_REQUEST }, (_, i) => ({ submitters: [{ email: `signer${r * PER_REQUEST + i}@example.com`, name: `Signer ${r * PER_REQUEST + i}` }] })),
+        submissions: Array.from({ length: PER_REQUEST }, (_, i) => ({
+          submitters: [{ email: `signer${r * PER_REQUEST + i}@example.com`, name: `Signer ${r * PER_REQUEST + i}` }],
+        })),
       });
       if (created.length !== PER_REQUEST) throw new Error('bulk create returned the wrong count');
     }
@@ -97,7 +103,8 @@ async function main() {
     // The seed writes the same SQLite files, so wrangler dev is stopped meanwhile.
     await server.stop();
     const seedStart = performance.now();
-    const sample = JSON.parse(d1(persist, 'SELECT template_id, template_version, document_ids, link_base FROM submissions LIMIT 1'))[0].results[0];
+    const sample = JSON.parse(d1(persist, 'SELECT template_id, template_version, document_ids, link_base FROM submissions LIMIT 1'))[0]
+      .results[0];
     // Smoke: one statement for all ten chunks' rows; the full run keeps each wrangler call at 9,900.
     for (let chunk = 0; chunk < (smoke ? 1 : 10); chunk += 1) {
       const from = chunk * SEED_CHUNK + 1;
@@ -120,10 +127,16 @@ async function main() {
 
     const ratio = Math.max(large.p1 / small.p1, large.p100 / small.p100);
     console.log(`bench/submissions — wrangler dev, local D1, ${iterations} timed list requests per case`);
-    console.log(`  create: ${CREATES} submissions in ${REQUESTS} bulk requests: ${createMs.toFixed(0)} ms, ${(createMs / CREATES).toFixed(2)} ms per submission (target ≤ 1.5)`);
+    console.log(
+      `  create: ${CREATES} submissions in ${REQUESTS} bulk requests: ${createMs.toFixed(0)} ms, ${(createMs / CREATES).toFixed(2)} ms per submission (target ≤ 1.5)`,
+    );
     console.log(`  list at ${CREATES} rows:    page 1 ${small.p1.toFixed(1)} ms   page ${FAR_PAGE} ${small.p100.toFixed(1)} ms (median)`);
-    console.log(`  list at ${count} rows:  page 1 ${large.p1.toFixed(1)} ms   page ${FAR_PAGE} ${large.p100.toFixed(1)} ms (median; seeded in ${(seedMs / 1000).toFixed(0)} s)`);
-    console.log(`  ratio 100k/1k: page 1 ${(large.p1 / small.p1).toFixed(2)}, page ${FAR_PAGE} ${(large.p100 / small.p100).toFixed(2)}; worst ${ratio.toFixed(2)} (target ≤ 1.3)`);
+    console.log(
+      `  list at ${count} rows:  page 1 ${large.p1.toFixed(1)} ms   page ${FAR_PAGE} ${large.p100.toFixed(1)} ms (median; seeded in ${(seedMs / 1000).toFixed(0)} s)`,
+    );
+    console.log(
+      `  ratio 100k/1k: page 1 ${(large.p1 / small.p1).toFixed(2)}, page ${FAR_PAGE} ${(large.p100 / small.p100).toFixed(2)}; worst ${ratio.toFixed(2)} (target ≤ 1.3)`,
+    );
   } finally {
     await server?.stop();
     rmSync(persist, { recursive: true, force: true });

@@ -21,7 +21,12 @@ async function fiftyPagePdf() {
     const page = pdf.addPage([612, 792]);
     page.drawText(`Section ${i}`, { x: 72, y: 720, size: 16, font });
     for (let line = 0; line < 40; line += 1) {
-      page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms set out in this section of the agreement.`, { x: 72, y: 690 - line * 15, size: 10, font });
+      page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms set out in this section of the agreement.`, {
+        x: 72,
+        y: 690 - line * 15,
+        size: 10,
+        font,
+      });
     }
   }
   return pdf.save();
@@ -31,8 +36,13 @@ async function fiftyPagePdf() {
 function processTree(pid) {
   let children = [];
   try {
-    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch { /* not there yet: try again */ }
+    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    /* not there yet: try again */
+  }
   return [pid, ...children.flatMap(processTree)];
 }
 
@@ -83,10 +93,14 @@ async function main() {
       const form = new FormData();
       form.set('name', 'Bench contract');
       form.set('documents[0][file]', new File([pdf], 'contract.pdf', { type: 'application/pdf' }));
-      form.set('fields', JSON.stringify([{ name: 'Signature', type: 'signature', areas: [{ page: 50, x: 0.1, y: 0.8, w: 0.3, h: 0.05 }] }]));
+      form.set(
+        'fields',
+        JSON.stringify([{ name: 'Signature', type: 'signature', areas: [{ page: 50, x: 0.1, y: 0.8, w: 0.3, h: 0.05 }] }]),
+      );
       const res = await fetch(`${apiUrl}/api/templates/pdf`, { method: 'POST', headers: { 'X-Auth-Token': token }, body: form });
       const body = await res.json();
-      if (res.status !== 201 || body.documents[0].page_count !== 50) throw new Error(`API answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+      if (res.status !== 201 || body.documents[0].page_count !== 50)
+        throw new Error(`API answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
     };
     const viaFloor = async () => {
       const res = await fetch(floorUrl, { method: 'POST', headers: { 'Content-Type': 'application/pdf' }, body: pdf });
@@ -111,7 +125,9 @@ async function main() {
     const a = stats(apiTimes);
     const f = stats(floorTimes);
     const fmt = (n) => `${n.toFixed(1)} ms`;
-    console.log(`bench/templates — 50-page PDF (${(pdf.byteLength / 1024).toFixed(0)} KB), ${iterations} runs each after ${warmup} warm-up`);
+    console.log(
+      `bench/templates — 50-page PDF (${(pdf.byteLength / 1024).toFixed(0)} KB), ${iterations} runs each after ${warmup} warm-up`,
+    );
     console.log(`  API  POST /api/templates/pdf   median ${fmt(a.median)}   p95 ${fmt(a.p95)}`);
     console.log(`  floor pdf-lib load + R2 put    median ${fmt(f.median)}   p95 ${fmt(f.p95)}`);
     console.log(`  ratio (median API / median floor): ${(a.median / f.median).toFixed(2)}  (target ≤ 1.5)`);

@@ -16,7 +16,12 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { seedBenchAccount } from '../local-wrangler.mjs';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : [])).filter((e) => e.length));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .map((a, i, all) => (a.startsWith('--') ? [a.slice(2), all[i + 1]] : []))
+    .filter((e) => e.length),
+);
 // `--smoke`: 20 events at 20/s (bench/smoke.mjs, in CI).
 const SMOKE = process.argv.includes('--smoke');
 const EVENTS = SMOKE ? 20 : Number(args.events ?? 1000);
@@ -82,7 +87,21 @@ const token = seedBenchAccount(state);
 const port = await freePort();
 const dev = spawn(
   wrangler,
-  ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--var', `WEBHOOK_ALLOW_HOSTS:127.0.0.1:${receiverPort}`, '--var', 'ENVIRONMENT:development', '--var', 'D1_TIMING:true'],
+  [
+    'dev',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    state,
+    '--var',
+    `WEBHOOK_ALLOW_HOSTS:127.0.0.1:${receiverPort}`,
+    '--var',
+    'ENVIRONMENT:development',
+    '--var',
+    'D1_TIMING:true',
+  ],
   { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 );
 let devLog = '';
@@ -91,7 +110,9 @@ dev.stderr.on('data', (d) => (devLog += d));
 const stopDev = () => {
   try {
     process.kill(-dev.pid, 'SIGTERM');
-  } catch { /* not there yet: try again */ }
+  } catch {
+    /* not there yet: try again */
+  }
 };
 process.on('exit', stopDev);
 const base = `http://127.0.0.1:${port}`;
@@ -99,7 +120,9 @@ for (let i = 0; ; i += 1) {
   if (i > 120) throw new Error(`wrangler dev did not start:\n${devLog}`);
   try {
     if ((await fetch(`${base}/api/openapi.json`)).ok) break;
-  } catch { /* not there yet: try again */ }
+  } catch {
+    /* not there yet: try again */
+  }
   await sleep(500);
 }
 
@@ -120,7 +143,11 @@ for (let i = 0; i < EVENTS; i += 1) {
   const wait = due - Date.now();
   if (wait > 0) await sleep(wait);
   posts.push(
-    fetch(`${base}/dev/events`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ account_id: 1, event: 'form.completed' }) }).then(async (r) => {
+    fetch(`${base}/dev/events`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ account_id: 1, event: 'form.completed' }),
+    }).then(async (r) => {
       if (r.status !== 201) throw new Error(`/dev/events answered ${r.status}: ${await r.text()}`);
       producerD1Calls += Number(/desc="(\d+) calls"/.exec(r.headers.get('server-timing') ?? '')?.[1] ?? NaN);
     }),
@@ -142,7 +169,11 @@ const floor = [];
 for (let i = 0; i < EVENTS; i += 1) {
   const id = String(i);
   const sent = performance.timeOrigin + performance.now();
-  await fetch(`http://127.0.0.1:${receiverPort}/floor`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Floor-Id': id }, body: sampleBody });
+  await fetch(`http://127.0.0.1:${receiverPort}/floor`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Floor-Id': id },
+    body: sampleBody,
+  });
   floor.push(floorArrivals.get(id) - sent);
 }
 floor.sort((x, y) => x - y);
@@ -155,7 +186,9 @@ const p50 = percentile(latencies, 50);
 const p99 = percentile(latencies, 99);
 const f50 = percentile(floor, 50);
 const f99 = percentile(floor, 99);
-console.log(`delivered ${arrivals.size}/${EVENTS} (duplicates ${duplicates}, bad signatures ${badSignatures}) in ${elapsed.toFixed(1)} s; the events were written in ${postedIn.toFixed(1)} s`);
+console.log(
+  `delivered ${arrivals.size}/${EVENTS} (duplicates ${duplicates}, bad signatures ${badSignatures}) in ${elapsed.toFixed(1)} s; the events were written in ${postedIn.toFixed(1)} s`,
+);
 console.log(`event → first delivery   p50 ${fmt(p50)}   p99 ${fmt(p99)}   max ${fmt(latencies[latencies.length - 1])}`);
 console.log(`floor (direct POST)      p50 ${fmt(f50)}   p99 ${fmt(f99)}`);
 console.log(`ratio                    p50 ×${(p50 / f50).toFixed(0)}   p99 ×${(p99 / f99).toFixed(0)}`);

@@ -5,7 +5,6 @@ import type { Child } from 'hono/jsx';
 import { raw } from 'hono/html';
 import type { Account, User } from '../db/schema/index';
 
-
 /** Who is signed in, for the navigation and the CSRF token the page's script sends. */
 export type ConsoleViewer = { user: Pick<User, 'name' | 'email' | 'role'>; account: Pick<Account, 'name'>; csrfToken: string };
 
@@ -47,7 +46,14 @@ code,.secret{font-family:ui-monospace,monospace;word-break:break-all}
 `;
 
 /** `script`: one more bundled script a page needs (the template builder); `wide` lets main use the whole width. */
-export function ConsoleLayout(props: { title: string; viewer?: ConsoleViewer; section?: ConsoleSection; script?: string; wide?: boolean; children: Child }) {
+export function ConsoleLayout(props: {
+  title: string;
+  viewer?: ConsoleViewer;
+  section?: ConsoleSection;
+  script?: string;
+  wide?: boolean;
+  children: Child;
+}) {
   const viewer = props.viewer;
   return (
     <html lang="en">

@@ -6,7 +6,6 @@ import { stampedQueue } from '../lib/shard-queues';
 import type { Account } from './schema/index';
 import { createDb, type Db } from './client';
 
-
 export function controlDb(env: DatabaseBindings): Db {
   return createDb(env.CONTROL_DB);
 }

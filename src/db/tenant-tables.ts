@@ -66,7 +66,8 @@ export function tenantTables(): TenantTable[] {
   return ordered.map((table) => {
     const config = getTableConfig(table);
     const columns = config.columns.map((column) => column.name);
-    if (!columns.includes('id') || !columns.includes('account_id')) throw new Error(`Tenant table ${config.name} needs id and account_id columns to be movable.`);
+    if (!columns.includes('id') || !columns.includes('account_id'))
+      throw new Error(`Tenant table ${config.name} needs id and account_id columns to be movable.`);
     return { name: config.name, columns };
   });
 }

@@ -12,7 +12,6 @@ export class EncryptionKeyMissing extends Error {
   }
 }
 
-
 const keys = new Map<string, Promise<CryptoKey>>();
 
 function encryptionKey(secret: string | undefined): Promise<CryptoKey> {
@@ -38,7 +37,11 @@ export async function decryptAtRest(secret: string | undefined, stored: string, 
   const [version, iv, ciphertext] = stored.split('.');
   if (version !== 'v1' || !iv || !ciphertext) throw new Error('Unrecognised encrypted value.');
   const key = await encryptionKey(secret);
-  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(iv), additionalData: encoder.encode(context) }, key, fromBase64(ciphertext));
+  const plain = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: fromBase64(iv), additionalData: encoder.encode(context) },
+    key,
+    fromBase64(ciphertext),
+  );
   return new Uint8Array(plain);
 }
 
@@ -56,7 +59,13 @@ export function derivedHmacKey(secret: string | undefined, purpose: string): Pro
     key = crypto.subtle
       .importKey('raw', encoder.encode(secret.trim()), 'HKDF', false, ['deriveKey'])
       .then((master) =>
-        crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(), info: encoder.encode(purpose) }, master, { name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign']),
+        crypto.subtle.deriveKey(
+          { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(), info: encoder.encode(purpose) },
+          master,
+          { name: 'HMAC', hash: 'SHA-256', length: 256 },
+          false,
+          ['sign'],
+        ),
       );
     hmacKeys.set(cacheKey, key);
   }

@@ -43,7 +43,13 @@ function isContainer(value: unknown): value is Container {
 }
 
 function isOmitted(value: unknown): boolean {
-  return isContainer(value) && !Array.isArray(value) && Object.keys(value).length === 2 && typeof value.sha256 === 'string' && typeof value.size === 'number';
+  return (
+    isContainer(value) &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 2 &&
+    typeof value.sha256 === 'string' &&
+    typeof value.size === 'number'
+  );
 }
 
 /** Copies the value with every string over the per-value limit replaced. */

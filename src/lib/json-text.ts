@@ -38,9 +38,14 @@ export function checkJsonValue(value: unknown, what = 'The request body'): void 
   const depths: number[] = [];
   const visit = (item: unknown, depth: number) => {
     if (typeof item === 'string') {
-      if (!wellFormed(item)) throw new ApiError(400, `${what} has a string with an unpaired UTF-16 surrogate (a \\uD800–\\uDFFF escape), which is not valid Unicode.`);
+      if (!wellFormed(item))
+        throw new ApiError(
+          400,
+          `${what} has a string with an unpaired UTF-16 surrogate (a \\uD800–\\uDFFF escape), which is not valid Unicode.`,
+        );
     } else if (item !== null && typeof item === 'object') {
-      if (depth > MAX_JSON_DEPTH) throw new ApiError(400, `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; send a flatter structure.`);
+      if (depth > MAX_JSON_DEPTH)
+        throw new ApiError(400, `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; send a flatter structure.`);
       containers.push(item);
       depths.push(depth);
     }

@@ -2,10 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from './errors';
 
-const cursorId = z.coerce
-  .number({ error: 'must be an integer id' })
-  .int('must be an integer id')
-  .positive('must be a positive integer id');
+const cursorId = z.coerce.number({ error: 'must be an integer id' }).int('must be an integer id').positive('must be a positive integer id');
 
 export const cursorQuerySchema = z.object({
   limit: z.coerce

@@ -14,6 +14,10 @@ export function stampedQueue<Body>(queue: Queue<Body>, shard: number): Queue<Bod
   const stamp = (body: Body) => ({ ...(body as object), shard }) as Body;
   return {
     send: (body, options) => queue.send(stamp(body), options),
-    sendBatch: (messages, options) => queue.sendBatch([...messages].map((m) => ({ ...m, body: stamp(m.body) })), options),
+    sendBatch: (messages, options) =>
+      queue.sendBatch(
+        [...messages].map((m) => ({ ...m, body: stamp(m.body) })),
+        options,
+      ),
   } as Queue<Body>;
 }

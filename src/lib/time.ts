@@ -17,7 +17,12 @@ export function localDate(at: string | Date, timeZone: string | undefined): stri
   const instant = at instanceof Date ? at : new Date(at);
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone: timeZone || 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: timeZone || 'UTC',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).formatToParts(instant);
   } catch {
     return instant.toISOString().slice(0, 10);
   }

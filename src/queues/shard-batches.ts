@@ -38,5 +38,9 @@ export async function consumeByShard<Body>(
     }),
   );
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed.length) throw new AggregateError(failed.map((f) => f.reason), `${batch.queue}: ${failed.length} shard part(s) failed`);
+  if (failed.length)
+    throw new AggregateError(
+      failed.map((f) => f.reason),
+      `${batch.queue}: ${failed.length} shard part(s) failed`,
+    );
 }

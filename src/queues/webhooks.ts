@@ -16,7 +16,11 @@ export type ConsumerOptions = {
  * One shard's part of a batch (src/queues/shard-batches.ts). With D1 timing on (development, bench/webhooks)
  * its D1 calls are counted into `webhookConsumerD1`.
  */
-export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, scope: ShardScope, options: ConsumerOptions = {}): Promise<void> {
+export async function handleWebhookBatch(
+  batch: MessageBatch<WebhookMessage>,
+  scope: ShardScope,
+  options: ConsumerOptions = {},
+): Promise<void> {
   if (!d1TimingOn(scope.env)) return consume(batch, scope, options);
   return withD1Time(webhookConsumerD1, () => consume(batch, scope, options));
 }

@@ -69,7 +69,9 @@ export async function readSingleFileUpload(c: Context<AppEnv>, maxBytes: number)
     throw new ApiError(400, `Send the body as application/json or multipart/form-data${type ? ` (got ${type})` : ''}.`);
   }
   if (Number(c.req.header('Content-Length') ?? NaN) > maxBytes) throw tooLarge(maxBytes);
-  const bytes = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readBodyCapped(c.req.raw, maxBytes, () => tooLarge(maxBytes));
+  const bytes = c.req.raw.bodyUsed
+    ? new Uint8Array(await c.req.arrayBuffer())
+    : await readBodyCapped(c.req.raw, maxBytes, () => tooLarge(maxBytes));
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
 
   let fields: Record<string, unknown>;

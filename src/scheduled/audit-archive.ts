@@ -69,12 +69,15 @@ export async function archiveAuditEvents(db: Db, files: R2Bucket, now: number, o
     const to = nextMonthStart(month);
     const selected = await auditEventsCreatedBetween(db, oldest.accountId, from, to, partEvents);
     // Only a created_at that is no date at all could be outside its own month's range; stop rather than spin.
-    if (selected.length === 0) throw new Error(`audit event of account ${oldest.accountId} has an unreadable created_at: ${oldest.createdAt}`);
+    if (selected.length === 0)
+      throw new Error(`audit event of account ${oldest.accountId} has an unreadable created_at: ${oldest.createdAt}`);
     // A part's id range holds only its own events (the reader walks parts by id range). Ids follow time, so
     // this cuts nothing unless events were written with chosen ids.
     const bounds = await partBounds(db, oldest.accountId, selected[0].id, selected[selected.length - 1].id, from, to);
     if (bounds.inside !== undefined) {
-      throw new Error(`audit event ${selected[0].id} of account ${oldest.accountId} lies inside the archived part starting at ${bounds.inside}`);
+      throw new Error(
+        `audit event ${selected[0].id} of account ${oldest.accountId} lies inside the archived part starting at ${bounds.inside}`,
+      );
     }
     const events = bounds.stopAt === undefined ? selected : selected.filter((event) => event.id < bounds.stopAt!);
     const firstId = events[0].id;
@@ -84,7 +87,14 @@ export async function archiveAuditEvents(db: Db, files: R2Bucket, now: number, o
     await files.put(r2Key, body, {
       sha256,
       httpMetadata: { contentType: 'application/x-ndjson' },
-      customMetadata: { sha256, account_id: String(oldest.accountId), month, first_id: String(firstId), last_id: String(lastId), event_count: String(events.length) },
+      customMetadata: {
+        sha256,
+        account_id: String(oldest.accountId),
+        month,
+        first_id: String(firstId),
+        last_id: String(lastId),
+        event_count: String(events.length),
+      },
     });
     await recordArchivedPart(
       db,

@@ -52,7 +52,10 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: 'audit archive', run: ({ db, env }, now) => archiveAuditEvents(db, env.FILES, now) },
   { name: 'rows of moved accounts', run: (scope, now) => deleteMovedAccountRows(scope, now) },
   // Control rows: once per run, with shard 0's scope (at most 20 Cloudflare lookups a minute).
-  { name: 'custom domain certificates', run: async ({ shard, control, env }) => (shard === 0 ? refreshPendingCertificates(control, env) : 0) },
+  {
+    name: 'custom domain certificates',
+    run: async ({ shard, control, env }) => (shard === 0 ? refreshPendingCertificates(control, env) : 0),
+  },
 ];
 
 export type ControlCronStep = { name: string; run(control: Db, now: number): Promise<unknown> };

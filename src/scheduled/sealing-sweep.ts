@@ -16,7 +16,14 @@ export function sweepBackoffMs(sweeps: number): number {
 
 /** Returns the ids handed to the queue. */
 export async function sweepUnsealed({ db, queues }: ShardScope, now: number): Promise<number[]> {
-  const stale = await listUnsealedCompleted(db, new Date(now - SEALING_GRACE_MS).toISOString(), now, SWEEP_LIMIT, MAX_SEAL_SWEEPS, sweepBackoffMs);
+  const stale = await listUnsealedCompleted(
+    db,
+    new Date(now - SEALING_GRACE_MS).toISOString(),
+    now,
+    SWEEP_LIMIT,
+    MAX_SEAL_SWEEPS,
+    sweepBackoffMs,
+  );
   const ids = stale.map((s) => s.id);
   await markSwept(db, ids, new Date(now).toISOString());
   for (const id of ids) await requestSealing({ sealingQueue: queues.sealing }, id);

@@ -24,7 +24,10 @@ export async function deleteAbandonedUploads({ db, env }: ShardScope, now: numbe
     // Files first: if deleting the rows fails, the next run finds them again and R2's delete of a
     // missing key is a no-op; the other order could leave files no row counts or finds.
     await env.FILES.delete(doomed.map((u) => u.r2Key));
-    await deleteSigningUploads(db, doomed.map((u) => u.id));
+    await deleteSigningUploads(
+      db,
+      doomed.map((u) => u.id),
+    );
     deleted += doomed.length;
     if (doomed.length < CLEANUP_BATCH) break;
   }

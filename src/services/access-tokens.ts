@@ -1,6 +1,11 @@
 // Issuing API tokens: the rules on scopes, IPs, expiry, ownership and plan limits.
 import type { Db } from '../db/client';
-import { countUsableAccessTokens, insertAccessToken, insertAccessTokenStatement, usableAccessTokensCountQuery } from '../db/queries/access-tokens';
+import {
+  countUsableAccessTokens,
+  insertAccessToken,
+  insertAccessTokenStatement,
+  usableAccessTokensCountQuery,
+} from '../db/queries/access-tokens';
 import { getUser } from '../db/queries/users';
 import type { AccessToken, Account, User } from '../db/schema/index';
 import type { Credential } from '../env';
@@ -25,7 +30,9 @@ export function accessTokenProblems(input: IssueTokenInput, now: number): string
   const problems: string[] = [];
   const unknown = input.scopes.filter((scope) => !isScope(scope));
   if (unknown.length) {
-    problems.push(`Unknown ${unknown.length === 1 ? 'scope' : 'scopes'} ${unknown.map((s) => `"${s}"`).join(', ')}; valid scopes are ${SCOPES.join(', ')}.`);
+    problems.push(
+      `Unknown ${unknown.length === 1 ? 'scope' : 'scopes'} ${unknown.map((s) => `"${s}"`).join(', ')}; valid scopes are ${SCOPES.join(', ')}.`,
+    );
   }
   for (const entry of input.allowedIps) {
     const problem = describeInvalidIpEntry(entry);
@@ -64,7 +71,11 @@ export async function issueAccessToken(
   // when several tokens are created at once.
   const { token, values } = await newTokenValues(caller.account.id, owner.id, input);
   const [, [row]] = await refusingPastPlanLimit(
-    () => db.batch([planLimitGuard(db, caller.account, 'accessTokens', usableAccessTokensCountQuery(db, caller.account.id, at)), insertAccessTokenStatement(db, values)]),
+    () =>
+      db.batch([
+        planLimitGuard(db, caller.account, 'accessTokens', usableAccessTokensCountQuery(db, caller.account.id, at)),
+        insertAccessTokenStatement(db, values),
+      ]),
     () => planLimitReached(caller.account, 'accessTokens', upgradeUrl),
   );
   return { token, row };

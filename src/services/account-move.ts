@@ -84,7 +84,14 @@ export async function prepareTarget({ env, control }: MoveContext, accountId: nu
 }
 
 /** (d) Copies every tenant table parent-first in pages by id, ids kept, then checks the counts agree. */
-export async function copyRows({ env }: MoveContext, accountId: number, source: number, target: number, lease: MoveLease, tables = tenantTables()): Promise<void> {
+export async function copyRows(
+  { env }: MoveContext,
+  accountId: number,
+  source: number,
+  target: number,
+  lease: MoveLease,
+  tables = tenantTables(),
+): Promise<void> {
   const from = shardScope(env, source).db;
   const to = shardScope(env, target).db;
   for (const table of tables) {
@@ -100,11 +107,16 @@ export async function copyRows({ env }: MoveContext, accountId: number, source: 
 
 async function verifyCopy({ env }: MoveContext, accountId: number, source: number, target: number): Promise<void> {
   const tables = tenantTables();
-  const [before, after] = await Promise.all([countRows(shardScope(env, source).db, tables, accountId), countRows(shardScope(env, target).db, tables, accountId)]);
+  const [before, after] = await Promise.all([
+    countRows(shardScope(env, source).db, tables, accountId),
+    countRows(shardScope(env, target).db, tables, accountId),
+  ]);
   const differing = tables.filter((table) => before.get(table.name) !== after.get(table.name));
   if (differing.length) {
     // The fence makes the source still; a difference is a fault, and the pointer stays on the source.
-    throw new Error(`Move of account ${accountId} to shard ${target}: row counts differ in ${differing.map((t) => `${t.name} (${before.get(t.name)} → ${after.get(t.name)})`).join(', ')}.`);
+    throw new Error(
+      `Move of account ${accountId} to shard ${target}: row counts differ in ${differing.map((t) => `${t.name} (${before.get(t.name)} → ${after.get(t.name)})`).join(', ')}.`,
+    );
   }
 }
 

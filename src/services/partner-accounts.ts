@@ -25,7 +25,9 @@ async function resolveAdmin(db: Db, accountId: number, input: AdminTokenInput): 
   if (existing) {
     if (existing.archivedAt) throw unprocessable(`${existing.email} was removed from this account; use another email.`);
     if (existing.role !== 'admin') {
-      throw unprocessable(`${existing.email} is ${existing.role === 'editor' ? 'an editor' : 'a viewer'} of this account, not an admin; make them an admin first or use another email.`);
+      throw unprocessable(
+        `${existing.email} is ${existing.role === 'editor' ? 'an editor' : 'a viewer'} of this account, not an admin; make them an admin first or use another email.`,
+      );
     }
     return { user: existing, created: false };
   }

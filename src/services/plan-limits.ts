@@ -28,7 +28,10 @@ export function planLimitError(message: string, upgradeUrl: string): ApiError {
 export function planLimitReached(account: Pick<Account, 'plan'>, limit: CountedLimit, upgradeUrl: string): ApiError {
   const max = planOf(account.plan).limits[limit];
   const what = WHAT[limit];
-  return planLimitError(`Your ${planOf(account.plan).name} plan allows ${max} ${max === 1 ? what.one : what.many}; ${what.remedy}.`, upgradeUrl);
+  return planLimitError(
+    `Your ${planOf(account.plan).name} plan allows ${max} ${max === 1 ? what.one : what.many}; ${what.remedy}.`,
+    upgradeUrl,
+  );
 }
 
 /**
@@ -95,12 +98,7 @@ export function storageLimitReached(account: Pick<Account, 'plan'>, usedBytes: n
 }
 
 /** Throws the plan-limit 403 when storing `addingBytes` more would pass the account's storage. */
-export function assertStorageAvailable(
-  account: Pick<Account, 'plan'>,
-  usedBytes: number,
-  addingBytes: number,
-  upgradeUrl: string,
-): void {
+export function assertStorageAvailable(account: Pick<Account, 'plan'>, usedBytes: number, addingBytes: number, upgradeUrl: string): void {
   if (usedBytes + addingBytes <= planOf(account.plan).limits.storageBytes) return;
   throw storageLimitReached(account, usedBytes, addingBytes, upgradeUrl);
 }
@@ -110,7 +108,12 @@ export function assertStorageAvailable(
  * the plan-limit 403 when `addingBytes` more would pass the plan's storage. Like `assertWithinPlanLimit`
  * it is check-then-write; `storageLimitGuard` in the writing batch makes it exact.
  */
-export async function assertStorageFor(db: Db, account: Pick<Account, 'id' | 'plan'>, addingBytes: number, upgradeUrl: string): Promise<void> {
+export async function assertStorageFor(
+  db: Db,
+  account: Pick<Account, 'id' | 'plan'>,
+  addingBytes: number,
+  upgradeUrl: string,
+): Promise<void> {
   if (!Number.isFinite(planOf(account.plan).limits.storageBytes)) return;
   assertStorageAvailable(account, await storedBytes(db, account.id), addingBytes, upgradeUrl);
 }

@@ -89,7 +89,8 @@ function decodedLength(base64: string): number {
  * also for bare base64) or what is wrong, as the end of a sentence.
  */
 function checkImage(base64: string, declared: 'png' | 'jpeg' | null): { ok: true; value: string } | { ok: false; what: string } {
-  if (decodedLength(base64) > MAX_INLINE_IMAGE_BYTES) return { ok: false, what: `image is larger than ${MAX_INLINE_IMAGE_BYTES / 1024} KB.` };
+  if (decodedLength(base64) > MAX_INLINE_IMAGE_BYTES)
+    return { ok: false, what: `image is larger than ${MAX_INLINE_IMAGE_BYTES / 1024} KB.` };
   let bytes: Uint8Array;
   try {
     bytes = decodeBase64(base64);
@@ -124,7 +125,8 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
     case 'payment': {
       // The payment reference the signing page stores once paid (src/services/signing/field-payments.ts),
       // or the amount its formula computes while the form is open.
-      if (typeof value === 'string' && /^[A-Za-z0-9_]{3,255}$/.test(value.trim()) && !/^\d/.test(value.trim())) return { ok: true, value: value.trim() };
+      if (typeof value === 'string' && /^[A-Za-z0-9_]{3,255}$/.test(value.trim()) && !/^\d/.test(value.trim()))
+        return { ok: true, value: value.trim() };
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(n)) return fail('takes a payment reference.');
       return { ok: true, value: n };
@@ -136,9 +138,11 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
     }
     case 'radio':
     case 'select': {
-      if (typeof value !== 'string' && typeof value !== 'number') return fail(`takes one of its options: ${(field.options ?? []).join(', ')}.`);
+      if (typeof value !== 'string' && typeof value !== 'number')
+        return fail(`takes one of its options: ${(field.options ?? []).join(', ')}.`);
       const text = String(value);
-      if (!(field.options ?? []).includes(text)) return fail(`must be one of its options (${(field.options ?? []).map((o) => `"${o}"`).join(', ')}); "${text}" is not.`);
+      if (!(field.options ?? []).includes(text))
+        return fail(`must be one of its options (${(field.options ?? []).map((o) => `"${o}"`).join(', ')}); "${text}" is not.`);
       return { ok: true, value: text };
     }
     case 'date':
@@ -155,7 +159,9 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
     case 'image':
     case 'stamp': {
       const typedAllowed = field.type === 'signature' || field.type === 'initials';
-      const takes = typedAllowed ? 'takes typed text (up to 255 characters) or a PNG or JPEG image as a data URL.' : 'takes a PNG or JPEG image as a data URL.';
+      const takes = typedAllowed
+        ? 'takes typed text (up to 255 characters) or a PNG or JPEG image as a data URL.'
+        : 'takes a PNG or JPEG image as a data URL.';
       if (typeof value !== 'string') return fail(takes);
       const dataUrl = IMAGE_DATA_URL.exec(value);
       const bare = dataUrl ? null : BARE_IMAGE_BASE64.test(value) ? value : null;
@@ -170,7 +176,8 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
       return fail(takes);
     }
     case 'file': {
-      if (typeof value !== 'string' || !FILE_VALUE.test(value)) return fail('takes a file the signer uploads on the signing page (attachment:<uuid>).');
+      if (typeof value !== 'string' || !FILE_VALUE.test(value))
+        return fail('takes a file the signer uploads on the signing page (attachment:<uuid>).');
       return { ok: true, value };
     }
     default: {

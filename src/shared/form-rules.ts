@@ -50,14 +50,19 @@ function conditionHolds(condition: Condition, values: Record<string, unknown>): 
 /** Whether the thing a rule governs is shown: `show` when its conditions hold, `hide` when they do not. */
 export function ruleShows(rule: ConditionRule | undefined | null, values: Record<string, unknown>): boolean {
   if (!rule || !Array.isArray(rule.conditions) || rule.conditions.length === 0) return true;
-  const holds = rule.match === 'any' ? rule.conditions.some((c) => conditionHolds(c, values)) : rule.conditions.every((c) => conditionHolds(c, values));
+  const holds =
+    rule.match === 'any' ? rule.conditions.some((c) => conditionHolds(c, values)) : rule.conditions.every((c) => conditionHolds(c, values));
   return rule.action === 'hide' ? !holds : holds;
 }
 
 /** Documents hidden by `document_conditions` for these values. */
 export function hiddenDocuments(preferences: Record<string, unknown>, values: Record<string, unknown>): Set<string> {
   const rules = (preferences.document_conditions ?? {}) as Record<string, ConditionRule>;
-  return new Set(Object.entries(rules).filter(([, rule]) => !ruleShows(rule, values)).map(([uuid]) => uuid));
+  return new Set(
+    Object.entries(rules)
+      .filter(([, rule]) => !ruleShows(rule, values))
+      .map(([uuid]) => uuid),
+  );
 }
 
 /**
@@ -117,7 +122,9 @@ export function withFormulas(fields: RuleField[], values: Record<string, unknown
  * document listed in `carousel_review_documents`. Hidden fields and stamps never are.
  */
 export function reviewedFields<F extends RuleField>(fields: F[], preferences: Record<string, unknown>, hidden: Set<string>): F[] {
-  const documents = new Set(Array.isArray(preferences.carousel_review_documents) ? (preferences.carousel_review_documents as string[]) : []);
+  const documents = new Set(
+    Array.isArray(preferences.carousel_review_documents) ? (preferences.carousel_review_documents as string[]) : [],
+  );
   return fields.filter((field) => {
     if (hidden.has(field.uuid) || field.type === 'stamp') return false;
     const own = field.preferences?.review_in_carousel;

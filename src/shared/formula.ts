@@ -97,7 +97,8 @@ export function checkFormula(formula: string): FormulaCheck {
   };
   try {
     expr();
-    if (pos < tokens.length) fail(tokens[pos].kind === 'close' ? 'has a ")" without a matching "("' : `has "${tokens[pos].text}" where an operator was expected`);
+    if (pos < tokens.length)
+      fail(tokens[pos].kind === 'close' ? 'has a ")" without a matching "("' : `has "${tokens[pos].text}" where an operator was expected`);
   } catch (error) {
     if (error instanceof SyntaxError) return { ok: false, problem: error.message };
     throw error;

@@ -5,7 +5,14 @@ import { darken, DEFAULT_PRIMARY_COLOR } from './colors';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
-export type HeaderFields = { displayTitle: string; companyName: string; logoUrl: string; primary: string; header: string; showBranding: boolean };
+export type HeaderFields = {
+  displayTitle: string;
+  companyName: string;
+  logoUrl: string;
+  primary: string;
+  header: string;
+  showBranding: boolean;
+};
 
 export function headerPreview(values: HeaderFields, fallbacks: { company: string; title: string }) {
   const primary = HEX.test(values.primary) ? values.primary : DEFAULT_PRIMARY_COLOR;

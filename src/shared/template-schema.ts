@@ -10,8 +10,21 @@ export type TemplateArea = { page: number; x: number; y: number; w: number; h: n
 
 /** Field types (spec › Template field › type); `datenow` fills the current date when the form opens. */
 export const FIELD_TYPES = [
-  'text', 'signature', 'initials', 'date', 'datenow', 'checkbox', 'radio', 'select',
-  'number', 'phone', 'image', 'stamp', 'cells', 'payment', 'file',
+  'text',
+  'signature',
+  'initials',
+  'date',
+  'datenow',
+  'checkbox',
+  'radio',
+  'select',
+  'number',
+  'phone',
+  'image',
+  'stamp',
+  'cells',
+  'payment',
+  'file',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -35,12 +48,16 @@ export type TemplateField = {
 };
 
 /** A template's or submission's document as the pages in the browser draw it (sizes before pdf.js has read it). */
-export type DocumentView = { uuid: string; filename: string; page_count: number; page_dimensions: { width: number; height: number }[]; url: string };
+export type DocumentView = {
+  uuid: string;
+  filename: string;
+  page_count: number;
+  page_dimensions: { width: number; height: number }[];
+  url: string;
+};
 
 /** Named input masks (spec › Template field › validation). */
-export const VALIDATION_PRESETS = [
-  'ssn', 'ein', 'zip', 'us_phone', 'mm_dd_yyyy', 'email', 'url', 'numbers_only', 'letters_only',
-] as const;
+export const VALIDATION_PRESETS = ['ssn', 'ein', 'zip', 'us_phone', 'mm_dd_yyyy', 'email', 'url', 'numbers_only', 'letters_only'] as const;
 
 /** What a field or document condition can test (spec › Template preferences › document_conditions). */
 export const CONDITION_OPERATORS = ['equals', 'not_equals', 'contains', 'empty', 'not_empty', 'checked', 'unchecked'] as const;

@@ -19,7 +19,12 @@ export type EmbedOptions = {
 };
 
 /** The query parameters, one per option; the theme's come from the element's `--signing-*` CSS variables. */
-export const THEME_PARAMS = { primary_color: 'primary', header_color: 'header', background_color: 'background', text_color: 'text' } as const;
+export const THEME_PARAMS = {
+  primary_color: 'primary',
+  header_color: 'header',
+  background_color: 'background',
+  text_color: 'text',
+} as const;
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const RADIUS = /^(?:[0-9]|[1-3][0-9])px$/;
@@ -69,7 +74,11 @@ export function embedOptionsOf(query: URLSearchParams, { allowHttp }: { allowHtt
   if (radius && RADIUS.test(radius)) theme.radius = radius;
   return {
     values: valuesOf(query.get('values')),
-    readonlyFields: (query.get('readonly_fields') ?? '').split(',').map((s) => s.trim()).filter(Boolean).slice(0, 500),
+    readonlyFields: (query.get('readonly_fields') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .slice(0, 500),
     language: languageOf(query.get('language')),
     completedRedirectUrl: redirectOf(query.get('completed_redirect_url'), allowHttp),
     theme,

@@ -50,8 +50,12 @@ export function Layout(props: { branding: PageBranding; data?: unknown; frame?: 
         </header>
         <main>{props.children}</main>
         {b.showBranding ? <footer class="powered">Powered by {b.serviceName}</footer> : null}
-        {props.data === undefined ? null : <script type="application/json" id="signing-data" dangerouslySetInnerHTML={{ __html: safeJson(props.data) }} />}
-        {frame.embed ? <script type="application/json" id="embed-data" dangerouslySetInnerHTML={{ __html: safeJson(frame.embed) }} /> : null}
+        {props.data === undefined ? null : (
+          <script type="application/json" id="signing-data" dangerouslySetInnerHTML={{ __html: safeJson(props.data) }} />
+        )}
+        {frame.embed ? (
+          <script type="application/json" id="embed-data" dangerouslySetInnerHTML={{ __html: safeJson(frame.embed) }} />
+        ) : null}
         {/* The script has nothing to do on a page without data or embedding (a message page), so it is not loaded there. */}
         {props.data === undefined && !frame.embed ? null : <script type="module" src="/vendor/signing/signing-page.js"></script>}
       </body>
@@ -61,5 +65,10 @@ export function Layout(props: { branding: PageBranding; data?: unknown; frame?: 
 
 /** JSON that cannot close the script element it sits in. */
 export function safeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }

@@ -68,12 +68,16 @@ export function VerifyPage(props: { branding: PageBranding; slug: string; email:
           Before you open this document we email a 6-digit code to <strong>{maskEmail(props.email)}</strong>. It is valid for 10 minutes.
         </p>
         <div class="actions">
-          <button type="button" id="send-code">Email me a code</button>
+          <button type="button" id="send-code">
+            Email me a code
+          </button>
         </div>
         <label for="code">Code</label>
         <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength={6} pattern="[0-9]{6}" />
         <div class="actions">
-          <button type="button" id="check-code">Verify</button>
+          <button type="button" id="check-code">
+            Verify
+          </button>
         </div>
         <p class="error" id="verify-error" role="alert"></p>
       </div>
@@ -81,13 +85,23 @@ export function VerifyPage(props: { branding: PageBranding; slug: string; email:
   );
 }
 
-export function CompletedPage(props: { branding: PageBranding; slug: string; continueUrl: string | null; downloadUrl: string | null; canInviteWitness: boolean; frame?: PageFrame }) {
+export function CompletedPage(props: {
+  branding: PageBranding;
+  slug: string;
+  continueUrl: string | null;
+  downloadUrl: string | null;
+  canInviteWitness: boolean;
+  frame?: PageFrame;
+}) {
   // In a frame, Continue leaves the frame: the redirect is the host's next page, not the frame's.
   return (
     <Layout branding={props.branding} data={{ page: 'completed', slug: props.slug }} frame={props.frame}>
       <div class="card" id="completed">
         <h1>You have completed this form</h1>
-        <p>Thank you. {props.downloadUrl ? 'Your signed copy is ready.' : 'Everyone receives a signed copy by email once all parties have signed.'}</p>
+        <p>
+          Thank you.{' '}
+          {props.downloadUrl ? 'Your signed copy is ready.' : 'Everyone receives a signed copy by email once all parties have signed.'}
+        </p>
         <div class="actions">
           {props.downloadUrl ? (
             <a class="button" href={props.downloadUrl} id="download">
@@ -109,7 +123,9 @@ export function CompletedPage(props: { branding: PageBranding; slug: string; con
           <label for="witness-email">Witness email</label>
           <input id="witness-email" type="email" autocomplete="email" />
           <div class="actions">
-            <button type="button" id="invite-witness">Invite witness</button>
+            <button type="button" id="invite-witness">
+              Invite witness
+            </button>
           </div>
           <p class="error" id="witness-error" role="alert"></p>
         </div>

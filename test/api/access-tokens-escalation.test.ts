@@ -8,13 +8,19 @@ const MINT_IP = '203.0.113.40';
 /** A token of a fresh admin with the given limits, and a function minting through it from MINT_IP. */
 async function callerWith(limits: { scopes?: string[]; allowedIps?: string[]; expiresAt?: string }) {
   const a = await createAccount();
-  const token = await createToken(a.accountId, a.userId, limits.scopes ?? [], { allowedIps: limits.allowedIps, expiresAt: limits.expiresAt });
-  const mint = (body: Record<string, unknown>) => api('POST', '/api/access_tokens', { token, ip: MINT_IP, body: { name: 'minted', ...body } });
+  const token = await createToken(a.accountId, a.userId, limits.scopes ?? [], {
+    allowedIps: limits.allowedIps,
+    expiresAt: limits.expiresAt,
+  });
+  const mint = (body: Record<string, unknown>) =>
+    api('POST', '/api/access_tokens', { token, ip: MINT_IP, body: { name: 'minted', ...body } });
   return { ...a, token, mint };
 }
 
 async function tokenCount(accountId: number) {
-  return (await env.CONTROL_DB.prepare('SELECT COUNT(*) AS n FROM access_tokens WHERE account_id = ?').bind(accountId).first<{ n: number }>())!.n;
+  return (await env.CONTROL_DB.prepare('SELECT COUNT(*) AS n FROM access_tokens WHERE account_id = ?')
+    .bind(accountId)
+    .first<{ n: number }>())!.n;
 }
 
 const inOneDay = () => new Date(Date.now() + 86_400_000).toISOString();
@@ -25,7 +31,9 @@ describe('scopes of a minted token', () => {
     const caller = await callerWith({ scopes: ['account:write'] });
     const res = await caller.mint({ scopes: [] });
     expect(res.status).toBe(403);
-    expect(res.json.error).toBe('A token limited to scopes account:write cannot create a full-access token; list the scopes the new token needs, within those.');
+    expect(res.json.error).toBe(
+      'A token limited to scopes account:write cannot create a full-access token; list the scopes the new token needs, within those.',
+    );
   });
 
   it('treats omitted scopes as full access and refuses them to a scoped token', async () => {
@@ -39,7 +47,9 @@ describe('scopes of a minted token', () => {
     const caller = await callerWith({ scopes: ['account:write', 'templates:read'] });
     const res = await caller.mint({ scopes: ['templates:read', 'templates:write', 'webhooks:write'] });
     expect(res.status).toBe(403);
-    expect(res.json.error).toBe('This token cannot grant scopes templates:write, webhooks:write, which it does not hold itself (it holds account:write, templates:read).');
+    expect(res.json.error).toBe(
+      'This token cannot grant scopes templates:write, webhooks:write, which it does not hold itself (it holds account:write, templates:read).',
+    );
   });
 
   it('stores nothing when it refuses', async () => {
@@ -76,7 +86,9 @@ describe('allowed_ips of a minted token', () => {
     const caller = await callerWith({ allowedIps: ['203.0.113.0/24'] });
     const res = await caller.mint({ allowed_ips: [] });
     expect(res.status).toBe(403);
-    expect(res.json.error).toBe('A token limited to IPs 203.0.113.0/24 cannot create a token usable from any IP; set allowed_ips within those.');
+    expect(res.json.error).toBe(
+      'A token limited to IPs 203.0.113.0/24 cannot create a token usable from any IP; set allowed_ips within those.',
+    );
   });
 
   it('refuses addresses and ranges outside the caller’s allow-list, naming them', async () => {
@@ -100,7 +112,9 @@ describe('expires_at of a minted token', () => {
     const caller = await callerWith({ expiresAt });
     const res = await caller.mint({});
     expect(res.status).toBe(403);
-    expect(res.json.error).toBe(`A token that expires at ${expiresAt} cannot create a token that never expires; set expires_at no later than that.`);
+    expect(res.json.error).toBe(
+      `A token that expires at ${expiresAt} cannot create a token that never expires; set expires_at no later than that.`,
+    );
   });
 
   it('refuses an expiry later than the caller’s own', async () => {
@@ -135,7 +149,10 @@ describe('several refusals', () => {
     const caller = await callerWith({ scopes: ['account:write', 'templates:read'] });
     const child = await caller.mint({ scopes: ['account:write'] });
     expect(child.status).toBe(201);
-    const grandchild = await api('POST', '/api/access_tokens', { token: child.json.token, body: { name: 'x', scopes: ['templates:read'] } });
+    const grandchild = await api('POST', '/api/access_tokens', {
+      token: child.json.token,
+      body: { name: 'x', scopes: ['templates:read'] },
+    });
     expect(grandchild.status).toBe(403);
   });
 });

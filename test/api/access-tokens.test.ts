@@ -7,7 +7,12 @@ describe('POST /api/access_tokens', () => {
     const a = await createAccount();
     const res = await api('POST', '/api/access_tokens', {
       token: a.token,
-      body: { name: 'CRM', scopes: ['templates:read', 'submissions:read'], allowed_ips: ['203.0.113.0/24', '2001:DB8::1'], expires_at: '2099-01-01T00:00:00Z' },
+      body: {
+        name: 'CRM',
+        scopes: ['templates:read', 'submissions:read'],
+        allowed_ips: ['203.0.113.0/24', '2001:DB8::1'],
+        expires_at: '2099-01-01T00:00:00Z',
+      },
     });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
@@ -42,7 +47,12 @@ describe('POST /api/access_tokens', () => {
     const a = await createAccount();
     const res = await api('POST', '/api/access_tokens', {
       token: a.token,
-      body: { name: 'bad', scopes: ['templates:read', 'everything'], allowed_ips: ['300.1.1.1', '10.0.0.0/33'], expires_at: '2001-01-01T00:00:00Z' },
+      body: {
+        name: 'bad',
+        scopes: ['templates:read', 'everything'],
+        allowed_ips: ['300.1.1.1', '10.0.0.0/33'],
+        expires_at: '2001-01-01T00:00:00Z',
+      },
     });
     expect(res.status).toBe(422);
     expect(res.json.error).toEqual([
@@ -83,7 +93,11 @@ describe('POST /api/access_tokens', () => {
 
   it('answers 400 for a body that is not JSON', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/access_tokens', { token: a.token, body: 'name=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const res = await api('POST', '/api/access_tokens', {
+      token: a.token,
+      body: 'name=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatch(/Content-Type: application\/json/);
   });
@@ -197,7 +211,9 @@ describe('GET /api/access_tokens/{id} and revoke', () => {
   it('hides another user’s token from a non-admin', async () => {
     const a = await createAccount();
     const member = await addUser(a.accountId, 'editor');
-    const adminTokenId = (await api('GET', '/api/access_tokens', { token: a.token })).json.data.find((t: { user_id: number }) => t.user_id === a.userId).id;
+    const adminTokenId = (await api('GET', '/api/access_tokens', { token: a.token })).json.data.find(
+      (t: { user_id: number }) => t.user_id === a.userId,
+    ).id;
     expect((await api('GET', `/api/access_tokens/${adminTokenId}`, { token: member.token })).status).toBe(404);
     expect((await api('POST', `/api/access_tokens/${adminTokenId}/revoke`, { token: member.token })).status).toBe(404);
   });

@@ -9,7 +9,15 @@ import { controlDb, shardScope } from '../../src/db/shards';
 import type { Bindings } from '../../src/env';
 import { deleteMovedAccountRows } from '../../src/scheduled/moved-accounts';
 import { tenantTables, unclassifiedAccountTables, CONTROL_TABLES, SHARD_SYSTEM_TABLES } from '../../src/db/tenant-tables';
-import { beginMove, copyRows, deleteSourceRows, fenceSource, MOVED_ROWS_GRACE_MS, MoveLease, prepareTarget } from '../../src/services/account-move';
+import {
+  beginMove,
+  copyRows,
+  deleteSourceRows,
+  fenceSource,
+  MOVED_ROWS_GRACE_MS,
+  MoveLease,
+  prepareTarget,
+} from '../../src/services/account-move';
 import { flipShard } from '../../src/db/queries/account-move';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
@@ -48,7 +56,10 @@ async function shardOfAccount(accountId: number): Promise<number> {
 /** Waits (up to 5 s) for the messages queue's consumer to send the account's invitations, so the rows stand still. */
 async function messagesSettled(accountId: number): Promise<void> {
   for (let i = 0; i < 50; i++) {
-    const unsent = await shard(0).prepare('SELECT count(*) AS n FROM messages WHERE account_id = ? AND sent_at IS NULL').bind(accountId).first<number>('n');
+    const unsent = await shard(0)
+      .prepare('SELECT count(*) AS n FROM messages WHERE account_id = ? AND sent_at IS NULL')
+      .bind(accountId)
+      .first<number>('n');
     if (unsent === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -57,7 +68,10 @@ async function messagesSettled(accountId: number): Promise<void> {
 type Tenant = { account: TestAccount; templateId: number; submissionIds: number[]; slugs: string[] };
 
 async function createSubmission(token: string, templateId: number, i: number) {
-  return api('POST', '/api/submissions', { token, body: { template_id: templateId, submitters: [{ email: `mover${i}@example.com`, name: `Mover ${i}` }] } });
+  return api('POST', '/api/submissions', {
+    token,
+    body: { template_id: templateId, submitters: [{ email: `mover${i}@example.com`, name: `Mover ${i}` }] },
+  });
 }
 
 /**
@@ -74,7 +88,9 @@ async function tenantOnShard0(submissions = 3): Promise<Tenant> {
       name: 'Moving',
       documents: [{ name: 'contract', file: toBase64(await makePdf(1)) }],
       submitters: [{ name: 'First Party' }],
-      fields: [{ name: 'Full name', type: 'text', role: 'First Party', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
+      fields: [
+        { name: 'Full name', type: 'text', role: 'First Party', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] },
+      ],
     },
   });
   expect(template.status).toBe(201);
@@ -88,7 +104,10 @@ async function tenantOnShard0(submissions = 3): Promise<Tenant> {
   }
   if (submissions > 0) {
     const submitterId = (await api('GET', `/api/submissions/${submissionIds[0]}`, { token: account.token })).json.submitters[0].id;
-    const completed = await api('PUT', `/api/submitters/${submitterId}`, { token: account.token, body: { completed: true, values: { 'Full name': 'Mover Zero' } } });
+    const completed = await api('PUT', `/api/submitters/${submitterId}`, {
+      token: account.token,
+      body: { completed: true, values: { 'Full name': 'Mover Zero' } },
+    });
     expect(completed.status).toBe(200);
   }
   // The fan-out writes the webhook deliveries of the events so far.
@@ -106,7 +125,6 @@ function move(accountId: number, to: number) {
   return partnerApi('POST', `/accounts/${accountId}/move`, { body: { shard: to } });
 }
 
-
 /** The lease a call holds on a move; steps run by hand below hold one as the endpoint's call would. */
 const leaseOf = (accountId: number, target: number) => new MoveLease(controlDb(env), accountId, target);
 
@@ -119,7 +137,18 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
   it('copies every row of the account to the target shard with the same ids and leaves none on the source', async () => {
     const { account } = await tenantOnShard0();
     const before = await accountRows(shard(0), account.accountId);
-    for (const table of ['templates', 'template_documents', 'submissions', 'submitters', 'submission_events', 'events', 'webhooks', 'webhook_deliveries', 'messages', 'audit_events']) {
+    for (const table of [
+      'templates',
+      'template_documents',
+      'submissions',
+      'submitters',
+      'submission_events',
+      'events',
+      'webhooks',
+      'webhook_deliveries',
+      'messages',
+      'audit_events',
+    ]) {
       expect(before[table].length, table).toBeGreaterThan(0);
     }
 
@@ -144,7 +173,9 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
 
     expect(await deleteMovedAccountRows(shardScope(env as unknown as Bindings, 0), Date.now())).toEqual([]);
     expect(await accountRows(shard(0), account.accountId)).toEqual(before);
-    await expect(shard(0).prepare("UPDATE submissions SET metadata = '{}' WHERE account_id = ?").bind(account.accountId).run()).rejects.toThrow('account_moving');
+    await expect(
+      shard(0).prepare("UPDATE submissions SET metadata = '{}' WHERE account_id = ?").bind(account.accountId).run(),
+    ).rejects.toThrow('account_moving');
   });
 
   it('refuses a late write to the old shard after its rows are deleted', async () => {
@@ -152,7 +183,10 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     expect((await move(account.accountId, 1)).status).toBe(200);
     await afterGrace(0);
 
-    const late = shard(0).prepare("INSERT INTO events (account_id, event, data) VALUES (?, 'submission.created', '{}')").bind(account.accountId).run();
+    const late = shard(0)
+      .prepare("INSERT INTO events (account_id, event, data) VALUES (?, 'submission.created', '{}')")
+      .bind(account.accountId)
+      .run();
 
     await expect(late).rejects.toThrow('account_moving');
   });
@@ -180,7 +214,9 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
 
   it('serves a sealed document from the same R2 object after the move', async () => {
     const { account, submissionIds } = await tenantOnShard0(1);
-    expect(await sealSubmission(env as unknown as Bindings, { db: shardScope(env, 0).db, control: controlDb(env) }, submissionIds[0])).toBe('sealed');
+    expect(await sealSubmission(env as unknown as Bindings, { db: shardScope(env, 0).db, control: controlDb(env) }, submissionIds[0])).toBe(
+      'sealed',
+    );
     const download = async () => {
       const list = await api('GET', `/api/submissions/${submissionIds[0]}/documents`, { token: account.token });
       const res = await SELF.fetch(list.json.documents[0].download_url, { headers: { 'X-Auth-Token': account.token } });
@@ -240,7 +276,9 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     await deleteSourceRows(shardScope(env, 0).db, account.accountId);
 
     expect(await accountRows(shard(0), account.accountId)).toEqual(onShard1);
-    expect(await shard(0).prepare('SELECT count(*) AS n FROM account_fences WHERE account_id = ?').bind(account.accountId).first('n')).toBe(0);
+    expect(await shard(0).prepare('SELECT count(*) AS n FROM account_fences WHERE account_id = ?').bind(account.accountId).first('n')).toBe(
+      0,
+    );
     await leaseLapses(account.accountId);
     expect((await move(account.accountId, 0)).status).toBe(200);
   });
@@ -261,7 +299,10 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
       expect(r.headers.get('Retry-After')).toBe('5');
       expect(r.json.error).toBe('This account is being moved to another database; retry shortly.');
     }
-    const { results } = await shard(1).prepare('SELECT id FROM submissions WHERE account_id = ? ORDER BY id').bind(account.accountId).all<{ id: number }>();
+    const { results } = await shard(1)
+      .prepare('SELECT id FROM submissions WHERE account_id = ? ORDER BY id')
+      .bind(account.accountId)
+      .all<{ id: number }>();
     expect(results.map((r) => r.id)).toEqual([...submissionIds, ...created].sort((a, b) => a - b));
     expect(readAnswers.map((r) => r.status)).toEqual(readAnswers.map(() => 200));
   });
@@ -273,11 +314,16 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
     const answers = await Promise.all([move(account.accountId, 1), move(account.accountId, 1)]);
 
     const statuses = answers.map((a) => a.status).sort();
-    expect([[200, 409], [200, 422]]).toContainEqual(statuses);
+    expect([
+      [200, 409],
+      [200, 422],
+    ]).toContainEqual(statuses);
     const after = await accountRows(shard(1), account.accountId);
     after.audit_events.splice(before.audit_events.length);
     expect(after).toEqual(before);
-    expect(await env.CONTROL_DB.prepare('SELECT shard, moving_to_shard, move_lease FROM accounts WHERE id = ?').bind(account.accountId).first()).toEqual({ shard: 1, moving_to_shard: null, move_lease: null });
+    expect(
+      await env.CONTROL_DB.prepare('SELECT shard, moving_to_shard, move_lease FROM accounts WHERE id = ?').bind(account.accountId).first(),
+    ).toEqual({ shard: 1, moving_to_shard: null, move_lease: null });
   });
 
   it('answers writes with 409 and Retry-After while a move is under way, and reads with 200', async () => {
@@ -303,7 +349,9 @@ describe('POST /api/partner/v1/accounts/{id}/move', () => {
 
     expect(write.status).toBe(409);
     expect(write.headers.get('Retry-After')).toBe('5');
-    await expect(shard(0).prepare("UPDATE submissions SET metadata = '{}' WHERE account_id = ?").bind(account.accountId).run()).rejects.toThrow('account_moving');
+    await expect(
+      shard(0).prepare("UPDATE submissions SET metadata = '{}' WHERE account_id = ?").bind(account.accountId).run(),
+    ).rejects.toThrow('account_moving');
   });
 
   it('frees the Idempotency-Key of a write refused by the fence, so its retry runs', async () => {
@@ -422,15 +470,22 @@ describe('tenant tables', () => {
   it('moves or declares every table of a shard database that has an account_id column, and fences each moved one with three triggers', async () => {
     const known = new Set([...CONTROL_TABLES, ...SHARD_SYSTEM_TABLES].map((t) => getTableConfig(t).name));
     const moved = new Set(tenantTables().map((t) => t.name));
-    const { results: tables } = await shard(0).prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
-    ).all<{ name: string }>();
-    const { results: triggers } = await shard(0).prepare("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%account_moving%'").all<{ tbl_name: string }>();
+    const { results: tables } = await shard(0)
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+      )
+      .all<{ name: string }>();
+    const { results: triggers } = await shard(0)
+      .prepare("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE '%account_moving%'")
+      .all<{ tbl_name: string }>();
     for (const { name } of tables) {
       const { results: columns } = await shard(0).prepare(`SELECT name FROM pragma_table_info('${name}')`).all<{ name: string }>();
       if (!columns.some((c) => c.name === 'account_id') || known.has(name)) continue;
       expect(moved.has(name), `${name} is neither moved nor declared control`).toBe(true);
-      expect(triggers.filter((t) => t.tbl_name === name), `${name} fence triggers`).toHaveLength(3);
+      expect(
+        triggers.filter((t) => t.tbl_name === name),
+        `${name} fence triggers`,
+      ).toHaveLength(3);
     }
     expect([...moved].every((name) => tables.some((t) => t.name === name))).toBe(true);
   });

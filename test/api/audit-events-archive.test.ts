@@ -19,10 +19,12 @@ async function walk(account: TestAccount, query = '') {
     return res.json as { data: { id: number }[]; pagination: { count: number; next: number | null; prev: number | null } };
   };
   const forward = [await get('')];
-  while (forward[forward.length - 1].pagination.next !== null) forward.push(await get(`&after=${forward[forward.length - 1].pagination.next}`));
+  while (forward[forward.length - 1].pagination.next !== null)
+    forward.push(await get(`&after=${forward[forward.length - 1].pagination.next}`));
   const oldest = forward.flatMap((page) => page.data).at(-1);
   const backward = oldest ? [await get(`&before=${oldest.id}`)] : [];
-  while (backward.length && backward[backward.length - 1].pagination.prev !== null) backward.push(await get(`&before=${backward[backward.length - 1].pagination.prev}`));
+  while (backward.length && backward[backward.length - 1].pagination.prev !== null)
+    backward.push(await get(`&before=${backward[backward.length - 1].pagination.prev}`));
   return { forward, backward };
 }
 
@@ -89,7 +91,13 @@ describe('audit trail with archived events', () => {
   it('gives the same pages when events were written out of time order', async () => {
     const c = await createAuditAccount();
     for (const createdAt of ['2026-03-01', '2026-04-01', '2026-03-02', '2026-05-01', '2026-03-03', '2026-04-02', '2026-09-01']) {
-      await insertAuditEvent(c.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt: `${createdAt}T00:00:00.000Z` });
+      await insertAuditEvent(c.accountId, {
+        action: 'x.y',
+        resourceType: null,
+        resourceId: null,
+        userId: null,
+        createdAt: `${createdAt}T00:00:00.000Z`,
+      });
     }
     const before = await walk(c);
     while ((await archiveAuditEvents(createDb(auditShard()), env.FILES, NOW, { partEvents: 3, maxParts: 10 })).parts > 0);
@@ -99,7 +107,8 @@ describe('audit trail with archived events', () => {
 
   it('never reads a month past the 7 years’ retention, even while its deletion is half done', async () => {
     const c = await createAuditAccount();
-    const event = (createdAt: string) => insertAuditEvent(c.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
+    const event = (createdAt: string) =>
+      insertAuditEvent(c.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
     await event('2019-10-31T23:59:59.000Z');
     const kept = await event('2019-11-01T00:00:00.000Z');
     while ((await archiveAuditEvents(createDb(auditShard()), env.FILES, NOW, { maxParts: 10, maxExpiredMonths: 0 })).parts > 0);

@@ -60,7 +60,11 @@ describe('audit trail', () => {
     const a = await createAccount({ plan: 'free' });
     const res = await api('GET', '/api/audit_events', { token: a.token });
     expect(res.status).toBe(403);
-    expect(res.json).toEqual({ error: 'The audit trail API requires the Pro plan.', code: 'plan_limit_reached', upgrade_url: 'https://api.test/settings/billing' });
+    expect(res.json).toEqual({
+      error: 'The audit trail API requires the Pro plan.',
+      code: 'plan_limit_reached',
+      upgrade_url: 'https://api.test/settings/billing',
+    });
   });
 
   it('answers 403 without audit_events:read', async () => {

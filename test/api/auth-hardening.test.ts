@@ -165,7 +165,9 @@ describe('failed authentications per address', () => {
       expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `${net}:${(i + 1).toString(16)}::1`)).status).toBe(401);
     }
     expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `${net}:ffff:ffff:ffff:ffff`)).status).toBe(429);
-    expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `2001:db8:f00:${(block + 1000).toString(16)}::1`)).status).toBe(401);
+    expect((await counted('/api/user', { 'X-Auth-Token': unknownToken() }, `2001:db8:f00:${(block + 1000).toString(16)}::1`)).status).toBe(
+      401,
+    );
   });
 
   it('include wrong partner keys, counted against the same address', async () => {

@@ -18,7 +18,9 @@ beforeAll(async () => {
         method: method.toUpperCase(),
         path,
         // The description ends "Scopes: `a` or `b`." (src/routes/openapi-helpers.ts).
-        scopes: [...(op.description ?? '').matchAll(/`([a-z_]+:[a-z_]+)`/g)].map((m) => m[1]).filter((s) => (SCOPES as readonly string[]).includes(s)),
+        scopes: [...(op.description ?? '').matchAll(/`([a-z_]+:[a-z_]+)`/g)]
+          .map((m) => m[1])
+          .filter((s) => (SCOPES as readonly string[]).includes(s)),
         // Routes that take only an embed JWT hold no scope: test/embed covers their 401/403/404.
         embedOnly: (op.security ?? []).every((scheme) => 'EmbedToken' in scheme),
       })),
@@ -50,7 +52,8 @@ describe('every tenant operation', () => {
       const other = SCOPES.find((s) => !op.scopes.includes(s))!;
       const token = await createToken(owner.accountId, owner.userId, [other]);
       const res = await api(op.method, url(op.path), { token, body: bodyFor(op.method) });
-      if (res.status !== 403 || res.json?.error !== `Insufficient scope. Required: ${op.scopes[0]}`) failures.push(`${op.method} ${op.path} → ${res.status} ${res.text.slice(0, 120)}`);
+      if (res.status !== 403 || res.json?.error !== `Insufficient scope. Required: ${op.scopes[0]}`)
+        failures.push(`${op.method} ${op.path} → ${res.status} ${res.text.slice(0, 120)}`);
     }
     expect(failures).toEqual([]);
   }, 30_000);

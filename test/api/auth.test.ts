@@ -106,7 +106,9 @@ describe('last_used_at', () => {
   it('is set on first use and not rewritten by the next request within the interval', async () => {
     const a = await createAccount();
     const read = () =>
-      env.CONTROL_DB.prepare('SELECT last_used_at FROM access_tokens WHERE account_id = ?').bind(a.accountId).first<{ last_used_at: string | null }>();
+      env.CONTROL_DB.prepare('SELECT last_used_at FROM access_tokens WHERE account_id = ?')
+        .bind(a.accountId)
+        .first<{ last_used_at: string | null }>();
     expect((await read())!.last_used_at).toBeNull();
     await api('GET', '/api/user', { token: a.token });
     const first = (await read())!.last_used_at;
@@ -120,7 +122,9 @@ describe('last_used_at', () => {
     const old = new Date(Date.now() - 5 * 60_000).toISOString();
     await env.CONTROL_DB.prepare('UPDATE access_tokens SET last_used_at = ? WHERE account_id = ?').bind(old, a.accountId).run();
     await api('GET', '/api/user', { token: a.token });
-    const row = await env.CONTROL_DB.prepare('SELECT last_used_at FROM access_tokens WHERE account_id = ?').bind(a.accountId).first<{ last_used_at: string }>();
+    const row = await env.CONTROL_DB.prepare('SELECT last_used_at FROM access_tokens WHERE account_id = ?')
+      .bind(a.accountId)
+      .first<{ last_used_at: string }>();
     expect(row!.last_used_at > old).toBe(true);
   });
 });

@@ -38,7 +38,9 @@ function copyRows(columns: string[], table: string, where: string, whereBinds: u
     binds.push(...replacement.slice(1));
     return replacement[0];
   });
-  return shard.prepare(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM ${table} WHERE ${where}`).bind(...binds, ...whereBinds);
+  return shard
+    .prepare(`INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM ${table} WHERE ${where}`)
+    .bind(...binds, ...whereBinds);
 }
 
 async function runInBatches(statements: D1PreparedStatement[]) {
@@ -47,15 +49,26 @@ async function runInBatches(statements: D1PreparedStatement[]) {
 
 /** `count` copies of a template made through the API (rows, version and documents), each its own template. */
 async function copyTemplate(publicId: string, count: number): Promise<string[]> {
-  const [templateColumns, versionColumns, documentColumns] = await Promise.all([columnsOf('templates'), columnsOf('template_versions'), columnsOf('template_documents')]);
+  const [templateColumns, versionColumns, documentColumns] = await Promise.all([
+    columnsOf('templates'),
+    columnsOf('template_versions'),
+    columnsOf('template_documents'),
+  ]);
   const source = (await shard.prepare('SELECT id FROM templates WHERE public_id = ?').bind(publicId).first<{ id: number }>())!.id;
   const copies = Array.from({ length: count }, (_, i) => `${publicId}c${i}`);
   const newId = '(SELECT id FROM templates WHERE public_id = ?)';
   await runInBatches(
     copies.flatMap((copy, i) => [
-      copyRows(templateColumns, 'templates', 'id = ?', [source], { public_id: ['?', copy], slug: ["slug || '-' || ?", i], name: ["name || ' ' || ?", i] }),
+      copyRows(templateColumns, 'templates', 'id = ?', [source], {
+        public_id: ['?', copy],
+        slug: ["slug || '-' || ?", i],
+        name: ["name || ' ' || ?", i],
+      }),
       copyRows(versionColumns, 'template_versions', 'template_id = ?', [source], { template_id: [newId, copy] }),
-      copyRows(documentColumns, 'template_documents', 'template_id = ? AND removed_at IS NULL', [source], { template_id: [newId, copy], r2_key: ["r2_key || '-' || ?", copy] }),
+      copyRows(documentColumns, 'template_documents', 'template_id = ? AND removed_at IS NULL', [source], {
+        template_id: [newId, copy],
+        r2_key: ["r2_key || '-' || ?", copy],
+      }),
     ]),
   );
   return copies;
@@ -65,7 +78,14 @@ async function copyTemplate(publicId: string, count: number): Promise<string[]> 
 async function copySubmissionOnto(templateId: string, templates: string[], status = 'pending'): Promise<number[]> {
   const made = await api('POST', '/api/submissions', {
     token: owner.token,
-    body: { template_id: templateId, send_email: false, submitters: [{ role: 'Buyer', email: 'buyer@example.com' }, { role: 'Seller', email: 'seller@example.com' }] },
+    body: {
+      template_id: templateId,
+      send_email: false,
+      submitters: [
+        { role: 'Buyer', email: 'buyer@example.com' },
+        { role: 'Seller', email: 'seller@example.com' },
+      ],
+    },
   });
   if (made.status !== 201) throw new Error(`submission fixture: ${made.status} ${made.text}`);
   const [submissionColumns, submitterColumns] = await Promise.all([columnsOf('submissions'), columnsOf('submitters')]);
@@ -95,7 +115,10 @@ async function copySubmissionOnto(templateId: string, templates: string[], statu
       ),
     ),
   ]);
-  const { results } = await shard.prepare(`SELECT id FROM submissions WHERE slug IN (SELECT value FROM json_each(?)) ORDER BY id`).bind(JSON.stringify(slugs)).all<{ id: number }>();
+  const { results } = await shard
+    .prepare(`SELECT id FROM submissions WHERE slug IN (SELECT value FROM json_each(?)) ORDER BY id`)
+    .bind(JSON.stringify(slugs))
+    .all<{ id: number }>();
   return results.map((r) => r.id);
 }
 
@@ -135,7 +158,10 @@ describe('lists at their largest page', () => {
 describe('bulk creates at their largest size', () => {
   it('creates a template with 10 documents, the most a template holds', async () => {
     const file = toBase64(await makePdf(1));
-    const res = await api('POST', '/api/templates/pdf', { token: owner.token, body: { name: 'Ten', documents: Array.from({ length: 10 }, (_, i) => ({ name: `part-${i}.pdf`, file })) } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: owner.token,
+      body: { name: 'Ten', documents: Array.from({ length: 10 }, (_, i) => ({ name: `part-${i}.pdf`, file })) },
+    });
     expect(res.status).toBe(201);
     expect(res.json.documents).toHaveLength(10);
   });
@@ -143,15 +169,26 @@ describe('bulk creates at their largest size', () => {
   it('adds 9 documents to a one-document template in one update, reaching the most a template holds', async () => {
     const template = await createTemplate(owner.token);
     const file = toBase64(await makePdf(1));
-    const res = await api('PUT', `/api/templates/${template.id}/documents`, { token: owner.token, body: { documents: Array.from({ length: 9 }, (_, i) => ({ name: `annex-${i}.pdf`, file })) } });
+    const res = await api('PUT', `/api/templates/${template.id}/documents`, {
+      token: owner.token,
+      body: { documents: Array.from({ length: 9 }, (_, i) => ({ name: `annex-${i}.pdf`, file })) },
+    });
     expect(res.status).toBe(200);
     expect(res.json.documents).toHaveLength(10);
   });
 
   it('creates 100 submissions in one request, the most a request may create', async () => {
     const template = await createTemplate(owner.token, ['Buyer', 'Seller']);
-    const submissions = Array.from({ length: 100 }, (_, i) => ({ submitters: [{ role: 'Buyer', email: `b${i}@example.com` }, { role: 'Seller', email: `s${i}@example.com` }] }));
-    const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, send_email: false, submissions } });
+    const submissions = Array.from({ length: 100 }, (_, i) => ({
+      submitters: [
+        { role: 'Buyer', email: `b${i}@example.com` },
+        { role: 'Seller', email: `s${i}@example.com` },
+      ],
+    }));
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: { template_id: template.id, send_email: false, submissions },
+    });
     expect(res.status).toBe(201);
     expect(res.json).toHaveLength(100);
     expect(res.json.every((s: { submitters: unknown[] }) => s.submitters.length === 2)).toBe(true);
@@ -164,7 +201,10 @@ describe('sweeps at their largest batch', () => {
     const ids = await copySubmissionOnto(template.id, await copyTemplate(template.id, MANY), 'completed');
     const queued = await sweepUnsealed(await scopeOf(owner.accountId), Date.now());
     expect(queued.sort((a, b) => a - b)).toEqual(ids);
-    const { results } = await shard.prepare('SELECT DISTINCT seal_sweeps FROM submissions WHERE id IN (SELECT value FROM json_each(?))').bind(JSON.stringify(ids)).all();
+    const { results } = await shard
+      .prepare('SELECT DISTINCT seal_sweeps FROM submissions WHERE id IN (SELECT value FROM json_each(?))')
+      .bind(JSON.stringify(ids))
+      .all();
     expect(results).toEqual([{ seal_sweeps: 1 }]);
     expect(pendingIds).toHaveLength(MANY);
   });
@@ -173,7 +213,11 @@ describe('sweeps at their largest batch', () => {
 describe('queries', () => {
   // drizzle's inArray binds one parameter per element, and so does an array interpolated into sql`… IN ${…}`;
   // a list from data must go through inList instead.
-  const sources = import.meta.glob<string>(['../../src/**/*.ts', '../../durable-objects/**/*.ts'], { query: '?raw', import: 'default', eager: true });
+  const sources = import.meta.glob<string>(['../../src/**/*.ts', '../../durable-objects/**/*.ts'], {
+    query: '?raw',
+    import: 'default',
+    eager: true,
+  });
 
   it('bind no list one parameter per element (inArray, notInArray, IN ${list}) anywhere in the Worker', () => {
     expect(Object.keys(sources).length).toBeGreaterThan(50);
@@ -184,7 +228,10 @@ describe('queries', () => {
   });
 
   it('splits a multi-row insert whose later rows bind more than its first so that every statement fits', async () => {
-    const webhook = await shard.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/in', '[]', 'secret') RETURNING id")
+    const webhook = await shard
+      .prepare(
+        "INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/in', '[]', 'secret') RETURNING id",
+      )
       .bind(owner.accountId)
       .first<{ id: number }>();
     const row = (i: number): NewWebhookDelivery => ({

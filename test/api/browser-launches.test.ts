@@ -96,7 +96,10 @@ describe('the per-account launch budget', { timeout: 90_000 }, () => {
     const a = await createAccount();
     const template = await docxTemplate(a);
     expect(template.status).toBe(201);
-    const submissions = [1, 2, 3].map((i) => ({ values: { ...values, client_name: `Client ${i}` }, submitters: [{ role: 'Client', email: `c${i}@example.com` }] }));
+    const submissions = [1, 2, 3].map((i) => ({
+      values: { ...values, client_name: `Client ${i}` },
+      submitters: [{ role: 'Client', email: `c${i}@example.com` }],
+    }));
     const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.json.id, submissions } });
     expect(res.status).toBe(201);
     expect(await launchesCounted(a.accountId)).toBe(2);
@@ -125,7 +128,12 @@ describe('thumbnail batches', { timeout: 60_000 }, () => {
     const template = await templateFrom(a.token, await makePdf(3));
     const scope = await scopeOf(a.accountId);
     const before = await storedBytes(scope.db, a.accountId);
-    const drawn = await runThumbnailJob(scope, { type: 'thumbnails', accountId: a.accountId, documentIds: [template.documents[0].id], widths: [200, 400] });
+    const drawn = await runThumbnailJob(scope, {
+      type: 'thumbnails',
+      accountId: a.accountId,
+      documentIds: [template.documents[0].id],
+      widths: [200, 400],
+    });
     expect(drawn.drawn).toBe(6);
     const listed = await env.FILES.list({ prefix: `templates/${a.accountId}/` });
     const thumbnailBytes = listed.objects.filter((o) => o.key.includes('/thumbnails/')).reduce((sum, o) => sum + o.size, 0);
@@ -137,7 +145,12 @@ describe('thumbnail batches', { timeout: 60_000 }, () => {
     const owner = await createAccount();
     const other = await createAccount();
     const template = await templateFrom(owner.token, await makePdf(1));
-    const drawn = await runThumbnailJob(await scopeOf(owner.accountId), { type: 'thumbnails', accountId: other.accountId, documentIds: [template.documents[0].id], widths: [200] });
+    const drawn = await runThumbnailJob(await scopeOf(owner.accountId), {
+      type: 'thumbnails',
+      accountId: other.accountId,
+      documentIds: [template.documents[0].id],
+      widths: [200],
+    });
     expect(drawn).toEqual({ launched: false, drawn: 0, missingFiles: [] });
     expect(await storedThumbnails(owner.accountId)).toEqual([]);
     expect(await launchesCounted(other.accountId)).toBe(0);
@@ -146,7 +159,12 @@ describe('thumbnail batches', { timeout: 60_000 }, () => {
   it('draw only the fixed widths, whatever a message names', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(1));
-    const drawn = await runThumbnailJob(await scopeOf(a.accountId), { type: 'thumbnails', accountId: a.accountId, documentIds: [template.documents[0].id], widths: [123, 5000] });
+    const drawn = await runThumbnailJob(await scopeOf(a.accountId), {
+      type: 'thumbnails',
+      accountId: a.accountId,
+      documentIds: [template.documents[0].id],
+      widths: [123, 5000],
+    });
     expect(drawn.launched).toBe(false);
     expect(await storedThumbnails(a.accountId)).toEqual([]);
   });
@@ -155,7 +173,17 @@ describe('thumbnail batches', { timeout: 60_000 }, () => {
 describe('thumbnailWidth', () => {
   it('rounds a requested width to the nearest drawn width, halfway going up', () => {
     expect(THUMBNAIL_WIDTHS).toEqual([200, 400, 800, 1600]);
-    const cases: [number, number][] = [[50, 200], [299, 200], [300, 400], [400, 400], [599, 400], [600, 800], [1199, 800], [1200, 1600], [1600, 1600]];
+    const cases: [number, number][] = [
+      [50, 200],
+      [299, 200],
+      [300, 400],
+      [400, 400],
+      [599, 400],
+      [600, 800],
+      [1199, 800],
+      [1200, 1600],
+      [1600, 1600],
+    ];
     expect(cases.map(([asked]) => thumbnailWidth(asked))).toEqual(cases.map(([, drawn]) => drawn));
   });
 });

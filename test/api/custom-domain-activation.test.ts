@@ -107,7 +107,11 @@ describe('POST /api/custom_domains/{id}/verify', () => {
     const d = await pendingDomain(a.token);
     await answerFor(d.verification.name, { TXT: [d.verification.value] });
     await verify(a.token, d.id);
-    await handleScheduled(env, Date.now(), (await import('../../src/scheduled')).CRON_STEPS.filter((s) => s.name === 'custom domain certificates'));
+    await handleScheduled(
+      env,
+      Date.now(),
+      (await import('../../src/scheduled')).CRON_STEPS.filter((s) => s.name === 'custom domain certificates'),
+    );
     expect((await api('GET', `/api/custom_domains/${d.id}`, { token: a.token })).json.certificate_status).toBe('active');
   });
 

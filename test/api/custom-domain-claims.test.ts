@@ -25,7 +25,10 @@ async function claim(a: TestAccount, host = hostname()): Promise<Domain> {
 }
 
 async function publish(d: Domain) {
-  const res = await fetch(new URL(`/_control/${d.verification.name}`, env.DOH_RESOLVER_URL), { method: 'PUT', body: JSON.stringify({ TXT: [d.verification.value] }) });
+  const res = await fetch(new URL(`/_control/${d.verification.name}`, env.DOH_RESOLVER_URL), {
+    method: 'PUT',
+    body: JSON.stringify({ TXT: [d.verification.value] }),
+  });
   expect(res.status).toBe(204);
 }
 
@@ -33,11 +36,17 @@ const verify = (a: TestAccount, d: Domain) => api('POST', `/api/custom_domains/$
 
 /** Moves a claim's creation back by `ms`, as if it had been added that long ago. */
 async function age(d: Domain, ms: number) {
-  await env.CONTROL_DB.prepare('UPDATE custom_domains SET created_at = ? WHERE id = ?').bind(new Date(Date.now() - ms).toISOString(), d.id).run();
+  await env.CONTROL_DB.prepare('UPDATE custom_domains SET created_at = ? WHERE id = ?')
+    .bind(new Date(Date.now() - ms).toISOString(), d.id)
+    .run();
 }
 
 const rowsFor = async (host: string) =>
-  (await env.CONTROL_DB.prepare('SELECT account_id, status FROM custom_domains WHERE hostname = ? ORDER BY id').bind(host).all<{ account_id: number; status: string }>()).results;
+  (
+    await env.CONTROL_DB.prepare('SELECT account_id, status FROM custom_domains WHERE hostname = ? ORDER BY id')
+      .bind(host)
+      .all<{ account_id: number; status: string }>()
+  ).results;
 
 describe('an unproven claim', () => {
   it('does not stop another account from adding the same host name', async () => {

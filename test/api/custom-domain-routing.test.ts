@@ -22,7 +22,10 @@ async function addDomain(a: TestAccount, body: Record<string, unknown> = {}) {
 /** A domain taken through the whole flow: TXT record published, verified, activated at Cloudflare. */
 async function activeDomain(a: TestAccount, body: Record<string, unknown> = {}) {
   const d = await addDomain(a, body);
-  const published = await fetch(new URL(`/_control/${d.verification.name}`, env.DOH_RESOLVER_URL), { method: 'PUT', body: JSON.stringify({ TXT: [d.verification.value] }) });
+  const published = await fetch(new URL(`/_control/${d.verification.name}`, env.DOH_RESOLVER_URL), {
+    method: 'PUT',
+    body: JSON.stringify({ TXT: [d.verification.value] }),
+  });
   expect(published.status).toBe(204);
   const res = await api('POST', `/api/custom_domains/${d.id}/verify`, { token: a.token });
   expect(res.json.status).toBe('active');
@@ -31,13 +34,19 @@ async function activeDomain(a: TestAccount, body: Record<string, unknown> = {}) 
 
 async function submissionFor(a: TestAccount, email = `signer-${crypto.randomUUID().slice(0, 8)}@example.com`) {
   const template = await createTemplate(a.token, ['Client']);
-  const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.id, submitters: [{ role: 'Client', email }] } });
+  const res = await api('POST', '/api/submissions', {
+    token: a.token,
+    body: { template_id: template.id, submitters: [{ role: 'Client', email }] },
+  });
   expect(res.status).toBe(201);
   return { template, submission: res.json, submitter: res.json.submitters[0] as { id: number; slug: string; signing_url: string }, email };
 }
 
 function onHost(host: string, path: string, init: RequestInit = {}) {
-  return SELF.fetch(`https://${host}${path}`, { ...init, headers: { 'CF-Connecting-IP': '198.51.100.7', ...(init.headers as Record<string, string>) } });
+  return SELF.fetch(`https://${host}${path}`, {
+    ...init,
+    headers: { 'CF-Connecting-IP': '198.51.100.7', ...(init.headers as Record<string, string>) },
+  });
 }
 
 describe('requests whose Host is a custom domain', () => {
@@ -91,7 +100,9 @@ describe('requests whose Host is a custom domain', () => {
     const { submitter } = await submissionFor(a);
     const res = await onHost(d.hostname, `/s/${submitter.slug}`);
     expect(res.status).toBe(421);
-    expect(((await res.json()) as { error: string }).error).toBe(`${d.hostname} is not an active signing domain; its owner has not finished verifying it.`);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      `${d.hostname} is not an active signing domain; its owner has not finished verifying it.`,
+    );
   });
 
   it('do not open another account’s signing link', async () => {
@@ -115,7 +126,10 @@ describe('requests whose Host is a custom domain', () => {
     const d = await activeDomain(a, { branding: { company_name: 'Domain Co' } });
     const template = await createTemplate(a.token, ['Client']);
     await api('PUT', `/api/templates/${template.id}`, { token: a.token, body: { preferences: { company_name: 'Template Co' } } });
-    const created = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.id, submitters: [{ role: 'Client', email: 'x@example.com' }] } });
+    const created = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
     const submitter = created.json.submitters[0];
     const page = await (await onHost(d.hostname, `/s/${submitter.slug}`)).text();
     expect(page).toContain('<title>Agreement - Template Co</title>');
@@ -145,7 +159,10 @@ describe('signing links', () => {
     const chosen = await activeDomain(a);
     const template = await createTemplate(a.token, ['Client']);
     await api('PUT', `/api/templates/${template.id}`, { token: a.token, body: { preferences: { custom_domain: chosen.hostname } } });
-    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.id, submitters: [{ role: 'Client', email: 'x@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
     expect(res.json.submitters[0].signing_url).toBe(`https://${chosen.hostname}/s/${res.json.submitters[0].slug}`);
   });
 
@@ -154,7 +171,10 @@ describe('signing links', () => {
     const pending = await addDomain(a);
     const template = await createTemplate(a.token, ['Client']);
     await api('PUT', `/api/templates/${template.id}`, { token: a.token, body: { preferences: { custom_domain: pending.hostname } } });
-    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.id, submitters: [{ role: 'Client', email: 'x@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
     expect(res.json.submitters[0].signing_url).toBe(`https://api.test/s/${res.json.submitters[0].slug}`);
   });
 
@@ -164,7 +184,10 @@ describe('signing links', () => {
     const a = await createAccount();
     const template = await createTemplate(a.token, ['Client']);
     await api('PUT', `/api/templates/${template.id}`, { token: a.token, body: { preferences: { custom_domain: theirs.hostname } } });
-    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.id, submitters: [{ role: 'Client', email: 'x@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, submitters: [{ role: 'Client', email: 'x@example.com' }] },
+    });
     expect(res.json.submitters[0].signing_url).toBe(`https://api.test/s/${res.json.submitters[0].slug}`);
   });
 
@@ -192,7 +215,13 @@ describe('signing links', () => {
     const next = `next-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const created = await api('POST', '/api/submissions', {
       token: a.token,
-      body: { template_id: template.id, submitters: [{ role: 'Client', email: 'first@example.com' }, { role: 'Manager', email: next }] },
+      body: {
+        template_id: template.id,
+        submitters: [
+          { role: 'Client', email: 'first@example.com' },
+          { role: 'Manager', email: next },
+        ],
+      },
     });
     const [first, second] = created.json.submitters;
     const values = Object.fromEntries(
@@ -221,6 +250,8 @@ describe('signing links', () => {
     await api('DELETE', `/api/custom_domains/${d.id}`, { token: a.token });
     const res = await api('GET', `/api/submissions/${submission.id}`, { token: a.token });
     expect(res.json.submitters[0].signing_url).toBe(`https://api.test/s/${submitter.slug}`);
-    expect((await api('GET', `/api/submitters/${submitter.id}`, { token: a.token })).json.signing_url).toBe(`https://api.test/s/${submitter.slug}`);
+    expect((await api('GET', `/api/submitters/${submitter.id}`, { token: a.token })).json.signing_url).toBe(
+      `https://api.test/s/${submitter.slug}`,
+    );
   });
 });

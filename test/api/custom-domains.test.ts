@@ -18,7 +18,11 @@ describe('POST /api/custom_domains', () => {
   it('adds a pending domain with the TXT record that proves ownership', async () => {
     const a = await createAccount();
     const host = hostname();
-    const res = await addDomain(a.token, { hostname: ` ${host.toUpperCase()}. `, website_url: 'https://example.com', branding: { company_name: 'Acme' } });
+    const res = await addDomain(a.token, {
+      hostname: ` ${host.toUpperCase()}. `,
+      website_url: 'https://example.com',
+      branding: { company_name: 'Acme' },
+    });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
       hostname: host,
@@ -36,7 +40,9 @@ describe('POST /api/custom_domains', () => {
   it('stores the domain in the control database', async () => {
     const a = await createAccount();
     const res = await addDomain(a.token, { hostname: hostname() });
-    const row = await env.CONTROL_DB.prepare('SELECT account_id FROM custom_domains WHERE id = ?').bind(res.json.id).first<{ account_id: number }>();
+    const row = await env.CONTROL_DB.prepare('SELECT account_id FROM custom_domains WHERE id = ?')
+      .bind(res.json.id)
+      .first<{ account_id: number }>();
     expect(row?.account_id).toBe(a.accountId);
   });
 
@@ -65,8 +71,16 @@ describe('POST /api/custom_domains', () => {
     ['an IPv6 address', '2001:db8::1', 'hostname 2001:db8::1 is an IP address; use a DNS name such as sign.example.com.'],
     ['localhost', 'localhost', 'hostname localhost is not a valid DNS name; use letters, digits and hyphens, such as sign.example.com.'],
     ['a .internal name', 'sign.corp.internal', 'hostname sign.corp.internal is a reserved name (.internal) that signers cannot reach.'],
-    ['a name with an underscore', 'sign_here.example.com', 'hostname sign_here.example.com is not a valid DNS name; use letters, digits and hyphens, such as sign.example.com.'],
-    ['a workers.dev host', 'signing.acme.workers.dev', 'hostname signing.acme.workers.dev is a Cloudflare platform host (.workers.dev); use a domain of your own.'],
+    [
+      'a name with an underscore',
+      'sign_here.example.com',
+      'hostname sign_here.example.com is not a valid DNS name; use letters, digits and hyphens, such as sign.example.com.',
+    ],
+    [
+      'a workers.dev host',
+      'signing.acme.workers.dev',
+      'hostname signing.acme.workers.dev is a Cloudflare platform host (.workers.dev); use a domain of your own.',
+    ],
     ['the service’s own host', 'api.test', 'hostname api.test belongs to the service itself (api.test); use a domain of your own.'],
     ['a blank name', '  ', "hostname can't be blank."],
   ])('refuses %s with 422 and a sentence', async (_what, host, sentence) => {
@@ -161,10 +175,17 @@ describe('default domain', () => {
 
   it('keeps one default when two domains are made default at the same time', async () => {
     const a = await createAccount();
-    const ids = [(await addDomain(a.token, { hostname: hostname() })).json.id, (await addDomain(a.token, { hostname: hostname() })).json.id];
-    const results = await Promise.all(ids.map((id) => api('PUT', `/api/custom_domains/${id}`, { token: a.token, body: { is_default: true } })));
+    const ids = [
+      (await addDomain(a.token, { hostname: hostname() })).json.id,
+      (await addDomain(a.token, { hostname: hostname() })).json.id,
+    ];
+    const results = await Promise.all(
+      ids.map((id) => api('PUT', `/api/custom_domains/${id}`, { token: a.token, body: { is_default: true } })),
+    );
     expect(results.every((r) => r.status === 200 || r.status === 409)).toBe(true);
-    const row = await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM custom_domains WHERE account_id = ? AND is_default = 1').bind(a.accountId).first<{ n: number }>();
+    const row = await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM custom_domains WHERE account_id = ? AND is_default = 1')
+      .bind(a.accountId)
+      .first<{ n: number }>();
     expect(row?.n).toBe(1);
   });
 
@@ -211,7 +232,10 @@ describe('GET, PUT and DELETE /api/custom_domains/{id}', () => {
 
   it('merges branding: keys given replace, null removes one', async () => {
     const a = await createAccount();
-    const d = await addDomain(a.token, { hostname: hostname(), branding: { company_name: 'Acme', logo_url: 'https://example.com/logo.png' } });
+    const d = await addDomain(a.token, {
+      hostname: hostname(),
+      branding: { company_name: 'Acme', logo_url: 'https://example.com/logo.png' },
+    });
     const res = await api('PUT', `/api/custom_domains/${d.json.id}`, {
       token: a.token,
       body: { branding: { company_name: 'Acme Ltd', logo_url: null }, website_url: 'https://acme.example' },

@@ -30,7 +30,9 @@ async function linkUrl(account = owner, s = sealed, body?: unknown): Promise<str
 
 async function downloadEvents(account: TestAccount, submissionId: number) {
   const { results } = await (await shardOf(account.accountId))
-    .prepare("SELECT actor, ip, user_agent, status, path FROM audit_events WHERE account_id = ? AND action = 'document_link.download' AND resource_id = ? ORDER BY id")
+    .prepare(
+      "SELECT actor, ip, user_agent, status, path FROM audit_events WHERE account_id = ? AND action = 'document_link.download' AND resource_id = ? ORDER BY id",
+    )
     .bind(account.accountId, String(submissionId))
     .all<{ actor: string; ip: string; user_agent: string; status: number; path: string }>();
   return results;
@@ -213,7 +215,10 @@ describe('revoke-all', () => {
 async function messagesSettled(account: TestAccount): Promise<void> {
   const db = await shardOf(account.accountId);
   for (let i = 0; i < 50; i++) {
-    const unsent = await db.prepare('SELECT count(*) AS n FROM messages WHERE account_id = ? AND sent_at IS NULL').bind(account.accountId).first<number>('n');
+    const unsent = await db
+      .prepare('SELECT count(*) AS n FROM messages WHERE account_id = ? AND sent_at IS NULL')
+      .bind(account.accountId)
+      .first<number>('n');
     if (unsent === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -11,7 +11,10 @@ async function activeDomain(a: TestAccount): Promise<string> {
   const added = await api('POST', '/api/custom_domains', { token: a.token, body: { hostname: host } });
   expect(added.status).toBe(201);
   const { name, value } = added.json.verification as { name: string; value: string };
-  const published = await fetch(new URL(`/_control/${name}`, env.DOH_RESOLVER_URL), { method: 'PUT', body: JSON.stringify({ TXT: [value] }) });
+  const published = await fetch(new URL(`/_control/${name}`, env.DOH_RESOLVER_URL), {
+    method: 'PUT',
+    body: JSON.stringify({ TXT: [value] }),
+  });
   expect(published.status).toBe(204);
   expect((await api('POST', `/api/custom_domains/${added.json.id}/verify`, { token: a.token })).json.status).toBe('active');
   return host;

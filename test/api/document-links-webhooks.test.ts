@@ -36,7 +36,10 @@ describe('documents in webhook payloads', { timeout: 30_000 }, () => {
     const { owner, hook, receiver } = await accountWithHook({ enabled: true, expires_in_days: 10 });
     await sealedSubmissionOf(owner);
     const bodies = await deliveredBodies(owner, hook.id, receiver);
-    for (const document of [...byEvent(bodies, 'submission.completed').data.submission.documents, ...byEvent(bodies, 'form.completed').data.documents]) {
+    for (const document of [
+      ...byEvent(bodies, 'submission.completed').data.submission.documents,
+      ...byEvent(bodies, 'form.completed').data.documents,
+    ]) {
       expect(document.url).toMatch(/^https:\/\/api\.test\/l\//);
       expect(Date.parse(document.url_expires_at) - Date.now()).toBeGreaterThan(9 * 86_400_000);
       expect(Date.parse(document.url_expires_at) - Date.now()).toBeLessThanOrEqual(10 * 86_400_000);

@@ -20,7 +20,9 @@ describe('GET and PUT /api/settings/document_links', () => {
     const put = await api('PUT', '/api/settings/document_links', { token: owner.token, body: { enabled: true, expires_in_days: 7 } });
     expect(put.status).toBe(200);
     expect(put.json).toEqual({ document_links: { enabled: true, expires_in_days: 7 } });
-    expect((await api('GET', '/api/settings/document_links', { token: owner.token })).json).toEqual({ document_links: { enabled: true, expires_in_days: 7 } });
+    expect((await api('GET', '/api/settings/document_links', { token: owner.token })).json).toEqual({
+      document_links: { enabled: true, expires_in_days: 7 },
+    });
   });
 
   it('accepts null for links that never expire and keeps fields left out', async () => {
@@ -158,7 +160,9 @@ describe('POST /api/submissions/{id}/documents/{document_id}/link', () => {
 
   it('answers 401 without credentials and 403 without submissions:write', async () => {
     const reader = await addUser(owner.accountId, 'admin', ['submissions:read']);
-    expect((await api('POST', `/api/submissions/${completed.id}/documents/${completed.documentId}/link`, { token: null })).status).toBe(401);
+    expect((await api('POST', `/api/submissions/${completed.id}/documents/${completed.documentId}/link`, { token: null })).status).toBe(
+      401,
+    );
     const res = await api('POST', `/api/submissions/${completed.id}/documents/${completed.documentId}/link`, { token: reader.token });
     expect(res.status).toBe(403);
     expect(res.json.error).toContain('submissions:write');

@@ -14,7 +14,9 @@ function postWithKey(token: string, key: string | undefined, body: unknown = { n
 }
 
 async function tokenCount(accountId: number) {
-  return (await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM access_tokens WHERE account_id = ?').bind(accountId).first<{ n: number }>())!.n;
+  return (await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM access_tokens WHERE account_id = ?')
+    .bind(accountId)
+    .first<{ n: number }>())!.n;
 }
 
 describe('Idempotency-Key on create operations', () => {
@@ -79,7 +81,9 @@ describe('Idempotency-Key on create operations', () => {
   it('answers 409 while the first request with the key is still running', async () => {
     const a = await createAccount();
     const key = newKey();
-    const tokenId = (await env.CONTROL_DB.prepare('SELECT id FROM access_tokens WHERE account_id = ?').bind(a.accountId).first<{ id: number }>())!.id;
+    const tokenId = (await env.CONTROL_DB.prepare('SELECT id FROM access_tokens WHERE account_id = ?')
+      .bind(a.accountId)
+      .first<{ id: number }>())!.id;
     const body = JSON.stringify({ name: 'CRM' });
     const fingerprint = await requestFingerprint({
       method: 'POST',
@@ -152,7 +156,9 @@ describe('Idempotency-Key on create operations', () => {
     const scoped = await createToken(a.accountId, a.userId, ['users:read']);
     const key = newKey();
     expect((await postWithKey(scoped, key)).status).toBe(403);
-    const tokenId = (await env.CONTROL_DB.prepare("SELECT id FROM access_tokens WHERE scopes = '[\"users:read\"]'").first<{ id: number }>())!.id;
+    const tokenId = (await env.CONTROL_DB.prepare('SELECT id FROM access_tokens WHERE scopes = \'["users:read"]\'').first<{
+      id: number;
+    }>())!.id;
     const outcome = await env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`token:${tokenId}`)).begin(key, 'probe', 60_000);
     expect(outcome.outcome).toBe('proceed');
   });
@@ -162,7 +168,8 @@ describe('Idempotency-Key on create operations', () => {
     const key = newKey();
     const first = await postWithKey(a.token, key);
     await postWithKey(a.token, key);
-    const row = await (await shardOf(a.accountId)).prepare("SELECT resource_id FROM audit_events WHERE account_id = ? AND action = 'idempotency.replay'")
+    const row = await (await shardOf(a.accountId))
+      .prepare("SELECT resource_id FROM audit_events WHERE account_id = ? AND action = 'idempotency.replay'")
       .bind(a.accountId)
       .first<{ resource_id: string }>();
     expect(row?.resource_id).toBe(String(first.json.id));

@@ -31,7 +31,10 @@ const FIXTURES: Record<string, Fixture> = {
   '/templates/{id}/documents/{document_id}/original': async (owner) => {
     const template = await ownTemplate(owner);
     const shard = await shardOf(owner.accountId);
-    const row = await shard.prepare('SELECT r2_key FROM template_documents WHERE id = ?').bind(template.documents[0].id).first<{ r2_key: string }>();
+    const row = await shard
+      .prepare('SELECT r2_key FROM template_documents WHERE id = ?')
+      .bind(template.documents[0].id)
+      .first<{ r2_key: string }>();
     await env.FILES.put(docxSourceKey(row!.r2_key), agreementDocx);
     return { id: template.id, document_id: template.documents[0].id };
   },
@@ -74,17 +77,26 @@ const FIXTURES: Record<string, Fixture> = {
   '/custom_domains/{id}': async (owner) => ({ id: await ownDomainId(owner) }),
   '/custom_domains/{id}/verify': async (owner) => ({ id: await ownDomainId(owner) }),
   '/payments/subscriptions/{id}': async (owner) => {
-    const settings = await api('PUT', '/api/settings/payments', { token: owner.token, body: { stripe_secret_key: `sk_test_isolation${owner.accountId}`, stripe_webhook_secret: 'whsec_isolation' } });
+    const settings = await api('PUT', '/api/settings/payments', {
+      token: owner.token,
+      body: { stripe_secret_key: `sk_test_isolation${owner.accountId}`, stripe_webhook_secret: 'whsec_isolation' },
+    });
     if (settings.status !== 200) throw new Error(`payment settings fixture: ${settings.status} ${settings.text}`);
     const { id: submission_id } = await ownSubmission(owner);
-    const res = await api('POST', '/api/payments/subscribe', { token: owner.token, body: { submission_id, price: '9.00', currency: 'EUR', interval: 'month' } });
+    const res = await api('POST', '/api/payments/subscribe', {
+      token: owner.token,
+      body: { submission_id, price: '9.00', currency: 'EUR', interval: 'month' },
+    });
     if (res.status !== 201) throw new Error(`recurring payment fixture: ${res.status} ${res.text}`);
     return { id: res.json.id };
   },
 };
 
 async function ownDomainId(owner: TestAccount): Promise<number> {
-  const res = await api('POST', '/api/custom_domains', { token: owner.token, body: { hostname: `sign-${crypto.randomUUID().slice(0, 8)}.isolation.example.com` } });
+  const res = await api('POST', '/api/custom_domains', {
+    token: owner.token,
+    body: { hostname: `sign-${crypto.randomUUID().slice(0, 8)}.isolation.example.com` },
+  });
   return res.json.id;
 }
 
@@ -98,7 +110,10 @@ const BODIES: Record<string, unknown> = {
 
 async function ownSubmission(owner: TestAccount, draft = false): Promise<{ id: number; submitters: { id: number }[] }> {
   const template = await ownTemplate(owner);
-  const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, draft, submitters: [{ email: 'owner-signer@example.com' }] } });
+  const res = await api('POST', '/api/submissions', {
+    token: owner.token,
+    body: { template_id: template.id, draft, submitters: [{ email: 'owner-signer@example.com' }] },
+  });
   if (res.status !== 201) throw new Error(`submission fixture: ${res.status} ${res.text}`);
   return res.json;
 }
@@ -130,7 +145,10 @@ async function ownTemplate(owner: TestAccount): Promise<{ id: string; documents:
 async function ownTemplateWithThumbnail(owner: TestAccount): Promise<{ id: string }> {
   const template = await ownTemplate(owner);
   const shard = await shardOf(owner.accountId);
-  const row = await shard.prepare('SELECT r2_key FROM template_documents WHERE id = ?').bind(template.documents[0].id).first<{ r2_key: string }>();
+  const row = await shard
+    .prepare('SELECT r2_key FROM template_documents WHERE id = ?')
+    .bind(template.documents[0].id)
+    .first<{ r2_key: string }>();
   await env.FILES.put(thumbnailKey(row!.r2_key, THUMBNAIL_WIDTH.default, 1), new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
   return template;
 }
@@ -149,7 +167,14 @@ describe('tenant isolation', async () => {
     // secret is (test/payments/payment-settings.test.ts).
     // The embed routes take only an embed JWT, never an API token: another account's id is 404 there by
     // test/embed/embed-routes.test.ts, with a token of the other account.
-    .filter(([path]) => path.includes('{') && !path.startsWith('/s/') && !path.startsWith('/l/') && !path.startsWith('/payments/webhook/') && !path.startsWith('/embed/'))
+    .filter(
+      ([path]) =>
+        path.includes('{') &&
+        !path.startsWith('/s/') &&
+        !path.startsWith('/l/') &&
+        !path.startsWith('/payments/webhook/') &&
+        !path.startsWith('/embed/'),
+    )
     .flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));
 
   it('has a fixture for every id-taking route', () => {

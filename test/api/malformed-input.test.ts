@@ -14,7 +14,11 @@ beforeAll(async () => {
   template = await createTemplate(owner.token, ['Client']);
 });
 
-const submission = (extra: Record<string, unknown> = {}) => ({ template_id: template.id, submitters: [{ role: 'Client', email: 'client@example.com' }], ...extra });
+const submission = (extra: Record<string, unknown> = {}) => ({
+  template_id: template.id,
+  submitters: [{ role: 'Client', email: 'client@example.com' }],
+  ...extra,
+});
 
 /** `{"a":{"a":…1…}}`, `levels` objects deep. */
 function nested(levels: number): unknown {
@@ -63,13 +67,19 @@ describe('date-time inputs', () => {
   });
 
   it('answers 422 when POST /api/submissions/emails sends an expire_at that is not a date', async () => {
-    const res = await api('POST', '/api/submissions/emails', { token: owner.token, body: { template_id: template.id, emails: 'a@example.com', expire_at: 'not-a-date' } });
+    const res = await api('POST', '/api/submissions/emails', {
+      token: owner.token,
+      body: { template_id: template.id, emails: 'a@example.com', expire_at: 'not-a-date' },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('expire_at must be a date-time such as 2026-01-31T12:00:00Z.');
   });
 
   it('refuses an expire_at in an extended year, which would not sort against stored timestamps', async () => {
-    const res = await api('POST', '/api/submissions', { token: owner.token, body: submission({ expire_at: '+275760-09-13T00:00:00.000Z' }) });
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: submission({ expire_at: '+275760-09-13T00:00:00.000Z' }),
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^expire_at must be a date-time/);
   });
@@ -88,7 +98,10 @@ describe('date-time inputs', () => {
   });
 
   it('clears expire_at on PUT /api/submissions/{id} given "", as creation reads "" as no expiry', async () => {
-    const created = await api('POST', '/api/submissions', { token: owner.token, body: submission({ expire_at: '2099-01-31 12:00:00 UTC' }) });
+    const created = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: submission({ expire_at: '2099-01-31 12:00:00 UTC' }),
+    });
     expect(created.json.expire_at).toBe('2099-01-31T12:00:00.000Z');
     const res = await api('PUT', `/api/submissions/${created.json.id}`, { token: owner.token, body: { expire_at: '' } });
     expect(res.status).toBe(200);
@@ -144,13 +157,19 @@ describe('JSON nesting depth', () => {
 
   it('refuses a deeply nested body on the signing page', async () => {
     const fx = await signingFixture();
-    const res = await api('PUT', `/s/${fx.submitters[0].slug}/values`, { headers: { Origin: 'https://api.test' }, body: { values: {}, extra: nested(100) } });
+    const res = await api('PUT', `/s/${fx.submitters[0].slug}/values`, {
+      headers: { Origin: 'https://api.test' },
+      body: { values: {}, extra: nested(100) },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatch(/more than 64 levels deep/);
   });
 
   it('refuses a deeply nested body on the partner control plane', async () => {
-    const res = await api('POST', '/api/partner/v1/accounts', { headers: { Authorization: `Bearer ${partnerKeys()[0]}` }, body: { name: 'Deep Co', extra: nested(100) } });
+    const res = await api('POST', '/api/partner/v1/accounts', {
+      headers: { Authorization: `Bearer ${partnerKeys()[0]}` },
+      body: { name: 'Deep Co', extra: nested(100) },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatch(/more than 64 levels deep/);
   });
@@ -158,7 +177,10 @@ describe('JSON nesting depth', () => {
 
 describe('UTF-8', () => {
   it('refuses a tenant JSON body with bytes that are not UTF-8 instead of storing U+FFFD', async () => {
-    const body = withBytes(`{"template_id":"${template.id}","submitters":[{"role":"Client","email":"a@example.com"}],"metadata":{"note":"@@"}}`, [0xff, 0xfe]);
+    const body = withBytes(
+      `{"template_id":"${template.id}","submitters":[{"role":"Client","email":"a@example.com"}],"metadata":{"note":"@@"}}`,
+      [0xff, 0xfe],
+    );
     const res = await sendBytes('POST', '/api/submissions', body, { 'X-Auth-Token': owner.token });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('The request body is not valid UTF-8; send JSON encoded as UTF-8.');
@@ -168,7 +190,9 @@ describe('UTF-8', () => {
     const body = `{"template_id":"${template.id}","submitters":[{"role":"Client","email":"a@example.com"}],"metadata":{"note":"\\ud800"}}`;
     const res = await api('POST', '/api/submissions', { token: owner.token, body });
     expect(res.status).toBe(400);
-    expect(res.json.error).toBe('The request body has a string with an unpaired UTF-16 surrogate (a \\uD800–\\uDFFF escape), which is not valid Unicode.');
+    expect(res.json.error).toBe(
+      'The request body has a string with an unpaired UTF-16 surrogate (a \\uD800–\\uDFFF escape), which is not valid Unicode.',
+    );
   });
 
   it('refuses an object key escaping a lone surrogate', async () => {
@@ -207,14 +231,21 @@ describe('template field types', () => {
   it('names the field by its name when a created template has a field of an unknown type', async () => {
     const res = await api('POST', '/api/templates/pdf', {
       token: owner.token,
-      body: { name: 'Typo', documents: [{ name: 'a', file: toBase64(await makePdf(1)) }], fields: [{ name: 'Signature 1', type: 'foo', areas: [area] }] },
+      body: {
+        name: 'Typo',
+        documents: [{ name: 'a', file: toBase64(await makePdf(1)) }],
+        fields: [{ name: 'Signature 1', type: 'foo', areas: [area] }],
+      },
     });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^fields\[0\] "Signature 1": type "foo" is not a field type; use one of: text, signature, /);
   });
 
   it('names the field by its name when an edit saves a field of an unknown type', async () => {
-    const res = await api('PUT', `/api/templates/${template.id}`, { token: owner.token, body: { fields: [{ name: 'Client Signature', type: 'sig', role: 'Client', areas: [area] }] } });
+    const res = await api('PUT', `/api/templates/${template.id}`, {
+      token: owner.token,
+      body: { fields: [{ name: 'Client Signature', type: 'sig', role: 'Client', areas: [area] }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^fields\[0\] "Client Signature": type "sig" is not a field type; use one of: /);
   });

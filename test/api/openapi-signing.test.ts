@@ -17,7 +17,13 @@ type Operation = {
 type Document = { paths: Record<string, Record<string, Operation>> };
 
 /** The HTML page, the file downloads and the qes callback and retry (browser navigations): not JSON, so not in the document. */
-const PAGES = ['GET /s/:slug', 'GET /s/:slug/documents/:document_uuid', 'GET /s/:slug/download', 'GET /s/:slug/qes/callback', 'GET /s/:slug/qes/retry'];
+const PAGES = [
+  'GET /s/:slug',
+  'GET /s/:slug/documents/:document_uuid',
+  'GET /s/:slug/download',
+  'GET /s/:slug/qes/callback',
+  'GET /s/:slug/qes/retry',
+];
 
 async function signingOperations(): Promise<Map<string, Operation>> {
   const res = await api('GET', '/api/openapi.json');

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { api, createAccount } from '../helpers';
 
 type Operation = { security?: unknown[]; responses: Record<string, unknown>; parameters?: unknown[] };
-type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
 
 async function openapi(): Promise<Document> {
   const res = await api('GET', '/api/openapi.json');
@@ -76,7 +80,14 @@ describe('OpenAPI document', () => {
   it('declares the headers every response carries, the rate-limit headers of authenticated operations and Retry-After on 429', async () => {
     const doc = (await openapi()) as Document & { components: { headers: Record<string, unknown> } };
     expect(Object.keys(doc.components.headers)).toEqual(
-      expect.arrayContaining(['X-Request-Id', 'X-API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']),
+      expect.arrayContaining([
+        'X-Request-Id',
+        'X-API-Version',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+      ]),
     );
     const headersOf = (path: string, method: string, status: string) =>
       Object.keys((doc.paths[path][method].responses[status] as { headers?: Record<string, unknown> }).headers ?? {});
@@ -102,7 +113,9 @@ describe('OpenAPI document', () => {
 
   it('declares the same headers in the partner document', async () => {
     const res = await api('GET', '/api/partner/v1/openapi.json');
-    const responses = Object.values(res.json.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>)
+    const responses = Object.values(
+      res.json.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>,
+    )
       .flatMap((item) => Object.values(item))
       .flatMap((op) => Object.entries(op.responses));
     expect(responses.length).toBeGreaterThan(0);

@@ -49,7 +49,12 @@ describe('partner actions in the tenant audit trail', () => {
     const minted = await partnerApi('POST', `/accounts/${id}/access_tokens`, { body: { email: 'ops@audited.example', token_name: 'ops' } });
     const rows = await trail(id, 'partner.access_token.create');
     expect(rows).toContainEqual(
-      expect.objectContaining({ actor: partnerKeyPrefix(partnerKeys()[0]), resource_type: 'access_token', resource_id: String(minted.json.id), status: 201 }),
+      expect.objectContaining({
+        actor: partnerKeyPrefix(partnerKeys()[0]),
+        resource_type: 'access_token',
+        resource_id: String(minted.json.id),
+        status: 201,
+      }),
     );
   });
 

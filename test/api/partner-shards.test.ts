@@ -9,7 +9,10 @@ async function auditRowsPerShard(accountId: number, action: string): Promise<num
   return Promise.all(
     allShards().map(
       async (shard) =>
-        (await shard.prepare('SELECT count(*) AS n FROM audit_events WHERE account_id = ? AND action = ?').bind(accountId, action).first<{ n: number }>())!.n,
+        (await shard
+          .prepare('SELECT count(*) AS n FROM audit_events WHERE account_id = ? AND action = ?')
+          .bind(accountId, action)
+          .first<{ n: number }>())!.n,
     ),
   );
 }

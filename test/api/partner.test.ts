@@ -223,7 +223,11 @@ describe('POST /api/partner/v1/accounts/{id}/access_tokens', () => {
     const acc = await newAccount();
     const res = await partnerApi('POST', `/accounts/${acc.id}/access_tokens`, { body: { email: 'owner@partner.example', name: 'Owner' } });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ account_id: acc.id, token: expect.stringMatching(/^tok_/), user: { email: 'owner@partner.example', role: 'admin', created: true } });
+    expect(res.json).toMatchObject({
+      account_id: acc.id,
+      token: expect.stringMatching(/^tok_/),
+      user: { email: 'owner@partner.example', role: 'admin', created: true },
+    });
     const me = await api('GET', '/api/user', { token: res.json.token });
     expect(me.json).toMatchObject({ email: 'owner@partner.example', role: 'admin', account_id: acc.id });
   });
@@ -250,7 +254,8 @@ describe('POST /api/partner/v1/accounts/{id}/access_tokens', () => {
   it('answers 422 when the email belongs to a non-admin', async () => {
     const a = await createAccount();
     const editor = await addUser(a.accountId, 'editor');
-    const email = (await env.CONTROL_DB.prepare('SELECT email FROM users WHERE id = ?').bind(editor.userId).first<{ email: string }>())!.email;
+    const email = (await env.CONTROL_DB.prepare('SELECT email FROM users WHERE id = ?').bind(editor.userId).first<{ email: string }>())!
+      .email;
     const res = await partnerApi('POST', `/accounts/${a.accountId}/access_tokens`, { body: { email } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(`${email} is an editor of this account, not an admin; make them an admin first or use another email.`);

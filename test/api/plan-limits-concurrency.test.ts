@@ -26,7 +26,9 @@ describe('plan limits under concurrent creates', () => {
       expect((await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ file }] } })).status).toBe(201);
     }
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => api('POST', '/api/templates/pdf', { token: a.token, body: { name: `race ${i}`, documents: [{ file }] } })),
+      Array.from({ length: 6 }, (_, i) =>
+        api('POST', '/api/templates/pdf', { token: a.token, body: { name: `race ${i}`, documents: [{ file }] } }),
+      ),
     );
     expect(statuses(results)).toEqual({ 201: 2, 403: 4 });
     expect(results.find((r) => r.status === 403)!.json.error).toBe('Your free plan allows 5 active templates; archive one or upgrade.');
@@ -39,7 +41,9 @@ describe('plan limits under concurrent creates', () => {
     for (let i = 0; i < 4; i += 1) {
       expect((await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ file }] } })).status).toBe(201);
     }
-    await Promise.all(Array.from({ length: 4 }, () => api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ file }] } })));
+    await Promise.all(
+      Array.from({ length: 4 }, () => api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ file }] } })),
+    );
     const listed = await env.FILES.list({ prefix: `templates/${a.accountId}/` });
     expect(listed.objects).toHaveLength(5);
     expect(await count('SELECT count(*) AS n FROM template_documents WHERE account_id = ?', a.accountId)).toBe(5);
@@ -57,7 +61,9 @@ describe('plan limits under concurrent creates', () => {
     for (let i = 0; i < 2; i += 1) {
       expect((await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ file }] } })).status).toBe(201);
     }
-    const results = await Promise.all(ids.slice(0, 3).map((id) => api('PUT', `/api/templates/${id}`, { token: a.token, body: { archived: false } })));
+    const results = await Promise.all(
+      ids.slice(0, 3).map((id) => api('PUT', `/api/templates/${id}`, { token: a.token, body: { archived: false } })),
+    );
     expect(statuses(results)).toEqual({ 200: 1, 403: 2 });
     expect(await count('SELECT count(*) AS n FROM templates WHERE account_id = ? AND archived_at IS NULL', a.accountId)).toBe(5);
   });
@@ -65,7 +71,9 @@ describe('plan limits under concurrent creates', () => {
   it('issues exactly up to the access-token limit when 5 creates race with 48 of 50 used', async () => {
     const a = await createAccount({ plan: 'pro' });
     for (let i = 0; i < 47; i += 1) await createToken(a.accountId, a.userId);
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => api('POST', '/api/access_tokens', { token: a.token, body: { name: `race ${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => api('POST', '/api/access_tokens', { token: a.token, body: { name: `race ${i}` } })),
+    );
     expect(statuses(results)).toEqual({ 201: 2, 403: 3 });
     expect(results.find((r) => r.status === 403)!.json).toEqual({
       error: 'Your pro plan allows 50 active API tokens; revoke one or upgrade.',
@@ -78,9 +86,13 @@ describe('plan limits under concurrent creates', () => {
   it('adds exactly up to the team-member limit when 5 invitations race with 23 of 25 used', async () => {
     const a = await createAccount({ plan: 'pro' });
     for (let i = 0; i < 22; i += 1) {
-      await env.CONTROL_DB.prepare("INSERT INTO users (account_id, email, name, role) VALUES (?, ?, 'Member', 'editor')").bind(a.accountId, `existing${i}@example.com`).run();
+      await env.CONTROL_DB.prepare("INSERT INTO users (account_id, email, name, role) VALUES (?, ?, 'Member', 'editor')")
+        .bind(a.accountId, `existing${i}@example.com`)
+        .run();
     }
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => api('POST', '/api/users', { token: a.token, body: { email: `race${i}@example.com` } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => api('POST', '/api/users', { token: a.token, body: { email: `race${i}@example.com` } })),
+    );
     expect(statuses(results)).toEqual({ 201: 2, 403: 3 });
     expect(results.find((r) => r.status === 403)!.json.error).toBe('Your pro plan allows 25 team members; remove one or upgrade.');
     expect(await count('SELECT count(*) AS n FROM users WHERE account_id = ? AND archived_at IS NULL', a.accountId)).toBe(25);

@@ -43,7 +43,9 @@ describe('rate limiting on the tenant API', () => {
     const wait = Number(res.headers.get('Retry-After'));
     expect(wait).toBeGreaterThanOrEqual(1);
     expect(wait).toBeLessThanOrEqual(60);
-    expect(res.json.error).toBe(`Rate limit of 120 requests per 60 seconds exceeded; retry in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`);
+    expect(res.json.error).toBe(
+      `Rate limit of 120 requests per 60 seconds exceeded; retry in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,
+    );
     expect(res.headers.get('X-RateLimit-Remaining')).toBe('0');
     expect(res.headers.get('X-RateLimit-Limit')).toBe('120');
     expect(Number(res.headers.get('X-RateLimit-Reset'))).toBeGreaterThan(Date.now() / 1000);

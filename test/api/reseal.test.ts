@@ -17,7 +17,10 @@ async function createSubmission(owner: TestAccount) {
   const template = await createTemplate(owner.token, ['Buyer']);
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
-    body: { template_id: template.id, submitters: [{ role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, values: completeValues('Buyer') }] },
+    body: {
+      template_id: template.id,
+      submitters: [{ role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, values: completeValues('Buyer') }],
+    },
   });
   expect(res.status).toBe(201);
   return { id: res.json.id as number, submitterId: res.json.submitters[0].id as number };
@@ -30,7 +33,12 @@ async function createSubmission(owner: TestAccount) {
 async function unsealableSubmission(): Promise<Setup> {
   const owner = await createAccount({ name: 'Reseal Co' });
   const { id, submitterId } = await createSubmission(owner);
-  const { r2_key } = (await (await shardOf(owner.accountId)).prepare('SELECT d.r2_key FROM template_documents d JOIN submissions s ON s.template_id = d.template_id WHERE s.id = ?').bind(id).first<{ r2_key: string }>())!;
+  const { r2_key } = (await (
+    await shardOf(owner.accountId)
+  )
+    .prepare('SELECT d.r2_key FROM template_documents d JOIN submissions s ON s.template_id = d.template_id WHERE s.id = ?')
+    .bind(id)
+    .first<{ r2_key: string }>())!;
   const bytes = await (await env.FILES.get(r2_key))!.arrayBuffer();
   await env.FILES.delete(r2_key);
   expect((await api('PUT', `/api/submitters/${submitterId}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
@@ -42,7 +50,12 @@ let counter = 0;
 async function deliverSealing(submissionId: number, attempts: number) {
   const shard = await shardNumberOfRow('submissions', submissionId);
   const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [
-    { id: `reseal-${++counter}`, timestamp: new Date(), attempts, body: { type: 'seal', submissionId, shard } as SealingQueueBody & ShardStamp },
+    {
+      id: `reseal-${++counter}`,
+      timestamp: new Date(),
+      attempts,
+      body: { type: 'seal', submissionId, shard } as SealingQueueBody & ShardStamp,
+    },
   ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
@@ -101,7 +114,9 @@ describe('GET /api/submissions/{id}/documents › sealing', () => {
     expect(res.json.sealed).toBe(false);
     expect(res.json.sealing).toMatchObject({
       status: 'failed',
-      reason: expect.stringMatching(/^The document "agreement\.pdf" \(template document \d+\) is missing from storage, so it cannot be sealed\.$/),
+      reason: expect.stringMatching(
+        /^The document "agreement\.pdf" \(template document \d+\) is missing from storage, so it cannot be sealed\.$/,
+      ),
     });
     expect(Date.parse(res.json.sealing.failed_at)).not.toBeNaN();
   });
@@ -111,7 +126,9 @@ describe('GET /api/submissions/{id}/documents › sealing', () => {
     await deliverSealing(s.id, SEALING_MAX_ATTEMPTS);
     const res = await api('GET', `/api/submissions/${s.id}/documents/combined`, { token: s.owner.token });
     expect(res.status).toBe(409);
-    expect(res.json.error).toMatch(/^Sealing this submission failed: The document "agreement\.pdf" .* Queue it again with POST \/api\/submissions\/\d+\/documents\/reseal\.$/);
+    expect(res.json.error).toMatch(
+      /^Sealing this submission failed: The document "agreement\.pdf" .* Queue it again with POST \/api\/submissions\/\d+\/documents\/reseal\.$/,
+    );
   });
 });
 
@@ -133,21 +150,36 @@ describe('POST /api/submissions/{id}/documents/reseal', () => {
     await s.restoreOriginal();
     expect((await resealRecordingQueue(s)).status).toBe(202);
     const [message] = sent;
-    const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [{ id: `reseal-${++counter}`, timestamp: new Date(), attempts: 1, body: message }]);
+    const batch = createMessageBatch<SealingQueueBody>('signing-service-sealing', [
+      { id: `reseal-${++counter}`, timestamp: new Date(), attempts: 1, body: message },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toHaveLength(1);
     expect((await documents(s)).json.sealing).toEqual({ status: 'sealed', reason: null, failed_at: null });
-    const file = await env.FILES.get((await (await shardOf(s.owner.accountId)).prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ r2_key: string }>())!.r2_key);
+    const file = await env.FILES.get(
+      (await (
+        await shardOf(s.owner.accountId)
+      )
+        .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
+        .bind(s.id)
+        .first<{ r2_key: string }>())!.r2_key,
+    );
     const { pdfsig } = await checkPdf(new Uint8Array(await file!.arrayBuffer()));
     expect(pdfsig.output).toContain('Signature is Valid.');
   });
 
-  it('resets the sealing sweep\'s backoff so the safety net covers the new attempt', async () => {
+  it("resets the sealing sweep's backoff so the safety net covers the new attempt", async () => {
     const s = await unsealableSubmission();
-    await (await shardOf(s.owner.accountId)).prepare("UPDATE submissions SET seal_sweeps = 12, seal_swept_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(s.id).run();
+    await (await shardOf(s.owner.accountId))
+      .prepare("UPDATE submissions SET seal_sweeps = 12, seal_swept_at = '2026-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(s.id)
+      .run();
     expect((await api('POST', `/api/submissions/${s.id}/documents/reseal`, { token: s.owner.token })).status).toBe(202);
-    const row = await (await shardOf(s.owner.accountId)).prepare('SELECT seal_sweeps, seal_swept_at FROM submissions WHERE id = ?').bind(s.id).first();
+    const row = await (await shardOf(s.owner.accountId))
+      .prepare('SELECT seal_sweeps, seal_swept_at FROM submissions WHERE id = ?')
+      .bind(s.id)
+      .first();
     expect(row).toEqual({ seal_sweeps: 0, seal_swept_at: null });
   });
 
@@ -170,7 +202,7 @@ describe('POST /api/submissions/{id}/documents/reseal', () => {
     expect(res.json.error).toBe('The documents of this submission are already sealed.');
   });
 
-  it('answers 404 for another account\'s submission and changes nothing', async () => {
+  it("answers 404 for another account's submission and changes nothing", async () => {
     const s = await unsealableSubmission();
     await deliverSealing(s.id, SEALING_MAX_ATTEMPTS);
     const stranger = await createAccount();

@@ -9,7 +9,11 @@ describe('POST /api/settings/saved_fields', () => {
     const a = await createAccount();
     const res = await api('POST', '/api/settings/saved_fields', { token: a.token, body: { name: 'Colour', field } });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ name: 'Colour', field: { type: 'select', options: ['Red', 'Green'], required: false }, author_id: a.userId });
+    expect(res.json).toMatchObject({
+      name: 'Colour',
+      field: { type: 'select', options: ['Red', 'Green'], required: false },
+      author_id: a.userId,
+    });
     expect(res.json.id).toEqual(expect.any(Number));
   });
 
@@ -22,7 +26,10 @@ describe('POST /api/settings/saved_fields', () => {
 
   it('refuses an invalid formula', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/settings/saved_fields', { token: a.token, body: { name: 'Sum', field: { type: 'number', formula: '{A} ^ 2' } } });
+    const res = await api('POST', '/api/settings/saved_fields', {
+      token: a.token,
+      body: { name: 'Sum', field: { type: 'number', formula: '{A} ^ 2' } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^field: formula may only contain numbers/);
   });

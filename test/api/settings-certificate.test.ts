@@ -24,7 +24,15 @@ async function sealWith(accountId: number) {
   return sealDocument({
     original: await pdf.save(),
     stamps: [],
-    trail: { serviceName: 'Signing Service', documentName: 'Doc', templateName: 'T', submissionRef: 's', completedAt: null, signers: [], events: [] },
+    trail: {
+      serviceName: 'Signing Service',
+      documentName: 'Doc',
+      templateName: 'T',
+      submissionRef: 's',
+      completedAt: null,
+      signers: [],
+      events: [],
+    },
     signer: await accountSigningIdentity(env, createDb(await shardOf(accountId)), await accountRow(accountId)),
     signature: { name: 'Acme' },
   });
@@ -68,9 +76,17 @@ describe('PUT /api/settings/certificate', () => {
 
   it('accepts JSON with the file as base64, an ECDSA key and its intermediate certificate', async () => {
     const a = await createAccount();
-    const res = await api('PUT', '/api/settings/certificate', { token: a.token, body: { file: fixtures.ecChain, password: PKCS12_PASSWORD } });
+    const res = await api('PUT', '/api/settings/certificate', {
+      token: a.token,
+      body: { file: fixtures.ecChain, password: PKCS12_PASSWORD },
+    });
     expect(res.status).toBe(200);
-    expect(res.json.certificate).toMatchObject({ source: 'uploaded', key_algorithm: 'P-256', chain_length: 1, issuer: 'CN=Acme Issuing CA' });
+    expect(res.json.certificate).toMatchObject({
+      source: 'uploaded',
+      key_algorithm: 'P-256',
+      chain_length: 1,
+      issuer: 'CN=Acme Issuing CA',
+    });
     const { pdfsig } = await checkPdf((await sealWith(a.accountId)).bytes);
     expect(pdfsig.output).toContain('Signer Certificate Common Name: Acme EC Seal');
     expect(pdfsig.output).toContain('Signature is Valid.');
@@ -79,7 +95,10 @@ describe('PUT /api/settings/certificate', () => {
   it('stores the private key encrypted, not as PKCS#8', async () => {
     const a = await createAccount();
     await api('PUT', '/api/settings/certificate', { token: a.token, body: { file: fixtures.good, password: PKCS12_PASSWORD } });
-    const row = await (await shardOf(a.accountId)).prepare("SELECT private_key FROM signing_identities WHERE account_id = ? AND source = 'uploaded'").bind(a.accountId).first<{ private_key: string }>();
+    const row = await (await shardOf(a.accountId))
+      .prepare("SELECT private_key FROM signing_identities WHERE account_id = ? AND source = 'uploaded'")
+      .bind(a.accountId)
+      .first<{ private_key: string }>();
     expect(row!.private_key).toMatch(/^v1\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/);
     // A PKCS#8 RSA key's DER starts 30 82 …, base64 "MII"; the stored ciphertext part must not be one.
     expect(row!.private_key.split('.')[2].startsWith('MII')).toBe(false);
@@ -87,9 +106,17 @@ describe('PUT /api/settings/certificate', () => {
 
   it.each([
     ['a wrong password', { file: fixtures.good, password: 'wrong' }, 'The password does not open this PKCS#12 file.'],
-    ['a file that is not PKCS#12', { file: btoa('%PDF-1.7 not a key store'), password: 'x' }, 'The file is not a PKCS#12 (.p12 or .pfx) file'],
+    [
+      'a file that is not PKCS#12',
+      { file: btoa('%PDF-1.7 not a key store'), password: 'x' },
+      'The file is not a PKCS#12 (.p12 or .pfx) file',
+    ],
     ['an expired certificate', { file: fixtures.expired, password: PKCS12_PASSWORD }, 'The certificate expired on'],
-    ['a key that belongs to no certificate in the file', { file: fixtures.mismatch, password: PKCS12_PASSWORD }, 'does not belong to any certificate'],
+    [
+      'a key that belongs to no certificate in the file',
+      { file: fixtures.mismatch, password: PKCS12_PASSWORD },
+      'does not belong to any certificate',
+    ],
     ['a legacy RC2/3DES file', { file: fixtures.legacy, password: PKCS12_PASSWORD }, 'legacy algorithm'],
     ['a file that is not base64', { file: '***', password: 'x' }, 'file must be base64-encoded'],
   ])('refuses %s with a 422 sentence', async (_case, body, sentence) => {
@@ -102,7 +129,9 @@ describe('PUT /api/settings/certificate', () => {
 
   it('answers 400 when the file or the password is missing', async () => {
     const a = await createAccount();
-    expect((await api('PUT', '/api/settings/certificate', { token: a.token, body: { password: 'x' } })).json.error).toBe('file is required.');
+    expect((await api('PUT', '/api/settings/certificate', { token: a.token, body: { password: 'x' } })).json.error).toBe(
+      'file is required.',
+    );
     const res = await api('PUT', '/api/settings/certificate', { token: a.token, body: { file: fixtures.good } });
     expect(res.status).toBe(400);
     expect(res.json.error).toContain('password is required');
@@ -110,11 +139,17 @@ describe('PUT /api/settings/certificate', () => {
 
   it('answers 403 without account:write and for non-admins', async () => {
     const a = await createAccount({ scopes: ['account:read'] });
-    const scoped = await api('PUT', '/api/settings/certificate', { token: a.token, body: { file: fixtures.good, password: PKCS12_PASSWORD } });
+    const scoped = await api('PUT', '/api/settings/certificate', {
+      token: a.token,
+      body: { file: fixtures.good, password: PKCS12_PASSWORD },
+    });
     expect(scoped.status).toBe(403);
     expect(scoped.json.error).toBe('Insufficient scope. Required: account:write');
     const editor = await addUser(a.accountId, 'editor');
-    const res = await api('PUT', '/api/settings/certificate', { token: editor.token, body: { file: fixtures.good, password: PKCS12_PASSWORD } });
+    const res = await api('PUT', '/api/settings/certificate', {
+      token: editor.token,
+      body: { file: fixtures.good, password: PKCS12_PASSWORD },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('Only account admins can perform this operation.');
   });

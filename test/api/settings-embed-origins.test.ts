@@ -19,14 +19,21 @@ describe('embed_origins on /api/settings/account', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json.account.embed_origins).toEqual(['https://app.example.com', 'https://portal.example.org:8443']);
-    expect((await api('GET', '/api/settings/account', { token: a.token })).json.account.embed_origins).toEqual(['https://app.example.com', 'https://portal.example.org:8443']);
+    expect((await api('GET', '/api/settings/account', { token: a.token })).json.account.embed_origins).toEqual([
+      'https://app.example.com',
+      'https://portal.example.org:8443',
+    ]);
   });
 
   it('is emptied with an empty list and left alone when not sent', async () => {
     const a = await createAccount();
     await api('PUT', '/api/settings/account', { token: a.token, body: { embed_origins: ['https://app.example.com'] } });
-    expect((await api('PUT', '/api/settings/account', { token: a.token, body: { name: 'Renamed' } })).json.account.embed_origins).toEqual(['https://app.example.com']);
-    expect((await api('PUT', '/api/settings/account', { token: a.token, body: { embed_origins: [] } })).json.account.embed_origins).toEqual([]);
+    expect((await api('PUT', '/api/settings/account', { token: a.token, body: { name: 'Renamed' } })).json.account.embed_origins).toEqual([
+      'https://app.example.com',
+    ]);
+    expect((await api('PUT', '/api/settings/account', { token: a.token, body: { embed_origins: [] } })).json.account.embed_origins).toEqual(
+      [],
+    );
   });
 
   it('refuses an http origin outside development with a sentence', async () => {
@@ -49,7 +56,9 @@ describe('embed_origins on /api/settings/account', () => {
       'embed_origins[1] "https://*.example.com" must name one host; wildcards are not accepted.',
       'embed_origins[2] "app.example.com" is not an origin; give an https origin such as https://app.example.com.',
     ]);
-    expect((await api('GET', '/api/settings/account', { token: a.token })).json.account.embed_origins).toEqual(['https://keep.example.com']);
+    expect((await api('GET', '/api/settings/account', { token: a.token })).json.account.embed_origins).toEqual([
+      'https://keep.example.com',
+    ]);
   });
 
   it('refuses more than 20 origins', async () => {
@@ -78,7 +87,10 @@ describe('embed_origins on /api/settings/account', () => {
 
 describe('normalizeEmbedOrigins', () => {
   it('accepts http origins, localhost with a port included, when development allows them', () => {
-    expect(normalizeEmbedOrigins(['http://localhost:3000', 'http://127.0.0.1:8080/'], { allowHttp: true })).toEqual(['http://localhost:3000', 'http://127.0.0.1:8080']);
+    expect(normalizeEmbedOrigins(['http://localhost:3000', 'http://127.0.0.1:8080/'], { allowHttp: true })).toEqual([
+      'http://localhost:3000',
+      'http://127.0.0.1:8080',
+    ]);
   });
 
   it('refuses schemes other than http and https even in development', () => {

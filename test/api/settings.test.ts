@@ -7,7 +7,14 @@ describe('GET /api/settings/account', () => {
     const a = await createAccount({ name: 'Acme' });
     const res = await api('GET', '/api/settings/account', { token: a.token });
     expect(res.status).toBe(200);
-    expect(res.json.account).toMatchObject({ id: a.accountId, name: 'Acme', locale: 'en-US', timezone: 'UTC', mfa_enforced: false, plan: 'pro' });
+    expect(res.json.account).toMatchObject({
+      id: a.accountId,
+      name: 'Acme',
+      locale: 'en-US',
+      timezone: 'UTC',
+      mfa_enforced: false,
+      plan: 'pro',
+    });
   });
 
   it('answers 403 without account:read', async () => {

@@ -12,7 +12,13 @@ function providerUrl(): { url: string; prefix: string } {
 }
 
 const KEY = `${CSC_CLIENT_ID}:${CSC_CLIENT_SECRET}`;
-const qesBody = (url = providerUrl().url) => ({ level: 'qes', provider: 'Example Trust', qes_provider_api_url: url, qes_provider_api_key: KEY, qes_certificate_id: 'cred-rsa' });
+const qesBody = (url = providerUrl().url) => ({
+  level: 'qes',
+  provider: 'Example Trust',
+  qes_provider_api_url: url,
+  qes_provider_api_key: KEY,
+  qes_certificate_id: 'cred-rsa',
+});
 const qes = qesBody();
 
 async function setLevel(token: string, body: Record<string, unknown>) {
@@ -69,7 +75,9 @@ describe('PUT /api/settings/signature_level', () => {
   it('stores the provider credentials encrypted', async () => {
     const a = await createAccount();
     await setLevel(a.token, qes);
-    const row = await env.CONTROL_DB.prepare('SELECT qes_provider_credentials AS c FROM accounts WHERE id = ?').bind(a.accountId).first<{ c: string }>();
+    const row = await env.CONTROL_DB.prepare('SELECT qes_provider_credentials AS c FROM accounts WHERE id = ?')
+      .bind(a.accountId)
+      .first<{ c: string }>();
     expect(row!.c).toMatch(/^v1\./);
     expect(row!.c).not.toContain(CSC_CLIENT_SECRET);
     expect(row!.c).not.toContain('cred-rsa');
@@ -95,14 +103,18 @@ describe('PUT /api/settings/signature_level', () => {
     const a = await createAccount();
     const res = await setLevel(a.token, { level: 'qes' });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('Level qes needs a CSC v2 provider: send qes_provider_api_url, qes_provider_api_key and qes_certificate_id.');
+    expect(res.json.error).toBe(
+      'Level qes needs a CSC v2 provider: send qes_provider_api_url, qes_provider_api_key and qes_certificate_id.',
+    );
   });
 
   it('refuses part of the provider credentials with a sentence naming the missing ones', async () => {
     const a = await createAccount();
     const res = await setLevel(a.token, { level: 'qes', qes_provider_api_url: providerUrl().url });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('QES provider credentials are replaced together: send qes_provider_api_key and qes_certificate_id with qes_provider_api_url.');
+    expect(res.json.error).toBe(
+      'QES provider credentials are replaced together: send qes_provider_api_key and qes_certificate_id with qes_provider_api_url.',
+    );
   });
 
   it('refuses a provider URL that is not a URL', async () => {
@@ -113,7 +125,9 @@ describe('PUT /api/settings/signature_level', () => {
   });
 
   it('requires an https provider URL in production', () => {
-    expect(providerUrlProblems('http://csc.example.com/csc/v2', { ENVIRONMENT: 'production' })).toEqual(['qes_provider_api_url must be an https URL: the provider key is sent to it.']);
+    expect(providerUrlProblems('http://csc.example.com/csc/v2', { ENVIRONMENT: 'production' })).toEqual([
+      'qes_provider_api_url must be an https URL: the provider key is sent to it.',
+    ]);
     expect(providerUrlProblems('http://127.0.0.1:9000/csc/v2', { ENVIRONMENT: 'development' })).toEqual([]);
   });
 
@@ -128,7 +142,9 @@ describe('PUT /api/settings/signature_level', () => {
     const a = await createAccount();
     const res = await setLevel(a.token, { ...qes, qes_provider_api_key: `${CSC_CLIENT_ID}:wrong-secret` });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('The QES provider did not confirm credential cred-rsa: The QES provider refused the service token request (HTTP 401, invalid_client). Nothing was saved.');
+    expect(res.json.error).toBe(
+      'The QES provider did not confirm credential cred-rsa: The QES provider refused the service token request (HTTP 401, invalid_client). Nothing was saved.',
+    );
     const got = await api('GET', '/api/settings/signature_level', { token: a.token });
     expect(got.json).toMatchObject({ level: 'ses', configured: false });
   });
@@ -137,21 +153,27 @@ describe('PUT /api/settings/signature_level', () => {
     const a = await createAccount();
     const res = await setLevel(a.token, { ...qes, qes_certificate_id: 'cred-nobody' });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('The QES provider did not confirm credential cred-nobody: The QES provider refused credentials/info (HTTP 400, invalid_request). Nothing was saved.');
+    expect(res.json.error).toBe(
+      'The QES provider did not confirm credential cred-nobody: The QES provider refused credentials/info (HTTP 400, invalid_request). Nothing was saved.',
+    );
   });
 
   it('refuses a credential whose key is disabled', async () => {
     const a = await createAccount();
     const res = await setLevel(a.token, { ...qes, qes_certificate_id: 'cred-disabled' });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('The QES provider did not confirm credential cred-disabled: The QES provider reports the key of credential cred-disabled as disabled. Nothing was saved.');
+    expect(res.json.error).toBe(
+      'The QES provider did not confirm credential cred-disabled: The QES provider reports the key of credential cred-disabled as disabled. Nothing was saved.',
+    );
   });
 
   it('refuses a credential whose certificate has expired', async () => {
     const a = await createAccount();
     const res = await setLevel(a.token, { ...qes, qes_certificate_id: 'cred-expired' });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('The QES provider did not confirm credential cred-expired: The QES provider reports the certificate of credential cred-expired as expired. Nothing was saved.');
+    expect(res.json.error).toBe(
+      'The QES provider did not confirm credential cred-expired: The QES provider reports the certificate of credential cred-expired as expired. Nothing was saved.',
+    );
   });
 
   it('refuses while the provider is down, saying to try again later', async () => {
@@ -160,13 +182,20 @@ describe('PUT /api/settings/signature_level', () => {
     await imitationSwitch(prefix, 'outage', { count: 1 });
     const res = await setLevel(a.token, qesBody(url));
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe(`The QES provider did not confirm credential cred-rsa: The QES provider refused info (HTTP 503, temporarily_unavailable). Nothing was saved; try again later.`);
+    expect(res.json.error).toBe(
+      `The QES provider did not confirm credential cred-rsa: The QES provider refused info (HTTP 503, temporarily_unavailable). Nothing was saved; try again later.`,
+    );
   });
 
   it('never repeats what the provider wrote', async () => {
     const a = await createAccount();
     const { url, prefix } = providerUrl();
-    await imitationSwitch(prefix, 'fail-next', { method: 'credentials/info', status: 400, error: 'invalid_request', error_description: '<script>provider text</script>' });
+    await imitationSwitch(prefix, 'fail-next', {
+      method: 'credentials/info',
+      status: 400,
+      error: 'invalid_request',
+      error_description: '<script>provider text</script>',
+    });
     const res = await setLevel(a.token, qesBody(url));
     expect(res.status).toBe(422);
     expect(res.text).not.toContain('provider text');
@@ -196,7 +225,9 @@ describe('PUT /api/settings/signature_level', () => {
     const a = await createAccount();
     const res = await setLevel(a.token, { ...qes, qes_provider_api_key: 'just-a-key' });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('qes_provider_api_key must be the OAuth client the provider registered for the account, written client_id:client_secret.');
+    expect(res.json.error).toBe(
+      'qes_provider_api_key must be the OAuth client the provider registered for the account, written client_id:client_secret.',
+    );
   });
 
   it('refuses editors with 403', async () => {
@@ -232,7 +263,9 @@ describe('preferences.signature_level', () => {
     const t = await createTemplate(a.token);
     const res = await api('PUT', `/api/templates/${t.id}`, { token: a.token, body: { preferences: { signature_level: 'qes' } } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe("preferences.signature_level qes is above the account's signature level ses; raise it with PUT /api/settings/signature_level or ask for ses or lower.");
+    expect(res.json.error).toBe(
+      "preferences.signature_level qes is above the account's signature level ses; raise it with PUT /api/settings/signature_level or ask for ses or lower.",
+    );
   });
 
   it('refuses a submission level above the account’s with a sentence naming both', async () => {
@@ -244,14 +277,19 @@ describe('preferences.signature_level', () => {
       body: { template_id: t.id, submitters: [{ email: 'x@example.com' }], preferences: { signature_level: 'qes' } },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe("preferences.signature_level qes is above the account's signature level aes; raise it with PUT /api/settings/signature_level or ask for aes or lower.");
+    expect(res.json.error).toBe(
+      "preferences.signature_level qes is above the account's signature level aes; raise it with PUT /api/settings/signature_level or ask for aes or lower.",
+    );
   });
 
   it('gives a submission the account’s level when neither it nor the template asks for one', async () => {
     const a = await createAccount();
     await setLevel(a.token, { level: 'aes' });
     const t = await createTemplate(a.token);
-    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: t.id, submitters: [{ email: 'x@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: t.id, submitters: [{ email: 'x@example.com' }] },
+    });
     expect(res.status).toBe(201);
     const got = await api('GET', `/api/submissions/${res.json.id}`, { token: a.token });
     expect(got.json.signature_level).toBe('aes');
@@ -275,7 +313,10 @@ describe('preferences.signature_level', () => {
     await setLevel(a.token, { level: 'aes' });
     const t = await createTemplate(a.token);
     await api('PUT', `/api/templates/${t.id}`, { token: a.token, body: { preferences: { signature_level: 'aes' } } });
-    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: t.id, submitters: [{ email: 'x@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: t.id, submitters: [{ email: 'x@example.com' }] },
+    });
     await setLevel(a.token, { level: 'ses' });
     const got = await api('GET', `/api/submissions/${res.json.id}`, { token: a.token });
     expect(got.json.signature_level).toBe('aes');
@@ -287,16 +328,24 @@ describe('preferences.signature_level', () => {
     const t = await createTemplate(a.token);
     await api('PUT', `/api/templates/${t.id}`, { token: a.token, body: { preferences: { signature_level: 'aes' } } });
     await setLevel(a.token, { level: 'ses' });
-    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: t.id, submitters: [{ email: 'x@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: t.id, submitters: [{ email: 'x@example.com' }] },
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe(`Template ${t.id} preferences.signature_level aes is above the account's signature level ses; raise it with PUT /api/settings/signature_level or ask for ses or lower.`);
+    expect(res.json.error).toBe(
+      `Template ${t.id} preferences.signature_level aes is above the account's signature level ses; raise it with PUT /api/settings/signature_level or ask for ses or lower.`,
+    );
   });
 
   it('moves a draft’s level with its edited preferences', async () => {
     const a = await createAccount();
     await setLevel(a.token, { level: 'aes' });
     const t = await createTemplate(a.token);
-    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: t.id, draft: true, submitters: [{ email: 'x@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: t.id, draft: true, submitters: [{ email: 'x@example.com' }] },
+    });
     const id = res.json.id;
     const edited = await api('PUT', `/api/submissions/${id}`, { token: a.token, body: { preferences: { signature_level: 'ses' } } });
     expect(edited.status).toBe(200);
@@ -308,11 +357,18 @@ async function completedSubmission(token: string, level?: string) {
   const t = await createTemplate(token);
   const res = await api('POST', '/api/submissions', {
     token,
-    body: { template_id: t.id, submitters: [{ email: 'signer@example.com' }], ...(level ? { preferences: { signature_level: level } } : {}) },
+    body: {
+      template_id: t.id,
+      submitters: [{ email: 'signer@example.com' }],
+      ...(level ? { preferences: { signature_level: level } } : {}),
+    },
   });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   const submitterId = res.json.submitters[0].id;
-  const done = await api('PUT', `/api/submitters/${submitterId}`, { token, body: { completed: true, values: completeValues('First Party') } });
+  const done = await api('PUT', `/api/submitters/${submitterId}`, {
+    token,
+    body: { completed: true, values: completeValues('First Party') },
+  });
   if (done.status !== 200) throw new Error(`${done.status} ${done.text}`);
   return { submissionId: res.json.id as number, submitterId: submitterId as number };
 }
@@ -326,8 +382,20 @@ describe('GET /api/signature_usage', () => {
     const res = await api('GET', '/api/signature_usage', { token: a.token });
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual([
-      expect.objectContaining({ submission_id: second.submissionId, submitter_id: second.submitterId, level: 'aes', cost: 0.2, currency: 'USD' }),
-      expect.objectContaining({ submission_id: first.submissionId, submitter_id: first.submitterId, level: 'ses', cost: 0, currency: 'USD' }),
+      expect.objectContaining({
+        submission_id: second.submissionId,
+        submitter_id: second.submitterId,
+        level: 'aes',
+        cost: 0.2,
+        currency: 'USD',
+      }),
+      expect.objectContaining({
+        submission_id: first.submissionId,
+        submitter_id: first.submitterId,
+        level: 'ses',
+        cost: 0,
+        currency: 'USD',
+      }),
     ]);
     expect(res.json.totals).toEqual({
       count: 2,
@@ -365,7 +433,10 @@ describe('GET /api/signature_usage', () => {
     const { submitterId } = await completedSubmission(a.token);
     await completedSubmission(a.token);
     const shard = await shardOf(a.accountId);
-    await shard.prepare("UPDATE signature_usage SET month = '2026-01', signed_at = '2026-01-15T10:00:00.000Z' WHERE submitter_id = ?").bind(submitterId).run();
+    await shard
+      .prepare("UPDATE signature_usage SET month = '2026-01', signed_at = '2026-01-15T10:00:00.000Z' WHERE submitter_id = ?")
+      .bind(submitterId)
+      .run();
     const res = await api('GET', '/api/signature_usage?month=2026-01', { token: a.token });
     expect(res.json.data.map((u: { submitter_id: number }) => u.submitter_id)).toEqual([submitterId]);
     expect(res.json.totals.count).toBe(1);
@@ -386,7 +457,10 @@ describe('GET /api/signature_usage', () => {
     const again = await api('PUT', `/api/submitters/${submitterId}`, { token: a.token, body: { completed: true } });
     expect(again.status).toBe(422);
     const shard = await shardOf(a.accountId);
-    const rows = await shard.prepare('SELECT count(*) AS n FROM signature_usage WHERE submitter_id = ?').bind(submitterId).first<{ n: number }>();
+    const rows = await shard
+      .prepare('SELECT count(*) AS n FROM signature_usage WHERE submitter_id = ?')
+      .bind(submitterId)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 

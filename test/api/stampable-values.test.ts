@@ -15,7 +15,14 @@ function pngBytes(width: number, height: number): Uint8Array {
   };
   const be32 = (n: number) => [24, 16, 8, 0].map((s) => (n >>> s) & 0xff);
   return Uint8Array.from([
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a,
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
     ...chunk('IHDR', [...be32(width), ...be32(height), 8, 2, 0, 0, 0]),
     ...chunk('IDAT', [0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]),
     ...chunk('IEND', []),
@@ -51,29 +58,43 @@ describe('image values through the API', () => {
     const f = await signingFixture({ fields });
     const res = await api('POST', '/api/submissions', {
       token: f.account.token,
-      body: { template_id: f.templateId, submitters: [{ role: 'First Party', email: 'a@example.com', values: { Signature: 'data:image/png;base64,AAAA' } }] },
+      body: {
+        template_id: f.templateId,
+        submitters: [{ role: 'First Party', email: 'a@example.com', values: { Signature: 'data:image/png;base64,AAAA' } }],
+      },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('submitters[0]: Field "Signature" is not a readable PNG or JPEG image (its data is damaged, truncated or of another format).');
+    expect(res.json.error).toBe(
+      'submitters[0]: Field "Signature" is not a readable PNG or JPEG image (its data is damaged, truncated or of another format).',
+    );
   });
 
   it('refuses data:image/png;base64,AAAA as a signature through PUT /api/submitters/{id}', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Signature: 'data:image/png;base64,AAAA' } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Signature: 'data:image/png;base64,AAAA' } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^submitter: Field "Signature" is not a readable PNG or JPEG image/);
   });
 
   it('refuses a completion through PUT /api/submitters/{id} whose signature is not an image, completing nothing', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Signature: 'data:image/png;base64,AAAA' }, completed: true } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Signature: 'data:image/png;base64,AAAA' }, completed: true },
+    });
     expect(res.status).toBe(422);
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');
   });
 
   it('refuses a PNG wider than 4096 pixels', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Photo: png(4097, 10) } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Photo: png(4097, 10) } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(
       'submitter: Field "Photo" is 4097×10 pixels; images may be at most 4096 pixels on a side and 4,194,304 pixels in all (2048×2048).',
@@ -82,40 +103,58 @@ describe('image values through the API', () => {
 
   it('refuses an image over the pixel budget even when each side is within 4096 pixels', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Seal: png(2049, 2048) } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Seal: png(2049, 2048) } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/Field "Seal" is 2049×2048 pixels/);
   });
 
   it('accepts an image of exactly the pixel budget', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Seal: png(2048, 2048) } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Seal: png(2048, 2048) } },
+    });
     expect(res.status).toBe(200);
   });
 
   it('refuses JPEG bytes in a data URL that says image/png', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Photo: `data:image/png;base64,${JPEG_BASE64}` } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Photo: `data:image/png;base64,${JPEG_BASE64}` } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('submitter: Field "Photo" is a JPEG image, but its data URL says image/png.');
   });
 
   it('accepts a JPEG data URL', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Photo: `data:image/jpeg;base64,${JPEG_BASE64}` } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Photo: `data:image/jpeg;base64,${JPEG_BASE64}` } },
+    });
     expect(res.status).toBe(200);
   });
 
   it('stores a bare base64 PNG signature as an image data URL, not as typed text', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Signature: PNG_BASE64 } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Signature: PNG_BASE64 } },
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse((await submitterRow(f.submitters[0].id)).values)[f.field('Signature')]).toBe(`data:image/png;base64,${PNG_BASE64}`);
   });
 
   it('refuses a bare base64 PNG that is truncated', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Photo: PNG_BASE64.slice(0, 40) } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Photo: PNG_BASE64.slice(0, 40) } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/Field "Photo" is not a readable PNG or JPEG image/);
   });
@@ -124,15 +163,21 @@ describe('image values through the API', () => {
 describe('image values through the signing page', () => {
   it('refuses data:image/png;base64,AAAA in an autosave (PUT /s/:slug/values), naming the field', async () => {
     const f = await signingFixture({ fields });
-    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Signature')]: 'data:image/png;base64,AAAA' } } });
+    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: { [f.field('Signature')]: 'data:image/png;base64,AAAA' } },
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('Field "Signature" is not a readable PNG or JPEG image (its data is damaged, truncated or of another format).');
+    expect(res.json.error).toBe(
+      'Field "Signature" is not a readable PNG or JPEG image (its data is damaged, truncated or of another format).',
+    );
   });
 
   it('refuses a submit (POST /s/:slug/submit) with an unreadable signature, completing nothing', async () => {
     const f = await signingFixture({ fields });
     await acceptDisclosure(f.submitters[0].slug);
-    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Signature')]: 'data:image/png;base64,AAAA' } } });
+    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, {
+      body: { values: { [f.field('Signature')]: 'data:image/png;base64,AAAA' } },
+    });
     expect(res.status).toBe(422);
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');
   });
@@ -150,28 +195,39 @@ describe('file values', () => {
     const f = await signingFixture({ fields });
     const res = await api('POST', '/api/submissions', {
       token: f.account.token,
-      body: { template_id: f.templateId, submitters: [{ role: 'First Party', email: 'a@example.com', values: { Proof: `attachment:${crypto.randomUUID()}` } }] },
+      body: {
+        template_id: f.templateId,
+        submitters: [{ role: 'First Party', email: 'a@example.com', values: { Proof: `attachment:${crypto.randomUUID()}` } }],
+      },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('submitters[0]: Field "Proof" takes a file the signer uploads on the signing page; it cannot be prefilled.');
+    expect(res.json.error).toBe(
+      'submitters[0]: Field "Proof" takes a file the signer uploads on the signing page; it cannot be prefilled.',
+    );
   });
 
   it('refuses a file value that names no upload, through PUT /api/submitters/{id}', async () => {
     const f = await signingFixture({ fields });
     const uuid = crypto.randomUUID();
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Proof: `attachment:${uuid}` } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Proof: `attachment:${uuid}` } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(`submitter: Field "Proof" names attachment:${uuid}, which is not a file this submitter uploaded.`);
   });
 
   it('refuses a file value that is not an attachment reference', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { Proof: 'https://example.com/a.pdf' } } });
+    const res = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { Proof: 'https://example.com/a.pdf' } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('submitter: Field "Proof" takes a file the signer uploads on the signing page (attachment:<uuid>).');
   });
 
-  it('accepts a file value naming the submitter\'s own upload', async () => {
+  it("accepts a file value naming the submitter's own upload", async () => {
     const f = await signingFixture({ fields });
     const uploaded = await upload(f.submitters[0].slug, f.field('Proof'), await makePdf(1));
     expect(uploaded.status).toBe(201);
@@ -180,7 +236,7 @@ describe('file values', () => {
     expect(res.json.values[f.field('Proof')]).toBe(uploaded.json.value);
   });
 
-  it('refuses, on the signing page, a file value naming another signer\'s upload', async () => {
+  it("refuses, on the signing page, a file value naming another signer's upload", async () => {
     const f = await signingFixture({
       roles: ['First Party', 'Second Party'],
       order: 'parallel',

@@ -11,16 +11,20 @@ const FREE_STORAGE = PLANS.free.limits.storageBytes;
 const SIGNER_REFUSAL = 'This account cannot store more files right now; contact the sender.';
 
 async function createTemplate(token: string) {
-  const res = await api('POST', '/api/templates/pdf', { token, body: { name: 'Template', documents: [{ name: 'doc', file: toBase64(await makePdf(1)) }] } });
+  const res = await api('POST', '/api/templates/pdf', {
+    token,
+    body: { name: 'Template', documents: [{ name: 'doc', file: toBase64(await makePdf(1)) }] },
+  });
   expect(res.status).toBe(201);
   return res.json as { id: string; documents: { uuid: string }[] };
 }
 
 async function storedRows(accountId: number): Promise<number> {
-  const row = await (await shardOf(accountId)).prepare(
-    `SELECT (SELECT coalesce(sum(byte_size), 0) FROM template_documents WHERE account_id = ?1)
+  const row = await (await shardOf(accountId))
+    .prepare(
+      `SELECT (SELECT coalesce(sum(byte_size), 0) FROM template_documents WHERE account_id = ?1)
           + (SELECT coalesce(sum(byte_size), 0) FROM signing_uploads WHERE account_id = ?1) AS bytes`,
-  )
+    )
     .bind(accountId)
     .first<{ bytes: number }>();
   return row!.bytes;
@@ -31,12 +35,16 @@ async function storedRows(accountId: number): Promise<number> {
  * a removed one, as a replaced file's earlier version is, whose file still counts.
  */
 async function fillStorage(accountId: number, templatePublicId: string, room: number, limit = FREE_STORAGE): Promise<void> {
-  const template = await (await shardOf(accountId)).prepare('SELECT id FROM templates WHERE public_id = ?').bind(templatePublicId).first<{ id: number }>();
+  const template = await (await shardOf(accountId))
+    .prepare('SELECT id FROM templates WHERE public_id = ?')
+    .bind(templatePublicId)
+    .first<{ id: number }>();
   const filler = limit - (await storedRows(accountId)) - room;
-  await (await shardOf(accountId)).prepare(
-    `INSERT INTO template_documents (account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, r2_key, position, removed_at)
+  await (await shardOf(accountId))
+    .prepare(
+      `INSERT INTO template_documents (account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, r2_key, position, removed_at)
      VALUES (?, ?, ?, 'earlier version', 'application/pdf', ?, 'seed', 1, '[]', ?, 99, '2026-11-01T00:00:00.000Z')`,
-  )
+    )
     .bind(accountId, template!.id, crypto.randomUUID(), filler, `seed/${crypto.randomUUID()}`)
     .run();
 }
@@ -48,7 +56,9 @@ async function templateFiles(accountId: number): Promise<number> {
 function expectPlanLimit(res: { status: number; json: any }) {
   expect(res.status).toBe(403);
   expect(res.json).toEqual({
-    error: expect.stringMatching(/^Your free plan includes 1 GB of storage and 1024(\.0)? MB is in use; this upload needs [\d.]+ (bytes|KB)\. Delete documents or upgrade\.$/),
+    error: expect.stringMatching(
+      /^Your free plan includes 1 GB of storage and 1024(\.0)? MB is in use; this upload needs [\d.]+ (bytes|KB)\. Delete documents or upgrade\.$/,
+    ),
     code: 'plan_limit_reached',
     upgrade_url: 'https://api.test/settings/billing',
   });
@@ -59,10 +69,16 @@ describe('storage limit on template uploads', () => {
     const a = await createAccount({ plan: 'free' });
     const first = await createTemplate(a.token);
     await fillStorage(a.accountId, first.id, 100);
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { name: 'Too much', documents: [{ name: 'doc', file: toBase64(await makePdf(1)) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { name: 'Too much', documents: [{ name: 'doc', file: toBase64(await makePdf(1)) }] },
+    });
     expectPlanLimit(res);
     expect(await templateFiles(a.accountId)).toBe(1);
-    const templates = await (await shardOf(a.accountId)).prepare('SELECT count(*) AS n FROM templates WHERE account_id = ?').bind(a.accountId).first<{ n: number }>();
+    const templates = await (await shardOf(a.accountId))
+      .prepare('SELECT count(*) AS n FROM templates WHERE account_id = ?')
+      .bind(a.accountId)
+      .first<{ n: number }>();
     expect(templates!.n).toBe(1);
   });
 
@@ -71,7 +87,10 @@ describe('storage limit on template uploads', () => {
     const first = await createTemplate(a.token);
     const pdf = await makePdf(1);
     await fillStorage(a.accountId, first.id, pdf.length);
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { name: 'Just fits', documents: [{ name: 'doc', file: toBase64(pdf) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { name: 'Just fits', documents: [{ name: 'doc', file: toBase64(pdf) }] },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -91,7 +110,10 @@ describe('storage limit on template uploads', () => {
     const a = await createAccount({ plan: 'free' });
     const first = await createTemplate(a.token);
     await fillStorage(a.accountId, first.id, 100);
-    const res = await api('PUT', `/api/templates/${first.id}/documents`, { token: a.token, body: { documents: [{ name: 'Annex', file: toBase64(await makePdf(2)) }] } });
+    const res = await api('PUT', `/api/templates/${first.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ name: 'Annex', file: toBase64(await makePdf(2)) }] },
+    });
     expectPlanLimit(res);
     expect(await templateFiles(a.accountId)).toBe(1);
   });
@@ -149,7 +171,8 @@ describe('storage limit on signing-page uploads', () => {
     const pdf = await makePdf(1);
     const res = await upload(f.submitters[0].slug, f.field('Proof'), pdf);
     expect(res.status).toBe(201);
-    const row = await (await shardOf(f.account.accountId)).prepare('SELECT submission_id, submitter_id, byte_size, r2_key FROM signing_uploads WHERE uuid = ?')
+    const row = await (await shardOf(f.account.accountId))
+      .prepare('SELECT submission_id, submitter_id, byte_size, r2_key FROM signing_uploads WHERE uuid = ?')
       .bind(res.json.attachment_uuid)
       .first<{ submission_id: number; submitter_id: number; byte_size: number; r2_key: string }>();
     expect(row).toMatchObject({ submission_id: f.submissionId, submitter_id: f.submitters[0].id, byte_size: pdf.length });
@@ -174,7 +197,10 @@ describe('storage limit on signing-page uploads', () => {
     expect((await upload(f.submitters[0].slug, f.field('Proof'), await makePdf(1))).status).toBe(201);
     const res = await api('DELETE', `/api/submissions/${f.submissionId}?permanently=true`, { token: f.account.token });
     expect(res.status).toBe(204);
-    const rows = await (await shardOf(f.account.accountId)).prepare('SELECT count(*) AS n FROM signing_uploads WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
+    const rows = await (await shardOf(f.account.accountId))
+      .prepare('SELECT count(*) AS n FROM signing_uploads WHERE submission_id = ?')
+      .bind(f.submissionId)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(0);
     expect(await attachmentFiles(f.account.accountId)).toBe(0);
   });

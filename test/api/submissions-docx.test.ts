@@ -35,7 +35,10 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
     });
     expect(res.status).toBe(201);
     const submitterId = res.json.submitters[0].id as number;
-    const done = await api('PUT', `/api/submitters/${submitterId}`, { token: a.token, body: { values: { Initials: 'JS' }, completed: true } });
+    const done = await api('PUT', `/api/submitters/${submitterId}`, {
+      token: a.token,
+      body: { values: { Initials: 'JS' }, completed: true },
+    });
     expect(done.status).toBe(200);
     await seal(a, res.json.id);
     const pages = await pageTexts(await storedPdf(a, res.json.id, template.documents[0].id));
@@ -52,16 +55,30 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
 
   it('hides the text tags of a DOCX in each submission’s filled copy, as in the template', async () => {
     const a = await createAccount();
-    const docx = buildDocx(paragraph('Offer for [[client_name]].') + paragraph('Sign here: {{Client Signature;role=Client;type=signature}}') + paragraph('END-OF-OFFER'));
-    const created = await api('POST', '/api/templates/docx', { token: a.token, body: { name: 'Tagged', documents: [{ name: 'tagged.docx', file: toBase64(docx) }] } });
+    const docx = buildDocx(
+      paragraph('Offer for [[client_name]].') +
+        paragraph('Sign here: {{Client Signature;role=Client;type=signature}}') +
+        paragraph('END-OF-OFFER'),
+    );
+    const created = await api('POST', '/api/templates/docx', {
+      token: a.token,
+      body: { name: 'Tagged', documents: [{ name: 'tagged.docx', file: toBase64(docx) }] },
+    });
     expect(created.status).toBe(201);
     expect(created.json.schema.map((f: { name: string; type: string }) => `${f.type}:${f.name}`)).toEqual(['signature:Client Signature']);
     const res = await api('POST', '/api/submissions', {
       token: a.token,
-      body: { template_id: created.json.id, values: { client_name: 'Tag Corp' }, submitters: [{ role: 'Client', name: 'Tia Tag', email: 'tia@example.com' }] },
+      body: {
+        template_id: created.json.id,
+        values: { client_name: 'Tag Corp' },
+        submitters: [{ role: 'Client', name: 'Tia Tag', email: 'tia@example.com' }],
+      },
     });
     expect(res.status).toBe(201);
-    const row = await (await shardOf(a.accountId)).prepare('SELECT r2_key FROM template_documents WHERE uuid = ?').bind(created.json.documents[0].uuid).first<{ r2_key: string }>();
+    const row = await (await shardOf(a.accountId))
+      .prepare('SELECT r2_key FROM template_documents WHERE uuid = ?')
+      .bind(created.json.documents[0].uuid)
+      .first<{ r2_key: string }>();
     const copy = await env.FILES.get(generatedDocumentKey({ r2Key: row!.r2_key }, res.json.slug));
     expect(copy).not.toBeNull();
     const text = (await pageTexts(new Uint8Array(await copy!.arrayBuffer()))).join('\n');
@@ -74,17 +91,29 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
   it('fills the built-in submission_id with the submission’s id, not its slug', async () => {
     const a = await createAccount();
     const docx = buildDocx(paragraph('Reference: SUB-[[submission_id]]-END for [[template_name]].'));
-    const created = await api('POST', '/api/templates/docx', { token: a.token, body: { name: 'Numbered', documents: [{ name: 'numbered.docx', file: toBase64(docx) }] } });
+    const created = await api('POST', '/api/templates/docx', {
+      token: a.token,
+      body: { name: 'Numbered', documents: [{ name: 'numbered.docx', file: toBase64(docx) }] },
+    });
     expect(created.status).toBe(201);
-    const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: created.json.id, submitters: [{ role: 'First Party', email: 'n@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: created.json.id, submitters: [{ role: 'First Party', email: 'n@example.com' }] },
+    });
     expect(res.status).toBe(201);
-    const row = await (await shardOf(a.accountId)).prepare('SELECT r2_key FROM template_documents WHERE uuid = ?').bind(created.json.documents[0].uuid).first<{ r2_key: string }>();
+    const row = await (await shardOf(a.accountId))
+      .prepare('SELECT r2_key FROM template_documents WHERE uuid = ?')
+      .bind(created.json.documents[0].uuid)
+      .first<{ r2_key: string }>();
     const copy = await env.FILES.get(generatedDocumentKey({ r2Key: row!.r2_key }, res.json.slug));
     const text = (await pageTexts(new Uint8Array(await copy!.arrayBuffer()))).join('\n');
     expect(text).toContain(`Reference: SUB-${res.json.id}-END for Numbered.`);
     expect(text).not.toContain(res.json.slug);
     // The id reserved for it is the one stored: the next submission gets a later one.
-    const next = await api('POST', '/api/submissions', { token: a.token, body: { template_id: created.json.id, submitters: [{ role: 'First Party', email: 'n2@example.com' }] } });
+    const next = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: created.json.id, submitters: [{ role: 'First Party', email: 'n2@example.com' }] },
+    });
     expect(next.json.id).toBeGreaterThan(res.json.id);
   });
 
@@ -93,7 +122,17 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
     const template = await docxTemplate(a);
     const res = await api('POST', '/api/submissions', {
       token: a.token,
-      body: { template_id: template.id, submitters: [{ role: 'Client', name: 'Vera Values', email: 'vera@example.com', values: { ...values, client_name: 'Values Ltd', Initials: 'VV' } }] },
+      body: {
+        template_id: template.id,
+        submitters: [
+          {
+            role: 'Client',
+            name: 'Vera Values',
+            email: 'vera@example.com',
+            values: { ...values, client_name: 'Values Ltd', Initials: 'VV' },
+          },
+        ],
+      },
     });
     expect(res.status).toBe(201);
     // Only the field is stored as the submitter's value; the variables fill the document.
@@ -121,10 +160,18 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
     const template = await docxTemplate(a);
     const res = await api('POST', '/api/submissions', {
       token: a.token,
-      body: { template_id: template.id, values: { ...values, client_name: undefined, vip: true }, metadata: { client_name: 'Meta Ltd' }, submitters: [{ role: 'Client', email: 'm@example.com' }] },
+      body: {
+        template_id: template.id,
+        values: { ...values, client_name: undefined, vip: true },
+        metadata: { client_name: 'Meta Ltd' },
+        submitters: [{ role: 'Client', email: 'm@example.com' }],
+      },
     });
     expect(res.status).toBe(201);
-    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'M' }, completed: true } });
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, {
+      token: a.token,
+      body: { values: { Initials: 'M' }, completed: true },
+    });
     await seal(a, res.json.id);
     const text = (await pageTexts(await storedPdf(a, res.json.id, template.documents[0].id))).join('\n');
     // signer_name is a built-in: empty for a submitter invited by email alone, never a missing variable.
@@ -141,7 +188,9 @@ describe('submissions of a DOCX template', { timeout: 90_000 }, () => {
       body: { template_id: template.id, values: { client_name: 'ACME' }, submitters: [{ role: 'Client', email: 'x@example.com' }] },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toMatch(/^values must give "discount", "item", "price", "vip": the template's DOCX document uses these variables/);
+    expect(res.json.error).toMatch(
+      /^values must give "discount", "item", "price", "vip": the template's DOCX document uses these variables/,
+    );
   });
 
   it('accepts a submission without the variables the template marks optional', async () => {
@@ -165,7 +214,9 @@ describe('submissions of a DOCX template whose values change its length', { time
       body: { template_id: template.id, values: { ...values, item: long }, submitters: [{ role: 'Client', email: 'x@example.com' }] },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toMatch(/^the values given make "agreement" \d+ pages long instead of its template's 2; fields are placed on the template's pages/);
+    expect(res.json.error).toMatch(
+      /^the values given make "agreement" \d+ pages long instead of its template's 2; fields are placed on the template's pages/,
+    );
   });
 });
 
@@ -178,17 +229,28 @@ describe('a DOCX template with a header and a footer', { timeout: 90_000 }, () =
     });
     const created = await api('POST', '/api/templates/docx', {
       token: a.token,
-      body: { name: 'Headed', documents: [{ name: 'headed.docx', file: toBase64(docx) }], fields: [{ name: 'Initials', type: 'text', role: 'Client', areas: [{ page: 1, x: 0.1, y: 0.5, w: 0.3, h: 0.05 }] }] },
+      body: {
+        name: 'Headed',
+        documents: [{ name: 'headed.docx', file: toBase64(docx) }],
+        fields: [{ name: 'Initials', type: 'text', role: 'Client', areas: [{ page: 1, x: 0.1, y: 0.5, w: 0.3, h: 0.05 }] }],
+      },
     });
     expect(created.status).toBe(201);
     const templatePages = await pageTexts(await downloadDocument(a.token, created.json.id, created.json.documents[0].uuid));
     expect(templatePages[0]).toContain('HEADER-MARK for [[client_name]]');
     const res = await api('POST', '/api/submissions', {
       token: a.token,
-      body: { template_id: created.json.id, values: { client_name: 'ACME Corp' }, submitters: [{ role: 'Client', email: 'h@example.com' }] },
+      body: {
+        template_id: created.json.id,
+        values: { client_name: 'ACME Corp' },
+        submitters: [{ role: 'Client', email: 'h@example.com' }],
+      },
     });
     expect(res.status).toBe(201);
-    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'H' }, completed: true } });
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, {
+      token: a.token,
+      body: { values: { Initials: 'H' }, completed: true },
+    });
     await seal(a, res.json.id);
     const pages = await pageTexts(await storedPdf(a, res.json.id, created.json.documents[0].id));
     for (const page of pages.slice(0, 2)) {
@@ -206,10 +268,17 @@ describe('copies of a DOCX template', { timeout: 90_000 }, () => {
     expect(clone.status).toBe(201);
     const res = await api('POST', '/api/submissions', {
       token: a.token,
-      body: { template_id: clone.json.id, values: { ...values, vip: true }, submitters: [{ role: 'Client', name: 'Clone Signer', email: 'c@example.com' }] },
+      body: {
+        template_id: clone.json.id,
+        values: { ...values, vip: true },
+        submitters: [{ role: 'Client', name: 'Clone Signer', email: 'c@example.com' }],
+      },
     });
     expect(res.status).toBe(201);
-    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'CS' }, completed: true } });
+    await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, {
+      token: a.token,
+      body: { values: { Initials: 'CS' }, completed: true },
+    });
     await seal(a, res.json.id);
     const text = (await pageTexts(await storedPdf(a, res.json.id, clone.json.documents[0].id))).join('\n');
     expect(text).toContain('Agreement with ACME Corp, signed by Clone Signer.');
@@ -249,7 +318,10 @@ describe('a DOCX document added through PUT /api/templates/{id}/documents', { ti
     });
     expect(created.status).toBe(201);
     const docx = buildDocx(paragraph('Annex for [[client_name]].'));
-    const res = await api('PUT', `/api/templates/${created.json.id}/documents`, { token: a.token, body: { documents: [{ name: 'annex.docx', file: toBase64(docx) }] } });
+    const res = await api('PUT', `/api/templates/${created.json.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ name: 'annex.docx', file: toBase64(docx) }] },
+    });
     expect(res.status).toBe(200);
     const annex = res.json.documents[1];
     expect(annex.filename).toBe('annex');
@@ -257,10 +329,17 @@ describe('a DOCX document added through PUT /api/templates/{id}/documents', { ti
 
     const submission = await api('POST', '/api/submissions', {
       token: a.token,
-      body: { template_id: created.json.id, values: { client_name: 'ACME Corp' }, submitters: [{ role: 'Client', email: 'annex@example.com' }] },
+      body: {
+        template_id: created.json.id,
+        values: { client_name: 'ACME Corp' },
+        submitters: [{ role: 'Client', email: 'annex@example.com' }],
+      },
     });
     expect(submission.status).toBe(201);
-    await api('PUT', `/api/submitters/${submission.json.submitters[0].id}`, { token: a.token, body: { values: { Initials: 'AC' }, completed: true } });
+    await api('PUT', `/api/submitters/${submission.json.submitters[0].id}`, {
+      token: a.token,
+      body: { values: { Initials: 'AC' }, completed: true },
+    });
     await seal(a, submission.json.id);
     const text = (await pageTexts(await storedPdf(a, submission.json.id, annex.id))).join('\n');
     expect(text).toContain('Annex for ACME Corp.');

@@ -12,7 +12,13 @@ let eventCounter = 0;
 /** Signs as Stripe does, written out here rather than reusing the service's own signer. */
 async function sign(body: string, options: { secret?: string; at?: number } = {}): Promise<string> {
   const t = options.at ?? Math.floor(Date.now() / 1000);
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(options.secret ?? SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(options.secret ?? SECRET),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${t}.${body}`)));
   return `t=${t},v1=${Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
@@ -39,7 +45,11 @@ function completedCheckout(accountId: number, plan: string, subscription = `sub_
 }
 
 function deletedSubscription(accountId: number, subscription: string) {
-  return stripeEvent('customer.subscription.deleted', { id: subscription, object: 'subscription', metadata: { account_id: String(accountId), plan: 'pro' } });
+  return stripeEvent('customer.subscription.deleted', {
+    id: subscription,
+    object: 'subscription',
+    metadata: { account_id: String(accountId), plan: 'pro' },
+  });
 }
 
 async function deliver(event: unknown, options: { signature?: string | null; path?: string; rawBody?: string } = {}) {
@@ -65,14 +75,28 @@ describe('POST /api/subscription/webhook', () => {
     const res = await deliver(completedCheckout(a.accountId, 'pro', 'sub_applies'));
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ received: true, outcome: 'applied' });
-    expect(await accountRow(a.accountId)).toEqual({ plan: 'pro', stripe_subscription_id: 'sub_applies', stripe_customer_id: `cus_${a.accountId}` });
+    expect(await accountRow(a.accountId)).toEqual({
+      plan: 'pro',
+      stripe_subscription_id: 'sub_applies',
+      stripe_customer_id: `cus_${a.accountId}`,
+    });
   });
 
   it('applies the plan named in the metadata the checkout route sends to Stripe', async () => {
     const a = await createAccount({ plan: 'free' });
     // The form POST /api/subscription/checkout sends; Stripe copies these fields into the session.
-    const form = checkoutSessionForm({ plan: PLANS.enterprise, interval: 'yearly', accountId: a.accountId, customerEmail: 'a@example.com', successUrl: 'https://x.test/ok', cancelUrl: 'https://x.test/no' });
-    const session = { client_reference_id: form.get('client_reference_id'), metadata: { account_id: form.get('metadata[account_id]'), plan: form.get('metadata[plan]') } };
+    const form = checkoutSessionForm({
+      plan: PLANS.enterprise,
+      interval: 'yearly',
+      accountId: a.accountId,
+      customerEmail: 'a@example.com',
+      successUrl: 'https://x.test/ok',
+      cancelUrl: 'https://x.test/no',
+    });
+    const session = {
+      client_reference_id: form.get('client_reference_id'),
+      metadata: { account_id: form.get('metadata[account_id]'), plan: form.get('metadata[plan]') },
+    };
     const res = await deliver(stripeEvent('checkout.session.completed', { ...session, subscription: 'sub_e2e', payment_status: 'paid' }));
     expect(res.json.outcome).toBe('applied');
     expect((await accountRow(a.accountId))!.plan).toBe('enterprise');
@@ -84,7 +108,14 @@ describe('POST /api/subscription/webhook', () => {
     const res = await api('GET', '/api/audit_events?action=subscription.plan_changed', { token: a.token });
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual([
-      expect.objectContaining({ action: 'subscription.plan_changed', actor: 'stripe', resource_type: 'account', resource_id: String(a.accountId), user_id: null, status: 200 }),
+      expect.objectContaining({
+        action: 'subscription.plan_changed',
+        actor: 'stripe',
+        resource_type: 'account',
+        resource_id: String(a.accountId),
+        user_id: null,
+        status: 200,
+      }),
     ]);
   });
 
@@ -156,7 +187,10 @@ describe('POST /api/subscription/webhook', () => {
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(results.filter((r) => r.json.outcome === 'applied')).toHaveLength(1);
     expect(results.filter((r) => r.json.outcome === 'duplicate')).toHaveLength(4);
-    const audit = await (await shardOf(a.accountId)).prepare("SELECT count(*) AS n FROM audit_events WHERE account_id = ? AND actor = 'stripe'").bind(a.accountId).first<{ n: number }>();
+    const audit = await (await shardOf(a.accountId))
+      .prepare("SELECT count(*) AS n FROM audit_events WHERE account_id = ? AND actor = 'stripe'")
+      .bind(a.accountId)
+      .first<{ n: number }>();
     expect(audit!.n).toBe(1);
   });
 
@@ -246,13 +280,19 @@ describe('POST /api/subscription/webhook', () => {
     const body = JSON.stringify(stripeEvent('invoice.paid', {}));
     const ctx = createExecutionContext();
     const response = await worker.fetch(
-      new Request('https://api.test/api/subscription/webhook', { method: 'POST', headers: { 'Stripe-Signature': await sign(body), 'Content-Type': 'application/json' }, body }),
+      new Request('https://api.test/api/subscription/webhook', {
+        method: 'POST',
+        headers: { 'Stripe-Signature': await sign(body), 'Content-Type': 'application/json' },
+        body,
+      }),
       { ...env, STRIPE_WEBHOOK_SECRET: undefined },
       ctx,
     );
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { error: string }).error).toBe('Stripe webhooks are not configured on this server: STRIPE_WEBHOOK_SECRET is not set.');
+    expect(((await response.json()) as { error: string }).error).toBe(
+      'Stripe webhooks are not configured on this server: STRIPE_WEBHOOK_SECRET is not set.',
+    );
   });
 
   it('is described in the OpenAPI document without API-token security', async () => {

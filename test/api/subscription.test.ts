@@ -37,7 +37,9 @@ describe('POST /api/subscription/checkout', () => {
   it('asks Stripe for a subscription session for the chosen plan, interval and account', async () => {
     const a = await createAccount({ plan: 'free' });
     await api('POST', '/api/subscription/checkout', { token: a.token, body: { plan_id: 2, interval: 'yearly' } });
-    const sent = (await stripeRequests()).filter((r) => r.form.mode === 'subscription' && r.form.client_reference_id === String(a.accountId)).at(-1)!;
+    const sent = (await stripeRequests())
+      .filter((r) => r.form.mode === 'subscription' && r.form.client_reference_id === String(a.accountId))
+      .at(-1)!;
     expect(sent.path).toBe('/v1/checkout/sessions');
     expect(sent.authorization).toBe('Bearer sk_test_imitation');
     expect(sent.contentType).toBe('application/x-www-form-urlencoded');
@@ -54,7 +56,9 @@ describe('POST /api/subscription/checkout', () => {
   it('defaults the interval to monthly', async () => {
     const a = await createAccount({ plan: 'free' });
     await api('POST', '/api/subscription/checkout', { token: a.token, body: { plan_id: 1 } });
-    const sent = (await stripeRequests()).filter((r) => r.form.mode === 'subscription' && r.form.client_reference_id === String(a.accountId)).at(-1)!;
+    const sent = (await stripeRequests())
+      .filter((r) => r.form.mode === 'subscription' && r.form.client_reference_id === String(a.accountId))
+      .at(-1)!;
     expect(sent.form['line_items[0][price_data][recurring][interval]']).toBe('month');
   });
 

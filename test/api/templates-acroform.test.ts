@@ -34,7 +34,14 @@ async function formPdf(): Promise<Uint8Array> {
   country.addOptions(['France', 'Germany', 'Spain']);
   country.addToPage(first, { x: 100, y: 550, width: 150, height: 20 });
   const signature = pdf.context.register(
-    pdf.context.obj({ Type: 'Annot', Subtype: 'Widget', FT: 'Sig', T: PDFString.of('Applicant signature'), Rect: [300, 100, 500, 150], P: second.ref }),
+    pdf.context.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      FT: 'Sig',
+      T: PDFString.of('Applicant signature'),
+      Rect: [300, 100, 500, 150],
+      P: second.ref,
+    }),
   );
   second.node.addAnnot(signature);
   pdf.catalog.getOrCreateAcroForm().addField(signature);
@@ -46,7 +53,9 @@ async function upload(account: TestAccount, bytes: Uint8Array) {
 }
 
 async function stored(account: TestAccount, templateId: string, uuid: string): Promise<Uint8Array> {
-  const res = await SELF.fetch(`https://api.test/api/templates/${templateId}/documents/${uuid}`, { headers: { 'X-Auth-Token': account.token } });
+  const res = await SELF.fetch(`https://api.test/api/templates/${templateId}/documents/${uuid}`, {
+    headers: { 'X-Auth-Token': account.token },
+  });
   return new Uint8Array(await res.arrayBuffer());
 }
 
@@ -76,7 +85,11 @@ describe('AcroForm fields of an uploaded PDF', () => {
     expect(byName.plan.areas).toHaveLength(2);
     expectArea(byName.plan.areas[1], expectedArea(1, 200, 600, 12, 12));
     expect(byName.country.type).toBe('select');
-    expect(byName.country.options.map((o: { value: string } | string) => (typeof o === 'string' ? o : o.value))).toEqual(['France', 'Germany', 'Spain']);
+    expect(byName.country.options.map((o: { value: string } | string) => (typeof o === 'string' ? o : o.value))).toEqual([
+      'France',
+      'Germany',
+      'Spain',
+    ]);
     expect(byName['Applicant signature'].type).toBe('signature');
     expectArea(byName['Applicant signature'].areas[0], expectedArea(2, 300, 100, 200, 50));
   });
@@ -94,10 +107,22 @@ describe('AcroForm fields of an uploaded PDF', () => {
   it('seal in a submission with the values inside the widgets’ areas', async () => {
     const a = await createAccount({ name: 'Form Co' });
     const template = await upload(a, await formPdf());
-    const submission = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.json.id, submitters: [{ email: 'applicant@example.com' }] } });
+    const submission = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.json.id, submitters: [{ email: 'applicant@example.com' }] },
+    });
     expect(submission.status).toBe(201);
-    const values = { 'applicant.name': 'Ada Formfiller', agree: true, plan: 'premium', country: 'Germany', 'Applicant signature': 'Ada Formfiller' };
-    const done = await api('PUT', `/api/submitters/${submission.json.submitters[0].id}`, { token: a.token, body: { values, completed: true } });
+    const values = {
+      'applicant.name': 'Ada Formfiller',
+      agree: true,
+      plan: 'premium',
+      country: 'Germany',
+      'Applicant signature': 'Ada Formfiller',
+    };
+    const done = await api('PUT', `/api/submitters/${submission.json.submitters[0].id}`, {
+      token: a.token,
+      body: { values, completed: true },
+    });
     expect(done.status).toBe(200);
     const scope = shardScope(env, await shardNumberOf(a.accountId));
     const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [
@@ -178,7 +203,10 @@ function rawForm(objects: string[], fields: string): Uint8Array {
 describe('hostile AcroForms', () => {
   it('a field whose /Kids cycle back to itself is ignored, not a 500', async () => {
     const a = await createAccount();
-    const res = await upload(a, rawForm(['<< /T (loop) /FT /Tx /Kids [5 0 R] >>', '<< /T (inner) /Parent 4 0 R /Kids [4 0 R] >>'], '[4 0 R]'));
+    const res = await upload(
+      a,
+      rawForm(['<< /T (loop) /FT /Tx /Kids [5 0 R] >>', '<< /T (inner) /Parent 4 0 R /Kids [4 0 R] >>'], '[4 0 R]'),
+    );
     expect(res.status).toBe(201);
     expect(res.json.schema).toEqual([]);
   });

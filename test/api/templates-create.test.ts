@@ -11,7 +11,10 @@ async function storedKeys(accountId: number): Promise<string[]> {
 }
 
 async function rowCount(table: string, accountId: number): Promise<number> {
-  const row = await (await shardOf(accountId)).prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>();
+  const row = await (await shardOf(accountId))
+    .prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
+    .bind(accountId)
+    .first<{ n: number }>();
   return row!.n;
 }
 
@@ -20,7 +23,12 @@ describe('POST /api/templates/pdf (JSON)', () => {
     const a = await createAccount();
     const res = await api('POST', '/api/templates/pdf', {
       token: a.token,
-      body: { name: 'MIME spec', external_id: 'ext-1', folder_name: 'Specs', documents: [{ name: 'spec', file: toBase64(realWorldPdf()) }] },
+      body: {
+        name: 'MIME spec',
+        external_id: 'ext-1',
+        folder_name: 'Specs',
+        documents: [{ name: 'spec', file: toBase64(realWorldPdf()) }],
+      },
     });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
@@ -38,7 +46,12 @@ describe('POST /api/templates/pdf (JSON)', () => {
     expect(res.json.id).toMatch(/^tpl_[0-9A-Za-z]{16,}$/);
     expect(res.json.download_url).toBe(`https://api.test/api/templates/${res.json.id}/download`);
     const [document] = res.json.documents;
-    expect(document).toMatchObject({ filename: 'spec', page_count: 17, content_type: 'application/pdf', byte_size: realWorldPdf().byteLength });
+    expect(document).toMatchObject({
+      filename: 'spec',
+      page_count: 17,
+      content_type: 'application/pdf',
+      byte_size: realWorldPdf().byteLength,
+    });
     expect(document.page_dimensions).toHaveLength(17);
     expect(document.page_dimensions[0]).toEqual({ width: 609.714, height: 789.041 });
     expect(document.url).toBe(`https://api.test/api/templates/${res.json.id}/documents/${document.uuid}`);
@@ -75,7 +88,10 @@ describe('POST /api/templates/pdf (JSON)', () => {
 
   it('defaults the template name to the first document name', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'Lease', file: toBase64(await makePdf()) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'Lease', file: toBase64(await makePdf()) }] },
+    });
     expect(res.json.name).toBe('Lease');
   });
 
@@ -114,7 +130,10 @@ describe('POST /api/templates/pdf (multipart)', () => {
     form.set('documents[0][name]', 'Contract');
     form.set('documents[0][file]', pdfFile(await makePdf(2), 'contract.pdf'));
     form.set('submitters', JSON.stringify([{ name: 'Tenant' }, { name: 'Landlord' }]));
-    form.set('fields', JSON.stringify([{ name: 'Sign here', type: 'signature', role: 'Landlord', areas: [{ page: 2, x: 0.1, y: 0.8, w: 0.3, h: 0.05 }] }]));
+    form.set(
+      'fields',
+      JSON.stringify([{ name: 'Sign here', type: 'signature', role: 'Landlord', areas: [{ page: 2, x: 0.1, y: 0.8, w: 0.3, h: 0.05 }] }]),
+    );
     const res = await api('POST', '/api/templates/pdf', { token: a.token, body: form });
     expect(res.status).toBe(201);
     expect(res.json.submitters.map((s: { name: string }) => s.name)).toEqual(['Tenant', 'Landlord']);
@@ -136,7 +155,11 @@ describe('POST /api/templates/pdf (multipart)', () => {
         controller.close();
       },
     });
-    const response = await SELF.fetch('https://api.test/api/templates/pdf', { method: 'POST', headers: { 'X-Auth-Token': a.token, 'Content-Type': type }, body: stream });
+    const response = await SELF.fetch('https://api.test/api/templates/pdf', {
+      method: 'POST',
+      headers: { 'X-Auth-Token': a.token, 'Content-Type': type },
+      body: stream,
+    });
     expect(response.status).toBe(201);
     expect(((await response.json()) as { documents: { page_count: number }[] }).documents[0].page_count).toBe(3);
   });
@@ -149,7 +172,8 @@ describe('POST /api/templates/pdf (multipart)', () => {
       pull(controller) {
         pulled += 1;
         if (pulled > 80) controller.close();
-        else controller.enqueue(pulled === 1 ? new TextEncoder().encode('--x\r\nContent-Disposition: form-data; name="name"\r\n\r\n') : chunk);
+        else
+          controller.enqueue(pulled === 1 ? new TextEncoder().encode('--x\r\nContent-Disposition: form-data; name="name"\r\n\r\n') : chunk);
       },
     });
     const response = await SELF.fetch('https://api.test/api/templates/pdf', {
@@ -256,14 +280,20 @@ describe('POST /api/templates/pdf refusals', () => {
 
   it('refuses an encrypted PDF with 422', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'locked', file: toBase64(await makeEncryptedPdf()) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'locked', file: toBase64(await makeEncryptedPdf()) }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^documents\[0\] "locked" is encrypted or password-protected/);
   });
 
   it('refuses an already signed PDF with 422', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'signed', file: toBase64(await makeSignedPdf()) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'signed', file: toBase64(await makeSignedPdf()) }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^documents\[0\] "signed" is already digitally signed; /);
   });
@@ -271,7 +301,10 @@ describe('POST /api/templates/pdf refusals', () => {
   it('refuses a truncated PDF with 422', async () => {
     const a = await createAccount();
     const bytes = realWorldPdf();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'cut', file: toBase64(bytes.subarray(0, bytes.length / 2)) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'cut', file: toBase64(bytes.subarray(0, bytes.length / 2)) }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^documents\[0\] "cut" is truncated or corrupt/);
   });
@@ -286,7 +319,10 @@ describe('POST /api/templates/pdf refusals', () => {
 
   it('refuses a PDF whose compressed objects expand past 32 MB with 422, storing nothing', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'bomb', file: toBase64(pageInObjectStream(33 * 1024 * 1024)) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'bomb', file: toBase64(pageInObjectStream(33 * 1024 * 1024)) }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('documents[0] "bomb" is too large to read: its compressed objects expand past 32 MB.');
     expect(await storedKeys(a.accountId)).toEqual([]);
@@ -295,14 +331,20 @@ describe('POST /api/templates/pdf refusals', () => {
 
   it('creates a template from a PDF whose xref stream declares billions of rows it does not hold', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'claims', file: toBase64(xrefStreamDeclaring('[1 2 1]', '[0 2000000000]')) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'claims', file: toBase64(xrefStreamDeclaring('[1 2 1]', '[0 2000000000]')) }] },
+    });
     expect(res.status).toBe(201);
     expect(res.json.documents[0]).toMatchObject({ page_count: 1, page_dimensions: [{ width: 612, height: 792 }] });
   });
 
   it('refuses a file over 20 MB with 422 before decoding it', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'huge', file: 'A'.repeat(28 * 1024 * 1024) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'huge', file: 'A'.repeat(28 * 1024 * 1024) }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('documents[0] "huge" is 21.0 MB; files can be at most 20 MB.');
   });
@@ -322,7 +364,10 @@ describe('POST /api/templates/pdf refusals', () => {
   it('refuses more than 10 documents with 422', async () => {
     const a = await createAccount();
     const file = toBase64(await makePdf());
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: Array.from({ length: 11 }, () => ({ file })) } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: Array.from({ length: 11 }, () => ({ file })) },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('documents must be at most 10 items.');
   });
@@ -358,7 +403,11 @@ describe('POST /api/templates/pdf refusals', () => {
 
   it('answers 413 to a body declared over 50 MB without reading it', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: '{}', headers: { 'Content-Length': String(60 * 1024 * 1024) } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: '{}',
+      headers: { 'Content-Length': String(60 * 1024 * 1024) },
+    });
     expect(res.status).toBe(413);
   });
 
@@ -377,9 +426,14 @@ describe('POST /api/templates/pdf refusals', () => {
   it('deletes the stored files when writing the rows fails', async () => {
     const a = await createAccount();
     const shard = await shardOf(a.accountId);
-    await shard.exec("CREATE TRIGGER refuse_boom BEFORE INSERT ON templates WHEN NEW.name = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END;");
+    await shard.exec(
+      "CREATE TRIGGER refuse_boom BEFORE INSERT ON templates WHEN NEW.name = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END;",
+    );
     try {
-      const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { name: 'boom', documents: [{ file: toBase64(await makePdf()) }, { file: toBase64(await makePdf(2)) }] } });
+      const res = await api('POST', '/api/templates/pdf', {
+        token: a.token,
+        body: { name: 'boom', documents: [{ file: toBase64(await makePdf()) }, { file: toBase64(await makePdf(2)) }] },
+      });
       expect(res.status).toBe(500);
       expect(await storedKeys(a.accountId)).toEqual([]);
       expect(await rowCount('template_documents', a.accountId)).toBe(0);
@@ -397,21 +451,31 @@ describe('POST /api/templates/pdf refusals', () => {
     }
     const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ file }] } });
     expect(res.status).toBe(403);
-    expect(res.json).toEqual({ error: 'Your free plan allows 5 active templates; archive one or upgrade.', code: 'plan_limit_reached', upgrade_url: 'https://api.test/settings/billing' });
+    expect(res.json).toEqual({
+      error: 'Your free plan allows 5 active templates; archive one or upgrade.',
+      code: 'plan_limit_reached',
+      upgrade_url: 'https://api.test/settings/billing',
+    });
   });
 });
 
 describe('POST /api/templates', () => {
   it('refuses a field list without any document with 422', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates', { token: a.token, body: { name: 'Fields only', fields: [{ type: 'text', name: 'Name' }] } });
+    const res = await api('POST', '/api/templates', {
+      token: a.token,
+      body: { name: 'Fields only', fields: [{ type: 'text', name: 'Name' }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('documents must include at least one file; a template cannot be created from a field list alone.');
   });
 
   it('creates a template when documents are included', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates', { token: a.token, body: { name: 'With file', documents: [{ file: toBase64(await makePdf()) }] } });
+    const res = await api('POST', '/api/templates', {
+      token: a.token,
+      body: { name: 'With file', documents: [{ file: toBase64(await makePdf()) }] },
+    });
     expect(res.status).toBe(201);
     expect(res.json.name).toBe('With file');
   });
@@ -430,7 +494,10 @@ describe('template.created event', () => {
         documents: [{ file: toBase64(await makePdf()) }, { file: toBase64(await makePdf()) }],
       },
     });
-    const row = await (await shardOf(a.accountId)).prepare('SELECT event, data FROM events WHERE account_id = ?').bind(a.accountId).first<{ event: string; data: string }>();
+    const row = await (await shardOf(a.accountId))
+      .prepare('SELECT event, data FROM events WHERE account_id = ?')
+      .bind(a.accountId)
+      .first<{ event: string; data: string }>();
     expect(row!.event).toBe('template.created');
     expect(JSON.parse(row!.data)).toEqual({
       template: {

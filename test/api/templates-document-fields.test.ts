@@ -51,7 +51,9 @@ async function upload(account: TestAccount, bytes: Uint8Array) {
 }
 
 async function storedDocument(account: TestAccount, templateId: string, uuid: string): Promise<Uint8Array> {
-  const res = await SELF.fetch(`https://api.test/api/templates/${templateId}/documents/${uuid}`, { headers: { 'X-Auth-Token': account.token } });
+  const res = await SELF.fetch(`https://api.test/api/templates/${templateId}/documents/${uuid}`, {
+    headers: { 'X-Auth-Token': account.token },
+  });
   return new Uint8Array(await res.arrayBuffer());
 }
 
@@ -108,7 +110,10 @@ describe('text tags in an uploaded PDF', () => {
 
   it('with an unknown type is a 422 naming the tag and its page', async () => {
     const a = await createAccount();
-    const res = await upload(a, await taggedPdf([[{ text: 'ok' , x: 72, y: 700 }], [{ text: '{{Birthday;type=birthday}}', x: 72, y: 700 }]]));
+    const res = await upload(
+      a,
+      await taggedPdf([[{ text: 'ok', x: 72, y: 700 }], [{ text: '{{Birthday;type=birthday}}', x: 72, y: 700 }]]),
+    );
     expect(res.status).toBe(422);
     expect(res.json.error).toContain('page 2');
     expect(res.json.error).toContain('{{Birthday;type=birthday}}');
@@ -125,7 +130,11 @@ describe('text tags in an uploaded PDF', () => {
 
   it('naming more roles than a template can have is a 422', async () => {
     const a = await createAccount();
-    const lines = Array.from({ length: 51 }, (_, i) => ({ text: `{{F${i};role=R${i}}}`, x: 72 + (i % 3) * 170, y: 760 - Math.floor(i / 3) * 40 }));
+    const lines = Array.from({ length: 51 }, (_, i) => ({
+      text: `{{F${i};role=R${i}}}`,
+      x: 72 + (i % 3) * 170,
+      y: 760 - Math.floor(i / 3) * 40,
+    }));
     const res = await upload(a, await taggedPdf([lines]));
     expect(res.status).toBe(422);
     expect(res.json.error).toContain('{{F50;role=R50}}');
@@ -160,7 +169,8 @@ describe('a submission from a tagged template', () => {
     });
     expect(submission.status).toBe(201);
     const [buyer, seller] = submission.json.submitters;
-    const done = (id: number, values: Record<string, unknown>) => api('PUT', `/api/submitters/${id}`, { token: a.token, body: { values, completed: true } });
+    const done = (id: number, values: Record<string, unknown>) =>
+      api('PUT', `/api/submitters/${id}`, { token: a.token, body: { values, completed: true } });
     expect((await done(buyer.id, { 'Full Name': 'Quentin Tagholder', 'Signed On': '2026-11-23' })).status).toBe(200);
     expect((await done(seller.id, { Sign: 'Sally Seller' })).status).toBe(200);
     expect((await runSealingQueue(a.accountId, submission.json.id)).explicitAcks).toHaveLength(1);
@@ -206,7 +216,10 @@ describe('files added or replaced through PUT /api/templates/{id}/documents', ()
   it('bring an added file’s text tags as fields on it, adding the roles they name', async () => {
     const a = await createAccount();
     const created = await plainTemplate(a);
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ name: 'tagged', file: toBase64(await taggedPdf(TAGS)) }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ name: 'tagged', file: toBase64(await taggedPdf(TAGS)) }] },
+    });
     expect(res.status).toBe(200);
     const added = res.json.documents[1].uuid;
     expect(res.json.submitters.map((r: { name: string }) => r.name)).toEqual(['Buyer', 'Seller']);
@@ -221,7 +234,10 @@ describe('files added or replaced through PUT /api/templates/{id}/documents', ()
     const a = await createAccount();
     const created = await plainTemplate(a);
     const uuid = created.documents[0].uuid;
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid, file: toBase64(await taggedPdf(TAGS)) }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ uuid, file: toBase64(await taggedPdf(TAGS)) }] },
+    });
     expect(res.status).toBe(200);
     expect(res.json.schema.map((f: { name: string }) => f.name)).toEqual(['Cover initials', 'Full Name', 'Signed On', 'Sign']);
     for (const field of res.json.schema) expect(field.areas[0].attachment_uuid).toBe(uuid);
@@ -233,7 +249,10 @@ describe('files added or replaced through PUT /api/templates/{id}/documents', ()
     const pdf = await PDFDocument.create();
     const page = pdf.addPage([PAGE.width, PAGE.height]);
     pdf.getForm().createTextField('company').addToPage(page, { x: 100, y: 700, width: 200, height: 20 });
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ name: 'form', file: toBase64(await pdf.save()) }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ name: 'form', file: toBase64(await pdf.save()) }] },
+    });
     expect(res.status).toBe(200);
     const company = res.json.schema.find((f: { name: string }) => f.name === 'company');
     expect(company).toMatchObject({ type: 'text' });

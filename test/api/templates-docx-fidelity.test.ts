@@ -35,7 +35,10 @@ function printed(dataUrl: string): Promise<Uint8Array> {
 
 async function printOnce(dataUrl: string): Promise<Uint8Array> {
   const a = await createAccount();
-  const res = await api('POST', '/api/templates/docx', { token: a.token, body: { documents: [{ name: 'real.docx', file: base64Of(dataUrl) }] } });
+  const res = await api('POST', '/api/templates/docx', {
+    token: a.token,
+    body: { documents: [{ name: 'real.docx', file: base64Of(dataUrl) }] },
+  });
   if (res.status !== 201) throw new Error(`POST /api/templates/docx answered ${res.status}: ${res.text}`);
   return downloadDocument(a.token, res.json.id, res.json.documents[0].uuid);
 }
@@ -96,7 +99,11 @@ describe('page images of a DOCX with a header, a footer and a page break', { tim
 
   for (const page of [1, 2]) {
     it(`prints page ${page} with its header and footer like its reference image`, async () => {
-      const comparison = await comparePageImage(await printed(`data:application/octet-stream;base64,${toBase64(headed)}`), `headed-p${page}`, { page });
+      const comparison = await comparePageImage(
+        await printed(`data:application/octet-stream;base64,${toBase64(headed)}`),
+        `headed-p${page}`,
+        { page },
+      );
       expect(comparison.differing).toBeLessThan(PAGE_IMAGE_TOLERANCE);
     });
   }

@@ -36,7 +36,9 @@ describe('POST /api/templates/docx', { timeout: 60_000 }, () => {
     const a = await createAccount();
     const template = await created(a.token, { name: 'Agreement', documents: [{ name: 'agreement.docx', file: toBase64(agreementDocx) }] });
     for (const ref of [template.documents[0].id, template.documents[0].uuid]) {
-      const res = await SELF.fetch(`https://api.test/api/templates/${template.id}/documents/${ref}/original`, { headers: { 'X-Auth-Token': a.token, 'CF-Connecting-IP': '198.51.100.7' } });
+      const res = await SELF.fetch(`https://api.test/api/templates/${template.id}/documents/${ref}/original`, {
+        headers: { 'X-Auth-Token': a.token, 'CF-Connecting-IP': '198.51.100.7' },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('Content-Type')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
       expect(res.headers.get('Content-Disposition')).toContain('filename="agreement.docx"');
@@ -48,7 +50,11 @@ describe('POST /api/templates/docx', { timeout: 60_000 }, () => {
 
   it('answers 404 with a sentence for the original of a document uploaded as PDF', async () => {
     const a = await createAccount();
-    const template = await created(a.token, { name: 'Plain', documents: [{ name: 'plain.pdf', file: toBase64(await makePdf(1)) }] }, '/api/templates/pdf');
+    const template = await created(
+      a.token,
+      { name: 'Plain', documents: [{ name: 'plain.pdf', file: toBase64(await makePdf(1)) }] },
+      '/api/templates/pdf',
+    );
     const res = await api('GET', `/api/templates/${template.id}/documents/${template.documents[0].id}/original`, { token: a.token });
     expect(res.status).toBe(404);
     expect(res.json.error).toMatch(/was not uploaded as DOCX/);
@@ -68,7 +74,10 @@ describe('POST /api/templates/docx', { timeout: 60_000 }, () => {
     const a = await createAccount();
     const form = new FormData();
     form.append('name', 'Multipart DOCX');
-    form.append('documents[0][file]', new File([agreementDocx], 'agreement.docx', { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }));
+    form.append(
+      'documents[0][file]',
+      new File([agreementDocx], 'agreement.docx', { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }),
+    );
     const template = await created(a.token, form, '/api/templates');
     expect(template.name).toBe('Multipart DOCX');
     const pages = await pageTexts(await downloadDocument(a.token, template.id, template.documents[0].uuid));
@@ -131,7 +140,9 @@ describe('POST /api/templates/docx refusals', () => {
     damaged.fill(0x41, 60, 400);
     const res = await refused(damaged);
     expect(res.status).toBe(422);
-    expect(res.json.error).toMatch(/^documents\[0\] "hostile.docx" (is a damaged zip archive|has template tags|could not be read as a DOCX file)/);
+    expect(res.json.error).toMatch(
+      /^documents\[0\] "hostile.docx" (is a damaged zip archive|has template tags|could not be read as a DOCX file)/,
+    );
   });
 
   it('answers 422 naming an unclosed [[if:…]] block', async () => {
@@ -143,6 +154,8 @@ describe('POST /api/templates/docx refusals', () => {
   it('answers 422 for an [[else]] outside any block', async () => {
     const res = await refused(buildDocx(paragraph('[[else]]')));
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('documents[0] "hostile.docx" has template tags docxtemplater cannot read: has an [[else]] outside any [[if:…]] block.');
+    expect(res.json.error).toBe(
+      'documents[0] "hostile.docx" has template tags docxtemplater cannot read: has an [[else]] outside any [[if:…]] block.',
+    );
   });
 });

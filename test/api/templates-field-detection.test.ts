@@ -9,7 +9,10 @@ import { makeContentBomb, makeForm } from '../fixtures/forms/made-form';
 type Created = { id: string; version: number; fields: unknown[]; documents: { uuid: string }[] };
 
 async function templateFrom(token: string, pdf: Uint8Array): Promise<Created> {
-  const res = await api('POST', '/api/templates/pdf', { token, body: { name: 'Form', documents: [{ name: 'Form', file: toBase64(pdf) }] } });
+  const res = await api('POST', '/api/templates/pdf', {
+    token,
+    body: { name: 'Form', documents: [{ name: 'Form', file: toBase64(pdf) }] },
+  });
   if (res.status !== 201) throw new Error(`template create answered ${res.status}: ${res.text}`);
   return res.json;
 }
@@ -125,9 +128,15 @@ describe('GET /api/templates/{id}/ai/status', () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makeForm());
     const shard = await shardOf(a.accountId);
-    const document = await shard.prepare('SELECT r2_key FROM template_documents WHERE uuid = ?').bind(template.documents[0].uuid).first<{ r2_key: string }>();
+    const document = await shard
+      .prepare('SELECT r2_key FROM template_documents WHERE uuid = ?')
+      .bind(template.documents[0].uuid)
+      .first<{ r2_key: string }>();
     const put = (minutesAgo: number) =>
-      env.FILES.put(`${document!.r2_key}/field-detection.json`, JSON.stringify({ status: 'running', fields: [], detected_at: new Date(Date.now() - minutesAgo * 60_000).toISOString() }));
+      env.FILES.put(
+        `${document!.r2_key}/field-detection.json`,
+        JSON.stringify({ status: 'running', fields: [], detected_at: new Date(Date.now() - minutesAgo * 60_000).toISOString() }),
+      );
     await put(1);
     expect((await api('GET', `/api/templates/${template.id}/ai/status`, { token: a.token })).json.status).toBe('running');
     await put(6);

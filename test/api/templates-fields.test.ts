@@ -13,7 +13,23 @@ async function create(token: string, body: Record<string, unknown>, pages = 2) {
 describe('template fields', () => {
   it('accepts every field type with an area', async () => {
     const a = await createAccount();
-    const types = ['text', 'signature', 'initials', 'date', 'datenow', 'checkbox', 'radio', 'select', 'number', 'phone', 'image', 'stamp', 'cells', 'payment', 'file'];
+    const types = [
+      'text',
+      'signature',
+      'initials',
+      'date',
+      'datenow',
+      'checkbox',
+      'radio',
+      'select',
+      'number',
+      'phone',
+      'image',
+      'stamp',
+      'cells',
+      'payment',
+      'file',
+    ];
     const fields = types.map((type) => ({
       type,
       areas: [area],
@@ -71,7 +87,13 @@ describe('template fields', () => {
 
   it('derives roles from the fields’ role names when submitters are omitted', async () => {
     const a = await createAccount();
-    const res = await create(a.token, { fields: [{ type: 'signature', role: 'Buyer' }, { type: 'signature', role: 'Seller' }, { type: 'date', role: 'buyer' }] });
+    const res = await create(a.token, {
+      fields: [
+        { type: 'signature', role: 'Buyer' },
+        { type: 'signature', role: 'Seller' },
+        { type: 'date', role: 'buyer' },
+      ],
+    });
     expect(res.json.submitters.map((s: { name: string }) => s.name)).toEqual(['Buyer', 'Seller']);
     expect(res.json.schema[2].submitter_uuid).toBe(res.json.submitters[0].uuid);
   });
@@ -79,7 +101,10 @@ describe('template fields', () => {
   it('links a field to a role by submitter_uuid', async () => {
     const a = await createAccount();
     const uuid = '7b0c1f4e-8a57-4d0e-9a3e-1f2b3c4d5e6f';
-    const res = await create(a.token, { submitters: [{ name: 'A' }, { name: 'B', uuid }], fields: [{ type: 'text', submitter_uuid: uuid }] });
+    const res = await create(a.token, {
+      submitters: [{ name: 'A' }, { name: 'B', uuid }],
+      fields: [{ type: 'text', submitter_uuid: uuid }],
+    });
     expect(res.status).toBe(201);
     expect(res.json.submitters[1]).toEqual({ name: 'B', uuid });
     expect(res.json.schema[0].submitter_uuid).toBe(uuid);
@@ -129,9 +154,13 @@ describe('template fields', () => {
 
   it('refuses an area on a document that is not the template’s', async () => {
     const a = await createAccount();
-    const res = await create(a.token, { fields: [{ name: 'Lost', type: 'text', areas: [{ ...area, attachment_uuid: '00000000-0000-4000-8000-000000000000' }] }] });
+    const res = await create(a.token, {
+      fields: [{ name: 'Lost', type: 'text', areas: [{ ...area, attachment_uuid: '00000000-0000-4000-8000-000000000000' }] }],
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('fields[0] "Lost": areas[0].attachment_uuid 00000000-0000-4000-8000-000000000000 is not a document of this template.');
+    expect(res.json.error).toBe(
+      'fields[0] "Lost": areas[0].attachment_uuid 00000000-0000-4000-8000-000000000000 is not a document of this template.',
+    );
   });
 
   it('refuses a select field without options', async () => {
@@ -152,19 +181,28 @@ describe('template fields', () => {
     const a = await createAccount();
     const res = await create(a.token, { fields: [{ name: 'Code', type: 'text', pattern: '([a-z' }] });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('fields[0] "Code": pattern is not a valid regular expression: missing closing ]: `[a-z`. Patterns run on a linear-time engine, without lookarounds or backreferences.');
+    expect(res.json.error).toBe(
+      'fields[0] "Code": pattern is not a valid regular expression: missing closing ]: `[a-z`. Patterns run on a linear-time engine, without lookarounds or backreferences.',
+    );
   });
 
   it('refuses a pattern only a backtracking engine can run, saying why', async () => {
     const a = await createAccount();
     const res = await create(a.token, { fields: [{ name: 'Code', type: 'text', pattern: '(?=.*\\d)[a-z0-9]+' }] });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('fields[0] "Code": pattern is not a valid regular expression: invalid or unsupported Perl syntax: `(?=`. Patterns run on a linear-time engine, without lookarounds or backreferences.');
+    expect(res.json.error).toBe(
+      'fields[0] "Code": pattern is not a valid regular expression: invalid or unsupported Perl syntax: `(?=`. Patterns run on a linear-time engine, without lookarounds or backreferences.',
+    );
   });
 
   it('keeps a valid pattern and a known validation preset', async () => {
     const a = await createAccount();
-    const res = await create(a.token, { fields: [{ type: 'text', pattern: '^[A-Z]{3}$' }, { type: 'text', validation: 'ssn' }] });
+    const res = await create(a.token, {
+      fields: [
+        { type: 'text', pattern: '^[A-Z]{3}$' },
+        { type: 'text', validation: 'ssn' },
+      ],
+    });
     expect(res.json.schema[0].pattern).toBe('^[A-Z]{3}$');
     expect(res.json.schema[1].validation).toBe('ssn');
   });
@@ -206,9 +244,16 @@ describe('template fields', () => {
 
   it('refuses a formula with anything beyond arithmetic', async () => {
     const a = await createAccount();
-    const res = await create(a.token, { fields: [{ name: 'Price', type: 'number' }, { name: 'Hack', type: 'number', formula: '{Price}; alert(1)' }] });
+    const res = await create(a.token, {
+      fields: [
+        { name: 'Price', type: 'number' },
+        { name: 'Hack', type: 'number', formula: '{Price}; alert(1)' },
+      ],
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('fields[1] "Hack": formula may only contain numbers, {Field Name} references, + - * / and parentheses; ";" at position 8 is not allowed.');
+    expect(res.json.error).toBe(
+      'fields[1] "Hack": formula may only contain numbers, {Field Name} references, + - * / and parentheses; ";" at position 8 is not allowed.',
+    );
   });
 
   it('refuses a formula with unbalanced parentheses', async () => {
@@ -220,22 +265,40 @@ describe('template fields', () => {
 
   it('refuses formulas that depend on each other in a cycle', async () => {
     const a = await createAccount();
-    const res = await create(a.token, { fields: [{ name: 'A', type: 'number', formula: '{B} + 1' }, { name: 'B', type: 'number', formula: '{A} * 2' }] });
+    const res = await create(a.token, {
+      fields: [
+        { name: 'A', type: 'number', formula: '{B} + 1' },
+        { name: 'B', type: 'number', formula: '{A} * 2' },
+      ],
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/formula depends on itself/);
   });
 
   it('lists every problem at once when several fields are wrong', async () => {
     const a = await createAccount();
-    const res = await create(a.token, { fields: [{ name: 'S', type: 'select' }, { name: 'P', type: 'text', pattern: '[' }] });
+    const res = await create(a.token, {
+      fields: [
+        { name: 'S', type: 'select' },
+        { name: 'P', type: 'text', pattern: '[' },
+      ],
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toEqual(['fields[0] "S": a select field needs options listing its choices.', 'fields[1] "P": pattern is not a valid regular expression: missing closing ]: `[`. Patterns run on a linear-time engine, without lookarounds or backreferences.']);
+    expect(res.json.error).toEqual([
+      'fields[0] "S": a select field needs options listing its choices.',
+      'fields[1] "P": pattern is not a valid regular expression: missing closing ]: `[`. Patterns run on a linear-time engine, without lookarounds or backreferences.',
+    ]);
   });
 
   it('refuses two fields with the same uuid', async () => {
     const a = await createAccount();
     const uuid = '11111111-2222-4333-8444-555555555555';
-    const res = await create(a.token, { fields: [{ type: 'text', uuid }, { name: 'Twin', type: 'text', uuid }] });
+    const res = await create(a.token, {
+      fields: [
+        { type: 'text', uuid },
+        { name: 'Twin', type: 'text', uuid },
+      ],
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(`fields[1] "Twin": uuid ${uuid} is used by another field; field uuids must be unique.`);
   });

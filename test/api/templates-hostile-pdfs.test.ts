@@ -18,7 +18,10 @@ beforeAll(async () => {
 
 async function upload(account: TestAccount, bytes: Uint8Array) {
   const started = performance.now();
-  const res = await api('POST', '/api/templates/pdf', { token: account.token, body: { documents: [{ name: 'hostile', file: toBase64(bytes) }] } });
+  const res = await api('POST', '/api/templates/pdf', {
+    token: account.token,
+    body: { documents: [{ name: 'hostile', file: toBase64(bytes) }] },
+  });
   console.log(`upload answered ${res.status} in ${Math.round(performance.now() - started)} ms`);
   return res;
 }
@@ -76,7 +79,8 @@ describe('field detection of a hostile PDF', { timeout: 120_000 }, () => {
     expect(res.json.errors).toEqual([
       {
         document_id: template.documents[0].uuid,
-        message: "The PDF cannot be read for detection: page 1 needs more than 32 MB of decoded streams (its content, form XObjects, fonts and the pages before it), the limit for reading a PDF's text.",
+        message:
+          "The PDF cannot be read for detection: page 1 needs more than 32 MB of decoded streams (its content, form XObjects, fonts and the pages before it), the limit for reading a PDF's text.",
       },
     ]);
   });

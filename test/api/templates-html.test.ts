@@ -26,7 +26,12 @@ async function firstDocumentPdf(token: string, template: { id: string; documents
 describe('POST /api/templates/html', { timeout: 60_000 }, () => {
   it('creates a template whose document is the printed HTML', async () => {
     const a = await createAccount();
-    const template = await created(a.token, { name: 'Offer letter', html: '<h1>Offer letter</h1><p>Dear candidate</p>', external_id: 'offer-1', folder_name: 'HR' });
+    const template = await created(a.token, {
+      name: 'Offer letter',
+      html: '<h1>Offer letter</h1><p>Dear candidate</p>',
+      external_id: 'offer-1',
+      folder_name: 'HR',
+    });
     expect(template).toMatchObject({ name: 'Offer letter', external_id: 'offer-1', folder_name: 'HR', version: 1, schema: [] });
     expect(template.documents).toHaveLength(1);
     expect(template.documents[0]).toMatchObject({ content_type: 'application/pdf', page_count: 1, filename: 'Offer letter' });
@@ -60,7 +65,11 @@ describe('POST /api/templates/html', { timeout: 60_000 }, () => {
       ],
     });
     expect(template.documents.map((d: { filename: string }) => d.filename)).toEqual(['Contract', 'Annex']);
-    const texts = await Promise.all(template.documents.map(async (d: { uuid: string }) => (await pageTexts(await downloadDocument(a.token, template.id, d.uuid))).join('')));
+    const texts = await Promise.all(
+      template.documents.map(async (d: { uuid: string }) =>
+        (await pageTexts(await downloadDocument(a.token, template.id, d.uuid))).join(''),
+      ),
+    );
     expect(texts[0]).toContain('FIRST-DOCUMENT');
     expect(texts[1]).toContain('SECOND-DOCUMENT');
   });
@@ -195,7 +204,11 @@ describe('POST /api/templates/html refusals', () => {
 
   it('answers 400 for a body that is not JSON', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/html', { token: a.token, body: '<p>not json</p>', headers: { 'Content-Type': 'text/html' } });
+    const res = await api('POST', '/api/templates/html', {
+      token: a.token,
+      body: '<p>not json</p>',
+      headers: { 'Content-Type': 'text/html' },
+    });
     expect(res.status).toBe(400);
   });
 });

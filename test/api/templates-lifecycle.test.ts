@@ -16,7 +16,10 @@ async function storedKeys(accountId: number): Promise<string[]> {
 }
 
 async function lastEvent(accountId: number): Promise<{ event: string; data: { template: Record<string, unknown> } }> {
-  const row = await (await shardOf(accountId)).prepare('SELECT event, data FROM events WHERE account_id = ? ORDER BY id DESC LIMIT 1').bind(accountId).first<{ event: string; data: string }>();
+  const row = await (await shardOf(accountId))
+    .prepare('SELECT event, data FROM events WHERE account_id = ? ORDER BY id DESC LIMIT 1')
+    .bind(accountId)
+    .first<{ event: string; data: string }>();
   return { event: row!.event, data: JSON.parse(row!.data) };
 }
 
@@ -25,10 +28,23 @@ const area = (attachment_uuid?: string) => ({ page: 1, x: 0.1, y: 0.1, w: 0.2, h
 describe('POST /api/templates/{id}/clone', () => {
   it('copies the template with a new name, folder and external id', async () => {
     const a = await createAccount();
-    const source = await create(a.token, { submitters: [{ name: 'Signer' }], fields: [{ name: 'Sig', type: 'signature', areas: [area()] }] });
-    const res = await api('POST', `/api/templates/${source.id}/clone`, { token: a.token, body: { name: 'Copy', folder_name: 'Copies', external_id: 'c-1' } });
+    const source = await create(a.token, {
+      submitters: [{ name: 'Signer' }],
+      fields: [{ name: 'Sig', type: 'signature', areas: [area()] }],
+    });
+    const res = await api('POST', `/api/templates/${source.id}/clone`, {
+      token: a.token,
+      body: { name: 'Copy', folder_name: 'Copies', external_id: 'c-1' },
+    });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ name: 'Copy', folder_name: 'Copies', external_id: 'c-1', source: 'clone', version: 1, submitters: source.submitters });
+    expect(res.json).toMatchObject({
+      name: 'Copy',
+      folder_name: 'Copies',
+      external_id: 'c-1',
+      source: 'clone',
+      version: 1,
+      submitters: source.submitters,
+    });
     expect(res.json.id).not.toBe(source.id);
     expect(res.json.schema[0]).toMatchObject({ uuid: source.schema[0].uuid, name: 'Sig' });
     expect(res.json.schema[0].areas[0].attachment_uuid).toBe(res.json.documents[0].uuid);
@@ -81,7 +97,15 @@ describe('POST /api/templates/{id}/clone', () => {
 describe('POST /api/templates/merge', () => {
   it('joins documents in order and unifies roles by name', async () => {
     const a = await createAccount();
-    const one = await create(a.token, { name: 'One', submitters: [{ name: 'Buyer' }, { name: 'Seller' }], fields: [{ name: 'B1', type: 'signature', role: 'Buyer', areas: [area()] }] }, [await makePdf(1)]);
+    const one = await create(
+      a.token,
+      {
+        name: 'One',
+        submitters: [{ name: 'Buyer' }, { name: 'Seller' }],
+        fields: [{ name: 'B1', type: 'signature', role: 'Buyer', areas: [area()] }],
+      },
+      [await makePdf(1)],
+    );
     const two = (
       await api('POST', '/api/templates/pdf', {
         token: a.token,
@@ -113,7 +137,10 @@ describe('POST /api/templates/merge', () => {
     const a = await createAccount();
     const one = await create(a.token);
     const two = await create(a.token);
-    const ids = await (await shardOf(a.accountId)).prepare('SELECT id FROM templates WHERE public_id IN (?, ?) ORDER BY id').bind(one.id, two.id).all<{ id: number }>();
+    const ids = await (await shardOf(a.accountId))
+      .prepare('SELECT id FROM templates WHERE public_id IN (?, ?) ORDER BY id')
+      .bind(one.id, two.id)
+      .all<{ id: number }>();
     const res = await api('POST', '/api/templates/merge', { token: a.token, body: { template_ids: ids.results.map((r) => r.id) } });
     expect(res.status).toBe(201);
     expect(res.json.name).toBe('Template + Template');
@@ -133,8 +160,16 @@ describe('POST /api/templates/merge', () => {
     const a = await createAccount();
     const six = Array.from({ length: 6 }, () => null);
     const pdf = await makePdf();
-    const one = await create(a.token, {}, six.map(() => pdf));
-    const two = await create(a.token, {}, six.map(() => pdf));
+    const one = await create(
+      a.token,
+      {},
+      six.map(() => pdf),
+    );
+    const two = await create(
+      a.token,
+      {},
+      six.map(() => pdf),
+    );
     const res = await api('POST', '/api/templates/merge', { token: a.token, body: { template_ids: [one.id, two.id] } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('The merged template would have 12 documents; a template can hold at most 10.');
@@ -238,13 +273,21 @@ describe('DELETE /api/templates/{id}?permanently=true', () => {
   it('removes the rows and every stored file, replaced ones included', async () => {
     const a = await createAccount();
     const created = await create(a.token, {}, [await makePdf(), await makePdf()]);
-    await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid: created.documents[0].uuid, file: toBase64(await makePdf(2)) }] } });
+    await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ uuid: created.documents[0].uuid, file: toBase64(await makePdf(2)) }] },
+    });
     expect(await storedKeys(a.accountId)).toHaveLength(3);
     const res = await api('DELETE', `/api/templates/${created.id}?permanently=true`, { token: a.token });
     expect(res.status).toBe(204);
     expect(await storedKeys(a.accountId)).toEqual([]);
     expect((await api('GET', `/api/templates/${created.id}`, { token: a.token })).status).toBe(404);
-    const rows = await (await shardOf(a.accountId)).prepare('SELECT (SELECT count(*) FROM template_documents WHERE account_id = ?1) + (SELECT count(*) FROM template_versions WHERE account_id = ?1) AS n').bind(a.accountId).first<{ n: number }>();
+    const rows = await (await shardOf(a.accountId))
+      .prepare(
+        'SELECT (SELECT count(*) FROM template_documents WHERE account_id = ?1) + (SELECT count(*) FROM template_versions WHERE account_id = ?1) AS n',
+      )
+      .bind(a.accountId)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(0);
   });
 

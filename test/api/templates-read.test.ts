@@ -89,7 +89,8 @@ describe('GET /api/templates', () => {
     const a = await createAccount();
     const lease = await create(a.token, { name: 'Office lease', external_id: 'L-1', folder_name: 'Real estate' });
     await create(a.token, { name: 'NDA', external_id: 'N-1', folder_name: 'Legal' });
-    const ids = async (query: string) => (await api('GET', `/api/templates?${query}`, { token: a.token })).json.data.map((t: { id: string }) => t.id);
+    const ids = async (query: string) =>
+      (await api('GET', `/api/templates?${query}`, { token: a.token })).json.data.map((t: { id: string }) => t.id);
     expect(await ids('q=lease')).toEqual([lease.id]);
     expect(await ids('external_id=L-1')).toEqual([lease.id]);
     expect(await ids('folder=real%20estate')).toEqual([lease.id]);
@@ -126,7 +127,9 @@ describe('template documents', () => {
   it('serves a document by its integer id too', async () => {
     const a = await createAccount();
     const created = await create(a.token);
-    const response = await SELF.fetch(`https://api.test/api/templates/${created.id}/documents/${created.documents[0].id}`, { headers: { 'X-Auth-Token': a.token } });
+    const response = await SELF.fetch(`https://api.test/api/templates/${created.id}/documents/${created.documents[0].id}`, {
+      headers: { 'X-Auth-Token': a.token },
+    });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
   });
@@ -180,6 +183,8 @@ describe('OpenAPI document', () => {
     expect(res.status).toBe(200);
     const content = res.json.paths['/templates/pdf'].post.requestBody.content;
     expect(Object.keys(content)).toEqual(['application/json', 'multipart/form-data']);
-    expect(res.json.components.schemas.TemplateCreateMultipart.properties.documents.items.properties.file).toMatchObject({ format: 'binary' });
+    expect(res.json.components.schemas.TemplateCreateMultipart.properties.documents.items.properties.file).toMatchObject({
+      format: 'binary',
+    });
   });
 });

@@ -10,7 +10,10 @@ import { launchesCounted } from '../rendering-fixtures';
 import { deliver, makePdf, pngSize, storedThumbnails, templateFrom, throughWorker } from '../thumbnail-fixtures';
 
 async function documentKey(accountId: number, uuid: string): Promise<string> {
-  const row = await (await shardOf(accountId)).prepare('SELECT r2_key FROM template_documents WHERE uuid = ?').bind(uuid).first<{ r2_key: string }>();
+  const row = await (await shardOf(accountId))
+    .prepare('SELECT r2_key FROM template_documents WHERE uuid = ?')
+    .bind(uuid)
+    .first<{ r2_key: string }>();
   return row!.r2_key;
 }
 
@@ -25,7 +28,9 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
     expect(res.json()).toEqual({
       status: 'generating',
       width: 400,
-      thumbnails: [{ document_id: uuid, page: 2, url: `https://api.test/api/templates/${template.id}/documents/thumbnail?document_id=${uuid}&page=2` }],
+      thumbnails: [
+        { document_id: uuid, page: 2, url: `https://api.test/api/templates/${template.id}/documents/thumbnail?document_id=${uuid}&page=2` },
+      ],
     });
     expect(res.sent).toEqual([{ type: 'thumbnails', accountId: a.accountId, documentIds: [id], widths: [400], shard: expect.any(Number) }]);
     expect(await storedThumbnails(a.accountId)).toEqual([]);
@@ -36,9 +41,12 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(3));
     const reads = [];
-    for (const page of [1, 2, 3]) reads.push(await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?page=${page}`, a.token));
+    for (const page of [1, 2, 3])
+      reads.push(await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?page=${page}`, a.token));
     expect(reads.map((r) => r.status)).toEqual([202, 202, 202]);
-    expect(reads.flatMap((r) => r.sent)).toEqual([{ type: 'thumbnails', accountId: a.accountId, documentIds: [template.documents[0].id], widths: [400], shard: expect.any(Number) }]);
+    expect(reads.flatMap((r) => r.sent)).toEqual([
+      { type: 'thumbnails', accountId: a.accountId, documentIds: [template.documents[0].id], widths: [400], shard: expect.any(Number) },
+    ]);
   });
 
   it('serves the page once its batch has run: a PNG 400 pixels wide with the page’s proportions', async () => {
@@ -76,7 +84,9 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
     const a = await createAccount();
     const template = await templateFrom(a.token, realWorldPdf());
     await deliver((await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?width=200`, a.token)).sent);
-    const [first, second] = await Promise.all([1, 2].map((page) => throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?page=${page}&width=200`, a.token)));
+    const [first, second] = await Promise.all(
+      [1, 2].map((page) => throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail?page=${page}&width=200`, a.token)),
+    );
     expect(first.bytes.byteLength).toBeGreaterThan(1000);
     expect(first.bytes).not.toEqual(second.bytes);
   });
@@ -97,7 +107,9 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
     const template = await templateFrom(a.token, await makePdf(1));
     const res = await throughWorker('GET', `/api/templates/${template.id}/documents/thumbnail`, a.token, { BROWSER: undefined });
     expect(res.status).toBe(503);
-    expect(res.json()).toMatchObject({ error: 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.' });
+    expect(res.json()).toMatchObject({
+      error: 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.',
+    });
     expect(res.sent).toEqual([]);
   });
 
@@ -112,7 +124,9 @@ describe('GET /api/templates/{id}/documents/thumbnail', { timeout: 60_000 }, () 
   it('answers 404 for a document the template does not have', async () => {
     const a = await createAccount();
     const template = await templateFrom(a.token, await makePdf(1));
-    const res = await api('GET', `/api/templates/${template.id}/documents/thumbnail?document_id=${crypto.randomUUID()}`, { token: a.token });
+    const res = await api('GET', `/api/templates/${template.id}/documents/thumbnail?document_id=${crypto.randomUUID()}`, {
+      token: a.token,
+    });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('Document not found.');
   });
@@ -177,11 +191,25 @@ describe('POST /api/templates/{id}/documents/generate_thumbnail', { timeout: 60_
     const template = await templateFrom(a.token, [await makePdf(3), await makePdf(2)]);
     const res = await throughWorker('POST', `/api/templates/${template.id}/documents/generate_thumbnail?width=200`, a.token);
     expect(res.status).toBe(202);
-    expect(res.sent).toEqual([{ type: 'thumbnails', accountId: a.accountId, documentIds: template.documents.map((d) => d.id), widths: [200], shard: expect.any(Number) }]);
+    expect(res.sent).toEqual([
+      {
+        type: 'thumbnails',
+        accountId: a.accountId,
+        documentIds: template.documents.map((d) => d.id),
+        widths: [200],
+        shard: expect.any(Number),
+      },
+    ]);
     expect(await launchesCounted(a.accountId)).toBe(0);
     const result = await deliver(res.sent);
     expect(result.explicitAcks).toHaveLength(1);
-    expect(await storedThumbnails(a.accountId)).toEqual(['/thumbnails/w200/p1.png', '/thumbnails/w200/p1.png', '/thumbnails/w200/p2.png', '/thumbnails/w200/p2.png', '/thumbnails/w200/p3.png']);
+    expect(await storedThumbnails(a.accountId)).toEqual([
+      '/thumbnails/w200/p1.png',
+      '/thumbnails/w200/p1.png',
+      '/thumbnails/w200/p2.png',
+      '/thumbnails/w200/p2.png',
+      '/thumbnails/w200/p3.png',
+    ]);
     expect(await launchesCounted(a.accountId)).toBe(1);
   });
 
@@ -234,7 +262,9 @@ describe('thumbnail URLs in template responses', () => {
     const { uuid } = template.documents[0];
     const expected = {
       thumbnail_url: `https://api.test/api/templates/${template.id}/documents/thumbnail`,
-      documents: [expect.objectContaining({ thumbnail_url: `https://api.test/api/templates/${template.id}/documents/thumbnail?document_id=${uuid}` })],
+      documents: [
+        expect.objectContaining({ thumbnail_url: `https://api.test/api/templates/${template.id}/documents/thumbnail?document_id=${uuid}` }),
+      ],
     };
     expect((await api('GET', `/api/templates/${template.id}`, { token: a.token })).json).toMatchObject(expected);
     const list = await api('GET', '/api/templates', { token: a.token });

@@ -15,7 +15,10 @@ async function create(token: string, body: Record<string, unknown> = {}, files?:
 }
 
 async function events(accountId: number): Promise<{ event: string; data: { template: Record<string, unknown> } }[]> {
-  const { results } = await (await shardOf(accountId)).prepare('SELECT event, data FROM events WHERE account_id = ? ORDER BY id').bind(accountId).all<{ event: string; data: string }>();
+  const { results } = await (await shardOf(accountId))
+    .prepare('SELECT event, data FROM events WHERE account_id = ? ORDER BY id')
+    .bind(accountId)
+    .all<{ event: string; data: string }>();
   return results.map((r) => ({ event: r.event, data: JSON.parse(r.data) }));
 }
 
@@ -23,7 +26,10 @@ describe('PUT /api/templates/{id}', () => {
   it('updates name, folder and external id and returns the new version', async () => {
     const a = await createAccount();
     const created = await create(a.token);
-    const res = await api('PUT', `/api/templates/${created.id}`, { token: a.token, body: { name: 'Renamed', folder_name: 'HR', external_id: 'x-2' } });
+    const res = await api('PUT', `/api/templates/${created.id}`, {
+      token: a.token,
+      body: { name: 'Renamed', folder_name: 'HR', external_id: 'x-2' },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id: created.id, name: 'Renamed', folder_name: 'HR', external_id: 'x-2', version: 2 });
   });
@@ -40,7 +46,10 @@ describe('PUT /api/templates/{id}', () => {
   it('replaces the fields and checks them against the documents', async () => {
     const a = await createAccount();
     const created = await create(a.token);
-    const res = await api('PUT', `/api/templates/${created.id}`, { token: a.token, body: { fields: [{ name: 'Late', type: 'text', areas: [{ page: 5, x: 0, y: 0, w: 0.1, h: 0.1 }] }] } });
+    const res = await api('PUT', `/api/templates/${created.id}`, {
+      token: a.token,
+      body: { fields: [{ name: 'Late', type: 'text', areas: [{ page: 5, x: 0, y: 0, w: 0.1, h: 0.1 }] }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('fields[0] "Late": areas[0].page 5 is outside the document, which has 2 pages numbered from 1.');
   });
@@ -65,7 +74,10 @@ describe('PUT /api/templates/{id}', () => {
 
   it('refuses removing a role that fields still belong to', async () => {
     const a = await createAccount();
-    const created = await create(a.token, { submitters: [{ name: 'A' }, { name: 'B' }], fields: [{ name: 'Sig', type: 'signature', role: 'B' }] });
+    const created = await create(a.token, {
+      submitters: [{ name: 'A' }, { name: 'B' }],
+      fields: [{ name: 'Sig', type: 'signature', role: 'B' }],
+    });
     const res = await api('PUT', `/api/templates/${created.id}`, { token: a.token, body: { roles: ['A'] } });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^schema\[0\] "Sig": submitter_uuid .* is not one of the template's submitters\.$/);
@@ -79,14 +91,23 @@ describe('PUT /api/templates/{id}', () => {
       body: { preferences: { require_email_2fa: null, carousel_review_documents: [created.documents[0].uuid], header_color: '#102030' } },
     });
     expect(res.status).toBe(200);
-    expect(res.json.preferences).toEqual({ signing_nav_style: 'branded_bar', carousel_review_documents: [created.documents[0].uuid], header_color: '#102030' });
+    expect(res.json.preferences).toEqual({
+      signing_nav_style: 'branded_bar',
+      carousel_review_documents: [created.documents[0].uuid],
+      header_color: '#102030',
+    });
   });
 
   it('stores document_conditions that point at the template’s documents and fields', async () => {
     const a = await createAccount();
     const created = await create(a.token, { fields: [{ name: 'Married', type: 'checkbox' }] }, [await makePdf(), await makePdf()]);
-    const conditions = { [created.documents[1].uuid]: { action: 'show', conditions: [{ field_uuid: created.schema[0].uuid, operator: 'checked' }] } };
-    const res = await api('PUT', `/api/templates/${created.id}`, { token: a.token, body: { preferences: { document_conditions: conditions } } });
+    const conditions = {
+      [created.documents[1].uuid]: { action: 'show', conditions: [{ field_uuid: created.schema[0].uuid, operator: 'checked' }] },
+    };
+    const res = await api('PUT', `/api/templates/${created.id}`, {
+      token: a.token,
+      body: { preferences: { document_conditions: conditions } },
+    });
     expect(res.status).toBe(200);
     expect(res.json.preferences.document_conditions).toEqual(conditions);
   });
@@ -97,10 +118,18 @@ describe('PUT /api/templates/{id}', () => {
     const missing = '99999999-9999-4999-8999-999999999999';
     const res = await api('PUT', `/api/templates/${created.id}`, {
       token: a.token,
-      body: { preferences: { document_conditions: { [created.documents[0].uuid]: { action: 'hide', conditions: [{ field_uuid: missing, operator: 'empty' }] } } } },
+      body: {
+        preferences: {
+          document_conditions: {
+            [created.documents[0].uuid]: { action: 'hide', conditions: [{ field_uuid: missing, operator: 'empty' }] },
+          },
+        },
+      },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe(`preferences.document_conditions.${created.documents[0].uuid}.conditions[0].field_uuid ${missing} is not a field of this template.`);
+    expect(res.json.error).toBe(
+      `preferences.document_conditions.${created.documents[0].uuid}.conditions[0].field_uuid ${missing} is not a field of this template.`,
+    );
   });
 
   it('refuses a light header colour', async () => {
@@ -155,7 +184,11 @@ describe('PUT /api/templates/{id}', () => {
     const db = createDb(await shardOf(a.accountId));
     const stale = (await findTemplate(db, a.accountId, created.id))!;
     await api('PUT', `/api/templates/${created.id}`, { token: a.token, body: { name: 'First writer' } });
-    const context = { db, bucket: env.FILES, actor: { accountId: a.accountId, userId: a.userId, plan: 'pro', upgradeUrl: '', signatureLevel: 'ses' as const } };
+    const context = {
+      db,
+      bucket: env.FILES,
+      actor: { accountId: a.accountId, userId: a.userId, plan: 'pro', upgradeUrl: '', signatureLevel: 'ses' as const },
+    };
     await expect(updateTemplate(context, stale, { name: 'Second writer' })).rejects.toMatchObject({ status: 409 });
     expect((await api('GET', `/api/templates/${created.id}`, { token: a.token })).json.name).toBe('First writer');
   });
@@ -169,7 +202,14 @@ describe('GET /api/templates/{id}/versions', () => {
     await api('PUT', `/api/templates/${created.id}`, { token: a.token, body: { fields: [{ type: 'text' }] } });
     const res = await api('GET', `/api/templates/${created.id}/versions`, { token: a.token });
     expect(res.status).toBe(200);
-    expect(res.json.data.map((v: { version: number; changes: string[]; template: { name: string; schema: unknown[] } }) => [v.version, v.changes, v.template.name, v.template.schema.length])).toEqual([
+    expect(
+      res.json.data.map((v: { version: number; changes: string[]; template: { name: string; schema: unknown[] } }) => [
+        v.version,
+        v.changes,
+        v.template.name,
+        v.template.schema.length,
+      ]),
+    ).toEqual([
       [3, ['schema'], 'V2', 1],
       [2, ['name'], 'V2', 0],
       [1, ['created'], 'V1', 0],
@@ -189,7 +229,10 @@ describe('PUT /api/templates/{id}/documents', () => {
   it('adds a document at the end', async () => {
     const a = await createAccount();
     const created = await create(a.token);
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ name: 'Annex', file: toBase64(await makePdf(3)) }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ name: 'Annex', file: toBase64(await makePdf(3)) }] },
+    });
     expect(res.status).toBe(200);
     expect(res.json.documents.map((d: { filename: string; page_count: number }) => [d.filename, d.page_count])).toEqual([
       ['doc 1', 2],
@@ -213,7 +256,10 @@ describe('PUT /api/templates/{id}/documents', () => {
     const a = await createAccount();
     const created = await create(a.token, { fields: [{ type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] }] });
     const uuid = created.documents[0].uuid;
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid, file: toBase64(await makePdf(4)) }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ uuid, file: toBase64(await makePdf(4)) }] },
+    });
     expect(res.status).toBe(200);
     expect(res.json.documents).toHaveLength(1);
     expect(res.json.documents[0]).toMatchObject({ uuid, page_count: 4 });
@@ -222,7 +268,9 @@ describe('PUT /api/templates/{id}/documents', () => {
 
   it('refuses a replacement whose pages no longer hold the fields', async () => {
     const a = await createAccount();
-    const created = await create(a.token, { fields: [{ name: 'On 2', type: 'text', areas: [{ page: 2, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] }] });
+    const created = await create(a.token, {
+      fields: [{ name: 'On 2', type: 'text', areas: [{ page: 2, x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] }],
+    });
     const res = await api('PUT', `/api/templates/${created.id}/documents`, {
       token: a.token,
       body: { documents: [{ uuid: created.documents[0].uuid, file: toBase64(await makePdf(1)) }] },
@@ -241,7 +289,10 @@ describe('PUT /api/templates/{id}/documents', () => {
       token: a.token,
       body: { fields: [{ type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.1, h: 0.1, attachment_uuid: second }] }] },
     });
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid: second, remove: true }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ uuid: second, remove: true }] },
+    });
     expect(res.status).toBe(200);
     expect(res.json.documents.map((d: { uuid: string }) => d.uuid)).toEqual([created.documents[0].uuid]);
     expect(res.json.schema[0].areas).toEqual([]);
@@ -250,22 +301,35 @@ describe('PUT /api/templates/{id}/documents', () => {
   it('removes a document named by DocuSeal’s position form', async () => {
     const a = await createAccount();
     const created = await create(a.token, {}, [await makePdf(), await makePdf()]);
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ position: 0, remove: true }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ position: 0, remove: true }] },
+    });
     expect(res.json.documents.map((d: { uuid: string }) => d.uuid)).toEqual([created.documents[1].uuid]);
   });
 
   it('renames a document without touching its file', async () => {
     const a = await createAccount();
     const created = await create(a.token);
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid: created.documents[0].uuid, name: 'Main contract' }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ uuid: created.documents[0].uuid, name: 'Main contract' }] },
+    });
     expect(res.status).toBe(200);
-    expect(res.json.documents[0]).toMatchObject({ uuid: created.documents[0].uuid, id: created.documents[0].id, filename: 'Main contract' });
+    expect(res.json.documents[0]).toMatchObject({
+      uuid: created.documents[0].uuid,
+      id: created.documents[0].id,
+      filename: 'Main contract',
+    });
   });
 
   it('refuses removing the last document', async () => {
     const a = await createAccount();
     const created = await create(a.token);
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid: created.documents[0].uuid, remove: true }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ uuid: created.documents[0].uuid, remove: true }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('A template must keep at least one document.');
   });
@@ -274,7 +338,10 @@ describe('PUT /api/templates/{id}/documents', () => {
     const a = await createAccount();
     const file = toBase64(await makePdf());
     const created = await create(a.token);
-    await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: Array.from({ length: 8 }, () => ({ file })) } });
+    await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: Array.from({ length: 8 }, () => ({ file })) },
+    });
     const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ file }, { file }] } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('A template can hold at most 10 documents; this request would give it 11.');
@@ -288,13 +355,18 @@ describe('PUT /api/templates/{id}/documents', () => {
       body: { documents: [{ uuid: '12345678-1234-4234-8234-123456789012', remove: true }] },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('documents[0] names document 12345678-1234-4234-8234-123456789012, which is not a current document of this template.');
+    expect(res.json.error).toBe(
+      'documents[0] names document 12345678-1234-4234-8234-123456789012, which is not a current document of this template.',
+    );
   });
 
   it('keeps the removed document’s file for earlier versions', async () => {
     const a = await createAccount();
     const created = await create(a.token, {}, [await makePdf(), await makePdf()]);
-    await api('PUT', `/api/templates/${created.id}/documents`, { token: a.token, body: { documents: [{ uuid: created.documents[1].uuid, remove: true }] } });
+    await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: a.token,
+      body: { documents: [{ uuid: created.documents[1].uuid, remove: true }] },
+    });
     const listed = await env.FILES.list({ prefix: `templates/${a.accountId}/` });
     expect(listed.objects).toHaveLength(2);
   });
@@ -303,7 +375,10 @@ describe('PUT /api/templates/{id}/documents', () => {
     const a = await createAccount();
     const b = await createAccount();
     const created = await create(a.token);
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: b.token, body: { documents: [{ file: toBase64(await makePdf()) }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: b.token,
+      body: { documents: [{ file: toBase64(await makePdf()) }] },
+    });
     expect(res.status).toBe(404);
   });
 
@@ -311,7 +386,10 @@ describe('PUT /api/templates/{id}/documents', () => {
     const a = await createAccount();
     const created = await create(a.token);
     const reader = await createToken(a.accountId, a.userId, ['templates:read']);
-    const res = await api('PUT', `/api/templates/${created.id}/documents`, { token: reader, body: { documents: [{ file: toBase64(await makePdf()) }] } });
+    const res = await api('PUT', `/api/templates/${created.id}/documents`, {
+      token: reader,
+      body: { documents: [{ file: toBase64(await makePdf()) }] },
+    });
     expect(res.status).toBe(403);
   });
 });

@@ -12,7 +12,15 @@ async function sealed(accountId: number, original?: Uint8Array) {
   const result = await sealDocument({
     original: original ?? (await makePdf(2)),
     stamps: [{ area: { page: 1, x: 0.1, y: 0.1, w: 0.4, h: 0.04 }, value: { kind: 'text', text: 'Ada Lovelace' } }],
-    trail: { serviceName: 'Signing Service', documentName: 'Lease', templateName: 'Lease', submissionRef: 'sub_1', completedAt: null, signers: [], events: [] },
+    trail: {
+      serviceName: 'Signing Service',
+      documentName: 'Lease',
+      templateName: 'Lease',
+      submissionRef: 'sub_1',
+      completedAt: null,
+      signers: [],
+      events: [],
+    },
     signer: await accountSigningIdentity(env, createDb(await shardOf(accountId)), await accountRow(accountId)),
     signature: { name: 'Acme', reason: 'Completed submission' },
   });

@@ -6,7 +6,12 @@ describe('GET /api/user', () => {
     const a = await createAccount({ name: 'Acme' });
     const res = await api('GET', '/api/user', { token: a.token });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ id: a.userId, account_id: a.accountId, role: 'admin', account: { id: a.accountId, name: 'Acme', plan: 'pro' } });
+    expect(res.json).toMatchObject({
+      id: a.userId,
+      account_id: a.accountId,
+      role: 'admin',
+      account: { id: a.accountId, name: 'Acme', plan: 'pro' },
+    });
   });
 
   it('answers 403 without users:read', async () => {
@@ -102,7 +107,10 @@ describe('GET /api/users/{id}', () => {
 describe('POST /api/users', () => {
   it('lets an admin add a team member', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/users', { token: a.token, body: { email: ' New@Example.com ', name: 'New Person', role: 'viewer' } });
+    const res = await api('POST', '/api/users', {
+      token: a.token,
+      body: { email: ' New@Example.com ', name: 'New Person', role: 'viewer' },
+    });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ email: 'New@Example.com', name: 'New Person', role: 'viewer', account_id: a.accountId });
   });

@@ -3,7 +3,6 @@ import { api, createAccount } from '../helpers';
 import { deliverPending, deliveryRows, drainFor, insertEvent, pendingUuids, receiverHook } from '../webhook-fixtures';
 import { receivedBy } from '../webhook-receiver';
 
-
 /** An account with one endpoint on the receiver and `events` delivered to it. */
 async function withDeliveries(events: string[], receiver: { failFirst?: number } = {}) {
   const a = await createAccount();
@@ -124,7 +123,14 @@ describe('POST /api/webhooks/{id}/deliveries/{delivery_id}/redeliver', () => {
     const [original] = await deliveryRows(hook.id);
     const res = await api('POST', `/api/webhooks/${hook.id}/deliveries/${original.id}/redeliver`, { token: a.token });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ status: 'pending', attempt: 1, max_attempts: 6, redelivery_of: original.id, event: 'form.completed', test: false });
+    expect(res.json).toMatchObject({
+      status: 'pending',
+      attempt: 1,
+      max_attempts: 6,
+      redelivery_of: original.id,
+      event: 'form.completed',
+      test: false,
+    });
     expect(res.json.delivery_uuid).not.toBe(original.delivery_uuid);
 
     await deliverPending(hook.id);
@@ -179,7 +185,10 @@ describe('POST /api/webhooks/{id}/test', () => {
     const { hook, receiver } = await receiverHook(a.token);
     const res = await api('POST', `/api/webhooks/${hook.id}/test`, { token: a.token, body: { event: 'submission.completed' } });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ success: true, delivery: { id: res.json.delivery_id, test: true, status: 'success', max_attempts: 1 } });
+    expect(res.json).toMatchObject({
+      success: true,
+      delivery: { id: res.json.delivery_id, test: true, status: 'success', max_attempts: 1 },
+    });
     const [got] = await receivedBy(receiver);
     expect(got.headers['x-webhook-test']).toBe('true');
     expect(got.signatureValid).toBe(true);

@@ -69,7 +69,9 @@ describe('webhook destinations at create and update', () => {
     const a = await createAccount();
     const res = await createHook(a.token, 'https://servfail.example/hooks');
     expect(res.status).toBe(502);
-    expect(res.json.error).toBe("url's host servfail.example could not be checked: the DNS resolver failed (it answered SERVFAIL). Try again later.");
+    expect(res.json.error).toBe(
+      "url's host servfail.example could not be checked: the DNS resolver failed (it answered SERVFAIL). Try again later.",
+    );
     expect((await api('GET', '/api/webhooks', { token: a.token })).json.data).toEqual([]);
   });
 

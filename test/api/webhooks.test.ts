@@ -20,7 +20,11 @@ describe('POST /api/webhooks', () => {
 
   it('keeps the events and secret the caller chose, without duplicates', async () => {
     const a = await createAccount();
-    const res = await createHook(a.token, { events: ['form.completed', 'form.completed', 'template.created'], secret: 'my-own-secret-0123456789', enabled: false });
+    const res = await createHook(a.token, {
+      events: ['form.completed', 'form.completed', 'template.created'],
+      secret: 'my-own-secret-0123456789',
+      enabled: false,
+    });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ events: ['form.completed', 'template.created'], secret: 'my-own-secret-0123456789', enabled: false });
   });
@@ -62,7 +66,9 @@ describe('POST /api/webhooks', () => {
     const a = await createAccount();
     const res = await createHook(a.token, { url: 'http://169.254.169.254/latest/meta-data' });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('url points to 169.254.169.254, link-local, where cloud metadata services live (169.254.0.0/16), which webhooks may not call.');
+    expect(res.json.error).toBe(
+      'url points to 169.254.169.254, link-local, where cloud metadata services live (169.254.0.0/16), which webhooks may not call.',
+    );
   });
 
   it('answers 400 when url is missing', async () => {
@@ -76,7 +82,12 @@ describe('POST /api/webhooks', () => {
     const a = await createAccount();
     const res = await api('POST', '/api/webhooks', { token: a.token, body: '{"url": ', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(400);
-    const { n } = (await (await shardOf(a.accountId)).prepare('SELECT count(*) AS n FROM webhooks WHERE account_id = ?').bind(a.accountId).first<{ n: number }>())!;
+    const { n } = (await (
+      await shardOf(a.accountId)
+    )
+      .prepare('SELECT count(*) AS n FROM webhooks WHERE account_id = ?')
+      .bind(a.accountId)
+      .first<{ n: number }>())!;
     expect(n).toBe(0);
   });
 
@@ -209,7 +220,11 @@ describe('the API surface', () => {
   it('declares every webhook route in the OpenAPI document', async () => {
     const res = await api('GET', '/api/openapi.json');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.json.paths).filter((p) => p.startsWith('/webhooks')).sort()).toEqual([
+    expect(
+      Object.keys(res.json.paths)
+        .filter((p) => p.startsWith('/webhooks'))
+        .sort(),
+    ).toEqual([
       '/webhooks',
       '/webhooks/{id}',
       '/webhooks/{id}/deliveries',
@@ -230,7 +245,12 @@ describe('the API surface', () => {
     const a = await createAccount();
     const res = await api('POST', '/dev/events', { body: { account_id: a.accountId, event: 'form.completed' } });
     expect(res.status).toBe(404);
-    const { n } = (await (await shardOf(a.accountId)).prepare('SELECT count(*) AS n FROM events WHERE account_id = ?').bind(a.accountId).first<{ n: number }>())!;
+    const { n } = (await (
+      await shardOf(a.accountId)
+    )
+      .prepare('SELECT count(*) AS n FROM events WHERE account_id = ?')
+      .bind(a.accountId)
+      .first<{ n: number }>())!;
     expect(n).toBe(0);
   });
 });

@@ -61,7 +61,10 @@ describe('a template’s preferences.brand_id', () => {
 
 describe('a submission’s preferences.brand_id', () => {
   async function submit(token: string, templateId: string, preferences: Record<string, unknown>) {
-    return api('POST', '/api/submissions', { token, body: { template_id: templateId, submitters: [{ role: 'Signer', email: 'x@example.com' }], preferences } });
+    return api('POST', '/api/submissions', {
+      token,
+      body: { template_id: templateId, submitters: [{ role: 'Signer', email: 'x@example.com' }], preferences },
+    });
   }
 
   it('accepts a brand of the account', async () => {
@@ -94,7 +97,10 @@ describe('a submission’s preferences.brand_id', () => {
     const b = await createAccount();
     const theirs = await createBrand(b.token, 'Theirs', {});
     const template = (await createTemplate(a.token)).json;
-    const draft = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.id, draft: true, submitters: [{ role: 'Signer', email: 'x@example.com' }] } });
+    const draft = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, draft: true, submitters: [{ role: 'Signer', email: 'x@example.com' }] },
+    });
     const res = await api('PUT', `/api/submissions/${draft.json.id}`, { token: a.token, body: { preferences: { brand_id: theirs } } });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(`preferences.brand_id ${theirs} is not a brand of this account.`);
@@ -104,7 +110,12 @@ describe('a submission’s preferences.brand_id', () => {
     const a = await createAccount();
     const brandId = await createBrand(a.token, 'Acme', {});
     const template = (await createTemplate(a.token)).json;
-    const draft = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.id, draft: true, submitters: [{ role: 'Signer', email: 'x@example.com' }] } });
-    expect((await api('PUT', `/api/submissions/${draft.json.id}`, { token: a.token, body: { preferences: { brand_id: brandId } } })).status).toBe(200);
+    const draft = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, draft: true, submitters: [{ role: 'Signer', email: 'x@example.com' }] },
+    });
+    expect(
+      (await api('PUT', `/api/submissions/${draft.json.id}`, { token: a.token, body: { preferences: { brand_id: brandId } } })).status,
+    ).toBe(200);
   });
 });

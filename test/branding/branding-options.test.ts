@@ -4,14 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount, createToken, type TestAccount } from '../helpers';
 
 async function addDomain(a: TestAccount, body: Record<string, unknown> = {}) {
-  const res = await api('POST', '/api/custom_domains', { token: a.token, body: { hostname: `opt-${crypto.randomUUID().slice(0, 8)}.example.com`, ...body } });
+  const res = await api('POST', '/api/custom_domains', {
+    token: a.token,
+    body: { hostname: `opt-${crypto.randomUUID().slice(0, 8)}.example.com`, ...body },
+  });
   expect(res.status).toBe(201);
   return res.json as { id: number; hostname: string; verification: { name: string; value: string } };
 }
 
 async function activeDomain(a: TestAccount, body: Record<string, unknown> = {}) {
   const d = await addDomain(a, body);
-  await fetch(new URL(`/_control/${d.verification.name}`, env.DOH_RESOLVER_URL), { method: 'PUT', body: JSON.stringify({ TXT: [d.verification.value] }) });
+  await fetch(new URL(`/_control/${d.verification.name}`, env.DOH_RESOLVER_URL), {
+    method: 'PUT',
+    body: JSON.stringify({ TXT: [d.verification.value] }),
+  });
   expect((await api('POST', `/api/custom_domains/${d.id}/verify`, { token: a.token })).json.status).toBe('active');
   return d;
 }
@@ -31,7 +37,10 @@ describe('GET /api/branding_options', () => {
     const res = await api('GET', '/api/branding_options', { token: a.token });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      brands: [{ id: acme.id, name: 'Acme' }, { id: zeta.id, name: 'Zeta' }],
+      brands: [
+        { id: acme.id, name: 'Acme' },
+        { id: zeta.id, name: 'Zeta' },
+      ],
       custom_domains: [{ id: d.id, hostname: d.hostname, is_default: true }],
     });
   });

@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount, createToken, shardOf } from '../helpers';
 
-const branding = { company_name: 'Acme', primary_button_color: '#0f766e', header_color: '#112233', logo_url: 'https://acme.test/logo.png', show_branding: false };
+const branding = {
+  company_name: 'Acme',
+  primary_button_color: '#0f766e',
+  header_color: '#112233',
+  logo_url: 'https://acme.test/logo.png',
+  show_branding: false,
+};
 
 async function createBrand(token: string, body: Record<string, unknown> = { name: 'Acme', branding }) {
   return api('POST', '/api/brands', { token, body });
@@ -13,7 +19,13 @@ describe('POST /api/brands', () => {
     const a = await createAccount();
     const res = await createBrand(a.token, { name: '  Acme  ', branding });
     expect(res.status).toBe(201);
-    expect(res.json.brand).toEqual({ id: expect.any(Number), name: 'Acme', branding, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(res.json.brand).toEqual({
+      id: expect.any(Number),
+      name: 'Acme',
+      branding,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
   });
 
   it('drops branding keys sent as null or an empty string', async () => {
@@ -74,7 +86,10 @@ describe('POST /api/brands', () => {
     const a = await createAccount();
     const results = await Promise.all([createBrand(a.token, { name: 'Race' }), createBrand(a.token, { name: 'race' })]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
-    const rows = await (await shardOf(a.accountId)).prepare('SELECT count(*) AS n FROM brands WHERE account_id = ?').bind(a.accountId).first<{ n: number }>();
+    const rows = await (await shardOf(a.accountId))
+      .prepare('SELECT count(*) AS n FROM brands WHERE account_id = ?')
+      .bind(a.accountId)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 
@@ -82,7 +97,9 @@ describe('POST /api/brands', () => {
     const a = await createAccount();
     const db = await shardOf(a.accountId);
     await db.prepare("INSERT INTO brands (account_id, name, branding) VALUES (?, 'Acme', '{}')").bind(a.accountId).run();
-    await expect(db.prepare("INSERT INTO brands (account_id, name, branding) VALUES (?, 'aCmE', '{}')").bind(a.accountId).run()).rejects.toThrow(/UNIQUE/);
+    await expect(
+      db.prepare("INSERT INTO brands (account_id, name, branding) VALUES (?, 'aCmE', '{}')").bind(a.accountId).run(),
+    ).rejects.toThrow(/UNIQUE/);
   });
 
   it('lets two accounts use the same name', async () => {
@@ -115,7 +132,11 @@ describe('POST /api/brands', () => {
 
 describe('branding rules', () => {
   const cases: [string, Record<string, unknown>, string][] = [
-    ['an unknown key', { colour: '#000000' }, 'branding.colour is not a branding key; use display_title, logo_url, company_name, favicon_url, primary_button_color, header_color, show_branding.'],
+    [
+      'an unknown key',
+      { colour: '#000000' },
+      'branding.colour is not a branding key; use display_title, logo_url, company_name, favicon_url, primary_button_color, header_color, show_branding.',
+    ],
     ['a number for a text key', { company_name: 5 }, 'branding.company_name must be a string.'],
     ['a string for show_branding', { show_branding: 'no' }, 'branding.show_branding must be true or false.'],
     ['an object for a URL', { logo_url: { href: 'https://a.test' } }, 'branding.logo_url must be a string.'],
@@ -124,7 +145,11 @@ describe('branding rules', () => {
     ['a header colour without #', { header_color: '112233' }, 'branding.header_color must be a colour like #1a2b3c.'],
     ['a three-digit header colour', { header_color: '#123' }, 'branding.header_color must be a colour like #1a2b3c.'],
     ['a named button colour', { primary_button_color: 'red' }, 'branding.primary_button_color must be a colour like #1a2b3c.'],
-    ['a header colour brighter than 50% luminance', { header_color: '#808080' }, 'branding.header_color #808080 is too light; choose a colour with luminance at most 50% so white header text stays readable.'],
+    [
+      'a header colour brighter than 50% luminance',
+      { header_color: '#808080' },
+      'branding.header_color #808080 is too light; choose a colour with luminance at most 50% so white header text stays readable.',
+    ],
   ];
   for (const [what, sent, sentence] of cases) {
     it(`refuses ${what} with a 422 naming the key`, async () => {
@@ -254,7 +279,11 @@ describe('PUT /api/brands/{id}', () => {
       body: { name: ' Acme Blue ', branding: { primary_button_color: '#1e40af', header_color: null, logo_url: '' } },
     });
     expect(res.status).toBe(200);
-    expect(res.json.brand).toMatchObject({ id: brand.id, name: 'Acme Blue', branding: { company_name: 'Acme', primary_button_color: '#1e40af', show_branding: false } });
+    expect(res.json.brand).toMatchObject({
+      id: brand.id,
+      name: 'Acme Blue',
+      branding: { company_name: 'Acme', primary_button_color: '#1e40af', show_branding: false },
+    });
     expect(res.json.brand.branding).not.toHaveProperty('header_color');
     expect(res.json.brand.branding).not.toHaveProperty('logo_url');
   });
@@ -287,7 +316,10 @@ describe('PUT /api/brands/{id}', () => {
   it('refuses invalid branding naming the key and changes nothing', async () => {
     const a = await createAccount();
     const brand = (await createBrand(a.token)).json.brand;
-    const res = await api('PUT', `/api/brands/${brand.id}`, { token: a.token, body: { name: 'New', branding: { header_color: '#eeeeee' } } });
+    const res = await api('PUT', `/api/brands/${brand.id}`, {
+      token: a.token,
+      body: { name: 'New', branding: { header_color: '#eeeeee' } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^branding\.header_color #eeeeee is too light/);
     expect((await api('GET', `/api/brands/${brand.id}`, { token: a.token })).json.brand.name).toBe('Acme');

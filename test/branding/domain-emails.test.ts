@@ -15,10 +15,16 @@ let counter = 0;
 /** A domain taken through the whole flow: TXT record published, verified, activated at Cloudflare. */
 async function activeDomain(a: TestAccount, body: Record<string, unknown> = {}) {
   counter += 1;
-  const created = await api('POST', '/api/custom_domains', { token: a.token, body: { hostname: `mail-${counter}-${crypto.randomUUID().slice(0, 8)}.example.com`, ...body } });
+  const created = await api('POST', '/api/custom_domains', {
+    token: a.token,
+    body: { hostname: `mail-${counter}-${crypto.randomUUID().slice(0, 8)}.example.com`, ...body },
+  });
   expect(created.status).toBe(201);
   const d = created.json as { id: number; hostname: string; verification: { name: string; value: string } };
-  const published = await fetch(new URL(`/_control/${d.verification.name}`, env.DOH_RESOLVER_URL), { method: 'PUT', body: JSON.stringify({ TXT: [d.verification.value] }) });
+  const published = await fetch(new URL(`/_control/${d.verification.name}`, env.DOH_RESOLVER_URL), {
+    method: 'PUT',
+    body: JSON.stringify({ TXT: [d.verification.value] }),
+  });
   expect(published.status).toBe(204);
   expect((await api('POST', `/api/custom_domains/${d.id}/verify`, { token: a.token })).json.status).toBe('active');
   return d;
@@ -27,14 +33,20 @@ async function activeDomain(a: TestAccount, body: Record<string, unknown> = {}) 
 async function submissionFor(a: TestAccount, extra: Record<string, unknown> = {}) {
   const email = `signer-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const template = await createTemplate(a.token, ['Client']);
-  const res = await api('POST', '/api/submissions', { token: a.token, body: { template_id: template.id, submitters: [{ role: 'Client', email }], ...extra } });
+  const res = await api('POST', '/api/submissions', {
+    token: a.token,
+    body: { template_id: template.id, submitters: [{ role: 'Client', email }], ...extra },
+  });
   expect(res.status).toBe(201);
   return { submission: res.json as { id: number }, submitter: res.json.submitters[0] as { id: number; slug: string }, email };
 }
 
 /** Leaves the submission pending with every submitter completed: the state the cron's completion sweep repairs. */
 async function leftPending(a: TestAccount, submissionId: number) {
-  await (await shardOf(a.accountId)).prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE submission_id = ?").bind(new Date().toISOString(), submissionId).run();
+  await (await shardOf(a.accountId))
+    .prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE submission_id = ?")
+    .bind(new Date().toISOString(), submissionId)
+    .run();
 }
 
 async function runCompletionSweep(a: TestAccount) {
@@ -118,7 +130,10 @@ describe('emails the cron builds', () => {
     const a = await createAccount();
     await activeDomain(a, { is_default: true, branding: domainBranding });
     const { submission, email } = await submissionFor(a, { expire_at: new Date(Date.now() + 60_000).toISOString() });
-    await (await shardOf(a.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), submission.id).run();
+    await (await shardOf(a.accountId))
+      .prepare('UPDATE submissions SET expire_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), submission.id)
+      .run();
     await expireDueSubmissions(shardScope(env, await shardNumberOf(a.accountId)), new Date());
     const notice = (await messagesTo(email)).find((m) => m.kind === 'expiry');
     expect(notice?.html).toContain('<strong style="font-size:18px">Domain Co</strong>');

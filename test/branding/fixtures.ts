@@ -24,17 +24,38 @@ export async function createTemplate(token: string, preferences: Record<string, 
 }
 
 /** An account with a brand, a template (its preferences as given, `brand_id` filled in) and a pending submission. */
-export async function brandedSubmission(options: { branding?: Record<string, unknown>; templatePreferences?: Record<string, unknown>; submissionPreferences?: Record<string, unknown>; account?: TestAccount } = {}) {
+export async function brandedSubmission(
+  options: {
+    branding?: Record<string, unknown>;
+    templatePreferences?: Record<string, unknown>;
+    submissionPreferences?: Record<string, unknown>;
+    account?: TestAccount;
+  } = {},
+) {
   const account = options.account ?? (await createAccount({ name: 'Account Co' }));
   n += 1;
-  const brandId = await createBrand(account.token, `Brand ${n}`, options.branding ?? { company_name: 'Brand Co', primary_button_color: '#0f766e', header_color: '#112233' });
+  const brandId = await createBrand(
+    account.token,
+    `Brand ${n}`,
+    options.branding ?? { company_name: 'Brand Co', primary_button_color: '#0f766e', header_color: '#112233' },
+  );
   const template = await createTemplate(account.token, { brand_id: brandId, ...options.templatePreferences });
   if (template.status !== 201) throw new Error(`template: ${template.status} ${template.text}`);
   const email = `branded${n}-${Date.now()}@example.com`;
   const res = await api('POST', '/api/submissions', {
     token: account.token,
-    body: { template_id: template.json.id, submitters: [{ role: 'Signer', email }], ...(options.submissionPreferences ? { preferences: options.submissionPreferences } : {}) },
+    body: {
+      template_id: template.json.id,
+      submitters: [{ role: 'Signer', email }],
+      ...(options.submissionPreferences ? { preferences: options.submissionPreferences } : {}),
+    },
   });
   if (res.status !== 201) throw new Error(`submission: ${res.status} ${res.text}`);
-  return { account, brandId, templateId: template.json.id as string, email, submitter: res.json.submitters[0] as { id: number; slug: string } };
+  return {
+    account,
+    brandId,
+    templateId: template.json.id as string,
+    email,
+    submitter: res.json.submitters[0] as { id: number; slug: string },
+  };
 }

@@ -5,7 +5,13 @@ import { api } from '../helpers';
 import { messagesTo } from '../submission-fixtures';
 import { brandedSubmission, createBrand } from './fixtures';
 
-const brandBranding = { company_name: 'Brand Co', display_title: 'Brand title', primary_button_color: '#0f766e', header_color: '#112233', logo_url: 'https://brand.test/logo.png' };
+const brandBranding = {
+  company_name: 'Brand Co',
+  display_title: 'Brand title',
+  primary_button_color: '#0f766e',
+  header_color: '#112233',
+  logo_url: 'https://brand.test/logo.png',
+};
 
 describe('the signing page', () => {
   it('shows the brand’s title, header colour and logo', async () => {
@@ -19,7 +25,10 @@ describe('the signing page', () => {
   });
 
   it('lets the template’s own keys override the brand', async () => {
-    const f = await brandedSubmission({ branding: brandBranding, templatePreferences: { header_color: '#330000', company_name: 'Template Co' } });
+    const f = await brandedSubmission({
+      branding: brandBranding,
+      templatePreferences: { header_color: '#330000', company_name: 'Template Co' },
+    });
     const res = await api('GET', `/s/${f.submitter.slug}`);
     expect(res.text).toContain('<title>Brand title - Template Co</title>');
     expect(res.text).toContain('--header:#330000');
@@ -72,7 +81,9 @@ describe('the signing page', () => {
 
 describe('emails', () => {
   it('carry the brand’s title, wordmark and button colour, and no powered-by line when show_branding is false', async () => {
-    const f = await brandedSubmission({ branding: { company_name: 'Brand Co', display_title: 'Brand title', primary_button_color: '#0f766e', show_branding: false } });
+    const f = await brandedSubmission({
+      branding: { company_name: 'Brand Co', display_title: 'Brand title', primary_button_color: '#0f766e', show_branding: false },
+    });
     const invitation = (await messagesTo(f.email)).at(-1)!;
     expect(invitation.kind).toBe('invitation');
     expect(invitation.html).toContain('<strong style="font-size:18px">Brand Co</strong>');
@@ -87,7 +98,10 @@ describe('emails', () => {
   });
 
   it('let the template’s own keys override the brand', async () => {
-    const f = await brandedSubmission({ branding: brandBranding, templatePreferences: { company_name: 'Template Co', primary_button_color: '#7c2d12', display_title: 'Template title' } });
+    const f = await brandedSubmission({
+      branding: brandBranding,
+      templatePreferences: { company_name: 'Template Co', primary_button_color: '#7c2d12', display_title: 'Template title' },
+    });
     const html = (await messagesTo(f.email)).at(-1)!.html;
     expect(html).toContain('alt="Template Co"');
     expect(html).toContain('background:#7c2d12');
@@ -104,7 +118,10 @@ describe('emails', () => {
 
   it('sent after a brand edit (a reminder) show the edited brand', async () => {
     const f = await brandedSubmission({ branding: brandBranding });
-    await api('PUT', `/api/brands/${f.brandId}`, { token: f.account.token, body: { branding: { company_name: 'Renamed Co', logo_url: null, primary_button_color: '#1e3a8a' } } });
+    await api('PUT', `/api/brands/${f.brandId}`, {
+      token: f.account.token,
+      body: { branding: { company_name: 'Renamed Co', logo_url: null, primary_button_color: '#1e3a8a' } },
+    });
     expect((await api('POST', `/api/submitters/${f.submitter.id}/remind`, { token: f.account.token })).status).toBe(200);
     const reminder = (await messagesTo(f.email)).at(-1)!;
     expect(reminder.kind).toBe('reminder');

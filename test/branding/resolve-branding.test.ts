@@ -22,12 +22,20 @@ describe('resolveBranding', () => {
   });
 
   it('prefers the custom domain branding to the account', () => {
-    const b = resolveBranding({ ...base, account: { name: 'Account Co', whiteLabelName: 'White Label' }, domainBranding: { company_name: 'Domain Co', display_title: 'Domain title' } });
+    const b = resolveBranding({
+      ...base,
+      account: { name: 'Account Co', whiteLabelName: 'White Label' },
+      domainBranding: { company_name: 'Domain Co', display_title: 'Domain title' },
+    });
     expect(b.title).toBe('Domain title - Domain Co');
   });
 
   it('prefers the brand to the custom domain', () => {
-    const b = resolveBranding({ ...base, brand: { company_name: 'Brand Co', primary_button_color: '#0000aa' }, domainBranding: { company_name: 'Domain Co', primary_button_color: '#00aa00' } });
+    const b = resolveBranding({
+      ...base,
+      brand: { company_name: 'Brand Co', primary_button_color: '#0000aa' },
+      domainBranding: { company_name: 'Domain Co', primary_button_color: '#00aa00' },
+    });
     expect(b.companyName).toBe('Brand Co');
     expect(b.primaryColor).toBe('#0000aa');
   });
@@ -44,7 +52,12 @@ describe('resolveBranding', () => {
   });
 
   it('takes each key from the first level that sets it', () => {
-    const b = resolveBranding({ ...base, template: { display_title: 'T' }, brand: { company_name: 'Brand Co' }, domainBranding: { logo_url: 'https://d.test/l.png' } });
+    const b = resolveBranding({
+      ...base,
+      template: { display_title: 'T' },
+      brand: { company_name: 'Brand Co' },
+      domainBranding: { logo_url: 'https://d.test/l.png' },
+    });
     expect(b).toMatchObject({ title: 'T - Brand Co', companyName: 'Brand Co', logoUrl: 'https://d.test/l.png' });
   });
 
@@ -60,7 +73,9 @@ describe('resolveBranding', () => {
   it('falls back to the logo for the favicon', () => {
     const b = resolveBranding({ ...base, brand: { logo_url: 'https://b.test/logo.png' } });
     expect(b.faviconUrl).toBe('https://b.test/logo.png');
-    expect(resolveBranding({ ...base, brand: { logo_url: 'https://b.test/logo.png', favicon_url: 'https://b.test/fav.ico' } }).faviconUrl).toBe('https://b.test/fav.ico');
+    expect(
+      resolveBranding({ ...base, brand: { logo_url: 'https://b.test/logo.png', favicon_url: 'https://b.test/fav.ico' } }).faviconUrl,
+    ).toBe('https://b.test/fav.ico');
   });
 
   it('hides the powered-by line when the brand says show_branding false', () => {

@@ -12,8 +12,28 @@ function draft(): Draft {
     folder_name: 'Default',
     submitters: [{ name: 'First Party', uuid: 'a0000000-0000-4000-8000-000000000001' }],
     fields: [
-      { uuid: 'f0000000-0000-4000-8000-000000000001', name: 'Name', type: 'text', submitter_uuid: 'a0000000-0000-4000-8000-000000000001', required: true, readonly: false, placeholder: '', areas: [area], preferences: {} },
-      { uuid: 'f0000000-0000-4000-8000-000000000002', name: 'Total', type: 'number', submitter_uuid: 'a0000000-0000-4000-8000-000000000001', required: true, readonly: false, formula: '{Price} * 2', areas: [area], preferences: {} },
+      {
+        uuid: 'f0000000-0000-4000-8000-000000000001',
+        name: 'Name',
+        type: 'text',
+        submitter_uuid: 'a0000000-0000-4000-8000-000000000001',
+        required: true,
+        readonly: false,
+        placeholder: '',
+        areas: [area],
+        preferences: {},
+      },
+      {
+        uuid: 'f0000000-0000-4000-8000-000000000002',
+        name: 'Total',
+        type: 'number',
+        submitter_uuid: 'a0000000-0000-4000-8000-000000000001',
+        required: true,
+        readonly: false,
+        formula: '{Price} * 2',
+        areas: [area],
+        preferences: {},
+      },
     ],
     preferences: { display_title: 'Sign here', something_the_api_added: 1 },
   };
@@ -58,8 +78,13 @@ describe('draftForSave', () => {
 
 describe('sortErrors', () => {
   it('puts a fields[i] sentence with the i-th field of the draft and the rest apart', () => {
-    const sorted = sortErrors(['fields[1] "Total": formula refers to {Price}, which is no field.', 'submitters[0] repeats a name.', 'Something else.'], draft());
-    expect([...sorted.byField.entries()]).toEqual([['f0000000-0000-4000-8000-000000000002', ['fields[1] "Total": formula refers to {Price}, which is no field.']]]);
+    const sorted = sortErrors(
+      ['fields[1] "Total": formula refers to {Price}, which is no field.', 'submitters[0] repeats a name.', 'Something else.'],
+      draft(),
+    );
+    expect([...sorted.byField.entries()]).toEqual([
+      ['f0000000-0000-4000-8000-000000000002', ['fields[1] "Total": formula refers to {Price}, which is no field.']],
+    ]);
     expect(sorted.roles).toEqual(['submitters[0] repeats a name.']);
     expect(sorted.general).toEqual(['Something else.']);
   });

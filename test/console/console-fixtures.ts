@@ -5,11 +5,18 @@ import { addUser, createAccount, type TestAccount } from '../helpers';
 import { sessionFor, type TestSession } from '../session-fixtures';
 
 export async function page(path: string, headers: Record<string, string> = {}) {
-  const response = await SELF.fetch(`https://api.test${path}`, { headers: { 'CF-Connecting-IP': '198.51.100.7', ...headers }, redirect: 'manual' });
+  const response = await SELF.fetch(`https://api.test${path}`, {
+    headers: { 'CF-Connecting-IP': '198.51.100.7', ...headers },
+    redirect: 'manual',
+  });
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
-export type RoleSessions = { admin: TestAccount & { session: TestSession }; editor: TestAccount & { session: TestSession }; viewer: TestAccount & { session: TestSession } };
+export type RoleSessions = {
+  admin: TestAccount & { session: TestSession };
+  editor: TestAccount & { session: TestSession };
+  viewer: TestAccount & { session: TestSession };
+};
 
 /** An account with an admin, an editor and a viewer, each signed in to the console. */
 export async function accountWithRoles(options: { plan?: string; name?: string } = {}): Promise<RoleSessions> {

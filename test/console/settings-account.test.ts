@@ -37,7 +37,11 @@ describe('/settings/account', () => {
   });
 
   it('shows the values the form saved through the API', async () => {
-    const saved = await api('PUT', '/api/settings/account', { token: null, headers: roles.admin.session.console, body: { timezone: 'Europe/Berlin', mfa_enforced: false } });
+    const saved = await api('PUT', '/api/settings/account', {
+      token: null,
+      headers: roles.admin.session.console,
+      body: { timezone: 'Europe/Berlin', mfa_enforced: false },
+    });
     expect(saved.status).toBe(200);
     const res = await page('/settings/account', roles.viewer.session.cookie);
     expect(res.html).toContain('<dd>Europe/Berlin</dd>');
@@ -45,10 +49,16 @@ describe('/settings/account', () => {
 
   it('gives an admin the embedding origins as a list field and shows others the saved origins', async () => {
     const other = await accountWithRoles();
-    const saved = await api('PUT', '/api/settings/account', { token: null, headers: other.admin.session.console, body: { embed_origins: ['https://app.example.com', 'https://portal.example.org'] } });
+    const saved = await api('PUT', '/api/settings/account', {
+      token: null,
+      headers: other.admin.session.console,
+      body: { embed_origins: ['https://app.example.com', 'https://portal.example.org'] },
+    });
     expect(saved.status).toBe(200);
     const admin = await page('/settings/account', other.admin.session.cookie);
-    expect(admin.html).toMatch(/<textarea id="account-embed-origins" name="embed_origins" data-type="list"[^>]*>https:\/\/app.example.com\nhttps:\/\/portal.example.org<\/textarea>/);
+    expect(admin.html).toMatch(
+      /<textarea id="account-embed-origins" name="embed_origins" data-type="list"[^>]*>https:\/\/app.example.com\nhttps:\/\/portal.example.org<\/textarea>/,
+    );
     const viewer = await page('/settings/account', other.viewer.session.cookie);
     expect(viewer.html).toContain('<dd>https://app.example.com, https://portal.example.org</dd>');
   });

@@ -13,7 +13,10 @@ beforeAll(async () => {
   roles = await accountWithRoles({ name: 'Roles Inc' });
   const created = await api('POST', '/api/brands', {
     token: roles.admin.token,
-    body: { name: 'Acme', branding: { company_name: 'Acme Co', display_title: 'Acme papers', primary_button_color: '#0f766e', show_branding: false } },
+    body: {
+      name: 'Acme',
+      branding: { company_name: 'Acme Co', display_title: 'Acme papers', primary_button_color: '#0f766e', show_branding: false },
+    },
   });
   expect(created.status).toBe(201);
   brand = created.json.brand;
@@ -28,7 +31,15 @@ describe('/settings/brands', () => {
   it('gives an admin the create form with every branding key and a preview', async () => {
     const res = await page('/settings/brands', roles.admin.session.cookie);
     expect(apiForms(res.html)).toEqual(['POST /api/brands']);
-    for (const key of ['display_title', 'company_name', 'logo_url', 'favicon_url', 'primary_button_color', 'header_color', 'show_branding']) {
+    for (const key of [
+      'display_title',
+      'company_name',
+      'logo_url',
+      'favicon_url',
+      'primary_button_color',
+      'header_color',
+      'show_branding',
+    ]) {
       expect(res.html).toContain(`name="branding.${key}"`);
     }
     expect(res.html).toContain('type="color"');
@@ -109,16 +120,34 @@ describe('/settings/brands/{id}', () => {
 
   it('saves what the edit form sends: a nested branding object, empty fields removed', async () => {
     // The body the console script builds from the form (field `branding.company_name` → branding.company_name).
-    const body = { name: 'Acme', branding: { company_name: 'Acme Two', display_title: null, logo_url: null, favicon_url: null, primary_button_color: '#0f766e', header_color: null, show_branding: true } };
+    const body = {
+      name: 'Acme',
+      branding: {
+        company_name: 'Acme Two',
+        display_title: null,
+        logo_url: null,
+        favicon_url: null,
+        primary_button_color: '#0f766e',
+        header_color: null,
+        show_branding: true,
+      },
+    };
     const res = await api('PUT', `/api/brands/${brand.id}`, { token: null, headers: roles.admin.session.console, body });
     expect(res.status).toBe(200);
     expect(res.json.brand.branding).toEqual({ company_name: 'Acme Two', primary_button_color: '#0f766e', show_branding: true });
-    const row = await (await shardOf(roles.admin.accountId)).prepare('SELECT branding FROM brands WHERE id = ?').bind(brand.id).first<{ branding: string }>();
+    const row = await (await shardOf(roles.admin.accountId))
+      .prepare('SELECT branding FROM brands WHERE id = ?')
+      .bind(brand.id)
+      .first<{ branding: string }>();
     expect(JSON.parse(row!.branding).company_name).toBe('Acme Two');
   });
 
   it('is refused to an editor by the API even if a stale page sent the form', async () => {
-    const res = await api('PUT', `/api/brands/${brand.id}`, { token: null, headers: roles.editor.session.console, body: { name: 'Editor' } });
+    const res = await api('PUT', `/api/brands/${brand.id}`, {
+      token: null,
+      headers: roles.editor.session.console,
+      body: { name: 'Editor' },
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -136,11 +165,18 @@ describe('the live preview’s rules', () => {
   });
 
   it('falls back to the default blue for an unfinished colour', () => {
-    expect(headerPreview({ ...empty, primary: '#33' }, fallbacks)).toMatchObject({ primary: DEFAULT_PRIMARY_COLOR, header: darken(DEFAULT_PRIMARY_COLOR, 0.2) });
+    expect(headerPreview({ ...empty, primary: '#33' }, fallbacks)).toMatchObject({
+      primary: DEFAULT_PRIMARY_COLOR,
+      header: darken(DEFAULT_PRIMARY_COLOR, 0.2),
+    });
   });
 
   it('shows the company name until the logo is an http(s) URL', () => {
-    expect(headerPreview({ ...empty, logoUrl: 'javascript:alert(1)' }, fallbacks)).toMatchObject({ logo: null, company: 'Account', title: 'Your document' });
+    expect(headerPreview({ ...empty, logoUrl: 'javascript:alert(1)' }, fallbacks)).toMatchObject({
+      logo: null,
+      company: 'Account',
+      title: 'Your document',
+    });
     expect(headerPreview({ ...empty, logoUrl: 'https://acme.test/logo.png' }, fallbacks).logo).toBe('https://acme.test/logo.png');
   });
 });

@@ -11,7 +11,10 @@ beforeAll(async () => {
   roles = await accountWithRoles();
   const created = await api('POST', '/api/custom_domains', {
     token: roles.admin.token,
-    body: { hostname: `console-${crypto.randomUUID().slice(0, 8)}.example.com`, branding: { company_name: 'Domain Co', header_color: '#102030' } },
+    body: {
+      hostname: `console-${crypto.randomUUID().slice(0, 8)}.example.com`,
+      branding: { company_name: 'Domain Co', header_color: '#102030' },
+    },
   });
   expect(created.status).toBe(201);
   domain = created.json;
@@ -75,7 +78,10 @@ describe('/settings/domains/{id}', () => {
 
   it('answers 404 for another account’s domain', async () => {
     const other = await createAccount();
-    const theirs = await api('POST', '/api/custom_domains', { token: other.token, body: { hostname: `theirs-${crypto.randomUUID().slice(0, 8)}.example.com` } });
+    const theirs = await api('POST', '/api/custom_domains', {
+      token: other.token,
+      body: { hostname: `theirs-${crypto.randomUUID().slice(0, 8)}.example.com` },
+    });
     expect(theirs.status).toBe(201);
     const res = await page(`/settings/domains/${theirs.json.id}`, roles.admin.session.cookie);
     expect(res.status).toBe(404);
@@ -89,7 +95,11 @@ describe('/settings/domains/{id}', () => {
   });
 
   it('escapes branding values that hold markup', async () => {
-    const res = await api('PUT', `/api/custom_domains/${domain.id}`, { token: null, headers: roles.admin.session.console, body: { branding: { display_title: '<script>alert(1)</script>' } } });
+    const res = await api('PUT', `/api/custom_domains/${domain.id}`, {
+      token: null,
+      headers: roles.admin.session.console,
+      body: { branding: { display_title: '<script>alert(1)</script>' } },
+    });
     expect(res.status).toBe(200);
     for (const who of [roles.admin, roles.viewer]) {
       const html = (await page(`/settings/domains/${domain.id}`, who.session.cookie)).html;
@@ -99,7 +109,11 @@ describe('/settings/domains/{id}', () => {
   });
 
   it('marks the domain default through the make-default form’s body', async () => {
-    const res = await api('PUT', `/api/custom_domains/${domain.id}`, { token: null, headers: roles.admin.session.console, body: { is_default: true } });
+    const res = await api('PUT', `/api/custom_domains/${domain.id}`, {
+      token: null,
+      headers: roles.admin.session.console,
+      body: { is_default: true },
+    });
     expect(res.status).toBe(200);
     const html = (await page(`/settings/domains/${domain.id}`, roles.admin.session.cookie)).html;
     expect(html).toContain('<dd>Yes: links of templates that name no domain use it</dd>');

@@ -35,7 +35,11 @@ describe('/settings/tokens', () => {
   });
 
   it('creates a working token from the create form’s request, shown once', async () => {
-    const created = await api('POST', '/api/access_tokens', { token: null, headers: roles.editor.session.console, body: consoleTokenBody('From the console') });
+    const created = await api('POST', '/api/access_tokens', {
+      token: null,
+      headers: roles.editor.session.console,
+      body: consoleTokenBody('From the console'),
+    });
     expect(created.status).toBe(201);
     expect(created.json.token).toMatch(/^tok_/);
     const used = await api('GET', '/api/settings/account', { token: created.json.token, ip: '198.51.100.20' });
@@ -61,10 +65,18 @@ describe('/settings/tokens', () => {
   });
 
   it('offers a revoke button for an active token and none once it is revoked', async () => {
-    const created = await api('POST', '/api/access_tokens', { token: null, headers: roles.editor.session.console, body: { name: 'To revoke' } });
+    const created = await api('POST', '/api/access_tokens', {
+      token: null,
+      headers: roles.editor.session.console,
+      body: { name: 'To revoke' },
+    });
     const before = await page('/settings/tokens', roles.editor.session.cookie);
     expect(apiForms(before.html)).toContain(`POST /api/access_tokens/${created.json.id}/revoke`);
-    const revoked = await api('POST', `/api/access_tokens/${created.json.id}/revoke`, { token: null, headers: roles.editor.session.console, body: {} });
+    const revoked = await api('POST', `/api/access_tokens/${created.json.id}/revoke`, {
+      token: null,
+      headers: roles.editor.session.console,
+      body: {},
+    });
     expect(revoked.status).toBe(200);
     const after = await page('/settings/tokens', roles.editor.session.cookie);
     expect(apiForms(after.html)).not.toContain(`POST /api/access_tokens/${created.json.id}/revoke`);
@@ -72,7 +84,11 @@ describe('/settings/tokens', () => {
   });
 
   it('escapes a token name holding a script tag', async () => {
-    await api('POST', '/api/access_tokens', { token: null, headers: roles.editor.session.console, body: { name: '<script>alert(2)</script>' } });
+    await api('POST', '/api/access_tokens', {
+      token: null,
+      headers: roles.editor.session.console,
+      body: { name: '<script>alert(2)</script>' },
+    });
     const res = await page('/settings/tokens', roles.editor.session.cookie);
     expect(res.html).not.toContain('<script>alert(2)');
     expect(res.html).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');

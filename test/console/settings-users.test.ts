@@ -43,7 +43,11 @@ describe('/settings/users', () => {
   });
 
   it('lists a user the invite form added through the API', async () => {
-    const invited = await api('POST', '/api/users', { token: null, headers: roles.admin.session.console, body: { email: 'invitee@example.com', name: 'Ivy', role: 'viewer' } });
+    const invited = await api('POST', '/api/users', {
+      token: null,
+      headers: roles.admin.session.console,
+      body: { email: 'invitee@example.com', name: 'Ivy', role: 'viewer' },
+    });
     expect(invited.status).toBe(201);
     const res = await page('/settings/users', roles.admin.session.cookie);
     expect(res.html).toContain('<th scope="row">Ivy</th><td>invitee@example.com</td><td>viewer</td>');

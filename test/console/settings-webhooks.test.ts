@@ -74,7 +74,9 @@ describe('/settings/webhooks pages', () => {
     const shard = await shardOf(many.admin.accountId);
     await shard.batch(
       Array.from({ length: 51 }, (_, n) =>
-        shard.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, ?, '[]', 'whsec_0123456789abcdef0123')").bind(many.admin.accountId, `https://example.com/hook-${n}`),
+        shard
+          .prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, ?, '[]', 'whsec_0123456789abcdef0123')")
+          .bind(many.admin.accountId, `https://example.com/hook-${n}`),
       ),
     );
     const first = await page('/settings/webhooks', many.viewer.session.cookie);
@@ -100,7 +102,9 @@ describe('/settings/webhooks/{id}', () => {
     const res = await page(`/settings/webhooks/${hook.id}`, roles.viewer.session.cookie);
     expect(res.status).toBe(200);
     expect(res.html).toContain(`<title>Webhook ${hook.id}</title>`);
-    expect(res.html).toMatch(/<th scope="row"><time datetime="[^"]+">[^<]+ UTC<\/time><\/th><td>form\.completed<\/td><td>success<\/td><td>1 of 6<\/td><td>200<\/td>/);
+    expect(res.html).toMatch(
+      /<th scope="row"><time datetime="[^"]+">[^<]+ UTC<\/time><\/th><td>form\.completed<\/td><td>success<\/td><td>1 of 6<\/td><td>200<\/td>/,
+    );
   });
 
   it('gives an editor the edit, delete, test and redeliver forms', async () => {
@@ -129,7 +133,11 @@ describe('/settings/webhooks/{id}', () => {
   it('lists a redelivery the redeliver button asked for', async () => {
     const log = await api('GET', `/api/webhooks/${hook.id}/deliveries`, { token: roles.admin.token });
     const original = log.json.data.find((d: { test: boolean }) => !d.test);
-    const again = await api('POST', `/api/webhooks/${hook.id}/deliveries/${original.id}/redeliver`, { token: null, headers: roles.editor.session.console, body: {} });
+    const again = await api('POST', `/api/webhooks/${hook.id}/deliveries/${original.id}/redeliver`, {
+      token: null,
+      headers: roles.editor.session.console,
+      body: {},
+    });
     expect(again.status).toBe(201);
     const res = await page(`/settings/webhooks/${hook.id}`, roles.viewer.session.cookie);
     expect(res.html).toContain('<td>form.completed</td><td>pending</td>');

@@ -102,7 +102,12 @@ describe('/templates/{id}/send', () => {
     const res = await api('POST', '/api/submissions', {
       token: null,
       headers: roles.editor.session.console,
-      body: { template_id: quote.id, submitters: [{ role: 'First Party', email: 'send.page@example.test' }], submitters_order: 'sequential', message: { subject: 'Please sign' } },
+      body: {
+        template_id: quote.id,
+        submitters: [{ role: 'First Party', email: 'send.page@example.test' }],
+        submitters_order: 'sequential',
+        message: { subject: 'Please sign' },
+      },
     });
     expect(res.status).toBe(201);
   });
@@ -114,11 +119,17 @@ describe('/submissions', () => {
 
   beforeAll(async () => {
     const make = async (email: string) => {
-      const res = await api('POST', '/api/submissions', { token: roles.admin.token, body: { template_id: quote.id, send_email: false, submitters: [{ role: 'First Party', email }] } });
+      const res = await api('POST', '/api/submissions', {
+        token: roles.admin.token,
+        body: { template_id: quote.id, send_email: false, submitters: [{ role: 'First Party', email }] },
+      });
       return { id: res.json.submitters[0].id as number, submission_id: res.json.id as number };
     };
     const done = await make('done.signer@example.test');
-    const put = await api('PUT', `/api/submitters/${done.id}`, { token: roles.admin.token, body: { values: completeValues('First Party'), completed: true } });
+    const put = await api('PUT', `/api/submitters/${done.id}`, {
+      token: roles.admin.token,
+      body: { values: completeValues('First Party'), completed: true },
+    });
     if (put.status !== 200) throw new Error(put.text);
     completedId = done.submission_id;
     pendingId = (await make('waiting.signer@example.test')).submission_id;

@@ -8,7 +8,12 @@ function store() {
   return env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`test:${n}`));
 }
 
-const response = { status: 201, headers: [['content-type', 'application/json']] as [string, string][], body: new TextEncoder().encode('{"id":1}').buffer as ArrayBuffer, note: null };
+const response = {
+  status: 201,
+  headers: [['content-type', 'application/json']] as [string, string][],
+  body: new TextEncoder().encode('{"id":1}').buffer as ArrayBuffer,
+  note: null,
+};
 
 /** Moves every stored key `ms` into the past, as if that much time had gone by. */
 async function age(stub: DurableObjectStub<IdempotencyStore>, ms: number) {
@@ -80,8 +85,9 @@ describe('IdempotencyStore', () => {
     await stub.complete('k', 'f1', response);
     await age(stub, IDEMPOTENCY_KEY_LIFETIME_MS);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    const left = await runInDurableObject(stub, (_instance, state) =>
-      state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM idempotency_keys').one().n,
+    const left = await runInDurableObject(
+      stub,
+      (_instance, state) => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM idempotency_keys').one().n,
     );
     expect(left).toBe(0);
   });
@@ -93,7 +99,10 @@ describe('IdempotencyStore', () => {
     await stub.begin('young', 'f2', 60_000);
     await runDurableObjectAlarm(stub);
     const { keys, alarm } = await runInDurableObject(stub, async (_instance, state) => ({
-      keys: state.storage.sql.exec<{ key: string }>('SELECT key FROM idempotency_keys').toArray().map((r) => r.key),
+      keys: state.storage.sql
+        .exec<{ key: string }>('SELECT key FROM idempotency_keys')
+        .toArray()
+        .map((r) => r.key),
       alarm: await state.storage.getAlarm(),
     }));
     expect(keys).toEqual(['young']);

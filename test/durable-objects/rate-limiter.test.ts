@@ -10,7 +10,11 @@ function limiter() {
 describe('RateLimiter', () => {
   it('admits requests up to the limit and counts down what remains', async () => {
     const stub = limiter();
-    const decisions = [await stub.take({ limit: 3, windowMs: 60_000 }), await stub.take({ limit: 3, windowMs: 60_000 }), await stub.take({ limit: 3, windowMs: 60_000 })];
+    const decisions = [
+      await stub.take({ limit: 3, windowMs: 60_000 }),
+      await stub.take({ limit: 3, windowMs: 60_000 }),
+      await stub.take({ limit: 3, windowMs: 60_000 }),
+    ];
     expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
       [true, 2],
       [true, 1],

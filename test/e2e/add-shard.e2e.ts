@@ -34,7 +34,9 @@ describe('adding a shard', () => {
   async function newAccount(name: string) {
     const account = await call('POST', '/api/partner/v1/accounts', setup.partnerKey, { name, plan: 'pro' });
     if (account.status !== 201) throw new Error(`POST /accounts: ${account.status} ${account.text}`);
-    const minted = await call('POST', `/api/partner/v1/accounts/${account.json.id}/access_tokens`, setup.partnerKey, { email: `admin@${name.toLowerCase()}.test` });
+    const minted = await call('POST', `/api/partner/v1/accounts/${account.json.id}/access_tokens`, setup.partnerKey, {
+      email: `admin@${name.toLowerCase()}.test`,
+    });
     if (minted.status !== 201) throw new Error(`POST /access_tokens: ${minted.status} ${minted.text}`);
     return { id: account.json.id as number, token: minted.json.token as string };
   }
@@ -84,7 +86,9 @@ describe('adding a shard', () => {
     expect(submission.id).toBeGreaterThanOrEqual(2 * ID_BLOCK_SIZE);
     expect(submission.id).toBeLessThan(3 * ID_BLOCK_SIZE);
     // The signing link resolves to the added shard from the slug alone.
-    const page = await fetch(submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server!.base), { headers: { Connection: 'close' } });
+    const page = await fetch(submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server!.base), {
+      headers: { Connection: 'close' },
+    });
     expect(page.status).toBe(200);
     const done = await call('PUT', `/api/submitters/${submission.submitters[0].id}`, added.token, { completed: true });
     expect(done.status).toBe(200);

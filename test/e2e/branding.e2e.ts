@@ -52,7 +52,14 @@ describe('a branded signing page in a real browser', () => {
     const logoUrl = `${server.base}/vendor/swagger-ui/favicon-32x32.png`;
     const { brand } = await call('POST', '/api/brands', {
       name: `E2E brand ${Date.now()}`,
-      branding: { display_title: 'Tenancy agreement', company_name: 'Acme Lettings', header_color: '#12345a', primary_button_color: '#0f766e', logo_url: logoUrl, show_branding: false },
+      branding: {
+        display_title: 'Tenancy agreement',
+        company_name: 'Acme Lettings',
+        header_color: '#12345a',
+        primary_button_color: '#0f766e',
+        logo_url: logoUrl,
+        show_branding: false,
+      },
     });
     const template = await call('POST', '/api/templates/pdf', {
       name: 'Plain template',
@@ -61,7 +68,11 @@ describe('a branded signing page in a real browser', () => {
       fields: [{ name: 'Full name', type: 'text', role: 'Tenant', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
       preferences: { brand_id: brand.id },
     });
-    const submission = await call('POST', '/api/submissions', { template_id: template.id, send_email: false, submitters: [{ role: 'Tenant', email: 'branded@e2e.test' }] });
+    const submission = await call('POST', '/api/submissions', {
+      template_id: template.id,
+      send_email: false,
+      submitters: [{ role: 'Tenant', email: 'branded@e2e.test' }],
+    });
 
     const page = await browser.newPage();
     await page.goto(submission.submitters[0].signing_url);

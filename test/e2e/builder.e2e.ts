@@ -37,7 +37,8 @@ async function call(method: string, path: string, body?: unknown) {
 async function threePagePdf(): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= 3; i += 1) pdf.addPage([PAGE_SIZE.width, PAGE_SIZE.height]).drawText(`Contract page ${i}`, { x: 50, y: 740, size: 18, font });
+  for (let i = 1; i <= 3; i += 1)
+    pdf.addPage([PAGE_SIZE.width, PAGE_SIZE.height]).drawText(`Contract page ${i}`, { x: 50, y: 740, size: 18, font });
   return Buffer.from(await pdf.save());
 }
 
@@ -60,7 +61,9 @@ async function openBuilder(p: Page) {
 
 async function seriousViolations(p: Page) {
   const result = await new AxeBuilder({ page: p }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /** An area's box as fractions of its page, as drawn. */
@@ -69,7 +72,11 @@ async function drawnBox(p: Page, name: string) {
   return area.evaluate((node) => {
     const a = node.getBoundingClientRect();
     const pageBox = node.parentElement!.getBoundingClientRect();
-    return { page: Number(node.parentElement!.dataset.page), x: (a.left - pageBox.left) / pageBox.width, y: (a.top - pageBox.top) / pageBox.height };
+    return {
+      page: Number(node.parentElement!.dataset.page),
+      x: (a.left - pageBox.left) / pageBox.width,
+      y: (a.top - pageBox.top) / pageBox.height,
+    };
   });
 }
 
@@ -167,14 +174,26 @@ describe('the template builder in a real browser', () => {
       else await new Promise((r) => setTimeout(r, 500));
     }
     expect(documents).toHaveLength(1);
-    const pdf = await fetch(`${server.base}/api/submissions/${submissionId}/documents/${documents[0].id}`, { headers: { 'X-Auth-Token': server.token } });
+    const pdf = await fetch(`${server.base}/api/submissions/${submissionId}/documents/${documents[0].id}`, {
+      headers: { 'X-Auth-Token': server.token },
+    });
     const dir = mkdtempSync(join(tmpdir(), 'e2e-builder-'));
     try {
       writeFileSync(join(dir, 'sealed.pdf'), Buffer.from(await pdf.arrayBuffer()));
-      const run = spawnSync('pdftotext', ['-f', '2', '-l', '2', '-bbox', join(dir, 'sealed.pdf'), join(dir, 'words.html')], { encoding: 'utf8' });
+      const run = spawnSync('pdftotext', ['-f', '2', '-l', '2', '-bbox', join(dir, 'sealed.pdf'), join(dir, 'words.html')], {
+        encoding: 'utf8',
+      });
       expect(run.status).toBe(0);
-      const words = [...readFileSync(join(dir, 'words.html'), 'utf8').matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
-        xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), yMax: Number(m[4]), text: m[5],
+      const words = [
+        ...readFileSync(join(dir, 'words.html'), 'utf8').matchAll(
+          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+        ),
+      ].map((m) => ({
+        xMin: Number(m[1]),
+        yMin: Number(m[2]),
+        xMax: Number(m[3]),
+        yMax: Number(m[4]),
+        text: m[5],
       }));
       const stored = await call('GET', `/api/templates/${templateId}`);
       const expectations = [
@@ -288,7 +307,10 @@ describe('the template builder in a real browser', () => {
       required: false,
       placeholder: 'Your full name',
       validation: 'letters_only',
-      preferences: { review_in_carousel: false, condition: { action: 'show', conditions: [{ field_uuid: number.uuid, operator: 'not_empty' }] } },
+      preferences: {
+        review_in_carousel: false,
+        condition: { action: 'show', conditions: [{ field_uuid: number.uuid, operator: 'not_empty' }] },
+      },
     });
   });
 

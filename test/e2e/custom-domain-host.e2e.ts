@@ -52,13 +52,21 @@ describe('custom signing domains on the local server', () => {
       submitters: [{ name: 'Tenant' }],
       fields: [{ name: 'Full name', type: 'text', role: 'Tenant', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
     });
-    const submission = await call('POST', '/api/submissions', { template_id: template.id, send_email: false, submitters: [{ role: 'Tenant', email: 'domain@e2e.test' }] });
+    const submission = await call('POST', '/api/submissions', {
+      template_id: template.id,
+      send_email: false,
+      submitters: [{ role: 'Tenant', email: 'domain@e2e.test' }],
+    });
     slug = submission.submitters[0].slug;
     const verified = await call('POST', '/api/custom_domains', { hostname: active, branding: { company_name: 'Acme Domain Co' } });
     await call('POST', '/api/custom_domains', { hostname: pending });
     // The ownership check (DNS over HTTPS) and Cloudflare's activation are tested in workerd against
     // their local imitations; here the domain is put where they leave it: verified and active.
-    sqlOn(server, 'CONTROL_DB', `UPDATE custom_domains SET status = 'active', certificate_status = 'active', verified_at = '2026-11-25T00:00:00.000Z' WHERE id = ${Number(verified.id)}`);
+    sqlOn(
+      server,
+      'CONTROL_DB',
+      `UPDATE custom_domains SET status = 'active', certificate_status = 'active', verified_at = '2026-11-25T00:00:00.000Z' WHERE id = ${Number(verified.id)}`,
+    );
   });
 
   afterAll(async () => {

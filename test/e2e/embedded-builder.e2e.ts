@@ -63,7 +63,11 @@ async function onePageTemplate(): Promise<string> {
 }
 
 async function openHost(templateId: string): Promise<Page> {
-  const { token } = await call('POST', '/api/embed/token', { resource_type: 'template', resource_id: templateId, permissions: ['edit', 'view'] });
+  const { token } = await call('POST', '/api/embed/token', {
+    resource_type: 'template',
+    resource_id: templateId,
+    permissions: ['edit', 'view'],
+  });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
   await page.goto(`${host.origin}/?token=${encodeURIComponent(token)}`);
@@ -98,7 +102,12 @@ describe('the embedded template builder in a real browser', () => {
     const page = await openHost(templateId);
     const frame = page.frameLocator('template-builder iframe');
     // The frame's address no longer holds the token once the builder has it.
-    expect(page.frames().find((f) => f.url().includes('/embed/builder/'))?.url()).not.toContain('token=');
+    expect(
+      page
+        .frames()
+        .find((f) => f.url().includes('/embed/builder/'))
+        ?.url(),
+    ).not.toContain('token=');
     await page.waitForFunction("window.received.some((m) => m.type === 'sign:load')", undefined, { timeout: 15_000 });
     const target = frame.locator('.page[data-page="1"]');
     await frame.locator('.page[data-page="1"][data-drawn="true"]').waitFor({ timeout: 60_000 });

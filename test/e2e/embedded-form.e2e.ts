@@ -36,7 +36,9 @@ const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, 
 async function startHost(): Promise<{ server: Server; origin: string }> {
   const http = createServer((req, res) => {
     const query = new URL(req.url ?? '/', 'http://host').searchParams;
-    const source = query.get('token') ? `data-token="${attribute(query.get('token')!)}"` : `data-src="${attribute(query.get('src') ?? '')}"`;
+    const source = query.get('token')
+      ? `data-token="${attribute(query.get('token')!)}"`
+      : `data-src="${attribute(query.get('src') ?? '')}"`;
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host app</title></head><body>
 <main><h1>Sign your contract</h1>
@@ -69,7 +71,11 @@ async function onePageTemplate(): Promise<string> {
 }
 
 async function signingUrl(templateId: string): Promise<{ url: string; submissionId: number }> {
-  const submission = await call('POST', '/api/submissions', { template_id: templateId, send_email: false, submitters: [{ role: 'Client', email: `embedded-${Date.now()}@e2e.test` }] });
+  const submission = await call('POST', '/api/submissions', {
+    template_id: templateId,
+    send_email: false,
+    submitters: [{ role: 'Client', email: `embedded-${Date.now()}@e2e.test` }],
+  });
   return { url: submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server.base), submissionId: submission.id };
 }
 
@@ -120,7 +126,11 @@ describe('the embedded signing form in a real browser', () => {
 
   it('finds the signer from a form token alone (data-token) and completes the same way', async () => {
     const { submissionId } = await signingUrl(templateId);
-    const { token } = await call('POST', '/api/embed/token', { resource_type: 'submission', resource_id: submissionId, permissions: ['sign'] });
+    const { token } = await call('POST', '/api/embed/token', {
+      resource_type: 'submission',
+      resource_id: submissionId,
+      permissions: ['sign'],
+    });
     await completesInFrame(await openHost(allowedHost, token, 'token'), submissionId);
   });
 

@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const script = join(root, 'scripts', 'install-system-deps.sh');
 const isRoot = process.getuid?.() === 0;
-const which = (tool: string) => spawnSync('bash', ['-c', `command -v ${tool}`]).stdout.toString().trim();
+const which = (tool: string) =>
+  spawnSync('bash', ['-c', `command -v ${tool}`])
+    .stdout.toString()
+    .trim();
 
 /** A bin directory with bash and id only; `extra` adds executable shell scripts by name. */
 function freshBin(extra: Record<string, string> = {}): string {
@@ -84,6 +87,7 @@ describe('scripts/install-system-deps.sh on a fresh machine', () => {
 
   it('runs first in npm run dev and in every npm test command', () => {
     const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
-    for (const name of ['dev', 'test', 'test:unit', 'test:e2e']) expect(scripts[name]).toMatch(/^bash scripts\/install-system-deps\.sh && /);
+    for (const name of ['dev', 'test', 'test:unit', 'test:e2e'])
+      expect(scripts[name]).toMatch(/^bash scripts\/install-system-deps\.sh && /);
   });
 });

@@ -73,8 +73,20 @@ async function invitationLink(email: string): Promise<string> {
 
 /** `set_password_url` of `npm run setup` run again on the server's state (its config file untouched). */
 function setupAgain(): string | null {
-  const args = [join(import.meta.dirname, '..', '..', 'scripts', 'setup.mjs'), '--json', '--config', server.config, '--persist-to', server.dir, '--base-url', server.base];
-  const result = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' } });
+  const args = [
+    join(import.meta.dirname, '..', '..', 'scripts', 'setup.mjs'),
+    '--json',
+    '--config',
+    server.config,
+    '--persist-to',
+    server.dir,
+    '--base-url',
+    server.base,
+  ];
+  const result = spawnSync(process.execPath, args, {
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' },
+  });
   if (result.status !== 0) throw new Error(`setup.mjs failed:\n${result.stdout}\n${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!).set_password_url;
 }
@@ -130,12 +142,24 @@ const pkce = () => {
 };
 
 function authorizeUrl(clientId: string, params: Record<string, string>): string {
-  const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: 'templates:read', state: 'st-1', ...params });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope: 'templates:read',
+    state: 'st-1',
+    ...params,
+  });
   return `${server.base}/oauth/authorize?${query}`;
 }
 
 async function register(name: string): Promise<string> {
-  const res = await call('POST', '/oauth/register', { client_name: name, redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }, {});
+  const res = await call(
+    'POST',
+    '/oauth/register',
+    { client_name: name, redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' },
+    {},
+  );
   expect(res.status).toBe(201);
   return res.json.client_id;
 }
@@ -241,12 +265,22 @@ describe('console identity in a real browser', () => {
     const code = (await received).get('code')!;
     expect(code).toMatch(/^oac_/);
 
-    const token = await form('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier, client_id: clientId });
+    const token = await form('/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+      client_id: clientId,
+    });
     expect(token.status).toBe(200);
     const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
     expect((await call('GET', '/api/templates', undefined, bearer(token.json.access_token))).status).toBe(200);
 
-    const refreshed = await form('/oauth/token', { grant_type: 'refresh_token', refresh_token: token.json.refresh_token, client_id: clientId });
+    const refreshed = await form('/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: token.json.refresh_token,
+      client_id: clientId,
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.json.refresh_token).not.toBe(token.json.refresh_token);
     expect((await call('GET', '/api/templates', undefined, bearer(refreshed.json.access_token))).status).toBe(200);
@@ -269,7 +303,13 @@ describe('console identity in a real browser', () => {
     const page = await second.newPage();
     const clientId = await register('Mismatched Agent');
     const code = await authorize(page, clientId, pkce().challenge);
-    const token = await form('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkce().verifier, client_id: clientId });
+    const token = await form('/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: pkce().verifier,
+      client_id: clientId,
+    });
     expect(token.status).toBe(400);
     expect(token.json.error).toBe('invalid_grant');
   });
@@ -279,7 +319,11 @@ describe('console identity in a real browser', () => {
     await page.goto(`${server.base}/settings/account`);
     expect(path(page)).toBe('/settings/account');
     const longAgo = new Date(Date.now() - 31 * 60 * 1000).toISOString();
-    sqlOn(server, 'CONTROL_DB', `UPDATE sessions SET last_seen_at = '${longAgo}' WHERE user_id = (SELECT id FROM users WHERE email = '${SECOND}')`);
+    sqlOn(
+      server,
+      'CONTROL_DB',
+      `UPDATE sessions SET last_seen_at = '${longAgo}' WHERE user_id = (SELECT id FROM users WHERE email = '${SECOND}')`,
+    );
     await page.reload();
     expect(path(page)).toBe('/login');
     await expect(page.locator('main').textContent()).resolves.toContain(IDLE_SENTENCE);
@@ -291,7 +335,8 @@ describe('console identity in a real browser', () => {
       await page.waitForLoadState();
       const results = await new AxeBuilder({ page }).analyze();
       for (const v of results.violations) {
-        if (v.impact === 'serious' || v.impact === 'critical') found.push(`${name} (${page.url()}): ${v.id} [${v.impact}] ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        if (v.impact === 'serious' || v.impact === 'critical')
+          found.push(`${name} (${page.url()}): ${v.id} [${v.impact}] ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
       }
     };
     const anonymous = await (await browser.newContext()).newPage();

@@ -37,7 +37,13 @@ class BrowserOAuthProvider implements OAuthClientProvider {
     return callback.redirectUri;
   }
   get clientMetadata() {
-    return { client_name: 'E2E Agent', redirect_uris: [callback.redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+    return {
+      client_name: 'E2E Agent',
+      redirect_uris: [callback.redirectUri],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
   }
   clientInformation() {
     return this.client;
@@ -125,7 +131,11 @@ async function templateAndSentSubmission(client: Client, email: string): Promise
   });
   expect(template.isError).toBeFalsy();
   const templateId = (template.structuredContent as { id: string }).id;
-  const submission = await call(client, 'create_submission', { template_id: templateId, send: true, submitters: [{ role: 'Signer', email, name: 'Sam Signer' }] });
+  const submission = await call(client, 'create_submission', {
+    template_id: templateId,
+    send: true,
+    submitters: [{ role: 'Signer', email, name: 'Sam Signer' }],
+  });
   expect(submission.isError).toBeFalsy();
   expect((submission.structuredContent as { status: string }).status).toBe('pending');
   return (submission.structuredContent as { id: number }).id;
@@ -219,7 +229,11 @@ describe('the MCP server from a real MCP client', () => {
     await limited.connect(mcpTransport({ token: ((await created.json()) as { token: string }).token }));
     const template = await call(limited, 'list_templates', {});
     const [first] = (template.structuredContent as { data: { id: string }[] }).data;
-    const refused = await call(limited, 'create_submission', { template_id: first.id, send: true, submitters: [{ role: 'Signer', email: 'never@e2e.test' }] });
+    const refused = await call(limited, 'create_submission', {
+      template_id: first.id,
+      send: true,
+      submitters: [{ role: 'Signer', email: 'never@e2e.test' }],
+    });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain('Required: submissions:send');
   }, 400_000);

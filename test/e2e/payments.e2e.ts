@@ -66,11 +66,18 @@ describe('payment fields in a real browser', () => {
 
   beforeAll(async () => {
     // The signing page's script must be built from the current source (startDevServer does the same).
-    const vendor = spawnSync(process.execPath, [path.join(import.meta.dirname, '..', '..', 'scripts', 'vendor-assets.mjs')], { encoding: 'utf8' });
+    const vendor = spawnSync(process.execPath, [path.join(import.meta.dirname, '..', '..', 'scripts', 'vendor-assets.mjs')], {
+      encoding: 'utf8',
+    });
     if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
     stripe = await startStripeImitation();
     setup = setUpLocal(mkdtempSync(path.join(tmpdir(), 'payments-e2e-')), 2);
-    server = await launchWranglerDev(PORT, setup.dir, ['--config', setup.config, '--var', `STRIPE_API_BASE:http://127.0.0.1:${stripe.port}`]);
+    server = await launchWranglerDev(PORT, setup.dir, [
+      '--config',
+      setup.config,
+      '--var',
+      `STRIPE_API_BASE:http://127.0.0.1:${stripe.port}`,
+    ]);
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -87,7 +94,12 @@ describe('payment fields in a real browser', () => {
       submitters: [{ name: 'Buyer' }],
       fields: [
         { name: 'Name', type: 'text', areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.35, h: 0.04 }] },
-        { name: 'Deposit', type: 'payment', preferences: { amount: '25.00', currency: 'EUR', description: 'Deposit' }, areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.2, h: 0.04 }] },
+        {
+          name: 'Deposit',
+          type: 'payment',
+          preferences: { amount: '25.00', currency: 'EUR', description: 'Deposit' },
+          areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.2, h: 0.04 }],
+        },
       ],
     });
     expect(created.status).toBe(201);

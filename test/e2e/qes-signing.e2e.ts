@@ -68,7 +68,9 @@ describe('a qes signer in a real browser', () => {
       else await new Promise((r) => setTimeout(r, 500));
     }
     expect(documents).toHaveLength(1);
-    const pdf = await fetch(`${server.base}/api/submissions/${submissionId}/documents/${documents[0].id}`, { headers: { 'X-Auth-Token': server.token } });
+    const pdf = await fetch(`${server.base}/api/submissions/${submissionId}/documents/${documents[0].id}`, {
+      headers: { 'X-Auth-Token': server.token },
+    });
     expect(pdf.status).toBe(200);
     const dir = mkdtempSync(path.join(tmpdir(), 'e2e-qes-'));
     const file = path.join(dir, 'sealed.pdf');
@@ -86,7 +88,9 @@ describe('a qes signer in a real browser', () => {
     await page.click('#imitation-deny');
     await page.waitForSelector('#qes-retry', { timeout: 30_000 });
     expect(await page.textContent('#qes-message')).toMatch(/\S/);
-    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
+      (v) => v.impact === 'serious' || v.impact === 'critical',
+    );
     expect(violations.map((v) => v.id)).toEqual([]);
     expect((await call('GET', `/api/submitters/${submitter.id}`)).json.status).not.toBe('completed');
     await page.click('#qes-retry-button');

@@ -82,7 +82,8 @@ async function fillAndSign(page: Page, link: string, name: string) {
   await page.mouse.up();
   await page.click('#sig-apply');
   await page.waitForSelector('.area.filled img');
-  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name.replace(/\W+/g, '-')}.png`, fullPage: true });
+  if (process.env.E2E_SCREENSHOTS)
+    await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/${name.replace(/\W+/g, '-')}.png`, fullPage: true });
   await page.click('#submit');
   await page.waitForSelector('#completed', { timeout: 30_000 });
 }
@@ -156,7 +157,9 @@ describe('signing in a real browser', () => {
       else await new Promise((r) => setTimeout(r, 500));
     }
     expect(documents).toHaveLength(1);
-    const pdf = await get(`${server.base}/api/submissions/${submission.id}/documents/${documents[0].id}`, { headers: { 'X-Auth-Token': server.token } });
+    const pdf = await get(`${server.base}/api/submissions/${submission.id}/documents/${documents[0].id}`, {
+      headers: { 'X-Auth-Token': server.token },
+    });
     expect(pdf.status).toBe(200);
     const dir = mkdtempSync(path.join(tmpdir(), 'e2e-sealed-'));
     const file = path.join(dir, 'sealed.pdf');

@@ -15,7 +15,14 @@ const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COL
 export type DevServer = LaunchedServer & LocalSetup;
 
 /** `setPasswordUrl`: the dev admin's one-time link to choose a password (null once they have one). */
-export type LocalSetup = { dir: string; config: string; token: string; accountId: number; partnerKey: string; setPasswordUrl: string | null };
+export type LocalSetup = {
+  dir: string;
+  config: string;
+  token: string;
+  accountId: number;
+  partnerKey: string;
+  setPasswordUrl: string | null;
+};
 
 /**
  * Writes `<dir>/wrangler.toml` with `shards` shards and runs `scripts/setup.mjs` against it (the D1
@@ -33,13 +40,20 @@ export function setUpLocal(dir: string, shards: number, baseUrl?: string): Local
 
 /** Runs SQL on one local database (`CONTROL_DB`, `SHARD_n`) of a setup; returns the result rows. */
 export function sqlOn(setup: LocalSetup, database: string, command: string): Record<string, unknown>[] {
-  const result = spawnSync(wranglerBin, ['d1', 'execute', database, '--local', '--config', setup.config, '--persist-to', setup.dir, '--json', `--command=${command}`], { cwd: root, encoding: 'utf8', env });
+  const result = spawnSync(
+    wranglerBin,
+    ['d1', 'execute', database, '--local', '--config', setup.config, '--persist-to', setup.dir, '--json', `--command=${command}`],
+    { cwd: root, encoding: 'utf8', env },
+  );
   if (result.status !== 0) throw new Error(`wrangler d1 execute ${database} failed:\n${result.stdout}\n${result.stderr}`);
   return JSON.parse(result.stdout)[0].results;
 }
 
 /** `vars`: extra Worker variables for this server (wrangler's `--var KEY:VALUE`). */
-export async function startDevServer(port: number, { shards = 2, vars = {} }: { shards?: number; vars?: Record<string, string> } = {}): Promise<DevServer> {
+export async function startDevServer(
+  port: number,
+  { shards = 2, vars = {} }: { shards?: number; vars?: Record<string, string> } = {},
+): Promise<DevServer> {
   // The signing page's script and pdf.js must be in public/vendor (postinstall does this too).
   const vendor = spawnSync(process.execPath, [join(root, 'scripts', 'vendor-assets.mjs')], { cwd: root, encoding: 'utf8' });
   if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
@@ -57,12 +71,16 @@ export type LaunchedServer = { base: string; output(): string; stop(): Promise<v
  * the state for a later server (a restart with another config).
  */
 export async function launchWranglerDev(port: number, state: string, args: string[], { keepState = false } = {}): Promise<LaunchedServer> {
-  const child: ChildProcess = spawn(wranglerBin, ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, ...args, '--show-interactive-dev-session=false'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    wranglerBin,
+    ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, ...args, '--show-interactive-dev-session=false'],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

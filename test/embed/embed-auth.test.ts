@@ -52,7 +52,12 @@ describe('embed token authentication', () => {
     const { f } = await formToken();
     const key = await storedKey(f.account.accountId);
     const iat = Math.floor(Date.now() / 1000) - 4 * 3600 - 60;
-    const expired = await signToken(key, { aud: String(f.account.accountId), uid: f.account.userId, sub: `submission:${f.submissionId}`, iat });
+    const expired = await signToken(key, {
+      aud: String(f.account.accountId),
+      uid: f.account.userId,
+      sub: `submission:${f.submissionId}`,
+      iat,
+    });
     const res = await embedApi('GET', `/api/embed/submission/${f.submissionId}`, expired);
     expect(res.status).toBe(401);
     expect(res.json.message).toBe('The embed token has expired; embed tokens last 4 hours and are not renewed: mint a new one.');
@@ -62,14 +67,25 @@ describe('embed token authentication', () => {
     const { f } = await formToken();
     const key = await storedKey(f.account.accountId);
     const iat = Math.floor(Date.now() / 1000);
-    const long = await signToken(key, { aud: String(f.account.accountId), uid: f.account.userId, sub: `submission:${f.submissionId}`, iat, exp: iat + 48 * 3600 });
+    const long = await signToken(key, {
+      aud: String(f.account.accountId),
+      uid: f.account.userId,
+      sub: `submission:${f.submissionId}`,
+      iat,
+      exp: iat + 48 * 3600,
+    });
     expect((await embedApi('GET', `/api/embed/submission/${f.submissionId}`, long)).status).toBe(401);
   });
 
   it('answers 401 to a token another issuer signed with the account’s key', async () => {
     const { f } = await formToken();
     const key = await storedKey(f.account.accountId);
-    const jwt = await signToken(key, { aud: String(f.account.accountId), uid: f.account.userId, sub: `submission:${f.submissionId}`, iss: 'someone-else' });
+    const jwt = await signToken(key, {
+      aud: String(f.account.accountId),
+      uid: f.account.userId,
+      sub: `submission:${f.submissionId}`,
+      iss: 'someone-else',
+    });
     expect((await embedApi('GET', `/api/embed/submission/${f.submissionId}`, jwt)).status).toBe(401);
   });
 
@@ -78,7 +94,11 @@ describe('embed token authentication', () => {
     const other = await signingFixture();
     await mintToken(other.account.token, { resource_type: 'submission', resource_id: other.submissionId });
     const key = await storedKey(f.account.accountId);
-    const jwt = await signToken(key, { aud: String(other.account.accountId), uid: other.account.userId, sub: `submission:${other.submissionId}` });
+    const jwt = await signToken(key, {
+      aud: String(other.account.accountId),
+      uid: other.account.userId,
+      sub: `submission:${other.submissionId}`,
+    });
     expect((await embedApi('GET', `/api/embed/submission/${other.submissionId}`, jwt)).status).toBe(401);
   });
 
@@ -110,7 +130,10 @@ describe('embed token authentication', () => {
 
   it('answers 404 to a form token used for another submission of the same account', async () => {
     const { f, jwt } = await formToken();
-    const second = await api('POST', '/api/submissions', { token: f.account.token, body: { template_id: f.templateId, submitters: [{ role: 'First Party', email: 'second@example.com' }] } });
+    const second = await api('POST', '/api/submissions', {
+      token: f.account.token,
+      body: { template_id: f.templateId, submitters: [{ role: 'First Party', email: 'second@example.com' }] },
+    });
     const res = await embedApi('GET', `/api/embed/submission/${second.json.id}`, jwt);
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('Submission not found.');
@@ -210,7 +233,11 @@ describe('CORS on the embed routes', () => {
   it('answers a preflight from any origin allowing Authorization, without cookies', async () => {
     const res = await api('OPTIONS', '/api/embed/submission/1', {
       token: null,
-      headers: { Origin: 'https://host.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+      headers: {
+        Origin: 'https://host.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
@@ -226,7 +253,10 @@ describe('CORS on the embed routes', () => {
   });
 
   it('gives minting no CORS headers: it is server-side only', async () => {
-    const res = await api('OPTIONS', '/api/embed/token', { token: null, headers: { Origin: 'https://host.example', 'Access-Control-Request-Method': 'POST' } });
+    const res = await api('OPTIONS', '/api/embed/token', {
+      token: null,
+      headers: { Origin: 'https://host.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
   });
 });

@@ -7,9 +7,13 @@ import { sessionFor } from '../session-fixtures';
 // any: a JSON Schema from the document, walked by hand.
 type Schema = Record<string, any>;
 type OpenApi = { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
-const resolve = (doc: OpenApi, schema: Schema): Schema => (schema.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema);
+const resolve = (doc: OpenApi, schema: Schema): Schema =>
+  schema.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema;
 
-type Doc = { paths: Record<string, Record<string, { security?: unknown[] }>>; components: { securitySchemes: Record<string, Record<string, unknown>> } };
+type Doc = {
+  paths: Record<string, Record<string, { security?: unknown[] }>>;
+  components: { securitySchemes: Record<string, Record<string, unknown>> };
+};
 
 describe('OpenAPI document: embedding', () => {
   it('declares the EmbedToken scheme as an HTTP bearer JWT', async () => {
@@ -42,7 +46,10 @@ describe('OpenAPI document: embedding', () => {
 
   it('declares the embedded submission’s signing links as optional, shown only to the token’s own signer', async () => {
     const doc = (await api('GET', '/api/openapi.json')).json as OpenApi;
-    const submission = resolve(doc, resolve(doc, doc.paths['/embed/submission/{id}'].get.responses['200'].content['application/json'].schema).properties.submission);
+    const submission = resolve(
+      doc,
+      resolve(doc, doc.paths['/embed/submission/{id}'].get.responses['200'].content['application/json'].schema).properties.submission,
+    );
     const submitter = resolve(doc, submission.properties.submitters.items);
     for (const key of ['slug', 'signing_url', 'embed_src']) {
       expect(submitter.properties[key], key).toBeDefined();

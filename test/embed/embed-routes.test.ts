@@ -8,13 +8,21 @@ import { embedApi, mintToken } from './embed-fixtures';
 async function builder(permissions?: string[]) {
   const owner = await createAccount();
   const template = await createTemplate(owner.token, ['Client', 'Director']);
-  const jwt = await mintToken(owner.token, { resource_type: 'template', resource_id: template.id, ...(permissions ? { permissions } : {}) });
+  const jwt = await mintToken(owner.token, {
+    resource_type: 'template',
+    resource_id: template.id,
+    ...(permissions ? { permissions } : {}),
+  });
   return { owner, template, jwt };
 }
 
 async function form(permissions?: string[]) {
   const f = await signingFixture();
-  const jwt = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId, ...(permissions ? { permissions } : {}) });
+  const jwt = await mintToken(f.account.token, {
+    resource_type: 'submission',
+    resource_id: f.submissionId,
+    ...(permissions ? { permissions } : {}),
+  });
   return { f, jwt };
 }
 
@@ -62,7 +70,8 @@ describe('PUT /api/embed/template/{id}', () => {
     const res = await embedApi('PUT', `/api/embed/template/${template.id}`, jwt, { body: { name: 'x' } });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
-      error: 'Templates are saved through PUT /api/templates/{id} (with this token and the edit permission), which keeps their version history.',
+      error:
+        'Templates are saved through PUT /api/templates/{id} (with this token and the edit permission), which keeps their version history.',
       code: 'update_via_templates_api',
     });
   });
@@ -120,7 +129,10 @@ describe('POST /api/embed/submission/{id}/complete', () => {
     const { f, jwt } = await form();
     const res = await embedApi('POST', `/api/embed/submission/${f.submissionId}/complete`, jwt);
     expect(res.status).toBe(422);
-    expect(res.json).toEqual({ error: 'Signers complete their form on the signing page (the embedded form), not through the API.', code: 'complete_on_signing_page' });
+    expect(res.json).toEqual({
+      error: 'Signers complete their form on the signing page (the embedded form), not through the API.',
+      code: 'complete_on_signing_page',
+    });
   });
 
   it('answers 401 without a token', async () => {
@@ -154,7 +166,9 @@ describe('PUT /api/embed/submission/{id}/values', () => {
 
   it('answers 422 with the field’s sentence for a value its field refuses', async () => {
     const { f, jwt } = await form();
-    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: { 'no-such-field': 'x' } } });
+    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, {
+      body: { values: { 'no-such-field': 'x' } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('no-such-field is not one of your fields.');
   });
@@ -168,8 +182,13 @@ describe('PUT /api/embed/submission/{id}/values', () => {
 
   it('refuses with 422 once the signer has completed', async () => {
     const { f, jwt } = await form();
-    await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { 'Full name': 'Done', Signature: 'Done' }, completed: true } });
-    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: { [f.field('Full name')]: 'Late' } } });
+    await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { 'Full name': 'Done', Signature: 'Done' }, completed: true },
+    });
+    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, {
+      body: { values: { [f.field('Full name')]: 'Late' } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(`Submitter ${f.submitters[0].id} has completed the form: an embed token can no longer save its fields.`);
   });
@@ -177,23 +196,34 @@ describe('PUT /api/embed/submission/{id}/values', () => {
   it('refuses with 422 once the signer has declined', async () => {
     const { f, jwt } = await form();
     expect((await page('POST', `/s/${f.submitters[0].slug}/decline`, { body: { reason: 'No' } })).status).toBe(200);
-    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: { [f.field('Full name')]: 'Late' } } });
+    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, {
+      body: { values: { [f.field('Full name')]: 'Late' } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(`Submitter ${f.submitters[0].id} has declined the form: an embed token can no longer save its fields.`);
   });
 
   it('refuses with 422 once the link has expired', async () => {
     const { f, jwt } = await form();
-    await (await shardOf(f.account.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), f.submissionId).run();
-    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: { [f.field('Full name')]: 'Late' } } });
+    await (await shardOf(f.account.accountId))
+      .prepare('UPDATE submissions SET expire_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), f.submissionId)
+      .run();
+    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, {
+      body: { values: { [f.field('Full name')]: 'Late' } },
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe(`Submitter ${f.submitters[0].id} has a signing link that has expired: an embed token can no longer save its fields.`);
+    expect(res.json.error).toBe(
+      `Submitter ${f.submitters[0].id} has a signing link that has expired: an embed token can no longer save its fields.`,
+    );
   });
 
   it('saves into the token’s own signer’s form when the submission has several submitters', async () => {
     const f = await signingFixture({ roles: ['Client', 'Director'] });
     const jwt = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId });
-    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: { [f.field('Full name')]: 'Jane Host' } } });
+    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, {
+      body: { values: { [f.field('Full name')]: 'Jane Host' } },
+    });
     expect(res.status).toBe(200);
     expect(res.json.submitter_id).toBe(f.submitters[0].id);
   });
@@ -213,7 +243,9 @@ describe('PUT /api/embed/submission/{id}/values', () => {
   it('answers 404 for a submitter of another submission', async () => {
     const { jwt, f } = await form();
     const other = await signingFixture();
-    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { submitter_id: other.submitters[0].id, values: {} } });
+    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, {
+      body: { submitter_id: other.submitters[0].id, values: {} },
+    });
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('Submitter not found.');
   });

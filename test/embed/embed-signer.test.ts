@@ -24,7 +24,10 @@ function twoSigners(order: 'sequential' | 'parallel' = 'sequential') {
 async function read(submissionId: number, jwt: string) {
   const res = await embedApi('GET', `/api/embed/submission/${submissionId}`, jwt);
   expect(res.status).toBe(200);
-  return res.json as { submission: { submitters: Record<string, unknown>[] }; options: { submitter_id: number | null; permissions: string[] } };
+  return res.json as {
+    submission: { submitters: Record<string, unknown>[] };
+    options: { submitter_id: number | null; permissions: string[] };
+  };
 }
 
 /** Every credential the answer shows, as `<submitter id>.<key>`. */
@@ -48,7 +51,11 @@ describe('GET /api/embed/submission/{id}: signing links', () => {
     const jwt = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId, permissions: ['sign'] });
     const body = await read(f.submissionId, jwt);
     const [client] = f.submitters;
-    expect(credentialsShown(body.submission.submitters)).toEqual([`${client.id}.slug`, `${client.id}.signing_url`, `${client.id}.embed_src`]);
+    expect(credentialsShown(body.submission.submitters)).toEqual([
+      `${client.id}.slug`,
+      `${client.id}.signing_url`,
+      `${client.id}.embed_src`,
+    ]);
     expect(body.submission.submitters[0]).toMatchObject({ slug: client.slug, embed_src: expect.stringContaining(`/s/${client.slug}`) });
     expect(JSON.stringify(body)).not.toContain(f.submitters[1].slug);
     expect(body.options.submitter_id).toBe(client.id);
@@ -59,7 +66,8 @@ describe('GET /api/embed/submission/{id}: signing links', () => {
     const jwt = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId, permissions: ['view'] });
     const embedded = (await read(f.submissionId, jwt)).submission;
     const full = (await api('GET', `/api/submissions/${f.submissionId}`, { token: f.account.token })).json;
-    const strip = (s: Record<string, unknown>) => Object.fromEntries(Object.entries(s).filter(([key]) => !(CREDENTIALS as readonly string[]).includes(key)));
+    const strip = (s: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(s).filter(([key]) => !(CREDENTIALS as readonly string[]).includes(key)));
     expect(embedded).toEqual({ ...full, submitters: full.submitters.map(strip) });
   });
 });
@@ -72,9 +80,15 @@ describe('POST /api/embed/token: which signer a form token opens', () => {
     expect(decodeJwt(jwt).sid).toBe(director.id);
     const body = await read(f.submissionId, jwt);
     expect(body.options.submitter_id).toBe(director.id);
-    expect(credentialsShown(body.submission.submitters)).toEqual([`${director.id}.slug`, `${director.id}.signing_url`, `${director.id}.embed_src`]);
+    expect(credentialsShown(body.submission.submitters)).toEqual([
+      `${director.id}.slug`,
+      `${director.id}.signing_url`,
+      `${director.id}.embed_src`,
+    ]);
     // Values without submitter_id go into that signer's form.
-    const saved = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, { body: { values: { [f.field('Director name')]: 'Dana Director' } } });
+    const saved = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, jwt, {
+      body: { values: { [f.field('Director name')]: 'Dana Director' } },
+    });
     expect(saved.status).toBe(200);
     expect(saved.json.submitter_id).toBe(director.id);
   });
@@ -82,11 +96,18 @@ describe('POST /api/embed/token: which signer a form token opens', () => {
   it('binds to the next signer in the submission’s order by default: whose turn it is once the first has signed', async () => {
     const f = await twoSigners('sequential');
     const [client, director] = f.submitters;
-    const done = await api('PUT', `/api/submitters/${client.id}`, { token: f.account.token, body: { values: { 'Client name': 'Carl Client' }, completed: true } });
+    const done = await api('PUT', `/api/submitters/${client.id}`, {
+      token: f.account.token,
+      body: { values: { 'Client name': 'Carl Client' }, completed: true },
+    });
     expect(done.status).toBe(200);
     const jwt = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId });
     expect(decodeJwt(jwt).sid).toBe(director.id);
-    expect(credentialsShown((await read(f.submissionId, jwt)).submission.submitters)).toEqual([`${director.id}.slug`, `${director.id}.signing_url`, `${director.id}.embed_src`]);
+    expect(credentialsShown((await read(f.submissionId, jwt)).submission.submitters)).toEqual([
+      `${director.id}.slug`,
+      `${director.id}.signing_url`,
+      `${director.id}.embed_src`,
+    ]);
   });
 
   it('binds to the first signer by position while nobody has signed', async () => {
@@ -109,19 +130,30 @@ describe('POST /api/embed/token: which signer a form token opens', () => {
 
   it('answers 422 for a submitter_id on a builder token', async () => {
     const f = await twoSigners();
-    const res = await api('POST', '/api/embed/token', { token: f.account.token, body: { resource_type: 'template', resource_id: f.templateId, submitter_id: f.submitters[0].id } });
+    const res = await api('POST', '/api/embed/token', {
+      token: f.account.token,
+      body: { resource_type: 'template', resource_id: f.templateId, submitter_id: f.submitters[0].id },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('submitter_id names a signer of a submission; a template (builder) token has none.');
   });
 
   it('answers 422 to a signing token when nobody is left to sign, but still mints a view token', async () => {
     const f = await signingFixture();
-    const completed = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { values: { 'Full name': 'Done', Signature: 'Done' }, completed: true } });
+    const completed = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { values: { 'Full name': 'Done', Signature: 'Done' }, completed: true },
+    });
     expect(completed.status).toBe(200);
-    const res = await api('POST', '/api/embed/token', { token: f.account.token, body: { resource_type: 'submission', resource_id: f.submissionId } });
+    const res = await api('POST', '/api/embed/token', {
+      token: f.account.token,
+      body: { resource_type: 'submission', resource_id: f.submissionId },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toMatch(/^Nobody is left to sign submission \d+ .*name a signer with submitter_id/);
-    expect(await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId, permissions: ['view'] })).toMatch(/^eyJ/);
+    expect(await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId, permissions: ['view'] })).toMatch(
+      /^eyJ/,
+    );
   });
 });
 
@@ -144,8 +176,14 @@ describe('PUT /api/embed/submission/{id}/values: another signer’s form', () =>
     const jwt = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId });
     // The same claims without `sid`, signed with the account's key, as tokens were minted before.
     const claims = decodeJwt(jwt);
-    const legacy = await signToken(await storedKey(f.account.accountId), { aud: String(claims.aud), uid: Number(claims.uid), sub: String(claims.sub) });
-    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, legacy, { body: { submitter_id: f.submitters[0].id, values: {} } });
+    const legacy = await signToken(await storedKey(f.account.accountId), {
+      aud: String(claims.aud),
+      uid: Number(claims.uid),
+      sub: String(claims.sub),
+    });
+    const res = await embedApi('PUT', `/api/embed/submission/${f.submissionId}/values`, legacy, {
+      body: { submitter_id: f.submitters[0].id, values: {} },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('This embed token opens no signer’s form; mint one for a signer (submitter_id) to save values.');
     expect(credentialsShown((await read(f.submissionId, legacy)).submission.submitters)).toEqual([]);

@@ -12,12 +12,21 @@ describe('POST /api/embed/token', () => {
   it('mints a form token whose claims name the account, the submission and the permissions, expiring after 4 hours', async () => {
     const f = await signingFixture();
     const before = Math.floor(Date.now() / 1000);
-    const res = await api('POST', '/api/embed/token', { token: f.account.token, body: { resource_type: 'submission', resource_id: f.submissionId, permissions: ['sign', 'view'] } });
+    const res = await api('POST', '/api/embed/token', {
+      token: f.account.token,
+      body: { resource_type: 'submission', resource_id: f.submissionId, permissions: ['sign', 'view'] },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.json).sort()).toEqual(['expires_at', 'token']);
     expect(decodeProtectedHeader(res.json.token)).toEqual({ alg: 'HS256', typ: 'JWT' });
     const claims = decodeJwt(res.json.token);
-    expect(claims).toMatchObject({ iss: 'signing-service', aud: String(f.account.accountId), sub: `submission:${f.submissionId}`, scope: 'sign view', uid: f.account.userId });
+    expect(claims).toMatchObject({
+      iss: 'signing-service',
+      aud: String(f.account.accountId),
+      sub: `submission:${f.submissionId}`,
+      scope: 'sign view',
+      uid: f.account.userId,
+    });
     expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(claims.iat).toBeGreaterThanOrEqual(before);
     expect(claims.exp! - claims.iat!).toBe(4 * 3600);
@@ -27,7 +36,9 @@ describe('POST /api/embed/token', () => {
   it('mints a builder token for a template named by its integer id, bound to its public id', async () => {
     const owner = await createAccount();
     const template = await createTemplate(owner.token);
-    const row = await (await import('../helpers')).shardOf(owner.accountId).then((db) => db.prepare('SELECT id FROM templates WHERE public_id = ?').bind(template.id).first<{ id: number }>());
+    const row = await (await import('../helpers'))
+      .shardOf(owner.accountId)
+      .then((db) => db.prepare('SELECT id FROM templates WHERE public_id = ?').bind(template.id).first<{ id: number }>());
     const jwt = await mintToken(owner.token, { resource_type: 'template', resource_id: row!.id, permissions: ['edit'] });
     expect(decodeJwt(jwt)).toMatchObject({ sub: `template:${template.id}`, scope: 'edit' });
   });
@@ -42,7 +53,9 @@ describe('POST /api/embed/token', () => {
   it('stores the signing key encrypted on the account row, never in clear', async () => {
     const f = await signingFixture();
     await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId });
-    const row = await env.CONTROL_DB.prepare('SELECT embed_key FROM accounts WHERE id = ?').bind(f.account.accountId).first<{ embed_key: string }>();
+    const row = await env.CONTROL_DB.prepare('SELECT embed_key FROM accounts WHERE id = ?')
+      .bind(f.account.accountId)
+      .first<{ embed_key: string }>();
     expect(row!.embed_key).toMatch(/^v1\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/);
   });
 
@@ -56,7 +69,11 @@ describe('POST /api/embed/token', () => {
   it('mints from a console session, whose user the token then acts as', async () => {
     const f = await signingFixture();
     const session = await sessionFor(f.account);
-    const res = await api('POST', '/api/embed/token', { token: null, headers: session.console, body: { resource_type: 'submission', resource_id: f.submissionId } });
+    const res = await api('POST', '/api/embed/token', {
+      token: null,
+      headers: session.console,
+      body: { resource_type: 'submission', resource_id: f.submissionId },
+    });
     expect(res.status).toBe(201);
     expect(decodeJwt(res.json.token).uid).toBe(f.account.userId);
   });
@@ -69,7 +86,10 @@ describe('POST /api/embed/token', () => {
   it('answers 403 naming submissions:write to a token that holds only templates:write for a form token', async () => {
     const f = await signingFixture();
     const scoped = await addUser(f.account.accountId, 'admin', ['templates:write']);
-    const res = await api('POST', '/api/embed/token', { token: scoped.token, body: { resource_type: 'submission', resource_id: f.submissionId } });
+    const res = await api('POST', '/api/embed/token', {
+      token: scoped.token,
+      body: { resource_type: 'submission', resource_id: f.submissionId },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('Insufficient scope. Required: submissions:write');
   });
@@ -78,7 +98,10 @@ describe('POST /api/embed/token', () => {
     const owner = await createAccount();
     const template = await createTemplate(owner.token);
     const scoped = await addUser(owner.accountId, 'admin', ['submissions:write']);
-    const res = await api('POST', '/api/embed/token', { token: scoped.token, body: { resource_type: 'template', resource_id: template.id } });
+    const res = await api('POST', '/api/embed/token', {
+      token: scoped.token,
+      body: { resource_type: 'template', resource_id: template.id },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('Insufficient scope. Required: templates:write');
   });
@@ -93,31 +116,46 @@ describe('POST /api/embed/token', () => {
   it('answers 404 for another account’s submission and template', async () => {
     const f = await signingFixture();
     const other = await createAccount();
-    const sub = await api('POST', '/api/embed/token', { token: other.token, body: { resource_type: 'submission', resource_id: f.submissionId } });
+    const sub = await api('POST', '/api/embed/token', {
+      token: other.token,
+      body: { resource_type: 'submission', resource_id: f.submissionId },
+    });
     expect(sub.status).toBe(404);
     expect(sub.json.error).toBe('Submission not found.');
-    const tpl = await api('POST', '/api/embed/token', { token: other.token, body: { resource_type: 'template', resource_id: f.templateId } });
+    const tpl = await api('POST', '/api/embed/token', {
+      token: other.token,
+      body: { resource_type: 'template', resource_id: f.templateId },
+    });
     expect(tpl.status).toBe(404);
     expect(tpl.json.error).toBe('Template not found.');
   });
 
   it('answers 422 with a sentence for a permission of the other kind', async () => {
     const f = await signingFixture();
-    const res = await api('POST', '/api/embed/token', { token: f.account.token, body: { resource_type: 'submission', resource_id: f.submissionId, permissions: ['edit'] } });
+    const res = await api('POST', '/api/embed/token', {
+      token: f.account.token,
+      body: { resource_type: 'submission', resource_id: f.submissionId, permissions: ['edit'] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('permissions: "edit" is not a permission of a submission token; use sign or view.');
   });
 
   it('answers 422 for an empty permission list', async () => {
     const f = await signingFixture();
-    const res = await api('POST', '/api/embed/token', { token: f.account.token, body: { resource_type: 'submission', resource_id: f.submissionId, permissions: [] } });
+    const res = await api('POST', '/api/embed/token', {
+      token: f.account.token,
+      body: { resource_type: 'submission', resource_id: f.submissionId, permissions: [] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('permissions must name at least one of sign, view.');
   });
 
   it('answers 422 for a submission named by anything but its integer id', async () => {
     const f = await signingFixture();
-    const res = await api('POST', '/api/embed/token', { token: f.account.token, body: { resource_type: 'submission', resource_id: f.submitters[0].slug } });
+    const res = await api('POST', '/api/embed/token', {
+      token: f.account.token,
+      body: { resource_type: 'submission', resource_id: f.submitters[0].slug },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe('resource_id must be the submission’s integer id.');
   });
@@ -173,7 +211,9 @@ describe('POST /api/settings/embed_key/rotate', () => {
     const f = await signingFixture();
     const old = await mintToken(f.account.token, { resource_type: 'submission', resource_id: f.submissionId });
     await api('POST', '/api/settings/embed_key/rotate', { token: f.account.token });
-    await env.CONTROL_DB.prepare('UPDATE accounts SET embed_key_previous_until = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), f.account.accountId).run();
+    await env.CONTROL_DB.prepare('UPDATE accounts SET embed_key_previous_until = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), f.account.accountId)
+      .run();
     expect((await embedApi('GET', `/api/embed/submission/${f.submissionId}`, old)).status).toBe(401);
   });
 

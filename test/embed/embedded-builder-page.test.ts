@@ -14,11 +14,16 @@ async function builder(options: { permissions?: string[]; origins?: string[] } =
     expect(set.status).toBe(200);
   }
   const template = await createTemplate(owner.token, ['Client']);
-  const jwt = await mintToken(owner.token, { resource_type: 'template', resource_id: template.id, ...(options.permissions ? { permissions: options.permissions } : {}) });
+  const jwt = await mintToken(owner.token, {
+    resource_type: 'template',
+    resource_id: template.id,
+    ...(options.permissions ? { permissions: options.permissions } : {}),
+  });
   return { owner, template, jwt };
 }
 
-const page = (id: string, token?: string) => api('GET', `/embed/builder/${id}${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`, { token: null });
+const page = (id: string, token?: string) =>
+  api('GET', `/embed/builder/${id}${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`, { token: null });
 
 function expectRefusal(res: Awaited<ReturnType<typeof api>>, status: number, sentence: RegExp) {
   expect(res.status).toBe(status);
@@ -81,7 +86,14 @@ describe('GET /embed/builder/{id}', () => {
   it('answers 401 to an expired token', async () => {
     const { owner, template } = await builder();
     const iat = Math.floor(Date.now() / 1000) - 5 * 3600;
-    const expired = await signToken(await storedKey(owner.accountId), { aud: String(owner.accountId), uid: owner.userId, sub: `template:${template.id}`, scope: 'edit view', iat, exp: iat + 3600 });
+    const expired = await signToken(await storedKey(owner.accountId), {
+      aud: String(owner.accountId),
+      uid: owner.userId,
+      sub: `template:${template.id}`,
+      scope: 'edit view',
+      iat,
+      exp: iat + 3600,
+    });
     expectRefusal(await page(template.id, expired), 401, /has expired/);
   });
 
@@ -107,7 +119,8 @@ describe('failed tokens on the builder page', () => {
     const [header, payload, signature] = jwt.split('.');
     return `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
   };
-  const pageFrom = (address: string, id: string, token: string) => api('GET', `/embed/builder/${id}?token=${encodeURIComponent(token)}`, { token: null, ip: address });
+  const pageFrom = (address: string, id: string, token: string) =>
+    api('GET', `/embed/builder/${id}?token=${encodeURIComponent(token)}`, { token: null, ip: address });
 
   it(`count like the API's: ${AUTH_FAILURE_LIMIT} a minute from one address, then 429 with Retry-After, even for a good token`, async () => {
     const { template, jwt } = await builder();

@@ -40,11 +40,21 @@ async function tenantOnShard0(): Promise<number> {
   const template = await createTemplate(account.token, ['Signer']);
   const ids: number[] = [];
   for (let i = 0; i < 2; i++) {
-    const res = await api('POST', '/api/submissions', { token: account.token, body: { template_id: template.id, send_email: false, submitters: [{ role: 'Signer', email: `mover${i}@example.com`, send_email: false }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: account.token,
+      body: {
+        template_id: template.id,
+        send_email: false,
+        submitters: [{ role: 'Signer', email: `mover${i}@example.com`, send_email: false }],
+      },
+    });
     expect(res.status).toBe(201);
     ids.push(res.json.submitters[0].id);
   }
-  expect((await api('PUT', `/api/submitters/${ids[0]}`, { token: account.token, body: { completed: true, values: completeValues('Signer') } })).status).toBe(200);
+  expect(
+    (await api('PUT', `/api/submitters/${ids[0]}`, { token: account.token, body: { completed: true, values: completeValues('Signer') } }))
+      .status,
+  ).toBe(200);
   await drainFor(account.accountId);
   return account.accountId;
 }
@@ -71,19 +81,25 @@ const withoutTrail = (rows: Rows): Rows => Object.fromEntries(Object.entries(row
 
 async function problemsOf(accountId: number, before: Rows): Promise<string[]> {
   const problems: string[] = [];
-  const control = await env.CONTROL_DB.prepare('SELECT shard, moving_to_shard, move_lease FROM accounts WHERE id = ?').bind(accountId).first<{ shard: number; moving_to_shard: number | null; move_lease: string | null }>();
-  if (control?.shard !== 1 || control.moving_to_shard !== null || control.move_lease !== null) problems.push(`control row ${JSON.stringify(control)}`);
+  const control = await env.CONTROL_DB.prepare('SELECT shard, moving_to_shard, move_lease FROM accounts WHERE id = ?')
+    .bind(accountId)
+    .first<{ shard: number; moving_to_shard: number | null; move_lease: string | null }>();
+  if (control?.shard !== 1 || control.moving_to_shard !== null || control.move_lease !== null)
+    problems.push(`control row ${JSON.stringify(control)}`);
   const target = await accountRows(shard(1), accountId);
   const expected = withoutTrail(before);
   for (const [table, rows] of Object.entries(withoutTrail(target))) {
-    if (JSON.stringify(rows) !== JSON.stringify(expected[table])) problems.push(`${table}: ${expected[table].length} rows before, ${rows.length} on the target, or different`);
+    if (JSON.stringify(rows) !== JSON.stringify(expected[table]))
+      problems.push(`${table}: ${expected[table].length} rows before, ${rows.length} on the target, or different`);
   }
   const trailIds = target[TRAIL].map((r) => r.id);
   if (new Set(trailIds).size !== trailIds.length) problems.push('trail rows doubled');
   if (before[TRAIL].some((r) => !trailIds.includes(r.id))) problems.push('trail rows lost');
   const left = Object.values(await accountRows(shard(0), accountId)).reduce((n, rows) => n + rows.length, 0);
   if (left) problems.push(`${left} rows left on the source`);
-  const fences = await Promise.all([0, 1].map((n) => shard(n).prepare('SELECT reason FROM account_fences WHERE account_id = ?').bind(accountId).first<string>('reason')));
+  const fences = await Promise.all(
+    [0, 1].map((n) => shard(n).prepare('SELECT reason FROM account_fences WHERE account_id = ?').bind(accountId).first<string>('reason')),
+  );
   if (fences[0] !== 'deleted' || fences[1] !== null) problems.push(`fences ${fences.join(' / ')}`);
   return problems;
 }
@@ -138,13 +154,17 @@ describe('faults during an account move', () => {
 
 afterAll(() => {
   if (matrix.length === 0) return;
-  const describeOutcome = (o: Outcome) => `${o.problems.length ? `✗ ${o.problems.join('; ')}` : '✓'} move ${o.answers.join('→')} · cleanup runs ${o.cleanups}`;
+  const describeOutcome = (o: Outcome) =>
+    `${o.problems.length ? `✗ ${o.problems.join('; ')}` : '✓'} move ${o.answers.join('→')} · cleanup runs ${o.cleanups}`;
   const rows = new Map<string, { call: Call; before?: string; after?: string }>();
-  for (const { call, mode, outcome } of [...matrix].sort((a, b) => KINDS.indexOf(a.call.kind) - KINDS.indexOf(b.call.kind) || a.call.nth - b.call.nth)) {
+  for (const { call, mode, outcome } of [...matrix].sort(
+    (a, b) => KINDS.indexOf(a.call.kind) - KINDS.indexOf(b.call.kind) || a.call.nth - b.call.nth,
+  )) {
     const key = `${call.kind} #${call.nth}`;
     rows.set(key, { ...rows.get(key), call, [mode]: describeOutcome(outcome) });
   }
   const lines = ['| call | where | what | fails before it | fails after it (done, error returned) |', '|---|---|---|---|---|'];
-  for (const { call, before, after } of rows.values()) lines.push(`| ${call.kind} #${call.nth} | ${call.phase} | ${call.what} | ${before ?? '–'} | ${after ?? '–'} |`);
+  for (const { call, before, after } of rows.values())
+    lines.push(`| ${call.kind} #${call.nth} | ${call.phase} | ${call.what} | ${before ?? '–'} | ${after ?? '–'} |`);
   console.log(`\n<!-- fault matrix: account move -->\n${lines.join('\n')}\n`);
 });

@@ -9,7 +9,17 @@ import { api, createAccount, shardOf } from '../helpers';
 import { completeValues, createTemplate } from '../submission-fixtures';
 import { drainFor, receiverHook } from '../webhook-fixtures';
 import { FAULT_KINDS, faultEachCall, withFaults, type Call, type FaultPlan, type Faults } from '../fault-injection';
-import { lastEventOf, matrixTable, newOutcome, problemsOf, settle, workerFetch, type Flow, type MatrixRow, type Outcome } from '../fault-scenarios';
+import {
+  lastEventOf,
+  matrixTable,
+  newOutcome,
+  problemsOf,
+  settle,
+  workerFetch,
+  type Flow,
+  type MatrixRow,
+  type Outcome,
+} from '../fault-scenarios';
 
 const EVENTS = ['form.completed', 'submitter.completed', 'submission.completed', 'document.generated'];
 
@@ -17,12 +27,23 @@ const EVENTS = ['form.completed', 'submitter.completed', 'submission.completed',
 async function prepare(): Promise<Flow & { token: string }> {
   const account = await createAccount({ name: 'Faulted' });
   const template = await createTemplate(account.token, ['Signer']);
-  const created = await api('POST', '/api/submissions', { token: account.token, body: { template_id: template.id, submitters: [{ role: 'Signer', email: `f${crypto.randomUUID().slice(0, 8)}@example.com` }] } });
+  const created = await api('POST', '/api/submissions', {
+    token: account.token,
+    body: { template_id: template.id, submitters: [{ role: 'Signer', email: `f${crypto.randomUUID().slice(0, 8)}@example.com` }] },
+  });
   expect(created.status).toBe(201);
   await drainFor(account.accountId);
   const { receiver } = await receiverHook(account.token);
   const shard = await shardOf(account.accountId);
-  return { accountId: account.accountId, token: account.token, submissionId: created.json.id, submitterId: created.json.submitters[0].id, receiver, shard, lastEventBefore: await lastEventOf(shard, account.accountId) };
+  return {
+    accountId: account.accountId,
+    token: account.token,
+    submissionId: created.json.id,
+    submitterId: created.json.submitters[0].id,
+    receiver,
+    shard,
+    lastEventBefore: await lastEventOf(shard, account.accountId),
+  };
 }
 
 /** The completion as a client sends it (PUT /api/submitters/{id}), repeated on a 5xx as a client would. */
@@ -30,7 +51,10 @@ async function complete(flow: Flow & { token: string }, faulty: Bindings, faults
   faults.phase = 'completion request';
   const answers: number[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
-    const res = await workerFetch(faulty, 'PUT', `/api/submitters/${flow.submitterId}`, { headers: { 'X-Auth-Token': flow.token }, body: { completed: true, values: completeValues('Signer') } });
+    const res = await workerFetch(faulty, 'PUT', `/api/submitters/${flow.submitterId}`, {
+      headers: { 'X-Auth-Token': flow.token },
+      body: { completed: true, values: completeValues('Signer') },
+    });
     answers.push(res.status);
     if (res.status < 500) break;
   }
@@ -64,7 +88,11 @@ describe('faults on the way from an API completion to delivery', () => {
     expect(outcome.answers).toEqual(['API 200']);
     expect(outcome.cronRuns).toBe(0);
     expect(outcome.ids).toBe(4);
-    for (const kind of FAULT_KINDS.filter((k) => k !== 'fetch.csc')) expect(calls.some((c) => c.kind === kind), kind).toBe(true);
+    for (const kind of FAULT_KINDS.filter((k) => k !== 'fetch.csc'))
+      expect(
+        calls.some((c) => c.kind === kind),
+        kind,
+      ).toBe(true);
   }, 60_000);
 
   for (const kind of FAULT_KINDS.filter((k) => k !== 'fetch.csc')) {

@@ -11,7 +11,17 @@ import { acceptDisclosure, page } from '../signing/fixtures';
 import { createTemplate, type TemplateFixture } from '../submission-fixtures';
 import { drainFor, receiverHook } from '../webhook-fixtures';
 import { faultEachCall, withFaults, type Call, type FaultKind, type FaultPlan, type Faults } from '../fault-injection';
-import { lastEventOf, matrixTable, newOutcome, problemsOf, settle, workerFetch, type Flow, type MatrixRow, type Outcome } from '../fault-scenarios';
+import {
+  lastEventOf,
+  matrixTable,
+  newOutcome,
+  problemsOf,
+  settle,
+  workerFetch,
+  type Flow,
+  type MatrixRow,
+  type Outcome,
+} from '../fault-scenarios';
 
 const EVENTS = ['form.completed', 'submitter.completed', 'signing.complete', 'submission.completed', 'document.generated'];
 const KINDS: readonly FaultKind[] = ['d1.batch', 'd1.write', 'r2.put', 'queue.send', 'fetch.tsa', 'fetch.csc', 'fetch.webhook'];
@@ -26,14 +36,24 @@ async function prepare(): Promise<QesFlow> {
   const credentials = imitationCredentials('cred-rsa');
   const level = await api('PUT', '/api/settings/signature_level', {
     token: account.token,
-    body: { level: 'qes', provider: 'Imitation Trust', qes_provider_api_url: credentials.apiUrl, qes_provider_api_key: credentials.apiKey, qes_certificate_id: credentials.certificateId },
+    body: {
+      level: 'qes',
+      provider: 'Imitation Trust',
+      qes_provider_api_url: credentials.apiUrl,
+      qes_provider_api_key: credentials.apiKey,
+      qes_certificate_id: credentials.certificateId,
+    },
   });
   expect(level.status).toBe(200);
   const template = await createTemplate(account.token, ['Signer']);
   tag += 1;
   const created = await api('POST', '/api/submissions', {
     token: account.token,
-    body: { template_id: template.id, preferences: { signature_level: 'qes' }, submitters: [{ role: 'Signer', name: 'Quinn Signer', email: `q${tag}-${crypto.randomUUID().slice(0, 6)}@example.com` }] },
+    body: {
+      template_id: template.id,
+      preferences: { signature_level: 'qes' },
+      submitters: [{ role: 'Signer', name: 'Quinn Signer', email: `q${tag}-${crypto.randomUUID().slice(0, 6)}@example.com` }],
+    },
   });
   expect(created.status).toBe(201);
   const slug = created.json.submitters[0].slug;
@@ -42,10 +62,20 @@ async function prepare(): Promise<QesFlow> {
   await drainFor(account.accountId);
   const { receiver } = await receiverHook(account.token);
   const shard = await shardOf(account.accountId);
-  return { accountId: account.accountId, submissionId: created.json.id, submitterId: created.json.submitters[0].id, receiver, shard, lastEventBefore: await lastEventOf(shard, account.accountId), slug, template };
+  return {
+    accountId: account.accountId,
+    submissionId: created.json.id,
+    submitterId: created.json.submitters[0].id,
+    receiver,
+    shard,
+    lastEventBefore: await lastEventOf(shard, account.accountId),
+    slug,
+    template,
+  };
 }
 
-const statusOf = async (flow: Flow) => (await flow.shard.prepare('SELECT status FROM submitters WHERE id = ?').bind(flow.submitterId).first<string>('status'))!;
+const statusOf = async (flow: Flow) =>
+  (await flow.shard.prepare('SELECT status FROM submitters WHERE id = ?').bind(flow.submitterId).first<string>('status'))!;
 
 /**
  * The signer as the page leads them: submit (again, on an error), authorize at the provider, come back;
@@ -53,13 +83,21 @@ const statusOf = async (flow: Flow) => (await flow.shard.prepare('SELECT status 
  */
 async function sign(flow: QesFlow, faulty: Bindings, faults: Faults): Promise<string[]> {
   const uuid = (name: string) => flow.template.fields.find((f) => f.name === `Signer ${name}`)!.uuid;
-  const values = { [uuid('Name')]: 'Quinn Signer', [uuid('Signature')]: 'Quinn Signer', [uuid('Date')]: '2026-11-27', [uuid('Agree')]: true };
+  const values = {
+    [uuid('Name')]: 'Quinn Signer',
+    [uuid('Signature')]: 'Quinn Signer',
+    [uuid('Date')]: '2026-11-27',
+    [uuid('Agree')]: true,
+  };
   const answers: string[] = [];
   let authorizationUrl: string | null = null;
   for (let step = 0; step < 4 && (await statusOf(flow)) !== 'completed'; step++) {
     if (!authorizationUrl) {
       faults.phase = 'signing page submit';
-      const submitted = await workerFetch(faulty, 'POST', `/s/${flow.slug}/submit`, { headers: { Origin: 'https://api.test' }, body: { values } });
+      const submitted = await workerFetch(faulty, 'POST', `/s/${flow.slug}/submit`, {
+        headers: { Origin: 'https://api.test' },
+        body: { values },
+      });
       answers.push(`submit ${submitted.status}`);
       authorizationUrl = submitted.json?.authorization_url ?? null;
       continue;
@@ -95,7 +133,6 @@ async function run(plan: FaultPlan): Promise<{ outcome: Outcome; calls: Call[] }
 let clean: Call[] = [];
 const matrix: MatrixRow[] = [];
 
-
 describe('faults on the way from a qes signature to delivery', () => {
   it('without a fault: signed at the provider once, sealed once, five events delivered once each', async () => {
     const { outcome, calls } = await run(null);
@@ -104,7 +141,9 @@ describe('faults on the way from a qes signature to delivery', () => {
     expect(outcome.answers).toEqual(['submit 200', 'callback 303']);
     expect(outcome.ids).toBe(outcome.posts);
     expect(outcome.ids).toBeGreaterThanOrEqual(EVENTS.length);
-    expect(calls.filter((c) => c.kind === 'fetch.csc').map((c) => c.what)).toEqual(expect.arrayContaining(['/csc/v2/credentials/info', '/csc/v2/signatures/signHash']));
+    expect(calls.filter((c) => c.kind === 'fetch.csc').map((c) => c.what)).toEqual(
+      expect.arrayContaining(['/csc/v2/credentials/info', '/csc/v2/signatures/signHash']),
+    );
   }, 60_000);
 
   for (const kind of KINDS) {

@@ -76,6 +76,8 @@ export default async function setup(project) {
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   await setup({
     provide: (_key, port) =>
-      console.log(`Cloudflare imitation: CF_API_BASE=http://127.0.0.1:${port}/client/v4 CF_API_TOKEN=${IMITATION_CF_TOKEN} CF_ZONE_ID=${IMITATION_ZONE_ID}`),
+      console.log(
+        `Cloudflare imitation: CF_API_BASE=http://127.0.0.1:${port}/client/v4 CF_API_TOKEN=${IMITATION_CF_TOKEN} CF_ZONE_ID=${IMITATION_ZONE_ID}`,
+      ),
   });
 }

@@ -58,10 +58,19 @@ const pemToDer = (pem) => Buffer.from(pem.replace(/-----[^-]+-----/g, '').replac
 async function emptyCrl(dir, ca) {
   await writeFile(join(dir, `${ca}-index.txt`), '');
   await writeFile(join(dir, `${ca}-crlnumber`), '1000\n');
-  await writeFile(join(dir, `${ca}-ca.cnf`), [
-    '[ca]', 'default_ca = this', '[this]', `database = ${ca}-index.txt`, `crlnumber = ${ca}-crlnumber`,
-    'default_md = sha256', 'default_crl_days = 30', '',
-  ].join('\n'));
+  await writeFile(
+    join(dir, `${ca}-ca.cnf`),
+    [
+      '[ca]',
+      'default_ca = this',
+      '[this]',
+      `database = ${ca}-index.txt`,
+      `crlnumber = ${ca}-crlnumber`,
+      'default_md = sha256',
+      'default_crl_days = 30',
+      '',
+    ].join('\n'),
+  );
   await openssl(['ca', '-gencrl', '-config', `${ca}-ca.cnf`, '-keyfile', `${ca}.key`, '-cert', `${ca}.pem`, '-out', `${ca}.crl.pem`], dir);
   return openssl(['crl', '-in', `${ca}.crl.pem`, '-outform', 'DER'], dir);
 }
@@ -72,37 +81,155 @@ async function emptyCrl(dir, ca) {
  * certificates it issues, so a validator can gather revocation data for the chain.
  */
 async function makePki(dir, base) {
-  await writeFile(join(dir, 'ext.cnf'), [
-    '[issuing]', 'basicConstraints = critical, CA:TRUE, pathlen:0', 'keyUsage = critical, keyCertSign, cRLSign',
-    'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', `crlDistributionPoints = URI:${base}/crl/root.crl`,
-    '[signer]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
-    'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', `crlDistributionPoints = URI:${base}/crl/issuing.crl`, '',
-  ].join('\n'));
-  await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'root.key', '-out', 'root.pem', '-days', '3650',
-    '-subj', '/C=EU/O=CSC Imitation Trust/CN=CSC Imitation Root CA', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-addext', 'subjectKeyIdentifier=hash'], dir);
-  await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'issuing.key', '-out', 'issuing.csr', '-subj', '/C=EU/O=CSC Imitation Trust/CN=CSC Imitation Qualified CA'], dir);
-  await openssl(['x509', '-req', '-in', 'issuing.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', '0x2001', '-days', '3650',
-    '-extfile', 'ext.cnf', '-extensions', 'issuing', '-out', 'issuing.pem'], dir);
+  await writeFile(
+    join(dir, 'ext.cnf'),
+    [
+      '[issuing]',
+      'basicConstraints = critical, CA:TRUE, pathlen:0',
+      'keyUsage = critical, keyCertSign, cRLSign',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid',
+      `crlDistributionPoints = URI:${base}/crl/root.crl`,
+      '[signer]',
+      'basicConstraints = critical, CA:FALSE',
+      'keyUsage = critical, digitalSignature, nonRepudiation',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid',
+      `crlDistributionPoints = URI:${base}/crl/issuing.crl`,
+      '',
+    ].join('\n'),
+  );
+  await openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'root.key',
+      '-out',
+      'root.pem',
+      '-days',
+      '3650',
+      '-subj',
+      '/C=EU/O=CSC Imitation Trust/CN=CSC Imitation Root CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+      '-addext',
+      'subjectKeyIdentifier=hash',
+    ],
+    dir,
+  );
+  await openssl(
+    [
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'issuing.key',
+      '-out',
+      'issuing.csr',
+      '-subj',
+      '/C=EU/O=CSC Imitation Trust/CN=CSC Imitation Qualified CA',
+    ],
+    dir,
+  );
+  await openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      'issuing.csr',
+      '-CA',
+      'root.pem',
+      '-CAkey',
+      'root.key',
+      '-set_serial',
+      '0x2001',
+      '-days',
+      '3650',
+      '-extfile',
+      'ext.cnf',
+      '-extensions',
+      'issuing',
+      '-out',
+      'issuing.pem',
+    ],
+    dir,
+  );
   await openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'rsa.key'], dir);
   await openssl(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', 'ec.key'], dir);
-  const signers = [['rsa', '0x3001', 'Erika Mustermann (RSA)'], ['ec', '0x3002', 'Erika Mustermann (ECDSA)']];
+  const signers = [
+    ['rsa', '0x3001', 'Erika Mustermann (RSA)'],
+    ['ec', '0x3002', 'Erika Mustermann (ECDSA)'],
+  ];
   for (const [name, serial, cn] of signers) {
     await openssl(['req', '-new', '-key', `${name}.key`, '-out', `${name}.csr`, '-subj', `/C=EU/O=CSC Imitation Trust/CN=${cn}`], dir);
-    await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'issuing.pem', '-CAkey', 'issuing.key', '-set_serial', serial, '-days', '825',
-      '-extfile', 'ext.cnf', '-extensions', 'signer', '-out', `${name}.pem`], dir);
+    await openssl(
+      [
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'issuing.pem',
+        '-CAkey',
+        'issuing.key',
+        '-set_serial',
+        serial,
+        '-days',
+        '825',
+        '-extfile',
+        'ext.cnf',
+        '-extensions',
+        'signer',
+        '-out',
+        `${name}.pem`,
+      ],
+      dir,
+    );
   }
   // A certificate whose validity ends the moment it is issued: expired for every test that asks.
-  await openssl(['x509', '-req', '-in', 'rsa.csr', '-CA', 'issuing.pem', '-CAkey', 'issuing.key', '-set_serial', '0x3003', '-days', '0',
-    '-extfile', 'ext.cnf', '-extensions', 'signer', '-out', 'expired.pem'], dir);
+  await openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      'rsa.csr',
+      '-CA',
+      'issuing.pem',
+      '-CAkey',
+      'issuing.key',
+      '-set_serial',
+      '0x3003',
+      '-days',
+      '0',
+      '-extfile',
+      'ext.cnf',
+      '-extensions',
+      'signer',
+      '-out',
+      'expired.pem',
+    ],
+    dir,
+  );
   const read = async (file) => (await readFile(join(dir, file))).toString();
-  const chainOf = async (name) => [await read(`${name}.pem`), await read('issuing.pem'), await read('root.pem')].map((pem) => pemToDer(pem).toString('base64'));
+  const chainOf = async (name) =>
+    [await read(`${name}.pem`), await read('issuing.pem'), await read('root.pem')].map((pem) => pemToDer(pem).toString('base64'));
   const crls = { root: await emptyCrl(dir, 'root'), issuing: await emptyCrl(dir, 'issuing') };
   return { rsa: await chainOf('rsa'), ec: await chainOf('ec'), expired: await chainOf('expired'), rootPem: await read('root.pem'), crls };
 }
 
 /** GeneralizedTime YYYYMMDDHHmmssZ, as credentials/info shows validity. */
-const generalizedTime = (date) => date.toISOString().replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z');
+const generalizedTime = (date) =>
+  date
+    .toISOString()
+    .replace(/[-:T]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 
 function certInfo(base64Der) {
   const cert = new X509Certificate(Buffer.from(base64Der, 'base64'));
@@ -184,7 +311,9 @@ export async function startCscImitation() {
     const numSignatures = Number(params.numSignatures);
     if (!Number.isInteger(numSignatures) || numSignatures < 1 || numSignatures > 10) return 'Invalid value for parameter numSignatures';
     // SCAL2: the hashes are bound to the authorization.
-    const hashes = String(params.hashes ?? '').split(',').filter(Boolean);
+    const hashes = String(params.hashes ?? '')
+      .split(',')
+      .filter(Boolean);
     if (hashes.length === 0 || hashes.length > numSignatures) return 'Missing or too many hashes';
     if (hashes.some((h) => Buffer.from(canonicalHash(h), 'base64').length !== 32)) return 'Invalid digest value length';
     if (params.hashAlgorithmOID !== OID.sha256) return 'Invalid parameter hashAlgorithmOID';
@@ -200,7 +329,11 @@ export async function startCscImitation() {
 
   function decide(response, prefix, params, decision) {
     if (decision !== 'approve') {
-      return redirectWith(response, params.redirect_uri, { error: 'access_denied', error_description: 'The user denied the authorization', state: params.state });
+      return redirectWith(response, params.redirect_uri, {
+        error: 'access_denied',
+        error_description: 'The user denied the authorization',
+        state: params.state,
+      });
     }
     const code = newSecret('code-');
     codes.set(code, {
@@ -252,78 +385,120 @@ export async function startCscImitation() {
       tokens.set(token, { prefix, scope: 'service', expiresAt: Date.now() + 3_600_000 });
       return [200, { access_token: token, token_type: 'Bearer', expires_in: 3600 }];
     }
-    if (form.grant_type !== 'authorization_code') return [400, { error: 'invalid_request', error_description: 'Invalid parameter grant_type' }];
+    if (form.grant_type !== 'authorization_code')
+      return [400, { error: 'invalid_request', error_description: 'Invalid parameter grant_type' }];
     if (!form.code) return [400, { error: 'invalid_request', error_description: 'Missing parameter code' }];
     const code = codes.get(form.code);
     codes.delete(form.code);
-    if (!code || code.prefix !== prefix || code.expiresAt < Date.now()) return [400, { error: 'invalid_grant', error_description: 'Authorization code is invalid or expired' }];
-    if (form.redirect_uri !== code.redirectUri) return [400, { error: 'invalid_grant', error_description: 'redirect_uri parameter does not match' }];
-    const challenge = createHash('sha256').update(String(form.code_verifier ?? '')).digest('base64url');
-    if (challenge !== code.codeChallenge) return [400, { error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge' }];
+    if (!code || code.prefix !== prefix || code.expiresAt < Date.now())
+      return [400, { error: 'invalid_grant', error_description: 'Authorization code is invalid or expired' }];
+    if (form.redirect_uri !== code.redirectUri)
+      return [400, { error: 'invalid_grant', error_description: 'redirect_uri parameter does not match' }];
+    const challenge = createHash('sha256')
+      .update(String(form.code_verifier ?? ''))
+      .digest('base64url');
+    if (challenge !== code.codeChallenge)
+      return [400, { error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge' }];
     const token = newSecret('sad-');
-    tokens.set(token, { prefix, scope: 'credential', credentialID: code.credentialID, hashes: code.hashes, numSignatures: code.numSignatures, used: 0, expiresAt: Date.now() + 300_000 });
+    tokens.set(token, {
+      prefix,
+      scope: 'credential',
+      credentialID: code.credentialID,
+      hashes: code.hashes,
+      numSignatures: code.numSignatures,
+      used: 0,
+      expiresAt: Date.now() + 300_000,
+    });
     return [200, { access_token: token, token_type: 'Bearer', expires_in: 300, credentialID: code.credentialID }];
   }
 
   /** POST {p}/csc/v2/<method>: [status, body]. */
   async function apiMethod(prefix, method, body, request, origin) {
     if (method === 'info') {
-      return [200, {
-        specs: '2.0.0.2',
-        name: 'CSC Imitation',
-        logo: `${origin}${prefix}/logo.png`,
-        region: 'EU',
-        lang: 'en-US',
-        description: 'A local imitation of a remote signing service, for tests (test CA, trusted nowhere).',
-        authType: ['oauth2code', 'oauth2client'],
-        oauth2: realm(prefix).oauth2 ?? `${origin}${prefix}/`,
-        methods: ['credentials/list', 'credentials/info', 'signatures/signHash', 'oauth2/authorize', 'oauth2/token'],
-        signAlgorithms: { algos: [OID.sha256WithRSA, OID.rsa, OID.ecdsaWithSHA256] },
-        signature_formats: { formats: ['C', 'P'], envelope_properties: [['Detached'], ['Revision']] },
-        conformance_levels: ['Ades-B-B'],
-      }];
+      return [
+        200,
+        {
+          specs: '2.0.0.2',
+          name: 'CSC Imitation',
+          logo: `${origin}${prefix}/logo.png`,
+          region: 'EU',
+          lang: 'en-US',
+          description: 'A local imitation of a remote signing service, for tests (test CA, trusted nowhere).',
+          authType: ['oauth2code', 'oauth2client'],
+          oauth2: realm(prefix).oauth2 ?? `${origin}${prefix}/`,
+          methods: ['credentials/list', 'credentials/info', 'signatures/signHash', 'oauth2/authorize', 'oauth2/token'],
+          signAlgorithms: { algos: [OID.sha256WithRSA, OID.rsa, OID.ecdsaWithSHA256] },
+          signature_formats: { formats: ['C', 'P'], envelope_properties: [['Detached'], ['Revision']] },
+          conformance_levels: ['Ades-B-B'],
+        },
+      ];
     }
     const token = bearer(request);
     if (!token || token.prefix !== prefix) return [401, { error: 'invalid_token', error_description: 'The access token is not valid' }];
-    if (token.expiresAt < Date.now() && token.scope === 'service') return [401, { error: 'expired_token', error_description: 'The access token is expired' }];
+    if (token.expiresAt < Date.now() && token.scope === 'service')
+      return [401, { error: 'expired_token', error_description: 'The access token is expired' }];
     if (method === 'credentials/list') {
       const ids = token.scope === 'credential' ? [token.credentialID] : Object.keys(credentials);
-      return [200, { credentialIDs: ids, ...(body.credentialInfo ? { credentialInfos: ids.map((id) => ({ credentialID: id, ...credentialInfo(id, body) })) } : {}) }];
+      return [
+        200,
+        {
+          credentialIDs: ids,
+          ...(body.credentialInfo ? { credentialInfos: ids.map((id) => ({ credentialID: id, ...credentialInfo(id, body) })) } : {}),
+        },
+      ];
     }
     if (method === 'credentials/info') {
-      if (typeof body.credentialID !== 'string') return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) string parameter credentialID' }];
+      if (typeof body.credentialID !== 'string')
+        return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) string parameter credentialID' }];
       if (!credentials[body.credentialID] || (token.scope === 'credential' && token.credentialID !== body.credentialID)) {
         return [400, { error: 'invalid_request', error_description: 'Invalid parameter credentialID' }];
       }
-      if (body.certificates !== undefined && !['none', 'single', 'chain'].includes(body.certificates)) return [400, { error: 'invalid_request', error_description: 'Invalid parameter certificates' }];
+      if (body.certificates !== undefined && !['none', 'single', 'chain'].includes(body.certificates))
+        return [400, { error: 'invalid_request', error_description: 'Invalid parameter certificates' }];
       return [200, credentialInfo(body.credentialID, body)];
     }
     if (method === 'signatures/signHash') {
       // A credential token in the header, or a service token with the credential token as SAD (§ 11.10).
       const sad = token.scope === 'credential' ? token : tokens.get(String(body.SAD ?? ''));
       if (!sad || sad.scope !== 'credential' || sad.prefix !== prefix) {
-        return [400, { error: 'invalid_request', error_description: body.SAD === undefined ? 'Missing (or invalid type) string parameter SAD' : 'Invalid parameter SAD' }];
+        return [
+          400,
+          {
+            error: 'invalid_request',
+            error_description: body.SAD === undefined ? 'Missing (or invalid type) string parameter SAD' : 'Invalid parameter SAD',
+          },
+        ];
       }
-      if (typeof body.credentialID !== 'string') return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) string parameter credentialID' }];
+      if (typeof body.credentialID !== 'string')
+        return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) string parameter credentialID' }];
       const credential = credentials[body.credentialID];
-      if (!credential || sad.credentialID !== body.credentialID) return [400, { error: 'invalid_request', error_description: 'Invalid parameter credentialID' }];
+      if (!credential || sad.credentialID !== body.credentialID)
+        return [400, { error: 'invalid_request', error_description: 'Invalid parameter credentialID' }];
       if (sad.expiresAt < Date.now()) return [400, { error: 'invalid_request', error_description: 'SAD expired' }];
-      if (!Array.isArray(body.hashes)) return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) array parameter hash' }];
+      if (!Array.isArray(body.hashes))
+        return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) array parameter hash' }];
       if (body.hashes.length === 0) return [400, { error: 'invalid_request', error_description: 'Empty hash array' }];
-      if (typeof body.signAlgo !== 'string') return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) string parameter signAlgo' }];
-      if (!credential.algo.includes(body.signAlgo)) return [400, { error: 'invalid_request', error_description: 'Invalid parameter signAlgo' }];
-      if (body.signAlgo === OID.rsa && body.hashAlgorithmOID !== OID.sha256) return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) string parameter hashAlgorithmOID' }];
+      if (typeof body.signAlgo !== 'string')
+        return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) string parameter signAlgo' }];
+      if (!credential.algo.includes(body.signAlgo))
+        return [400, { error: 'invalid_request', error_description: 'Invalid parameter signAlgo' }];
+      if (body.signAlgo === OID.rsa && body.hashAlgorithmOID !== OID.sha256)
+        return [400, { error: 'invalid_request', error_description: 'Missing (or invalid type) string parameter hashAlgorithmOID' }];
       const hashes = [];
       for (const h of body.hashes) {
-        if (typeof h !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(h)) return [400, { error: 'invalid_request', error_description: 'Invalid Base64 hash string parameter' }];
+        if (typeof h !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(h))
+          return [400, { error: 'invalid_request', error_description: 'Invalid Base64 hash string parameter' }];
         const bytes = Buffer.from(h, 'base64');
         if (bytes.length !== 32) return [400, { error: 'invalid_request', error_description: 'Invalid digest value length' }];
-        if (!sad.hashes.includes(bytes.toString('base64'))) return [400, { error: 'invalid_request', error_description: 'Hash is not authorized by the SAD' }];
+        if (!sad.hashes.includes(bytes.toString('base64')))
+          return [400, { error: 'invalid_request', error_description: 'Hash is not authorized by the SAD' }];
         hashes.push(bytes);
       }
-      if (sad.used + hashes.length > sad.numSignatures) return [400, { error: 'invalid_request', error_description: 'Numbers of signatures is too high' }];
+      if (sad.used + hashes.length > sad.numSignatures)
+        return [400, { error: 'invalid_request', error_description: 'Numbers of signatures is too high' }];
       if (credential.status !== 'enabled') return [400, { error: 'invalid_request', error_description: 'The signing key is disabled' }];
-      if (credential.certStatus === 'expired') return [400, { error: 'invalid_request', error_description: 'Signing certificate is expired' }];
+      if (credential.certStatus === 'expired')
+        return [400, { error: 'invalid_request', error_description: 'Signing certificate is expired' }];
       sad.used += hashes.length;
       return [200, { signatures: await Promise.all(hashes.map((h) => signWith(credential, h))) }];
     }
@@ -357,7 +532,13 @@ export async function startCscImitation() {
         const body = JSON.parse(raw || '{}');
         if (control[2] === 'oauth2') r.oauth2 = body.url;
         else if (control[2] === 'outage') r.outage = { count: Number(body.count ?? 1), status: Number(body.status ?? 503) };
-        else r.failNext.set(body.method, { status: Number(body.status ?? 400), error: body.error ?? 'invalid_request', error_description: body.error_description, body: body.body });
+        else
+          r.failNext.set(body.method, {
+            status: Number(body.status ?? 400),
+            error: body.error ?? 'invalid_request',
+            error_description: body.error_description,
+            body: body.body,
+          });
         return reply(200, { ok: true });
       }
       const api = /^(.*)\/csc\/v2\/(info|credentials\/list|credentials\/info|signatures\/signHash|[\w/]+)$/.exec(url.pathname);
@@ -375,7 +556,10 @@ export async function startCscImitation() {
       if (failure) {
         r.failNext.delete(method);
         if (failure.body !== undefined) return reply(failure.status, failure.body);
-        return reply(failure.status, { error: failure.error, ...(failure.error_description ? { error_description: failure.error_description } : {}) });
+        return reply(failure.status, {
+          error: failure.error,
+          ...(failure.error_description ? { error_description: failure.error_description } : {}),
+        });
       }
       if (method === 'oauth2/authorize') {
         const params = request.method === 'POST' ? Object.fromEntries(new URLSearchParams(raw)) : Object.fromEntries(url.searchParams);

@@ -73,7 +73,13 @@ export async function startStripeImitation() {
   async function settle(session, outcome) {
     const built = [];
     if (session.mode === 'payment') {
-      const intent = { id: session.payment_intent, object: 'payment_intent', amount: session.amount_total, currency: session.currency, metadata: session.payment_intent_metadata };
+      const intent = {
+        id: session.payment_intent,
+        object: 'payment_intent',
+        amount: session.amount_total,
+        currency: session.currency,
+        metadata: session.payment_intent_metadata,
+      };
       if (outcome === 'pay') {
         session.status = 'complete';
         built.push(event('payment_intent.succeeded', { ...intent, status: 'succeeded' }));
@@ -96,11 +102,35 @@ export async function startStripeImitation() {
         trial_end: session.trial_days ? Math.floor(Date.now() / 1000) + session.trial_days * 86400 : null,
       };
       if (outcome === 'pay') {
-        built.push(event('checkout.session.completed', { ...publicSession(session), status: 'complete', payment_status: session.trial_days ? 'no_payment_required' : 'paid' }));
+        built.push(
+          event('checkout.session.completed', {
+            ...publicSession(session),
+            status: 'complete',
+            payment_status: session.trial_days ? 'no_payment_required' : 'paid',
+          }),
+        );
         built.push(event('customer.subscription.created', subscription));
-        built.push(event('invoice.paid', { id: next('in'), object: 'invoice', subscription: session.subscription, amount_paid: session.trial_days ? 0 : session.amount_total, currency: session.currency, subscription_details: { metadata: session.subscription_metadata } }));
+        built.push(
+          event('invoice.paid', {
+            id: next('in'),
+            object: 'invoice',
+            subscription: session.subscription,
+            amount_paid: session.trial_days ? 0 : session.amount_total,
+            currency: session.currency,
+            subscription_details: { metadata: session.subscription_metadata },
+          }),
+        );
       } else {
-        built.push(event('invoice.payment_failed', { id: next('in'), object: 'invoice', subscription: session.subscription, amount_due: session.amount_total, currency: session.currency, subscription_details: { metadata: session.subscription_metadata } }));
+        built.push(
+          event('invoice.payment_failed', {
+            id: next('in'),
+            object: 'invoice',
+            subscription: session.subscription,
+            amount_due: session.amount_total,
+            currency: session.currency,
+            subscription_details: { metadata: session.subscription_metadata },
+          }),
+        );
       }
     }
     events.set(session.id, [...(events.get(session.id) ?? []), ...built]);
@@ -108,7 +138,11 @@ export async function startStripeImitation() {
     if (hook) {
       for (const e of built) {
         const body = JSON.stringify(e);
-        await fetch(hook.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signStripeBody(hook.secret, body) }, body }).catch(() => undefined);
+        await fetch(hook.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signStripeBody(hook.secret, body) },
+          body,
+        }).catch(() => undefined);
       }
     }
     return built;
@@ -119,7 +153,11 @@ export async function startStripeImitation() {
     if (!hook) return;
     for (const e of built) {
       const body = JSON.stringify(e);
-      await fetch(hook.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signStripeBody(hook.secret, body) }, body }).catch(() => undefined);
+      await fetch(hook.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signStripeBody(hook.secret, body) },
+        body,
+      }).catch(() => undefined);
     }
   }
 
@@ -159,13 +197,24 @@ export async function startStripeImitation() {
 
   /** POST /v1/customers, /v1/products, /v1/subscriptions with an account's key: [status, body]. */
   function createObject(path, key, form) {
-    if (path === '/v1/customers') return [200, { id: next('cus'), object: 'customer', email: form.email ?? null, name: form.name ?? null, metadata: metadataOf(form, 'metadata') }];
+    if (path === '/v1/customers')
+      return [
+        200,
+        { id: next('cus'), object: 'customer', email: form.email ?? null, name: form.name ?? null, metadata: metadataOf(form, 'metadata') },
+      ];
     if (path === '/v1/products') {
       if (!form.name) return [400, { error: { type: 'invalid_request_error', message: 'Missing required param: name.', param: 'name' } }];
       return [200, { id: next('prod'), object: 'product', name: form.name }];
     }
-    for (const required of ['customer', 'items[0][price_data][currency]', 'items[0][price_data][unit_amount]', 'items[0][price_data][recurring][interval]', 'items[0][price_data][product]']) {
-      if (!form[required]) return [400, { error: { type: 'invalid_request_error', message: `Missing required param: ${required}.`, param: required } }];
+    for (const required of [
+      'customer',
+      'items[0][price_data][currency]',
+      'items[0][price_data][unit_amount]',
+      'items[0][price_data][recurring][interval]',
+      'items[0][price_data][product]',
+    ]) {
+      if (!form[required])
+        return [400, { error: { type: 'invalid_request_error', message: `Missing required param: ${required}.`, param: required } }];
     }
     const trialDays = Number(form.trial_period_days ?? 0);
     const subscription = {
@@ -236,7 +285,9 @@ export async function startStripeImitation() {
       if (session.status !== 'open') return reply(410, { error: { message: `This checkout session is ${session.status}.` } });
       if (request.method === 'POST' && page[2]) {
         await settle(session, page[2]);
-        response.writeHead(303, { Location: (page[2] === 'pay' ? session.success_url : session.cancel_url).replace('{CHECKOUT_SESSION_ID}', session.id) });
+        response.writeHead(303, {
+          Location: (page[2] === 'pay' ? session.success_url : session.cancel_url).replace('{CHECKOUT_SESSION_ID}', session.id),
+        });
         return response.end();
       }
     }
@@ -253,7 +304,9 @@ export async function startStripeImitation() {
     const direct = ['/v1/customers', '/v1/products', '/v1/subscriptions'].includes(request.url ?? '');
     const expire = /^\/v1\/checkout\/sessions\/(cs_[\w]+)\/expire$/.exec(request.url ?? '');
     if (request.method !== 'POST' || (request.url !== '/v1/checkout/sessions' && !direct && !expire)) {
-      return reply(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${request.url}).` } });
+      return reply(404, {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${request.method}: ${request.url}).` },
+      });
     }
     const key = (request.headers.authorization ?? '').replace(/^Bearer /, '');
     if (key !== IMITATION_SECRET_KEY && !key.startsWith(ACCOUNT_KEY_PREFIX)) {
@@ -268,8 +321,12 @@ export async function startStripeImitation() {
     if (expire) {
       // stripe.com/docs/api/checkout/sessions/expire: only an open session of the same key.
       const session = sessions.get(expire[1]);
-      if (!session || session.key !== key) return reply(404, { error: { type: 'invalid_request_error', message: `No such checkout.session: '${expire[1]}'` } });
-      if (session.status !== 'open') return reply(400, { error: { type: 'invalid_request_error', message: 'Only Checkout Sessions with a status of `open` can be expired.' } });
+      if (!session || session.key !== key)
+        return reply(404, { error: { type: 'invalid_request_error', message: `No such checkout.session: '${expire[1]}'` } });
+      if (session.status !== 'open')
+        return reply(400, {
+          error: { type: 'invalid_request_error', message: 'Only Checkout Sessions with a status of `open` can be expired.' },
+        });
       session.status = 'expired';
       const built = [event('checkout.session.expired', publicSession(session))];
       events.set(session.id, [...(events.get(session.id) ?? []), ...built]);
@@ -285,9 +342,11 @@ export async function startStripeImitation() {
       return reply(status, body);
     }
     for (const required of ['mode', 'success_url', 'line_items[0][quantity]', 'line_items[0][price_data][currency]']) {
-      if (!form[required]) return reply(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${required}.`, param: required } });
+      if (!form[required])
+        return reply(400, { error: { type: 'invalid_request_error', message: `Missing required param: ${required}.`, param: required } });
     }
-    if (!['payment', 'subscription'].includes(form.mode)) return reply(400, { error: { type: 'invalid_request_error', message: `Invalid mode: ${form.mode}.`, param: 'mode' } });
+    if (!['payment', 'subscription'].includes(form.mode))
+      return reply(400, { error: { type: 'invalid_request_error', message: `Invalid mode: ${form.mode}.`, param: 'mode' } });
     const id = next('cs');
     const session = {
       id,
@@ -310,7 +369,8 @@ export async function startStripeImitation() {
     };
     sessions.set(id, session);
     // The service's own plan checkout keeps Stripe's hosted address; accounts' payments get the imitation page.
-    const address = key === IMITATION_SECRET_KEY ? `https://checkout.stripe.com/c/pay/${id}` : `http://127.0.0.1:${server.address().port}/checkout/${id}`;
+    const address =
+      key === IMITATION_SECRET_KEY ? `https://checkout.stripe.com/c/pay/${id}` : `http://127.0.0.1:${server.address().port}/checkout/${id}`;
     reply(200, { ...publicSession(session), url: address });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -68,51 +68,166 @@ const HASH_OPTION = { 20: '-sha1', 32: '-sha256', 48: '-sha384', 64: '-sha512' }
  */
 const TSA_CERTIFICATES = [
   { section: 'tsa_config', serial: '1001', file: 'tsa.pem', revocation: (base) => `authorityInfoAccess = OCSP;URI:${base}/ocsp` },
-  { section: 'tsa_ocsp_down', serial: '1002', file: 'tsa-ocsp-down.pem', revocation: (base) => `authorityInfoAccess = OCSP;URI:${base}/ocsp/unavailable` },
-  { section: 'tsa_counted', serial: '1003', file: 'tsa-counted.pem', revocation: (base) => `authorityInfoAccess = OCSP;URI:${base}/ocsp/counted` },
+  {
+    section: 'tsa_ocsp_down',
+    serial: '1002',
+    file: 'tsa-ocsp-down.pem',
+    revocation: (base) => `authorityInfoAccess = OCSP;URI:${base}/ocsp/unavailable`,
+  },
+  {
+    section: 'tsa_counted',
+    serial: '1003',
+    file: 'tsa-counted.pem',
+    revocation: (base) => `authorityInfoAccess = OCSP;URI:${base}/ocsp/counted`,
+  },
   { section: 'tsa_crl', serial: '1004', file: 'tsa-crl.pem', revocation: (base) => `crlDistributionPoints = URI:${base}/crl` },
   // Listed as revoked in the CRL.
-  { section: 'tsa_crl_revoked', serial: '1005', file: 'tsa-crl-revoked.pem', revocation: (base) => `crlDistributionPoints = URI:${base}/crl` },
-  { section: 'tsa_crl_down', serial: '1006', file: 'tsa-crl-down.pem', revocation: (base) => `crlDistributionPoints = URI:${base}/crl/unavailable` },
+  {
+    section: 'tsa_crl_revoked',
+    serial: '1005',
+    file: 'tsa-crl-revoked.pem',
+    revocation: (base) => `crlDistributionPoints = URI:${base}/crl`,
+  },
+  {
+    section: 'tsa_crl_down',
+    serial: '1006',
+    file: 'tsa-crl-down.pem',
+    revocation: (base) => `crlDistributionPoints = URI:${base}/crl/unavailable`,
+  },
 ];
 
 /** `openssl ca` time format (YYMMDDHHMMSSZ). */
-const caTime = (date) => `${String(date.getUTCFullYear()).slice(2)}${[date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()].map((n) => String(n).padStart(2, '0')).join('')}Z`;
+const caTime = (date) =>
+  `${String(date.getUTCFullYear()).slice(2)}${[date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()].map((n) => String(n).padStart(2, '0')).join('')}Z`;
 
 async function makeAuthority(dir, baseUrl) {
-  await writeFile(join(dir, 'ext.cnf'), TSA_CERTIFICATES.flatMap(({ section, revocation }) => [
-    `[${section}]`, 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature, nonRepudiation',
-    'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid', revocation(baseUrl),
-  ]).concat('').join('\n'));
-  await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650',
-    '-subj', '/O=Signing Service Tests/CN=Test TSA Root CA', '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature', '-addext', 'subjectKeyIdentifier=hash'], dir);
-  await openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/O=Signing Service Tests/CN=Test TSA'], dir);
+  await writeFile(
+    join(dir, 'ext.cnf'),
+    TSA_CERTIFICATES.flatMap(({ section, revocation }) => [
+      `[${section}]`,
+      'basicConstraints = critical, CA:FALSE',
+      'keyUsage = critical, digitalSignature, nonRepudiation',
+      'extendedKeyUsage = critical, timeStamping',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid',
+      revocation(baseUrl),
+    ])
+      .concat('')
+      .join('\n'),
+  );
+  await openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '3650',
+      '-subj',
+      '/O=Signing Service Tests/CN=Test TSA Root CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign,digitalSignature',
+      '-addext',
+      'subjectKeyIdentifier=hash',
+    ],
+    dir,
+  );
+  await openssl(
+    ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tsa.key', '-out', 'tsa.csr', '-subj', '/O=Signing Service Tests/CN=Test TSA'],
+    dir,
+  );
   for (const { section, serial, file } of TSA_CERTIFICATES) {
-    await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', `0x${serial}`, '-days', '3650',
-      '-extfile', 'ext.cnf', '-extensions', section, '-out', file], dir);
+    await openssl(
+      [
+        'x509',
+        '-req',
+        '-in',
+        'tsa.csr',
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-set_serial',
+        `0x${serial}`,
+        '-days',
+        '3650',
+        '-extfile',
+        'ext.cnf',
+        '-extensions',
+        section,
+        '-out',
+        file,
+      ],
+      dir,
+    );
   }
   const notAfter = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-enddate'], dir)).toString().trim().replace('notAfter=', '');
   const stamp = caTime(new Date(notAfter));
-  const subject = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-subject', '-nameopt', 'compat'], dir)).toString().trim().replace('subject=', '');
+  const subject = (await openssl(['x509', '-in', 'tsa.pem', '-noout', '-subject', '-nameopt', 'compat'], dir))
+    .toString()
+    .trim()
+    .replace('subject=', '');
   // openssl ocsp's certificate database (the `openssl ca` index format): every TSA certificate is valid.
   await writeFile(join(dir, 'index.txt'), TSA_CERTIFICATES.map(({ serial }) => `V\t${stamp}\t\t${serial}\tunknown\t${subject}\n`).join(''));
   await writeFile(join(dir, 'index.txt.attr'), 'unique_subject = no\n');
   // The CRL (`openssl ca -gencrl`, valid 7 days) lists 1005 as revoked an hour ago.
-  await writeFile(join(dir, 'crl-index.txt'), `V\t${stamp}\t\t1004\tunknown\t${subject}\nR\t${stamp}\t${caTime(new Date(Date.now() - 3_600_000))}\t1005\tunknown\t${subject}\n`);
+  await writeFile(
+    join(dir, 'crl-index.txt'),
+    `V\t${stamp}\t\t1004\tunknown\t${subject}\nR\t${stamp}\t${caTime(new Date(Date.now() - 3_600_000))}\t1005\tunknown\t${subject}\n`,
+  );
   await writeFile(join(dir, 'crl-index.txt.attr'), 'unique_subject = no\n');
   await writeFile(join(dir, 'crlnumber'), '01\n');
-  await writeFile(join(dir, 'ca.cnf'), ['[ca]', 'default_ca = test_ca', '[test_ca]', `dir = ${dir}`, 'database = $dir/crl-index.txt',
-    'crlnumber = $dir/crlnumber', 'certificate = $dir/ca.pem', 'private_key = $dir/ca.key', 'default_md = sha256', 'default_crl_days = 7', ''].join('\n'));
+  await writeFile(
+    join(dir, 'ca.cnf'),
+    [
+      '[ca]',
+      'default_ca = test_ca',
+      '[test_ca]',
+      `dir = ${dir}`,
+      'database = $dir/crl-index.txt',
+      'crlnumber = $dir/crlnumber',
+      'certificate = $dir/ca.pem',
+      'private_key = $dir/ca.key',
+      'default_md = sha256',
+      'default_crl_days = 7',
+      '',
+    ].join('\n'),
+  );
   await openssl(['ca', '-gencrl', '-config', 'ca.cnf', '-out', 'crl.pem'], dir);
   await openssl(['crl', '-in', 'crl.pem', '-outform', 'DER', '-out', 'crl.der'], dir);
   await writeFile(join(dir, 'tsaserial'), '01\n');
-  await writeFile(join(dir, 'ts.cnf'), ['[tsa]', 'default_tsa = tsa_config'].concat(TSA_CERTIFICATES.flatMap(({ section, file }) => [
-    `[${section}]`, `dir = ${dir}`, 'serial = $dir/tsaserial', 'crypto_device = builtin',
-    `signer_cert = $dir/${file}`, 'certs = $dir/ca.pem', 'signer_key = $dir/tsa.key', 'signer_digest = sha256',
-    'default_policy = 1.3.6.1.4.1.99999.1.1', 'digests = sha1, sha256, sha384, sha512', 'accuracy = secs:1', 'ordering = yes',
-    'tsa_name = yes', 'ess_cert_id_chain = no', 'ess_cert_id_alg = sha256',
-  ]), '').join('\n'));
+  await writeFile(
+    join(dir, 'ts.cnf'),
+    ['[tsa]', 'default_tsa = tsa_config']
+      .concat(
+        TSA_CERTIFICATES.flatMap(({ section, file }) => [
+          `[${section}]`,
+          `dir = ${dir}`,
+          'serial = $dir/tsaserial',
+          'crypto_device = builtin',
+          `signer_cert = $dir/${file}`,
+          'certs = $dir/ca.pem',
+          'signer_key = $dir/tsa.key',
+          'signer_digest = sha256',
+          'default_policy = 1.3.6.1.4.1.99999.1.1',
+          'digests = sha1, sha256, sha384, sha512',
+          'accuracy = secs:1',
+          'ordering = yes',
+          'tsa_name = yes',
+          'ess_cert_id_chain = no',
+          'ess_cert_id_alg = sha256',
+        ]),
+        '',
+      )
+      .join('\n'),
+  );
 }
 
 /** Starts the authority on a spare loopback port; `close()` stops it and removes its files. */
@@ -147,8 +262,26 @@ export async function startTimestampAuthority() {
     const file = (name) => join(dir, `${n}.${name}`);
     await writeFile(file('ocq'), request);
     try {
-      await openssl(['ocsp', '-index', 'index.txt', '-CA', 'ca.pem', '-rsigner', 'ca.pem', '-rkey', 'ca.key',
-        '-reqin', file('ocq'), '-respout', file('ocr'), '-ndays', '7'], dir);
+      await openssl(
+        [
+          'ocsp',
+          '-index',
+          'index.txt',
+          '-CA',
+          'ca.pem',
+          '-rsigner',
+          'ca.pem',
+          '-rkey',
+          'ca.key',
+          '-reqin',
+          file('ocq'),
+          '-respout',
+          file('ocr'),
+          '-ndays',
+          '7',
+        ],
+        dir,
+      );
       return await readFile(file('ocr'));
     } finally {
       await Promise.all(['ocq', 'ocr'].map((name) => rm(file(name), { force: true })));
@@ -161,7 +294,10 @@ export async function startTimestampAuthority() {
     const file = join(dir, `${n}.token`);
     await writeFile(file, token);
     try {
-      const output = await openssl(['ts', '-verify', '-digest', digestHex, '-in', file, '-token_in', '-CAfile', 'ca.pem', '-untrusted', 'tsa.pem'], dir);
+      const output = await openssl(
+        ['ts', '-verify', '-digest', digestHex, '-in', file, '-token_in', '-CAfile', 'ca.pem', '-untrusted', 'tsa.pem'],
+        dir,
+      );
       return { code: 0, output: output.toString() };
     } catch (error) {
       return { code: 1, output: String(error.message) };

@@ -32,8 +32,23 @@ export async function pagePng(pdf: Uint8Array, page: number): Promise<Buffer> {
   try {
     await writeFile(join(dir, 'document.pdf'), pdf);
     await new Promise<void>((resolve, reject) => {
-      execFile('pdftoppm', ['-f', String(page), '-l', String(page), '-r', String(DPI), '-gray', '-png', '-singlefile', join(dir, 'document.pdf'), join(dir, 'page')], { timeout: 30_000 }, (error, _out, stderr) =>
-        error ? reject(new Error(`pdftoppm failed: ${stderr || error.message}`)) : resolve(),
+      execFile(
+        'pdftoppm',
+        [
+          '-f',
+          String(page),
+          '-l',
+          String(page),
+          '-r',
+          String(DPI),
+          '-gray',
+          '-png',
+          '-singlefile',
+          join(dir, 'document.pdf'),
+          join(dir, 'page'),
+        ],
+        { timeout: 30_000 },
+        (error, _out, stderr) => (error ? reject(new Error(`pdftoppm failed: ${stderr || error.message}`)) : resolve()),
       );
     });
     return await readFile(join(dir, 'page.png'));
@@ -73,7 +88,8 @@ export function decodeGrayPng(png: Uint8Array): GrayImage {
       height = view.getUint32(at + 12);
       const [depth, colour, , , interlace] = body.subarray(8, 13);
       channels = CHANNELS[colour] ?? 0;
-      if (depth !== 8 || !channels || interlace !== 0) throw new Error(`not an 8-bit, non-interlaced PNG without palette (depth ${depth}, colour type ${colour}, interlace ${interlace})`);
+      if (depth !== 8 || !channels || interlace !== 0)
+        throw new Error(`not an 8-bit, non-interlaced PNG without palette (depth ${depth}, colour type ${colour}, interlace ${interlace})`);
     } else if (type === 'IDAT') data.push(body);
     else if (type === 'IEND') break;
     at += 12 + length;

@@ -17,12 +17,56 @@ export function makePkcs12Fixtures(): Pkcs12Fixtures {
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   const pass = `pass:${PKCS12_PASSWORD}`;
   try {
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'rsa.key', '-out', 'rsa.crt', '-days', '365', '-subj', '/CN=Uploaded Seal/O=Acme Uploads');
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'rsa.key',
+      '-out',
+      'rsa.crt',
+      '-days',
+      '365',
+      '-subj',
+      '/CN=Uploaded Seal/O=Acme Uploads',
+    );
     openssl('pkcs12', '-export', '-inkey', 'rsa.key', '-in', 'rsa.crt', '-out', 'good.p12', '-passout', pass);
 
     // An intermediate CA signing a P-256 leaf: the chain travels in the file.
-    openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '365', '-subj', '/CN=Acme Issuing CA');
-    openssl('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=Acme EC Seal/O=Acme Uploads');
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '365',
+      '-subj',
+      '/CN=Acme Issuing CA',
+    );
+    openssl(
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'leaf.key',
+      '-out',
+      'leaf.csr',
+      '-subj',
+      '/CN=Acme EC Seal/O=Acme Uploads',
+    );
     openssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.crt', '-days', '365');
     openssl('pkcs12', '-export', '-inkey', 'leaf.key', '-in', 'leaf.crt', '-certfile', 'ca.crt', '-out', 'ec-chain.p12', '-passout', pass);
 
@@ -40,7 +84,13 @@ export function makePkcs12Fixtures(): Pkcs12Fixtures {
     const read = (name: string) => readFileSync(path(name)).toString('base64');
     return {
       password: PKCS12_PASSWORD,
-      files: { good: read('good.p12'), ecChain: read('ec-chain.p12'), mismatch: read('mismatch.p12'), expired: read('expired.p12'), legacy: read('legacy.p12') },
+      files: {
+        good: read('good.p12'),
+        ecChain: read('ec-chain.p12'),
+        mismatch: read('mismatch.p12'),
+        expired: read('expired.p12'),
+        legacy: read('legacy.p12'),
+      },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

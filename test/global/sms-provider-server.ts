@@ -23,7 +23,10 @@ export async function startSmsProviderServer(): Promise<{ url: string; server: S
       return reply(200, { ok: true });
     }
     if (url.pathname === '/received' && req.method === 'GET') {
-      return reply(200, received.filter((r) => r.form.To === url.searchParams.get('to')));
+      return reply(
+        200,
+        received.filter((r) => r.form.To === url.searchParams.get('to')),
+      );
     }
     const form = Object.fromEntries(new URLSearchParams(body));
     received.push({ path: url.pathname, authorization: req.headers.authorization, form });

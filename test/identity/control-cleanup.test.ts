@@ -11,7 +11,9 @@ import { sessionsOf } from './sign-in-fixtures';
 const control = () => createDb(env.CONTROL_DB);
 
 async function tokensOf(userId: number): Promise<{ id: number; purpose: string }[]> {
-  const rows = await env.CONTROL_DB.prepare('SELECT id, purpose FROM password_tokens WHERE user_id = ? ORDER BY id').bind(userId).all<{ id: number; purpose: string }>();
+  const rows = await env.CONTROL_DB.prepare('SELECT id, purpose FROM password_tokens WHERE user_id = ? ORDER BY id')
+    .bind(userId)
+    .all<{ id: number; purpose: string }>();
   return rows.results;
 }
 
@@ -24,7 +26,9 @@ describe('deleting stale sessions', () => {
     await startSession(control(), { user, stage: 'full', now: now - SESSION_IDLE_MS - 1 });
     // Busy all along (seen a minute ago) but signed in longer than the absolute limit.
     const expired = await startSession(control(), { user, stage: 'full', now: now - SESSION_MAX_MS - 1 });
-    await env.CONTROL_DB.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?').bind(new Date(now - 60_000).toISOString(), expired.session.id).run();
+    await env.CONTROL_DB.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ?')
+      .bind(new Date(now - 60_000).toISOString(), expired.session.id)
+      .run();
 
     await deleteStaleSessions(control(), now);
 

@@ -17,7 +17,8 @@ async function team(): Promise<{ admin: TestAccount; member: TestAccount; member
   return { admin, member, memberEmail: await emailOf(member.userId) };
 }
 
-const setEmail = (admin: TestAccount, userId: number, email: string) => api('PUT', `/api/users/${userId}`, { token: admin.token, body: { email } });
+const setEmail = (admin: TestAccount, userId: number, email: string) =>
+  api('PUT', `/api/users/${userId}`, { token: admin.token, body: { email } });
 
 async function confirmationLink(email: string): Promise<{ url: string; token: string }> {
   const mails = await messagesTo(email, 'email_change');
@@ -26,7 +27,9 @@ async function confirmationLink(email: string): Promise<{ url: string; token: st
 }
 
 async function row(userId: number) {
-  return env.CONTROL_DB.prepare('SELECT email, pending_email FROM users WHERE id = ?').bind(userId).first<{ email: string; pending_email: string | null }>();
+  return env.CONTROL_DB.prepare('SELECT email, pending_email FROM users WHERE id = ?')
+    .bind(userId)
+    .first<{ email: string; pending_email: string | null }>();
 }
 
 describe('an admin changing a user’s email', { timeout: 60_000 }, () => {
@@ -67,7 +70,12 @@ describe('an admin changing a user’s email', { timeout: 60_000 }, () => {
     const attacker = await createAccount();
     const puppet = await addUser(attacker.accountId, 'editor');
     await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?')
-      .bind((await env.CONTROL_DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(victim.userId).first<{ password_hash: string }>())!.password_hash, puppet.userId)
+      .bind(
+        (await env.CONTROL_DB.prepare('SELECT password_hash FROM users WHERE id = ?')
+          .bind(victim.userId)
+          .first<{ password_hash: string }>())!.password_hash,
+        puppet.userId,
+      )
       .run();
     const puppetEmail = await emailOf(puppet.userId);
     expect((await setEmail(attacker, puppet.userId, victimEmail.toUpperCase())).status).toBe(200);

@@ -4,7 +4,17 @@ import { sha256Hex } from '../../src/lib/crypto';
 import { hashPassword } from '../../src/services/identity/passwords';
 import { ACCOUNT_FAILURE_LIMIT, SIGN_IN_ATTEMPT_LIMIT } from '../../src/services/identity/sign-in';
 import { addUser, createAccount, type TestAccount } from '../helpers';
-import { cookieFrom, emailOf, freshIp, getPage, givePassword, PASSWORD, postForm, sessionsOf, spendSignInAttempts } from './sign-in-fixtures';
+import {
+  cookieFrom,
+  emailOf,
+  freshIp,
+  getPage,
+  givePassword,
+  PASSWORD,
+  postForm,
+  sessionsOf,
+  spendSignInAttempts,
+} from './sign-in-fixtures';
 
 let owner: TestAccount;
 let ownerEmail: string;
@@ -98,7 +108,15 @@ describe('the sign-in page', { timeout: 60_000 }, () => {
   });
 
   it('refuses a next path with a control character or a backslash, which a browser reads as another origin', async () => {
-    for (const next of ['/\t/evil.example', '/\n/evil.example', '/\r/evil.example', '/\u0000/evil.example', '/\\evil.example', '/x/..\\..\\evil', '/\\\t/evil']) {
+    for (const next of [
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/\r/evil.example',
+      '/\u0000/evil.example',
+      '/\\evil.example',
+      '/x/..\\..\\evil',
+      '/\\\t/evil',
+    ]) {
       const { email } = await signedUpUser();
       const res = await postForm('/login', { email, password: PASSWORD, next });
       expect(res.status).toBe(303);
@@ -131,9 +149,13 @@ describe('the sign-in page', { timeout: 60_000 }, () => {
 
   it('upgrades a stored hash made with weaker parameters at sign-in', async () => {
     const { user, email } = await signedUpUser();
-    await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await hashPassword(PASSWORD, { logN: 10, r: 8, p: 1 }), user.userId).run();
+    await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?')
+      .bind(await hashPassword(PASSWORD, { logN: 10, r: 8, p: 1 }), user.userId)
+      .run();
     expect((await postForm('/login', { email, password: PASSWORD })).status).toBe(303);
-    const row = await env.CONTROL_DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(user.userId).first<{ password_hash: string }>();
+    const row = await env.CONTROL_DB.prepare('SELECT password_hash FROM users WHERE id = ?')
+      .bind(user.userId)
+      .first<{ password_hash: string }>();
     expect(row!.password_hash).toMatch(/^\$scrypt\$ln=14,r=8,p=1\$/);
   });
 });
@@ -219,7 +241,9 @@ describe('one email on many accounts, each user with its own password', { timeou
     const email = `many-${Date.now()}@example.com`;
     const oldest = await sharing(email, 'Oldest Co');
     const ownPassword = 'the oldest user has this password';
-    await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await hashPassword(ownPassword), oldest.userId).run();
+    await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?')
+      .bind(await hashPassword(ownPassword), oldest.userId)
+      .run();
     for (let i = 0; i < 5; i++) await givePassword((await sharing(email, `Newer ${i} Co`)).userId);
     const res = await postForm('/login', { email, password: ownPassword });
     expect(res.status).toBe(303);
@@ -234,7 +258,9 @@ describe('one email on many accounts, each user with its own password', { timeou
     const mine = await sharing(email, 'Mine Co');
     const theirs = await sharing(email, 'Theirs Co');
     await givePassword(mine.userId);
-    await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await hashPassword('another password of theirs'), theirs.userId).run();
+    await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?')
+      .bind(await hashPassword('another password of theirs'), theirs.userId)
+      .run();
     await spendSignInAttempts(`signin:account:${theirs.accountId}`, ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_LIMIT);
     const res = await postForm('/login', { email, password: PASSWORD });
     expect(res.status).toBe(303);

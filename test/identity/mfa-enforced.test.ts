@@ -80,7 +80,9 @@ describe('turning mfa_enforced on (PUT /api/settings/account)', () => {
     const res = await api('PUT', '/api/settings/account', { token: open.token, body: { mfa_enforced: true } });
     expect(res.status).toBe(422);
     expect(res.json.error).toContain('Turn on two-factor authentication for yourself');
-    const row = await env.CONTROL_DB.prepare('SELECT mfa_enforced FROM accounts WHERE id = ?').bind(open.accountId).first<{ mfa_enforced: number }>();
+    const row = await env.CONTROL_DB.prepare('SELECT mfa_enforced FROM accounts WHERE id = ?')
+      .bind(open.accountId)
+      .first<{ mfa_enforced: number }>();
     expect(row?.mfa_enforced).toBe(0);
   });
 

@@ -91,7 +91,9 @@ describe('MFA enrolment at /settings/mfa', () => {
   it('stores backup codes only as hashes', async () => {
     const user = await addUser(owner.accountId, 'editor');
     const { backupCodes } = await enrol(await sessionFor(user), user.userId);
-    const rows = await env.CONTROL_DB.prepare('SELECT code_hash FROM mfa_backup_codes WHERE user_id = ?').bind(user.userId).all<{ code_hash: string }>();
+    const rows = await env.CONTROL_DB.prepare('SELECT code_hash FROM mfa_backup_codes WHERE user_id = ?')
+      .bind(user.userId)
+      .all<{ code_hash: string }>();
     expect(rows.results).toHaveLength(8);
     for (const row of rows.results) {
       expect(row.code_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -163,13 +165,17 @@ describe('backup codes and turning MFA off', () => {
     expect(res.status).toBe(303);
     expect(res.location).toBe('/login');
     expect(res.headers.get('Set-Cookie')).toMatch(/_signing_service_session=;/);
-    const left = await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?').bind(user.userId).first<{ n: number }>();
+    const left = await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?')
+      .bind(user.userId)
+      .first<{ n: number }>();
     expect(left?.n).toBe(0);
     expect((await getPage('/settings/mfa', elsewhere)).status).toBe(303);
     expect((await getPage('/settings/mfa', bystander)).status).toBe(200);
     const row = await userRow(user.userId);
     expect(row).toMatchObject({ mfa_secret: null, mfa_enabled_at: null });
-    const codes = await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM mfa_backup_codes WHERE user_id = ?').bind(user.userId).first<{ n: number }>();
+    const codes = await env.CONTROL_DB.prepare('SELECT count(*) AS n FROM mfa_backup_codes WHERE user_id = ?')
+      .bind(user.userId)
+      .first<{ n: number }>();
     expect(codes?.n).toBe(0);
   });
 });

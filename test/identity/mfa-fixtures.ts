@@ -22,7 +22,11 @@ export function getPage(path: string, session: Pick<TestSession, 'cookie'> | nul
 }
 
 /** A console form post from the page itself: same origin, the session's CSRF token in the form. */
-export function postForm(path: string, session: Pick<TestSession, 'cookie' | 'csrfToken'>, fields: Record<string, string>): Promise<PageResponse> {
+export function postForm(
+  path: string,
+  session: Pick<TestSession, 'cookie' | 'csrfToken'>,
+  fields: Record<string, string>,
+): Promise<PageResponse> {
   const body = new URLSearchParams({ csrf_token: session.csrfToken, ...fields }).toString();
   return send('POST', path, { ...session.cookie, Origin: 'https://api.test', 'Content-Type': 'application/x-www-form-urlencoded' }, body);
 }
@@ -53,7 +57,10 @@ export async function forgetLastStep(userId: number): Promise<void> {
 }
 
 /** Enrols a user through the pages and returns the secret and the 8 backup codes shown. */
-export async function enrol(session: Pick<TestSession, 'cookie' | 'csrfToken'>, userId: number): Promise<{ secret: string; backupCodes: string[] }> {
+export async function enrol(
+  session: Pick<TestSession, 'cookie' | 'csrfToken'>,
+  userId: number,
+): Promise<{ secret: string; backupCodes: string[] }> {
   const page = await getPage('/settings/mfa', session);
   if (page.status !== 200) throw new Error(`enrolment page answered ${page.status}`);
   const secret = secretOnPage(page.text);

@@ -21,7 +21,9 @@ describe('TOTP (src/services/identity/mfa.ts)', () => {
 
   it('builds the otpauth URI with the service as issuer and the email as label', () => {
     const uri = totpUri({ SERVICE_NAME: 'Signing Service' }, 'ada@example.com', RFC_SECRET);
-    expect(uri).toBe(`otpauth://totp/Signing%20Service:ada%40example.com?issuer=Signing%20Service&secret=${RFC_SECRET.base32}&algorithm=SHA1&digits=6&period=30`);
+    expect(uri).toBe(
+      `otpauth://totp/Signing%20Service:ada%40example.com?issuer=Signing%20Service&secret=${RFC_SECRET.base32}&algorithm=SHA1&digits=6&period=30`,
+    );
   });
 });
 

@@ -217,7 +217,9 @@ describe('throttling wrong codes', () => {
     const right = await postForm('/settings/mfa/disable', session, { code: totpCode(secret) });
     expect(right.status).toBe(429);
     expect(await stageOf(session.sessionId)).toBe('full');
-    const row = await env.CONTROL_DB.prepare('SELECT mfa_enabled_at FROM users WHERE id = ?').bind(user.userId).first<{ mfa_enabled_at: string | null }>();
+    const row = await env.CONTROL_DB.prepare('SELECT mfa_enabled_at FROM users WHERE id = ?')
+      .bind(user.userId)
+      .first<{ mfa_enabled_at: string | null }>();
     expect(row?.mfa_enabled_at).not.toBeNull();
   });
 });

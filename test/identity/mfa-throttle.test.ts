@@ -23,7 +23,8 @@ describe('throttledCodeCheck', { timeout: 60_000 }, () => {
 
   it('gives a right code its attempt back, so right codes never use up the budget', async () => {
     const { userId } = await createAccount();
-    for (let i = 0; i < MFA_FAILURE_LIMIT * 3; i++) expect(await throttledCodeCheck(controlDb(env), env, userId, async () => 'right')).toEqual({ ok: 'right' });
+    for (let i = 0; i < MFA_FAILURE_LIMIT * 3; i++)
+      expect(await throttledCodeCheck(controlDb(env), env, userId, async () => 'right')).toEqual({ ok: 'right' });
     const wrong = await throttledCodeCheck(controlDb(env), env, userId, async () => {
       throw new ApiError(422, 'That code is not right.');
     });

@@ -60,7 +60,10 @@ describe('authorized apps', () => {
     await oauthTokens(member, 'templates:read');
     const session = await sessionFor(member);
     const page = await request('GET', '/settings/apps', { headers: session.cookie });
-    const res = await request('POST', `/settings/apps/grants/${grantIdIn(page.text)}/revoke`, { headers: { ...session.cookie, 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' });
+    const res = await request('POST', `/settings/apps/grants/${grantIdIn(page.text)}/revoke`, {
+      headers: { ...session.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -99,9 +102,20 @@ describe('OAuth clients registered by an admin', () => {
     const member = await addUser(owner.accountId, 'editor');
     const { challenge, verifier } = await pkce();
     const memberSession = await sessionFor(member);
-    const allow = await post(memberSession, '/oauth/authorize', { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256', decision: 'allow' });
+    const allow = await post(memberSession, '/oauth/authorize', {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: 'templates:read',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      decision: 'allow',
+    });
     const code = new URL(allow.location!).searchParams.get('code')!;
-    const tokens = await request('POST', '/oauth/token', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier }) });
+    const tokens = await request('POST', '/oauth/token', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier }),
+    });
     expect(tokens.status).toBe(200);
     expect((await post(session, `/settings/apps/clients/${id}/delete`, {})).status).toBe(303);
     expect((await api('GET', '/api/templates', { token: null, headers: bearer(tokens.json.access_token) })).status).toBe(401);
@@ -113,9 +127,20 @@ describe('OAuth clients registered by an admin', () => {
     const clientId = created.text.match(/oci_[0-9A-Za-z]{40}/)![0];
     const stranger = await createAccount();
     const { challenge } = await pkce();
-    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256' }), {
-      headers: (await sessionFor(stranger)).cookie,
-    });
+    const res = await request(
+      'GET',
+      authorizeQuery({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+      {
+        headers: (await sessionFor(stranger)).cookie,
+      },
+    );
     expect(res.status).toBe(403);
     expect(res.text).toContain('another account');
   });

@@ -15,7 +15,6 @@ beforeAll(async () => {
   other = await createAccount();
 });
 
-
 describe('an OAuth bearer on /api', () => {
   it('reads templates with templates:read', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
@@ -32,7 +31,9 @@ describe('an OAuth bearer on /api', () => {
 
   it('is refused once expired, with a sentence naming the refresh token', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
-    await env.CONTROL_DB.prepare("UPDATE oauth_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'access' AND grant_id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)")
+    await env.CONTROL_DB.prepare(
+      "UPDATE oauth_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'access' AND grant_id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)",
+    )
       .bind(await sha256(tokens.access_token))
       .run();
     const res = await api('GET', '/api/templates', { token: null, headers: bearer(tokens.access_token) });
@@ -42,7 +43,9 @@ describe('an OAuth bearer on /api', () => {
 
   it('is refused once expired with a WWW-Authenticate Bearer invalid_token challenge (RFC 6750 §3)', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
-    await env.CONTROL_DB.prepare("UPDATE oauth_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'access' AND grant_id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)")
+    await env.CONTROL_DB.prepare(
+      "UPDATE oauth_tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'access' AND grant_id = (SELECT grant_id FROM oauth_tokens WHERE token_hash = ?)",
+    )
       .bind(await sha256(tokens.access_token))
       .run();
     const res = await api('GET', '/api/templates', { token: null, headers: bearer(tokens.access_token) });
@@ -107,7 +110,8 @@ describe('an OAuth bearer on /api', () => {
     const member = await addUser(owner.accountId, 'editor');
     const tokens = await oauthTokens(member, 'users:read');
     const statuses: number[] = [];
-    for (let i = 0; i < 121; i += 1) statuses.push((await api('GET', '/api/user', { token: null, headers: bearer(tokens.access_token) })).status);
+    for (let i = 0; i < 121; i += 1)
+      statuses.push((await api('GET', '/api/user', { token: null, headers: bearer(tokens.access_token) })).status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(120);
     expect(statuses[120]).toBe(429);
     expect((await api('GET', '/api/user', { token: member.token })).status).toBe(200);
@@ -115,9 +119,16 @@ describe('an OAuth bearer on /api', () => {
 
   it('records the application as the actor in the audit trail', async () => {
     const tokens = await oauthTokens(owner, 'account:write');
-    const res = await api('PUT', '/api/settings/account', { token: null, headers: bearer(tokens.access_token), body: { timezone: 'Europe/Paris' } });
+    const res = await api('PUT', '/api/settings/account', {
+      token: null,
+      headers: bearer(tokens.access_token),
+      body: { timezone: 'Europe/Paris' },
+    });
     expect(res.status).toBe(200);
-    const row = await (await shardOf(owner.accountId)).prepare('SELECT actor, access_token_id FROM audit_events WHERE account_id = ? ORDER BY id DESC LIMIT 1').bind(owner.accountId).first();
+    const row = await (await shardOf(owner.accountId))
+      .prepare('SELECT actor, access_token_id FROM audit_events WHERE account_id = ? ORDER BY id DESC LIMIT 1')
+      .bind(owner.accountId)
+      .first();
     expect(row).toMatchObject({ actor: 'oauth:Agent Smith', access_token_id: null });
   });
 });
@@ -128,7 +139,18 @@ describe('scopes bounded by the user’s role', () => {
     const client = await publicClient();
     const session = await sessionFor(viewer);
     const { challenge } = await pkce();
-    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read templates:write', code_challenge: challenge, code_challenge_method: 'S256' }), { headers: session.cookie });
+    const res = await request(
+      'GET',
+      authorizeQuery({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read templates:write',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+      { headers: session.cookie },
+    );
     expect(res.status).toBe(200);
     const refused = res.text.slice(res.text.indexOf('id="refused-scopes"'));
     expect(refused).toContain('templates:write');
@@ -144,7 +166,11 @@ describe('scopes bounded by the user’s role', () => {
     const editor = await addUser(owner.accountId, 'editor');
     const tokens = await oauthTokens(editor, 'templates:write account:write');
     expect(tokens.scope).toBe('templates:write');
-    const res = await api('PUT', '/api/settings/account', { token: null, headers: bearer(tokens.access_token), body: { timezone: 'Europe/Paris' } });
+    const res = await api('PUT', '/api/settings/account', {
+      token: null,
+      headers: bearer(tokens.access_token),
+      body: { timezone: 'Europe/Paris' },
+    });
     expect(res.status).toBe(403);
   });
 
@@ -153,7 +179,18 @@ describe('scopes bounded by the user’s role', () => {
     const client = await publicClient();
     const session = await sessionFor(viewer);
     const { challenge } = await pkce();
-    const res = await decide(session, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:write', code_challenge: challenge, code_challenge_method: 'S256' }, 'allow');
+    const res = await decide(
+      session,
+      {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:write',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      'allow',
+    );
     expect(new URL(res.location!).searchParams.get('error')).toBe('invalid_scope');
   });
 });

@@ -48,20 +48,34 @@ describe('discovery', () => {
     const res = await request('GET', '/api/openapi.json');
     expect(res.json.components.securitySchemes.OAuth2).toMatchObject({
       type: 'oauth2',
-      flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: expect.objectContaining({ 'templates:read': expect.any(String) }) } },
+      flows: {
+        authorizationCode: {
+          authorizationUrl: '/oauth/authorize',
+          tokenUrl: '/oauth/token',
+          scopes: expect.objectContaining({ 'templates:read': expect.any(String) }),
+        },
+      },
     });
   });
 });
 
 describe('cross-origin clients', () => {
   it('answers a CORS preflight of the token endpoint from any origin', async () => {
-    const res = await request('OPTIONS', '/oauth/token', { headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } });
+    const res = await request('OPTIONS', '/oauth/token', {
+      headers: {
+        Origin: 'https://agent.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type',
+      },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
   });
 
   it('does not open the consent endpoint to other origins', async () => {
-    const res = await request('OPTIONS', '/oauth/authorize', { headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' } });
+    const res = await request('OPTIONS', '/oauth/authorize', {
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(res.headers.get('Access-Control-Allow-Origin')).toBeNull();
   });
 });
@@ -70,7 +84,12 @@ describe('dynamic client registration', () => {
   it('registers a public client and answers 201 with its client_id and metadata', async () => {
     const res = await registerClient();
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ client_id: expect.stringMatching(/^oci_/), client_name: 'Agent Smith', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    expect(res.json).toMatchObject({
+      client_id: expect.stringMatching(/^oci_/),
+      client_name: 'Agent Smith',
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'none',
+    });
     expect(res.json.client_secret).toBeUndefined();
   });
 
@@ -117,7 +136,18 @@ describe('the authorization endpoint', () => {
     const client = await publicClient();
     const { challenge } = await pkce();
     const session = await sessionFor(owner);
-    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: 'https://evil.example/cb', scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256' }), { headers: session.cookie });
+    const res = await request(
+      'GET',
+      authorizeQuery({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: 'https://evil.example/cb',
+        scope: 'templates:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+      { headers: session.cookie },
+    );
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
     expect(res.text).toContain('does not exactly match');
@@ -132,7 +162,16 @@ describe('the authorization endpoint', () => {
 
   it('redirects with invalid_request when PKCE is missing', async () => {
     const client = await publicClient();
-    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', state: 's1' }));
+    const res = await request(
+      'GET',
+      authorizeQuery({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read',
+        state: 's1',
+      }),
+    );
     expect(res.status).toBe(302);
     const location = new URL(res.location!);
     expect(location.origin + location.pathname).toBe(REDIRECT_URI);
@@ -142,21 +181,48 @@ describe('the authorization endpoint', () => {
 
   it('redirects with invalid_request for the plain PKCE method', async () => {
     const client = await publicClient();
-    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }));
+    const res = await request(
+      'GET',
+      authorizeQuery({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read',
+        code_challenge: 'a'.repeat(43),
+        code_challenge_method: 'plain',
+      }),
+    );
     expect(new URL(res.location!).searchParams.get('error')).toBe('invalid_request');
   });
 
   it('redirects with invalid_scope for an unknown scope', async () => {
     const client = await publicClient();
     const { challenge } = await pkce();
-    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read everything', code_challenge: challenge, code_challenge_method: 'S256' }));
+    const res = await request(
+      'GET',
+      authorizeQuery({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read everything',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     expect(new URL(res.location!).searchParams.get('error')).toBe('invalid_scope');
   });
 
   it('sends a visitor who is not signed in to /login and back', async () => {
     const client = await publicClient();
     const { challenge } = await pkce();
-    const path = authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256' });
+    const path = authorizeQuery({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope: 'templates:read',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     const res = await request('GET', path);
     expect(res.status).toBe(303);
     expect(res.location).toBe(`/login?next=${encodeURIComponent(path)}`);
@@ -166,7 +232,18 @@ describe('the authorization endpoint', () => {
     const client = await publicClient({ client_name: 'Report Bot' });
     const { challenge } = await pkce();
     const session = await sessionFor(owner);
-    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read submissions:read', code_challenge: challenge, code_challenge_method: 'S256' }), { headers: session.cookie });
+    const res = await request(
+      'GET',
+      authorizeQuery({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read submissions:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+      { headers: session.cookie },
+    );
     expect(res.status).toBe(200);
     expect(res.text).toContain('Report Bot');
     expect(res.text).toContain('127.0.0.1:8976');
@@ -180,8 +257,23 @@ describe('the authorization endpoint', () => {
     const client = await publicClient();
     const { challenge } = await pkce();
     const session = await sessionFor(owner);
-    const res = await request('GET', authorizeQuery({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256' }), { headers: session.cookie });
-    const formAction = res.headers.get('Content-Security-Policy')!.split(';').map((part) => part.trim()).find((part) => part.startsWith('form-action'));
+    const res = await request(
+      'GET',
+      authorizeQuery({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+      { headers: session.cookie },
+    );
+    const formAction = res.headers
+      .get('Content-Security-Policy')!
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => part.startsWith('form-action'));
     expect(formAction).toBe("form-action 'self' http://127.0.0.1:8976");
   });
 
@@ -189,7 +281,19 @@ describe('the authorization endpoint', () => {
     const client = await publicClient();
     const session = await sessionFor(owner);
     const { challenge } = await pkce();
-    const res = await decide(session, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', state: 'abc', code_challenge: challenge, code_challenge_method: 'S256' }, 'allow');
+    const res = await decide(
+      session,
+      {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read',
+        state: 'abc',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      'allow',
+    );
     expect(res.status).toBe(303);
     const location = new URL(res.location!);
     expect(location.searchParams.get('code')).toMatch(/^oac_/);
@@ -201,7 +305,18 @@ describe('the authorization endpoint', () => {
     const client = await publicClient();
     const session = await sessionFor(owner);
     const { challenge } = await pkce();
-    const res = await decide(session, { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256' }, 'deny');
+    const res = await decide(
+      session,
+      {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      'deny',
+    );
     expect(new URL(res.location!).searchParams.get('error')).toBe('access_denied');
   });
 
@@ -211,7 +326,15 @@ describe('the authorization endpoint', () => {
     const { challenge } = await pkce();
     const res = await request('POST', '/oauth/authorize', {
       headers: { ...session.cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: form({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256', decision: 'allow' }),
+      body: form({
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope: 'templates:read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        decision: 'allow',
+      }),
     });
     expect(res.status).toBe(403);
     expect(res.location).toBeNull();
@@ -231,7 +354,13 @@ describe('the token endpoint', () => {
     const flow = await authorizedCode(owner, 'templates:read');
     const res = await exchange(flow);
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ access_token: expect.stringMatching(/^oat_/), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^ort_/), scope: 'templates:read' });
+    expect(res.json).toMatchObject({
+      access_token: expect.stringMatching(/^oat_/),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^ort_/),
+      scope: 'templates:read',
+    });
     expect(res.headers.get('Cache-Control')).toBe('no-store');
   });
 
@@ -243,14 +372,20 @@ describe('the token endpoint', () => {
 
   it('refuses an expired code', async () => {
     const flow = await authorizedCode(owner, 'templates:read');
-    await env.CONTROL_DB.prepare("UPDATE oauth_codes SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = ? AND used_at IS NULL").bind(owner.userId).run();
+    await env.CONTROL_DB.prepare("UPDATE oauth_codes SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = ? AND used_at IS NULL")
+      .bind(owner.userId)
+      .run();
     const res = await exchange(flow);
     expect(res.json.error).toBe('invalid_grant');
   });
 
   it('refuses a code whose grant was revoked before the exchange', async () => {
     const flow = await authorizedCode(owner, 'templates:read');
-    await env.CONTROL_DB.prepare("UPDATE oauth_grants SET revoked_at = '2026-01-01T00:00:00.000Z' WHERE id = (SELECT grant_id FROM oauth_codes WHERE used_at IS NULL AND user_id = ? ORDER BY id DESC LIMIT 1)").bind(owner.userId).run();
+    await env.CONTROL_DB.prepare(
+      "UPDATE oauth_grants SET revoked_at = '2026-01-01T00:00:00.000Z' WHERE id = (SELECT grant_id FROM oauth_codes WHERE used_at IS NULL AND user_id = ? ORDER BY id DESC LIMIT 1)",
+    )
+      .bind(owner.userId)
+      .run();
     const res = await exchange(flow);
     expect(res.json.error).toBe('invalid_grant');
   });
@@ -314,7 +449,11 @@ describe('the token endpoint', () => {
 
   it('rotates the refresh token: the new pair works', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
-    const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id });
+    const res = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client.client_id,
+    });
     expect(res.status).toBe(200);
     expect(res.json.refresh_token).not.toBe(tokens.refresh_token);
     expect((await api('GET', '/api/templates', { token: null, headers: bearer(res.json.access_token) })).status).toBe(200);
@@ -322,20 +461,36 @@ describe('the token endpoint', () => {
 
   it('revokes the grant when a used refresh token is presented again', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
-    const rotated = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id });
-    const reuse = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id });
+    const rotated = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client.client_id,
+    });
+    const reuse = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client.client_id,
+    });
     expect(reuse.status).toBe(400);
     expect(reuse.json.error).toBe('invalid_grant');
     const call = await api('GET', '/api/templates', { token: null, headers: bearer(rotated.json.access_token) });
     expect(call.status).toBe(401);
     expect(call.json.message).toContain('revoked');
-    const again = await tokenRequest({ grant_type: 'refresh_token', refresh_token: rotated.json.refresh_token, client_id: tokens.client.client_id });
+    const again = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: rotated.json.refresh_token,
+      client_id: tokens.client.client_id,
+    });
     expect(again.json.error).toBe('invalid_grant');
   });
 
   it('lets exactly one of two concurrent refreshes of one token succeed', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
-    const results = await Promise.all([1, 2].map(() => tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id })));
+    const results = await Promise.all(
+      [1, 2].map(() =>
+        tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id }),
+      ),
+    );
     expect(results.map((res) => res.status).sort()).toEqual([200, 400]);
   });
 
@@ -343,21 +498,39 @@ describe('the token endpoint', () => {
     const member = await addUser(owner.accountId, 'editor');
     const tokens = await oauthTokens(member, 'templates:read');
     await api('DELETE', `/api/users/${member.userId}`, { token: owner.token });
-    const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id });
+    const res = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client.client_id,
+    });
     expect(res.json).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('removed') });
   });
 
   it('refuses a refresh that widens the scope and leaves the refresh token usable', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
-    const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id, scope: 'templates:read templates:write' });
+    const res = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client.client_id,
+      scope: 'templates:read templates:write',
+    });
     expect(res.json.error).toBe('invalid_scope');
-    const retry = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id });
+    const retry = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client.client_id,
+    });
     expect(retry.status).toBe(200);
   });
 
   it('narrows the scope of a refresh when asked', async () => {
     const tokens = await oauthTokens(owner, 'templates:read submissions:read');
-    const res = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client.client_id, scope: 'templates:read' });
+    const res = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client.client_id,
+      scope: 'templates:read',
+    });
     expect(res.json.scope).toBe('templates:read');
     expect((await api('GET', '/api/submissions', { token: null, headers: bearer(res.json.access_token) })).status).toBe(403);
   });
@@ -373,20 +546,29 @@ describe('the token endpoint', () => {
 describe('revocation', () => {
   it('answers 200 for an unknown token', async () => {
     const client = await publicClient();
-    const res = await request('POST', '/oauth/revoke', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ token: 'oat_unknown', client_id: client.client_id }) });
+    const res = await request('POST', '/oauth/revoke', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ token: 'oat_unknown', client_id: client.client_id }),
+    });
     expect(res.status).toBe(200);
   });
 
   it('makes a revoked access token answer 401 on /api', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
-    const res = await request('POST', '/oauth/revoke', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ token: tokens.access_token, token_type_hint: 'access_token', client_id: tokens.client.client_id }) });
+    const res = await request('POST', '/oauth/revoke', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ token: tokens.access_token, token_type_hint: 'access_token', client_id: tokens.client.client_id }),
+    });
     expect(res.status).toBe(200);
     expect((await api('GET', '/api/templates', { token: null, headers: bearer(tokens.access_token) })).status).toBe(401);
   });
 
   it('revokes the whole grant with its refresh token', async () => {
     const tokens = await oauthTokens(owner, 'templates:read');
-    await request('POST', '/oauth/revoke', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form({ token: tokens.refresh_token, client_id: tokens.client.client_id }) });
+    await request('POST', '/oauth/revoke', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form({ token: tokens.refresh_token, client_id: tokens.client.client_id }),
+    });
     expect((await api('GET', '/api/templates', { token: null, headers: bearer(tokens.access_token) })).status).toBe(401);
   });
 });

@@ -29,7 +29,9 @@ async function invite(): Promise<{ id: number; email: string; link: string; toke
 }
 
 async function passwordHashOf(userId: number): Promise<string | null> {
-  const row = await env.CONTROL_DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(userId).first<{ password_hash: string | null }>();
+  const row = await env.CONTROL_DB.prepare('SELECT password_hash FROM users WHERE id = ?')
+    .bind(userId)
+    .first<{ password_hash: string | null }>();
   return row!.password_hash;
 }
 
@@ -48,7 +50,9 @@ describe('invitations', { timeout: 60_000 }, () => {
   it('emails the admin a partner creates the same link', async () => {
     const account = await partnerApi('POST', '/accounts', { body: { name: 'Partner Made' } });
     const email = `partner-admin-${Date.now()}@example.com`;
-    const res = await partnerApi('POST', `/accounts/${account.json.id}/access_tokens`, { body: { email, name: 'Owner', token_name: 'bootstrap' } });
+    const res = await partnerApi('POST', `/accounts/${account.json.id}/access_tokens`, {
+      body: { email, name: 'Owner', token_name: 'bootstrap' },
+    });
     expect(res.status).toBe(201);
     expect(await messagesTo(email, 'password_invite')).toHaveLength(1);
   });
@@ -66,7 +70,11 @@ describe('invitations', { timeout: 60_000 }, () => {
   it('refuses a link that was used already', async () => {
     const { token } = await invite();
     expect((await postForm('/password/set', { token, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD })).status).toBe(303);
-    const again = await postForm('/password/set', { token, password: 'yet another long password', password_confirmation: 'yet another long password' });
+    const again = await postForm('/password/set', {
+      token,
+      password: 'yet another long password',
+      password_confirmation: 'yet another long password',
+    });
     expect(again.status).toBe(410);
     expect(again.text).toContain('already been used');
     expect((await getPage(`/password/set?token=${token}`)).status).toBe(410);
@@ -102,7 +110,9 @@ describe('invitations', { timeout: 60_000 }, () => {
 
   it('refuses an invitation link older than 7 days', async () => {
     const { token } = await invite();
-    await env.CONTROL_DB.prepare("UPDATE password_tokens SET expires_at = ? WHERE purpose = 'invite' AND used_at IS NULL").bind(new Date(Date.now() - 1000).toISOString()).run();
+    await env.CONTROL_DB.prepare("UPDATE password_tokens SET expires_at = ? WHERE purpose = 'invite' AND used_at IS NULL")
+      .bind(new Date(Date.now() - 1000).toISOString())
+      .run();
     expect((await getPage(`/password/set?token=${token}`)).status).toBe(410);
   });
 });
@@ -147,7 +157,9 @@ describe('password reset', { timeout: 60_000 }, () => {
       return sent;
     });
     const token = /password\/set\?token=([0-9A-Za-z]{43})/.exec(mail.text)![1];
-    const row = await env.CONTROL_DB.prepare('SELECT expires_at, created_at FROM password_tokens WHERE user_id = ? AND purpose = ?').bind(user.userId, 'reset').first<{ expires_at: string; created_at: string }>();
+    const row = await env.CONTROL_DB.prepare('SELECT expires_at, created_at FROM password_tokens WHERE user_id = ? AND purpose = ?')
+      .bind(user.userId, 'reset')
+      .first<{ expires_at: string; created_at: string }>();
     expect(Date.parse(row!.expires_at) - Date.parse(row!.created_at)).toBe(60 * 60 * 1000);
     const res = await postForm('/password/set', { token, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
     expect(res.status).toBe(303);
@@ -166,7 +178,9 @@ describe('password reset', { timeout: 60_000 }, () => {
       return both;
     });
     const tokens = sent.map((m) => /token=([0-9A-Za-z]{43})/.exec(m.text)![1]);
-    expect((await postForm('/password/set', { token: tokens[1], password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD })).status).toBe(303);
+    expect(
+      (await postForm('/password/set', { token: tokens[1], password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD })).status,
+    ).toBe(303);
     expect((await getPage(`/password/set?token=${tokens[0]}`)).status).toBe(410);
   });
 });
@@ -176,16 +190,25 @@ describe('the control database cron steps', () => {
     const user = await createAccount();
     const live = await sessionFor(user);
     const old = await sessionFor(user, { now: Date.now() - 31 * 60 * 1000 });
-    const insert = 'INSERT INTO password_tokens (token_hash, account_id, user_id, purpose, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id';
+    const insert =
+      'INSERT INTO password_tokens (token_hash, account_id, user_id, purpose, expires_at, used_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id';
     const future = new Date(Date.now() + 3600_000).toISOString();
-    const unused = await env.CONTROL_DB.prepare(insert).bind(`live-${Date.now()}`, user.accountId, user.userId, 'reset', future, null).first<{ id: number }>();
-    const used = await env.CONTROL_DB.prepare(insert).bind(`used-${Date.now()}`, user.accountId, user.userId, 'reset', future, new Date().toISOString()).first<{ id: number }>();
-    const expired = await env.CONTROL_DB.prepare(insert).bind(`expired-${Date.now()}`, user.accountId, user.userId, 'invite', new Date(Date.now() - 1000).toISOString(), null).first<{ id: number }>();
+    const unused = await env.CONTROL_DB.prepare(insert)
+      .bind(`live-${Date.now()}`, user.accountId, user.userId, 'reset', future, null)
+      .first<{ id: number }>();
+    const used = await env.CONTROL_DB.prepare(insert)
+      .bind(`used-${Date.now()}`, user.accountId, user.userId, 'reset', future, new Date().toISOString())
+      .first<{ id: number }>();
+    const expired = await env.CONTROL_DB.prepare(insert)
+      .bind(`expired-${Date.now()}`, user.accountId, user.userId, 'invite', new Date(Date.now() - 1000).toISOString(), null)
+      .first<{ id: number }>();
     const control = createDb(env.CONTROL_DB);
     for (const step of CONTROL_CRON_STEPS) await step.run(control, Date.now());
     expect((await sessionsOf(user.userId)).map((s) => s.id)).toEqual([live.sessionId]);
     expect(old.sessionId).not.toBe(live.sessionId);
-    const left = await env.CONTROL_DB.prepare('SELECT id FROM password_tokens WHERE id IN (?, ?, ?)').bind(unused!.id, used!.id, expired!.id).all<{ id: number }>();
+    const left = await env.CONTROL_DB.prepare('SELECT id FROM password_tokens WHERE id IN (?, ?, ?)')
+      .bind(unused!.id, used!.id, expired!.id)
+      .all<{ id: number }>();
     expect(left.results.map((r) => r.id)).toEqual([unused!.id]);
   });
 });
@@ -198,10 +221,15 @@ describe('the stored invitation email', () => {
     const { token, email } = await invite();
     const shard = await shardOf(admin.accountId);
     const db = createDb(shard);
-    const { id } = (await shard.prepare("SELECT id FROM messages WHERE kind = 'password_invite' AND recipient = ?").bind(email).first<{ id: number }>())!;
+    const { id } = (await shard
+      .prepare("SELECT id FROM messages WHERE kind = 'password_invite' AND recipient = ?")
+      .bind(email)
+      .first<{ id: number }>())!;
     // The test queue delivered it to the development outbox, which keeps it (it is the inbox there).
     await shard.prepare("UPDATE messages SET status = 'queued' WHERE id = ?").bind(id).run();
-    expect(await deliverMessage(db, { ...env, MAIL_TRANSPORT: 'cloudflare', MAIL_FROM: 'no-reply@sign.test' }, id)).toEqual({ status: 'sent' });
+    expect(await deliverMessage(db, { ...env, MAIL_TRANSPORT: 'cloudflare', MAIL_FROM: 'no-reply@sign.test' }, id)).toEqual({
+      status: 'sent',
+    });
     const stored = (await getMessage(db, id))!;
     expect(stored.text).not.toContain(token);
     expect(stored.html).not.toContain(token);
@@ -217,7 +245,9 @@ describe('setting a password through a link', { timeout: 60_000 }, () => {
     const control = createDb(env.CONTROL_DB);
     expect(token).toHaveLength(43);
     await setUserPassword(control, { id }, 'the first long password', { viaToken: row!.id });
-    await expect(setUserPassword(control, { id }, 'the second long password', { viaToken: row!.id })).rejects.toMatchObject({ status: 409 });
+    await expect(setUserPassword(control, { id }, 'the second long password', { viaToken: row!.id })).rejects.toMatchObject({
+      status: 409,
+    });
     const { verifyPassword } = await import('../../src/services/identity/passwords');
     const stored = await env.CONTROL_DB.prepare('SELECT password_hash FROM users WHERE id = ?').bind(id).first<{ password_hash: string }>();
     expect((await verifyPassword('the first long password', stored!.password_hash)).ok).toBe(true);

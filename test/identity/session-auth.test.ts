@@ -19,14 +19,22 @@ describe('the console session cookie on /api', () => {
 
   it('refuses a change without the CSRF token, naming it', async () => {
     const session = await sessionFor(owner);
-    const res = await api('PUT', '/api/settings/account', { token: null, headers: { ...session.cookie, Origin: 'https://api.test' }, body: { name: 'Renamed' } });
+    const res = await api('PUT', '/api/settings/account', {
+      token: null,
+      headers: { ...session.cookie, Origin: 'https://api.test' },
+      body: { name: 'Renamed' },
+    });
     expect(res.status).toBe(403);
     expect(res.json.error).toContain('X-CSRF-Token');
   });
 
   it('refuses a change from another origin even with the CSRF token', async () => {
     const session = await sessionFor(owner);
-    const res = await api('PUT', '/api/settings/account', { token: null, headers: { ...session.console, Origin: 'https://evil.example' }, body: { name: 'Renamed' } });
+    const res = await api('PUT', '/api/settings/account', {
+      token: null,
+      headers: { ...session.console, Origin: 'https://evil.example' },
+      body: { name: 'Renamed' },
+    });
     expect(res.status).toBe(403);
   });
 
@@ -35,7 +43,10 @@ describe('the console session cookie on /api', () => {
     const res = await api('PUT', '/api/settings/account', { token: null, headers: session.console, body: { timezone: 'Europe/Berlin' } });
     expect(res.status).toBe(200);
     const shard = await shardOf(owner.accountId);
-    const row = await shard.prepare('SELECT actor, access_token_id FROM audit_events WHERE account_id = ? ORDER BY id DESC LIMIT 1').bind(owner.accountId).first();
+    const row = await shard
+      .prepare('SELECT actor, access_token_id FROM audit_events WHERE account_id = ? ORDER BY id DESC LIMIT 1')
+      .bind(owner.accountId)
+      .first();
     expect(row).toMatchObject({ actor: expect.stringMatching(/@example\.com$/), access_token_id: null });
   });
 

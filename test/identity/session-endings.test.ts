@@ -93,7 +93,12 @@ describe('changing the password at /settings/password', { timeout: 60_000 }, () 
     const current = await sessionFor(user);
     const res = await postForm(
       '/settings/password',
-      { csrf_token: current.csrfToken, current_password: 'not my password at all', password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      {
+        csrf_token: current.csrfToken,
+        current_password: 'not my password at all',
+        password: NEW_PASSWORD,
+        password_confirmation: NEW_PASSWORD,
+      },
       { headers: current.cookie },
     );
     expect(res.status).toBe(422);
@@ -105,7 +110,11 @@ describe('changing the password at /settings/password', { timeout: 60_000 }, () 
     const user = await createAccount();
     await givePassword(user.userId);
     const current = await sessionFor(user);
-    const res = await postForm('/settings/password', { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD }, { headers: current.cookie });
+    const res = await postForm(
+      '/settings/password',
+      { current_password: PASSWORD, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      { headers: current.cookie },
+    );
     expect(res.status).toBe(403);
     const row = await env.CONTROL_DB.prepare('SELECT password_changed_at FROM users WHERE id = ?').bind(user.userId).first();
     expect(row).toEqual({ password_changed_at: null });

@@ -10,7 +10,9 @@ let storedHash: Promise<string> | undefined;
 /** Gives a user PASSWORD (one scrypt per test file, shared by every user). */
 export async function givePassword(userId: number): Promise<void> {
   storedHash ??= hashPassword(PASSWORD);
-  await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await storedHash, userId).run();
+  await env.CONTROL_DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?')
+    .bind(await storedHash, userId)
+    .run();
 }
 
 export async function emailOf(userId: number): Promise<string> {
@@ -36,15 +38,35 @@ export async function postForm(
   const response = await SELF.fetch(`https://api.test${path}`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://api.test', 'CF-Connecting-IP': options.ip ?? freshIp(), ...options.headers },
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Origin: 'https://api.test',
+      'CF-Connecting-IP': options.ip ?? freshIp(),
+      ...options.headers,
+    },
     body: new URLSearchParams(fields).toString(),
   });
-  return { status: response.status, location: response.headers.get('Location'), setCookie: response.headers.get('Set-Cookie') ?? '', text: await response.text(), headers: response.headers };
+  return {
+    status: response.status,
+    location: response.headers.get('Location'),
+    setCookie: response.headers.get('Set-Cookie') ?? '',
+    text: await response.text(),
+    headers: response.headers,
+  };
 }
 
 export async function getPage(path: string, headers: Record<string, string> = {}): Promise<FormResponse> {
-  const response = await SELF.fetch(`https://api.test${path}`, { redirect: 'manual', headers: { 'CF-Connecting-IP': freshIp(), ...headers } });
-  return { status: response.status, location: response.headers.get('Location'), setCookie: response.headers.get('Set-Cookie') ?? '', text: await response.text(), headers: response.headers };
+  const response = await SELF.fetch(`https://api.test${path}`, {
+    redirect: 'manual',
+    headers: { 'CF-Connecting-IP': freshIp(), ...headers },
+  });
+  return {
+    status: response.status,
+    location: response.headers.get('Location'),
+    setCookie: response.headers.get('Set-Cookie') ?? '',
+    text: await response.text(),
+    headers: response.headers,
+  };
 }
 
 /** The session cookie a response set, as the `Cookie` header to send back. */
@@ -56,7 +78,9 @@ export function cookieFrom(response: FormResponse): Record<string, string> {
 }
 
 export async function sessionsOf(userId: number): Promise<{ id: number; stage: string }[]> {
-  const rows = await env.CONTROL_DB.prepare('SELECT id, stage FROM sessions WHERE user_id = ? ORDER BY id').bind(userId).all<{ id: number; stage: string }>();
+  const rows = await env.CONTROL_DB.prepare('SELECT id, stage FROM sessions WHERE user_id = ? ORDER BY id')
+    .bind(userId)
+    .all<{ id: number; stage: string }>();
   return rows.results;
 }
 

@@ -36,7 +36,10 @@ let payer: TestAccount;
 
 beforeAll(async () => {
   payer = await createAccount();
-  const settings = await api('PUT', '/api/settings/payments', { token: payer.token, body: { stripe_secret_key: `sk_test_streamed${payer.accountId}`, stripe_webhook_secret: 'whsec_streamedBodies1' } });
+  const settings = await api('PUT', '/api/settings/payments', {
+    token: payer.token,
+    body: { stripe_secret_key: `sk_test_streamed${payer.accountId}`, stripe_webhook_secret: 'whsec_streamedBodies1' },
+  });
   expect(settings.status).toBe(200);
 });
 
@@ -52,14 +55,20 @@ describe('a chunked body without Content-Length past the cap', { timeout: 60_000
   it('is refused on POST /oauth/register with 413 and an RFC 7591 error', async () => {
     const res = await postChunked('/oauth/register', 'application/json', 256 * 1024);
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_client_metadata', error_description: 'The client metadata is limited to 64 KB.' });
+    expect(JSON.parse(res.text)).toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description: 'The client metadata is limited to 64 KB.',
+    });
   });
 
   for (const path of ['/oauth/token', '/oauth/revoke']) {
     it(`is refused on POST ${path} with 413 and an RFC 6749 error`, async () => {
       const res = await postChunked(path, FORM, 64 * 1024);
       expect(res.status).toBe(413);
-      expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_request', error_description: 'The request body is limited to 16384 bytes.' });
+      expect(JSON.parse(res.text)).toMatchObject({
+        error: 'invalid_request',
+        error_description: 'The request body is limited to 16384 bytes.',
+      });
     });
   }
 
@@ -70,7 +79,9 @@ describe('a chunked body without Content-Length past the cap', { timeout: 60_000
   });
 
   it("is refused on an account's Stripe payments webhook with 413 and a sentence", async () => {
-    const res = await postChunked(`/api/payments/webhook/${payer.accountId}`, 'application/json', 2 * 1024 * 1024, { 'Stripe-Signature': 't=1,v1=00' });
+    const res = await postChunked(`/api/payments/webhook/${payer.accountId}`, 'application/json', 2 * 1024 * 1024, {
+      'Stripe-Signature': 't=1,v1=00',
+    });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.text).error).toContain('The webhook body is larger than 1 MB');
   });

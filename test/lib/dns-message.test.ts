@@ -14,9 +14,27 @@ describe('encodeQuery', () => {
   it('writes one recursive question with id 0, as RFC 8484 recommends for caching', () => {
     const query = encodeQuery('Hooks.Example.', DNS_TYPE.AAAA);
     expect([...query]).toEqual([
-      0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0,
-      5, ...new TextEncoder().encode('hooks'), 7, ...new TextEncoder().encode('example'), 0,
-      0, 28, 0, 1,
+      0,
+      0,
+      1,
+      0,
+      0,
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      5,
+      ...new TextEncoder().encode('hooks'),
+      7,
+      ...new TextEncoder().encode('example'),
+      0,
+      0,
+      28,
+      0,
+      1,
     ]);
     expect(base64UrlEncode(query)).not.toMatch(/[+/=]/);
   });

@@ -20,7 +20,15 @@ describe('signing slugs', () => {
   });
 
   it('finds no account in a slug of another shape', () => {
-    for (const slug of ['', 'short', 'a'.repeat(65), 'abcdefghijklmnop-x1', 'abcdefghijklmnopq0', 'abcdefghijklmnopqz', '0000000000000000001']) {
+    for (const slug of [
+      '',
+      'short',
+      'a'.repeat(65),
+      'abcdefghijklmnop-x1',
+      'abcdefghijklmnopq0',
+      'abcdefghijklmnopqz',
+      '0000000000000000001',
+    ]) {
       expect(accountIdOfSlug(slug)).toBeNull();
     }
   });

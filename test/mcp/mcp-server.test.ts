@@ -45,11 +45,23 @@ async function oauthToken(user: { userId: number; accountId: number }, scope: st
   return (await oauthTokens(user, scope, resources)).access_token;
 }
 
-async function oauthTokens(user: { userId: number; accountId: number }, scope: string, resources: string[]): Promise<{ access_token: string; refresh_token: string; client_id: string }> {
+async function oauthTokens(
+  user: { userId: number; accountId: number },
+  scope: string,
+  resources: string[],
+): Promise<{ access_token: string; refresh_token: string; client_id: string }> {
   const client = await publicClient({ client_name: 'Claude Desktop' });
   const session = await sessionFor(user);
   const { verifier, challenge } = await pkce();
-  const params = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope, state: 's', code_challenge: challenge, code_challenge_method: 'S256' });
+  const params = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT_URI,
+    scope,
+    state: 's',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
   for (const resource of resources) params.append('resource', resource);
   const page = await request('GET', `/oauth/authorize?${params}`, { headers: session.cookie });
   expect(page.status).toBe(200);
@@ -61,7 +73,13 @@ async function oauthTokens(user: { userId: number; accountId: number }, scope: s
   });
   const code = new URL(res.location!).searchParams.get('code');
   if (!code) throw new Error(`no code: ${res.location}`);
-  const exchanged = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: client.client_id, code_verifier: verifier });
+  const exchanged = await tokenRequest({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: client.client_id,
+    code_verifier: verifier,
+  });
   expect(exchanged.status).toBe(200);
   return { ...exchanged.json, client_id: client.client_id };
 }
@@ -72,12 +90,27 @@ describe('MCP tools with an API token', () => {
     const client = await connect(a.token);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['create_submission', 'create_template', 'get_signed_documents', 'get_submission', 'get_template', 'list_submissions', 'list_templates', 'remind_submitter', 'send_submission', 'verify_pdf'].sort(),
+      [
+        'create_submission',
+        'create_template',
+        'get_signed_documents',
+        'get_submission',
+        'get_template',
+        'list_submissions',
+        'list_templates',
+        'remind_submitter',
+        'send_submission',
+        'verify_pdf',
+      ].sort(),
     );
     const create = tools.find((t) => t.name === 'create_template')!;
-    expect(Object.keys(create.inputSchema.properties!)).toEqual(expect.arrayContaining(['name', 'documents', 'fields', 'submitters', 'file', 'url', 'html']));
+    expect(Object.keys(create.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['name', 'documents', 'fields', 'submitters', 'file', 'url', 'html']),
+    );
     const submission = tools.find((t) => t.name === 'create_submission')!;
-    expect(Object.keys(submission.inputSchema.properties!)).toEqual(expect.arrayContaining(['template_id', 'submitters', 'send', 'expire_at']));
+    expect(Object.keys(submission.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['template_id', 'submitters', 'send', 'expire_at']),
+    );
   });
 
   it('creates a template from a base64 PDF and returns the REST template as structuredContent', async () => {
@@ -112,9 +145,9 @@ describe('MCP tools with an API token', () => {
     const a = await createAccount({ scopes: ['templates:read', 'templates:write', 'submissions:read', 'submissions:write'] });
     const template = await createTemplate(a.token);
     const client = await connect(a.token);
-    expect(errorText(await call(client, 'create_submission', { template_id: template.id, submitters: signer('x@example.com'), send: true }))).toContain(
-      'Required: submissions:send',
-    );
+    expect(
+      errorText(await call(client, 'create_submission', { template_id: template.id, submitters: signer('x@example.com'), send: true })),
+    ).toContain('Required: submissions:send');
     const draft = await call(client, 'create_submission', { template_id: template.id, submitters: signer('y@example.com') });
     const submission = draft.structuredContent as { id: number };
     expect(errorText(await call(client, 'send_submission', { submission_id: submission.id }))).toContain('Required: submissions:send');
@@ -181,7 +214,9 @@ describe('MCP tools with an API token', () => {
     expect(reminded.isError).toBeFalsy();
     expect(reminded.structuredContent).toMatchObject({ id: submitterId });
     const reader = await createToken(a.accountId, a.userId, ['submissions:read']);
-    expect(errorText(await call(await connect(reader), 'remind_submitter', { submitter_id: submitterId }))).toContain('Required: submissions:remind');
+    expect(errorText(await call(await connect(reader), 'remind_submitter', { submitter_id: submitterId }))).toContain(
+      'Required: submissions:remind',
+    );
   });
 
   it('counts each tool call against the credential’s rate limit, and initialize and tools/list not', async () => {
@@ -211,7 +246,9 @@ describe('MCP authorization (RFC 9728, RFC 8707)', () => {
   it('answers 401 with the resource_metadata challenge', async () => {
     const res = await SELF.fetch(`${ORIGIN}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('WWW-Authenticate')).toBe(`Bearer realm="api", resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('WWW-Authenticate')).toBe(
+      `Bearer realm="api", resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it('publishes protected-resource metadata for /mcp and for the origin', async () => {
@@ -255,19 +292,37 @@ describe('MCP authorization (RFC 9728, RFC 8707)', () => {
   it('narrows a refresh of a grant for both resources to the one `resource` names', async () => {
     const a = await createAccount();
     const tokens = await oauthTokens(a, 'templates:read', [`${ORIGIN}/mcp`, `${ORIGIN}/api`]);
-    const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.client_id, resource: `${ORIGIN}/mcp` });
+    const refreshed = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: tokens.client_id,
+      resource: `${ORIGIN}/mcp`,
+    });
     expect(refreshed.status).toBe(200);
     expect((await call(await connect(refreshed.json.access_token), 'list_templates', {})).isError).toBeFalsy();
     expect((await api('GET', '/api/templates', { token: refreshed.json.access_token })).status).toBe(401);
     // The new refresh token keeps the grant's resources: the next refresh may ask for the other one.
-    const again = await tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshed.json.refresh_token, client_id: tokens.client_id, resource: `${ORIGIN}/api` });
+    const again = await tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: refreshed.json.refresh_token,
+      client_id: tokens.client_id,
+      resource: `${ORIGIN}/api`,
+    });
     expect((await api('GET', '/api/templates', { token: again.json.access_token })).status).toBe(200);
   });
 
   it('refuses a resource this server does not serve with invalid_target', async () => {
     const client = await publicClient();
     const { challenge } = await pkce();
-    const params = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256', resource: 'https://elsewhere.example/mcp' });
+    const params = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope: 'templates:read',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      resource: 'https://elsewhere.example/mcp',
+    });
     const res = await request('GET', `/oauth/authorize?${params}`);
     expect(res.status).toBe(302);
     expect(new URL(res.location!).searchParams.get('error')).toBe('invalid_target');
@@ -278,9 +333,23 @@ describe('MCP authorization (RFC 9728, RFC 8707)', () => {
     const client = await publicClient();
     const session = await sessionFor(a);
     const { verifier, challenge } = await pkce();
-    const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope: 'templates:read', code_challenge: challenge, code_challenge_method: 'S256' };
+    const params = {
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope: 'templates:read',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
     const code = new URL((await decide(session, params, 'allow')).location!).searchParams.get('code')!;
-    const res = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: client.client_id, code_verifier: verifier, resource: `${ORIGIN}/mcp` });
+    const res = await tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: client.client_id,
+      code_verifier: verifier,
+      resource: `${ORIGIN}/mcp`,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_target');
   });

@@ -8,7 +8,11 @@ async function request(method: string, path: string, token: string, vars: Record
   const ctx = createExecutionContext();
   const res = await createApp().request(
     path,
-    { method, headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) },
+    {
+      method,
+      headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
     { ...env, ...vars },
     ctx,
   );

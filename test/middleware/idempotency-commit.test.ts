@@ -24,7 +24,8 @@ function appWith(after: 'throw' | 'large' | 'ok' | 'throw-before-write') {
     if (after === 'large') return c.json({ name, filler: 'x'.repeat(2 * 1024 * 1024 + 1000) }, 201);
     return c.json({ name }, 201);
   });
-  return (key: string) => app.request('/write', { method: 'POST', headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' }, body: '{}' }, env);
+  return (key: string) =>
+    app.request('/write', { method: 'POST', headers: { 'Idempotency-Key': key, 'Content-Type': 'application/json' }, body: '{}' }, env);
 }
 
 async function accounts(): Promise<number> {

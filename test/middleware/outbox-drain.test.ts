@@ -70,8 +70,16 @@ describe('the tenant API and the fan-out', () => {
    */
   async function addEndpoint(accountId: number, values: { enabled?: boolean; deleted?: boolean } = {}) {
     const shard = await shardOf(accountId);
-    await shard.prepare('INSERT INTO webhooks (account_id, url, events, secret, enabled, deleted_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .bind(accountId, 'https://hooks.example.com/x', '[]', 'secret-0123456789', values.enabled === false ? 0 : 1, values.deleted ? new Date().toISOString() : null)
+    await shard
+      .prepare('INSERT INTO webhooks (account_id, url, events, secret, enabled, deleted_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .bind(
+        accountId,
+        'https://hooks.example.com/x',
+        '[]',
+        'secret-0123456789',
+        values.enabled === false ? 0 : 1,
+        values.deleted ? new Date().toISOString() : null,
+      )
       .run();
     await recordWebhookPresence(controlDb(env), createDb(shard), accountId);
   }
@@ -88,7 +96,7 @@ describe('the tenant API and the fan-out', () => {
     expect(await createTokenThroughApi(a.token)).toEqual([]);
   });
 
-  it('counts neither disabled nor deleted endpoints, nor another account\'s', async () => {
+  it("counts neither disabled nor deleted endpoints, nor another account's", async () => {
     const a = await createAccount();
     const b = await createAccount();
     await addEndpoint(a.accountId, { enabled: false });

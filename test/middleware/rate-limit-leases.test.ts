@@ -7,10 +7,14 @@ let n = 0;
 function countedLimiter() {
   n += 1;
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`leases-test:${n}`));
-  const counted = { key: `leases-test:${n}`, calls: 0, take: ((request) => {
-    counted.calls += 1;
-    return stub.take(request);
-  }) as Limiter['take'] };
+  const counted = {
+    key: `leases-test:${n}`,
+    calls: 0,
+    take: ((request) => {
+      counted.calls += 1;
+      return stub.take(request);
+    }) as Limiter['take'],
+  };
   return counted;
 }
 

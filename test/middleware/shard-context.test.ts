@@ -12,7 +12,9 @@ async function accountOnShardOne(): Promise<TestAccount> {
   for (;;) {
     const a = await createAccount();
     if ((await shardNumberOf(a.accountId)) !== 1) continue;
-    await env.CONTROL_DB.prepare('UPDATE access_tokens SET last_used_at = ? WHERE account_id = ?').bind(new Date().toISOString(), a.accountId).run();
+    await env.CONTROL_DB.prepare('UPDATE access_tokens SET last_used_at = ? WHERE account_id = ?')
+      .bind(new Date().toISOString(), a.accountId)
+      .run();
     return a;
   }
 }
@@ -60,7 +62,10 @@ describe('the request context', () => {
 
   it('reads a SHARD_1 account’s templates from SHARD_1 only, after the one control lookup', async () => {
     const a = await accountOnShardOne();
-    const created = await api('POST', '/api/templates/pdf', { token: a.token, body: { name: 'On shard one', documents: [{ name: 'doc', file: toBase64(await makePdf(1)) }] } });
+    const created = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { name: 'On shard one', documents: [{ name: 'doc', file: toBase64(await makePdf(1)) }] },
+    });
     expect(created.status).toBe(201);
     const res = await counted('GET', '/api/templates', a.token);
     expect(res.status).toBe(200);

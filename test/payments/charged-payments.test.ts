@@ -26,7 +26,10 @@ async function submit(f: Fixture, values: Record<string, unknown> = {}) {
 }
 
 async function paymentRow(f: Fixture) {
-  return (await shardOf(f.account.accountId)).prepare('SELECT status, amount, currency, reference FROM payments WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ status: string; amount: number; currency: string; reference: string | null }>();
+  return (await shardOf(f.account.accountId))
+    .prepare('SELECT status, amount, currency, reference FROM payments WHERE submitter_id = ?')
+    .bind(f.submitters[0].id)
+    .first<{ status: string; amount: number; currency: string; reference: string | null }>();
 }
 
 const completedOf = (events: StripeEvent[]) => events.find((e) => e.type === 'checkout.session.completed')!;
@@ -66,14 +69,16 @@ describe('a payment counts only for the current checkout and what Stripe charged
     expect((await checkout(f)).status).toBe(200);
     const cheapId = cheap.split('/').pop()!;
 
-    expect((await stripeRequests()).some((r) => r.path === `/v1/checkout/sessions/${cheapId}/expire` && r.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(
+      (await stripeRequests()).some((r) => r.path === `/v1/checkout/sessions/${cheapId}/expire` && r.authorization === `Bearer ${KEY}`),
+    ).toBe(true);
     expect((await fetch(`${cheap}/pay`, { method: 'POST', redirect: 'manual' })).status).toBe(410);
     // Stripe's checkout.session.expired for it changes nothing: the current checkout stays pending.
     const [expired] = (await (await fetch(`${env.STRIPE_API_BASE}/__events/${cheapId}`)).json()) as StripeEvent[];
     expect(expired.type).toBe('checkout.session.expired');
     expect((await deliver(f.account.accountId, expired)).json.outcome).toBe('unchanged');
     expect(await paymentRow(f)).toMatchObject({ status: 'pending', amount: 80000 });
-    expect((await outboxRows("event = 'payment.canceled' AND json_extract(data, '$.submission.id') = ?", f.submissionId))).toEqual([]);
+    expect(await outboxRows("event = 'payment.canceled' AND json_extract(data, '$.submission.id') = ?", f.submissionId)).toEqual([]);
   });
 
   it('does not count a session whose amount_total differs from the amount prepared for it', async () => {
@@ -107,7 +112,9 @@ describe('a payment counts only for the current checkout and what Stripe charged
     const res = await submit(f, { [f.field('Hours')]: 10 });
 
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('"Deposit" was paid with 80.00 USD, but it now comes to 800.00 USD: pay the new amount before completing the form.');
+    expect(res.json.error).toBe(
+      '"Deposit" was paid with 80.00 USD, but it now comes to 800.00 USD: pay the new amount before completing the form.',
+    );
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');
   });
 
@@ -120,7 +127,9 @@ describe('a payment counts only for the current checkout and what Stripe charged
     const shown = await page('GET', `/s/${f.submitters[0].slug}`);
 
     expect(shown.status).toBe(200);
-    expect(shown.text).toContain('"status":"changed","amount":"800.00 USD","failure":"This was paid with 80.00 USD, but it now comes to 800.00 USD."');
+    expect(shown.text).toContain(
+      '"status":"changed","amount":"800.00 USD","failure":"This was paid with 80.00 USD, but it now comes to 800.00 USD."',
+    );
   });
 
   it('takes a new checkout for the changed amount, and then completes with that payment', async () => {
@@ -161,9 +170,16 @@ describe('payment.succeeded shows what Stripe charged', () => {
     const paid = await settle(current, 'pay');
     for (const event of paid.events) await deliver(f.account.accountId, event);
 
-    const succeeded = (await outboxRows("event = 'payment.succeeded' AND json_extract(data, '$.submission.id') = ?", f.submissionId)).map((e) => e.data.payment);
+    const succeeded = (await outboxRows("event = 'payment.succeeded' AND json_extract(data, '$.submission.id') = ?", f.submissionId)).map(
+      (e) => e.data.payment,
+    );
     expect(succeeded).toHaveLength(1);
-    expect(succeeded[0]).toMatchObject({ status: 'paid', amount: Number(completedOf(paid.events).data.object.amount_total), currency: 'USD', reference: intentOf(paid.events) });
+    expect(succeeded[0]).toMatchObject({
+      status: 'paid',
+      amount: Number(completedOf(paid.events).data.object.amount_total),
+      currency: 'USD',
+      reference: intentOf(paid.events),
+    });
     expect(succeeded[0].amount).toBe(16000);
   });
 });
@@ -172,9 +188,17 @@ describe('the payments webhook wakes the webhook fan-out', () => {
   /** One Stripe delivery through the whole app (real D1), with a webhooks queue that records what it is sent. */
   async function deliverRecording(accountId: number, event: StripeEvent): Promise<{ status: number; sent: WebhookMessage[] }> {
     const sent: WebhookMessage[] = [];
-    const queue = { send: async (body: WebhookMessage) => void sent.push(body), sendBatch: async (messages: { body: WebhookMessage }[]) => void sent.push(...messages.map((m) => m.body)) };
+    const queue = {
+      send: async (body: WebhookMessage) => void sent.push(body),
+      sendBatch: async (messages: { body: WebhookMessage }[]) => void sent.push(...messages.map((m) => m.body)),
+    };
     const ctx = createExecutionContext();
-    const res = await createApp().request(`/api/payments/webhook/${accountId}`, { method: 'POST', ...(await signedDelivery(event)) }, { ...env, WEBHOOK_QUEUE: queue }, ctx);
+    const res = await createApp().request(
+      `/api/payments/webhook/${accountId}`,
+      { method: 'POST', ...(await signedDelivery(event)) },
+      { ...env, WEBHOOK_QUEUE: queue },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return { status: res.status, sent };
   }
@@ -195,7 +219,11 @@ describe('the payments webhook wakes the webhook fan-out', () => {
 
     await runQueue(sent);
     await deliverPending(hook.id);
-    const received = (await receivedBy(receiver)).map((d) => ({ event: JSON.parse(d.body).event, reference: JSON.parse(d.body).data.payment.reference, signed: d.signatureValid }));
+    const received = (await receivedBy(receiver)).map((d) => ({
+      event: JSON.parse(d.body).event,
+      reference: JSON.parse(d.body).data.payment.reference,
+      signed: d.signatureValid,
+    }));
     expect(received).toEqual([{ event: 'payment.succeeded', reference: intentOf(events), signed: true }]);
   });
 
@@ -204,6 +232,8 @@ describe('the payments webhook wakes the webhook fan-out', () => {
     await receiverHook(f.account.token, { events: ['payment.succeeded'] });
     const { events } = await settle((await checkout(f)).json.url, 'pay');
     for (const event of events) await deliver(f.account.accountId, event);
-    expect((await deliverRecording(f.account.accountId, { ...completedOf(events), id: `${completedOf(events).id}_again` })).sent).toEqual([]);
+    expect((await deliverRecording(f.account.accountId, { ...completedOf(events), id: `${completedOf(events).id}_again` })).sent).toEqual(
+      [],
+    );
   });
 });

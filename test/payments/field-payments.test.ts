@@ -12,7 +12,9 @@ describe('payment field checkout', () => {
     const res = await checkout(f);
     expect(res.status).toBe(200);
     expect(res.json.url).toMatch(/\/checkout\/cs_test_/);
-    const sent = (await stripeRequests()).filter((r) => r.form.mode === 'payment' && r.form['metadata[account_id]'] === String(f.account.accountId)).at(-1)!;
+    const sent = (await stripeRequests())
+      .filter((r) => r.form.mode === 'payment' && r.form['metadata[account_id]'] === String(f.account.accountId))
+      .at(-1)!;
     expect(sent.authorization).toBe(`Bearer ${KEY}`);
     expect(sent.form).toMatchObject({
       mode: 'payment',
@@ -28,7 +30,9 @@ describe('payment field checkout', () => {
     const f = await payingFixture({ formula: '{Hours} * 80 + 0.5', preferences: { currency: 'USD' } });
     await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Hours')]: 3 } } });
     expect((await checkout(f)).status).toBe(200);
-    const sent = (await stripeRequests()).filter((r) => r.form.mode === 'payment' && r.form['metadata[account_id]'] === String(f.account.accountId)).at(-1)!;
+    const sent = (await stripeRequests())
+      .filter((r) => r.form.mode === 'payment' && r.form['metadata[account_id]'] === String(f.account.accountId))
+      .at(-1)!;
     expect(sent.form['line_items[0][price_data][unit_amount]']).toBe('24050');
   });
 
@@ -36,7 +40,9 @@ describe('payment field checkout', () => {
     const f = await payingFixture({ formula: '{Hours} * 80', preferences: { currency: 'USD' } });
     const res = await checkout(f);
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('"Deposit" has no amount to pay yet: fill in the fields it is computed from with numbers that give an amount above 0.');
+    expect(res.json.error).toBe(
+      '"Deposit" has no amount to pay yet: fill in the fields it is computed from with numbers that give an amount above 0.',
+    );
   });
 
   it('refuses a checkout when the account has no Stripe credentials', async () => {
@@ -79,7 +85,9 @@ describe('payment field webhooks and completion', () => {
   it('ignores a payment value the signer sends themselves', async () => {
     const f = await payingFixture();
     await acceptDisclosure(f.submitters[0].slug);
-    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann', [f.field('Deposit')]: 'pi_forged' } } });
+    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, {
+      body: { values: { [f.field('Name')]: 'Ann', [f.field('Deposit')]: 'pi_forged' } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toContain('Pay "Deposit"');
   });
@@ -113,7 +121,11 @@ describe('payment field webhooks and completion', () => {
     const { url } = (await checkout(f)).json;
     const paid = (await settle(url, 'pay')).events;
     for (const event of paid) await deliver(f.account.accountId, event);
-    const failed = { id: 'evt_late_failure', type: 'payment_intent.payment_failed', data: { object: { ...paid[0].data.object, last_payment_error: { message: 'Late.' } } } };
+    const failed = {
+      id: 'evt_late_failure',
+      type: 'payment_intent.payment_failed',
+      data: { object: { ...paid[0].data.object, last_payment_error: { message: 'Late.' } } },
+    };
     expect((await deliver(f.account.accountId, failed)).json.outcome).toBe('unchanged');
     await acceptDisclosure(f.submitters[0].slug);
     expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Ann' } } })).status).toBe(200);
@@ -144,7 +156,10 @@ describe('payment field webhooks and completion', () => {
     expect((await checkout(f)).status).toBe(200);
     const res = await api('DELETE', `/api/submissions/${f.submissionId}?permanently=true`, { token: f.account.token });
     expect(res.status).toBe(204);
-    const left = await (await shardOf(f.account.accountId)).prepare('SELECT COUNT(*) AS n FROM payments WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
+    const left = await (await shardOf(f.account.accountId))
+      .prepare('SELECT COUNT(*) AS n FROM payments WHERE submission_id = ?')
+      .bind(f.submissionId)
+      .first<{ n: number }>();
     expect(left!.n).toBe(0);
   });
 });
@@ -157,7 +172,15 @@ describe('payment events of payment fields', () => {
     const { url } = (await checkout(f)).json;
     const [created] = await paymentEvents(f);
     expect(created.event).toBe('payment.created');
-    expect(created.data.payment).toMatchObject({ kind: 'field', status: 'pending', amount: 2500, currency: 'EUR', description: 'Deposit', reference: url.split('/').pop(), field: { uuid: f.field('Deposit'), name: 'Deposit' } });
+    expect(created.data.payment).toMatchObject({
+      kind: 'field',
+      status: 'pending',
+      amount: 2500,
+      currency: 'EUR',
+      description: 'Deposit',
+      reference: url.split('/').pop(),
+      field: { uuid: f.field('Deposit'), name: 'Deposit' },
+    });
     expect(created.data.submitter).toMatchObject({ id: f.submitters[0].id, email: f.submitters[0].email });
   });
 
@@ -167,7 +190,11 @@ describe('payment events of payment fields', () => {
     for (const event of [...events, ...events]) await deliver(f.account.accountId, event);
     const succeeded = (await paymentEvents(f)).filter((e) => e.event === 'payment.succeeded');
     expect(succeeded).toHaveLength(1);
-    expect(succeeded[0].data.payment).toMatchObject({ status: 'paid', reference: events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id, failure_message: null });
+    expect(succeeded[0].data.payment).toMatchObject({
+      status: 'paid',
+      reference: events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id,
+      failure_message: null,
+    });
   });
 
   it('fires payment.failed with Stripe’s sentence when the card is refused', async () => {
@@ -184,18 +211,32 @@ describe('payment events of payment fields', () => {
     const { url } = (await checkout(f)).json;
     const sessionId = url.split('/').pop()!;
     const [created] = await paymentEvents(f);
-    const expired = { id: `evt_expired_${sessionId}`, type: 'checkout.session.expired', data: { object: { id: sessionId, object: 'checkout.session', status: 'expired', metadata: { payment_id: String(created.data.payment.id) } } } };
+    const expired = {
+      id: `evt_expired_${sessionId}`,
+      type: 'checkout.session.expired',
+      data: {
+        object: { id: sessionId, object: 'checkout.session', status: 'expired', metadata: { payment_id: String(created.data.payment.id) } },
+      },
+    };
     expect((await deliver(f.account.accountId, expired)).json.outcome).toBe('applied');
     const canceled = (await paymentEvents(f)).filter((e) => e.event === 'payment.canceled');
     expect(canceled).toHaveLength(1);
-    expect(canceled[0].data.payment).toMatchObject({ status: 'canceled', reference: sessionId, failure_message: 'The payment was not finished in time.' });
+    expect(canceled[0].data.payment).toMatchObject({
+      status: 'canceled',
+      reference: sessionId,
+      failure_message: 'The payment was not finished in time.',
+    });
   });
 
   it('fires no payment.failed for a failure arriving after the success', async () => {
     const f = await payingFixture();
     const paid = (await settle((await checkout(f)).json.url, 'pay')).events;
     for (const event of paid) await deliver(f.account.accountId, event);
-    const late = { id: `evt_late_${paid[0].id}`, type: 'payment_intent.payment_failed', data: { object: { ...paid[0].data.object, last_payment_error: { message: 'Late.' } } } };
+    const late = {
+      id: `evt_late_${paid[0].id}`,
+      type: 'payment_intent.payment_failed',
+      data: { object: { ...paid[0].data.object, last_payment_error: { message: 'Late.' } } },
+    };
     await deliver(f.account.accountId, late);
     expect((await paymentEvents(f)).map((e) => e.event)).toEqual(['payment.created', 'payment.succeeded']);
   });

@@ -11,7 +11,9 @@ async function create(token: string, fields: unknown[]) {
 describe('payment fields', () => {
   it('accepts a fixed amount with a currency and a description', async () => {
     const a = await createAccount();
-    const res = await create(a.token, [{ name: 'Deposit', type: 'payment', preferences: { amount: '12.50', currency: 'EUR', description: 'Deposit' } }]);
+    const res = await create(a.token, [
+      { name: 'Deposit', type: 'payment', preferences: { amount: '12.50', currency: 'EUR', description: 'Deposit' } },
+    ]);
     expect(res.status).toBe(201);
     expect(res.json.schema[0].preferences).toEqual({ amount: '12.50', currency: 'EUR', description: 'Deposit' });
   });
@@ -44,7 +46,9 @@ describe('payment fields', () => {
     const a = await createAccount();
     const res = await create(a.token, [{ name: 'Deposit', type: 'payment', preferences: { currency: 'USD' } }]);
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('fields[0] "Deposit": a payment field needs preferences.amount (e.g. 12.50) or a formula over number fields.');
+    expect(res.json.error).toBe(
+      'fields[0] "Deposit": a payment field needs preferences.amount (e.g. 12.50) or a formula over number fields.',
+    );
   });
 
   it('refuses both an amount and a formula', async () => {
@@ -76,7 +80,9 @@ describe('payment fields', () => {
     const a = await createAccount();
     const res = await create(a.token, [{ name: 'Fee', type: 'payment', preferences: { amount: 'ten', currency: 'USD' } }]);
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('fields[0] "Fee": preferences.amount must be a positive number in the currency’s major unit, such as 12.50.');
+    expect(res.json.error).toBe(
+      'fields[0] "Fee": preferences.amount must be a positive number in the currency’s major unit, such as 12.50.',
+    );
   });
 
   it('refuses a payment formula that uses anything beyond arithmetic', async () => {
@@ -94,7 +100,12 @@ describe('payment fields', () => {
     const created = await create(a.token, [{ name: 'Name', type: 'text' }]);
     const res = await api('PUT', `/api/templates/${created.json.id}`, {
       token: a.token,
-      body: { fields: [{ name: 'Name', type: 'text' }, { name: 'Fee', type: 'payment', preferences: { amount: 5 } }] },
+      body: {
+        fields: [
+          { name: 'Name', type: 'text' },
+          { name: 'Fee', type: 'payment', preferences: { amount: 5 } },
+        ],
+      },
     });
     expect(res.status).toBe(422);
     expect(res.json.error).toContain('"Fee": a payment field needs preferences.currency');

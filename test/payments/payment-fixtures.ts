@@ -11,9 +11,20 @@ export const SECRET = 'whsec_fieldPaymentsSecret1';
 
 export type StripeEvent = { id: string; type: string; data: { object: Record<string, unknown> } };
 
-export async function payingFixture(payment: Record<string, unknown> = { preferences: { amount: '25.00', currency: 'EUR', description: 'Deposit' } }) {
-  const f = await signingFixture({ fields: [{ name: 'Name', type: 'text' }, { name: 'Hours', type: 'number', required: false }, { name: 'Deposit', type: 'payment', ...payment }] });
-  const res = await api('PUT', '/api/settings/payments', { token: f.account.token, body: { stripe_secret_key: KEY, stripe_webhook_secret: SECRET } });
+export async function payingFixture(
+  payment: Record<string, unknown> = { preferences: { amount: '25.00', currency: 'EUR', description: 'Deposit' } },
+) {
+  const f = await signingFixture({
+    fields: [
+      { name: 'Name', type: 'text' },
+      { name: 'Hours', type: 'number', required: false },
+      { name: 'Deposit', type: 'payment', ...payment },
+    ],
+  });
+  const res = await api('PUT', '/api/settings/payments', {
+    token: f.account.token,
+    body: { stripe_secret_key: KEY, stripe_webhook_secret: SECRET },
+  });
   expect(res.status).toBe(200);
   return f;
 }
@@ -34,7 +45,10 @@ export async function settle(url: string, outcome: 'pay' | 'fail'): Promise<{ lo
 export async function signedDelivery(event: StripeEvent): Promise<{ body: string; headers: Record<string, string> }> {
   const body = JSON.stringify(event);
   const t = Math.floor(Date.now() / 1000);
-  return { body, headers: { 'Content-Type': 'application/json', 'Stripe-Signature': `t=${t},v1=${await stripeSignature(SECRET, t, body)}` } };
+  return {
+    body,
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': `t=${t},v1=${await stripeSignature(SECRET, t, body)}` },
+  };
 }
 
 export async function deliver(accountId: number, event: StripeEvent) {
@@ -45,4 +59,3 @@ export async function deliver(accountId: number, event: StripeEvent) {
 export async function stripeRequests(): Promise<{ path: string; authorization: string | null; form: Record<string, string> }[]> {
   return (await fetch(`${env.STRIPE_API_BASE}/__requests`)).json();
 }
-

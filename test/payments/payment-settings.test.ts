@@ -8,7 +8,10 @@ const WEBHOOK_SECRET = 'whsec_accountOwnSecret99';
 
 async function configured() {
   const a = await createAccount();
-  const res = await api('PUT', '/api/settings/payments', { token: a.token, body: { stripe_secret_key: KEY, stripe_webhook_secret: WEBHOOK_SECRET } });
+  const res = await api('PUT', '/api/settings/payments', {
+    token: a.token,
+    body: { stripe_secret_key: KEY, stripe_webhook_secret: WEBHOOK_SECRET },
+  });
   expect(res.status).toBe(200);
   return a;
 }
@@ -30,7 +33,11 @@ describe('payment settings', () => {
     const a = await createAccount();
     const res = await api('GET', '/api/settings/payments', { token: a.token });
     expect(res.status).toBe(200);
-    expect(res.json.payments).toEqual({ configured: false, stripe_key_last4: null, webhook_url: `https://api.test/api/payments/webhook/${a.accountId}` });
+    expect(res.json.payments).toEqual({
+      configured: false,
+      stripe_key_last4: null,
+      webhook_url: `https://api.test/api/payments/webhook/${a.accountId}`,
+    });
   });
 
   it('stores the credentials and shows only the key’s last 4', async () => {
@@ -43,7 +50,9 @@ describe('payment settings', () => {
 
   it('stores the secrets encrypted, not as given', async () => {
     const a = await configured();
-    const row = await env.CONTROL_DB.prepare('SELECT payments_stripe_secret_key AS k, payments_stripe_webhook_secret AS w FROM accounts WHERE id = ?')
+    const row = await env.CONTROL_DB.prepare(
+      'SELECT payments_stripe_secret_key AS k, payments_stripe_webhook_secret AS w FROM accounts WHERE id = ?',
+    )
       .bind(a.accountId)
       .first<{ k: string; w: string }>();
     expect(row!.k).toMatch(/^v1\./);
@@ -61,7 +70,10 @@ describe('payment settings', () => {
 
   it('refuses a value that is not a Stripe secret key with a sentence', async () => {
     const a = await createAccount();
-    const res = await api('PUT', '/api/settings/payments', { token: a.token, body: { stripe_secret_key: 'pk_test_publishable123', stripe_webhook_secret: WEBHOOK_SECRET } });
+    const res = await api('PUT', '/api/settings/payments', {
+      token: a.token,
+      body: { stripe_secret_key: 'pk_test_publishable123', stripe_webhook_secret: WEBHOOK_SECRET },
+    });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.json.error)).toContain('stripe_secret_key must be a Stripe secret or restricted key');
   });
@@ -73,14 +85,20 @@ describe('payment settings', () => {
 
   it('refuses a token without account:write', async () => {
     const a = await createAccount({ scopes: ['account:read'] });
-    const res = await api('PUT', '/api/settings/payments', { token: a.token, body: { stripe_secret_key: KEY, stripe_webhook_secret: WEBHOOK_SECRET } });
+    const res = await api('PUT', '/api/settings/payments', {
+      token: a.token,
+      body: { stripe_secret_key: KEY, stripe_webhook_secret: WEBHOOK_SECRET },
+    });
     expect(res.status).toBe(403);
   });
 
   it('refuses a user who is not an admin', async () => {
     const a = await createAccount();
     const member = await addUser(a.accountId, 'member');
-    const res = await api('PUT', '/api/settings/payments', { token: member.token, body: { stripe_secret_key: KEY, stripe_webhook_secret: WEBHOOK_SECRET } });
+    const res = await api('PUT', '/api/settings/payments', {
+      token: member.token,
+      body: { stripe_secret_key: KEY, stripe_webhook_secret: WEBHOOK_SECRET },
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -103,7 +121,10 @@ describe('POST /api/payments/webhook/{account_id}', () => {
   it('refuses a delivery signed with another account’s secret', async () => {
     const a = await configured();
     const b = await createAccount();
-    await api('PUT', '/api/settings/payments', { token: b.token, body: { stripe_secret_key: KEY, stripe_webhook_secret: 'whsec_otherAccountSecret1' } });
+    await api('PUT', '/api/settings/payments', {
+      token: b.token,
+      body: { stripe_secret_key: KEY, stripe_webhook_secret: 'whsec_otherAccountSecret1' },
+    });
     const res = await deliver(a.accountId, event, 'whsec_otherAccountSecret1');
     expect(res.status).toBe(400);
   });

@@ -19,12 +19,27 @@ async function fixture(options: { configured?: boolean } = {}) {
   const f = await signingFixture({ roles: ['Client', 'Manager'], fields: [{ name: 'Name', type: 'text' }] });
   const key = `sk_test_acctRecurring${String((keys += 1)).padStart(3, '0')}${f.account.accountId}`;
   if (options.configured !== false) {
-    expect((await api('PUT', '/api/settings/payments', { token: f.account.token, body: { stripe_secret_key: key, stripe_webhook_secret: SECRET } })).status).toBe(200);
+    expect(
+      (
+        await api('PUT', '/api/settings/payments', {
+          token: f.account.token,
+          body: { stripe_secret_key: key, stripe_webhook_secret: SECRET },
+        })
+      ).status,
+    ).toBe(200);
   }
   return { ...f, key };
 }
 
-const body = (f: Fixture, extra: Record<string, unknown> = {}) => ({ submission_id: f.submissionId, price: '12.50', currency: 'EUR', interval: 'month', trial_days: 14, description: 'Support plan', ...extra });
+const body = (f: Fixture, extra: Record<string, unknown> = {}) => ({
+  submission_id: f.submissionId,
+  price: '12.50',
+  currency: 'EUR',
+  interval: 'month',
+  trial_days: 14,
+  description: 'Support plan',
+  ...extra,
+});
 
 function subscribe(f: Fixture, extra: Record<string, unknown> = {}, token = f.account.token) {
   return api('POST', '/api/payments/subscribe', { token, body: body(f, extra) });
@@ -164,7 +179,10 @@ describe('POST /api/payments/subscribe', () => {
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     const loser = a.status === 409 ? a : b;
     expect(loser.json.error).toMatch(new RegExp(`^Submission ${f.submissionId} already has a recurring payment \\(id \\d+\\)`));
-    const rows = await (await shardOf(f.account.accountId)).prepare('SELECT COUNT(*) AS n FROM payment_subscriptions WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
+    const rows = await (await shardOf(f.account.accountId))
+      .prepare('SELECT COUNT(*) AS n FROM payment_subscriptions WHERE submission_id = ?')
+      .bind(f.submissionId)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 });
@@ -201,7 +219,12 @@ describe('starting a recurring payment', () => {
   it('creates the Stripe subscription with the account’s key, price, interval and trial once its signer completes', async () => {
     const f = await fixture();
     const state = await started(f);
-    expect(state).toMatchObject({ status: 'trialing', stripe_subscription_id: expect.stringMatching(/^sub_/), started_at: expect.any(String), start_attempts: 0 });
+    expect(state).toMatchObject({
+      status: 'trialing',
+      stripe_subscription_id: expect.stringMatching(/^sub_/),
+      started_at: expect.any(String),
+      start_attempts: 0,
+    });
     const [sent] = await stripeRequests('/v1/subscriptions', f.account.accountId);
     expect(sent.authorization).toBe(`Bearer ${f.key}`);
     expect(sent.form).toMatchObject({
@@ -262,7 +285,11 @@ describe('starting a recurring payment', () => {
     await cron(f, now + 30_000);
     expect((await api('GET', `/api/payments/subscriptions/${id}`, { token: f.account.token })).json.status).toBe('scheduled');
     await cron(f, now + 61_000);
-    expect((await api('GET', `/api/payments/subscriptions/${id}`, { token: f.account.token })).json).toMatchObject({ status: 'trialing', last_error: null, next_attempt_at: null });
+    expect((await api('GET', `/api/payments/subscriptions/${id}`, { token: f.account.token })).json).toMatchObject({
+      status: 'trialing',
+      last_error: null,
+      next_attempt_at: null,
+    });
   });
 
   it('retries a start that failed halfway with the same idempotency keys, so Stripe replays what it already created', async () => {
@@ -288,7 +315,10 @@ describe('starting a recurring payment', () => {
     const { id } = (await subscribe(f)).json;
     await complete(f, 0);
     await complete(f, 1);
-    await (await shardOf(f.account.accountId)).prepare('UPDATE payment_subscriptions SET start_attempts = ? WHERE id = ?').bind(MAX_START_ATTEMPTS - 1, id).run();
+    await (await shardOf(f.account.accountId))
+      .prepare('UPDATE payment_subscriptions SET start_attempts = ? WHERE id = ?')
+      .bind(MAX_START_ATTEMPTS - 1, id)
+      .run();
     await fetch(`${env.STRIPE_API_BASE}/__outage`, { method: 'POST', body: JSON.stringify({ secret_key: f.key, count: 1 }) });
     await cron(f);
     const state = (await api('GET', `/api/payments/subscriptions/${id}`, { token: f.account.token })).json;
@@ -309,7 +339,11 @@ describe('recurring payment webhooks', () => {
     expect((await deliver(f.account.accountId, paid)).json.outcome).toBe('unchanged');
     const succeeded = (await paymentEvents(f)).filter((e) => e.event === 'payment.succeeded');
     expect(succeeded).toHaveLength(1);
-    expect(succeeded[0].data.payment).toMatchObject({ status: 'active', invoice: paid.data.object.id, reference: state.stripe_subscription_id });
+    expect(succeeded[0].data.payment).toMatchObject({
+      status: 'active',
+      invoice: paid.data.object.id,
+      reference: state.stripe_subscription_id,
+    });
     expect((await api('GET', `/api/payments/subscriptions/${state.id}`, { token: f.account.token })).json.status).toBe('active');
   });
 
@@ -320,7 +354,11 @@ describe('recurring payment webhooks', () => {
     expect((await deliver(f.account.accountId, failed)).json.outcome).toBe('applied');
     const events = (await paymentEvents(f)).filter((e) => e.event === 'payment.failed');
     expect(events).toHaveLength(1);
-    expect(events[0].data.payment).toMatchObject({ status: 'past_due', invoice: failed.data.object.id, failure_message: 'The invoice was not paid.' });
+    expect(events[0].data.payment).toMatchObject({
+      status: 'past_due',
+      invoice: failed.data.object.id,
+      failure_message: 'The invoice was not paid.',
+    });
     expect((await api('GET', `/api/payments/subscriptions/${state.id}`, { token: f.account.token })).json.status).toBe('past_due');
   });
 
@@ -333,7 +371,10 @@ describe('recurring payment webhooks', () => {
     const [late] = await stripeAction(state.stripe_subscription_id, 'fail');
     await deliver(f.account.accountId, late);
     expect((await paymentEvents(f)).filter((e) => e.event === 'payment.canceled')).toHaveLength(1);
-    expect((await api('GET', `/api/payments/subscriptions/${state.id}`, { token: f.account.token })).json).toMatchObject({ status: 'canceled', canceled_at: expect.any(String) });
+    expect((await api('GET', `/api/payments/subscriptions/${state.id}`, { token: f.account.token })).json).toMatchObject({
+      status: 'canceled',
+      canceled_at: expect.any(String),
+    });
   });
 
   it('ignores an event about another account’s recurring payment', async () => {
@@ -354,8 +395,18 @@ describe('recurring payments elsewhere', () => {
     const res = await api('DELETE', `/api/submissions/${f.submissionId}?permanently=true`, { token: f.account.token });
     expect(res.status).toBe(204);
     const shard = await shardOf(f.account.accountId);
-    expect((await shard.prepare('SELECT COUNT(*) AS n FROM payment_subscriptions WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>())!.n).toBe(0);
-    expect((await shard.prepare('SELECT COUNT(*) AS n FROM payment_subscription_invoices WHERE payment_subscription_id = ?').bind(state.id).first<{ n: number }>())!.n).toBe(0);
+    expect(
+      (await shard
+        .prepare('SELECT COUNT(*) AS n FROM payment_subscriptions WHERE submission_id = ?')
+        .bind(f.submissionId)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
+    expect(
+      (await shard
+        .prepare('SELECT COUNT(*) AS n FROM payment_subscription_invoices WHERE payment_subscription_id = ?')
+        .bind(state.id)
+        .first<{ n: number }>())!.n,
+    ).toBe(0);
   });
 
   it('documents the payment.* event data and the recurring payment in the OpenAPI document', async () => {

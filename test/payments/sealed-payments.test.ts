@@ -24,7 +24,9 @@ async function seal(f: Fixture) {
 async function sealedText(f: Fixture): Promise<string> {
   const list = await api('GET', `/api/submissions/${f.submissionId}/documents`, { token: f.account.token });
   expect(list.json.sealed).toBe(true);
-  const res = await SELF.fetch(`https://api.test/api/submissions/${f.submissionId}/documents/${list.json.documents[0].id}`, { headers: { 'X-Auth-Token': f.account.token } });
+  const res = await SELF.fetch(`https://api.test/api/submissions/${f.submissionId}/documents/${list.json.documents[0].id}`, {
+    headers: { 'X-Auth-Token': f.account.token },
+  });
   const { text, pdfsig } = await checkPdf(new Uint8Array(await res.arrayBuffer()));
   expect(pdfsig.output).toContain('Signature is Valid.');
   return text.output;
@@ -35,7 +37,9 @@ async function paidAndSealed(f: Fixture): Promise<string> {
   const { events } = await settle((await checkout(f)).json.url, 'pay');
   for (const event of events) await deliver(f.account.accountId, event);
   expect((await acceptDisclosure(f.submitters[0].slug)).status).toBe(200);
-  expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Paula Payer' } } })).status).toBe(200);
+  expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Paula Payer' } } })).status).toBe(
+    200,
+  );
   await seal(f);
   return String(events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id);
 }
@@ -74,7 +78,9 @@ describe('paid payment fields on the sealed document', () => {
     const paid = (await settle(current, 'pay')).events;
     for (const event of paid) await deliver(f.account.accountId, event);
     expect((await acceptDisclosure(f.submitters[0].slug)).status).toBe(200);
-    expect((await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Paula Payer' } } })).status).toBe(200);
+    expect(
+      (await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Name')]: 'Paula Payer' } } })).status,
+    ).toBe(200);
     await seal(f);
 
     const intent = (events: typeof paid) => String(events.find((e) => e.type === 'checkout.session.completed')!.data.object.payment_intent);

@@ -38,7 +38,12 @@ function recordingEnv(): { sent: Sent; bindings: typeof env } {
     }) as unknown as Queue<never>;
   return {
     sent,
-    bindings: { ...env, MESSAGES_QUEUE: recording(sent.messages), WEBHOOK_QUEUE: recording(sent.webhooks), SEALING_QUEUE: recording(sent.sealing) },
+    bindings: {
+      ...env,
+      MESSAGES_QUEUE: recording(sent.messages),
+      WEBHOOK_QUEUE: recording(sent.webhooks),
+      SEALING_QUEUE: recording(sent.sealing),
+    },
   };
 }
 
@@ -74,7 +79,10 @@ describe('messages carry their shard', () => {
     expect(sent.messages).toEqual(sent.messages.map(() => expect.objectContaining({ type: 'message', shard: 1 })));
     expect(sent.webhooks).toEqual([{ kind: 'drain', shard: 1 }]);
 
-    const done = await fetchWith(bindings, 'PUT', `/api/submitters/${created.json.submitters[0].id}`, onOne.token, { values: completeValues('Buyer'), completed: true });
+    const done = await fetchWith(bindings, 'PUT', `/api/submitters/${created.json.submitters[0].id}`, onOne.token, {
+      values: completeValues('Buyer'),
+      completed: true,
+    });
     expect(done.status).toBe(200);
     expect(sent.sealing).toEqual([{ type: 'seal', submissionId: created.json.id, shard: 1 }]);
   });
@@ -85,7 +93,9 @@ describe('messages carry their shard', () => {
     await insertEvent(onOne.accountId, 'form.completed');
     const { sent, bindings } = recordingEnv();
 
-    const batch = createMessageBatch('signing-service-webhooks', [{ id: 'drain-1', timestamp: new Date(), attempts: 1, body: { kind: 'drain', shard: 1 } }]);
+    const batch = createMessageBatch('signing-service-webhooks', [
+      { id: 'drain-1', timestamp: new Date(), attempts: 1, body: { kind: 'drain', shard: 1 } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, bindings, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(['drain-1']);
@@ -122,12 +132,16 @@ describe('a batch mixing shards', () => {
     const stored = await Promise.all(
       accounts.map(async (a) => {
         const db = createDb(await shardOf(a.accountId));
-        const row = emailMessage('invitation', {
-          branding: { companyName: 'Acme', serviceName: 'Signing Service' },
-          submitter: { name: 'Ann', email: `ann-${a.accountId}@example.com`, link: 'https://sign.test/s/abc123' },
-          template: { name: 'NDA' },
-          submission: { expireAt: null },
-        }, { accountId: a.accountId });
+        const row = emailMessage(
+          'invitation',
+          {
+            branding: { companyName: 'Acme', serviceName: 'Signing Service' },
+            submitter: { name: 'Ann', email: `ann-${a.accountId}@example.com`, link: 'https://sign.test/s/abc123' },
+            template: { name: 'NDA' },
+            submission: { expireAt: null },
+          },
+          { accountId: a.accountId },
+        );
         const [inserted] = await queueMessageInsert(db, { ...row, accountId: a.accountId });
         return { db, id: inserted.id, shard: await shardNumberOf(a.accountId) };
       }),

@@ -7,7 +7,16 @@ import { handleScheduled } from '../../src/scheduled';
 import { archiveAuditEvents } from '../../src/scheduled/audit-archive';
 import { sha256Hex } from '../../src/lib/crypto';
 import { recordArchivedPart } from '../../src/db/queries/audit-archives';
-import { auditShard, createAuditAccount, archiveRows, archivedAuditIds, insertAuditEvent, insertHistory, liveAuditIds, NOW } from '../audit-fixtures';
+import {
+  auditShard,
+  createAuditAccount,
+  archiveRows,
+  archivedAuditIds,
+  insertAuditEvent,
+  insertHistory,
+  liveAuditIds,
+  NOW,
+} from '../audit-fixtures';
 
 const db = () => createDb(auditShard());
 
@@ -26,7 +35,10 @@ async function accountWithHistory(perDay = 2) {
 }
 
 async function createdAtOf(ids: number[]): Promise<string[]> {
-  const { results } = await auditShard().prepare('SELECT created_at FROM audit_events WHERE id IN (SELECT value FROM json_each(?))').bind(JSON.stringify(ids)).all<{ created_at: string }>();
+  const { results } = await auditShard()
+    .prepare('SELECT created_at FROM audit_events WHERE id IN (SELECT value FROM json_each(?))')
+    .bind(JSON.stringify(ids))
+    .all<{ created_at: string }>();
   return results.map((r) => r.created_at);
 }
 
@@ -46,7 +58,20 @@ describe('audit archive', () => {
     const a = await accountWithHistory();
     await archiveAll({ partEvents: 3 });
     const rows = await archiveRows(a.accountId);
-    expect(rows.map((r) => r.month)).toEqual(['2026-04', '2026-04', '2026-04', '2026-05', '2026-05', '2026-05', '2026-06', '2026-06', '2026-06', '2026-07', '2026-07', '2026-07']);
+    expect(rows.map((r) => r.month)).toEqual([
+      '2026-04',
+      '2026-04',
+      '2026-04',
+      '2026-05',
+      '2026-05',
+      '2026-05',
+      '2026-06',
+      '2026-06',
+      '2026-06',
+      '2026-07',
+      '2026-07',
+      '2026-07',
+    ]);
     for (const row of rows) {
       expect(row.r2_key).toBe(`audit/${a.accountId}/${row.month}/${row.first_id}-${row.last_id}.ndjson`);
       const object = await env.FILES.get(row.r2_key);
@@ -54,7 +79,11 @@ describe('audit archive', () => {
       expect(await sha256Hex(bytes)).toBe(row.sha256);
       expect(object!.customMetadata?.sha256).toBe(row.sha256);
       expect(bytes.byteLength).toBe(row.byte_size);
-      const lines = new TextDecoder().decode(bytes).trim().split('\n').map((line) => JSON.parse(line));
+      const lines = new TextDecoder()
+        .decode(bytes)
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(lines.length).toBe(row.event_count);
       expect(lines.every((line) => line.account_id === a.accountId && line.created_at.startsWith(row.month))).toBe(true);
     }
@@ -62,10 +91,11 @@ describe('audit archive', () => {
 
   it('keeps every column of an event in its NDJSON line', async () => {
     const a = await createAuditAccount();
-    await auditShard().prepare(
-      `INSERT INTO audit_events (account_id, user_id, access_token_id, actor, action, resource_type, resource_id, method, path, status, ip, user_agent, request_id, created_at)
+    await auditShard()
+      .prepare(
+        `INSERT INTO audit_events (account_id, user_id, access_token_id, actor, action, resource_type, resource_id, method, path, status, ip, user_agent, request_id, created_at)
        VALUES (?, ?, 7, 'tok_abc', 'account.update', 'account', '42', 'PUT', '/api/settings/account', 200, '203.0.113.1', 'ua/1', 'req-1', '2026-03-02T10:00:00.000Z')`,
-    )
+      )
       .bind(a.accountId, a.userId)
       .run();
     const row = await auditShard().prepare('SELECT * FROM audit_events WHERE account_id = ?').bind(a.accountId).first();
@@ -129,8 +159,23 @@ describe('audit archive', () => {
 
   it('refuses to index a part whose events are not all still in D1, and then deletes none of them', async () => {
     const a = await createAuditAccount();
-    const first = await insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt: '2026-02-01T00:00:00.000Z' });
-    const part = { accountId: a.accountId, month: '2026-02', firstId: first, lastId: first + 1_000_000, eventCount: 2, sha256: 'f'.repeat(64), r2Key: `audit/${a.accountId}/2026-02/x.ndjson`, byteSize: 1 };
+    const first = await insertAuditEvent(a.accountId, {
+      action: 'x.y',
+      resourceType: null,
+      resourceId: null,
+      userId: null,
+      createdAt: '2026-02-01T00:00:00.000Z',
+    });
+    const part = {
+      accountId: a.accountId,
+      month: '2026-02',
+      firstId: first,
+      lastId: first + 1_000_000,
+      eventCount: 2,
+      sha256: 'f'.repeat(64),
+      r2Key: `audit/${a.accountId}/2026-02/x.ndjson`,
+      byteSize: 1,
+    };
     await expect(recordArchivedPart(db(), part, [first, first + 1_000_000])).rejects.toThrow();
     expect(await archiveRows(a.accountId)).toEqual([]);
     expect(await liveAuditIds(a.accountId)).toEqual([first]);
@@ -139,10 +184,20 @@ describe('audit archive', () => {
   it('refuses to index a part whose id range overlaps an archived part', async () => {
     await archiveAll();
     const a = await createAuditAccount();
-    const event = (createdAt: string) => insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
+    const event = (createdAt: string) =>
+      insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
     const first = await event('2026-02-01T00:00:00.000Z');
     const second = await event('2026-02-02T00:00:00.000Z');
-    const part = (id: number, key: string) => ({ accountId: a.accountId, month: '2026-02', firstId: id, lastId: second, eventCount: 1, sha256: 'f'.repeat(64), r2Key: key, byteSize: 1 });
+    const part = (id: number, key: string) => ({
+      accountId: a.accountId,
+      month: '2026-02',
+      firstId: id,
+      lastId: second,
+      eventCount: 1,
+      sha256: 'f'.repeat(64),
+      r2Key: key,
+      byteSize: 1,
+    });
     await recordArchivedPart(db(), part(first, `audit/${a.accountId}/2026-02/a.ndjson`), [first]);
     await expect(recordArchivedPart(db(), part(second, `audit/${a.accountId}/2026-02/b.ndjson`), [second])).rejects.toThrow();
     expect(await liveAuditIds(a.accountId)).toEqual([second]);
@@ -153,7 +208,8 @@ describe('audit archive', () => {
   it('ends a part before an event of another month that lies inside its id range', async () => {
     await archiveAll();
     const a = await createAuditAccount();
-    const event = (createdAt: string) => insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
+    const event = (createdAt: string) =>
+      insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
     // Written out of time order, as only rows inserted with chosen times can be.
     const march1 = await event('2026-03-01T00:00:00.000Z');
     const april = await event('2026-04-01T00:00:00.000Z');
@@ -170,7 +226,8 @@ describe('audit archive', () => {
   it('deletes the parts of months that ended more than 7 years ago, orphaned objects included, and keeps the rest', async () => {
     await archiveAll();
     const a = await createAuditAccount();
-    const event = (createdAt: string) => insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
+    const event = (createdAt: string) =>
+      insertAuditEvent(a.accountId, { action: 'x.y', resourceType: null, resourceId: null, userId: null, createdAt });
     await event('2019-10-31T23:59:59.000Z');
     const kept = await event('2019-11-01T00:00:00.000Z');
     await archiveAuditEvents(db(), env.FILES, NOW, { maxExpiredMonths: 0 });

@@ -24,10 +24,18 @@ async function dueSubmission(owner: TestAccount): Promise<number> {
   const template = await createTemplate(owner.token, ['Buyer']);
   const created = await api('POST', '/api/submissions', {
     token: owner.token,
-    body: { template_id: template.id, send_email: false, submitters: [{ role: 'Buyer', email: 'buyer@example.com' }], expire_at: new Date(Date.now() + 60_000).toISOString() },
+    body: {
+      template_id: template.id,
+      send_email: false,
+      submitters: [{ role: 'Buyer', email: 'buyer@example.com' }],
+      expire_at: new Date(Date.now() + 60_000).toISOString(),
+    },
   });
   expect(created.status).toBe(201);
-  await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), created.json.id).run();
+  await (await shardOf(owner.accountId))
+    .prepare('UPDATE submissions SET expire_at = ? WHERE id = ?')
+    .bind(new Date(Date.now() - 1000).toISOString(), created.json.id)
+    .run();
   return created.json.id;
 }
 

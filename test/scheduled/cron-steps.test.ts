@@ -22,12 +22,23 @@ describe('the cron', () => {
     const template = await createTemplate(owner.token, ['Buyer']);
     const created = await api('POST', '/api/submissions', {
       token: owner.token,
-      body: { template_id: template.id, send_email: false, submitters: [{ role: 'Buyer', email: 'buyer@example.com' }], expire_at: new Date(Date.now() + 60_000).toISOString() },
+      body: {
+        template_id: template.id,
+        send_email: false,
+        submitters: [{ role: 'Buyer', email: 'buyer@example.com' }],
+        expire_at: new Date(Date.now() + 60_000).toISOString(),
+      },
     });
     expect(created.status).toBe(201);
-    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), created.json.id).run();
+    await (await shardOf(owner.accountId))
+      .prepare('UPDATE submissions SET expire_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), created.json.id)
+      .run();
     // A message whose queue message was lost: the first step finds it and cannot re-enqueue it.
-    await (await shardOf(owner.accountId)).prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'lost@example.com', 'hi', 'queued', ?)")
+    await (await shardOf(owner.accountId))
+      .prepare(
+        "INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'lost@example.com', 'hi', 'queued', ?)",
+      )
       .bind(owner.accountId, new Date(Date.now() - 3_600_000).toISOString())
       .run();
     const eventId = await insertEvent(owner.accountId, 'template.created');
@@ -36,7 +47,10 @@ describe('the cron', () => {
 
     const submission = await api('GET', `/api/submissions/${created.json.id}`, { token: owner.token });
     expect(submission.json.status).toBe('expired');
-    const event = await (await shardOf(owner.accountId)).prepare('SELECT dispatched_at FROM events WHERE id = ?').bind(eventId).first<{ dispatched_at: string | null }>();
+    const event = await (await shardOf(owner.accountId))
+      .prepare('SELECT dispatched_at FROM events WHERE id = ?')
+      .bind(eventId)
+      .first<{ dispatched_at: string | null }>();
     expect(event!.dispatched_at).not.toBeNull();
   });
 

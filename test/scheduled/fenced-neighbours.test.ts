@@ -16,7 +16,9 @@ import { drainFor, insertEvent, receiverHook } from '../webhook-fixtures';
 async function neighbours() {
   const moving = await createAccount();
   const staying = await createAccount();
-  await env.CONTROL_DB.prepare('UPDATE accounts SET shard = ? WHERE id = ?').bind(await shardNumberOf(moving.accountId), staying.accountId).run();
+  await env.CONTROL_DB.prepare('UPDATE accounts SET shard = ? WHERE id = ?')
+    .bind(await shardNumberOf(moving.accountId), staying.accountId)
+    .run();
   return { moving, staying, shard: await shardOf(moving.accountId) };
 }
 
@@ -35,9 +37,14 @@ describe('bulk background work next to a fenced account', () => {
 
     await drainFor(staying.accountId);
 
-    const deliveries = await shard.prepare('SELECT webhook_id, event_id FROM webhook_deliveries ORDER BY id').all<{ webhook_id: number; event_id: number }>();
+    const deliveries = await shard
+      .prepare('SELECT webhook_id, event_id FROM webhook_deliveries ORDER BY id')
+      .all<{ webhook_id: number; event_id: number }>();
     expect(deliveries.results).toEqual([{ webhook_id: hookStaying.hook.id, event_id: stayingEvent }]);
-    const moved = await shard.prepare('SELECT dispatched_at FROM events WHERE id = ?').bind(movingEvent).first<{ dispatched_at: string | null }>();
+    const moved = await shard
+      .prepare('SELECT dispatched_at FROM events WHERE id = ?')
+      .bind(movingEvent)
+      .first<{ dispatched_at: string | null }>();
     expect(moved?.dispatched_at).toBeNull();
     expect(hookMoving.hook.id).not.toBe(hookStaying.hook.id);
   });
@@ -47,7 +54,9 @@ describe('bulk background work next to a fenced account', () => {
     const old = new Date(Date.now() - 90 * 24 * 3600 * 1000).toISOString();
     for (const accountId of [moving.accountId, staying.accountId]) {
       await shard
-        .prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'x@example.com', 'hi', 'sent', ?)")
+        .prepare(
+          "INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'x@example.com', 'hi', 'sent', ?)",
+        )
         .bind(accountId, old)
         .run();
     }
@@ -64,9 +73,15 @@ describe('bulk background work next to a fenced account', () => {
 /** A pending submission of `account` whose expiry passed `agoMs` ago. */
 async function dueSubmission(account: TestAccount, shard: D1Database, agoMs: number): Promise<number> {
   const template = await createTemplate(account.token, ['Client']);
-  const res = await api('POST', '/api/submissions', { token: account.token, body: { template_id: template.id, submitters: [{ role: 'Client', email: 'due@example.com' }] } });
+  const res = await api('POST', '/api/submissions', {
+    token: account.token,
+    body: { template_id: template.id, submitters: [{ role: 'Client', email: 'due@example.com' }] },
+  });
   expect(res.status).toBe(201);
-  await shard.prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - agoMs).toISOString(), res.json.id).run();
+  await shard
+    .prepare('UPDATE submissions SET expire_at = ? WHERE id = ?')
+    .bind(new Date(Date.now() - agoMs).toISOString(), res.json.id)
+    .run();
   return res.json.id;
 }
 
@@ -93,11 +108,15 @@ describe('cron selections next to a moving (fenced) account', { timeout: 60_000 
     const { moving, staying, shard } = await neighbours();
     const hourAgo = new Date(Date.now() - 3600_000).toISOString();
     await shard
-      .prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, claimed_at, created_at) VALUES (?, 'email', 'invitation', 'a@example.com', 'hi', 'sending', ?, ?)")
+      .prepare(
+        "INSERT INTO messages (account_id, channel, kind, recipient, text, status, claimed_at, created_at) VALUES (?, 'email', 'invitation', 'a@example.com', 'hi', 'sending', ?, ?)",
+      )
       .bind(moving.accountId, hourAgo, hourAgo)
       .run();
     await shard
-      .prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'b@example.com', 'hi', 'queued', ?)")
+      .prepare(
+        "INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'b@example.com', 'hi', 'queued', ?)",
+      )
       .bind(staying.accountId, hourAgo)
       .run();
     await fence(shard, moving.accountId);
@@ -106,7 +125,10 @@ describe('cron selections next to a moving (fenced) account', { timeout: 60_000 
     const count = await sweepMessages(scope.db, scope.queues.messages);
 
     expect(count).toBeGreaterThanOrEqual(1);
-    const moved = await shard.prepare('SELECT status FROM messages WHERE account_id = ?').bind(moving.accountId).first<{ status: string }>();
+    const moved = await shard
+      .prepare('SELECT status FROM messages WHERE account_id = ?')
+      .bind(moving.accountId)
+      .first<{ status: string }>();
     expect(moved?.status).toBe('sending');
   });
 
@@ -118,7 +140,9 @@ describe('cron selections next to a moving (fenced) account', { timeout: 60_000 
       [staying.accountId, 150],
     ]) {
       await shard
-        .prepare("INSERT INTO audit_events (account_id, action, resource_type, resource_id, method, path, status, request_id, created_at) VALUES (?, 'template.create', 'template', '1', 'POST', '/api/templates', 201, 'req-fenced', ?)")
+        .prepare(
+          "INSERT INTO audit_events (account_id, action, resource_type, resource_id, method, path, status, request_id, created_at) VALUES (?, 'template.create', 'template', '1', 'POST', '/api/templates', 201, 'req-fenced', ?)",
+        )
         .bind(accountId, old(days))
         .run();
     }
@@ -127,7 +151,10 @@ describe('cron selections next to a moving (fenced) account', { timeout: 60_000 
     const result = await archiveAuditEvents(createDb(shard), env.FILES, Date.now(), { maxParts: 1 });
 
     expect(result.parts).toBe(1);
-    const left = await shard.prepare('SELECT account_id FROM audit_events WHERE created_at < ? ORDER BY account_id').bind(old(100)).all<{ account_id: number }>();
+    const left = await shard
+      .prepare('SELECT account_id FROM audit_events WHERE created_at < ? ORDER BY account_id')
+      .bind(old(100))
+      .all<{ account_id: number }>();
     expect(left.results.map((row) => row.account_id)).toEqual([moving.accountId]);
   });
 });

@@ -16,31 +16,48 @@ let shard: D1Database;
 beforeAll(async () => {
   ({ accountId } = await createAccount());
   shard = await shardOf(accountId);
-  const hook = await shard.prepare("INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/x', '[]', 'secret-0123456789') RETURNING id")
+  const hook = await shard
+    .prepare(
+      "INSERT INTO webhooks (account_id, url, events, secret) VALUES (?, 'https://hooks.example.com/x', '[]', 'secret-0123456789') RETURNING id",
+    )
     .bind(accountId)
     .first<{ id: number }>();
   webhookId = hook!.id;
 });
 
 async function event(createdAt: string, dispatchedAt: string | null): Promise<number> {
-  const row = await shard.prepare("INSERT INTO events (account_id, event, data, created_at, dispatched_at) VALUES (?, 'template.created', '{}', ?, ?) RETURNING id")
+  const row = await shard
+    .prepare(
+      "INSERT INTO events (account_id, event, data, created_at, dispatched_at) VALUES (?, 'template.created', '{}', ?, ?) RETURNING id",
+    )
     .bind(accountId, createdAt, dispatchedAt)
     .first<{ id: number }>();
   return row!.id;
 }
 
-async function attempt(eventId: number | null, deliveryUuid: string, attemptNo: number, status: string, createdAt: string, redeliveryOf: number | null = null): Promise<number> {
-  const row = await shard.prepare(
-    `INSERT INTO webhook_deliveries (account_id, webhook_id, event_id, event, delivery_uuid, attempt, max_attempts, status, url, request_body, created_at, redelivery_of)
+async function attempt(
+  eventId: number | null,
+  deliveryUuid: string,
+  attemptNo: number,
+  status: string,
+  createdAt: string,
+  redeliveryOf: number | null = null,
+): Promise<number> {
+  const row = await shard
+    .prepare(
+      `INSERT INTO webhook_deliveries (account_id, webhook_id, event_id, event, delivery_uuid, attempt, max_attempts, status, url, request_body, created_at, redelivery_of)
      VALUES (?, ?, ?, 'template.created', ?, ?, 6, ?, 'https://hooks.example.com/x', '{}', ?, ?) RETURNING id`,
-  )
+    )
     .bind(accountId, webhookId, eventId, deliveryUuid, attemptNo, status, createdAt, redeliveryOf)
     .first<{ id: number }>();
   return row!.id;
 }
 
 async function message(status: string, createdAt: string): Promise<number> {
-  const row = await shard.prepare("INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'a@example.com', 'hi', ?, ?) RETURNING id")
+  const row = await shard
+    .prepare(
+      "INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at) VALUES (?, 'email', 'invitation', 'a@example.com', 'hi', ?, ?) RETURNING id",
+    )
     .bind(accountId, status, createdAt)
     .first<{ id: number }>();
   return row!.id;
@@ -51,7 +68,10 @@ async function exists(table: 'events' | 'webhook_deliveries' | 'messages', id: n
 }
 
 async function count(table: 'events' | 'webhook_deliveries' | 'messages', where: string, ...binds: unknown[]): Promise<number> {
-  return (await shard.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).bind(...binds).first<{ n: number }>())!.n;
+  return (await shard
+    .prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)
+    .bind(...binds)
+    .first<{ n: number }>())!.n;
 }
 
 describe('retention', () => {
@@ -132,18 +152,22 @@ describe('retention', () => {
   it('prunes at most 500 rows of a table per run, the oldest first, and the rest on the next runs', async () => {
     const recipient = `bulk-${crypto.randomUUID()}@example.com`;
     // 1,200 old sent messages in one statement; nothing here binds more than a few parameters.
-    await shard.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+    await shard
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
        INSERT INTO messages (account_id, channel, kind, recipient, text, status, created_at)
        SELECT ?, 'email', 'invitation', ?, 'hi', 'sent', strftime('%Y-%m-%dT%H:%M:%fZ', ?, '-' || i || ' seconds') FROM n`,
-    )
+      )
       .bind(accountId, recipient, daysAgo(45))
       .run();
 
     await handleScheduled(env, NOW);
     expect(await count('messages', 'recipient = ?', recipient)).toBe(700);
     // The 500 oldest went first.
-    const oldestLeft = await shard.prepare('SELECT min(created_at) AS at FROM messages WHERE recipient = ?').bind(recipient).first<{ at: string }>();
+    const oldestLeft = await shard
+      .prepare('SELECT min(created_at) AS at FROM messages WHERE recipient = ?')
+      .bind(recipient)
+      .first<{ at: string }>();
     expect(oldestLeft!.at).toBe(new Date(Date.parse(daysAgo(45)) - 700 * 1000).toISOString());
 
     await handleScheduled(env, NOW);

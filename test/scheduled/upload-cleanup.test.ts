@@ -22,7 +22,8 @@ async function upload(f: Fixture, submitter = 0): Promise<string> {
 async function age(uuid: string, hours: number, now: number): Promise<void> {
   // The upload is on its account's shard; the uuid is found on exactly one.
   for (const shard of allShards()) {
-    await shard.prepare('UPDATE signing_uploads SET created_at = ? WHERE uuid = ?')
+    await shard
+      .prepare('UPDATE signing_uploads SET created_at = ? WHERE uuid = ?')
       .bind(new Date(now - hours * HOUR).toISOString(), uuid)
       .run();
   }
@@ -30,7 +31,12 @@ async function age(uuid: string, hours: number, now: number): Promise<void> {
 
 async function stored(uuid: string): Promise<{ row: boolean; file: boolean; keptAt: string | null }> {
   const rows = await Promise.all(
-    allShards().map((shard) => shard.prepare('SELECT r2_key, kept_at FROM signing_uploads WHERE uuid = ?').bind(uuid).first<{ r2_key: string; kept_at: string | null }>()),
+    allShards().map((shard) =>
+      shard
+        .prepare('SELECT r2_key, kept_at FROM signing_uploads WHERE uuid = ?')
+        .bind(uuid)
+        .first<{ r2_key: string; kept_at: string | null }>(),
+    ),
   );
   const row = rows.find((r) => r !== null) ?? null;
   const listed = await env.FILES.list({ prefix: 'attachments/' });
@@ -55,7 +61,9 @@ describe('signing-page upload cleanup', () => {
     const now = Date.now();
     const f = await fixture();
     const named = await upload(f);
-    const saved = await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Proof')]: `attachment:${named}` } } });
+    const saved = await page('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: { [f.field('Proof')]: `attachment:${named}` } },
+    });
     expect(saved.status).toBe(200);
     await age(named, 25, now);
     await handleScheduled(env, now);
@@ -77,7 +85,9 @@ describe('signing-page upload cleanup', () => {
     const replaced = await upload(f);
     const submitted = await upload(f);
     await acceptDisclosure(f.submitters[0].slug);
-    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Proof')]: `attachment:${submitted}` } } });
+    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, {
+      body: { values: { [f.field('Proof')]: `attachment:${submitted}` } },
+    });
     expect(res.status).toBe(200);
     await age(replaced, 25, now);
     await age(submitted, 25, now);
@@ -90,7 +100,9 @@ describe('signing-page upload cleanup', () => {
     const now = Date.now();
     const f = await fixture();
     const named = await upload(f);
-    expect((await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Proof')]: `attachment:${named}` } } })).status).toBe(200);
+    expect(
+      (await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Proof')]: `attachment:${named}` } } })).status,
+    ).toBe(200);
     expect((await page('POST', `/s/${f.submitters[0].slug}/decline`, { body: { reason: 'Not mine to sign.' } })).status).toBe(200);
     await age(named, 25, now);
     await handleScheduled(env, now);
@@ -101,24 +113,27 @@ describe('signing-page upload cleanup', () => {
     const now = Date.now();
     const f = await fixture();
     const submitterId = f.submitters[0].id;
-    const keys = Array.from({ length: 130 }, (_, i) => `attachments/${f.account.accountId}/${f.submissionId}/${submitterId}/backlog-${i}.pdf`);
+    const keys = Array.from(
+      { length: 130 },
+      (_, i) => `attachments/${f.account.accountId}/${f.submissionId}/${submitterId}/backlog-${i}.pdf`,
+    );
     await Promise.all(keys.map((key) => env.FILES.put(key, 'x')));
     const created = new Date(now - 30 * HOUR).toISOString();
     const shard = await shardOf(f.account.accountId);
     await shard.batch(
       keys.map((key) =>
-        shard.prepare('INSERT INTO signing_uploads (account_id, submission_id, submitter_id, uuid, r2_key, byte_size, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)').bind(
-          f.account.accountId,
-          f.submissionId,
-          submitterId,
-          crypto.randomUUID(),
-          key,
-          created,
-        ),
+        shard
+          .prepare(
+            'INSERT INTO signing_uploads (account_id, submission_id, submitter_id, uuid, r2_key, byte_size, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)',
+          )
+          .bind(f.account.accountId, f.submissionId, submitterId, crypto.randomUUID(), key, created),
       ),
     );
     await handleScheduled(env, now);
-    const left = await shard.prepare('SELECT count(*) AS n FROM signing_uploads WHERE submission_id = ?').bind(f.submissionId).first<{ n: number }>();
+    const left = await shard
+      .prepare('SELECT count(*) AS n FROM signing_uploads WHERE submission_id = ?')
+      .bind(f.submissionId)
+      .first<{ n: number }>();
     expect(left!.n).toBe(0);
     expect((await env.FILES.list({ prefix: `attachments/${f.account.accountId}/${f.submissionId}/` })).objects).toHaveLength(0);
   });

@@ -15,7 +15,10 @@ describe('the account certificate authority', () => {
     const shard = await shardOf(accountId);
     const account = await accountRow(accountId);
     const authorities = await Promise.all([0, 1, 2].map(() => accountCertificateAuthority(env, createDb(shard), account)));
-    const { results } = await shard.prepare("SELECT certificate FROM signing_identities WHERE account_id = ? AND source = 'ca'").bind(accountId).all<{ certificate: string }>();
+    const { results } = await shard
+      .prepare("SELECT certificate FROM signing_identities WHERE account_id = ? AND source = 'ca'")
+      .bind(accountId)
+      .all<{ certificate: string }>();
     expect(results).toHaveLength(1);
     const stored = Uint8Array.from(atob(results[0].certificate), (c) => c.charCodeAt(0));
     for (const ca of authorities) expect([...ca.certificate]).toEqual([...stored]);

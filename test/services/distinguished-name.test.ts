@@ -13,7 +13,14 @@ function name(entries: [string, string][]): pkijs.RelativeDistinguishedNames {
 
 describe('formatName', () => {
   it('keeps a comma inside a common name from reading as a second attribute', () => {
-    expect(formatName(name([['2.5.4.3', 'Doe, John'], ['2.5.4.10', 'Acme (EU']]))).toBe('CN=Doe\\, John, O=Acme (EU');
+    expect(
+      formatName(
+        name([
+          ['2.5.4.3', 'Doe, John'],
+          ['2.5.4.10', 'Acme (EU'],
+        ]),
+      ),
+    ).toBe('CN=Doe\\, John, O=Acme (EU');
   });
 
   it('escapes a name that imitates another attribute', () => {
@@ -21,7 +28,15 @@ describe('formatName', () => {
   });
 
   it('leaves non-Latin, RTL and emoji names as they are', () => {
-    expect(formatName(name([['2.5.4.3', 'Иван'], ['2.5.4.3', 'محمد'], ['2.5.4.3', '👩‍💼 Zoë']]))).toBe('CN=Иван, CN=محمد, CN=👩‍💼 Zoë');
+    expect(
+      formatName(
+        name([
+          ['2.5.4.3', 'Иван'],
+          ['2.5.4.3', 'محمد'],
+          ['2.5.4.3', '👩‍💼 Zoë'],
+        ]),
+      ),
+    ).toBe('CN=Иван, CN=محمد, CN=👩‍💼 Zoë');
   });
 });
 

@@ -38,7 +38,10 @@ describe('paragraphTexts', () => {
 
   it('reads a header of 150,000 unclosed <w:p > as no text, in one pass', () => {
     const xml = `<w:hdr ${W}>${'<w:p >'.repeat(150_000)}</w:hdr>`;
-    expect(timed('150,000 unclosed <w:p', () => docxHeaderFooter({ 'word/header1.xml': strToU8(xml) }))).toEqual({ header: undefined, footer: undefined });
+    expect(timed('150,000 unclosed <w:p', () => docxHeaderFooter({ 'word/header1.xml': strToU8(xml) }))).toEqual({
+      header: undefined,
+      footer: undefined,
+    });
   });
 
   it('reads a paragraph of 150,000 unclosed <w:t > as no text, in one pass', () => {
@@ -62,7 +65,10 @@ describe('unzipDocx', () => {
   });
 
   it('inflates only the header and footer parts when asked for them', () => {
-    const docx = zipSync({ ...unzipSync(buildDocx(paragraph('Body'), { header: 'Top', footer: 'Bottom' })), 'word/media/image1.png': new Uint8Array(8) });
+    const docx = zipSync({
+      ...unzipSync(buildDocx(paragraph('Body'), { header: 'Top', footer: 'Bottom' })),
+      'word/media/image1.png': new Uint8Array(8),
+    });
     expect(Object.keys(unzipDocx(docx, HEADER_FOOTER_PARTS)).sort()).toEqual(['word/footer1.xml', 'word/header1.xml']);
   });
 });

@@ -12,10 +12,17 @@ const jsonBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(va
 
 describe('event payload limits', () => {
   it('field.updated carries a value over 4 KB as its SHA-256 and byte size, and smaller values as they are', async () => {
-    const f = await signingFixture({ fields: [{ name: 'Essay', type: 'text' }, { name: 'Note', type: 'text' }] });
+    const f = await signingFixture({
+      fields: [
+        { name: 'Essay', type: 'text' },
+        { name: 'Note', type: 'text' },
+      ],
+    });
     const essay = 'é'.repeat(3000); // 3,000 characters, 6,000 UTF-8 bytes
     const note = 'n'.repeat(4096);
-    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Essay')]: essay, [f.field('Note')]: note } } });
+    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: { [f.field('Essay')]: essay, [f.field('Note')]: note } },
+    });
     expect(res.status).toBe(200);
 
     const updates = (await eventsOf(f.account.accountId, 'field.updated')).map((e) => e.data.field);

@@ -30,7 +30,12 @@ const outboxRows = (where: string, ...binds: unknown[]) => accountEvents(owner.a
 async function createSubmission(extra: Record<string, unknown> = {}): Promise<{ id: number; submitterId: number }> {
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
-    body: { template_id: template.id, send_email: false, submitters: [{ role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, name: 'Bo Buyer' }], ...extra },
+    body: {
+      template_id: template.id,
+      send_email: false,
+      submitters: [{ role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, name: 'Bo Buyer' }],
+      ...extra,
+    },
   });
   expect(res.status).toBe(201);
   return { id: res.json.id, submitterId: res.json.submitters[0].id };
@@ -39,12 +44,22 @@ async function createSubmission(extra: Record<string, unknown> = {}): Promise<{ 
 describe('background jobs wake the webhook fan-out', () => {
   it('sealing a submission sends a drain message once its document.generated events are written', async () => {
     const s = await createSubmission();
-    const done = await api('PUT', `/api/submitters/${s.submitterId}`, { token: owner.token, body: { values: completeValues('Buyer'), completed: true } });
+    const done = await api('PUT', `/api/submitters/${s.submitterId}`, {
+      token: owner.token,
+      body: { values: completeValues('Buyer'), completed: true },
+    });
     expect(done.status).toBe(200);
     const { sent, queue } = recordingQueue();
 
     await consumeSealing(
-      createMessageBatch<SealingQueueBody>('signing-service-sealing', [{ id: 'seal-1', timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId: s.id, shard: await shardNumberOf(owner.accountId) } as SealingQueueBody & ShardStamp }]),
+      createMessageBatch<SealingQueueBody>('signing-service-sealing', [
+        {
+          id: 'seal-1',
+          timestamp: new Date(),
+          attempts: 1,
+          body: { type: 'seal', submissionId: s.id, shard: await shardNumberOf(owner.accountId) } as SealingQueueBody & ShardStamp,
+        },
+      ]),
       await ownerScope(queue),
     );
 
@@ -54,7 +69,10 @@ describe('background jobs wake the webhook fan-out', () => {
 
   it('expiring submissions sends a drain message once their expiry events are written', async () => {
     const s = await createSubmission({ expire_at: new Date(Date.now() + 60_000).toISOString() });
-    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
+    await (await shardOf(owner.accountId))
+      .prepare('UPDATE submissions SET expire_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), s.id)
+      .run();
     const { sent, queue } = recordingQueue();
 
     const result = await expireDueSubmissions(await ownerScope(queue), new Date());
@@ -66,7 +84,10 @@ describe('background jobs wake the webhook fan-out', () => {
 
   it('a failed wake-up never fails the expiry that wrote the events', async () => {
     const s = await createSubmission({ expire_at: new Date(Date.now() + 60_000).toISOString() });
-    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
+    await (await shardOf(owner.accountId))
+      .prepare('UPDATE submissions SET expire_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), s.id)
+      .run();
     const broken = {
       send: async () => {
         throw new Error('queue unavailable');

@@ -12,7 +12,11 @@ const signer = { roleUuid: 'role', values: { a: 'Shown', b: 'Hidden', c: true } 
 describe('stampsForDocument', () => {
   it('draws every filled field at its areas', () => {
     const stamps = stampsForDocument([field('a'), field('b'), field('c', 'checkbox')], [signer], doc);
-    expect(stamps.map((s) => s.value)).toEqual([{ kind: 'text', text: 'Shown' }, { kind: 'text', text: 'Hidden' }, { kind: 'check', checked: true }]);
+    expect(stamps.map((s) => s.value)).toEqual([
+      { kind: 'text', text: 'Shown' },
+      { kind: 'text', text: 'Hidden' },
+      { kind: 'check', checked: true },
+    ]);
   });
 
   it('draws nothing for fields their conditions hid', () => {
@@ -26,12 +30,20 @@ describe('date stamps', () => {
   const withDate = (value: string) => ({ roleUuid: 'role', values: { d: value } }) as unknown as Submitter;
 
   it('writes a date in the account’s locale when the field sets no format', () => {
-    expect(stampsForDocument([dated('date')], [withDate('2026-11-25')], doc, new Set(), 'en-US')[0].value).toEqual({ kind: 'text', text: 'November 25, 2026' });
-    expect(stampsForDocument([dated('datenow')], [withDate('2026-11-25')], doc, new Set(), 'de-DE')[0].value).toEqual({ kind: 'text', text: '25. November 2026' });
+    expect(stampsForDocument([dated('date')], [withDate('2026-11-25')], doc, new Set(), 'en-US')[0].value).toEqual({
+      kind: 'text',
+      text: 'November 25, 2026',
+    });
+    expect(stampsForDocument([dated('datenow')], [withDate('2026-11-25')], doc, new Set(), 'de-DE')[0].value).toEqual({
+      kind: 'text',
+      text: '25. November 2026',
+    });
   });
 
   it('writes a date in the field’s own format, month names in the account’s language', () => {
-    expect(stampsForDocument([dated('date', { format: 'DD/MM/YYYY' })], [withDate('2026-03-07')], doc, new Set(), 'en-GB')[0].value).toEqual({ kind: 'text', text: '07/03/2026' });
+    expect(
+      stampsForDocument([dated('date', { format: 'DD/MM/YYYY' })], [withDate('2026-03-07')], doc, new Set(), 'en-GB')[0].value,
+    ).toEqual({ kind: 'text', text: '07/03/2026' });
     expect(formatDateStamp('2026-03-07', { format: 'D MMMM YYYY', locale: 'fr-FR' })).toBe('7 mars 2026');
     expect(formatDateStamp('03/07/2026', { format: 'MMM D, YY', locale: 'en-US' })).toBe('Mar 7, 26');
   });

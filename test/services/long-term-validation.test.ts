@@ -23,17 +23,30 @@ async function sampleBytes(): Promise<Uint8Array> {
   return pdf.save();
 }
 
-const trail = { serviceName: 'Signing Service', documentName: 'Lease.pdf', templateName: 'Lease', submissionRef: 'sub_t', completedAt: null, signers: [], events: [] };
+const trail = {
+  serviceName: 'Signing Service',
+  documentName: 'Lease.pdf',
+  templateName: 'Lease',
+  submissionRef: 'sub_t',
+  completedAt: null,
+  signers: [],
+  events: [],
+};
 
 async function dssOf(bytes: Uint8Array): Promise<{ certs: Uint8Array[]; ocsps: Uint8Array[]; crls: Uint8Array[] }> {
   const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
   const dss = pdf.catalog.lookup(PDFName.of('DSS'), PDFDict);
-  const streams = (key: string) => (dss.lookupMaybe(PDFName.of(key), PDFArray)?.asArray() ?? []).map((ref) => (pdf.context.lookup(ref) as PDFRawStream).getContents());
+  const streams = (key: string) =>
+    (dss.lookupMaybe(PDFName.of(key), PDFArray)?.asArray() ?? []).map((ref) => (pdf.context.lookup(ref) as PDFRawStream).getContents());
   return { certs: streams('Certs'), ocsps: streams('OCSPs'), crls: streams('CRLs') };
 }
 
-const subject = (der: Uint8Array) => pkijs.Certificate.fromBER(der).subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
-const serialHex = (c: pkijs.Certificate) => Array.from(c.serialNumber.valueBlock.valueHexView, (b) => b.toString(16).padStart(2, '0')).join('');
+const subject = (der: Uint8Array) =>
+  pkijs.Certificate.fromBER(der)
+    .subject.typesAndValues.map((t) => String(t.value.valueBlock.value))
+    .join(', ');
+const serialHex = (c: pkijs.Certificate) =>
+  Array.from(c.serialNumber.valueBlock.valueHexView, (b) => b.toString(16).padStart(2, '0')).join('');
 
 async function sha256Hex(parts: Uint8Array[]): Promise<string> {
   const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -50,7 +63,16 @@ describe('PAdES B-LTA seal', () => {
   let sealed: Uint8Array;
   beforeAll(async () => {
     signer = await generateSigningIdentity({ commonName: 'Acme Seal', organization: 'Acme Inc.' });
-    sealed = (await sealDocument({ original: await sampleBytes(), stamps: [], trail, signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([TSA]) })).bytes;
+    sealed = (
+      await sealDocument({
+        original: await sampleBytes(),
+        stamps: [],
+        trail,
+        signer,
+        signature: { name: 'Acme Inc.' },
+        timestamper: timestamperFor([TSA]),
+      })
+    ).bytes;
   });
 
   // pdfsig 22.12 cannot verify ETSI.RFC3161 (it prints "Signature Type: unknown … not yet verified");
@@ -78,7 +100,12 @@ describe('PAdES B-LTA seal', () => {
   it('is reported by the service’s own verifier (POST /api/tools/verify) as a valid seal and a valid document timestamp with its time', async () => {
     const [seal, timestamp] = await inspectSignatures(sealed);
     expect(seal).toMatchObject({ sub_filter: 'ETSI.CAdES.detached', integrity_valid: true, covers_whole_document: false });
-    expect(timestamp).toMatchObject({ sub_filter: 'ETSI.RFC3161', integrity_valid: true, covers_whole_document: true, signer_common_name: 'Test TSA' });
+    expect(timestamp).toMatchObject({
+      sub_filter: 'ETSI.RFC3161',
+      integrity_valid: true,
+      covers_whole_document: true,
+      signer_common_name: 'Test TSA',
+    });
     expect(Math.abs(Date.parse(timestamp.signing_time!) - Date.now())).toBeLessThan(5 * 60_000);
   });
 
@@ -126,7 +153,17 @@ describe('PAdES B-LTA seal', () => {
 
   it('asks the OCSP responder about a TSA certificate once while its answer is fresh, and puts the answer in every seal', async () => {
     const counted = async () => ((await (await fetch(`${env.TEST_TSA_URL}/__counts`)).json()) as { ocspCounted: number }).ocspCounted;
-    const seal = async () => (await sealDocument({ original: await sampleBytes(), stamps: [], trail, signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa/counted`]) })).bytes;
+    const seal = async () =>
+      (
+        await sealDocument({
+          original: await sampleBytes(),
+          stamps: [],
+          trail,
+          signer,
+          signature: { name: 'Acme Inc.' },
+          timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa/counted`]),
+        })
+      ).bytes;
     const before = await counted();
     const first = await seal();
     const second = await seal();
@@ -136,7 +173,14 @@ describe('PAdES B-LTA seal', () => {
   });
 
   it('fails the seal when the TSA certificate’s OCSP responder is down', async () => {
-    const attempt = sealDocument({ original: await sampleBytes(), stamps: [], trail, signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa/ocsp-down`]) });
+    const attempt = sealDocument({
+      original: await sampleBytes(),
+      stamps: [],
+      trail,
+      signer,
+      signature: { name: 'Acme Inc.' },
+      timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa/ocsp-down`]),
+    });
     await expect(attempt).rejects.toThrow(ValidationDataFailure);
     await expect(attempt).rejects.toThrow(/OCSP responder for the certificate "Signing Service Tests, Test TSA" answered HTTP 503/);
   });
@@ -145,7 +189,16 @@ describe('PAdES B-LTA seal', () => {
 describe('PAdES B-LTA seal when the TSA certificate names a CRL distribution point and no OCSP responder', () => {
   let signer: SigningIdentity;
   const sealWith = async (path: string) =>
-    (await sealDocument({ original: await sampleBytes(), stamps: [], trail, signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([`${env.TEST_TSA_URL}${path}`]) })).bytes;
+    (
+      await sealDocument({
+        original: await sampleBytes(),
+        stamps: [],
+        trail,
+        signer,
+        signature: { name: 'Acme Inc.' },
+        timestamper: timestamperFor([`${env.TEST_TSA_URL}${path}`]),
+      })
+    ).bytes;
   const crlFetches = async () => ((await (await fetch(`${env.TEST_TSA_URL}/__counts`)).json()) as { crl: number }).crl;
   beforeAll(async () => {
     signer = await generateSigningIdentity({ commonName: 'Acme Seal', organization: 'Acme Inc.' });
@@ -184,6 +237,8 @@ describe('PAdES B-LTA seal when the TSA certificate names a CRL distribution poi
   it('fails the seal when the CRL distribution point is down', async () => {
     const attempt = sealWith('/tsa/crl-down');
     await expect(attempt).rejects.toThrow(ValidationDataFailure);
-    await expect(attempt).rejects.toThrow('The CRL distribution point for the certificate "Signing Service Tests, Test TSA" answered HTTP 503.');
+    await expect(attempt).rejects.toThrow(
+      'The CRL distribution point for the certificate "Signing Service Tests, Test TSA" answered HTTP 503.',
+    );
   });
 });

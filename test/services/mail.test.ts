@@ -49,7 +49,10 @@ describe('composing messages', () => {
       'reminder',
       context({
         submitter: { name: '<b>Ann</b>', email: 'ann@example.com', link: 'https://sign.test/s/abc123' },
-        custom: { subject: 'Sign {{template.name}} by {{submission.expire_at}}', body: 'Hi {{submitter.name}}, <script>x</script> {{submitter.link}} {{unknown.token}}' },
+        custom: {
+          subject: 'Sign {{template.name}} by {{submission.expire_at}}',
+          body: 'Hi {{submitter.name}}, <script>x</script> {{submitter.link}} {{unknown.token}}',
+        },
       }),
     );
     expect(email.subject).toBe('Sign NDA by 2026-12-01T00:00:00.000Z');
@@ -90,11 +93,17 @@ describe('delivering messages', () => {
     const to = '+15551230001';
     const id = await storeMessage(a.accountId, smsMessage('invitation', context(), to, { accountId: a.accountId }));
     expect(await deliverMessage(db, twilioEnv(), id)).toEqual({ status: 'sent' });
-    const received = await (await fetch(`${env.SMS_PROVIDER_URL}/received?to=${encodeURIComponent(to)}`)).json<{ path: string; authorization: string; form: Record<string, string> }[]>();
+    const received = await (await fetch(`${env.SMS_PROVIDER_URL}/received?to=${encodeURIComponent(to)}`)).json<
+      { path: string; authorization: string; form: Record<string, string> }[]
+    >();
     expect(received).toHaveLength(1);
     expect(received[0].path).toBe('/2010-04-01/Accounts/AC123/Messages.json');
     expect(received[0].authorization).toBe(`Basic ${btoa('AC123:secret')}`);
-    expect(received[0].form).toEqual({ To: to, From: '+15550000000', Body: 'Acme: please review and sign NDA: https://sign.test/s/abc123' });
+    expect(received[0].form).toEqual({
+      To: to,
+      From: '+15550000000',
+      Body: 'Acme: please review and sign NDA: https://sign.test/s/abc123',
+    });
     expect((await getMessage(db, id))!.providerId).toMatch(/^SM/);
   });
 
@@ -177,10 +186,15 @@ describe('the messages queue and sweep', () => {
     const stuck = await storeMessage(a.accountId, emailMessage('invitation', context(), { accountId: a.accountId }));
     const lost = await storeMessage(a.accountId, emailMessage('reminder', context(), { accountId: a.accountId }));
     const old = new Date(Date.now() - 60 * 60_000).toISOString();
-    await (await shardOf(a.accountId)).prepare("UPDATE messages SET status = 'sending', claimed_at = ?, created_at = ? WHERE id = ?").bind(old, old, stuck).run();
+    await (await shardOf(a.accountId))
+      .prepare("UPDATE messages SET status = 'sending', claimed_at = ?, created_at = ? WHERE id = ?")
+      .bind(old, old, stuck)
+      .run();
     await (await shardOf(a.accountId)).prepare('UPDATE messages SET created_at = ? WHERE id = ?').bind(old, lost).run();
     const sent: number[] = [];
-    const queue = { sendBatch: async (items: { body: MessageQueueBody }[]) => void sent.push(...items.map((i) => (i.body as { id: number }).id)) } as unknown as Queue<MessageQueueBody>;
+    const queue = {
+      sendBatch: async (items: { body: MessageQueueBody }[]) => void sent.push(...items.map((i) => (i.body as { id: number }).id)),
+    } as unknown as Queue<MessageQueueBody>;
     expect(await sweepMessages(db, queue)).toBeGreaterThanOrEqual(2);
     expect(sent).toEqual(expect.arrayContaining([stuck, lost]));
     expect((await getMessage(db, stuck))!.status).toBe('queued');
@@ -190,8 +204,18 @@ describe('the messages queue and sweep', () => {
 describe('GET /dev/outbox', () => {
   it('lists messages newest first in development', async () => {
     const a = await createAccount();
-    await storeMessage(a.accountId, emailMessage('invitation', context({ submitter: { name: 'Bo', email: 'bo@example.com', link: 'https://x' } }), { accountId: a.accountId }));
-    const res = await createApp().request('/dev/outbox?to=BO@example.com', {}, { ...env, ENVIRONMENT: 'development' }, createExecutionContext());
+    await storeMessage(
+      a.accountId,
+      emailMessage('invitation', context({ submitter: { name: 'Bo', email: 'bo@example.com', link: 'https://x' } }), {
+        accountId: a.accountId,
+      }),
+    );
+    const res = await createApp().request(
+      '/dev/outbox?to=BO@example.com',
+      {},
+      { ...env, ENVIRONMENT: 'development' },
+      createExecutionContext(),
+    );
     expect(res.status).toBe(200);
     const body = await res.json<{ data: { to: string; kind: string; subject: string }[] }>();
     expect(body.data).toHaveLength(1);

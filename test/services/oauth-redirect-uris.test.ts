@@ -40,7 +40,10 @@ describe('PKCE S256', () => {
   it('refuses a verifier shorter than 43 characters even if it hashes right', async () => {
     const short = 'abc';
     const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(short));
-    const challenge = btoa(String.fromCharCode(...new Uint8Array(digest))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const challenge = btoa(String.fromCharCode(...new Uint8Array(digest)))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
     expect(await verifierMatches(short, challenge)).toBe(false);
   });
 });

@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { zlibSync } from 'fflate';
 import { decodePDFRawStream, PDFContext, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
-import { DecodedSizeExceeded, decodeStreamWithin, STRUCTURE_STREAMS_BUDGET, UndecodableStream } from '../../src/services/pdf/bounded-decode';
+import {
+  DecodedSizeExceeded,
+  decodeStreamWithin,
+  STRUCTURE_STREAMS_BUDGET,
+  UndecodableStream,
+} from '../../src/services/pdf/bounded-decode';
 import { loadPdf } from '../../src/services/pdf/load-pdf';
 import { inspectPdf } from '../../src/services/pdf/inspect-pdf';
 import { readThroughXref } from '../../src/services/pdf/xref-reader';
@@ -12,7 +17,8 @@ import { pageInObjectStream, xrefStreamDeclaring } from '../fixtures/hostile-pdf
 function stream(contents: Uint8Array, filter?: string | string[]): PDFRawStream {
   const context = PDFContext.create();
   const dict = context.obj({});
-  if (filter) dict.set(PDFName.of('Filter'), typeof filter === 'string' ? PDFName.of(filter) : context.obj(filter.map((f) => PDFName.of(f))));
+  if (filter)
+    dict.set(PDFName.of('Filter'), typeof filter === 'string' ? PDFName.of(filter) : context.obj(filter.map((f) => PDFName.of(f))));
   return PDFRawStream.of(dict, contents);
 }
 
@@ -87,7 +93,10 @@ describe('an xref stream declaring two billion rows it does not hold', () => {
   });
 
   it('is accepted as an upload with its one page', async () => {
-    expect(await inspectPdf(xrefStreamDeclaring('[1 2 1]', '[0 2000000000]'))).toEqual({ pageCount: 1, pageDimensions: [{ width: 612, height: 792 }] });
+    expect(await inspectPdf(xrefStreamDeclaring('[1 2 1]', '[0 2000000000]'))).toEqual({
+      pageCount: 1,
+      pageDimensions: [{ width: 612, height: 792 }],
+    });
   });
 });
 

@@ -22,11 +22,15 @@ describe('inspectPdf', () => {
   });
 
   it('refuses an encrypted file', async () => {
-    await expect(inspectPdf(await makeEncryptedPdf())).rejects.toThrow('is encrypted or password-protected; upload a copy without a password');
+    await expect(inspectPdf(await makeEncryptedPdf())).rejects.toThrow(
+      'is encrypted or password-protected; upload a copy without a password',
+    );
   });
 
   it('refuses a file that is already digitally signed', async () => {
-    await expect(inspectPdf(await makeSignedPdf())).rejects.toThrow('is already digitally signed; filling it in would invalidate that signature');
+    await expect(inspectPdf(await makeSignedPdf())).rejects.toThrow(
+      'is already digitally signed; filling it in would invalidate that signature',
+    );
   });
 
   it('accepts a form whose only signature is a usage-rights signature (/Perms /UR3)', async () => {
@@ -66,7 +70,8 @@ describe('ingestDocuments', () => {
     const docx = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]);
     await expect(ingest([{ label: 'documents[0]', name: 'contract.docx', bytes: docx }]).result).rejects.toMatchObject({
       status: 422,
-      error: 'documents[0] looks like a DOCX file; DOCX files are converted when a template is created (POST /api/templates/docx), so add a PDF here.',
+      error:
+        'documents[0] looks like a DOCX file; DOCX files are converted when a template is created (POST /api/templates/docx), so add a PDF here.',
     });
   });
 

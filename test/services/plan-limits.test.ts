@@ -49,7 +49,9 @@ describe('assertStorageAvailable', () => {
   it('refuses an upload past the plan’s storage, naming sizes', () => {
     const err = thrown(() => assertStorageAvailable({ plan: 'free' }, GB - 100, 20 * 1024 * 1024, UPGRADE));
     expect(err.status).toBe(403);
-    expect(err.error).toBe('Your free plan includes 1 GB of storage and 1024.0 MB is in use; this upload needs 20 MB. Delete documents or upgrade.');
+    expect(err.error).toBe(
+      'Your free plan includes 1 GB of storage and 1024.0 MB is in use; this upload needs 20 MB. Delete documents or upgrade.',
+    );
     expect(err.extra.upgrade_url).toBe(UPGRADE);
   });
 });

@@ -6,7 +6,14 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { signPdf } from '../../src/services/pdf/pades';
 import { timestamperFor } from '../../src/services/pdf/timestamp';
-import { authorizationCode, beginAuthorization, newPkcePair, signerState, stateBelongsTo, STATE_TTL_SECONDS } from '../../src/services/qes/authorization';
+import {
+  authorizationCode,
+  beginAuthorization,
+  newPkcePair,
+  signerState,
+  stateBelongsTo,
+  STATE_TTL_SECONDS,
+} from '../../src/services/qes/authorization';
 import { CSC_OID, CscClient } from '../../src/services/qes/csc-client';
 import { QesProviderError } from '../../src/services/qes/provider-error';
 import { cmsFromSignHash, providerSigner, signedAttributesHash } from '../../src/services/qes/remote-signature';
@@ -65,7 +72,9 @@ describe('CSC client', () => {
   it('builds an authorization URL binding the credential, the hashes and a PKCE S256 challenge', async () => {
     const credentials = imitationCredentials();
     const hash = await sha256(new TextEncoder().encode('document'));
-    const url = new URL(await clientFor(credentials).authorizationUrl({ redirectUri: REDIRECT, state: 'st', codeChallenge: 'c'.repeat(43), hashes: [hash] }));
+    const url = new URL(
+      await clientFor(credentials).authorizationUrl({ redirectUri: REDIRECT, state: 'st', codeChallenge: 'c'.repeat(43), hashes: [hash] }),
+    );
     expect(url.origin + url.pathname).toBe(`${credentials.prefix}/oauth2/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
@@ -77,14 +86,22 @@ describe('CSC client', () => {
       state: 'st',
       credentialID: 'cred-rsa',
       numSignatures: '1',
-      hashes: btoa(String.fromCharCode(...hash)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+      hashes: btoa(String.fromCharCode(...hash))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, ''),
       hashAlgorithmOID: CSC_OID.sha256,
     });
   });
 
   it('shows a consent page a browser can submit when no test switch answers', async () => {
     const client = clientFor(imitationCredentials());
-    const url = await client.authorizationUrl({ redirectUri: REDIRECT, state: 'st', codeChallenge: (await newPkcePair()).codeChallenge, hashes: [new Uint8Array(32)] });
+    const url = await client.authorizationUrl({
+      redirectUri: REDIRECT,
+      state: 'st',
+      codeChallenge: (await newPkcePair()).codeChallenge,
+      hashes: [new Uint8Array(32)],
+    });
     const page = await fetch(url);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -99,7 +116,13 @@ describe('CSC client', () => {
     const hash = await sha256(data);
     const [signature] = await client.signHash({ accessToken: await authorize(client, [hash]), hashes: [hash], signAlgo });
     const leaf = pkijs.Certificate.fromBER(chain[0]);
-    const key = await crypto.subtle.importKey('spki', leaf.subjectPublicKeyInfo.toSchema().toBER(false), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']);
+    const key = await crypto.subtle.importKey(
+      'spki',
+      leaf.subjectPublicKeyInfo.toSchema().toBER(false),
+      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      false,
+      ['verify'],
+    );
     expect(await crypto.subtle.verify('RSASSA-PKCS1-v1_5', key, signature, data)).toBe(true);
   });
 });
@@ -109,7 +132,9 @@ describe('CSC provider errors', () => {
     const credentials = { ...imitationCredentials(), apiKey: `${CSC_CLIENT_ID}:wrong` };
     const error = await caught(clientFor(credentials).credentialInfo());
     expect(error).toMatchObject({ kind: 'rejected_credentials', retryable: false });
-    expect(error.signerMessage).toBe('The qualified signature provider refused this sender’s signing setup. Nothing was signed; please tell the sender.');
+    expect(error.signerMessage).toBe(
+      'The qualified signature provider refused this sender’s signing setup. Nothing was signed; please tell the sender.',
+    );
   });
 
   it('turns an outage into a retryable error', async () => {
@@ -122,7 +147,12 @@ describe('CSC provider errors', () => {
 
   it('never carries the provider’s own words', async () => {
     const credentials = imitationCredentials();
-    await imitationSwitch(credentials.prefix, 'fail-next', { method: 'credentials/info', status: 400, error: 'Some Thing', error_description: 'internal stack trace' });
+    await imitationSwitch(credentials.prefix, 'fail-next', {
+      method: 'credentials/info',
+      status: 400,
+      error: 'Some Thing',
+      error_description: 'internal stack trace',
+    });
     const error = await caught(clientFor(credentials).credentialInfo());
     expect(`${error.message} ${error.signerMessage}`).not.toMatch(/stack trace|Some Thing/);
     expect(error.message).toBe('The QES provider refused credentials/info (HTTP 400).');
@@ -130,7 +160,11 @@ describe('CSC provider errors', () => {
 
   it('refuses a certificate chain that is not X.509', async () => {
     const credentials = imitationCredentials();
-    const body = { key: { status: 'enabled', algo: [CSC_OID.sha256WithRSA], len: 2048 }, cert: { status: 'valid', certificates: [btoa('not a certificate')] }, multisign: 1 };
+    const body = {
+      key: { status: 'enabled', algo: [CSC_OID.sha256WithRSA], len: 2048 },
+      cert: { status: 'valid', certificates: [btoa('not a certificate')] },
+      multisign: 1,
+    };
     await imitationSwitch(credentials.prefix, 'fail-next', { method: 'credentials/info', status: 200, body });
     const error = await caught(clientFor(credentials).credentialInfo());
     expect(error).toMatchObject({ kind: 'bad_response', message: 'The QES provider’s certificate chain is not base64 DER X.509.' });
@@ -174,7 +208,9 @@ describe('CSC provider errors', () => {
   it('refuses to sign a hash the signer did not authorize', async () => {
     const client = clientFor(imitationCredentials());
     const token = await authorize(client, [new Uint8Array(32).fill(1)]);
-    const error = await caught(client.signHash({ accessToken: token, hashes: [new Uint8Array(32).fill(2)], signAlgo: CSC_OID.sha256WithRSA }));
+    const error = await caught(
+      client.signHash({ accessToken: token, hashes: [new Uint8Array(32).fill(2)], signAlgo: CSC_OID.sha256WithRSA }),
+    );
     expect(error).toMatchObject({ kind: 'authorization_mismatch', retryable: true });
   });
 
@@ -201,7 +237,10 @@ describe('CSC provider errors', () => {
     const client = clientFor(imitationCredentials());
     const { codeChallenge } = await newPkcePair();
     const state = await signerState(env.ENCRYPTION_KEY, SIGNER);
-    const back = await answerConsent(await client.authorizationUrl({ redirectUri: REDIRECT, state, codeChallenge, hashes: [new Uint8Array(32)] }), 'approve');
+    const back = await answerConsent(
+      await client.authorizationUrl({ redirectUri: REDIRECT, state, codeChallenge, hashes: [new Uint8Array(32)] }),
+      'approve',
+    );
     const code = await authorizationCode(env.ENCRYPTION_KEY, back, SIGNER);
     const error = await caught(client.exchangeCode({ code, codeVerifier: (await newPkcePair()).codeVerifier, redirectUri: REDIRECT }));
     expect(error.kind).toBe('authorization_expired');
@@ -249,7 +288,9 @@ describe('CMS from a provider signature', () => {
       const { pdfsig, qpdf } = await checkPdf(signed);
       expect(pdfsig.output).toContain('Signature Validation: Signature is Valid.');
       expect(pdfsig.output).toContain('Signature Type: ETSI.CAdES.detached');
-      expect(pdfsig.output).toContain(`Signer Certificate Common Name: Erika Mustermann (${credentialId === 'cred-rsa' ? 'RSA' : 'ECDSA'})`);
+      expect(pdfsig.output).toContain(
+        `Signer Certificate Common Name: Erika Mustermann (${credentialId === 'cred-rsa' ? 'RSA' : 'ECDSA'})`,
+      );
       expect(qpdf.code).toBe(0);
 
       const tampered = signed.slice();
@@ -263,7 +304,10 @@ describe('CMS from a provider signature', () => {
   it('carries a signature timestamp over the provider’s signature (B-T) that pdfsig reports', async () => {
     const client = clientFor(imitationCredentials());
     const { chain, signAlgo } = await client.credentialInfo();
-    const signer = providerSigner(chain, async (hash) => (await client.signHash({ accessToken: await authorize(client, [hash]), hashes: [hash], signAlgo }))[0]);
+    const signer = providerSigner(
+      chain,
+      async (hash) => (await client.signHash({ accessToken: await authorize(client, [hash]), hashes: [hash], signAlgo }))[0],
+    );
     const signed = await signPdf(await samplePdf(), signer, { name: 'Erika Mustermann' }, timestamperFor([`${env.TEST_TSA_URL}/tsa`]));
     const { pdfsig } = await checkPdf(signed);
     expect(pdfsig.output).toContain('Signature Validation: Signature is Valid.');
@@ -295,7 +339,10 @@ describe('CMS from a provider signature', () => {
     const other = new Uint8Array(32).fill(7);
     const [signature] = await client.signHash({ accessToken: await authorize(client, [other]), hashes: [other], signAlgo });
     const error = await caught(cmsFromSignHash(await sha256(new Uint8Array([1, 2, 3])), chain, signature));
-    expect(error).toMatchObject({ kind: 'bad_response', message: 'The QES provider’s signature does not verify with the credential’s certificate.' });
+    expect(error).toMatchObject({
+      kind: 'bad_response',
+      message: 'The QES provider’s signature does not verify with the credential’s certificate.',
+    });
   });
 
   it('asks the provider only for info, a token, the credential and the signature', async () => {

@@ -57,7 +57,9 @@ describe('assertWithinReadingLimits', () => {
   });
 
   it('refuses a Type3 glyph that draws a form a million times, naming the 20,000 draws limit', async () => {
-    expect(await refusal('a Type3 glyph drawing a form 1,000,000 times', await type3GlyphDrawingForm(1_000_000))).toMatch(/^page 1 draws form XObjects more than 20,000 times/);
+    expect(await refusal('a Type3 glyph drawing a form 1,000,000 times', await type3GlyphDrawingForm(1_000_000))).toMatch(
+      /^page 1 draws form XObjects more than 20,000 times/,
+    );
   });
 
   it('lets a Type3 glyph that draws a form once through', async () => {
@@ -72,12 +74,20 @@ describe('assertWithinReadingLimits', () => {
     // /Outer draws /Inner 200 times; the page draws /Outer 200 times: 40,200 draws from 400 Do's.
     const pdf = await PDFDocument.create();
     const page = pdf.addPage([612, 792]);
-    const inner = pdf.context.register(PDFRawStream.of(pdf.context.obj({ Subtype: 'Form', BBox: [0, 0, 10, 10] }), fromLatin1('0 0 m 1 1 l S')));
+    const inner = pdf.context.register(
+      PDFRawStream.of(pdf.context.obj({ Subtype: 'Form', BBox: [0, 0, 10, 10] }), fromLatin1('0 0 m 1 1 l S')),
+    );
     const outer = pdf.context.register(
-      PDFRawStream.of(pdf.context.obj({ Subtype: 'Form', BBox: [0, 0, 10, 10], Resources: { XObject: { Inner: inner } } }), fromLatin1('/Inner Do\n'.repeat(200))),
+      PDFRawStream.of(
+        pdf.context.obj({ Subtype: 'Form', BBox: [0, 0, 10, 10], Resources: { XObject: { Inner: inner } } }),
+        fromLatin1('/Inner Do\n'.repeat(200)),
+      ),
     );
     page.node.set(PDFName.of('Resources'), pdf.context.obj({ XObject: { Outer: outer } }));
-    page.node.set(PDFName.of('Contents'), pdf.context.register(PDFRawStream.of(pdf.context.obj({}), fromLatin1('/Outer Do\n'.repeat(200)))));
+    page.node.set(
+      PDFName.of('Contents'),
+      pdf.context.register(PDFRawStream.of(pdf.context.obj({}), fromLatin1('/Outer Do\n'.repeat(200)))),
+    );
     expect(await refusal('nested forms', await pdf.save())).toMatch(/^page 1 draws form XObjects more than 20,000 times/);
   });
 
@@ -95,14 +105,22 @@ describe('assertWithinReadingLimits', () => {
       page.node.set(PDFName.of('Resources'), pdf.context.obj({ XObject: { Shared: shared, X1: x1 } }));
       page.node.set(PDFName.of('Contents'), pdf.context.register(PDFRawStream.of(pdf.context.obj({}), fromLatin1('/Shared Do'))));
     }
-    expect(await refusal('a shared form drawing each page’s own X1', await pdf.save())).toMatch(/^page 2 draws form XObjects more than 20,000 times/);
+    expect(await refusal('a shared form drawing each page’s own X1', await pdf.save())).toMatch(
+      /^page 2 draws form XObjects more than 20,000 times/,
+    );
   });
 
   it('refuses a form that draws itself', async () => {
     const pdf = await PDFDocument.create();
     const page = pdf.addPage([612, 792]);
     const ref = pdf.context.nextRef();
-    pdf.context.assign(ref, PDFRawStream.of(pdf.context.obj({ Subtype: 'Form', BBox: [0, 0, 10, 10], Resources: { XObject: { Me: ref } } }), fromLatin1('/Me Do')));
+    pdf.context.assign(
+      ref,
+      PDFRawStream.of(
+        pdf.context.obj({ Subtype: 'Form', BBox: [0, 0, 10, 10], Resources: { XObject: { Me: ref } } }),
+        fromLatin1('/Me Do'),
+      ),
+    );
     page.node.set(PDFName.of('Resources'), pdf.context.obj({ XObject: { Me: ref } }));
     page.node.set(PDFName.of('Contents'), pdf.context.register(PDFRawStream.of(pdf.context.obj({}), fromLatin1('/Me Do'))));
     expect(await refusal('a form drawing itself', await pdf.save())).toBe('page 1 draws a form XObject inside itself, which never ends');

@@ -4,7 +4,14 @@ import { requestFingerprint, type FingerprintInput } from '../../src/services/id
 const encode = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
 
 function json(body: string, extra: Partial<FingerprintInput> = {}) {
-  return requestFingerprint({ method: 'POST', path: '/api/templates', search: '', contentType: 'application/json', body: encode(body), ...extra });
+  return requestFingerprint({
+    method: 'POST',
+    path: '/api/templates',
+    search: '',
+    contentType: 'application/json',
+    body: encode(body),
+    ...extra,
+  });
 }
 
 async function multipart(parts: [string, string | File][]) {
@@ -48,7 +55,17 @@ describe('requestFingerprint', () => {
 
   it('compares multipart bodies by their parts, not their random boundaries', async () => {
     const file = () => new File(['%PDF-1.7 test'], 'contract.pdf', { type: 'application/pdf' });
-    expect(await multipart([['name', 'NDA'], ['file', file()]])).toBe(await multipart([['name', 'NDA'], ['file', file()]]));
+    expect(
+      await multipart([
+        ['name', 'NDA'],
+        ['file', file()],
+      ]),
+    ).toBe(
+      await multipart([
+        ['name', 'NDA'],
+        ['file', file()],
+      ]),
+    );
   });
 
   it('tells multipart uploads of different files apart', async () => {

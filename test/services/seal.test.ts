@@ -6,7 +6,10 @@ import { fromLatin1, latin1 } from '../fixtures/pdfs';
 import { checkPdf } from '../pdf-tools';
 
 // A 2×2 red PNG (a drawn signature stands in as any PNG).
-const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAxMDAAAAmCgID2nHJIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEklEQVR4nGP4z8DAwMDAxMDAAAAmCgID2nHJIQAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
 
 async function original(pages: number, options: { useObjectStreams?: boolean } = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
@@ -31,13 +34,25 @@ function input(bytes: Uint8Array, signer: SigningIdentity, overrides: Partial<Se
       completedAt: '2026-11-23T10:00:00.000Z',
       signers: [
         {
-          name: 'Zoë Ørsted', email: 'zoe@example.com', role: 'Tenant', status: 'completed', ip: '203.0.113.5',
-          userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15', verification: 'Email link',
-          sentAt: '2026-11-23T09:00:00.000Z', openedAt: '2026-11-23T09:10:00.000Z', completedAt: '2026-11-23T10:00:00.000Z',
+          name: 'Zoë Ørsted',
+          email: 'zoe@example.com',
+          role: 'Tenant',
+          status: 'completed',
+          ip: '203.0.113.5',
+          userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15',
+          verification: 'Email link',
+          sentAt: '2026-11-23T09:00:00.000Z',
+          openedAt: '2026-11-23T09:10:00.000Z',
+          completedAt: '2026-11-23T10:00:00.000Z',
           signature: { bytes: PNG, format: 'png' },
         },
       ],
-      events: Array.from({ length: 80 }, (_, i) => ({ at: `2026-11-23T09:${String(i % 60).padStart(2, '0')}:00Z`, event: 'field.updated', actor: 'zoe@example.com', ip: '203.0.113.5' })),
+      events: Array.from({ length: 80 }, (_, i) => ({
+        at: `2026-11-23T09:${String(i % 60).padStart(2, '0')}:00Z`,
+        event: 'field.updated',
+        actor: 'zoe@example.com',
+        ip: '203.0.113.5',
+      })),
     },
     signer,
     signature: { name: 'Acme Inc.', reason: 'Completed submission' },

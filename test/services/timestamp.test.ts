@@ -24,7 +24,15 @@ async function sampleBytes(): Promise<Uint8Array> {
 }
 
 function trail() {
-  return { serviceName: 'Signing Service', documentName: 'Lease.pdf', templateName: 'Lease', submissionRef: 'sub_t', completedAt: null, signers: [], events: [] };
+  return {
+    serviceName: 'Signing Service',
+    documentName: 'Lease.pdf',
+    templateName: 'Lease',
+    submissionRef: 'sub_t',
+    completedAt: null,
+    signers: [],
+    events: [],
+  };
 }
 
 describe('PAdES B-T seal', () => {
@@ -78,19 +86,37 @@ describe('PAdES B-T seal', () => {
   });
 
   it('uses the next authority in the list when the first is down', async () => {
-    const signed = await signPdf(await samplePdf(), signer, { name: 'Acme Inc.' }, timestamperFor([`${env.TEST_TSA_URL}/tsa/unavailable`, TSA]));
+    const signed = await signPdf(
+      await samplePdf(),
+      signer,
+      { name: 'Acme Inc.' },
+      timestamperFor([`${env.TEST_TSA_URL}/tsa/unavailable`, TSA]),
+    );
     expect(await signatureTimestampOf(signaturesIn(signed)[0].contents)).not.toBeNull();
   });
 
   it('says on the audit page that the seal is B-LTA when timestamped', async () => {
-    const sealed = await sealDocument({ original: await sampleBytes(), stamps: [], trail: trail(), signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([TSA]) });
+    const sealed = await sealDocument({
+      original: await sampleBytes(),
+      stamps: [],
+      trail: trail(),
+      signer,
+      signature: { name: 'Acme Inc.' },
+      timestamper: timestamperFor([TSA]),
+    });
     const { text, pdfsig } = await checkPdf(sealed.bytes);
     expect(pdfsig.output).toContain('Signature is Valid.');
     expect(text.output).toContain('PAdES B-LTA');
   });
 
   it('says on the audit page that the seal is B-B, for development only, without a timestamper', async () => {
-    const sealed = await sealDocument({ original: await sampleBytes(), stamps: [], trail: trail(), signer, signature: { name: 'Acme Inc.' } });
+    const sealed = await sealDocument({
+      original: await sampleBytes(),
+      stamps: [],
+      trail: trail(),
+      signer,
+      signature: { name: 'Acme Inc.' },
+    });
     const { text } = await checkPdf(sealed.bytes);
     expect(text.output).toContain('PAdES B-B');
     expect(text.output.replace(/\s+/g, ' ')).toContain('no time-stamping authority is configured');
@@ -105,7 +131,14 @@ describe('PAdES B-T seal', () => {
   ] as const) {
     it(`fails the seal, with no file made, when the authority ${what}`, async () => {
       const url = path === '/nowhere-port' ? 'http://127.0.0.1:9/tsa' : `${env.TEST_TSA_URL}${path}`;
-      const attempt = sealDocument({ original: await sampleBytes(), stamps: [], trail: trail(), signer, signature: { name: 'Acme Inc.' }, timestamper: timestamperFor([url]) });
+      const attempt = sealDocument({
+        original: await sampleBytes(),
+        stamps: [],
+        trail: trail(),
+        signer,
+        signature: { name: 'Acme Inc.' },
+        timestamper: timestamperFor([url]),
+      });
       await expect(attempt).rejects.toThrow(TimestampFailure);
       await expect(attempt).rejects.toThrow(message);
     });

@@ -8,7 +8,10 @@ import { makeSignedPdf } from '../fixtures/pdfs';
 
 // pdf.js (the text-tag reading) is transformed and loaded on first use, which takes the runner seconds once.
 beforeAll(async () => {
-  await extractDocumentFields(await contract(1, (pdf, pages) => addContent(pdf, pages[0], 'BT /F1 12 Tf 72 60 Td ({{Warm}}) Tj ET')), 'warm-up');
+  await extractDocumentFields(
+    await contract(1, (pdf, pages) => addContent(pdf, pages[0], 'BT /F1 12 Tf 72 60 Td ({{Warm}}) Tj ET')),
+    'warm-up',
+  );
 }, 120_000);
 
 afterEach(() => {
@@ -21,7 +24,13 @@ async function contract(pages: number, edit: (pdf: PDFDocument, pages: PDFPage[]
   const font = await pdf.embedFont(StandardFonts.TimesRoman);
   for (let i = 1; i <= pages; i += 1) {
     const page = pdf.addPage([612, 792]);
-    for (let line = 0; line < 40; line += 1) page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms of this section.`, { x: 72, y: 740 - line * 15, size: 10, font });
+    for (let line = 0; line < 40; line += 1)
+      page.drawText(`Clause ${i}.${line + 1}: the parties agree to the terms of this section.`, {
+        x: 72,
+        y: 740 - line * 15,
+        size: 10,
+        font,
+      });
   }
   await edit(pdf, pdf.getPages());
   return pdf.save();
@@ -59,7 +68,9 @@ describe('the upload shortcut', () => {
     });
     const { fields, loads } = await extractCountingLoads(bytes);
     expect(loads).toBeGreaterThan(0);
-    expect(fields).toEqual([expect.objectContaining({ name: 'Buyer Name', role: 'Buyer', areas: [expect.objectContaining({ page: 37 })] })]);
+    expect(fields).toEqual([
+      expect.objectContaining({ name: 'Buyer Name', role: 'Buyer', areas: [expect.objectContaining({ page: 37 })] }),
+    ]);
   });
 
   it('takes the full parse for a tag written in hex, upper or lower case, whitespace between', async () => {
@@ -71,7 +82,11 @@ describe('the upload shortcut', () => {
 
   it('takes the full parse for a tag only a form XObject shows', async () => {
     const bytes = await contract(2, (pdf, pages) => {
-      const xobject = pdf.context.flateStream('BT /F1 12 Tf 0 0 Td ({{Witness}}) Tj ET', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 200, 20] });
+      const xobject = pdf.context.flateStream('BT /F1 12 Tf 0 0 Td ({{Witness}}) Tj ET', {
+        Type: 'XObject',
+        Subtype: 'Form',
+        BBox: [0, 0, 200, 20],
+      });
       const ref = pdf.context.register(xobject);
       pages[1].node.Resources()!.set(PDFName.of('XObject'), pdf.context.obj({ Stamp: ref }));
       addContent(pdf, pages[1], 'q 1 0 0 1 72 72 cm /Stamp Do Q');

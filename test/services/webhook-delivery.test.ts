@@ -8,10 +8,19 @@ import { deliveryContext } from '../../src/services/webhooks/context';
 import { RETRY_DELAYS_SECONDS, sendAttempt } from '../../src/services/webhooks/deliver';
 import { requeueStrandedDeliveries } from '../../src/services/webhooks/sweep';
 import { createAccount, shardOf } from '../helpers';
-import { deliverMessage, deliverPending, deliveryRows, drainFor, insertEvent, pendingUuids, receiverHook, runQueue, SECRET } from '../webhook-fixtures';
+import {
+  deliverMessage,
+  deliverPending,
+  deliveryRows,
+  drainFor,
+  insertEvent,
+  pendingUuids,
+  receiverHook,
+  runQueue,
+  SECRET,
+} from '../webhook-fixtures';
 import { scopeOf } from '../shard-fixtures';
 import { newReceiver, receivedBy } from '../webhook-receiver';
-
 
 describe('fan-out and delivery', () => {
   it('delivers every one of the 26 events to an endpoint subscribed to all, signed over the raw body', async () => {
@@ -35,7 +44,10 @@ describe('fan-out and delivery', () => {
     await deliverPending(hook.id);
 
     const [delivery] = await receivedBy(receiver);
-    const created = await (await shardOf(a.accountId)).prepare('SELECT created_at FROM events WHERE id = ?').bind(eventId).first<{ created_at: string }>();
+    const created = await (await shardOf(a.accountId))
+      .prepare('SELECT created_at FROM events WHERE id = ?')
+      .bind(eventId)
+      .first<{ created_at: string }>();
     expect(JSON.parse(delivery.body)).toEqual({ event: 'form.viewed', timestamp: created!.created_at, data: { submitter: { id: 7 } } });
     expect(delivery.headers['content-type']).toBe('application/json');
     expect(delivery.headers['user-agent']).toBe('SigningService-Webhook/1.0');
@@ -89,7 +101,10 @@ describe('fan-out and delivery', () => {
   it('does not send an endpoint the events from before it was created', async () => {
     const a = await createAccount();
     const eventId = await insertEvent(a.accountId, 'form.completed');
-    await (await shardOf(a.accountId)).prepare(`UPDATE events SET created_at = '2020-01-01T00:00:00.000Z' WHERE id = ?`).bind(eventId).run();
+    await (await shardOf(a.accountId))
+      .prepare(`UPDATE events SET created_at = '2020-01-01T00:00:00.000Z' WHERE id = ?`)
+      .bind(eventId)
+      .run();
     const { hook } = await receiverHook(a.token);
     await drainFor(a.accountId);
     expect(await deliveryRows(hook.id)).toEqual([]);
@@ -214,7 +229,12 @@ describe('retries', () => {
   it('counts no complete response within the timeout as a failure', async () => {
     const receiver = await newReceiver({ delayMs: 1_500 });
     const ctx = { ...deliveryContext(env, shardScope(env, 0).db), timeoutMs: 200 };
-    const { outcome } = await sendAttempt(ctx, { deliveryUuid: crypto.randomUUID(), requestBody: '{}' }, { url: receiver.url, secret: SECRET }, new Date().toISOString());
+    const { outcome } = await sendAttempt(
+      ctx,
+      { deliveryUuid: crypto.randomUUID(), requestBody: '{}' },
+      { url: receiver.url, secret: SECRET },
+      new Date().toISOString(),
+    );
     expect(outcome.status).toBe('failed');
     expect(outcome.errorMessage).toBe('No complete response within 0.2 seconds.');
   });
@@ -222,7 +242,12 @@ describe('retries', () => {
   it('counts a 200 whose body does not finish within the timeout as a failure', async () => {
     const receiver = await newReceiver({ stallBodyMs: 1_500 });
     const ctx = { ...deliveryContext(env, shardScope(env, 0).db), timeoutMs: 300 };
-    const { outcome } = await sendAttempt(ctx, { deliveryUuid: crypto.randomUUID(), requestBody: '{}' }, { url: receiver.url, secret: SECRET }, new Date().toISOString());
+    const { outcome } = await sendAttempt(
+      ctx,
+      { deliveryUuid: crypto.randomUUID(), requestBody: '{}' },
+      { url: receiver.url, secret: SECRET },
+      new Date().toISOString(),
+    );
     expect(outcome.status).toBe('failed');
     expect(outcome.errorMessage).toBe('No complete response within 0.3 seconds.');
   });
@@ -257,7 +282,10 @@ describe('safety at delivery time', () => {
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
     await drainFor(a.accountId);
-    await (await shardOf(a.accountId)).prepare(`UPDATE webhooks SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?`).bind(hook.id).run();
+    await (await shardOf(a.accountId))
+      .prepare(`UPDATE webhooks SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?`)
+      .bind(hook.id)
+      .run();
     await deliverPending(hook.id);
     const rows = await deliveryRows(hook.id);
     expect(rows.map((r) => [r.status, r.error_message])).toEqual([['failed', 'Not sent: the endpoint was deleted.']]);
@@ -284,7 +312,8 @@ describe('crash recovery', () => {
     const start = Date.now();
     await drainFor(a.accountId, start);
     // A consumer took the attempt and crashed: the lease is held, nothing recorded.
-    await (await shardOf(a.accountId)).prepare('UPDATE webhook_deliveries SET lease_until = ? WHERE webhook_id = ?')
+    await (await shardOf(a.accountId))
+      .prepare('UPDATE webhook_deliveries SET lease_until = ? WHERE webhook_id = ?')
       .bind(new Date(start + 60_000).toISOString(), hook.id)
       .run();
     const [uuid] = await pendingUuids(hook.id);

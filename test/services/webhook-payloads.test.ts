@@ -8,7 +8,19 @@ const keys = (value: unknown) => Object.keys(value as object).sort();
 const SUBMITTER = ['completed_at', 'declined_at', 'email', 'external_id', 'id', 'metadata', 'name', 'opened_at', 'role', 'status', 'uuid'];
 const FORM = ['submission', 'submitter', 'template'];
 const SUBMISSION = ['completed_at', 'created_at', 'documents', 'id', 'metadata', 'slug', 'status', 'submitters', 'template_id'];
-const TEMPLATE = ['created_at', 'document_count', 'external_id', 'field_count', 'folder_name', 'id', 'name', 'slug', 'source', 'submitters', 'updated_at'];
+const TEMPLATE = [
+  'created_at',
+  'document_count',
+  'external_id',
+  'field_count',
+  'folder_name',
+  'id',
+  'name',
+  'slug',
+  'source',
+  'submitters',
+  'updated_at',
+];
 const DOCUMENT = ['document_type', 'download_url', 'filename', 'id'];
 
 // spec › Payload shapes, plus decisions.md for submitter.*, form.delegated, signing.complete, document.generated.
@@ -46,15 +58,16 @@ describe('sampleEventData', () => {
     expect(keys(sampleEventData(event, AT))).toEqual([...TOP_LEVEL[event]].sort());
   });
 
-  it.each(EVENT_NAMES.filter((e) => TOP_LEVEL[e] === FORM || TOP_LEVEL[e].includes('submitter') && e !== 'field.updated' && !e.startsWith('payment.')).map((e) => [e]))(
-    'gives %s the full submitter, the submission reference and the template reference',
-    (event) => {
-      const data = sampleEventData(event, AT) as Record<string, object>;
-      expect(keys(data.submitter)).toEqual(SUBMITTER);
-      expect(keys(data.submission)).toEqual(['id', 'slug', 'status', 'template_id']);
-      expect(keys(data.template)).toEqual(['id', 'name']);
-    },
-  );
+  it.each(
+    EVENT_NAMES.filter(
+      (e) => TOP_LEVEL[e] === FORM || (TOP_LEVEL[e].includes('submitter') && e !== 'field.updated' && !e.startsWith('payment.')),
+    ).map((e) => [e]),
+  )('gives %s the full submitter, the submission reference and the template reference', (event) => {
+    const data = sampleEventData(event, AT) as Record<string, object>;
+    expect(keys(data.submitter)).toEqual(SUBMITTER);
+    expect(keys(data.submission)).toEqual(['id', 'slug', 'status', 'template_id']);
+    expect(keys(data.template)).toEqual(['id', 'name']);
+  });
 
   it.each(EVENT_NAMES.filter((e) => e.startsWith('submission.')).map((e) => [e]))('gives %s the full submission', (event) => {
     const data = sampleEventData(event, AT) as { submission: { submitters: object[] } };
@@ -80,12 +93,35 @@ describe('sampleEventData', () => {
   });
 
   it('gives signing.complete its identity block', () => {
-    expect(keys((sampleEventData('signing.complete', AT) as { identity: object }).identity)).toEqual(['level', 'method', 'provider', 'verified_at']);
+    expect(keys((sampleEventData('signing.complete', AT) as { identity: object }).identity)).toEqual([
+      'level',
+      'method',
+      'provider',
+      'verified_at',
+    ]);
   });
 
-  it.each(['payment.created', 'payment.succeeded', 'payment.failed', 'payment.canceled'] as const)('gives %s the payment, the signer and the submission reference', (event) => {
+  it.each([
+    'payment.created',
+    'payment.succeeded',
+    'payment.failed',
+    'payment.canceled',
+  ] as const)('gives %s the payment, the signer and the submission reference', (event) => {
     const data = sampleEventData(event, AT) as Record<string, object>;
-    expect(keys(data.payment)).toEqual(['amount', 'currency', 'description', 'failure_message', 'field', 'id', 'interval', 'invoice', 'kind', 'reference', 'status', 'trial_days']);
+    expect(keys(data.payment)).toEqual([
+      'amount',
+      'currency',
+      'description',
+      'failure_message',
+      'field',
+      'id',
+      'interval',
+      'invoice',
+      'kind',
+      'reference',
+      'status',
+      'trial_days',
+    ]);
     expect(keys(data.submitter)).toEqual(['email', 'id', 'name', 'role', 'uuid']);
     expect(keys(data.submission)).toEqual(['id', 'slug', 'status', 'template_id']);
   });
@@ -139,7 +175,9 @@ describe('payload builders', () => {
         completed_at: AT,
         template_id: 'tpl_x',
         metadata: { crm: 'x', flattening_failed: true },
-        submitters: [{ id: 1, uuid: 'u', email: 'a@b.c', name: 'A', role: 'Signer', status: 'completed', external_id: null, phone: '+1' } as never],
+        submitters: [
+          { id: 1, uuid: 'u', email: 'a@b.c', name: 'A', role: 'Signer', status: 'completed', external_id: null, phone: '+1' } as never,
+        ],
         documents: [],
       },
       template: refs.template,

@@ -127,7 +127,7 @@ describe('readThroughXref', () => {
 
   it('gives up on a file whose xref offsets do not point at their objects, which the full parse still reads', async () => {
     const good = await mixedPages(false);
-    const shifted = new Uint8Array([...good.subarray(0, 20), ...new TextEncoder().encode("% a comment\n"), ...good.subarray(20)]);
+    const shifted = new Uint8Array([...good.subarray(0, 20), ...new TextEncoder().encode('% a comment\n'), ...good.subarray(20)]);
     expect(await readThroughXref(shifted)).toBeUndefined();
     expect((await inspectPdf(shifted)).pageCount).toBe(3);
   });
@@ -179,7 +179,11 @@ describe('readThroughXref', () => {
   });
 
   it('gives up on a page without a media box, which the full parse refuses', async () => {
-    const bytes = handWrittenPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R >>']);
+    const bytes = handWrittenPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R >>',
+    ]);
     expect(await readThroughXref(bytes)).toBeUndefined();
     await expect(inspectPdf(bytes)).rejects.toThrow('is corrupt: its page tree cannot be read');
   });

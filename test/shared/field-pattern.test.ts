@@ -35,12 +35,17 @@ describe('fieldPattern', () => {
     ['a backreference', '(a)\\1', 'invalid escape sequence: `\\1`'],
     ['an unclosed group', '([a-z', 'missing closing ]: `[a-z`'],
   ])('refuses %s with a sentence', (_, pattern, detail) => {
-    expect(fieldPattern(pattern)).toBe(`pattern is not a valid regular expression: ${detail}. Patterns run on a linear-time engine, without lookarounds or backreferences.`);
+    expect(fieldPattern(pattern)).toBe(
+      `pattern is not a valid regular expression: ${detail}. Patterns run on a linear-time engine, without lookarounds or backreferences.`,
+    );
   });
 
   it('checks a value of up to 10,000 characters against a pattern prone to backtracking', () => {
     const field = { name: 'Full name', type: 'text', pattern: '([A-Za-z]+ ?)*' };
-    expect(checkFieldValue(field, `${'Ada Lovelace '.repeat(700)}1`)).toEqual({ ok: false, problem: 'Field "Full name" does not match the required format (([A-Za-z]+ ?)*).' });
+    expect(checkFieldValue(field, `${'Ada Lovelace '.repeat(700)}1`)).toEqual({
+      ok: false,
+      problem: 'Field "Full name" does not match the required format (([A-Za-z]+ ?)*).',
+    });
     expect(checkFieldValue(field, 'Ada Lovelace')).toEqual({ ok: true, value: 'Ada Lovelace' });
   });
 });

@@ -23,21 +23,30 @@ describe('conditions', () => {
   });
 
   it('hides the fields of a document its document_conditions hide', () => {
-    const preferences = { document_conditions: { 'doc-b': { action: 'hide', conditions: [{ field_uuid: 'kind', operator: 'equals', value: 'simple' }] } } };
+    const preferences = {
+      document_conditions: { 'doc-b': { action: 'hide', conditions: [{ field_uuid: 'kind', operator: 'equals', value: 'simple' }] } },
+    };
     const fields = [field('kind'), field('extra', { areas: [{ attachment_uuid: 'doc-b' }] })];
     expect([...hiddenFields(fields, preferences, { kind: 'simple' })]).toEqual(['extra']);
     expect([...hiddenFields(fields, preferences, { kind: 'full' })]).toEqual([]);
   });
 
   it('hides a field by its own preferences.condition', () => {
-    const fields = [field('spouse', { preferences: { condition: { action: 'show', conditions: [{ field_uuid: 'married', operator: 'checked' }] } } })];
+    const fields = [
+      field('spouse', { preferences: { condition: { action: 'show', conditions: [{ field_uuid: 'married', operator: 'checked' }] } } }),
+    ];
     expect(hiddenFields(fields, {}, { married: false }).has('spouse')).toBe(true);
   });
 });
 
 describe('withFormulas', () => {
   it('computes formula fields from other fields, formulas of formulas included', () => {
-    const fields = [field('p', { name: 'Price' }), field('q', { name: 'Qty' }), field('t', { name: 'Total', formula: '{Price} * {Qty}' }), field('g', { name: 'Gross', formula: '{total} * 2' })];
+    const fields = [
+      field('p', { name: 'Price' }),
+      field('q', { name: 'Qty' }),
+      field('t', { name: 'Total', formula: '{Price} * {Qty}' }),
+      field('g', { name: 'Gross', formula: '{total} * 2' }),
+    ];
     expect(withFormulas(fields, { p: '2.5', q: 4 })).toMatchObject({ t: 10, g: 20 });
   });
 
@@ -49,12 +58,20 @@ describe('withFormulas', () => {
 
 describe('reviewedFields', () => {
   it('reviews fields on carousel documents unless they opt out, and fields that opt in anywhere', () => {
-    const fields = [field('on-doc'), field('opt-out', { preferences: { review_in_carousel: false } }), field('opt-in', { areas: [{ attachment_uuid: 'doc-b' }], preferences: { review_in_carousel: true } }), field('elsewhere', { areas: [{ attachment_uuid: 'doc-b' }] })];
+    const fields = [
+      field('on-doc'),
+      field('opt-out', { preferences: { review_in_carousel: false } }),
+      field('opt-in', { areas: [{ attachment_uuid: 'doc-b' }], preferences: { review_in_carousel: true } }),
+      field('elsewhere', { areas: [{ attachment_uuid: 'doc-b' }] }),
+    ];
     expect(reviewedFields(fields, { carousel_review_documents: ['doc-a'] }, new Set()).map((f) => f.uuid)).toEqual(['on-doc', 'opt-in']);
   });
 
   it('never reviews hidden fields or stamps', () => {
-    const fields = [field('hidden', { preferences: { review_in_carousel: true } }), field('stamp', { type: 'stamp', preferences: { review_in_carousel: true } })];
+    const fields = [
+      field('hidden', { preferences: { review_in_carousel: true } }),
+      field('stamp', { type: 'stamp', preferences: { review_in_carousel: true } }),
+    ];
     expect(reviewedFields(fields, {}, new Set(['hidden']))).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ const JPEG = decodeBase64(
 );
 
 describe('readImageHeader', () => {
-  it('reads a PNG\'s format and size from its IHDR', () => {
+  it("reads a PNG's format and size from its IHDR", () => {
     expect(readImageHeader(PNG)).toEqual({ format: 'png', width: 2, height: 2 });
   });
 
@@ -22,7 +22,7 @@ describe('readImageHeader', () => {
     expect(readImageHeader(bad)).toBeNull();
   });
 
-  it('reads a JPEG\'s format and size from its start-of-frame segment', () => {
+  it("reads a JPEG's format and size from its start-of-frame segment", () => {
     expect(readImageHeader(JPEG)).toEqual({ format: 'jpeg', width: 1, height: 1 });
   });
 

@@ -5,7 +5,9 @@ import { api } from '../helpers';
 import { makePdf } from '../fixtures/pdfs';
 import { signingFixture } from './fixtures';
 
-const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) =>
+  c.charCodeAt(0),
+);
 
 async function upload(slug: string, fieldUuid: string, bytes: Uint8Array, name = 'upload.bin') {
   const form = new FormData();
@@ -15,9 +17,13 @@ async function upload(slug: string, fieldUuid: string, bytes: Uint8Array, name =
 }
 
 describe('POST /s/:slug/attachments', () => {
-  const fields = [{ name: 'Photo', type: 'image' }, { name: 'Proof', type: 'file' }, { name: 'Name', type: 'text' }];
+  const fields = [
+    { name: 'Photo', type: 'image' },
+    { name: 'Proof', type: 'file' },
+    { name: 'Name', type: 'text' },
+  ];
 
-  it('returns an image as the field\'s data URL value without keeping a copy in R2', async () => {
+  it("returns an image as the field's data URL value without keeping a copy in R2", async () => {
     const f = await signingFixture({ fields });
     const res = await upload(f.submitters[0].slug, f.field('Photo'), PNG, 'photo.png');
     expect(res.status).toBe(201);

@@ -33,12 +33,17 @@ describe('the email verification code', () => {
     await page('POST', `/s/${slug}/verification`, { body: {} });
     const code = await latestCode(f.submitters[0].email);
     const wrong = code === '000000' ? '111111' : '000000';
-    const results = await Promise.all(Array.from({ length: 20 }, () => page('POST', `/s/${slug}/verification/check`, { body: { code: wrong } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => page('POST', `/s/${slug}/verification/check`, { body: { code: wrong } })),
+    );
     const compared = results.filter((r) => r.status === 422);
     expect(compared).toHaveLength(5);
     expect(compared.every((r) => String(r.json.error).startsWith('That code is not right'))).toBe(true);
     expect(results.filter((r) => r.status === 429)).toHaveLength(15);
-    const row = await (await shardOf(f.account.accountId)).prepare('SELECT attempts FROM signing_verifications WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ attempts: number }>();
+    const row = await (await shardOf(f.account.accountId))
+      .prepare('SELECT attempts FROM signing_verifications WHERE submitter_id = ?')
+      .bind(f.submitters[0].id)
+      .first<{ attempts: number }>();
     expect(row!.attempts).toBe(5);
   });
 
@@ -50,7 +55,10 @@ describe('the email verification code', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 4; i += 1) await page('POST', `/s/${slug}/verification/check`, { body: { code: wrong } });
     expect((await page('POST', `/s/${slug}/verification/check`, { body: { code } })).status).toBe(200);
-    const row = await (await shardOf(f.account.accountId)).prepare('SELECT attempts FROM signing_verifications WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ attempts: number }>();
+    const row = await (await shardOf(f.account.accountId))
+      .prepare('SELECT attempts FROM signing_verifications WHERE submitter_id = ?')
+      .bind(f.submitters[0].id)
+      .first<{ attempts: number }>();
     expect(row!.attempts).toBe(5);
   });
 
@@ -72,7 +80,10 @@ describe('the email verification code', () => {
     const code = await latestCode(f.submitters[0].email);
     const shard = await shardOf(f.account.accountId);
     const db = createDb(shard);
-    const { id } = (await shard.prepare("SELECT id FROM messages WHERE kind = 'verification_code' AND submitter_id = ?").bind(f.submitters[0].id).first<{ id: number }>())!;
+    const { id } = (await shard
+      .prepare("SELECT id FROM messages WHERE kind = 'verification_code' AND submitter_id = ?")
+      .bind(f.submitters[0].id)
+      .first<{ id: number }>())!;
     // The test queue already 'delivered' it to the development outbox, which keeps the code (it is the
     // inbox there); queue it again for the production email transport.
     await shard.prepare("UPDATE messages SET status = 'queued' WHERE id = ?").bind(id).run();
@@ -97,13 +108,17 @@ describe('the email syntax check', () => {
   it('accepts the same shapes as before: one @, a dot inside the domain, no whitespace', () => {
     expect(isEmailAddress('a@b.c')).toBe(true);
     expect(isEmailAddress('first.last+tag@sub.example.co.uk')).toBe(true);
-    for (const bad of ['', '@b.c', 'a@.c', 'a@b.', 'a@bc', 'a@@b.c', 'a@b@c.d', 'a b@c.d', 'a@b.c\n']) expect(isEmailAddress(bad)).toBe(false);
+    for (const bad of ['', '@b.c', 'a@.c', 'a@b.', 'a@bc', 'a@@b.c', 'a@b@c.d', 'a b@c.d', 'a@b.c\n'])
+      expect(isEmailAddress(bad)).toBe(false);
   });
 
   // 64 KB took ~4 s here and ~17 s in Node; 128 KB takes the old pattern well past any test's timeout.
   it('answers 422 to a 128 KB email address of a submitter', async () => {
     const f = await signingFixture();
-    const res = await api('POST', '/api/submissions', { token: f.account.token, body: { template_id: f.templateId, submitters: [{ role: 'First Party', email: hugeAddress(128 * 1024) }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: f.account.token,
+      body: { template_id: f.templateId, submitters: [{ role: 'First Party', email: hugeAddress(128 * 1024) }] },
+    });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.json)).toContain('is not a valid email address.');
   });
@@ -113,7 +128,6 @@ describe('the email syntax check', () => {
     const res = await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: hugeAddress(64 * 1024), name: 'X' } });
     expect(res.status).toBe(413);
   });
-
 });
 
 describe('delegation and witness invitations', () => {
@@ -141,7 +155,9 @@ describe('delegation and witness invitations', () => {
     const { slug } = await submitterRow(id);
     const res = await page('POST', `/s/${slug}/delegate`, { body: { email: 'holder6@example.com' } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('This form has already been delegated 5 times, the most allowed; sign it yourself or ask the sender to change the signer.');
+    expect(res.json.error).toBe(
+      'This form has already been delegated 5 times, the most allowed; sign it yourself or ask the sender to change the signer.',
+    );
     expect((await submitterRow(id)).email).toBe('holder5@example.com');
   });
 
@@ -155,22 +171,27 @@ describe('delegation and witness invitations', () => {
     }
     const res = await page('POST', `/s/${signer.slug}/invite_witness`, { body: { email: 'witness6@example.com' } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('You have already invited a witness 5 times, the most allowed; ask the sender if the witness must change again.');
+    expect(res.json.error).toBe(
+      'You have already invited a witness 5 times, the most allowed; ask the sender if the witness must change again.',
+    );
     expect(await messagesTo('witness6@example.com')).toHaveLength(0);
   });
 
-  it("greets a delegate by their address, not by the name the delegating signer typed", async () => {
+  it('greets a delegate by their address, not by the name the delegating signer typed', async () => {
     const f = await signingFixture();
     await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'deputy-greeted@example.com', name: typed } });
     const [invitation] = await messagesTo('deputy-greeted@example.com', 'invitation');
     expect(invitation.text).not.toContain(typed);
     expect(invitation.subject).not.toContain(typed);
     expect(invitation.text).toContain('Hello deputy-greeted@example.com,');
-    const html = await (await shardOf(f.account.accountId)).prepare("SELECT html FROM messages WHERE recipient = 'deputy-greeted@example.com' AND submission_id = ?").bind(f.submissionId).first<{ html: string }>();
+    const html = await (await shardOf(f.account.accountId))
+      .prepare("SELECT html FROM messages WHERE recipient = 'deputy-greeted@example.com' AND submission_id = ?")
+      .bind(f.submissionId)
+      .first<{ html: string }>();
     expect(html!.html).not.toContain('IT Security');
   });
 
-  it("greets a witness by their address, not by the name the signer typed", async () => {
+  it('greets a witness by their address, not by the name the signer typed', async () => {
     const f = await signingFixture(witnessTemplate);
     await acceptDisclosure(f.submitters[0].slug);
     await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Signer name')]: 'Sig' } } });
@@ -192,7 +213,9 @@ describe('delegation and witness invitations', () => {
   it('greets a delegate by name again once the sender sets the name through the API', async () => {
     const f = await signingFixture();
     await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'deputy-renamed@example.com', name: typed } });
-    expect((await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { name: 'Dana Deputy' } })).status).toBe(200);
+    expect(
+      (await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { name: 'Dana Deputy' } })).status,
+    ).toBe(200);
     expect((await api('POST', `/api/submitters/${f.submitters[0].id}/remind`, { token: f.account.token })).status).toBe(200);
     const [reminder] = await messagesTo('deputy-renamed@example.com', 'reminder');
     expect(reminder.text).toContain('Hello Dana Deputy,');
@@ -211,7 +234,9 @@ describe('request body caps', () => {
 
   it('refuses a delegation body over 16 KB with 413', async () => {
     const f = await signingFixture();
-    const res = await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'deputy@example.com', name: 'n'.repeat(17 * 1024) } });
+    const res = await page('POST', `/s/${f.submitters[0].slug}/delegate`, {
+      body: { email: 'deputy@example.com', name: 'n'.repeat(17 * 1024) },
+    });
     expect(res.status).toBe(413);
     expect(res.json.error).toBe('The request body is larger than 16 KB, the limit for this signing page request.');
     expect((await submitterRow(f.submitters[0].id)).email).not.toBe('deputy@example.com');
@@ -251,7 +276,9 @@ describe('rate limits on /s/*', () => {
   async function burst(count: number, slugFor: (i: number) => string, ip: string) {
     const statuses: number[] = [];
     for (let i = 0; i < count; i += 50) {
-      const chunk = Array.from({ length: Math.min(50, count - i) }, (_, j) => api('POST', `/s/${slugFor(i + j)}/open`, { ip, headers: { Origin: 'https://elsewhere.test' } }));
+      const chunk = Array.from({ length: Math.min(50, count - i) }, (_, j) =>
+        api('POST', `/s/${slugFor(i + j)}/open`, { ip, headers: { Origin: 'https://elsewhere.test' } }),
+      );
       statuses.push(...(await Promise.all(chunk)).map((r) => r.status));
     }
     return statuses;
@@ -272,7 +299,9 @@ describe('rate limits on /s/*', () => {
     const res = await api('GET', '/s/AnotherLink', { ip: '203.0.113.20' });
     expect(res.status).toBe(429);
     expect(res.headers.get('Retry-After')).toBeTruthy();
-    expect(res.json.error).toMatch(/^Rate limit of 600 requests per 60 seconds from your network address exceeded; retry in \d+ seconds?\.$/);
+    expect(res.json.error).toMatch(
+      /^Rate limit of 600 requests per 60 seconds from your network address exceeded; retry in \d+ seconds?\.$/,
+    );
   });
 
   it('limits one link without refusing the other links of the same address', async () => {
@@ -282,4 +311,3 @@ describe('rate limits on /s/*', () => {
     expect((await api('GET', '/s/RateLimitedLink02', { ip: '203.0.113.31' })).status).toBe(429);
   });
 });
-

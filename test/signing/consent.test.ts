@@ -15,7 +15,9 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) ConsentTest/1.0';
 
 async function seal(accountId: number, submissionId: number) {
   const shard = await shardNumberOf(accountId);
-  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [{ id: `c${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } }]);
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [
+    { id: `c${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -60,9 +62,13 @@ describe('the electronic records disclosure', () => {
 
   it('refuses to complete a signer who has not accepted it, with a sentence', async () => {
     const f = await signingFixture();
-    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('Full name')]: 'Ann', [f.field('Signature')]: 'Ann' } } });
+    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, {
+      body: { values: { [f.field('Full name')]: 'Ann', [f.field('Signature')]: 'Ann' } },
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('Accept the electronic records disclosure on the signing page before signing: tick "I agree" and continue.');
+    expect(res.json.error).toBe(
+      'Accept the electronic records disclosure on the signing page before signing: tick "I agree" and continue.',
+    );
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');
   });
 
@@ -78,7 +84,10 @@ describe('the electronic records disclosure', () => {
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0].data)).toEqual({ version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256 });
     expect(rows[0]).toMatchObject({ ip: '203.0.113.7', user_agent: BROWSER, created_at: first.json.accepted_at });
-    expect(await submitterRow(f.submitters[0].id)).toMatchObject({ disclosure_version: DISCLOSURE.version, disclosure_accepted_at: first.json.accepted_at });
+    expect(await submitterRow(f.submitters[0].id)).toMatchObject({
+      disclosure_version: DISCLOSURE.version,
+      disclosure_accepted_at: first.json.accepted_at,
+    });
   });
 
   it('is an account audit event at GET /api/audit_events with the version and hash, once, without the signing link', async () => {
@@ -101,7 +110,12 @@ describe('the electronic records disclosure', () => {
       ip: '203.0.113.8',
       user_agent: BROWSER,
       created_at: first.json.accepted_at,
-      details: { submission_id: f.submissionId, disclosure_version: DISCLOSURE.version, disclosure_sha256: DISCLOSURE_SHA256, accepted_at: first.json.accepted_at },
+      details: {
+        submission_id: f.submissionId,
+        disclosure_version: DISCLOSURE.version,
+        disclosure_sha256: DISCLOSURE_SHA256,
+        accepted_at: first.json.accepted_at,
+      },
     });
     expect(JSON.stringify(res.json.data[0])).not.toContain(slug);
   });
@@ -118,7 +132,9 @@ describe('the electronic records disclosure', () => {
     const f = await signingFixture();
     const res = await page('POST', `/s/${f.submitters[0].slug}/consent`, { body: { version: '2001-01-01' } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe(`Disclosure version 2001-01-01 is not the current one (${DISCLOSURE.version}); reload the page and read the current disclosure.`);
+    expect(res.json.error).toBe(
+      `Disclosure version 2001-01-01 is not the current one (${DISCLOSURE.version}); reload the page and read the current disclosure.`,
+    );
   });
 
   it('answers 404 for an unknown link', async () => {
@@ -139,7 +155,9 @@ describe('the electronic records disclosure', () => {
     const f = await signingFixture();
     const slug = f.submitters[0].slug;
     await acceptDisclosure(slug, { 'User-Agent': BROWSER });
-    const done = await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Full name')]: 'Con Sent', [f.field('Signature')]: 'Con' } } });
+    const done = await page('POST', `/s/${slug}/submit`, {
+      body: { values: { [f.field('Full name')]: 'Con Sent', [f.field('Signature')]: 'Con' } },
+    });
     expect(done.status).toBe(200);
     await seal(f.account.accountId, f.submissionId);
     const pdf = await SELF.fetch(`https://api.test/s/${slug}/download`);

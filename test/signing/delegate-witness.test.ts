@@ -18,7 +18,10 @@ describe('POST /s/:slug/delegate', () => {
     const [invitation] = await messagesTo('deputy@example.com', 'invitation');
     expect(invitation.text).toContain(`/s/${row.slug}`);
     const [delegated] = await eventsOf(f.account.accountId, 'form.delegated');
-    expect(delegated.data).toMatchObject({ submitter: { email: 'boss@example.com' }, delegated_to: { email: 'deputy@example.com', name: 'Deputy' } });
+    expect(delegated.data).toMatchObject({
+      submitter: { email: 'boss@example.com' },
+      delegated_to: { email: 'deputy@example.com', name: 'Deputy' },
+    });
   });
 
   it('is refused once the signer completed (rule 1)', async () => {
@@ -33,7 +36,9 @@ describe('POST /s/:slug/delegate', () => {
 
   it('refuses a malformed email with a sentence and a missing one with 400', async () => {
     const f = await signingFixture();
-    expect((await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'nope' } })).json.error).toBe('email must be an email address.');
+    expect((await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'nope' } })).json.error).toBe(
+      'email must be an email address.',
+    );
     expect((await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: {} })).status).toBe(400);
   });
 });

@@ -10,7 +10,9 @@ import { page, signingFixture, acceptDisclosure } from './fixtures';
 
 async function seal(accountId: number, submissionId: number) {
   const shard = await shardNumberOf(accountId);
-  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [{ id: `d${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } }]);
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [
+    { id: `d${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -22,7 +24,9 @@ describe('GET /s/:slug/download', () => {
     const slug = f.submitters[0].slug;
     expect((await SELF.fetch(`https://api.test/s/${slug}/download`)).status).toBe(404);
     await acceptDisclosure(slug);
-    const done = await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Full name')]: 'Dee Downloader', [f.field('Signature')]: 'Dee' } } });
+    const done = await page('POST', `/s/${slug}/submit`, {
+      body: { values: { [f.field('Full name')]: 'Dee Downloader', [f.field('Signature')]: 'Dee' } },
+    });
     expect(done.status).toBe(200);
     expect((await SELF.fetch(`https://api.test/s/${slug}/download`)).status).toBe(404);
     await seal(f.account.accountId, f.submissionId);

@@ -63,14 +63,21 @@ describe('framing the signing page', () => {
     const shard = async (f: Fixture) => shardOf(f.account.accountId);
     const completed = await signingFixture();
     await allowFraming(completed, ['https://app.example.com']);
-    await (await shard(completed)).prepare("UPDATE submitters SET status = 'completed' WHERE id = ?").bind(completed.submitters[0].id).run();
+    await (await shard(completed))
+      .prepare("UPDATE submitters SET status = 'completed' WHERE id = ?")
+      .bind(completed.submitters[0].id)
+      .run();
     const declined = await signingFixture();
     await allowFraming(declined, ['https://app.example.com']);
     await page('POST', `/s/${declined.submitters[0].slug}/decline`, { body: { reason: 'Wrong amount' } });
     const expired = await signingFixture();
     await allowFraming(expired, ['https://app.example.com']);
     await (await shard(expired)).prepare("UPDATE submissions SET status = 'expired' WHERE id = ?").bind(expired.submissionId).run();
-    for (const [f, event] of [[completed, 'completed'], [declined, 'declined'], [expired, 'expired']] as const) {
+    for (const [f, event] of [
+      [completed, 'completed'],
+      [declined, 'declined'],
+      [expired, 'expired'],
+    ] as const) {
       const res = await api('GET', `/s/${f.submitters[0].slug}`);
       expect(res.text).toContain(`id="${event}"`);
       expect(embedData(res.text)?.event).toBe(event);
@@ -103,14 +110,18 @@ describe('the embedding host’s options', () => {
   it('marks the fields named in readonly_fields as locked', async () => {
     const f = await signingFixture({ fields });
     const res = await api('GET', `/s/${f.submitters[0].slug}?readonly_fields=${encodeURIComponent('Full name, Nope')}`);
-    const locked = signingData(res.text).fields.filter((x) => x.locked).map((x) => x.uuid);
+    const locked = signingData(res.text)
+      .fields.filter((x) => x.locked)
+      .map((x) => x.uuid);
     expect(locked).toEqual([f.field('Full name')]);
   });
 
   it('sets the page language from a valid tag and ignores an invalid one', async () => {
     const f = await signingFixture();
     expect((await api('GET', `/s/${f.submitters[0].slug}?language=de-de`)).text).toContain('<html lang="de-DE">');
-    expect((await api('GET', `/s/${f.submitters[0].slug}?language=${encodeURIComponent('"><script>')}`)).text).toContain('<html lang="en">');
+    expect((await api('GET', `/s/${f.submitters[0].slug}?language=${encodeURIComponent('"><script>')}`)).text).toContain(
+      '<html lang="en">',
+    );
   });
 
   it('themes the page with hex colours and a radius, and drops a value that tries to break out of the style', async () => {
@@ -123,7 +134,10 @@ describe('the embedding host’s options', () => {
 
   it('uses completed_redirect_url for the completed page’s Continue link, leaving the frame, and ignores a javascript: one', async () => {
     const f = await signingFixture();
-    await (await shardOf(f.account.accountId)).prepare("UPDATE submitters SET status = 'completed' WHERE id = ?").bind(f.submitters[0].id).run();
+    await (await shardOf(f.account.accountId))
+      .prepare("UPDATE submitters SET status = 'completed' WHERE id = ?")
+      .bind(f.submitters[0].id)
+      .run();
     const redirect = encodeURIComponent('https://host.example.com/done');
     const res = await api('GET', `/s/${f.submitters[0].slug}?completed_redirect_url=${redirect}`);
     expect(res.text).toContain('href="https://host.example.com/done" id="continue" rel="noopener" target="_top"');

@@ -30,7 +30,12 @@ export async function signingFixture(
 ): Promise<Fixture> {
   const account = await createAccount();
   const roles = options.roles ?? ['First Party'];
-  const fields = (options.fields ?? [{ name: 'Full name', type: 'text' }, { name: 'Signature', type: 'signature' }]).map((f, i) => ({
+  const fields = (
+    options.fields ?? [
+      { name: 'Full name', type: 'text' },
+      { name: 'Signature', type: 'signature' },
+    ]
+  ).map((f, i) => ({
     role: roles[0],
     required: true,
     areas: [{ page: 1, x: 0.1, y: 0.1 + i * 0.08, w: 0.3, h: 0.05 }],
@@ -38,7 +43,13 @@ export async function signingFixture(
   }));
   const created = await api('POST', '/api/templates/pdf', {
     token: account.token,
-    body: { name: 'Signing test', documents: [{ name: 'contract', file: toBase64(await makePdf(2)) }], submitters: roles.map((name) => ({ name })), fields, preferences: options.preferences ?? {} },
+    body: {
+      name: 'Signing test',
+      documents: [{ name: 'contract', file: toBase64(await makePdf(2)) }],
+      submitters: roles.map((name) => ({ name })),
+      fields,
+      preferences: options.preferences ?? {},
+    },
   });
   if (created.status !== 201) throw new Error(`template: ${created.status} ${created.text}`);
   const template = created.json;
@@ -56,7 +67,12 @@ export async function signingFixture(
     },
   });
   if (res.status !== 201) throw new Error(`submission: ${res.status} ${res.text}`);
-  const submitters: Fixture['submitters'] = res.json.submitters.map((s: { id: number; slug: string; email: string; role: string }) => ({ id: s.id, slug: s.slug, email: s.email, role: s.role }));
+  const submitters: Fixture['submitters'] = res.json.submitters.map((s: { id: number; slug: string; email: string; role: string }) => ({
+    id: s.id,
+    slug: s.slug,
+    email: s.email,
+    role: s.role,
+  }));
   const submission = { id: res.json.id as number };
   return {
     account,

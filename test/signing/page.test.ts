@@ -5,17 +5,23 @@ import { api, shardOf } from '../helpers';
 import { eventsOf, page, signingFixture, submitterRow } from './fixtures';
 
 describe('GET /s/:slug', () => {
-  it('shows the form with only this signer\'s fields and values, and a CSP header', async () => {
+  it("shows the form with only this signer's fields and values, and a CSP header", async () => {
     const f = await signingFixture({
       roles: ['Buyer', 'Seller'],
-      fields: [{ name: 'Buyer name', type: 'text', role: 'Buyer' }, { name: 'Seller secret', type: 'text', role: 'Seller' }],
+      fields: [
+        { name: 'Buyer name', type: 'text', role: 'Buyer' },
+        { name: 'Seller secret', type: 'text', role: 'Seller' },
+      ],
       order: 'parallel',
       submitters: [
         { email: 'b@example.com', role: 'Buyer' },
         { email: 's@example.com', role: 'Seller', values: {} },
       ],
     });
-    await (await shardOf(f.account.accountId)).prepare('UPDATE submitters SET "values" = ? WHERE id = ?').bind(JSON.stringify({ [f.field('Seller secret')]: 'top secret' }), f.submitters[1].id).run();
+    await (await shardOf(f.account.accountId))
+      .prepare('UPDATE submitters SET "values" = ? WHERE id = ?')
+      .bind(JSON.stringify({ [f.field('Seller secret')]: 'top secret' }), f.submitters[1].id)
+      .run();
     const res = await api('GET', `/s/${f.submitters[0].slug}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Security-Policy')).toContain("script-src 'self'");
@@ -82,7 +88,13 @@ describe('GET /s/:slug', () => {
   });
 
   it('shows the waiting page to a later signer in sequential order without marking them opened', async () => {
-    const f = await signingFixture({ roles: ['First', 'Second'], fields: [{ name: 'A', type: 'text', role: 'First' }, { name: 'B', type: 'text', role: 'Second' }] });
+    const f = await signingFixture({
+      roles: ['First', 'Second'],
+      fields: [
+        { name: 'A', type: 'text', role: 'First' },
+        { name: 'B', type: 'text', role: 'Second' },
+      ],
+    });
     const res = await api('GET', `/s/${f.submitters[1].slug}`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('id="waiting"');
@@ -102,7 +114,10 @@ describe('GET /s/:slug', () => {
 
   it('shows the completed page with the continue link of completed_redirect_url', async () => {
     const f = await signingFixture({ submissionPreferences: { completed_redirect_url: 'https://example.com/thanks' } });
-    await (await shardOf(f.account.accountId)).prepare("UPDATE submitters SET status = 'completed' WHERE id = ?").bind(f.submitters[0].id).run();
+    await (await shardOf(f.account.accountId))
+      .prepare("UPDATE submitters SET status = 'completed' WHERE id = ?")
+      .bind(f.submitters[0].id)
+      .run();
     const res = await api('GET', `/s/${f.submitters[0].slug}`);
     expect(res.text).toContain('id="completed"');
     expect(res.text).toContain('href="https://example.com/thanks"');
@@ -132,7 +147,13 @@ describe('GET /s/:slug/documents/:document_uuid', () => {
   });
 
   it('refuses a signer whose turn has not come', async () => {
-    const f = await signingFixture({ roles: ['First', 'Second'], fields: [{ name: 'A', type: 'text', role: 'First' }, { name: 'B', type: 'text', role: 'Second' }] });
+    const f = await signingFixture({
+      roles: ['First', 'Second'],
+      fields: [
+        { name: 'A', type: 'text', role: 'First' },
+        { name: 'B', type: 'text', role: 'Second' },
+      ],
+    });
     const res = await api('GET', `/s/${f.submitters[1].slug}/documents/${f.documents[0].uuid}`);
     expect(res.status).toBe(404);
   });
@@ -161,8 +182,16 @@ describe('the form page data', () => {
     const f = await signingFixture({ preferences: { signing_nav_style: 'branded_bar' } });
     const res = await api('GET', `/s/${f.submitters[0].slug}`);
     const data = JSON.parse(/<script type="application\/json" id="signing-data">(.*?)<\/script>/s.exec(res.text)![1]);
-    expect(data).toMatchObject({ page: 'form', slug: f.submitters[0].slug, preferences: { signing_nav_style: 'branded_bar', document_conditions: {}, carousel_review_documents: [] } });
-    expect(data.documents[0]).toMatchObject({ uuid: f.documents[0].uuid, page_count: 2, url: `/s/${f.submitters[0].slug}/documents/${f.documents[0].uuid}` });
+    expect(data).toMatchObject({
+      page: 'form',
+      slug: f.submitters[0].slug,
+      preferences: { signing_nav_style: 'branded_bar', document_conditions: {}, carousel_review_documents: [] },
+    });
+    expect(data.documents[0]).toMatchObject({
+      uuid: f.documents[0].uuid,
+      page_count: 2,
+      url: `/s/${f.submitters[0].slug}/documents/${f.documents[0].uuid}`,
+    });
     expect(res.text).toContain('class="nav-branded_bar"');
   });
 });

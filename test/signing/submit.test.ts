@@ -19,7 +19,9 @@ describe('POST /s/:slug/submit', () => {
     const [first, second] = f.submitters;
     expect(await messagesTo(second.email, 'invitation')).toHaveLength(0);
     await acceptDisclosure(first.slug);
-    const res = await page('POST', `/s/${first.slug}/submit`, { body: { values: { [f.field('First name')]: 'Ann', [f.field('First signature')]: PNG } } });
+    const res = await page('POST', `/s/${first.slug}/submit`, {
+      body: { values: { [f.field('First name')]: 'Ann', [f.field('First signature')]: PNG } },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: 'completed', submission_status: 'pending', redirect_url: `/s/${first.slug}` });
     const row = await submitterRow(first.id);
@@ -34,7 +36,9 @@ describe('POST /s/:slug/submit', () => {
   it('completes the submission when the last signer submits', async () => {
     const f = await signingFixture(twoRoles);
     await acceptDisclosure(f.submitters[0].slug);
-    await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('First name')]: 'Ann', [f.field('First signature')]: 'Ann Typed' } } });
+    await page('POST', `/s/${f.submitters[0].slug}/submit`, {
+      body: { values: { [f.field('First name')]: 'Ann', [f.field('First signature')]: 'Ann Typed' } },
+    });
     await acceptDisclosure(f.submitters[1].slug);
     const res = await page('POST', `/s/${f.submitters[1].slug}/submit`, { body: { values: { [f.field('Second name')]: 'Bob' } } });
     expect(res.json.submission_status).toBe('completed');
@@ -64,13 +68,19 @@ describe('POST /s/:slug/submit', () => {
     const f = await signingFixture({
       fields: [
         { name: 'Married', type: 'checkbox', required: false },
-        { name: 'Spouse', type: 'text', preferences: { condition: { action: 'show', conditions: [{ field_uuid: '', operator: 'checked' }] } } },
+        {
+          name: 'Spouse',
+          type: 'text',
+          preferences: { condition: { action: 'show', conditions: [{ field_uuid: '', operator: 'checked' }] } },
+        },
       ],
     });
     // The condition names the checkbox by uuid, known only after creation: set it through the template snapshot.
     const married = f.field('Married');
     const spouse = f.field('Spouse');
-    await (await shardOf(f.account.accountId)).prepare(`UPDATE template_versions SET snapshot = replace(snapshot, '"field_uuid":""', '"field_uuid":"${married}"')`).run();
+    await (await shardOf(f.account.accountId))
+      .prepare(`UPDATE template_versions SET snapshot = replace(snapshot, '"field_uuid":""', '"field_uuid":"${married}"')`)
+      .run();
     await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [married]: false, [spouse]: 'Ghost' } } });
     expect(res.status).toBe(200);

@@ -14,14 +14,20 @@ describe('signing page request bodies', () => {
   it('answers text that is not JSON with a sentence', async () => {
     const f = await signingFixture();
     await acceptDisclosure(f.submitters[0].slug);
-    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: '{"values":', headers: { 'Content-Type': 'application/json' } });
+    const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, {
+      body: '{"values":',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('The request body is not valid JSON.');
   });
 
   it('asks for a JSON route body sent as application/json', async () => {
     const f = await signingFixture();
-    const res = await page('POST', `/s/${f.submitters[0].slug}/decline`, { body: '{"reason":"Wrong amount"}', headers: { 'Content-Type': 'text/plain' } });
+    const res = await page('POST', `/s/${f.submitters[0].slug}/decline`, {
+      body: '{"reason":"Wrong amount"}',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('Send the request body as JSON with Content-Type: application/json (got text/plain).');
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('declined');

@@ -14,9 +14,11 @@ const fields = [
 ];
 
 describe('PUT /s/:slug/values', () => {
-  it('saves values, computes formulas and returns only this signer\'s values', async () => {
+  it("saves values, computes formulas and returns only this signer's values", async () => {
     const f = await signingFixture({ fields });
-    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Price')]: '2.5', [f.field('Qty')]: 4 } } });
+    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: { [f.field('Price')]: '2.5', [f.field('Qty')]: 4 } },
+    });
     expect(res.status).toBe(200);
     expect(res.json.values).toMatchObject({ [f.field('Price')]: 2.5, [f.field('Qty')]: 4, [f.field('Total')]: 10 });
     expect(JSON.parse((await submitterRow(f.submitters[0].id)).values)[f.field('Total')]).toBe(10);
@@ -46,18 +48,25 @@ describe('PUT /s/:slug/values', () => {
 
   it('refuses a value its preset, options or type reject with a sentence naming the field', async () => {
     const f = await signingFixture({ fields });
-    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Zip')]: 'ABCDE', [f.field('Colour')]: 'Green' } } });
+    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: { [f.field('Zip')]: 'ABCDE', [f.field('Colour')]: 'Green' } },
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toEqual(['Field "Zip" must be a US ZIP code like 12345 or 12345-6789.', 'Field "Colour" must be one of its options ("Red", "Blue"); "Green" is not.']);
+    expect(res.json.error).toEqual([
+      'Field "Zip" must be a US ZIP code like 12345 or 12345-6789.',
+      'Field "Colour" must be one of its options ("Red", "Blue"); "Green" is not.',
+    ]);
   });
 
-  it('refuses another role\'s field and a formula field', async () => {
+  it("refuses another role's field and a formula field", async () => {
     const f = await signingFixture({
       roles: ['A', 'B'],
       fields: [...fields, { name: 'Theirs', type: 'text', role: 'B' }],
       order: 'parallel',
     });
-    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Theirs')]: 'x', [f.field('Total')]: 3 } } });
+    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: { [f.field('Theirs')]: 'x', [f.field('Total')]: 3 } },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toEqual([`${f.field('Theirs')} is not one of your fields.`, 'Field "Total" is read-only.']);
   });
@@ -72,9 +81,15 @@ describe('PUT /s/:slug/values', () => {
 
   it('refuses a request from another origin (CSRF)', async () => {
     const f = await signingFixture({ fields });
-    const res = await api('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: {} }, headers: { Origin: 'https://evil.example' } });
+    const res = await api('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: {} },
+      headers: { Origin: 'https://evil.example' },
+    });
     expect(res.status).toBe(403);
-    const form = await api('POST', `/s/${f.submitters[0].slug}/decline`, { body: 'reason=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const form = await api('POST', `/s/${f.submitters[0].slug}/decline`, {
+      body: 'reason=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(403);
   });
 

@@ -40,7 +40,10 @@ describe('email verification', () => {
     const slug = f.submitters[0].slug;
     expect((await page('POST', `/s/${slug}/verification`, { body: {} })).status).toBe(200);
     const code = await codeFor(f.submitters[0].email);
-    const stored = await (await shardOf(f.account.accountId)).prepare('SELECT code_hash FROM signing_verifications WHERE submitter_id = ?').bind(f.submitters[0].id).first<{ code_hash: string }>();
+    const stored = await (await shardOf(f.account.accountId))
+      .prepare('SELECT code_hash FROM signing_verifications WHERE submitter_id = ?')
+      .bind(f.submitters[0].id)
+      .first<{ code_hash: string }>();
     expect(stored!.code_hash).not.toContain(code);
     const checked = await page('POST', `/s/${slug}/verification/check`, { body: { code } });
     expect(checked.status).toBe(200);
@@ -48,7 +51,10 @@ describe('email verification', () => {
     const form = await api('GET', `/s/${slug}`, { headers: { Cookie: cookieOf(checked) } });
     expect(form.text).toContain('"page":"form"');
     await acceptDisclosure(slug, { Cookie: cookieOf(checked) });
-    const done = await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Name')]: 'x' } }, headers: { Cookie: cookieOf(checked) } });
+    const done = await page('POST', `/s/${slug}/submit`, {
+      body: { values: { [f.field('Name')]: 'x' } },
+      headers: { Cookie: cookieOf(checked) },
+    });
     expect(done.status).toBe(200);
     expect((await submitterRow(f.submitters[0].id)).verification_method).toBe('email_2fa');
   });
@@ -92,7 +98,9 @@ describe('email verification', () => {
     const f = await twoFactor();
     const other = await twoFactor();
     await page('POST', `/s/${other.submitters[0].slug}/verification`, { body: {} });
-    const checked = await page('POST', `/s/${other.submitters[0].slug}/verification/check`, { body: { code: await codeFor(other.submitters[0].email) } });
+    const checked = await page('POST', `/s/${other.submitters[0].slug}/verification/check`, {
+      body: { code: await codeFor(other.submitters[0].email) },
+    });
     const stolen = cookieOf(checked).replace(other.submitters[0].slug, f.submitters[0].slug);
     const res = await api('GET', `/s/${f.submitters[0].slug}`, { headers: { Cookie: stolen } });
     expect(res.text).toContain('id="verify"');

@@ -31,17 +31,25 @@ const completedSubmission = (level: 'aes' | 'ses') => completedInOrder(owner.tok
 const withTsa = (urls: string) => ({ ...scope, env: { ...scope.env, TSA_URLS: urls } });
 
 async function sealedFile(submissionId: number): Promise<Uint8Array> {
-  const row = await shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(submissionId).first<{ r2_key: string }>();
+  const row = await shard
+    .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
+    .bind(submissionId)
+    .first<{ r2_key: string }>();
   return new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
 }
 
 type CertificateEvent = { submitter_id: number; data: string };
 async function certificateEvents(submissionId: number) {
   const { results } = await shard
-    .prepare("SELECT submitter_id, data FROM submission_events WHERE submission_id = ? AND action = 'signer_certificate_issued' ORDER BY id")
+    .prepare(
+      "SELECT submitter_id, data FROM submission_events WHERE submission_id = ? AND action = 'signer_certificate_issued' ORDER BY id",
+    )
     .bind(submissionId)
     .all<CertificateEvent>();
-  return results.map((r) => ({ submitterId: r.submitter_id, ...(JSON.parse(r.data) as { subject: string; serial_number: string; issuer: string; sha256_fingerprint: string }) }));
+  return results.map((r) => ({
+    submitterId: r.submitter_id,
+    ...(JSON.parse(r.data) as { subject: string; serial_number: string; issuer: string; sha256_fingerprint: string }),
+  }));
 }
 
 describe('sealing an aes submission with three signers', () => {
@@ -60,7 +68,12 @@ describe('sealing an aes submission with three signers', () => {
     const cms = blocks.filter((b) => b.includes('ETSI.CAdES.detached'));
     expect(cms).toHaveLength(4);
     for (const block of cms) expect(block).toContain('Signature Validation: Signature is Valid.');
-    expect(cms.map((b) => /Signer Certificate Common Name: (.*)/.exec(b)?.[1])).toEqual(['Ada Buyer', 'Ben Seller', 'Cleo Witness', `Advanced Co (${env.SERVICE_NAME})`]);
+    expect(cms.map((b) => /Signer Certificate Common Name: (.*)/.exec(b)?.[1])).toEqual([
+      'Ada Buyer',
+      'Ben Seller',
+      'Cleo Witness',
+      `Advanced Co (${env.SERVICE_NAME})`,
+    ]);
   });
 
   it('gives each signer a certificate from the account CA naming their name and email, recorded and on the audit page', async () => {
@@ -82,7 +95,10 @@ describe('sealing an aes submission with three signers', () => {
   it('holds the CA and every signer certificate in the DSS', async () => {
     const inDss = await dssFingerprints(bytes);
     for (const event of await certificateEvents(id)) expect(inDss).toContain(event.sha256_fingerprint);
-    const ca = await shard.prepare("SELECT sha256_fingerprint FROM signing_identities WHERE account_id = ? AND source = 'ca'").bind(owner.accountId).first<{ sha256_fingerprint: string }>();
+    const ca = await shard
+      .prepare("SELECT sha256_fingerprint FROM signing_identities WHERE account_id = ? AND source = 'ca'")
+      .bind(owner.accountId)
+      .first<{ sha256_fingerprint: string }>();
     expect(inDss).toContain(ca!.sha256_fingerprint);
   });
 

@@ -24,7 +24,12 @@ const cookieOf = (res: { headers: Headers }) => res.headers.get('Set-Cookie')!.s
 
 /** The signer fills and submits their form on the signing page; with `code`, after an email code. */
 async function signOnPage(template: TemplateFixture, level: 'aes' | 'ses', email: string, code: boolean): Promise<number> {
-  const s = (await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, preferences: { signature_level: level }, submitters: [{ email, name: 'Ida Signer' }] } })).json;
+  const s = (
+    await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: { template_id: template.id, preferences: { signature_level: level }, submitters: [{ email, name: 'Ida Signer' }] },
+    })
+  ).json;
   const slug = s.submitters[0].slug;
   let headers: Record<string, string> = {};
   if (code) {
@@ -35,7 +40,11 @@ async function signOnPage(template: TemplateFixture, level: 'aes' | 'ses', email
   expect((await page('POST', `/s/${slug}/open`, { body: {}, headers })).status).toBe(200);
   await acceptDisclosure(slug, headers);
   const uuid = (name: string) => template.fields.find((f) => f.name === name)!.uuid;
-  const values = { [uuid('First Party Name')]: 'Ida Signer', [uuid('First Party Signature')]: 'Ida Signer', [uuid('First Party Date')]: '2026-11-23' };
+  const values = {
+    [uuid('First Party Name')]: 'Ida Signer',
+    [uuid('First Party Signature')]: 'Ida Signer',
+    [uuid('First Party Date')]: '2026-11-23',
+  };
   expect((await page('POST', `/s/${slug}/submit`, { body: { values }, headers })).status).toBe(200);
   return s.id;
 }
@@ -69,7 +78,12 @@ describe('signing.complete for aes signers', { timeout: 30_000 }, () => {
     const id = await signOnPage(template, 'aes', `link-${crypto.randomUUID().slice(0, 6)}@example.com`, false);
     const bodies = await deliveredFor(id);
     expect(bodies.map((b) => b.event)).toEqual(['form.completed', 'signing.complete']);
-    expect(bodies[1].data.identity).toEqual({ level: 'aes', provider: 'platform', method: 'email_link', verified_at: bodies[1].data.submitter.completed_at });
+    expect(bodies[1].data.identity).toEqual({
+      level: 'aes',
+      provider: 'platform',
+      method: 'email_link',
+      verified_at: bodies[1].data.submitter.completed_at,
+    });
   });
 
   it('does not fire for an ses signer who signed from their link alone', async () => {

@@ -25,14 +25,25 @@ describe('a bulk create', () => {
     const events = Array.from({ length: 25 }, (_, i) => ({
       event: 'form.created' as const,
       data: { n: i },
-      refs: { submissionIds: { '$.submission.id': `slug-${i}` }, submitterIds: { '$.submitter.id': `signer-${i}` }, submittersArray: { path: '$.submitters', submissionSlug: `slug-${i}` } },
+      refs: {
+        submissionIds: { '$.submission.id': `slug-${i}` },
+        submitterIds: { '$.submitter.id': `signer-${i}` },
+        submittersArray: { path: '$.submitters', submissionSlug: `slug-${i}` },
+      },
     }));
     const eventStatements = insertResolvedEventsStatements(db, owner.accountId, events);
     expect(eventStatements).toHaveLength(3);
     const trail = Array.from({ length: 25 }, (_, i) => ({
       ref: { submissionSlug: `slug-${i}` },
       submitterRef: { submitterSlug: `signer-${i}` },
-      row: { accountId: owner.accountId, action: 'sent', ip: '192.0.2.1', userAgent: 'test', data: { n: i }, at: '2026-11-27T12:00:00.000Z' },
+      row: {
+        accountId: owner.accountId,
+        action: 'sent',
+        ip: '192.0.2.1',
+        userAgent: 'test',
+        data: { n: i },
+        at: '2026-11-27T12:00:00.000Z',
+      },
     }));
     const trailStatements = insertSubmissionEventsStatements(db, trail);
     expect(trailStatements).toHaveLength(3);
@@ -44,14 +55,23 @@ describe('a bulk create', () => {
       token: owner.token,
       body: {
         template_id: template.id,
-        submissions: Array.from({ length: BULK }, (_, i) => ({ submitters: [{ role: 'Buyer', email: `buyer-${i}@example.com` }, { role: 'Seller', email: `seller-${i}@example.com` }] })),
+        submissions: Array.from({ length: BULK }, (_, i) => ({
+          submitters: [
+            { role: 'Buyer', email: `buyer-${i}@example.com` },
+            { role: 'Seller', email: `seller-${i}@example.com` },
+          ],
+        })),
       },
     });
     expect(res.status).toBe(201);
     const created = res.json as { id: number; submitters: { id: number; role: string; status: string }[] }[];
     expect(created).toHaveLength(BULK);
     const ids = created.map((s) => s.id);
-    const rows = await accountEvents(owner.accountId, `json_extract(data, '$.submission.id') IN (${ids.map(() => '?').join(', ')})`, ...ids);
+    const rows = await accountEvents(
+      owner.accountId,
+      `json_extract(data, '$.submission.id') IN (${ids.map(() => '?').join(', ')})`,
+      ...ids,
+    );
     // Sequential signing: the buyer is invited, the seller waits. Per submission, in id order as written.
     const expected = created.flatMap((s) => {
       const [buyer, seller] = [s.submitters.find((x) => x.role === 'Buyer')!, s.submitters.find((x) => x.role === 'Seller')!];
@@ -63,16 +83,26 @@ describe('a bulk create', () => {
         ['submission.sent', s.id, null],
       ];
     });
-    expect(rows.map((r) => { const data = JSON.parse(r.data); return [r.event, data.submission.id, data.submitter?.id ?? null]; })).toEqual(expected);
+    expect(
+      rows.map((r) => {
+        const data = JSON.parse(r.data);
+        return [r.event, data.submission.id, data.submitter?.id ?? null];
+      }),
+    ).toEqual(expected);
     const listed = JSON.parse(rows[0].data).submission.submitters as { id: number; status: string }[];
     expect(listed.map((s) => [s.id, s.status])).toEqual(created[0].submitters.map((s) => [s.id, s.status]));
     const shard = await shardOf(owner.accountId);
     const { results: trail } = await shard
-      .prepare(`SELECT submission_id, submitter_id, action FROM submission_events WHERE submission_id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`)
+      .prepare(
+        `SELECT submission_id, submitter_id, action FROM submission_events WHERE submission_id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+      )
       .bind(...ids)
       .all<{ submission_id: number; submitter_id: number | null; action: string }>();
     expect(trail.map((t) => [t.action, t.submission_id, t.submitter_id])).toEqual(
-      created.flatMap((s) => [['created', s.id, null], ['sent', s.id, s.submitters.find((x) => x.role === 'Buyer')!.id]]),
+      created.flatMap((s) => [
+        ['created', s.id, null],
+        ['sent', s.id, s.submitters.find((x) => x.role === 'Buyer')!.id],
+      ]),
     );
   });
 });

@@ -20,7 +20,9 @@ let template: TemplateFixture;
 
 async function seal(submissionId: number) {
   const shard = await shardNumberOf(owner.accountId);
-  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [{ id: `s${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } }]);
+  const batch = createMessageBatch<SealingQueueBody & ShardStamp>('signing-service-sealing', [
+    { id: `s${submissionId}`, timestamp: new Date(), attempts: 1, body: { type: 'seal', submissionId, shard } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);
   await waitOnExecutionContext(ctx);
@@ -53,7 +55,12 @@ async function parallelSubmission(): Promise<{ id: number; submitters: { id: num
 }
 
 async function status(id: number): Promise<string> {
-  return (await (await shardOf(owner.accountId)).prepare('SELECT status FROM submissions WHERE id = ?').bind(id).first<{ status: string }>())!.status;
+  return (await (
+    await shardOf(owner.accountId)
+  )
+    .prepare('SELECT status FROM submissions WHERE id = ?')
+    .bind(id)
+    .first<{ status: string }>())!.status;
 }
 
 beforeAll(async () => {
@@ -91,8 +98,11 @@ describe('concurrent completions', () => {
 
     await runQueue([{ kind: 'drain', shard: await shardNumberOf(owner.accountId) }]);
     await deliverPending(hook.id);
-    const delivered = (await receivedBy(receiver)).map((d) => JSON.parse(d.body) as { event: string; data: { submission: { id: number } } });
-    for (const id of ids) expect(delivered.filter((d) => d.event === 'submission.completed' && d.data.submission.id === id)).toHaveLength(1);
+    const delivered = (await receivedBy(receiver)).map(
+      (d) => JSON.parse(d.body) as { event: string; data: { submission: { id: number } } },
+    );
+    for (const id of ids)
+      expect(delivered.filter((d) => d.event === 'submission.completed' && d.data.submission.id === id)).toHaveLength(1);
   }, 120_000);
 
   it('answers the same completion sent twice at once with one success and one refusal', async () => {
@@ -114,23 +124,43 @@ describe('the completion sweep', () => {
     const s = await parallelSubmission();
     for (const submitter of s.submitters.slice(0, 2)) {
       const role = submitter.role;
-      expect((await api('PUT', `/api/submitters/${submitter.id}`, { token: owner.token, body: { values: completeValues(role), completed: true } })).status).toBe(200);
+      expect(
+        (
+          await api('PUT', `/api/submitters/${submitter.id}`, {
+            token: owner.token,
+            body: { values: completeValues(role), completed: true },
+          })
+        ).status,
+      ).toBe(200);
     }
     // The state the race left before: the last submitter completed, the submission still pending.
-    await (await shardOf(owner.accountId)).prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE id = ?").bind(new Date().toISOString(), s.submitters[2].id).run();
+    await (await shardOf(owner.accountId))
+      .prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE id = ?")
+      .bind(new Date().toISOString(), s.submitters[2].id)
+      .run();
     expect(await status(s.id)).toBe('pending');
 
     await runCron();
     expect(await status(s.id)).toBe('completed');
     await runCron();
     expect(await outboxRows("event = 'submission.completed' AND json_extract(data, '$.submission.id') = ?", s.id)).toHaveLength(1);
-    const trail = await (await shardOf(owner.accountId)).prepare("SELECT count(*) AS n FROM submission_events WHERE submission_id = ? AND action = 'submission_completed'").bind(s.id).first<{ n: number }>();
+    const trail = await (await shardOf(owner.accountId))
+      .prepare("SELECT count(*) AS n FROM submission_events WHERE submission_id = ? AND action = 'submission_completed'")
+      .bind(s.id)
+      .first<{ n: number }>();
     expect(trail!.n).toBe(1);
   });
 
   it('leaves alone a submission whose signers have not all completed', async () => {
     const s = await parallelSubmission();
-    expect((await api('PUT', `/api/submitters/${s.submitters[0].id}`, { token: owner.token, body: { values: completeValues('Client'), completed: true } })).status).toBe(200);
+    expect(
+      (
+        await api('PUT', `/api/submitters/${s.submitters[0].id}`, {
+          token: owner.token,
+          body: { values: completeValues('Client'), completed: true },
+        })
+      ).status,
+    ).toBe(200);
     await runCron();
     expect(await status(s.id)).toBe('pending');
     expect(await outboxRows("event = 'submission.completed' AND json_extract(data, '$.submission.id') = ?", s.id)).toHaveLength(0);

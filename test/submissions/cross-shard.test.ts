@@ -88,7 +88,11 @@ async function tenant(): Promise<Tenant> {
     body: {
       template_id: template.id,
       submitters_order: 'parallel',
-      submitters: ['First', 'Second'].map((role) => ({ role, email: `${role.toLowerCase()}-${account.accountId}@example.com`, name: `${role} Person` })),
+      submitters: ['First', 'Second'].map((role) => ({
+        role,
+        email: `${role.toLowerCase()}-${account.accountId}@example.com`,
+        name: `${role} Person`,
+      })),
     },
   });
   if (created.status !== 201) throw new Error(`submission: ${created.status} ${created.text}`);
@@ -99,7 +103,10 @@ async function tenant(): Promise<Tenant> {
   await acceptDisclosure(first.slug);
   const submitted = await page('POST', `/s/${first.slug}/submit`, { body: { values: pageValues(template, 'First') } });
   if (submitted.status !== 200) throw new Error(`submit: ${submitted.status} ${submitted.text}`);
-  const completed = await api('PUT', `/api/submitters/${second.id}`, { token: account.token, body: { values: completeValues('Second'), completed: true } });
+  const completed = await api('PUT', `/api/submitters/${second.id}`, {
+    token: account.token,
+    body: { values: completeValues('Second'), completed: true },
+  });
   if (completed.status !== 200) throw new Error(`complete: ${completed.status} ${completed.text}`);
 
   // Background work as the queues would run it, each message stamped with the account's shard.
@@ -109,7 +116,10 @@ async function tenant(): Promise<Tenant> {
     .prepare("SELECT delivery_uuid FROM webhook_deliveries WHERE account_id = ? AND status = 'pending'")
     .bind(account.accountId)
     .all<{ delivery_uuid: string }>();
-  await runQueue<WebhookMessage>('signing-service-webhooks', results.map((r) => ({ kind: 'deliver', deliveryUuid: r.delivery_uuid, shard })));
+  await runQueue<WebhookMessage>(
+    'signing-service-webhooks',
+    results.map((r) => ({ kind: 'deliver', deliveryUuid: r.delivery_uuid, shard })),
+  );
   return { account, shard, template, submission, receiver };
 }
 
@@ -150,8 +160,13 @@ describe('two accounts on different shards', () => {
   });
 
   it("deliver each account's webhook events to its own endpoint only", async () => {
-    for (const [t, other] of [[a, b], [b, a]]) {
-      const delivered = (await receivedBy(t.receiver)).map((d) => JSON.parse(d.body) as { event: string; data: { submission: { id: number } } });
+    for (const [t, other] of [
+      [a, b],
+      [b, a],
+    ]) {
+      const delivered = (await receivedBy(t.receiver)).map(
+        (d) => JSON.parse(d.body) as { event: string; data: { submission: { id: number } } },
+      );
       expect(delivered.filter((d) => d.event === 'submission.completed').map((d) => d.data.submission.id)).toEqual([t.submission.id]);
       expect(delivered.some((d) => d.data.submission.id === other.submission.id)).toBe(false);
     }
@@ -163,7 +178,10 @@ describe('two accounts on different shards', () => {
       // The queue delivers in the background (to the development outbox): wait for it, within bounds.
       await vi.waitFor(
         async () => {
-          const { results } = await own.prepare('SELECT kind, status FROM messages WHERE account_id = ? ORDER BY id').bind(t.account.accountId).all<{ kind: string; status: string }>();
+          const { results } = await own
+            .prepare('SELECT kind, status FROM messages WHERE account_id = ? ORDER BY id')
+            .bind(t.account.accountId)
+            .all<{ kind: string; status: string }>();
           expect(results.length).toBeGreaterThan(0);
           expect(results.filter((m) => m.status !== 'sent')).toEqual([]);
         },
@@ -173,20 +191,29 @@ describe('two accounts on different shards', () => {
   }, 20_000);
 
   it("see neither the other's submission nor its template", async () => {
-    for (const [t, other] of [[a, b], [b, a]]) {
+    for (const [t, other] of [
+      [a, b],
+      [b, a],
+    ]) {
       expect((await api('GET', `/api/submissions/${other.submission.id}`, { token: t.account.token })).status).toBe(404);
       expect((await api('GET', `/api/templates/${other.template.id}`, { token: t.account.token })).status).toBe(404);
-      const listed = (await api('GET', '/api/submissions?limit=100', { token: t.account.token })).json.data.map((s: { id: number }) => s.id);
+      const listed = (await api('GET', '/api/submissions?limit=100', { token: t.account.token })).json.data.map(
+        (s: { id: number }) => s.id,
+      );
       expect(listed).toContain(t.submission.id);
       expect(listed).not.toContain(other.submission.id);
     }
   });
 
   it("store every tenant row on the account's own shard, none on the other shard or the control database", async () => {
-    for (const [t, other] of [[a, b], [b, a]]) {
+    for (const [t, other] of [
+      [a, b],
+      [b, a],
+    ]) {
       const own = allShards()[t.shard];
       const elsewhere = allShards()[other.shard];
-      for (const table of WRITTEN_TABLES) expect({ table, rows: (await count(own, table, t.account.accountId)) > 0 }).toEqual({ table, rows: true });
+      for (const table of WRITTEN_TABLES)
+        expect({ table, rows: (await count(own, table, t.account.accountId)) > 0 }).toEqual({ table, rows: true });
       for (const table of TENANT_TABLES) {
         expect({ table, rows: await count(elsewhere, table, t.account.accountId) }).toEqual({ table, rows: 0 });
         expect({ table, rows: await count(env.CONTROL_DB, table, t.account.accountId) }).toEqual({ table, rows: 0 });
@@ -220,7 +247,12 @@ describe('a signing link', () => {
   async function pendingSigner(t: Tenant) {
     const res = await api('POST', '/api/submissions', {
       token: t.account.token,
-      body: { template_id: t.template.id, submitters_order: 'parallel', send_email: false, submitters: ['First', 'Second'].map((role) => ({ role, email: `${role.toLowerCase()}-pending@example.com` })) },
+      body: {
+        template_id: t.template.id,
+        submitters_order: 'parallel',
+        send_email: false,
+        submitters: ['First', 'Second'].map((role) => ({ role, email: `${role.toLowerCase()}-pending@example.com` })),
+      },
     });
     expect(res.status).toBe(201);
     return res.json.submitters[0] as { id: number; slug: string };
@@ -228,7 +260,10 @@ describe('a signing link', () => {
 
   /** What an altered link must leave untouched: the submitter's state and values. */
   async function stateOf(t: Tenant, submitterId: number) {
-    return (await shardOf(t.account.accountId)).prepare('SELECT status, opened_at, declined_at, "values" FROM submitters WHERE id = ?').bind(submitterId).first();
+    return (await shardOf(t.account.accountId))
+      .prepare('SELECT status, opened_at, declined_at, "values" FROM submitters WHERE id = ?')
+      .bind(submitterId)
+      .first();
   }
 
   it('still opens the form when unaltered', async () => {

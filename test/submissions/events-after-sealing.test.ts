@@ -2,7 +2,15 @@
 // submission's signed documents (submission.completed, form.completed, submitter.completed,
 // document.generated) reach a real webhook receiver only once the documents are sealed; a submission
 // whose sealing failed keeps them back until a reseal seals it (docs/webhooks.md › Events and documents).
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, SELF, waitOnExecutionContext } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  SELF,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import type { ShardStamp } from '../../src/lib/shard-queues';
@@ -98,7 +106,10 @@ describe('events that link to signed documents', { timeout: 30_000 }, () => {
     const { owner, hookId, receiver } = await linkedAccount();
     const s = await submissionOf(owner);
     const db = await shardOf(owner.accountId);
-    const { r2_key: key } = (await db.prepare('SELECT r2_key FROM template_documents WHERE id = ?').bind(s.documentId).first<{ r2_key: string }>())!;
+    const { r2_key: key } = (await db
+      .prepare('SELECT r2_key FROM template_documents WHERE id = ?')
+      .bind(s.documentId)
+      .first<{ r2_key: string }>())!;
     const original = await (await env.FILES.get(key))!.arrayBuffer();
     await env.FILES.delete(key);
     await failSealing(owner, s.id);
@@ -117,11 +128,16 @@ describe('events that link to signed documents', { timeout: 30_000 }, () => {
     const s = await submissionOf(owner, { complete: false });
     const db = await shardOf(owner.accountId);
     // The state the completion race left before issue 21: every signer completed, the submission pending.
-    await db.prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE submission_id = ?").bind(new Date().toISOString(), s.id).run();
+    await db
+      .prepare("UPDATE submitters SET status = 'completed', completed_at = ? WHERE submission_id = ?")
+      .bind(new Date().toISOString(), s.id)
+      .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '* * * * *' }), env, ctx);
     await waitOnExecutionContext(ctx);
-    expect((await db.prepare('SELECT status FROM submissions WHERE id = ?').bind(s.id).first<{ status: string }>())!.status).toBe('completed');
+    expect((await db.prepare('SELECT status FROM submissions WHERE id = ?').bind(s.id).first<{ status: string }>())!.status).toBe(
+      'completed',
+    );
     expect((await delivered(owner, hookId, receiver)).map((b) => b.event)).not.toContain('submission.completed');
 
     await seal(owner, s.id);

@@ -18,7 +18,11 @@ async function createThree(extra: Record<string, unknown> = {}) {
     token: owner.token,
     body: {
       template_id: three.id,
-      submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.com`, name: `${role} Person` })),
+      submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({
+        role,
+        email: `${role.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        name: `${role} Person`,
+      })),
       ...extra,
     },
   });
@@ -26,7 +30,8 @@ async function createThree(extra: Record<string, unknown> = {}) {
   return res.json;
 }
 
-const complete = (id: number, role: string, token = owner.token) => api('PUT', `/api/submitters/${id}`, { token, body: { values: completeValues(role), completed: true } });
+const complete = (id: number, role: string, token = owner.token) =>
+  api('PUT', `/api/submitters/${id}`, { token, body: { values: completeValues(role), completed: true } });
 
 describe('sequential signing completed through PUT /api/submitters/{id}', () => {
   it('invites each submitter only after the previous completes, then completes the submission with its events', async () => {
@@ -59,7 +64,10 @@ describe('sequential signing completed through PUT /api/submitters/{id}', () => 
     expect(current.status).toBe('completed');
     expect(current.completed_at).not.toBeNull();
     expect(current.documents).toHaveLength(1);
-    expect(current.documents[0]).toMatchObject({ document_type: 'signed_pdf', download_url: expect.stringContaining(`/api/submissions/${s.id}/documents/`) });
+    expect(current.documents[0]).toMatchObject({
+      document_type: 'signed_pdf',
+      download_url: expect.stringContaining(`/api/submissions/${s.id}/documents/`),
+    });
 
     const events = (await outboxRows("json_extract(data, '$.submission.id') = ?", s.id)).map((r) => r.event);
     expect(events.filter((e) => e === 'form.completed')).toHaveLength(3);
@@ -80,19 +88,32 @@ describe('sequential signing completed through PUT /api/submitters/{id}', () => 
     const s = await createThree();
     const res = await api('PUT', `/api/submitters/${s.submitters[0].id}`, { token: owner.token, body: { completed: true } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toEqual(['Field "Buyer Name" is required.', 'Field "Buyer Date" is required.', 'Field "Buyer Signature" is required.']);
+    expect(res.json.error).toEqual([
+      'Field "Buyer Name" is required.',
+      'Field "Buyer Date" is required.',
+      'Field "Buyer Signature" is required.',
+    ]);
   });
 
   it('stores none of the request’s other changes when the completion is refused', async () => {
     const s = await createThree();
-    const res = await api('PUT', `/api/submitters/${s.submitters[0].id}`, { token: owner.token, body: { email: 'changed@example.com', values: { 'Buyer Name': 'Half' }, completed: true } });
+    const res = await api('PUT', `/api/submitters/${s.submitters[0].id}`, {
+      token: owner.token,
+      body: { email: 'changed@example.com', values: { 'Buyer Name': 'Half' }, completed: true },
+    });
     expect(res.status).toBe(422);
     const after = await api('GET', `/api/submitters/${s.submitters[0].id}`, { token: owner.token });
     expect(after.json).toMatchObject({ email: s.submitters[0].email, status: 'sent', values: {} });
   });
 
   it('completes with prefilled values alone', async () => {
-    const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: three.id, submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@pre.example.com`, values: completeValues(role) })) } });
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: {
+        template_id: three.id,
+        submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@pre.example.com`, values: completeValues(role) })),
+      },
+    });
     const done = await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token, body: { completed: true } });
     expect(done.status).toBe(200);
     expect(done.json.status).toBe('completed');
@@ -120,17 +141,39 @@ describe('PUT /api/submitters/{id}', () => {
   it('changes contact details and values, and re-sends the invitation with send_email', async () => {
     const s = await createThree();
     const buyer = s.submitters[0];
-    const res = await api('PUT', `/api/submitters/${buyer.id}`, { token: owner.token, body: { email: 'new-buyer@example.com', name: 'New Buyer', external_id: 'ext-9', metadata: { a: 1 }, values: { 'Buyer Name': 'Nora' }, send_email: true } });
+    const res = await api('PUT', `/api/submitters/${buyer.id}`, {
+      token: owner.token,
+      body: {
+        email: 'new-buyer@example.com',
+        name: 'New Buyer',
+        external_id: 'ext-9',
+        metadata: { a: 1 },
+        values: { 'Buyer Name': 'Nora' },
+        send_email: true,
+      },
+    });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ email: 'new-buyer@example.com', name: 'New Buyer', external_id: 'ext-9', metadata: { a: 1 }, values: { 'Buyer Name': 'Nora' } });
+    expect(res.json).toMatchObject({
+      email: 'new-buyer@example.com',
+      name: 'New Buyer',
+      external_id: 'ext-9',
+      metadata: { a: 1 },
+      values: { 'Buyer Name': 'Nora' },
+    });
     expect((await messagesTo('new-buyer@example.com')).map((m) => m.kind)).toEqual(['invitation']);
   });
 
   it('refuses an invalid email and a bad value with 422 sentences', async () => {
     const s = await createThree();
-    const res = await api('PUT', `/api/submitters/${s.submitters[0].id}`, { token: owner.token, body: { email: 'nope', values: { 'Buyer Agree': 'x' } } });
+    const res = await api('PUT', `/api/submitters/${s.submitters[0].id}`, {
+      token: owner.token,
+      body: { email: 'nope', values: { 'Buyer Agree': 'x' } },
+    });
     expect(res.status).toBe(422);
-    expect(res.json.error).toEqual(['submitter: email "nope" is not a valid email address.', 'submitter: Field "Buyer Agree" takes true or false.']);
+    expect(res.json.error).toEqual([
+      'submitter: email "nope" is not a valid email address.',
+      'submitter: Field "Buyer Agree" takes true or false.',
+    ]);
   });
 
   it('needs submitters:write (or submissions:write)', async () => {
@@ -148,7 +191,10 @@ describe('POST /api/submitters/{id}/remind', () => {
   it('sends a reminder with the submission’s reminder text, tokens filled and HTML-escaped', async () => {
     const s = await createThree({
       expire_at: '2099-01-01T00:00:00.000Z',
-      preferences: { reminder_subject: 'Still waiting, {{submitter.name}}', reminder_body: 'Hi {{submitter.name}}, sign {{template.name}} at {{submitter.link}} before {{submission.expire_at}}.' },
+      preferences: {
+        reminder_subject: 'Still waiting, {{submitter.name}}',
+        reminder_body: 'Hi {{submitter.name}}, sign {{template.name}} at {{submitter.link}} before {{submission.expire_at}}.',
+      },
       submitters: [
         { role: 'Buyer', email: 'remind@example.com', name: '<b>Bo</b>' },
         { role: 'Seller', email: 'remind-s@example.com' },
@@ -188,7 +234,11 @@ describe('drafts', () => {
     const s = await createThree({ draft: true });
     const edit = await api('PUT', `/api/submissions/${s.id}`, {
       token: owner.token,
-      body: { submitters_order: 'parallel', metadata: { v: 2 }, submitters: [{ role: 'Buyer', email: 'draft-buyer@example.com', values: { 'Buyer Name': 'D' } }] },
+      body: {
+        submitters_order: 'parallel',
+        metadata: { v: 2 },
+        submitters: [{ role: 'Buyer', email: 'draft-buyer@example.com', values: { 'Buyer Name': 'D' } }],
+      },
     });
     expect(edit.status).toBe(200);
     expect(edit.json).toMatchObject({ status: 'draft', submitters_order: 'parallel', metadata: { v: 2 } });
@@ -259,7 +309,10 @@ describe('expiry', () => {
   it('expires pending submissions past expire_at: unfinished submitters expired and emailed, completed ones kept', async () => {
     const s = await createThree({ submitters_order: 'parallel', expire_at: new Date(Date.now() + 60_000).toISOString() });
     await complete(s.submitters[0].id, 'Buyer');
-    await (await shardOf(owner.accountId)).prepare('UPDATE submissions SET expire_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), s.id).run();
+    await (await shardOf(owner.accountId))
+      .prepare('UPDATE submissions SET expire_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), s.id)
+      .run();
     await runCron(new Date());
     const current = (await api('GET', `/api/submissions/${s.id}`, { token: owner.token })).json;
     expect(current.status).toBe('expired');
@@ -267,9 +320,12 @@ describe('expiry', () => {
     expect(current.submitters.map((x: { status: string }) => x.status)).toEqual(['completed', 'expired', 'expired']);
     expect((await messagesTo(s.submitters[1].email)).map((m) => m.kind)).toEqual(['invitation', 'expiry']);
     expect((await messagesTo(s.submitters[0].email)).map((m) => m.kind)).toEqual(['invitation']);
-    const events = (await outboxRows("json_extract(data, '$.submission.id') = ? AND event IN ('form.expired', 'submission.expired')", s.id)).map((r) => r.event);
+    const events = (
+      await outboxRows("json_extract(data, '$.submission.id') = ? AND event IN ('form.expired', 'submission.expired')", s.id)
+    ).map((r) => r.event);
     expect(events).toEqual(['form.expired', 'form.expired', 'submission.expired']);
-    const formExpired = (await outboxRows("event = 'form.expired' AND json_extract(data, '$.submitter.id') = ?", s.submitters[1].id))[0].data;
+    const formExpired = (await outboxRows("event = 'form.expired' AND json_extract(data, '$.submitter.id') = ?", s.submitters[1].id))[0]
+      .data;
     expect(formExpired.submitter).toMatchObject({ status: 'expired', completed_at: null, declined_at: null });
 
     // Running again changes nothing more.
@@ -290,10 +346,20 @@ describe('expiry', () => {
     const { expireDueSubmissions } = await import('../../src/services/submissions/expire-submissions');
     const created = await api('POST', '/api/submissions', {
       token: owner.token,
-      body: { template_id: three.id, send_email: false, expire_at: new Date(Date.now() + 60_000).toISOString(), submissions: Array.from({ length: 5 }, () => ({ submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@bulk-exp.example.com` })) })) },
+      body: {
+        template_id: three.id,
+        send_email: false,
+        expire_at: new Date(Date.now() + 60_000).toISOString(),
+        submissions: Array.from({ length: 5 }, () => ({
+          submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@bulk-exp.example.com` })),
+        })),
+      },
     });
     const ids = created.json.map((x: { id: number }) => x.id);
-    await (await shardOf(owner.accountId)).prepare(`UPDATE submissions SET expire_at = ? WHERE id IN (${ids.join(',')})`).bind(new Date(Date.now() - 1000).toISOString()).run();
+    await (await shardOf(owner.accountId))
+      .prepare(`UPDATE submissions SET expire_at = ? WHERE id IN (${ids.join(',')})`)
+      .bind(new Date(Date.now() - 1000).toISOString())
+      .run();
     const sent: unknown[] = [];
     const queue = { send: async (body: unknown) => void sent.push(body) } as unknown as Queue;
     const shard = await shardNumberOf(owner.accountId);
@@ -305,7 +371,9 @@ describe('expiry', () => {
     await expireDueSubmissions(scope, new Date(), 2);
     const last = await expireDueSubmissions(scope, new Date(), 2);
     expect(last.more).toBe(false);
-    const { results } = await (await shardOf(owner.accountId)).prepare(`SELECT status FROM submissions WHERE id IN (${ids.join(',')})`).all<{ status: string }>();
+    const { results } = await (await shardOf(owner.accountId))
+      .prepare(`SELECT status FROM submissions WHERE id IN (${ids.join(',')})`)
+      .all<{ status: string }>();
     expect(results.every((r) => r.status === 'expired')).toBe(true);
   });
 });
@@ -313,7 +381,10 @@ describe('expiry', () => {
 describe('templates with submissions', () => {
   it('cannot be deleted permanently while submissions use their documents (409), but can be archived', async () => {
     const t = await createTemplate(owner.token);
-    const s = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: t.id, submitters: [{ email: 'keep@example.com' }] } });
+    const s = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: { template_id: t.id, submitters: [{ email: 'keep@example.com' }] },
+    });
     const res = await api('DELETE', `/api/templates/${t.id}?permanently=true`, { token: owner.token });
     expect(res.status).toBe(409);
     expect(res.json.error).toContain('This template has submissions');
@@ -334,8 +405,18 @@ describe('auto_sign', () => {
         template_id: three.id,
         auto_sign: true,
         submitters: [
-          { role: 'Buyer', email: 'auto-b@example.com', name: 'Ann Auto', values: { 'Buyer Name': 'Ann Auto', 'Buyer Date': '2026-11-23' } },
-          { role: 'Seller', email: 'auto-s@example.com', name: 'Sam Auto', values: { 'Seller Name': 'Sam Auto', 'Seller Date': '2026-11-23', 'Seller Signature': 'S. Auto' } },
+          {
+            role: 'Buyer',
+            email: 'auto-b@example.com',
+            name: 'Ann Auto',
+            values: { 'Buyer Name': 'Ann Auto', 'Buyer Date': '2026-11-23' },
+          },
+          {
+            role: 'Seller',
+            email: 'auto-s@example.com',
+            name: 'Sam Auto',
+            values: { 'Seller Name': 'Sam Auto', 'Seller Date': '2026-11-23', 'Seller Signature': 'S. Auto' },
+          },
           // The agent's form is missing a required value: they sign on the page.
           { role: 'Agent', email: 'auto-a@example.com', name: 'Al Agent' },
         ],
@@ -352,7 +433,14 @@ describe('auto_sign', () => {
   it('leaves everyone to sign when auto_sign is off', async () => {
     const res = await api('POST', '/api/submissions', {
       token: owner.token,
-      body: { template_id: three.id, submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({ role, email: `${role}@noauto.example.com`, values: { [`${role} Name`]: 'X', [`${role} Date`]: '2026-11-23' } })) },
+      body: {
+        template_id: three.id,
+        submitters: ['Buyer', 'Seller', 'Agent'].map((role) => ({
+          role,
+          email: `${role}@noauto.example.com`,
+          values: { [`${role} Name`]: 'X', [`${role} Date`]: '2026-11-23' },
+        })),
+      },
     });
     expect(res.json.submitters.map((s: { status: string }) => s.status)).toEqual(['sent', 'waiting', 'waiting']);
   });

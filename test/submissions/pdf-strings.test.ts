@@ -31,11 +31,22 @@ async function createTemplate(token: string, roles: string[]): Promise<TemplateF
     { name: `${role} Name`, type: 'text', role, required: true, areas: [{ page: 1, x: 0.1, y: 0.05 + i * 0.15, w: 0.3, h: 0.04 }] },
     { name: `${role} Date`, type: 'date', role, areas: [{ page: 1, x: 0.5, y: 0.05 + i * 0.15, w: 0.2, h: 0.04 }] },
     { name: `${role} Agree`, type: 'checkbox', role, areas: [{ page: 1, x: 0.75, y: 0.05 + i * 0.15, w: 0.04, h: 0.04 }] },
-    { name: `${role} Signature`, type: 'signature', role, required: true, areas: [{ page: 1, x: 0.1, y: 0.1 + i * 0.15, w: 0.3, h: 0.06 }] },
+    {
+      name: `${role} Signature`,
+      type: 'signature',
+      role,
+      required: true,
+      areas: [{ page: 1, x: 0.1, y: 0.1 + i * 0.15, w: 0.3, h: 0.06 }],
+    },
   ]);
   const res = await api('POST', '/api/templates/pdf', {
     token,
-    body: { name: 'Agreement', submitters: roles.map((name) => ({ name })), documents: [{ name: 'agreement.pdf', file: toBase64(await makePdf(1)) }], fields },
+    body: {
+      name: 'Agreement',
+      submitters: roles.map((name) => ({ name })),
+      documents: [{ name: 'agreement.pdf', file: toBase64(await makePdf(1)) }],
+      fields,
+    },
   });
   expect(res.status).toBe(201);
   return { id: res.json.id, roles: res.json.submitters, fields: res.json.schema };
@@ -47,7 +58,10 @@ async function sealed(owner: TestAccount, submissionId: number): Promise<Sealed>
   const scope: ShardScope = shardScope(env, await shardNumberOf(owner.accountId));
   expect(await sealSubmission(scope.env, scope, submissionId)).toBe('sealed');
   const shard = await shardOf(owner.accountId);
-  const row = await shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(submissionId).first<{ r2_key: string }>();
+  const row = await shard
+    .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
+    .bind(submissionId)
+    .first<{ r2_key: string }>();
   const bytes = new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
   return { bytes, check: await checkPdf(bytes) };
 }
@@ -100,7 +114,12 @@ describe('an account named "Acme (EU" at level aes, with signers named Mallory\\
       body: {
         template_id: template.id,
         preferences: { signature_level: 'aes' },
-        submitters: ROLES.map((role) => ({ role, name: `${role} Person`, email: `${role.toLowerCase()}-${tag}@example.com`, values: completeValues(role) })),
+        submitters: ROLES.map((role) => ({
+          role,
+          name: `${role} Person`,
+          email: `${role.toLowerCase()}-${tag}@example.com`,
+          values: completeValues(role),
+        })),
       },
     });
     expect(res.status).toBe(201);
@@ -126,7 +145,13 @@ describe('an account named "Acme (EU" at level qes, with the same signers', () =
     const credentials = imitationCredentials('cred-rsa');
     const res = await api('PUT', '/api/settings/signature_level', {
       token: owner.token,
-      body: { level: 'qes', provider: 'Imitation Trust', qes_provider_api_url: credentials.apiUrl, qes_provider_api_key: credentials.apiKey, qes_certificate_id: credentials.certificateId },
+      body: {
+        level: 'qes',
+        provider: 'Imitation Trust',
+        qes_provider_api_url: credentials.apiUrl,
+        qes_provider_api_key: credentials.apiKey,
+        qes_certificate_id: credentials.certificateId,
+      },
     });
     expect(res.status).toBe(200);
     template = await createTemplate(owner.token, ROLES);
@@ -137,11 +162,19 @@ describe('an account named "Acme (EU" at level qes, with the same signers', () =
     expect((await page('POST', `/s/${signer.slug}/open`, { body: {} })).status).toBe(200);
     await acceptDisclosure(signer.slug);
     const uuid = (name: string) => template.fields.find((f) => f.name === `${signer.role} ${name}`)!.uuid;
-    const values = { [uuid('Name')]: NAMES[signer.role], [uuid('Signature')]: NAMES[signer.role], [uuid('Date')]: '2026-11-27', [uuid('Agree')]: true };
+    const values = {
+      [uuid('Name')]: NAMES[signer.role],
+      [uuid('Signature')]: NAMES[signer.role],
+      [uuid('Date')]: '2026-11-27',
+      [uuid('Agree')]: true,
+    };
     const submitted = await page('POST', `/s/${signer.slug}/submit`, { body: { values } });
     expect(submitted.status).toBe(200);
     const back = await answerConsent(submitted.json.authorization_url, 'approve');
-    const res = await SELF.fetch(`https://api.test/s/${signer.slug}/qes/callback?${back}`, { redirect: 'manual', headers: { 'CF-Connecting-IP': '198.51.100.7' } });
+    const res = await SELF.fetch(`https://api.test/s/${signer.slug}/qes/callback?${back}`, {
+      redirect: 'manual',
+      headers: { 'CF-Connecting-IP': '198.51.100.7' },
+    });
     expect(res.status).toBe(303);
   }
 

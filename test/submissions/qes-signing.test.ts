@@ -31,7 +31,13 @@ beforeAll(async () => {
   credentials = imitationCredentials('cred-rsa');
   const res = await api('PUT', '/api/settings/signature_level', {
     token: owner.token,
-    body: { level: 'qes', provider: 'Imitation Trust', qes_provider_api_url: credentials.apiUrl, qes_provider_api_key: credentials.apiKey, qes_certificate_id: credentials.certificateId },
+    body: {
+      level: 'qes',
+      provider: 'Imitation Trust',
+      qes_provider_api_url: credentials.apiUrl,
+      qes_provider_api_key: credentials.apiKey,
+      qes_certificate_id: credentials.certificateId,
+    },
   });
   expect(res.status).toBe(200);
   template = await createTemplate(owner.token, ROLES);
@@ -39,7 +45,10 @@ beforeAll(async () => {
 
 type Signer = { id: number; slug: string; role: string };
 
-async function qesSubmission(order: 'sequential' | 'parallel' = 'sequential', on: TemplateFixture = template): Promise<{ id: number; signers: Signer[] }> {
+async function qesSubmission(
+  order: 'sequential' | 'parallel' = 'sequential',
+  on: TemplateFixture = template,
+): Promise<{ id: number; signers: Signer[] }> {
   const tag = crypto.randomUUID().slice(0, 8);
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
@@ -65,7 +74,12 @@ async function fill(signer: Signer, on: TemplateFixture = template): Promise<Rec
   expect((await page('POST', `/s/${signer.slug}/open`, { body: {} })).status).toBe(200);
   await acceptDisclosure(signer.slug);
   const uuid = (name: string) => on.fields.find((f) => f.name === `${signer.role} ${name}`)!.uuid;
-  return { [uuid('Name')]: NAMES[signer.role], [uuid('Signature')]: NAMES[signer.role], [uuid('Date')]: '2026-11-27', [uuid('Agree')]: true };
+  return {
+    [uuid('Name')]: NAMES[signer.role],
+    [uuid('Signature')]: NAMES[signer.role],
+    [uuid('Date')]: '2026-11-27',
+    [uuid('Agree')]: true,
+  };
 }
 
 /** The signer fills their form and submits: the answer names the provider's authorization URL. */
@@ -100,7 +114,10 @@ async function sealedFiles(submissionId: number): Promise<Uint8Array[]> {
   const scope = shardScope(env, await shardNumberOf(owner.accountId));
   const withTsa = { ...scope, env: { ...scope.env, TSA_URLS: `${env.TEST_TSA_URL}/tsa` } };
   expect(await sealSubmission(withTsa.env, withTsa, submissionId)).toBe('sealed');
-  const { results } = await shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ? ORDER BY template_document_id').bind(submissionId).all<{ r2_key: string }>();
+  const { results } = await shard
+    .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ? ORDER BY template_document_id')
+    .bind(submissionId)
+    .all<{ r2_key: string }>();
   return Promise.all(results.map(async (row) => new Uint8Array(await (await env.FILES.get(row.r2_key))!.arrayBuffer())));
 }
 
@@ -122,11 +139,20 @@ describe('a qes submission signed in order through the signing page', () => {
     const cms = blocks.filter((b) => b.includes('ETSI.CAdES.detached'));
     expect(cms).toHaveLength(3);
     for (const block of cms) expect(block).toContain('Signature Validation: Signature is Valid.');
-    expect(cms.map((b) => /Signer Certificate Common Name: (.*)/.exec(b)?.[1])).toEqual([SIGNER_CN, SIGNER_CN, `Qualified Co (${env.SERVICE_NAME})`]);
+    expect(cms.map((b) => /Signer Certificate Common Name: (.*)/.exec(b)?.[1])).toEqual([
+      SIGNER_CN,
+      SIGNER_CN,
+      `Qualified Co (${env.SERVICE_NAME})`,
+    ]);
     // pdfsig cannot verify ETSI.RFC3161; it names the TSA and the whole file covered.
     expect(blocks.at(-1)).toContain('Signer Certificate Common Name: Test TSA');
     expect(blocks.at(-1)).toContain('Total document signed');
-    expect(signaturesIn(bytes).map((x) => x.subFilter)).toEqual(['ETSI.CAdES.detached', 'ETSI.CAdES.detached', 'ETSI.CAdES.detached', 'ETSI.RFC3161']);
+    expect(signaturesIn(bytes).map((x) => x.subFilter)).toEqual([
+      'ETSI.CAdES.detached',
+      'ETSI.CAdES.detached',
+      'ETSI.CAdES.detached',
+      'ETSI.RFC3161',
+    ]);
   });
 
   it('holds the provider chain and its CAs CRLs in the DSS', async () => {
@@ -162,7 +188,10 @@ describe('a qes submission signed in order through the signing page', () => {
 
   it('records the qes identity with method csc in signing.complete', async () => {
     const shard = await shardOf(owner.accountId);
-    const { results } = await shard.prepare("SELECT data FROM events WHERE account_id = ? AND event = 'signing.complete' ORDER BY id").bind(owner.accountId).all<{ data: string }>();
+    const { results } = await shard
+      .prepare("SELECT data FROM events WHERE account_id = ? AND event = 'signing.complete' ORDER BY id")
+      .bind(owner.accountId)
+      .all<{ data: string }>();
     const mine = results.map((r) => JSON.parse(r.data)).filter((d) => d.submission.id === id);
     expect(mine).toHaveLength(2);
     for (const data of mine) expect(data.identity).toMatchObject({ level: 'qes', provider: 'Imitation Trust', method: 'csc' });
@@ -197,7 +226,11 @@ describe('a qes signer who does not come back signed', () => {
     const { signers } = await qesSubmission();
     const [signer] = signers;
     const back = await answerConsent(await submit(signer), 'approve');
-    await imitationSwitch(credentials.prefix, 'fail-next', { method: 'signatures/signHash', status: 503, error: 'temporarily_unavailable' });
+    await imitationSwitch(credentials.prefix, 'fail-next', {
+      method: 'signatures/signHash',
+      status: 503,
+      error: 'temporarily_unavailable',
+    });
     const failed = await callback(signer, back);
     expect(failed.text).toContain('The qualified signature provider is temporarily unavailable.');
     expect(await statusOf(signer)).toBe('opened');
@@ -297,7 +330,14 @@ describe('a qes signer of a template with two documents', () => {
   it('authorizes one signature per document and gets both signed and sealed', async () => {
     const created = await api('POST', '/api/templates/pdf', {
       token: owner.token,
-      body: { name: 'Two documents', submitters: [{ name: 'Buyer' }], documents: [{ name: 'first.pdf', file: toBase64(await makePdf(1)) }, { name: 'second.pdf', file: toBase64(await makePdf(2)) }] },
+      body: {
+        name: 'Two documents',
+        submitters: [{ name: 'Buyer' }],
+        documents: [
+          { name: 'first.pdf', file: toBase64(await makePdf(1)) },
+          { name: 'second.pdf', file: toBase64(await makePdf(2)) },
+        ],
+      },
     });
     expect(created.status, created.text).toBe(201);
     const area = (y: number, h = 0.04) => [{ attachment_uuid: created.json.documents[0].uuid, page: 1, x: 0.1, y, w: 0.3, h }];
@@ -323,7 +363,10 @@ describe('a qes signer of a template with two documents', () => {
     expect(files).toHaveLength(2);
     for (const file of files) {
       const cms = pdfsigBlocks((await checkPdf(file)).pdfsig.output).filter((b) => b.includes('ETSI.CAdES.detached'));
-      expect(cms.map((b) => /Signer Certificate Common Name: (.*)/.exec(b)?.[1])).toEqual([SIGNER_CN, `Qualified Co (${env.SERVICE_NAME})`]);
+      expect(cms.map((b) => /Signer Certificate Common Name: (.*)/.exec(b)?.[1])).toEqual([
+        SIGNER_CN,
+        `Qualified Co (${env.SERVICE_NAME})`,
+      ]);
       for (const block of cms) expect(block).toContain('Signature Validation: Signature is Valid.');
     }
   });

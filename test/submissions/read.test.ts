@@ -15,7 +15,11 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) {
     const res = await api('POST', '/api/submissions', {
       token: owner.token,
-      body: { template_id: i < 3 ? template.id : other.id, send_email: false, submitters: [{ email: `reader${i}@example.com`, name: `Reader ${i}`, phone: `+1415555010${i}`, external_id: `ext-${i}` }] },
+      body: {
+        template_id: i < 3 ? template.id : other.id,
+        send_email: false,
+        submitters: [{ email: `reader${i}@example.com`, name: `Reader ${i}`, phone: `+1415555010${i}`, external_id: `ext-${i}` }],
+      },
     });
     ids.push(res.json.id);
   }
@@ -35,7 +39,8 @@ describe('GET /api/submissions', () => {
   });
 
   it('filters by template, status, q, external_id, slug, folder and creation time', async () => {
-    const get = async (query: string) => (await api('GET', `/api/submissions?limit=100&${query}`, { token: owner.token })).json.data.map((s: { id: number }) => s.id);
+    const get = async (query: string) =>
+      (await api('GET', `/api/submissions?limit=100&${query}`, { token: owner.token })).json.data.map((s: { id: number }) => s.id);
     expect(await get(`template_id=${template.id}`)).toEqual([ids[2], ids[1], ids[0]]);
     expect(await get('status=pending')).toHaveLength(5);
     expect(await get('status=completed')).toEqual([]);
@@ -74,7 +79,10 @@ describe('GET /api/submissions/{id}', () => {
     const res = await api('GET', `/api/submissions/${ids[0]}`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id: ids[0], status: 'pending', template: { id: template.id, name: 'Agreement' }, archived_at: null });
-    expect(res.json.submitters[0]).toMatchObject({ email: 'reader0@example.com', signing_url: expect.stringMatching(/\/s\/[0-9A-Za-z]{14,}$/) });
+    expect(res.json.submitters[0]).toMatchObject({
+      email: 'reader0@example.com',
+      signing_url: expect.stringMatching(/\/s\/[0-9A-Za-z]{14,}$/),
+    });
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {

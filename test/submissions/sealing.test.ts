@@ -43,7 +43,10 @@ async function completedSubmission(): Promise<{ id: number }> {
   const [buyer, seller] = res.json.submitters;
   const values = { ...completeValues('Buyer'), 'Buyer Name': 'Zoë Łukasiewicz', 'Buyer Signature': PNG };
   expect((await api('PUT', `/api/submitters/${buyer.id}`, { token: owner.token, body: { values, completed: true } })).status).toBe(200);
-  expect((await api('PUT', `/api/submitters/${seller.id}`, { token: owner.token, body: { values: completeValues('Seller'), completed: true } })).status).toBe(200);
+  expect(
+    (await api('PUT', `/api/submitters/${seller.id}`, { token: owner.token, body: { values: completeValues('Seller'), completed: true } }))
+      .status,
+  ).toBe(200);
   return { id: res.json.id };
 }
 
@@ -81,7 +84,9 @@ describe('the sealing job', () => {
     expect(file.status).toBe(200);
     expect(file.type).toBe('application/pdf');
     expect(file.bytes.length).toBe(document.byte_size);
-    const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', file.bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', file.bytes))]
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('');
     expect(digest).toBe(document.sha256);
 
     const { pdfsig, qpdf, text } = await checkPdf(file.bytes);
@@ -105,14 +110,21 @@ describe('the sealing job', () => {
     await runSealingQueue(s.id);
     const events = await outboxRows("event = 'document.generated' AND json_extract(data, '$.submission.id') = ?", s.id);
     expect(events).toHaveLength(1);
-    expect(events[0].data.document).toMatchObject({ document_type: 'signed_pdf', download_url: expect.stringContaining(`/api/submissions/${s.id}/documents/`) });
-    const sealedAt = (await shard.prepare('SELECT sealed_at FROM submissions WHERE id = ?').bind(s.id).first<{ sealed_at: string }>())!.sealed_at;
+    expect(events[0].data.document).toMatchObject({
+      document_type: 'signed_pdf',
+      download_url: expect.stringContaining(`/api/submissions/${s.id}/documents/`),
+    });
+    const sealedAt = (await shard.prepare('SELECT sealed_at FROM submissions WHERE id = ?').bind(s.id).first<{ sealed_at: string }>())!
+      .sealed_at;
     expect(sealedAt).not.toBeNull();
 
     expect(await sealSubmission(scope.env, scope, s.id)).toBe('already-sealed');
     await runSealingQueue(s.id);
     expect(await outboxRows("event = 'document.generated' AND json_extract(data, '$.submission.id') = ?", s.id)).toHaveLength(1);
-    const rows = await shard.prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ n: number }>();
+    const rows = await shard
+      .prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?')
+      .bind(s.id)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 
@@ -122,15 +134,32 @@ describe('the sealing job', () => {
     // As if the run had died after recording the document but before marking the submission sealed.
     await shard.prepare('UPDATE submissions SET sealed_at = NULL WHERE id = ?').bind(s.id).run();
     expect(await sealSubmission(scope.env, scope, s.id)).toBe('sealed');
-    const rows = await shard.prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?').bind(s.id).first<{ n: number }>();
+    const rows = await shard
+      .prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?')
+      .bind(s.id)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(1);
   });
 
   it('leaves a submission that is not completed alone', async () => {
-    const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, submitters: [{ role: 'Buyer', email: 'b@example.com' }, { role: 'Seller', email: 's@example.com' }] } });
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: {
+        template_id: template.id,
+        submitters: [
+          { role: 'Buyer', email: 'b@example.com' },
+          { role: 'Seller', email: 's@example.com' },
+        ],
+      },
+    });
     expect(await sealSubmission(scope.env, scope, res.json.id)).toBe('not-completed');
     const list = await api('GET', `/api/submissions/${res.json.id}/documents`, { token: owner.token });
-    expect(list.json).toEqual({ sealed: false, sealing: { status: 'not_completed', reason: null, failed_at: null }, documents: [], combined_download_url: null });
+    expect(list.json).toEqual({
+      sealed: false,
+      sealing: { status: 'not_completed', reason: null, failed_at: null },
+      documents: [],
+      combined_download_url: null,
+    });
     const early = await api('GET', `/api/submissions/${res.json.id}/documents/combined`, { token: owner.token });
     expect(early.status).toBe(409);
     expect(early.json.error).toBe('The submission is not completed yet, so it has no sealed documents.');
@@ -192,7 +221,10 @@ describe('downloads', () => {
   it('stores one combined PDF when two first downloads arrive at once, and answers it to both', async () => {
     const id = (await completedSubmission()).id;
     await sealSubmission(scope.env, scope, id);
-    const [a, b] = await Promise.all([download(`/api/submissions/${id}/documents/combined`), download(`/api/submissions/${id}/documents/combined`)]);
+    const [a, b] = await Promise.all([
+      download(`/api/submissions/${id}/documents/combined`),
+      download(`/api/submissions/${id}/documents/combined`),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.bytes).toEqual(b.bytes);
     expect((await checkPdf(a.bytes)).pdfsig.output).toContain('Signature is Valid.');
@@ -251,16 +283,23 @@ describe('the sealing sweep backs off', () => {
     const { sweepBackoffMs, MAX_SEAL_SWEEPS } = await import('../../src/scheduled/sealing-sweep');
     const broken = await completedSubmission();
     // Its document now points at a file that is not in R2: the job can never seal it.
-    const { document_ids: ids } = (await shard.prepare('SELECT document_ids FROM submissions WHERE id = ?').bind(broken.id).first<{ document_ids: string }>())!;
-    const gone = await shard.prepare(
-      `INSERT INTO template_documents (account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, r2_key, position, removed_at)
+    const { document_ids: ids } = (await shard
+      .prepare('SELECT document_ids FROM submissions WHERE id = ?')
+      .bind(broken.id)
+      .first<{ document_ids: string }>())!;
+    const gone = await shard
+      .prepare(
+        `INSERT INTO template_documents (account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, r2_key, position, removed_at)
        SELECT account_id, template_id, uuid, filename, content_type, byte_size, sha256, page_count, page_dimensions, 'missing/' || id, position, '2020-01-01T00:00:00Z'
        FROM template_documents WHERE id = ? RETURNING id`,
-    )
+      )
       .bind(JSON.parse(ids)[0])
       .first<{ id: number }>();
     const longAgo = new Date(Date.now() - 11 * 60 * 1000).toISOString();
-    await shard.prepare('UPDATE submissions SET completed_at = ?, document_ids = ? WHERE id = ?').bind(longAgo, JSON.stringify([gone!.id]), broken.id).run();
+    await shard
+      .prepare('UPDATE submissions SET completed_at = ?, document_ids = ? WHERE id = ?')
+      .bind(longAgo, JSON.stringify([gone!.id]), broken.id)
+      .run();
     let now = Date.now();
     expect(await sweepUnsealed(scope, now)).toContain(broken.id);
     // Swept a minute later: not yet due again.

@@ -56,14 +56,24 @@ describe('a fillable form carrying a usage-rights signature (/Perms /UR3)', () =
   it('is signed and sealed: pdfsig lists only our two signatures, both valid, and qpdf finds the file clean', async () => {
     const res = await api('POST', '/api/submissions', {
       token: owner.token,
-      body: { template_id: template.id, submitters: [{ role: 'Payee', name: 'Ada Payee', email: 'ada-payee@example.com', values: { 'Full name': 'Ada Payee', Certify: true } }] },
+      body: {
+        template_id: template.id,
+        submitters: [
+          { role: 'Payee', name: 'Ada Payee', email: 'ada-payee@example.com', values: { 'Full name': 'Ada Payee', Certify: true } },
+        ],
+      },
     });
     expect(res.status).toBe(201);
-    expect((await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
+    expect(
+      (await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token, body: { completed: true } })).status,
+    ).toBe(200);
     const scope = shardScope(env, await shardNumberOf(owner.accountId));
     expect(await sealSubmission(scope.env, scope, res.json.id)).toBe('sealed');
     const shard = await shardOf(owner.accountId);
-    const row = await shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(res.json.id).first<{ r2_key: string }>();
+    const row = await shard
+      .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
+      .bind(res.json.id)
+      .first<{ r2_key: string }>();
     const sealed = new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
     const { pdfsig, qpdf } = await checkPdf(sealed);
     expect(qpdf.output).toContain('No syntax or stream encoding errors found');
@@ -81,7 +91,10 @@ describe('a fillable form carrying a usage-rights signature (/Perms /UR3)', () =
 describe('a PDF certified by its author (DocMDP)', () => {
   it('is refused with 422 and a sentence when the certification allows no changes (P=1), storing nothing', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'certified', file: toBase64(await makeCertifiedPdf(1)) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'certified', file: toBase64(await makeCertifiedPdf(1)) }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(
       'documents[0] "certified" is certified by its author against any change (DocMDP P=1); filling it in would break that certification, so upload the document as it was before it was certified.',
@@ -92,7 +105,10 @@ describe('a PDF certified by its author (DocMDP)', () => {
 
   it('is refused too when the certification allows only form filling (P=2): stamped values change the pages', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'certified', file: toBase64(await makeCertifiedPdf(2)) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'certified', file: toBase64(await makeCertifiedPdf(2)) }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(
       'documents[0] "certified" is certified by its author to allow only form filling and signing (DocMDP P=2); the values are drawn onto its pages, which that certification forbids, so upload the document as it was before it was certified.',
@@ -102,7 +118,10 @@ describe('a PDF certified by its author (DocMDP)', () => {
 
   it('is refused when the certification allows form filling and annotations (P=3)', async () => {
     const a = await createAccount();
-    const res = await api('POST', '/api/templates/pdf', { token: a.token, body: { documents: [{ name: 'certified', file: toBase64(await makeCertifiedPdf(3)) }] } });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: a.token,
+      body: { documents: [{ name: 'certified', file: toBase64(await makeCertifiedPdf(3)) }] },
+    });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(
       'documents[0] "certified" is certified by its author to allow only form filling, annotations and signing (DocMDP P=3); the values are drawn onto its pages, which that certification forbids, so upload the document as it was before it was certified.',

@@ -32,7 +32,12 @@ beforeAll(async () => {
 async function completedSubmission(): Promise<number> {
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
-    body: { template_id: template.id, submitters: [{ role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, values: completeValues('Buyer'), completed: true }] },
+    body: {
+      template_id: template.id,
+      submitters: [
+        { role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, values: completeValues('Buyer'), completed: true },
+      ],
+    },
   });
   expect(res.status).toBe(201);
   const submitter = res.json.submitters[0];
@@ -42,14 +47,21 @@ async function completedSubmission(): Promise<number> {
   return res.json.id;
 }
 
-const withTsa = (urls: string | undefined, environment = 'test') => ({ ...scope, env: { ...scope.env, TSA_URLS: urls, ENVIRONMENT: environment } });
+const withTsa = (urls: string | undefined, environment = 'test') => ({
+  ...scope,
+  env: { ...scope.env, TSA_URLS: urls, ENVIRONMENT: environment },
+});
 
 async function sealedFile(submissionId: number): Promise<Uint8Array> {
-  const row = await shard.prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?').bind(submissionId).first<{ r2_key: string }>();
+  const row = await shard
+    .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
+    .bind(submissionId)
+    .first<{ r2_key: string }>();
   return new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
 }
 
-const sealedAt = async (id: number) => (await shard.prepare('SELECT sealed_at FROM submissions WHERE id = ?').bind(id).first<{ sealed_at: string | null }>())!.sealed_at;
+const sealedAt = async (id: number) =>
+  (await shard.prepare('SELECT sealed_at FROM submissions WHERE id = ?').bind(id).first<{ sealed_at: string | null }>())!.sealed_at;
 
 describe('sealing with TSA_URLS', () => {
   it('seals with a signature-timestamp openssl verifies, and says B-LTA on the audit page', async () => {
@@ -69,7 +81,10 @@ describe('sealing with TSA_URLS', () => {
     const down = withTsa(TSA_DOWN);
     await expect(sealSubmission(down.env, down, id)).rejects.toThrow(/could not be timestamped, so the document was not sealed yet/);
     expect(await sealedAt(id)).toBeNull();
-    const none = await shard.prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?').bind(id).first<{ n: number }>();
+    const none = await shard
+      .prepare('SELECT COUNT(*) AS n FROM submission_documents WHERE submission_id = ?')
+      .bind(id)
+      .first<{ n: number }>();
     expect(none!.n).toBe(0);
 
     const up = withTsa(TSA_UP);
@@ -112,7 +127,11 @@ describe('sealing with TSA_URLS', () => {
 /** GET …/documents/combined through the Worker with TSA_URLS set as given. */
 async function combinedWith(urls: string, id: number) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(`https://api.test/api/submissions/${id}/documents/combined`, { headers: { 'X-Auth-Token': owner.token } }), { ...env, TSA_URLS: urls }, ctx);
+  const res = await worker.fetch(
+    new Request(`https://api.test/api/submissions/${id}/documents/combined`, { headers: { 'X-Auth-Token': owner.token } }),
+    { ...env, TSA_URLS: urls },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -137,7 +156,9 @@ describe('the combined download with TSA_URLS', () => {
     await sealSubmission(s.env, s, id);
     const res = await combinedWith(TSA_DOWN, id);
     expect(res.status).toBe(502);
-    expect(((await res.json()) as { error: string }).error).toMatch(/^The combined document could not be timestamped just now; try again in a minute\./);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^The combined document could not be timestamped just now; try again in a minute\./,
+    );
     expect(await env.FILES.head(`sealed/${owner.accountId}/${id}/combined.pdf`)).toBeNull();
   });
 });

@@ -23,7 +23,14 @@ function pngClaiming(width: number, height: number, pixels = [0x78, 0x9c, 0xff, 
   const be32 = (n: number) => [24, 16, 8, 0].map((s) => (n >>> s) & 0xff);
   const chunk = (type: string, data: number[]) => [...be32(data.length), ...[...type].map((c) => c.charCodeAt(0)), ...data, 0, 0, 0, 0];
   const bytes = [
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a,
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
     ...chunk('IHDR', [...be32(width), ...be32(height), 8, 6, 0, 0, 0]),
     ...chunk('IDAT', pixels),
     ...chunk('IEND', []),
@@ -38,12 +45,20 @@ function pngClaiming(width: number, height: number, pixels = [0x78, 0x9c, 0xff, 
 async function completedWithStoredSignature(signature: string): Promise<number> {
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
-    body: { template_id: template.id, submitters: [{ role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, name: 'Bo Buyer', values: completeValues('Buyer') }] },
+    body: {
+      template_id: template.id,
+      submitters: [
+        { role: 'Buyer', email: `buyer-${crypto.randomUUID().slice(0, 8)}@example.com`, name: 'Bo Buyer', values: completeValues('Buyer') },
+      ],
+    },
   });
   expect(res.status).toBe(201);
   const submitter = res.json.submitters[0];
   const signatureUuid = template.fields.find((f) => f.name === 'Buyer Signature')!.uuid;
-  await (await shardOf(owner.accountId)).prepare("UPDATE submitters SET \"values\" = json_set(\"values\", '$.' || ?, ?) WHERE id = ?").bind(signatureUuid, signature, submitter.id).run();
+  await (await shardOf(owner.accountId))
+    .prepare('UPDATE submitters SET "values" = json_set("values", \'$.\' || ?, ?) WHERE id = ?')
+    .bind(signatureUuid, signature, submitter.id)
+    .run();
   expect((await api('PUT', `/api/submitters/${submitter.id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
   return res.json.id;
 }
@@ -62,7 +77,9 @@ async function runSealingQueue(submissionId: number) {
 async function sealedPdf(submissionId: number): Promise<Uint8Array> {
   const list = await api('GET', `/api/submissions/${submissionId}/documents`, { token: owner.token });
   expect(list.json.sealed).toBe(true);
-  const res = await SELF.fetch(`https://api.test/api/submissions/${submissionId}/documents/${list.json.documents[0].id}`, { headers: { 'X-Auth-Token': owner.token } });
+  const res = await SELF.fetch(`https://api.test/api/submissions/${submissionId}/documents/${list.json.documents[0].id}`, {
+    headers: { 'X-Auth-Token': owner.token },
+  });
   expect(res.status).toBe(200);
   return new Uint8Array(await res.arrayBuffer());
 }
@@ -78,10 +95,13 @@ describe('values that cannot be drawn', () => {
     expect(text.output).toContain('[image could not be drawn]');
   });
 
-  it('notes the placeholder in the submission\'s trail and on the audit page', async () => {
+  it("notes the placeholder in the submission's trail and on the audit page", async () => {
     const id = await completedWithStoredSignature('data:image/png;base64,AAAA');
     await runSealingQueue(id);
-    const row = await (await shardOf(owner.accountId)).prepare("SELECT data FROM submission_events WHERE submission_id = ? AND action = 'value_not_drawn'").bind(id).first<{ data: string }>();
+    const row = await (await shardOf(owner.accountId))
+      .prepare("SELECT data FROM submission_events WHERE submission_id = ? AND action = 'value_not_drawn'")
+      .bind(id)
+      .first<{ data: string }>();
     expect(JSON.parse(row!.data)).toMatchObject({ field: 'Buyer Signature', page: 1, reason: 'not a readable PNG or JPEG image' });
     const { text } = await checkPdf(await sealedPdf(id));
     // The audit page wraps long lines: the entry's start and its detail's start are on one line each.

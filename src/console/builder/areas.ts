@@ -19,7 +19,10 @@ function place(box: HTMLElement, area: Area): void {
 }
 
 function areaPageSize(documents: DocumentView[], area: Area) {
-  return pageSize(documents.find((d) => d.uuid === area.attachment_uuid), area.page);
+  return pageSize(
+    documents.find((d) => d.uuid === area.attachment_uuid),
+    area.page,
+  );
 }
 
 export function mountAreas(editor: Editor, pages: PageMap, documents: DocumentView[]): void {

@@ -6,9 +6,21 @@ import type { ConditionRule } from '../../shared/form-rules';
 import { type FieldType, type TemplateArea, type TemplateField, type TemplateRole } from '../../shared/template-schema';
 
 export const TYPE_LABELS: Record<FieldType, string> = {
-  text: 'Text', signature: 'Signature', initials: 'Initials', date: 'Date', datenow: 'Date now', checkbox: 'Checkbox',
-  radio: 'Radio', select: 'Select', number: 'Number', phone: 'Phone', image: 'Image', stamp: 'Stamp', cells: 'Cells',
-  payment: 'Payment', file: 'File',
+  text: 'Text',
+  signature: 'Signature',
+  initials: 'Initials',
+  date: 'Date',
+  datenow: 'Date now',
+  checkbox: 'Checkbox',
+  radio: 'Radio',
+  select: 'Select',
+  number: 'Number',
+  phone: 'Phone',
+  image: 'Image',
+  stamp: 'Stamp',
+  cells: 'Cells',
+  payment: 'Payment',
+  file: 'File',
 };
 
 export type Area = TemplateArea;
@@ -19,14 +31,32 @@ export type Draft = { name: string; folder_name: string; submitters: Role[]; fie
 
 /** Template preference keys the templates API takes back (preferencesInputSchema); others are not sent. */
 export const PREFERENCE_KEYS = [
-  'display_title', 'logo_url', 'company_name', 'favicon_url', 'primary_button_color', 'header_color', 'show_branding',
-  'brand_id', 'custom_domain', 'signing_nav_style', 'require_email_2fa', 'carousel_review_documents', 'document_conditions',
+  'display_title',
+  'logo_url',
+  'company_name',
+  'favicon_url',
+  'primary_button_color',
+  'header_color',
+  'show_branding',
+  'brand_id',
+  'custom_domain',
+  'signing_nav_style',
+  'require_email_2fa',
+  'carousel_review_documents',
+  'document_conditions',
 ] as const;
 
 /** A new area's size as a page fraction, by type: wide for text, square-ish for boxes. */
 const DEFAULT_SIZE: Partial<Record<FieldType, { w: number; h: number }>> = {
-  signature: { w: 0.25, h: 0.06 }, initials: { w: 0.1, h: 0.05 }, checkbox: { w: 0.03, h: 0.022 }, radio: { w: 0.2, h: 0.022 },
-  image: { w: 0.2, h: 0.1 }, stamp: { w: 0.15, h: 0.08 }, cells: { w: 0.3, h: 0.03 }, date: { w: 0.15, h: 0.03 }, datenow: { w: 0.15, h: 0.03 },
+  signature: { w: 0.25, h: 0.06 },
+  initials: { w: 0.1, h: 0.05 },
+  checkbox: { w: 0.03, h: 0.022 },
+  radio: { w: 0.2, h: 0.022 },
+  image: { w: 0.2, h: 0.1 },
+  stamp: { w: 0.15, h: 0.08 },
+  cells: { w: 0.3, h: 0.03 },
+  date: { w: 0.15, h: 0.03 },
+  datenow: { w: 0.15, h: 0.03 },
 };
 export function defaultSize(type: FieldType): { w: number; h: number } {
   return DEFAULT_SIZE[type] ?? { w: 0.25, h: 0.03 };
@@ -51,7 +81,6 @@ export function resizeArea(area: Area, dw: number, dh: number): Area {
   };
 }
 
-
 export function newUuid(): string {
   return crypto.randomUUID();
 }
@@ -75,8 +104,14 @@ export function newField(type: FieldType, draft: Draft, roleUuid: string, area: 
 /** The field as PUT /api/templates/{id} takes it: unset and empty optional keys left out. */
 export function fieldForSave(field: Field): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    uuid: field.uuid, name: field.name, type: field.type, submitter_uuid: field.submitter_uuid,
-    required: field.required, readonly: field.readonly, areas: field.areas, preferences: field.preferences,
+    uuid: field.uuid,
+    name: field.name,
+    type: field.type,
+    submitter_uuid: field.submitter_uuid,
+    required: field.required,
+    readonly: field.readonly,
+    areas: field.areas,
+    preferences: field.preferences,
   };
   for (const key of ['key', 'default_value', 'placeholder', 'pattern', 'validation', 'formula'] as const) {
     if (field[key] !== undefined && field[key] !== '') out[key] = field[key];
@@ -88,18 +123,33 @@ export function fieldForSave(field: Field): Record<string, unknown> {
 export function draftForSave(draft: Draft): Record<string, unknown> {
   const preferences: Record<string, unknown> = {};
   for (const key of PREFERENCE_KEYS) if (key in draft.preferences) preferences[key] = draft.preferences[key];
-  return { name: draft.name, folder_name: draft.folder_name, submitters: draft.submitters, fields: draft.fields.map(fieldForSave), preferences };
+  return {
+    name: draft.name,
+    folder_name: draft.folder_name,
+    submitters: draft.submitters,
+    fields: draft.fields.map(fieldForSave),
+    preferences,
+  };
 }
 
 /** The draft as the API returned it (a template): keys the builder edits, nothing else. */
 export function draftFromTemplate(template: {
-  name: string; folder_name: string; submitters: Role[]; schema: Field[]; preferences: Record<string, unknown>;
+  name: string;
+  folder_name: string;
+  submitters: Role[];
+  schema: Field[];
+  preferences: Record<string, unknown>;
 }): Draft {
   return {
     name: template.name,
     folder_name: template.folder_name,
     submitters: template.submitters.map((r) => ({ ...r })),
-    fields: template.schema.map((f) => ({ ...f, default_value: f.default_value === undefined ? undefined : String(f.default_value), areas: f.areas.map((a) => ({ ...a })), preferences: { ...(f.preferences ?? {}) } })),
+    fields: template.schema.map((f) => ({
+      ...f,
+      default_value: f.default_value === undefined ? undefined : String(f.default_value),
+      areas: f.areas.map((a) => ({ ...a })),
+      preferences: { ...(f.preferences ?? {}) },
+    })),
     preferences: { ...template.preferences },
   };
 }

@@ -66,17 +66,30 @@ function layout(root: HTMLElement): void {
           { id: 'builder-palette', 'aria-labelledby': 'palette-heading' },
           el('h2', { id: 'palette-heading', text: 'Add a field' }),
           el('p', { class: 'muted', text: 'Drag a type onto a page, or press it to add one to the selected page.' }),
-          el('div', { class: 'palette' }, ...FIELD_TYPES.map((type) => el('button', { type: 'button', class: 'secondary', 'data-type': type, text: TYPE_LABELS[type] }))),
+          el(
+            'div',
+            { class: 'palette' },
+            ...FIELD_TYPES.map((type) => el('button', { type: 'button', class: 'secondary', 'data-type': type, text: TYPE_LABELS[type] })),
+          ),
         ),
         el('section', { id: 'builder-roles', 'aria-label': 'Roles' }),
       ),
       el(
         'div',
         { class: 'builder-pages-column' },
-        el('p', { class: 'muted', id: 'area-keys', text: 'Arrow keys move a field, Shift+arrows resize it, Alt makes the step finer, Delete removes it.' }),
+        el('p', {
+          class: 'muted',
+          id: 'area-keys',
+          text: 'Arrow keys move a field, Shift+arrows resize it, Alt makes the step finer, Delete removes it.',
+        }),
         el('div', { id: 'builder-pages' }),
       ),
-      el('aside', { class: 'builder-side', 'aria-label': 'Properties' }, el('section', { id: 'builder-panel' }), el('section', { id: 'builder-preferences' })),
+      el(
+        'aside',
+        { class: 'builder-side', 'aria-label': 'Properties' },
+        el('section', { id: 'builder-panel' }),
+        el('section', { id: 'builder-preferences' }),
+      ),
     ),
   );
 }

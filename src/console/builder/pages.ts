@@ -47,7 +47,12 @@ function drawWhenVisible(doc: DocumentView, containers: HTMLElement[], auth: Api
   };
   const fail = (error: unknown) => {
     if (section.querySelector('.draw-error')) return;
-    section.prepend(el('p', { class: 'error draw-error', text: `This document could not be drawn: ${error instanceof Error ? error.message : String(error)}` }));
+    section.prepend(
+      el('p', {
+        class: 'error draw-error',
+        text: `This document could not be drawn: ${error instanceof Error ? error.message : String(error)}`,
+      }),
+    );
   };
   const observer = new IntersectionObserver(
     (entries) => {

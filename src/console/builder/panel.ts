@@ -70,11 +70,16 @@ function panelContent(editor: Editor): Node[] {
     labelled(
       'field-type',
       'Type',
-      on(select(FIELD_TYPES.map((t) => [t, TYPE_LABELS[t]]), field.type), (c) =>
-        set((f) => {
-          f.type = c.value as FieldType;
-          if ((f.type === 'select' || f.type === 'radio') && !f.options?.length) f.options = ['Option 1', 'Option 2'];
-        }),
+      on(
+        select(
+          FIELD_TYPES.map((t) => [t, TYPE_LABELS[t]]),
+          field.type,
+        ),
+        (c) =>
+          set((f) => {
+            f.type = c.value as FieldType;
+            if ((f.type === 'select' || f.type === 'radio') && !f.options?.length) f.options = ['Option 1', 'Option 2'];
+          }),
       ),
     ),
   );
@@ -82,24 +87,57 @@ function panelContent(editor: Editor): Node[] {
     labelled(
       'field-role',
       'Role',
-      on(select(editor.draft.submitters.map((r) => [r.uuid, r.name]), field.submitter_uuid), (c) => set((f) => (f.submitter_uuid = c.value))),
+      on(
+        select(
+          editor.draft.submitters.map((r) => [r.uuid, r.name]),
+          field.submitter_uuid,
+        ),
+        (c) => set((f) => (f.submitter_uuid = c.value)),
+      ),
     ),
   );
   nodes.push(checkbox('field-required', 'Required', field.required, (v) => set((f) => (f.required = v))));
   nodes.push(checkbox('field-readonly', 'Read-only', field.readonly, (v) => set((f) => (f.readonly = v))));
-  nodes.push(labelled('field-default', 'Default value', on(input(field.default_value), (c) => set((f) => (f.default_value = optional(c.value))))));
-  nodes.push(labelled('field-placeholder', 'Placeholder', on(input(field.placeholder), (c) => set((f) => (f.placeholder = optional(c.value))))));
-  nodes.push(labelled('field-key', 'Key', on(input(field.key), (c) => set((f) => (f.key = optional(c.value)))), 'Your own name for the value in the API and webhooks.'));
+  nodes.push(
+    labelled(
+      'field-default',
+      'Default value',
+      on(input(field.default_value), (c) => set((f) => (f.default_value = optional(c.value)))),
+    ),
+  );
+  nodes.push(
+    labelled(
+      'field-placeholder',
+      'Placeholder',
+      on(input(field.placeholder), (c) => set((f) => (f.placeholder = optional(c.value)))),
+    ),
+  );
+  nodes.push(
+    labelled(
+      'field-key',
+      'Key',
+      on(input(field.key), (c) => set((f) => (f.key = optional(c.value)))),
+      'Your own name for the value in the API and webhooks.',
+    ),
+  );
   nodes.push(
     labelled(
       'field-validation',
       'Format preset',
-      on(select([['', 'None'], ...VALIDATION_PRESETS.map((p): [string, string] => [p, p.replace(/_/g, ' ')])], field.validation ?? ''), (c) =>
-        set((f) => (f.validation = optional(c.value))),
+      on(
+        select([['', 'None'], ...VALIDATION_PRESETS.map((p): [string, string] => [p, p.replace(/_/g, ' ')])], field.validation ?? ''),
+        (c) => set((f) => (f.validation = optional(c.value))),
       ),
     ),
   );
-  nodes.push(labelled('field-pattern', 'Pattern', on(input(field.pattern), (c) => set((f) => (f.pattern = optional(c.value)))), 'A regular expression the whole value must match.'));
+  nodes.push(
+    labelled(
+      'field-pattern',
+      'Pattern',
+      on(input(field.pattern), (c) => set((f) => (f.pattern = optional(c.value)))),
+      'A regular expression the whole value must match.',
+    ),
+  );
   const options = el('textarea', { rows: '3' });
   options.value = (field.options ?? []).join('\n');
   nodes.push(
@@ -108,24 +146,43 @@ function panelContent(editor: Editor): Node[] {
       'Options',
       on(options, (c) =>
         set((f) => {
-          const list = c.value.split('\n').map((o) => o.trim()).filter(Boolean);
+          const list = c.value
+            .split('\n')
+            .map((o) => o.trim())
+            .filter(Boolean);
           f.options = list.length ? list : undefined;
         }),
       ),
       'One per line; select and radio fields need them.',
     ),
   );
-  nodes.push(labelled('field-formula', 'Formula', on(input(field.formula), (c) => set((f) => (f.formula = optional(c.value)))), 'Arithmetic over {Field Name} references, e.g. {Price} * {Quantity}.'));
+  nodes.push(
+    labelled(
+      'field-formula',
+      'Formula',
+      on(input(field.formula), (c) => set((f) => (f.formula = optional(c.value)))),
+      'Arithmetic over {Field Name} references, e.g. {Price} * {Quantity}.',
+    ),
+  );
   const review = field.preferences.review_in_carousel;
   nodes.push(
     labelled(
       'field-review',
       'Review in the confirmation carousel',
-      on(select([['', 'As the document sets'], ['true', 'Always'], ['false', 'Never']], review === undefined ? '' : String(review)), (c) =>
-        set((f) => {
-          if (c.value === '') delete f.preferences.review_in_carousel;
-          else f.preferences.review_in_carousel = c.value === 'true';
-        }),
+      on(
+        select(
+          [
+            ['', 'As the document sets'],
+            ['true', 'Always'],
+            ['false', 'Never'],
+          ],
+          review === undefined ? '' : String(review),
+        ),
+        (c) =>
+          set((f) => {
+            if (c.value === '') delete f.preferences.review_in_carousel;
+            else f.preferences.review_in_carousel = c.value === 'true';
+          }),
       ),
     ),
   );
@@ -156,7 +213,12 @@ function panelContent(editor: Editor): Node[] {
   const remove = el('button', { type: 'button', class: 'danger', text: 'Remove field' });
   remove.addEventListener('click', () => {
     editor.selected = null;
-    editor.change((draft) => draft.fields.splice(draft.fields.findIndex((f) => f.uuid === field.uuid), 1));
+    editor.change((draft) =>
+      draft.fields.splice(
+        draft.fields.findIndex((f) => f.uuid === field.uuid),
+        1,
+      ),
+    );
   });
   actions.append(addArea, remove);
   nodes.push(actions);
@@ -168,16 +230,30 @@ function conditionEditor(editor: Editor, field: Field, set: (mutate: (f: Field) 
   const rule = field.preferences.condition;
   const first = rule?.conditions[0];
   const others = editor.draft.fields.filter((f) => f.uuid !== field.uuid);
-  const action = select([['', 'Always shown'], ['show', 'Shown only when'], ['hide', 'Hidden when']], rule?.action ?? '');
+  const action = select(
+    [
+      ['', 'Always shown'],
+      ['show', 'Shown only when'],
+      ['hide', 'Hidden when'],
+    ],
+    rule?.action ?? '',
+  );
   const target = select([['', 'Choose a field'], ...others.map((f): [string, string] => [f.uuid, f.name])], first?.field_uuid ?? '');
-  const operator = select(CONDITION_OPERATORS.map((o): [string, string] => [o, o.replace(/_/g, ' ')]), first?.operator ?? 'equals');
+  const operator = select(
+    CONDITION_OPERATORS.map((o): [string, string] => [o, o.replace(/_/g, ' ')]),
+    first?.operator ?? 'equals',
+  );
   const value = input(first?.value);
   // A rule half chosen (a visibility without its field yet) changes nothing, so the panel keeps it.
   const apply = () => {
     if (action.value !== '' && target.value === '') return;
     set((f) => {
       if (action.value === '') delete f.preferences.condition;
-      else f.preferences.condition = { action: action.value as 'show' | 'hide', conditions: [{ field_uuid: target.value, operator: operator.value, ...(value.value ? { value: value.value } : {}) }] };
+      else
+        f.preferences.condition = {
+          action: action.value as 'show' | 'hide',
+          conditions: [{ field_uuid: target.value, operator: operator.value, ...(value.value ? { value: value.value } : {}) }],
+        };
     });
   };
   for (const control of [action, target, operator, value]) control.addEventListener('change', apply);
@@ -199,15 +275,28 @@ export function mountRoles(editor: Editor, root: HTMLElement): void {
     const list = el('ol', { class: 'roles' });
     editor.draft.submitters.forEach((role, index) => {
       const name = input(role.name, { id: `role-name-${index}`, maxlength: '255', 'aria-label': `Role ${index + 1} name` });
-      name.addEventListener('change', () => editor.change((d) => (d.submitters[index].name = name.value.trim() || d.submitters[index].name)));
-      const active = el('input', { type: 'radio', name: 'active-role', id: `role-active-${index}`, 'aria-label': `New fields for ${role.name}` });
+      name.addEventListener('change', () =>
+        editor.change((d) => (d.submitters[index].name = name.value.trim() || d.submitters[index].name)),
+      );
+      const active = el('input', {
+        type: 'radio',
+        name: 'active-role',
+        id: `role-active-${index}`,
+        'aria-label': `New fields for ${role.name}`,
+      });
       active.checked = editor.activeRole === role.uuid;
       active.addEventListener('change', () => {
         editor.activeRole = role.uuid;
         editor.render();
       });
       const move = (by: number, text: string, id: string) => {
-        const button = el('button', { type: 'button', class: 'secondary small', id, text, 'aria-label': `${text === '↑' ? 'Move up' : 'Move down'}: ${role.name}` });
+        const button = el('button', {
+          type: 'button',
+          class: 'secondary small',
+          id,
+          text,
+          'aria-label': `${text === '↑' ? 'Move up' : 'Move down'}: ${role.name}`,
+        });
         button.disabled = index + by < 0 || index + by >= editor.draft.submitters.length;
         button.addEventListener('click', () =>
           editor.change((d) => {
@@ -217,7 +306,13 @@ export function mountRoles(editor: Editor, root: HTMLElement): void {
         );
         return button;
       };
-      const remove = el('button', { type: 'button', class: 'secondary small', id: `role-remove-${index}`, text: '✕', 'aria-label': `Remove role ${role.name}` });
+      const remove = el('button', {
+        type: 'button',
+        class: 'secondary small',
+        id: `role-remove-${index}`,
+        text: '✕',
+        'aria-label': `Remove role ${role.name}`,
+      });
       remove.disabled = editor.draft.submitters.length === 1 || editor.draft.fields.some((f) => f.submitter_uuid === role.uuid);
       remove.addEventListener('click', () => editor.change((d) => d.submitters.splice(index, 1)));
       list.append(el('li', {}, active, name, move(-1, '↑', `role-up-${index}`), move(1, '↓', `role-down-${index}`), remove));
@@ -227,8 +322,16 @@ export function mountRoles(editor: Editor, root: HTMLElement): void {
       const uuid = newUuid();
       editor.change((d) => d.submitters.push({ uuid, name: `Party ${d.submitters.length + 1}` }));
     });
-    const errors = editor.roleErrors.length ? el('ul', { class: 'error', role: 'alert' }, ...editor.roleErrors.map((e) => el('li', { text: e }))) : null;
-    root.replaceChildren(el('h2', { text: 'Roles' }), el('p', { class: 'muted', text: 'The selected role gets new fields.' }), list, add, ...(errors ? [errors] : []));
+    const errors = editor.roleErrors.length
+      ? el('ul', { class: 'error', role: 'alert' }, ...editor.roleErrors.map((e) => el('li', { text: e })))
+      : null;
+    root.replaceChildren(
+      el('h2', { text: 'Roles' }),
+      el('p', { class: 'muted', text: 'The selected role gets new fields.' }),
+      list,
+      add,
+      ...(errors ? [errors] : []),
+    );
     if (focusedId) document.getElementById(focusedId)?.focus();
   });
 }

@@ -36,11 +36,19 @@ function content(editor: Editor, documents: DocumentView[]): Node[] {
     nodes.push(el('div', { class: 'prop' }, el('label', { for: id, text: label }), control));
   }
   const nav = el('select', { id: 'pref-signing_nav_style' });
-  for (const [v, t] of [['', 'Account default'], ['standard', 'Previous/Next buttons'], ['branded_bar', 'Sticky bar in the header colour']]) nav.append(el('option', { value: v, text: t }));
+  for (const [v, t] of [
+    ['', 'Account default'],
+    ['standard', 'Previous/Next buttons'],
+    ['branded_bar', 'Sticky bar in the header colour'],
+  ])
+    nav.append(el('option', { value: v, text: t }));
   nav.value = typeof prefs.signing_nav_style === 'string' ? prefs.signing_nav_style : '';
   nav.addEventListener('change', () => setKey('signing_nav_style', nav.value || null));
   nodes.push(el('div', { class: 'prop' }, el('label', { for: 'pref-signing_nav_style', text: 'Signing navigation' }), nav));
-  for (const [key, label] of [['require_email_2fa', 'Signers verify their email with a code first'], ['show_branding', 'Show branding']] as const) {
+  for (const [key, label] of [
+    ['require_email_2fa', 'Signers verify their email with a code first'],
+    ['show_branding', 'Show branding'],
+  ] as const) {
     const box = el('input', { type: 'checkbox', id: `pref-${key}` });
     box.checked = prefs[key] === true;
     box.addEventListener('change', () => setKey(key, box.checked));
@@ -69,6 +77,14 @@ function content(editor: Editor, documents: DocumentView[]): Node[] {
       conditionsError.textContent = 'Document conditions must be JSON: {"<document uuid>": {"action": "show", "conditions": [...]}}.';
     }
   });
-  nodes.push(el('div', { class: 'prop' }, el('label', { for: 'pref-document_conditions', text: 'Document conditions (JSON)' }), conditions, conditionsError));
+  nodes.push(
+    el(
+      'div',
+      { class: 'prop' },
+      el('label', { for: 'pref-document_conditions', text: 'Document conditions (JSON)' }),
+      conditions,
+      conditionsError,
+    ),
+  );
   return nodes;
 }

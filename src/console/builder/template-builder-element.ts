@@ -27,7 +27,10 @@ export class TemplateBuilderElement extends FrameHostElement {
     // Asked first, so that a refused token shows its reason here instead of a frame the service will not fill.
     const asked = await createApiClient(base, bearerAuth(token)).call('GET', `/api/embed/template/${encodeURIComponent(id)}`);
     if (asked.status === 0) return this.fail('The template builder could not be loaded.');
-    if (!asked.ok) return this.fail(typeof asked.json?.error === 'string' ? asked.json.error : `The template builder could not be loaded (${asked.status}).`);
+    if (!asked.ok)
+      return this.fail(
+        typeof asked.json?.error === 'string' ? asked.json.error : `The template builder could not be loaded (${asked.status}).`,
+      );
     const url = new URL(`/embed/builder/${encodeURIComponent(id)}`, base);
     url.searchParams.set('token', token);
     return url;

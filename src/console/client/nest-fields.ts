@@ -8,7 +8,10 @@ export function nestDotted(body: Record<string, unknown>): Record<string, unknow
     if (dot <= 0) continue;
     const outer = name.slice(0, dot);
     const existing = body[outer];
-    const inner = (existing && typeof existing === 'object' && !Array.isArray(existing) ? existing : (body[outer] = {})) as Record<string, unknown>;
+    const inner = (existing && typeof existing === 'object' && !Array.isArray(existing) ? existing : (body[outer] = {})) as Record<
+      string,
+      unknown
+    >;
     inner[name.slice(dot + 1)] = body[name];
     delete body[name];
   }
@@ -34,7 +37,10 @@ export function nestIndexed(body: Record<string, unknown>): Record<string, unkno
     delete body[name];
   }
   for (const [outer, list] of rows) {
-    body[outer] = [...list.entries()].sort((a, b) => a[0] - b[0]).map(([, row]) => row).filter((row) => Object.keys(row).length > 0);
+    body[outer] = [...list.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, row]) => row)
+      .filter((row) => Object.keys(row).length > 0);
   }
   return body;
 }

@@ -41,14 +41,19 @@ export function EnrolPage(props: {
     <ConsoleLayout title="Set up two-factor authentication" viewer={props.viewer} section="security">
       {props.enforced ? (
         <p class="card notice" role="status">
-          Your account requires two-factor authentication. Set it up to continue: until then, nothing else in the console or the API is
-          open to you.
+          Your account requires two-factor authentication. Set it up to continue: until then, nothing else in the console or the API is open
+          to you.
         </p>
       ) : null}
       <section class="card" aria-labelledby="scan">
         <h2 id="scan">1. Add this account to your authenticator app</h2>
         <p>Scan the QR code with an authenticator app (for example 1Password, Google Authenticator or Authy).</p>
-        <img src={props.qrCode} width="240" height="240" alt={`QR code that adds ${props.email} to an authenticator app; the same key is shown as text below.`} />
+        <img
+          src={props.qrCode}
+          width="240"
+          height="240"
+          alt={`QR code that adds ${props.email} to an authenticator app; the same key is shown as text below.`}
+        />
         <p>Or type this key in by hand (time-based, 6 digits, every 30 seconds):</p>
         <p>
           <code class="secret" data-secret={props.secretBase32}>
@@ -81,8 +86,8 @@ export function BackupCodesPage(props: { viewer: ConsoleViewer; codes: string[];
           {props.intro}
         </p>
         <p>
-          Each code signs you in once when you do not have your authenticator app. Keep them somewhere safe: they are shown only now, and
-          we store only a fingerprint of each.
+          Each code signs you in once when you do not have your authenticator app. Keep them somewhere safe: they are shown only now, and we
+          store only a fingerprint of each.
         </p>
         <ul class="backup-codes">
           {props.codes.map((code) => (
@@ -101,7 +106,12 @@ export function BackupCodesPage(props: { viewer: ConsoleViewer; codes: string[];
   );
 }
 
-export function EnrolledPage(props: { viewer: ConsoleViewer; enabledAt: string; unusedBackupCodes: number; error?: { form: 'regenerate' | 'disable'; message: string } }) {
+export function EnrolledPage(props: {
+  viewer: ConsoleViewer;
+  enabledAt: string;
+  unusedBackupCodes: number;
+  error?: { form: 'regenerate' | 'disable'; message: string };
+}) {
   const errorOf = (form: 'regenerate' | 'disable') => (props.error?.form === form ? props.error.message : undefined);
   return (
     <ConsoleLayout title="Two-factor authentication" viewer={props.viewer} section="security">

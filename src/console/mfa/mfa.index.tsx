@@ -69,7 +69,11 @@ async function enrolPage(c: C, signedIn: SignedIn, next: string | null, error?: 
   );
 }
 
-async function enrolledPage(c: C, signedIn: SignedIn, error?: { form: 'regenerate' | 'disable'; message: string; status: ContentfulStatusCode }) {
+async function enrolledPage(
+  c: C,
+  signedIn: SignedIn,
+  error?: { form: 'regenerate' | 'disable'; message: string; status: ContentfulStatusCode },
+) {
   const unused = await unusedBackupCodeCount(c.var.control, signedIn.user.id);
   return page(
     c,
@@ -80,8 +84,12 @@ async function enrolledPage(c: C, signedIn: SignedIn, error?: { form: 'regenerat
 
 export function mountMfaConsole(app: Hono<AppEnv>): void {
   // A code and a CSRF token: counted as the body streams, before anything reads it.
-  const capCodeForm = capBody({ maxBytes: CODE_FORM_BYTES, message: `The form is too large. Code forms are at most ${CODE_FORM_BYTES / 1024} KB.` });
-  for (const path of ['/login/mfa', '/settings/mfa/enable', '/settings/mfa/backup-codes', '/settings/mfa/disable']) app.post(path, capCodeForm);
+  const capCodeForm = capBody({
+    maxBytes: CODE_FORM_BYTES,
+    message: `The form is too large. Code forms are at most ${CODE_FORM_BYTES / 1024} KB.`,
+  });
+  for (const path of ['/login/mfa', '/settings/mfa/enable', '/settings/mfa/backup-codes', '/settings/mfa/disable'])
+    app.post(path, capCodeForm);
 
   const settings = consoleSession({ allowEnrolment: true });
 
@@ -97,7 +105,9 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     checkConsoleForm(c, signedIn, form);
     const next = nextOf(form.next);
     if (signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () => confirmEnrolment(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () =>
+      confirmEnrolment(c.var.control, c.env, signedIn.user, form.code ?? ''),
+    );
     if ('error' in result) return enrolPage(c, signedIn, next, { message: result.error, status: result.status });
     return page(
       c,
@@ -116,7 +126,9 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     const form = await formOf(c);
     checkConsoleForm(c, signedIn, form);
     if (!signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () => regenerateBackupCodes(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () =>
+      regenerateBackupCodes(c.var.control, c.env, signedIn.user, form.code ?? ''),
+    );
     if ('error' in result) return enrolledPage(c, signedIn, { form: 'regenerate', message: result.error, status: result.status });
     return page(
       c,
@@ -135,7 +147,9 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     const form = await formOf(c);
     checkConsoleForm(c, signedIn, form);
     if (!signedIn.user.mfaEnabledAt) return c.redirect('/settings/mfa', 303);
-    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () => disableMfa(c.var.control, c.env, signedIn.user, form.code ?? ''));
+    const result = await throttledCodeCheck(c.var.control, c.env, signedIn.user.id, () =>
+      disableMfa(c.var.control, c.env, signedIn.user, form.code ?? ''),
+    );
     if ('error' in result) return enrolledPage(c, signedIn, { form: 'disable', message: result.error, status: result.status });
     // Every session of the user ended with the change, this one included.
     clearSessionCookie(c);
@@ -177,7 +191,9 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     if (pending instanceof Response) return pending;
     checkConsoleForm(c, pending, form);
     // Counted before the code is checked: a burst of guesses gets at most the budget checked.
-    const attempt = await attemptCode(c.var.control, c.env, pending.user.id, () => acceptSecondFactor(c.var.control, c.env, pending.user, form.code ?? ''));
+    const attempt = await attemptCode(c.var.control, c.env, pending.user.id, () =>
+      acceptSecondFactor(c.var.control, c.env, pending.user, form.code ?? ''),
+    );
     if ('refusedUntil' in attempt) return signInAgain(c, pending, `${tooManyWrongCodes(attempt.refusedUntil)} Then sign in again.`);
     if ('ok' in attempt) {
       await promoteSession(c.var.control, pending.session.id);
@@ -185,7 +201,11 @@ export function mountMfaConsole(app: Hono<AppEnv>): void {
     }
     return page(
       c,
-      <SignInCodePage csrfToken={pending.session.csrfToken} next={next} error="That code is not right. Type the current code from your app, or an unused backup code." />,
+      <SignInCodePage
+        csrfToken={pending.session.csrfToken}
+        next={next}
+        error="That code is not right. Type the current code from your app, or an unused backup code."
+      />,
       422,
     );
   });

@@ -47,7 +47,9 @@ export function ConsentPage(props: ConsentProps) {
             </ul>
           </>
         ) : (
-          <p class="error">Your role ({viewer.user.role}) allows none of the access this application asks for, so it cannot be authorized.</p>
+          <p class="error">
+            Your role ({viewer.user.role}) allows none of the access this application asks for, so it cannot be authorized.
+          </p>
         )}
         {props.refused.length ? (
           <>

@@ -41,7 +41,8 @@ export function accountPage(c: Context<AppEnv>) {
             {account.embedOrigins.join('\n')}
           </textarea>
           <p id="account-embed-origins-hint" class="muted">
-            One origin per line, such as https://app.example.com (no path). Only these sites can show your signing pages in a frame; leave it empty to allow none.
+            One origin per line, such as https://app.example.com (no path). Only these sites can show your signing pages in a frame; leave
+            it empty to allow none.
           </p>
           <div class="actions">
             <button type="submit">Save</button>

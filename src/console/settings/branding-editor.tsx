@@ -23,15 +23,31 @@ export function brandingPageCsp(): MiddlewareHandler<AppEnv> {
 type Values = Readonly<Record<string, unknown>> | null | undefined;
 
 const TEXT_KEYS = [
-  { key: 'display_title', label: 'Display title', hint: 'The header and email title; the template name when empty.', type: 'text', max: 255 },
-  { key: 'company_name', label: 'Company name', hint: 'The wordmark and the logo’s alt text; the account name when empty.', type: 'text', max: 255 },
+  {
+    key: 'display_title',
+    label: 'Display title',
+    hint: 'The header and email title; the template name when empty.',
+    type: 'text',
+    max: 255,
+  },
+  {
+    key: 'company_name',
+    label: 'Company name',
+    hint: 'The wordmark and the logo’s alt text; the account name when empty.',
+    type: 'text',
+    max: 255,
+  },
   { key: 'logo_url', label: 'Logo URL', hint: 'An http(s) address of an image.', type: 'url', max: 2048 },
   { key: 'favicon_url', label: 'Favicon URL', hint: 'An http(s) address; the logo when empty.', type: 'url', max: 2048 },
 ] as const;
 
 const COLOR_KEYS = [
   { key: 'primary_button_color', label: 'Primary button colour', hint: 'Buttons and accents, #rrggbb.' },
-  { key: 'header_color', label: 'Header colour', hint: '#rrggbb, dark enough for white text (luminance at most 50%); the button colour darkened 20% when empty.' },
+  {
+    key: 'header_color',
+    label: 'Header colour',
+    hint: '#rrggbb, dark enough for white text (luminance at most 50%); the button colour darkened 20% when empty.',
+  },
 ] as const;
 
 function stringOf(values: Values, key: string): string {
@@ -120,20 +136,44 @@ export function BrandingFields(props: { prefix: string; branding?: Values; previ
  */
 export function BrandingPreview(props: { id: string; branding?: Values; accountName: string; serviceName: string }) {
   const sampleTitle = 'Your document';
-  const b = resolveBranding({ template: {}, templateName: sampleTitle, brand: props.branding, account: { name: props.accountName }, serviceName: props.serviceName });
+  const b = resolveBranding({
+    template: {},
+    templateName: sampleTitle,
+    brand: props.branding,
+    account: { name: props.accountName },
+    serviceName: props.serviceName,
+  });
   return (
     <section aria-labelledby={`${props.id}-heading`} class="preview">
       <h3 id={`${props.id}-heading`}>Preview of the signing page header</h3>
-      <div id={props.id} data-branding-preview data-fallback-company={props.accountName.trim() || props.serviceName} data-fallback-title={sampleTitle} style="border:1px solid #d1d5db;border-radius:8px;overflow:hidden">
-        <div data-preview-header style={`background:${b.headerColor};color:#fff;padding:12px 16px;display:flex;gap:12px;align-items:center`}>
-          <img data-preview-logo src={b.logoUrl ?? undefined} alt={b.companyName} hidden={!b.logoUrl} style="max-height:40px;max-width:160px" />
+      <div
+        id={props.id}
+        data-branding-preview
+        data-fallback-company={props.accountName.trim() || props.serviceName}
+        data-fallback-title={sampleTitle}
+        style="border:1px solid #d1d5db;border-radius:8px;overflow:hidden"
+      >
+        <div
+          data-preview-header
+          style={`background:${b.headerColor};color:#fff;padding:12px 16px;display:flex;gap:12px;align-items:center`}
+        >
+          <img
+            data-preview-logo
+            src={b.logoUrl ?? undefined}
+            alt={b.companyName}
+            hidden={!b.logoUrl}
+            style="max-height:40px;max-width:160px"
+          />
           <strong data-preview-company hidden={Boolean(b.logoUrl)}>
             {b.companyName}
           </strong>
           <span data-preview-title>{b.displayTitle}</span>
         </div>
         <div style="padding:12px 16px;background:#fff">
-          <span data-preview-button style={`display:inline-block;background:${b.primaryColor};color:#fff;border-radius:6px;padding:8px 14px`}>
+          <span
+            data-preview-button
+            style={`display:inline-block;background:${b.primaryColor};color:#fff;border-radius:6px;padding:8px 14px`}
+          >
             Sign and complete
           </span>
           <p data-preview-powered class="muted" hidden={!b.showBranding}>

@@ -19,22 +19,24 @@ export async function brandsPage(c: Context<AppEnv>) {
       <>
         <section class="card" aria-labelledby="brands-heading">
           <h2 id="brands-heading">Brands</h2>
-          <p class="muted">A template or submission uses a brand through its brand_id preference; edits reach signers who have not finished.</p>
+          <p class="muted">
+            A template or submission uses a brand through its brand_id preference; edits reach signers who have not finished.
+          </p>
           {page.data.length === 0 ? (
             <p>No brands yet.</p>
           ) : (
             <DataTable label="Brands" columns={['Name', 'ID', 'Updated']}>
-                  {page.data.map((brand) => (
-              <tr>
-                <th scope="row">
-                  <a href={`/settings/brands/${brand.id}`}>{brand.name}</a>
-                </th>
-                <td>{brand.id}</td>
-                <td>
-                  <Time at={brand.updatedAt} />
-                </td>
-              </tr>
-                  ))}
+              {page.data.map((brand) => (
+                <tr>
+                  <th scope="row">
+                    <a href={`/settings/brands/${brand.id}`}>{brand.name}</a>
+                  </th>
+                  <td>{brand.id}</td>
+                  <td>
+                    <Time at={brand.updatedAt} />
+                  </td>
+                </tr>
+              ))}
             </DataTable>
           )}
           <Pager path="/settings/brands" pagination={page.pagination} />
@@ -98,7 +100,12 @@ export async function brandPage(c: Context<AppEnv>) {
         {isAdmin ? (
           <section class="card" aria-labelledby="delete-brand-heading">
             <h2 id="delete-brand-heading">Delete</h2>
-            <form data-api={`/api/brands/${brand.id}`} data-method="DELETE" data-confirm="Delete this brand? Templates using it fall back to their own branding." data-redirect="/settings/brands">
+            <form
+              data-api={`/api/brands/${brand.id}`}
+              data-method="DELETE"
+              data-confirm="Delete this brand? Templates using it fall back to their own branding."
+              data-redirect="/settings/brands"
+            >
               <p class="muted">Templates and submissions that use it keep working and fall back to the levels below.</p>
               <div class="actions">
                 <button type="submit" class="danger">

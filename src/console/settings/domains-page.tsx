@@ -37,19 +37,19 @@ export async function domainsPage(c: Context<AppEnv>) {
             <p>No custom domains yet.</p>
           ) : (
             <DataTable label="Custom domains" columns={['Host name', 'Status', 'Certificate', 'Default', 'Added']}>
-                  {page.data.map((domain) => (
-              <tr>
-                <th scope="row">
-                  <a href={`/settings/domains/${domain.id}`}>{domain.hostname}</a>
-                </th>
-                <td>{statusText(domain)}</td>
-                <td>{domain.certificateStatus ?? <span class="muted">—</span>}</td>
-                <td>{domain.isDefault ? 'Default' : <span class="muted">No</span>}</td>
-                <td>
-                  <Time at={domain.createdAt} />
-                </td>
-              </tr>
-                  ))}
+              {page.data.map((domain) => (
+                <tr>
+                  <th scope="row">
+                    <a href={`/settings/domains/${domain.id}`}>{domain.hostname}</a>
+                  </th>
+                  <td>{statusText(domain)}</td>
+                  <td>{domain.certificateStatus ?? <span class="muted">—</span>}</td>
+                  <td>{domain.isDefault ? 'Default' : <span class="muted">No</span>}</td>
+                  <td>
+                    <Time at={domain.createdAt} />
+                  </td>
+                </tr>
+              ))}
             </DataTable>
           )}
           <Pager path="/settings/domains" pagination={page.pagination} />
@@ -62,7 +62,14 @@ export async function domainsPage(c: Context<AppEnv>) {
               <label for="new-domain-hostname">Host name</label>
               <input id="new-domain-hostname" name="hostname" required maxlength={253} placeholder="sign.example.com" autocomplete="off" />
               <label for="new-domain-website">Website URL</label>
-              <input id="new-domain-website" name="website_url" type="url" maxlength={2048} data-type="optional" aria-describedby="new-domain-website-hint" />
+              <input
+                id="new-domain-website"
+                name="website_url"
+                type="url"
+                maxlength={2048}
+                data-type="optional"
+                aria-describedby="new-domain-website-hint"
+              />
               <p id="new-domain-website-hint" class="muted">
                 Optional: your own website, for signers who open the domain’s root.
               </p>
@@ -114,8 +121,8 @@ function DnsInstructions(props: { domain: CustomDomain }) {
         </table>
       </TableFrame>
       <p class="muted">
-        A record already published under the older name <code>{`${LEGACY_VERIFY_RECORD_PREFIX}.${domain.hostname}`}</code> is accepted too. Then point{' '}
-        <code>{domain.hostname}</code> (CNAME) at the service so that the certificate can be issued.
+        A record already published under the older name <code>{`${LEGACY_VERIFY_RECORD_PREFIX}.${domain.hostname}`}</code> is accepted too.
+        Then point <code>{domain.hostname}</code> (CNAME) at the service so that the certificate can be issued.
       </p>
       <form data-api={`/api/custom_domains/${domain.id}/verify`} data-method="POST" data-reload>
         <div class="actions">
@@ -174,7 +181,14 @@ export async function domainPage(c: Context<AppEnv>) {
           {isAdmin ? (
             <form data-api={`/api/custom_domains/${domain.id}`} data-method="PUT" data-reload>
               <label for="domain-website">Website URL</label>
-              <input id="domain-website" name="website_url" type="url" maxlength={2048} value={domain.websiteUrl ?? ''} data-type="optional" />
+              <input
+                id="domain-website"
+                name="website_url"
+                type="url"
+                maxlength={2048}
+                value={domain.websiteUrl ?? ''}
+                data-type="optional"
+              />
               <BrandingFields prefix="domain" branding={domain.branding} previewId="domain-preview" />
               <BrandingPreview id="domain-preview" branding={domain.branding} accountName={account.name} serviceName={c.env.SERVICE_NAME} />
               <div class="actions">
@@ -196,7 +210,12 @@ export async function domainPage(c: Context<AppEnv>) {
         {isAdmin ? (
           <section class="card" aria-labelledby="delete-domain-heading">
             <h2 id="delete-domain-heading">Delete</h2>
-            <form data-api={`/api/custom_domains/${domain.id}`} data-method="DELETE" data-confirm="Delete this domain? Links fall back to the service’s address at once." data-redirect="/settings/domains">
+            <form
+              data-api={`/api/custom_domains/${domain.id}`}
+              data-method="DELETE"
+              data-confirm="Delete this domain? Links fall back to the service’s address at once."
+              data-redirect="/settings/domains"
+            >
               <div class="actions">
                 <button type="submit" class="danger">
                   Delete domain

@@ -41,7 +41,14 @@ function CreateTokenForm() {
           Addresses or CIDR ranges separated by spaces or commas; empty allows any address.
         </p>
         <label for="token-expiry">Expires</label>
-        <input id="token-expiry" name="expires_at" type="datetime-local" data-type="datetime" data-omit-empty aria-describedby="token-expiry-hint" />
+        <input
+          id="token-expiry"
+          name="expires_at"
+          type="datetime-local"
+          data-type="datetime"
+          data-omit-empty
+          aria-describedby="token-expiry-hint"
+        />
         <p id="token-expiry-hint" class="muted">
           In your browser's time zone; empty means the token never expires.
         </p>
@@ -63,7 +70,12 @@ function CreateTokenForm() {
 
 function RevokeForm(props: { token: AccessToken }) {
   return (
-    <form data-api={`/api/access_tokens/${props.token.id}/revoke`} data-method="POST" data-reload data-confirm={`Revoke the token ${props.token.name}? Programs using it stop working.`}>
+    <form
+      data-api={`/api/access_tokens/${props.token.id}/revoke`}
+      data-method="POST"
+      data-reload
+      data-confirm={`Revoke the token ${props.token.name}? Programs using it stop working.`}
+    >
       <button type="submit" class="danger" aria-label={`Revoke ${props.token.name}`}>
         Revoke
       </button>
@@ -75,8 +87,12 @@ function RevokeForm(props: { token: AccessToken }) {
 export async function tokensPage(c: Context<AppEnv>) {
   const { account, user } = c.var.signedIn;
   const { isAdmin, canEdit } = rightsOf(c);
-  const page = await paginateByCursor(pageQuery(c, 50), (window) => listAccessTokens(c.var.control, account.id, isAdmin ? null : user.id, window));
-  const owners = isAdmin ? new Map((await usersByIds(c.var.control, account.id, [...new Set(page.data.map((t) => t.userId))])).map((u) => [u.id, u])) : null;
+  const page = await paginateByCursor(pageQuery(c, 50), (window) =>
+    listAccessTokens(c.var.control, account.id, isAdmin ? null : user.id, window),
+  );
+  const owners = isAdmin
+    ? new Map((await usersByIds(c.var.control, account.id, [...new Set(page.data.map((t) => t.userId))])).map((u) => [u.id, u]))
+    : null;
   const now = Date.now();
   return renderPage(c, {
     title: 'API tokens',

@@ -9,13 +9,28 @@ export function WebhookFields(props: { prefix: string; hook?: Webhook }) {
   return (
     <>
       <label for={`${prefix}-url`}>URL</label>
-      <input id={`${prefix}-url`} name="url" type="url" required maxlength={2048} value={hook?.url ?? ''} placeholder="https://example.com/webhooks/signing" />
+      <input
+        id={`${prefix}-url`}
+        name="url"
+        type="url"
+        required
+        maxlength={2048}
+        value={hook?.url ?? ''}
+        placeholder="https://example.com/webhooks/signing"
+      />
       <fieldset>
         <legend>Events</legend>
         <p class="muted">Leave every box empty to receive every event.</p>
         {EVENT_NAMES.map((event) => (
           <div>
-            <input type="checkbox" id={`${prefix}-event-${event}`} name="events" value={event} data-type="list" checked={subscribed.has(event)} />{' '}
+            <input
+              type="checkbox"
+              id={`${prefix}-event-${event}`}
+              name="events"
+              value={event}
+              data-type="list"
+              checked={subscribed.has(event)}
+            />{' '}
             <label for={`${prefix}-event-${event}`} style="display:inline;font-weight:400">
               <code>{event}</code>
             </label>
@@ -29,7 +44,14 @@ export function WebhookFields(props: { prefix: string; hook?: Webhook }) {
         </label>
       </p>
       <label for={`${prefix}-secret`}>{hook ? 'New signing secret' : 'Signing secret'}</label>
-      <input id={`${prefix}-secret`} name="secret" maxlength={256} autocomplete="off" data-omit-empty aria-describedby={`${prefix}-secret-hint`} />
+      <input
+        id={`${prefix}-secret`}
+        name="secret"
+        maxlength={256}
+        autocomplete="off"
+        data-omit-empty
+        aria-describedby={`${prefix}-secret-hint`}
+      />
       <p id={`${prefix}-secret-hint`} class="muted">
         {hook ? 'Empty keeps the current secret. ' : 'Empty generates one (whsec_…). '}16 to 128 visible ASCII characters.
       </p>

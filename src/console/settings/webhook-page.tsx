@@ -38,7 +38,12 @@ function EndpointSettings(props: { hook: Webhook; canEdit: boolean }) {
         </div>
         <Status />
       </form>
-      <form data-api={`/api/webhooks/${hook.id}`} data-method="DELETE" data-confirm="Delete this endpoint? Its pending deliveries are dropped." data-redirect="/settings/webhooks">
+      <form
+        data-api={`/api/webhooks/${hook.id}`}
+        data-method="DELETE"
+        data-confirm="Delete this endpoint? Its pending deliveries are dropped."
+        data-redirect="/settings/webhooks"
+      >
         <div class="actions">
           <button type="submit" class="danger">
             Delete endpoint

@@ -41,20 +41,20 @@ export async function webhooksPage(c: Context<AppEnv>) {
             <p>No webhook endpoints yet.</p>
           ) : (
             <DataTable label="Webhook endpoints" columns={['URL', 'Events', 'Status', 'Created']}>
-                  {page.data.map((hook) => (
-              <tr>
-                <th scope="row">
-                  <a href={`/settings/webhooks/${hook.id}`} style="word-break:break-all">
-                    {hook.url}
-                  </a>
-                </th>
-                <td>{hook.events.length ? hook.events.join(', ') : 'Every event'}</td>
-                <td>{hook.enabled ? 'Enabled' : 'Disabled'}</td>
-                <td>
-                  <Time at={hook.createdAt} />
-                </td>
-              </tr>
-                  ))}
+              {page.data.map((hook) => (
+                <tr>
+                  <th scope="row">
+                    <a href={`/settings/webhooks/${hook.id}`} style="word-break:break-all">
+                      {hook.url}
+                    </a>
+                  </th>
+                  <td>{hook.events.length ? hook.events.join(', ') : 'Every event'}</td>
+                  <td>{hook.enabled ? 'Enabled' : 'Disabled'}</td>
+                  <td>
+                    <Time at={hook.createdAt} />
+                  </td>
+                </tr>
+              ))}
             </DataTable>
           )}
           <Pager path="/settings/webhooks" pagination={page.pagination} />

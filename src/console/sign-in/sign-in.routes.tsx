@@ -12,12 +12,34 @@ import { endSession } from '../../db/queries/sessions';
 import { findSession } from '../../services/identity/sessions';
 import { readSessionCookie, clearSessionCookie, signInResponseSession } from '../../middleware/console-session/session-cookie';
 import { describePasswordProblem, isLongerThanAnyPassword, verifyPassword } from '../../services/identity/passwords';
-import { consumePasswordToken, findPasswordToken, issuePasswordToken, LINK_USED, setUserPassword } from '../../services/identity/password-tokens';
+import {
+  consumePasswordToken,
+  findPasswordToken,
+  issuePasswordToken,
+  LINK_USED,
+  setUserPassword,
+} from '../../services/identity/password-tokens';
 import { requestPasswordReset } from '../../services/identity/password-emails';
 import { confirmEmailChange, findEmailChange } from '../../services/identity/email-change';
-import { accountsRefusingSignIn, activeUsersWithEmail, countAccountFailures, takeSignInAttempt, usersMatchingPassword, WRONG_CREDENTIALS, type SignInCandidate } from '../../services/identity/sign-in';
+import {
+  accountsRefusingSignIn,
+  activeUsersWithEmail,
+  countAccountFailures,
+  takeSignInAttempt,
+  usersMatchingPassword,
+  WRONG_CREDENTIALS,
+  type SignInCandidate,
+} from '../../services/identity/sign-in';
 import { CONSOLE_CSP } from '../../lib/console-csp';
-import { ChangePasswordPage, ChooseAccountPage, ConfirmEmailPage, ForgotPasswordPage, LoginPage, MessagePage, SetPasswordPage } from './pages';
+import {
+  ChangePasswordPage,
+  ChooseAccountPage,
+  ConfirmEmailPage,
+  ForgotPasswordPage,
+  LoginPage,
+  MessagePage,
+  SetPasswordPage,
+} from './pages';
 
 type C = Context<AppEnv>;
 
@@ -25,7 +47,8 @@ type C = Context<AppEnv>;
 export const FORM_BYTES = 16 * 1024;
 
 /** Counted as the body streams (a chunked body has no Content-Length to trust). */
-export const capSignInForm = () => capBody({ maxBytes: FORM_BYTES, message: `The form is too large. Sign-in forms are at most ${FORM_BYTES / 1024} KB.` });
+export const capSignInForm = () =>
+  capBody({ maxBytes: FORM_BYTES, message: `The form is too large. Sign-in forms are at most ${FORM_BYTES / 1024} KB.` });
 
 const LOGIN_NOTICES: Record<string, string> = {
   idle: 'Your session ended after 30 minutes without activity; sign in again.',
@@ -68,7 +91,11 @@ async function formFields(c: C): Promise<Record<string, string>> {
 function refusedForm(c: C) {
   return page(
     c,
-    <MessagePage title="Sign in" sentence="This form must be sent from this site's own sign-in page; open it and try again." link={{ href: '/login', label: 'Open the sign-in page' }} />,
+    <MessagePage
+      title="Sign in"
+      sentence="This form must be sent from this site's own sign-in page; open it and try again."
+      link={{ href: '/login', label: 'Open the sign-in page' }}
+    />,
     403,
   );
 }
@@ -77,7 +104,10 @@ function tooManyAttempts(c: C, wait: number) {
   const minutes = Math.ceil(wait / 60);
   return page(
     c,
-    <MessagePage title="Too many attempts" sentence={`Too many sign-in attempts from this address or for this email; try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`} />,
+    <MessagePage
+      title="Too many attempts"
+      sentence={`Too many sign-in attempts from this address or for this email; try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`}
+    />,
     429,
     { 'Retry-After': String(wait) },
   );
@@ -110,7 +140,8 @@ export function createSignInRoutes(): Hono<AppEnv> {
     throw err;
   });
 
-  for (const path of ['/login', '/login/choose', '/logout', '/password/set', '/password/forgot', '/email/confirm', '/settings/password']) app.post(path, capSignInForm());
+  for (const path of ['/login', '/login/choose', '/logout', '/password/set', '/password/forgot', '/email/confirm', '/settings/password'])
+    app.post(path, capSignInForm());
 
   app.get('/login', (c) => {
     const reason = c.req.query('reason');
@@ -187,7 +218,8 @@ export function createSignInRoutes(): Hono<AppEnv> {
     const found = await findPasswordToken(c.var.control, token, ['invite', 'reset']);
     if (!found) return linkUsed(c);
     const password = form.password ?? '';
-    const problem = describePasswordProblem(password) ?? (password !== form.password_confirmation ? 'The two passwords are not the same.' : null);
+    const problem =
+      describePasswordProblem(password) ?? (password !== form.password_confirmation ? 'The two passwords are not the same.' : null);
     if (problem) return page(c, <SetPasswordPage token={token} email={found.user.email} error={problem} />, 422);
     try {
       await setUserPassword(c.var.control, found.user, password, { viaToken: found.token.id });
@@ -216,7 +248,11 @@ export function createSignInRoutes(): Hono<AppEnv> {
     await confirmEmailChange(c.var.control, change);
     return page(
       c,
-      <MessagePage title="Email confirmed" sentence={`Your email is now ${change.pendingEmail}; sign in with it from now on.`} link={{ href: '/login', label: 'Sign in' }} />,
+      <MessagePage
+        title="Email confirmed"
+        sentence={`Your email is now ${change.pendingEmail}; sign in with it from now on.`}
+        link={{ href: '/login', label: 'Sign in' }}
+      />,
     );
   });
 
@@ -233,10 +269,15 @@ export function createSignInRoutes(): Hono<AppEnv> {
     // The same work and the same answer whether or not the email is known (no account enumeration):
     // who it reaches is looked up after the answer.
     requestPasswordReset(c.env, c.var.control, email, baseUrl(c.req.raw, c.env.APP_URL), (work) => c.executionCtx.waitUntil(work));
-    return page(c, <ForgotPasswordPage notice="If that email signs in here, we have sent it a link to choose a new password. The link works for 1 hour." />);
+    return page(
+      c,
+      <ForgotPasswordPage notice="If that email signs in here, we have sent it a link to choose a new password. The link works for 1 hour." />,
+    );
   });
 
-  app.get('/settings/password', consoleSession(), (c) => page(c, <ChangePasswordPage viewer={viewerOf(c)} notice={c.req.query('changed') ? 'Your password is changed.' : null} />));
+  app.get('/settings/password', consoleSession(), (c) =>
+    page(c, <ChangePasswordPage viewer={viewerOf(c)} notice={c.req.query('changed') ? 'Your password is changed.' : null} />),
+  );
 
   app.post('/settings/password', consoleSession(), async (c) => {
     const signedIn = c.var.signedIn;
@@ -246,7 +287,8 @@ export function createSignInRoutes(): Hono<AppEnv> {
     const wait = await takeSignInAttempt(c.env, clientIp(c.req.raw), signedIn.user.email);
     if (wait !== null) return tooManyAttempts(c, wait);
     const password = form.password ?? '';
-    const problem = describePasswordProblem(password) ?? (password !== form.password_confirmation ? 'The two new passwords are not the same.' : null);
+    const problem =
+      describePasswordProblem(password) ?? (password !== form.password_confirmation ? 'The two new passwords are not the same.' : null);
     if (problem) return page(c, <ChangePasswordPage viewer={viewer} error={problem} />, 422);
     if (!(await verifyPassword(form.current_password ?? '', signedIn.user.passwordHash)).ok) {
       return page(c, <ChangePasswordPage viewer={viewer} error="The current password is wrong." />, 422);
@@ -266,9 +308,20 @@ function viewerOf(c: C) {
 }
 
 function emailLinkUsed(c: C) {
-  return page(c, <MessagePage title="Link no longer valid" sentence="This link has already been used, has expired, or was replaced by a newer one; ask an admin of the account to set the email again." />, 410);
+  return page(
+    c,
+    <MessagePage
+      title="Link no longer valid"
+      sentence="This link has already been used, has expired, or was replaced by a newer one; ask an admin of the account to set the email again."
+    />,
+    410,
+  );
 }
 
 function linkUsed(c: C) {
-  return page(c, <MessagePage title="Link no longer valid" sentence={LINK_USED} link={{ href: '/password/forgot', label: 'Ask for a new link' }} />, 410);
+  return page(
+    c,
+    <MessagePage title="Link no longer valid" sentence={LINK_USED} link={{ href: '/password/forgot', label: 'Ask for a new link' }} />,
+    410,
+  );
 }

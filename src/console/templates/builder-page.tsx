@@ -101,12 +101,12 @@ export async function builderPage(c: Context<AppEnv>) {
     wide: true,
     children: (
       <>
-      <style>{raw(BUILDER_CSS)}</style>
-      <div id="template-builder" class="builder" data-template-id={template.publicId} data-api-base="/api">
-        <p class="muted" id="builder-loading">
-          Loading the template…
-        </p>
-      </div>
+        <style>{raw(BUILDER_CSS)}</style>
+        <div id="template-builder" class="builder" data-template-id={template.publicId} data-api-base="/api">
+          <p class="muted" id="builder-loading">
+            Loading the template…
+          </p>
+        </div>
       </>
     ),
   });

@@ -13,7 +13,13 @@ import { ApiError, unauthorized } from '../../lib/errors';
 import { failedAuthentications } from '../../middleware/auth/failed-authentications';
 import { useAccountScope } from '../../middleware/databases';
 import { verificationKeys } from '../../services/embed/embed-keys';
-import { EmbedTokenRefused, isEmbedTokenShape, unverifiedAddressee, verifyEmbedToken, type EmbedGrant } from '../../services/embed/embed-tokens';
+import {
+  EmbedTokenRefused,
+  isEmbedTokenShape,
+  unverifiedAddressee,
+  verifyEmbedToken,
+  type EmbedGrant,
+} from '../../services/embed/embed-tokens';
 import { frameAncestors } from '../../services/embed/embed-origins';
 import { CONSOLE_CSS } from '../layout';
 import { BUILDER_CSP, BUILDER_CSS, BUILDER_SCRIPT } from './builder-page';
@@ -62,7 +68,8 @@ async function admit(c: Context<AppEnv>, token: string | undefined, ref: string)
     if (error instanceof EmbedTokenRefused) return counted(c, error.message);
     throw error;
   }
-  if (grant.resourceType !== 'template') return { status: 401, message: 'This is a signing form embed token; the builder needs a builder token (resource_type template).' };
+  if (grant.resourceType !== 'template')
+    return { status: 401, message: 'This is a signing form embed token; the builder needs a builder token (resource_type template).' };
   if (found.user.archivedAt) return { status: 401, message: 'The user who minted this embed token has been removed from the account.' };
   const account = found.account;
   if (account.suspendedAt) return { status: 403, message: 'This account is suspended.', account };
@@ -118,11 +125,20 @@ export async function embeddedBuilderPage(c: Context<AppEnv>) {
   headers(c, account);
   const body = (
     <Page title="Template builder">
-      <h1 class="visually-hidden" style="position:absolute;left:-9999px">Template builder</h1>
+      <h1 class="visually-hidden" style="position:absolute;left:-9999px">
+        Template builder
+      </h1>
       <script type="application/json" id="embed-origins">
         {raw(JSON.stringify(account.embedOrigins).replace(/</g, '\\u003c'))}
       </script>
-      <div id="template-builder" class="builder" data-template-id={grant.resourceId} data-api-base="/api" data-embedded="true" data-read-only={editable ? undefined : 'true'}>
+      <div
+        id="template-builder"
+        class="builder"
+        data-template-id={grant.resourceId}
+        data-api-base="/api"
+        data-embedded="true"
+        data-read-only={editable ? undefined : 'true'}
+      >
         <p class="muted" id="builder-loading">
           Loading the template…
         </p>

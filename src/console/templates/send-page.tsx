@@ -15,7 +15,11 @@ export async function sendTemplatePage(c: Context<AppEnv>) {
       section: 'templates',
       children: (
         <div class="card">
-          <p>{template.archivedAt ? 'This template is archived; restore it to send it.' : 'Viewers can read templates; editors and admins send them.'}</p>
+          <p>
+            {template.archivedAt
+              ? 'This template is archived; restore it to send it.'
+              : 'Viewers can read templates; editors and admins send them.'}
+          </p>
         </div>
       ),
     });

@@ -43,50 +43,57 @@ export async function submissionsPage(c: Context<AppEnv>) {
           <p>No submissions yet.</p>
         ) : (
           <DataTable label="Submissions" columns={['Submission', 'Template', 'Status', 'Submitters', 'Created', 'Signed documents']}>
-                {page.data.map((s) => (
-            <tr data-submission={String(s.id)}>
-              <th scope="row">{s.id}</th>
-              <td>{templateName.get(s.templateId) ?? '—'}</td>
-              <td>{s.status}</td>
-              <td>
-                <ul style="margin:0;padding-left:18px">
-                  {submitters
-                    .filter((r) => r.submissionId === s.id)
-                    .map((r) => (
-                      <li>
-                        {r.role}: {r.email ?? r.phone ?? r.name ?? '—'} ({r.status})
-                      </li>
-                    ))}
-                </ul>
-              </td>
-              <td>
-                <Time at={s.createdAt} />
-              </td>
-              <td>
-                {s.sealedAt ? (
-                  <>
-                    <a href={`/api/submissions/${s.id}/documents/combined`} aria-label={`Download the signed PDF of submission ${s.id}`}>
-                      PDF
-                    </a>{' '}
-                    <a href={`/api/submissions/${s.id}/documents/combined?separate=true`} aria-label={`Download the signed documents of submission ${s.id} as a zip`}>
-                      Zip
-                    </a>
-                  </>
-                ) : s.sealFailedAt ? (
-                  <span class="error">Sealing failed: {s.sealFailure}</span>
-                ) : s.status === 'completed' ? (
-                  <span class="muted">Being sealed</span>
-                ) : (
-                  <span class="muted">—</span>
-                )}
-              </td>
-            </tr>
-                ))}
+            {page.data.map((s) => (
+              <tr data-submission={String(s.id)}>
+                <th scope="row">{s.id}</th>
+                <td>{templateName.get(s.templateId) ?? '—'}</td>
+                <td>{s.status}</td>
+                <td>
+                  <ul style="margin:0;padding-left:18px">
+                    {submitters
+                      .filter((r) => r.submissionId === s.id)
+                      .map((r) => (
+                        <li>
+                          {r.role}: {r.email ?? r.phone ?? r.name ?? '—'} ({r.status})
+                        </li>
+                      ))}
+                  </ul>
+                </td>
+                <td>
+                  <Time at={s.createdAt} />
+                </td>
+                <td>
+                  {s.sealedAt ? (
+                    <>
+                      <a href={`/api/submissions/${s.id}/documents/combined`} aria-label={`Download the signed PDF of submission ${s.id}`}>
+                        PDF
+                      </a>{' '}
+                      <a
+                        href={`/api/submissions/${s.id}/documents/combined?separate=true`}
+                        aria-label={`Download the signed documents of submission ${s.id} as a zip`}
+                      >
+                        Zip
+                      </a>
+                    </>
+                  ) : s.sealFailedAt ? (
+                    <span class="error">Sealing failed: {s.sealFailure}</span>
+                  ) : s.status === 'completed' ? (
+                    <span class="muted">Being sealed</span>
+                  ) : (
+                    <span class="muted">—</span>
+                  )}
+                </td>
+              </tr>
+            ))}
           </DataTable>
         )}
         <nav aria-label="Pages" class="actions">
-          {page.pagination.prev !== null ? <a href={`/submissions?${status ? `status=${status}&` : ''}before=${page.pagination.prev}`}>Newer</a> : null}
-          {page.pagination.next !== null ? <a href={`/submissions?${status ? `status=${status}&` : ''}after=${page.pagination.next}`}>Older</a> : null}
+          {page.pagination.prev !== null ? (
+            <a href={`/submissions?${status ? `status=${status}&` : ''}before=${page.pagination.prev}`}>Newer</a>
+          ) : null}
+          {page.pagination.next !== null ? (
+            <a href={`/submissions?${status ? `status=${status}&` : ''}after=${page.pagination.next}`}>Older</a>
+          ) : null}
         </nav>
       </section>
     ),

@@ -51,7 +51,9 @@ export async function templatesPage(c: Context<AppEnv>) {
             </select>
             <div class="check" style="display:flex;gap:8px;align-items:center;margin-top:8px">
               <input id="template-archived" type="checkbox" name="archived" value="true" checked={archived} />
-              <label for="template-archived" style="margin:0">Archived templates instead</label>
+              <label for="template-archived" style="margin:0">
+                Archived templates instead
+              </label>
             </div>
             <div class="actions">
               <button type="submit">Search</button>
@@ -69,25 +71,25 @@ export async function templatesPage(c: Context<AppEnv>) {
             <p>No templates match.</p>
           ) : (
             <DataTable label="Templates" columns={['Name', 'Folder', 'Version', 'Updated', 'Actions']}>
-                  {rows.map((t) => (
-              <tr>
-                <th scope="row">{canEdit ? <a href={`/templates/${t.publicId}/edit`}>{t.name}</a> : t.name}</th>
-                <td>
-                  <a href={link({ folder: t.folderName, page: undefined })}>{t.folderName}</a>
-                </td>
-                <td>{t.version}</td>
-                <td>
-                  <Time at={t.updatedAt} />
-                </td>
-                <td>
-                  {canEdit && !t.archivedAt ? (
-                    <a href={`/templates/${t.publicId}/send`} aria-label={`Send ${t.name}`}>
-                      Send
-                    </a>
-                  ) : null}
-                </td>
-              </tr>
-                  ))}
+              {rows.map((t) => (
+                <tr>
+                  <th scope="row">{canEdit ? <a href={`/templates/${t.publicId}/edit`}>{t.name}</a> : t.name}</th>
+                  <td>
+                    <a href={link({ folder: t.folderName, page: undefined })}>{t.folderName}</a>
+                  </td>
+                  <td>{t.version}</td>
+                  <td>
+                    <Time at={t.updatedAt} />
+                  </td>
+                  <td>
+                    {canEdit && !t.archivedAt ? (
+                      <a href={`/templates/${t.publicId}/send`} aria-label={`Send ${t.name}`}>
+                        Send
+                      </a>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
             </DataTable>
           )}
           {pages > 1 ? (

@@ -41,12 +41,13 @@ export async function touchLastUsed(db: Db, id: number, at: string, staleBefore:
   await db
     .update(accessTokens)
     .set({ lastUsedAt: at })
-    .where(
-      and(eq(accessTokens.id, id), or(isNull(accessTokens.lastUsedAt), lt(accessTokens.lastUsedAt, staleBefore))),
-    );
+    .where(and(eq(accessTokens.id, id), or(isNull(accessTokens.lastUsedAt), lt(accessTokens.lastUsedAt, staleBefore))));
 }
 
-export type NewAccessToken = Pick<AccessToken, 'accountId' | 'userId' | 'name' | 'tokenHash' | 'tokenPrefix' | 'scopes' | 'allowedIps' | 'expiresAt'>;
+export type NewAccessToken = Pick<
+  AccessToken,
+  'accountId' | 'userId' | 'name' | 'tokenHash' | 'tokenPrefix' | 'scopes' | 'allowedIps' | 'expiresAt'
+>;
 
 export function insertAccessTokenStatement(db: Db, values: NewAccessToken) {
   return db.insert(accessTokens).values(values).returning();
@@ -58,12 +59,7 @@ export async function insertAccessToken(db: Db, values: NewAccessToken): Promise
 }
 
 /** `userId` narrows to one user's tokens (non-admins see only their own). */
-export async function listAccessTokens(
-  db: Db,
-  accountId: number,
-  userId: number | null,
-  window: CursorWindow,
-): Promise<AccessToken[]> {
+export async function listAccessTokens(db: Db, accountId: number, userId: number | null, window: CursorWindow): Promise<AccessToken[]> {
   const { where, orderBy } = cursorConditions(accessTokens.id, window);
   return db
     .select()
@@ -73,21 +69,12 @@ export async function listAccessTokens(
     .limit(window.take);
 }
 
-export async function getAccessToken(
-  db: Db,
-  accountId: number,
-  id: number,
-  userId: number | null,
-): Promise<AccessToken | undefined> {
+export async function getAccessToken(db: Db, accountId: number, id: number, userId: number | null): Promise<AccessToken | undefined> {
   return db
     .select()
     .from(accessTokens)
     .where(
-      and(
-        eq(accessTokens.accountId, accountId),
-        eq(accessTokens.id, id),
-        userId === null ? undefined : eq(accessTokens.userId, userId),
-      ),
+      and(eq(accessTokens.accountId, accountId), eq(accessTokens.id, id), userId === null ? undefined : eq(accessTokens.userId, userId)),
     )
     .get();
 }

@@ -28,7 +28,13 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Control: marks the account as moving to `target`. Only when no move runs, or when the running move
  * goes to the same shard (a re-run resumes it); undefined otherwise.
  */
-export async function claimMove(control: Db, accountId: number, target: number, lease: string, expiresAt: string): Promise<Account | undefined> {
+export async function claimMove(
+  control: Db,
+  accountId: number,
+  target: number,
+  lease: string,
+  expiresAt: string,
+): Promise<Account | undefined> {
   const at = nowIso();
   const [row] = await control
     .update(accounts)
@@ -37,7 +43,10 @@ export async function claimMove(control: Db, accountId: number, target: number, 
       and(
         eq(accounts.id, accountId),
         // A new move, or the same move whose last worker's lease lapsed (it crashed or was cut off).
-        or(isNull(accounts.movingToShard), and(eq(accounts.movingToShard, target), or(isNull(accounts.moveLeaseExpiresAt), lt(accounts.moveLeaseExpiresAt, at)))),
+        or(
+          isNull(accounts.movingToShard),
+          and(eq(accounts.movingToShard, target), or(isNull(accounts.moveLeaseExpiresAt), lt(accounts.moveLeaseExpiresAt, at))),
+        ),
       ),
     )
     .returning();
@@ -79,7 +88,10 @@ export async function raiseSequences(db: Db, block: number): Promise<void> {
 }
 
 export async function fenceOf(db: Db, accountId: number): Promise<FenceReason | null> {
-  const row = await d1(db).prepare('SELECT reason FROM account_fences WHERE account_id = ?').bind(accountId).first<{ reason: FenceReason }>();
+  const row = await d1(db)
+    .prepare('SELECT reason FROM account_fences WHERE account_id = ?')
+    .bind(accountId)
+    .first<{ reason: FenceReason }>();
   return row?.reason ?? null;
 }
 
@@ -176,7 +188,9 @@ export async function deletePage(db: Db, table: TenantTable, accountId: number, 
   const results = await binding.batch([
     binding.prepare("UPDATE account_fences SET reason = 'lifted' WHERE account_id = ? AND reason = ?").bind(accountId, fenced),
     binding
-      .prepare(`DELETE FROM ${name} WHERE id ${inPage} AND EXISTS (SELECT 1 FROM account_fences WHERE account_id = ? AND reason = 'lifted')`)
+      .prepare(
+        `DELETE FROM ${name} WHERE id ${inPage} AND EXISTS (SELECT 1 FROM account_fences WHERE account_id = ? AND reason = 'lifted')`,
+      )
       .bind(accountId, MOVE_PAGE_ROWS, accountId),
     binding.prepare("UPDATE account_fences SET reason = ? WHERE account_id = ? AND reason = 'lifted'").bind(fenced, accountId),
   ]);

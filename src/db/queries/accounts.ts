@@ -7,7 +7,18 @@ import type { CursorWindow } from '../../lib/pagination';
 import { nowIso } from '../../lib/time';
 
 export type AccountChanges = Partial<
-  Pick<Account, 'name' | 'locale' | 'timezone' | 'mfaEnforced' | 'plan' | 'suspendedAt' | 'documentLinksEnabled' | 'documentLinkExpiryDays' | 'embedOrigins'>
+  Pick<
+    Account,
+    | 'name'
+    | 'locale'
+    | 'timezone'
+    | 'mfaEnforced'
+    | 'plan'
+    | 'suspendedAt'
+    | 'documentLinksEnabled'
+    | 'documentLinkExpiryDays'
+    | 'embedOrigins'
+  >
 >;
 
 export async function getAccount(db: Db, id: number): Promise<Account | undefined> {
@@ -74,7 +85,10 @@ export async function listAccounts(db: Db, filter: AccountFilter, window: Cursor
 }
 
 export async function setHasWebhooks(db: Db, id: number, hasWebhooks: boolean): Promise<void> {
-  await db.update(accounts).set({ hasWebhooks }).where(and(eq(accounts.id, id), sql`${accounts.hasWebhooks} <> ${hasWebhooks ? 1 : 0}`));
+  await db
+    .update(accounts)
+    .set({ hasWebhooks })
+    .where(and(eq(accounts.id, id), sql`${accounts.hasWebhooks} <> ${hasWebhooks ? 1 : 0}`));
 }
 
 /** How many accounts each shard holds (shards with none are absent). */

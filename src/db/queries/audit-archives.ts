@@ -39,7 +39,14 @@ export type NewAuditArchive = Omit<AuditArchive, 'id' | 'createdAt'>;
  * `firstId` (up to `lastId`) that the part must not reach: a live event of another month, or the start of
  * an archived part. Parts' id ranges never overlap (the reader relies on it).
  */
-export async function partBounds(db: Db, accountId: number, firstId: number, lastId: number, from: string, to: string): Promise<{ inside?: number; stopAt?: number }> {
+export async function partBounds(
+  db: Db,
+  accountId: number,
+  firstId: number,
+  lastId: number,
+  from: string,
+  to: string,
+): Promise<{ inside?: number; stopAt?: number }> {
   const [below, foreign, nextPart] = await db.batch([
     db
       .select({ firstId: auditArchives.firstId, lastId: auditArchives.lastId })
@@ -85,7 +92,11 @@ export async function partBounds(db: Db, accountId: number, firstId: number, las
 export async function recordArchivedPart(db: Db, part: NewAuditArchive, ids: readonly number[]): Promise<void> {
   const archived = and(eq(auditEvents.accountId, part.accountId), inList(auditEvents.id, ids));
   const stillInD1 = sql`(SELECT count(*) FROM ${auditEvents} WHERE ${archived}) = ${ids.length}`;
-  const overlapping = and(eq(auditArchives.accountId, part.accountId), lte(auditArchives.firstId, part.lastId), gte(auditArchives.lastId, part.firstId));
+  const overlapping = and(
+    eq(auditArchives.accountId, part.accountId),
+    lte(auditArchives.firstId, part.lastId),
+    gte(auditArchives.lastId, part.firstId),
+  );
   const noOverlap = sql`NOT EXISTS (SELECT 1 FROM ${auditArchives} WHERE ${overlapping})`;
   await db.batch([
     db.insert(auditArchives).values({ ...part, sha256: sql`CASE WHEN ${stillInD1} AND ${noOverlap} THEN ${part.sha256} END` }),

@@ -42,7 +42,13 @@ export function subscribeAccountStatement(
 ) {
   return db
     .update(accounts)
-    .set({ plan: paid.plan, stripeSubscriptionId: paid.subscriptionId, stripeCustomerId: paid.customerId, stripePlanEventCreated: planEventTime(created), updatedAt: nowIso() })
+    .set({
+      plan: paid.plan,
+      stripeSubscriptionId: paid.subscriptionId,
+      stripeCustomerId: paid.customerId,
+      stripePlanEventCreated: planEventTime(created),
+      updatedAt: nowIso(),
+    })
     .where(and(eq(accounts.id, accountId), newerThanLastPlanEvent(created)));
 }
 

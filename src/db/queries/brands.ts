@@ -18,12 +18,20 @@ export async function listBrands(db: Db, accountId: number, window: CursorWindow
 }
 
 export async function findBrand(db: Db, accountId: number, id: number): Promise<Brand | undefined> {
-  return db.select().from(brands).where(and(eq(brands.accountId, accountId), eq(brands.id, id))).get();
+  return db
+    .select()
+    .from(brands)
+    .where(and(eq(brands.accountId, accountId), eq(brands.id, id)))
+    .get();
 }
 
 /** Every brand of the account by name (id and name only): the choices a template editor offers. */
 export async function brandChoicesOf(db: Db, accountId: number): Promise<Pick<Brand, 'id' | 'name'>[]> {
-  return db.select({ id: brands.id, name: brands.name }).from(brands).where(eq(brands.accountId, accountId)).orderBy(asc(brands.name), asc(brands.id));
+  return db
+    .select({ id: brands.id, name: brands.name })
+    .from(brands)
+    .where(eq(brands.accountId, accountId))
+    .orderBy(asc(brands.name), asc(brands.id));
 }
 
 /** The branding of each of these brands of the account, by id (ids of no brand of the account are absent). */

@@ -7,7 +7,9 @@ import { customDomains, type CustomDomain, type CustomDomainStatus } from '../sc
 import type { CursorWindow } from '../../lib/pagination';
 
 export type NewCustomDomain = Pick<CustomDomain, 'accountId' | 'hostname' | 'websiteUrl' | 'branding' | 'verificationToken'>;
-export type CustomDomainChanges = Partial<Pick<CustomDomain, 'websiteUrl' | 'branding' | 'status' | 'cloudflareHostnameId' | 'certificateStatus' | 'verifiedAt'>>;
+export type CustomDomainChanges = Partial<
+  Pick<CustomDomain, 'websiteUrl' | 'branding' | 'status' | 'cloudflareHostnameId' | 'certificateStatus' | 'verifiedAt'>
+>;
 
 const mine = (accountId: number, id: number) => and(eq(customDomains.accountId, accountId), eq(customDomains.id, id));
 
@@ -27,8 +29,14 @@ export async function insertCustomDomain(db: Db, values: NewCustomDomain, isDefa
   }
   const [, , inserted] = await db.batch([
     clearLapsed,
-    db.update(customDomains).set({ isDefault: false }).where(and(eq(customDomains.accountId, values.accountId), eq(customDomains.isDefault, true))),
-    db.insert(customDomains).values({ ...values, isDefault: true }).returning(),
+    db
+      .update(customDomains)
+      .set({ isDefault: false })
+      .where(and(eq(customDomains.accountId, values.accountId), eq(customDomains.isDefault, true))),
+    db
+      .insert(customDomains)
+      .values({ ...values, isDefault: true })
+      .returning(),
   ]);
   return inserted[0];
 }
@@ -57,11 +65,21 @@ export async function accountDomainByHostname(db: Db, accountId: number, hostnam
  * The partial unique index refuses the update when another account proved the name first. Returns the
  * row (undefined when a concurrent verify or delete got there first) and the claims removed.
  */
-export async function proveDomainOwnership(db: Db, domain: Pick<CustomDomain, 'id' | 'accountId' | 'hostname'>, at: string): Promise<{ domain: CustomDomain | undefined; displaced: number }> {
+export async function proveDomainOwnership(
+  db: Db,
+  domain: Pick<CustomDomain, 'id' | 'accountId' | 'hostname'>,
+  at: string,
+): Promise<{ domain: CustomDomain | undefined; displaced: number }> {
   const [removed, updated] = await db.batch([
     db
       .delete(customDomains)
-      .where(and(eq(customDomains.hostname, domain.hostname), eq(customDomains.status, 'pending'), ne(customDomains.accountId, domain.accountId)))
+      .where(
+        and(
+          eq(customDomains.hostname, domain.hostname),
+          eq(customDomains.status, 'pending'),
+          ne(customDomains.accountId, domain.accountId),
+        ),
+      )
       .returning({ id: customDomains.id }),
     db
       .update(customDomains)
@@ -83,7 +101,15 @@ export async function deleteLapsedClaims(db: Db, lapsedBefore: string, limit: nu
   if (lapsed.length === 0) return [];
   const rows = await db
     .delete(customDomains)
-    .where(and(inList(customDomains.id, lapsed.map((row) => row.id)), lapsedClaim(lapsedBefore)))
+    .where(
+      and(
+        inList(
+          customDomains.id,
+          lapsed.map((row) => row.id),
+        ),
+        lapsedClaim(lapsedBefore),
+      ),
+    )
     .returning({ hostname: customDomains.hostname });
   return rows.map((row) => row.hostname);
 }
@@ -110,7 +136,9 @@ export async function customDomainByHostname(db: Db, hostname: string, lapsedBef
   return db
     .select()
     .from(customDomains)
-    .where(and(eq(customDomains.hostname, hostname), or(ne(customDomains.status, 'pending'), sql`${customDomains.createdAt} > ${lapsedBefore}`)))
+    .where(
+      and(eq(customDomains.hostname, hostname), or(ne(customDomains.status, 'pending'), sql`${customDomains.createdAt} > ${lapsedBefore}`)),
+    )
     .orderBy(sql`${customDomains.status} = 'pending'`)
     .limit(1)
     .get();
@@ -121,7 +149,12 @@ export type ActiveDomain = Pick<CustomDomain, 'id' | 'hostname' | 'isDefault' | 
 /** The account's active domains: the ones links may use, with the branding emails on them carry. */
 export async function activeDomainsOf(db: Db, accountId: number): Promise<ActiveDomain[]> {
   return db
-    .select({ id: customDomains.id, hostname: customDomains.hostname, isDefault: customDomains.isDefault, branding: customDomains.branding })
+    .select({
+      id: customDomains.id,
+      hostname: customDomains.hostname,
+      isDefault: customDomains.isDefault,
+      branding: customDomains.branding,
+    })
     .from(customDomains)
     .where(and(eq(customDomains.accountId, accountId), eq(customDomains.status, 'active')));
 }
@@ -157,7 +190,13 @@ export async function updateCustomDomain(
 }
 
 /** Records the Cloudflare hostname only if no other verify recorded one first; false when it lost. */
-export async function claimCloudflareHostname(db: Db, accountId: number, id: number, changes: CustomDomainChanges, at: string): Promise<CustomDomain | undefined> {
+export async function claimCloudflareHostname(
+  db: Db,
+  accountId: number,
+  id: number,
+  changes: CustomDomainChanges,
+  at: string,
+): Promise<CustomDomain | undefined> {
   const [row] = await db
     .update(customDomains)
     .set({ ...changes, updatedAt: at })
@@ -190,4 +229,3 @@ export async function domainsAwaitingCertificate(db: Db, limit: number): Promise
 export async function setCertificateStatus(db: Db, id: number, certificateStatus: string, at: string): Promise<void> {
   await db.update(customDomains).set({ certificateStatus, updatedAt: at }).where(eq(customDomains.id, id));
 }
-

@@ -31,7 +31,13 @@ const dispatchable = and(isNull(events.dispatchedAt), isNull(events.heldForSeal)
  * enabled endpoints of their accounts, read in one D1 batch, so both come from the same snapshot.
  */
 export async function undispatchedWithEndpoints(db: Db, limit: number): Promise<{ events: EventRow[]; endpoints: Webhook[] }> {
-  const oldest = db.select({ id: events.id, accountId: events.accountId }).from(events).where(dispatchable).orderBy(asc(events.id)).limit(limit).as('oldest');
+  const oldest = db
+    .select({ id: events.id, accountId: events.accountId })
+    .from(events)
+    .where(dispatchable)
+    .orderBy(asc(events.id))
+    .limit(limit)
+    .as('oldest');
   const [rows, endpoints] = await db.batch([
     db.select().from(events).where(dispatchable).orderBy(asc(events.id)).limit(limit),
     db

@@ -26,7 +26,13 @@ export async function claimAttempt(db: Db, id: number, transport: string, at: st
 }
 
 /** Marks a message sent; `redacted` replaces its stored text and html (a delivered secret is not kept). */
-export async function markSent(db: Db, id: number, providerId: string | null, at: string, redacted?: Pick<Message, 'text' | 'html'>): Promise<void> {
+export async function markSent(
+  db: Db,
+  id: number,
+  providerId: string | null,
+  at: string,
+  redacted?: Pick<Message, 'text' | 'html'>,
+): Promise<void> {
   await db
     .update(messages)
     .set({ status: 'sent', providerId, sentAt: at, error: null, ...redacted })
@@ -55,7 +61,13 @@ export async function reclaimStalled(db: Db, queuedBefore: string, claimedBefore
   const rows = await db
     .select({ id: messages.id })
     .from(messages)
-    .where(and(eq(messages.status, 'queued'), lt(sql`coalesce(${messages.claimedAt}, ${messages.createdAt})`, queuedBefore), notFenced(messages.accountId)))
+    .where(
+      and(
+        eq(messages.status, 'queued'),
+        lt(sql`coalesce(${messages.claimedAt}, ${messages.createdAt})`, queuedBefore),
+        notFenced(messages.accountId),
+      ),
+    )
     .orderBy(messages.id)
     .limit(limit);
   return rows.map((r) => r.id);
@@ -70,7 +82,12 @@ export async function listOutbox(db: Db, filters: OutboxFilters, limit: number):
     filters.kind ? eq(messages.kind, filters.kind) : undefined,
     filters.accountId ? eq(messages.accountId, filters.accountId) : undefined,
   ];
-  return db.select().from(messages).where(and(...conditions)).orderBy(desc(messages.id)).limit(limit);
+  return db
+    .select()
+    .from(messages)
+    .where(and(...conditions))
+    .orderBy(desc(messages.id))
+    .limit(limit);
 }
 
 /** A message about a submitter written in the same batch as the submitter itself (found by slugs). */
@@ -98,6 +115,9 @@ export async function pruneFinishedMessages(db: Db, before: string, limit: numbe
     .orderBy(asc(messages.createdAt))
     .limit(limit)
     .as('doomed');
-  const deleted = await db.delete(messages).where(sql`${messages.id} IN (SELECT ${doomed.id} FROM ${doomed})`).returning({ id: messages.id });
+  const deleted = await db
+    .delete(messages)
+    .where(sql`${messages.id} IN (SELECT ${doomed.id} FROM ${doomed})`)
+    .returning({ id: messages.id });
   return deleted.length;
 }

@@ -7,7 +7,11 @@ import { nowIso } from '../../lib/time';
 
 /** Stores a pending (unconfirmed) secret unless the user already has one; returns the one that holds. */
 export async function storePendingMfaSecret(db: Db, userId: number, sealedSecret: string): Promise<string | null> {
-  await db.update(users).set({ mfaSecret: sealedSecret }).where(and(eq(users.id, userId), isNull(users.mfaSecret), isNull(users.mfaEnabledAt))).run();
+  await db
+    .update(users)
+    .set({ mfaSecret: sealedSecret })
+    .where(and(eq(users.id, userId), isNull(users.mfaSecret), isNull(users.mfaEnabledAt)))
+    .run();
   const row = await db.select({ mfaSecret: users.mfaSecret }).from(users).where(eq(users.id, userId)).get();
   return row?.mfaSecret ?? null;
 }
@@ -38,7 +42,11 @@ export async function claimBackupCode(db: Db, userId: number, codeHash: string):
 }
 
 export async function unusedBackupCodeCount(db: Db, userId: number): Promise<number> {
-  const rows = await db.select({ id: mfaBackupCodes.id }).from(mfaBackupCodes).where(and(eq(mfaBackupCodes.userId, userId), isNull(mfaBackupCodes.usedAt))).all();
+  const rows = await db
+    .select({ id: mfaBackupCodes.id })
+    .from(mfaBackupCodes)
+    .where(and(eq(mfaBackupCodes.userId, userId), isNull(mfaBackupCodes.usedAt)))
+    .all();
   return rows.length;
 }
 

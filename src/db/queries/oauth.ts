@@ -17,7 +17,10 @@ import {
   type User,
 } from '../schema';
 
-export type NewOAuthClient = Pick<OAuthClient, 'clientId' | 'secretHash' | 'name' | 'redirectUris' | 'tokenEndpointAuthMethod' | 'accountId' | 'createdByUserId'>;
+export type NewOAuthClient = Pick<
+  OAuthClient,
+  'clientId' | 'secretHash' | 'name' | 'redirectUris' | 'tokenEndpointAuthMethod' | 'accountId' | 'createdByUserId'
+>;
 
 export async function insertOAuthClient(db: Db, values: NewOAuthClient): Promise<OAuthClient> {
   return db.insert(oauthClients).values(values).returning().get();
@@ -56,14 +59,22 @@ export async function deleteAccountOAuthClient(db: Db, accountId: number, id: nu
         and(
           eq(oauthGrants.clientId, id),
           isNull(oauthGrants.revokedAt),
-          exists(db.select({ one: sql`1` }).from(oauthClients).where(and(eq(oauthClients.id, id), eq(oauthClients.accountId, accountId)))),
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(oauthClients)
+              .where(and(eq(oauthClients.id, id), eq(oauthClients.accountId, accountId))),
+          ),
         ),
       ),
   ]);
   return deleted.length > 0;
 }
 
-export async function insertOAuthGrant(db: Db, values: Pick<OAuthGrant, 'clientId' | 'userId' | 'accountId' | 'scopes' | 'audiences'>): Promise<OAuthGrant> {
+export async function insertOAuthGrant(
+  db: Db,
+  values: Pick<OAuthGrant, 'clientId' | 'userId' | 'accountId' | 'scopes' | 'audiences'>,
+): Promise<OAuthGrant> {
   return db.insert(oauthGrants).values(values).returning().get();
 }
 
@@ -75,7 +86,10 @@ export async function insertOAuthCode(
 }
 
 /** A code with when its grant was revoked (null while live) and the grant's audiences. */
-export async function findOAuthCode(db: Db, codeHash: string): Promise<(OAuthCode & { grantRevokedAt: string | null; grantAudiences: string[] }) | undefined> {
+export async function findOAuthCode(
+  db: Db,
+  codeHash: string,
+): Promise<(OAuthCode & { grantRevokedAt: string | null; grantAudiences: string[] }) | undefined> {
   const row = await db
     .select({ code: oauthCodes, grantRevokedAt: oauthGrants.revokedAt, grantAudiences: oauthGrants.audiences })
     .from(oauthCodes)
@@ -124,7 +138,11 @@ export async function revokeUserOAuthGrant(db: Db, userId: number, grantId: numb
 }
 
 /** The access token serves `audiences`; the refresh token keeps the grant's, so a later refresh may ask for any of them. */
-export type IssuedTokenRows = { access: { hash: string; expiresAt: string; audiences: string[] }; refresh: { hash: string; audiences: string[] }; scopes: string[] };
+export type IssuedTokenRows = {
+  access: { hash: string; expiresAt: string; audiences: string[] };
+  refresh: { hash: string; audiences: string[] };
+  scopes: string[];
+};
 
 /**
  * Stores an access and a refresh token for a grant, and marks the grant issued, in one batch; the grant
@@ -133,7 +151,14 @@ export type IssuedTokenRows = { access: { hash: string; expiresAt: string; audie
 export async function insertOAuthTokens(db: Db, grantId: number, tokens: IssuedTokenRows, at: string): Promise<void> {
   await db.batch([
     db.insert(oauthTokens).values([
-      { tokenHash: tokens.access.hash, kind: 'access', grantId, scopes: tokens.scopes, audiences: tokens.access.audiences, expiresAt: tokens.access.expiresAt },
+      {
+        tokenHash: tokens.access.hash,
+        kind: 'access',
+        grantId,
+        scopes: tokens.scopes,
+        audiences: tokens.access.audiences,
+        expiresAt: tokens.access.expiresAt,
+      },
       { tokenHash: tokens.refresh.hash, kind: 'refresh', grantId, scopes: tokens.scopes, audiences: tokens.refresh.audiences },
     ]),
     db
@@ -186,7 +211,10 @@ export type AuthorizedApp = { grant: OAuthGrant; client: Pick<OAuthClient, 'name
 /** The user's live grants whose code was exchanged: the apps acting for them. */
 export async function listUserOAuthGrants(db: Db, userId: number): Promise<AuthorizedApp[]> {
   return db
-    .select({ grant: oauthGrants, client: { name: oauthClients.name, clientId: oauthClients.clientId, redirectUris: oauthClients.redirectUris } })
+    .select({
+      grant: oauthGrants,
+      client: { name: oauthClients.name, clientId: oauthClients.clientId, redirectUris: oauthClients.redirectUris },
+    })
     .from(oauthGrants)
     .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
     .where(and(eq(oauthGrants.userId, userId), isNull(oauthGrants.revokedAt), isNotNull(oauthGrants.issuedAt)))

@@ -12,7 +12,11 @@ export function insertPasswordTokenStatement(db: Db, values: NewPasswordToken) {
 }
 
 /** The unused token stored under a link's hash that has not expired at `at`, with its user. */
-export async function findUnusedPasswordToken(db: Db, tokenHash: string, at: string): Promise<{ token: PasswordToken; user: User } | undefined> {
+export async function findUnusedPasswordToken(
+  db: Db,
+  tokenHash: string,
+  at: string,
+): Promise<{ token: PasswordToken; user: User } | undefined> {
   return db
     .select({ token: passwordTokens, user: users })
     .from(passwordTokens)
@@ -56,5 +60,13 @@ export async function deleteSpentPasswordTokenRows(db: Db, at: string, limit: nu
     .where(or(isNotNull(passwordTokens.usedAt), lt(passwordTokens.expiresAt, at)))
     .limit(limit);
   if (spent.length === 0) return;
-  await db.delete(passwordTokens).where(inList(passwordTokens.id, spent.map((row) => row.id))).run();
+  await db
+    .delete(passwordTokens)
+    .where(
+      inList(
+        passwordTokens.id,
+        spent.map((row) => row.id),
+      ),
+    )
+    .run();
 }

@@ -4,7 +4,13 @@
 import { and, asc, eq, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Db } from '../client';
 import { notFenced } from '../fences';
-import { paymentSubscriptionInvoices, paymentSubscriptions, submitters, type PaymentSubscription, type PaymentSubscriptionStatus } from '../schema';
+import {
+  paymentSubscriptionInvoices,
+  paymentSubscriptions,
+  submitters,
+  type PaymentSubscription,
+  type PaymentSubscriptionStatus,
+} from '../schema';
 import { nowIso } from '../../lib/time';
 import { inList } from '../bound-parameters';
 
@@ -25,7 +31,11 @@ export async function insertPaymentSubscription(db: Db, row: NewPaymentSubscript
 }
 
 export async function getPaymentSubscription(db: Db, accountId: number, id: number): Promise<PaymentSubscription | undefined> {
-  return db.select().from(paymentSubscriptions).where(and(eq(paymentSubscriptions.accountId, accountId), eq(paymentSubscriptions.id, id))).get();
+  return db
+    .select()
+    .from(paymentSubscriptions)
+    .where(and(eq(paymentSubscriptions.accountId, accountId), eq(paymentSubscriptions.id, id)))
+    .get();
 }
 
 export async function paymentSubscriptionOfSubmission(db: Db, submissionId: number): Promise<PaymentSubscription | undefined> {
@@ -54,11 +64,23 @@ export async function paymentSubscriptionsDueToStart(db: Db, at: string, limit: 
 }
 
 /** scheduled → Stripe's status, with its ids: guarded, so two runs starting it at once record it once. */
-export function markStartedStatement(db: Db, id: number, started: { status: PaymentSubscriptionStatus; customerId: string; subscriptionId: string }) {
+export function markStartedStatement(
+  db: Db,
+  id: number,
+  started: { status: PaymentSubscriptionStatus; customerId: string; subscriptionId: string },
+) {
   const at = nowIso();
   return db
     .update(paymentSubscriptions)
-    .set({ status: started.status, stripeCustomerId: started.customerId, stripeSubscriptionId: started.subscriptionId, lastError: null, nextAttemptAt: null, startedAt: at, updatedAt: at })
+    .set({
+      status: started.status,
+      stripeCustomerId: started.customerId,
+      stripeSubscriptionId: started.subscriptionId,
+      lastError: null,
+      nextAttemptAt: null,
+      startedAt: at,
+      updatedAt: at,
+    })
     .where(and(eq(paymentSubscriptions.id, id), eq(paymentSubscriptions.status, 'scheduled')));
 }
 
@@ -66,7 +88,13 @@ export function markStartedStatement(db: Db, id: number, started: { status: Paym
 export function recordStartFailureStatement(db: Db, id: number, attempts: number, error: string, nextAttemptAt: string | null) {
   return db
     .update(paymentSubscriptions)
-    .set({ startAttempts: attempts, lastError: error.slice(0, 500), nextAttemptAt, ...(nextAttemptAt === null ? { status: 'failed' as const } : {}), updatedAt: nowIso() })
+    .set({
+      startAttempts: attempts,
+      lastError: error.slice(0, 500),
+      nextAttemptAt,
+      ...(nextAttemptAt === null ? { status: 'failed' as const } : {}),
+      updatedAt: nowIso(),
+    })
     .where(and(eq(paymentSubscriptions.id, id), eq(paymentSubscriptions.status, 'scheduled')));
 }
 
@@ -87,6 +115,9 @@ export function setStatusStatement(db: Db, accountId: number, id: number, status
 }
 
 /** Records an invoice's outcome; inserts nothing (changes() = 0, for ChangeSet.guarded) when it was recorded before. */
-export function recordInvoiceStatement(db: Db, row: { accountId: number; paymentSubscriptionId: number; stripeInvoiceId: string; outcome: 'paid' | 'failed' }) {
+export function recordInvoiceStatement(
+  db: Db,
+  row: { accountId: number; paymentSubscriptionId: number; stripeInvoiceId: string; outcome: 'paid' | 'failed' },
+) {
   return db.insert(paymentSubscriptionInvoices).values(row).onConflictDoNothing();
 }

@@ -11,7 +11,11 @@ export async function paymentsOfSubmitter(db: Db, submitterId: number): Promise<
 }
 
 export async function getPayment(db: Db, accountId: number, id: number): Promise<Payment | undefined> {
-  return db.select().from(payments).where(and(eq(payments.accountId, accountId), eq(payments.id, id))).get();
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.accountId, accountId), eq(payments.id, id)))
+    .get();
 }
 
 /**
@@ -28,7 +32,11 @@ export async function preparePayment(
     .insert(payments)
     .values({ ...row, status: 'pending', createdAt: at, updatedAt: at })
     .onConflictDoNothing({ target: [payments.submitterId, payments.fieldUuid] });
-  const stored = await db.select().from(payments).where(and(eq(payments.submitterId, row.submitterId), eq(payments.fieldUuid, row.fieldUuid))).get();
+  const stored = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.submitterId, row.submitterId), eq(payments.fieldUuid, row.fieldUuid)))
+    .get();
   return stored!;
 }
 
@@ -55,7 +63,12 @@ export function checkoutStartedStatement(db: Db, id: number, charge: Charge & { 
       paidAt: null,
       updatedAt: nowIso(),
     })
-    .where(and(eq(payments.id, id), not(and(eq(payments.status, 'paid'), eq(payments.amount, charge.amount), eq(payments.currency, charge.currency))!)));
+    .where(
+      and(
+        eq(payments.id, id),
+        not(and(eq(payments.status, 'paid'), eq(payments.amount, charge.amount), eq(payments.currency, charge.currency))!),
+      ),
+    );
 }
 
 /**
@@ -84,8 +97,17 @@ export function markPaidStatement(db: Db, accountId: number, id: number, charged
  * pending → failed: a guarded statement. A paid payment stays paid, and a failure counts only for the
  * checkout prepared last — its session, or (a PaymentIntent names no session) its amount and currency.
  */
-export function markFailedStatement(db: Db, accountId: number, id: number, message: string, about: { sessionId: string } | { amount: number; currency: string }) {
-  const matches = 'sessionId' in about ? eq(payments.checkoutSessionId, about.sessionId) : and(eq(payments.amount, about.amount), eq(payments.currency, about.currency));
+export function markFailedStatement(
+  db: Db,
+  accountId: number,
+  id: number,
+  message: string,
+  about: { sessionId: string } | { amount: number; currency: string },
+) {
+  const matches =
+    'sessionId' in about
+      ? eq(payments.checkoutSessionId, about.sessionId)
+      : and(eq(payments.amount, about.amount), eq(payments.currency, about.currency));
   return db
     .update(payments)
     .set({ status: 'failed', failureMessage: message.slice(0, 500), updatedAt: nowIso() })
@@ -94,5 +116,10 @@ export function markFailedStatement(db: Db, accountId: number, id: number, messa
 
 /** The paid payments of a submission, for the sealed document and its audit trail. */
 export async function paidPaymentsOfSubmission(db: Db, submissionId: number): Promise<Payment[]> {
-  return db.select().from(payments).where(and(eq(payments.submissionId, submissionId), eq(payments.status, 'paid'))).orderBy(payments.id).all();
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.submissionId, submissionId), eq(payments.status, 'paid')))
+    .orderBy(payments.id)
+    .all();
 }

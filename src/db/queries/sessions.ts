@@ -4,14 +4,20 @@ import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { accounts, sessions, users, type Account, type Session, type User } from '../schema/index';
 
-export type NewSession = Pick<Session, 'tokenHash' | 'accountId' | 'userId' | 'stage' | 'csrfToken' | 'ip' | 'userAgent' | 'createdAt' | 'lastSeenAt' | 'expiresAt'>;
+export type NewSession = Pick<
+  Session,
+  'tokenHash' | 'accountId' | 'userId' | 'stage' | 'csrfToken' | 'ip' | 'userAgent' | 'createdAt' | 'lastSeenAt' | 'expiresAt'
+>;
 
 export async function insertSession(db: Db, values: NewSession): Promise<Session> {
   return db.insert(sessions).values(values).returning().get();
 }
 
 /** The session stored under a cookie's hash, with its user and account. */
-export async function findSessionByTokenHash(db: Db, tokenHash: string): Promise<{ session: Session; user: User; account: Account } | undefined> {
+export async function findSessionByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<{ session: Session; user: User; account: Account } | undefined> {
   return db
     .select({ session: sessions, user: users, account: accounts })
     .from(sessions)
@@ -58,7 +64,15 @@ export async function deleteStaleSessionRows(db: Db, idleBefore: string, expired
     .where(or(lt(sessions.lastSeenAt, idleBefore), lt(sessions.expiresAt, expiredBefore)))
     .limit(limit);
   if (stale.length === 0) return;
-  await db.delete(sessions).where(inList(sessions.id, stale.map((row) => row.id))).run();
+  await db
+    .delete(sessions)
+    .where(
+      inList(
+        sessions.id,
+        stale.map((row) => row.id),
+      ),
+    )
+    .run();
 }
 
 /** Ends every session of a user but `keepSessionId` (the one changing its own password), for a batch. */

@@ -21,7 +21,12 @@ function usageFilter(accountId: number, month: string | undefined): SQL {
   return month ? and(eq(signatureUsage.accountId, accountId), eq(signatureUsage.month, month))! : eq(signatureUsage.accountId, accountId);
 }
 
-export async function listSignatureUsage(db: Db, accountId: number, month: string | undefined, window: CursorWindow): Promise<SignatureUsage[]> {
+export async function listSignatureUsage(
+  db: Db,
+  accountId: number,
+  month: string | undefined,
+  window: CursorWindow,
+): Promise<SignatureUsage[]> {
   const { where, orderBy } = cursorConditions(signatureUsage.id, window);
   return db
     .select()
@@ -36,7 +41,11 @@ export type UsageTotal = { level: SignatureLevel; count: number; costCents: numb
 /** Count and cost per level over every row the filter selects (not only one page). */
 export async function signatureUsageTotals(db: Db, accountId: number, month: string | undefined): Promise<UsageTotal[]> {
   return db
-    .select({ level: signatureUsage.level, count: sql<number>`count(*)`, costCents: sql<number>`coalesce(sum(${signatureUsage.costCents}), 0)` })
+    .select({
+      level: signatureUsage.level,
+      count: sql<number>`count(*)`,
+      costCents: sql<number>`coalesce(sum(${signatureUsage.costCents}), 0)`,
+    })
     .from(signatureUsage)
     .where(usageFilter(accountId, month))
     .groupBy(signatureUsage.level);

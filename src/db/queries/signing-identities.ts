@@ -29,7 +29,11 @@ export async function insertGeneratedIdentity(db: Db, values: NewSigningIdentity
  * Swaps a generated identity for a new one, only while it is still the row read (two runs racing replace
  * it once; the loser reads the winner's).
  */
-export async function replaceGeneratedIdentity(db: Db, current: Pick<SigningIdentityRow, 'id' | 'sha256Fingerprint'>, values: NewSigningIdentity): Promise<void> {
+export async function replaceGeneratedIdentity(
+  db: Db,
+  current: Pick<SigningIdentityRow, 'id' | 'sha256Fingerprint'>,
+  values: NewSigningIdentity,
+): Promise<void> {
   const { accountId: _account, source: _source, ...changes } = values;
   await db
     .update(signingIdentities)
@@ -43,7 +47,10 @@ export async function upsertUploadedIdentity(db: Db, values: NewSigningIdentity)
   const [row] = await db
     .insert(signingIdentities)
     .values(values)
-    .onConflictDoUpdate({ target: [signingIdentities.accountId, signingIdentities.source], set: { ...changes, createdAt: new Date().toISOString() } })
+    .onConflictDoUpdate({
+      target: [signingIdentities.accountId, signingIdentities.source],
+      set: { ...changes, createdAt: new Date().toISOString() },
+    })
     .returning();
   return row;
 }

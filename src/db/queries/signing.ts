@@ -18,7 +18,12 @@ export async function latestVerification(db: Db, submitterId: number): Promise<S
  * statement (INSERT … SELECT … WHERE count < limit), so concurrent requests cannot all slip under the
  * limit. Put it in a ChangeSet with `guarded`: no row inserted fails the whole batch.
  */
-export function insertVerificationWithinLimitStatement(db: Db, row: { accountId: number; submitterId: number; codeHash: string; expiresAt: string; createdAt: string }, since: string, limit: number) {
+export function insertVerificationWithinLimitStatement(
+  db: Db,
+  row: { accountId: number; submitterId: number; codeHash: string; expiresAt: string; createdAt: string },
+  since: string,
+  limit: number,
+) {
   // insert().select(sql) lists every column of the table, in its order.
   return db.insert(signingVerifications).select(sql`
     SELECT NULL, ${row.accountId}, ${row.submitterId}, ${row.codeHash}, ${row.expiresAt}, 0, NULL, NULL, ${row.createdAt}

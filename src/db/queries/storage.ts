@@ -50,7 +50,14 @@ export async function findAbandonedUploads(db: Db, before: string, limit: number
     .select({ id: signingUploads.id, r2Key: signingUploads.r2Key })
     .from(signingUploads)
     .innerJoin(submitters, eq(submitters.id, signingUploads.submitterId))
-    .where(and(isNull(signingUploads.keptAt), lt(signingUploads.createdAt, before), notFenced(signingUploads.accountId), sql`(${submitters.status} IN ('declined', 'expired') OR NOT ${referenced})`))
+    .where(
+      and(
+        isNull(signingUploads.keptAt),
+        lt(signingUploads.createdAt, before),
+        notFenced(signingUploads.accountId),
+        sql`(${submitters.status} IN ('declined', 'expired') OR NOT ${referenced})`,
+      ),
+    )
     .orderBy(asc(signingUploads.createdAt))
     .limit(limit);
 }
@@ -64,11 +71,23 @@ export async function markKeptUploads(db: Db, before: string, at: string, limit:
     .select({ id: signingUploads.id })
     .from(signingUploads)
     .innerJoin(submitters, eq(submitters.id, signingUploads.submitterId))
-    .where(and(isNull(signingUploads.keptAt), lt(signingUploads.createdAt, before), notFenced(signingUploads.accountId), eq(submitters.status, 'completed'), referenced))
+    .where(
+      and(
+        isNull(signingUploads.keptAt),
+        lt(signingUploads.createdAt, before),
+        notFenced(signingUploads.accountId),
+        eq(submitters.status, 'completed'),
+        referenced,
+      ),
+    )
     .orderBy(asc(signingUploads.createdAt))
     .limit(limit)
     .as('settled');
-  const marked = await db.update(signingUploads).set({ keptAt: at }).where(sql`${signingUploads.id} IN (SELECT ${settled.id} FROM ${settled})`).returning({ id: signingUploads.id });
+  const marked = await db
+    .update(signingUploads)
+    .set({ keptAt: at })
+    .where(sql`${signingUploads.id} IN (SELECT ${settled.id} FROM ${settled})`)
+    .returning({ id: signingUploads.id });
   return marked.length;
 }
 

@@ -6,7 +6,11 @@ import type { Db } from '../client';
 import { submissionDocuments, submissions, type NewSubmissionDocument, type Submission, type SubmissionDocument } from '../schema';
 
 export async function listSealedDocuments(db: Db, submissionId: number): Promise<SubmissionDocument[]> {
-  return db.select().from(submissionDocuments).where(eq(submissionDocuments.submissionId, submissionId)).orderBy(asc(submissionDocuments.id));
+  return db
+    .select()
+    .from(submissionDocuments)
+    .where(eq(submissionDocuments.submissionId, submissionId))
+    .orderBy(asc(submissionDocuments.id));
 }
 
 /**
@@ -42,7 +46,14 @@ export async function resetSealing(db: Db, accountId: number, submissionId: numb
   const row = await db
     .update(submissions)
     .set({ sealFailedAt: null, sealFailure: null, sealSweeps: 0, sealSweptAt: null })
-    .where(and(eq(submissions.id, submissionId), eq(submissions.accountId, accountId), isNull(submissions.sealedAt), isNotNull(submissions.completedAt)))
+    .where(
+      and(
+        eq(submissions.id, submissionId),
+        eq(submissions.accountId, accountId),
+        isNull(submissions.sealedAt),
+        isNotNull(submissions.completedAt),
+      ),
+    )
     .returning({ id: submissions.id })
     .get();
   return Boolean(row);
@@ -63,7 +74,14 @@ export async function isSealedByAccount(db: Db, accountId: number, sha256: strin
  * swept, or last swept longer ago than the backoff for their sweep count; at most `limit`, least
  * recently swept first so that no submission starves another. Past `maxSweeps` a submission is left.
  */
-export async function listUnsealedCompleted(db: Db, before: string, now: number, limit: number, maxSweeps: number, backoffMs: (sweeps: number) => number): Promise<Pick<Submission, 'id' | 'sealSweeps'>[]> {
+export async function listUnsealedCompleted(
+  db: Db,
+  before: string,
+  now: number,
+  limit: number,
+  maxSweeps: number,
+  backoffMs: (sweeps: number) => number,
+): Promise<Pick<Submission, 'id' | 'sealSweeps'>[]> {
   const candidates = await db
     .select({ id: submissions.id, sealSweeps: submissions.sealSweeps, sealSweptAt: submissions.sealSweptAt })
     .from(submissions)

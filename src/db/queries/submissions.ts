@@ -38,18 +38,30 @@ const INTEGER_ID = /^\d{1,15}$/;
 export async function findSubmission(db: Db, accountId: number, ref: string | number): Promise<Submission | undefined> {
   const text = String(ref);
   const condition = INTEGER_ID.test(text) ? eq(submissions.id, Number(text)) : eq(submissions.slug, text);
-  return db.select().from(submissions).where(and(eq(submissions.accountId, accountId), condition)).get();
+  return db
+    .select()
+    .from(submissions)
+    .where(and(eq(submissions.accountId, accountId), condition))
+    .get();
 }
 
 export async function findSubmitter(db: Db, accountId: number, ref: string | number): Promise<Submitter | undefined> {
   const text = String(ref);
   const condition = INTEGER_ID.test(text) ? eq(submitters.id, Number(text)) : eq(submitters.slug, text);
-  return db.select().from(submitters).where(and(eq(submitters.accountId, accountId), condition)).get();
+  return db
+    .select()
+    .from(submitters)
+    .where(and(eq(submitters.accountId, accountId), condition))
+    .get();
 }
 
 /** A submitter by its signing slug, whatever the account: the signing page's entry point. */
 export async function findSubmitterBySlug(db: Db, accountId: number, slug: string): Promise<Submitter | undefined> {
-  return db.select().from(submitters).where(and(eq(submitters.slug, slug), eq(submitters.accountId, accountId))).get();
+  return db
+    .select()
+    .from(submitters)
+    .where(and(eq(submitters.slug, slug), eq(submitters.accountId, accountId)))
+    .get();
 }
 
 export async function findSubmissionById(db: Db, id: number): Promise<Submission | undefined> {
@@ -114,7 +126,13 @@ export async function countSubmitterTrail(db: Db, submissionId: number, submitte
   const row = await db
     .select({ n: sql<number>`count(*)` })
     .from(submissionEvents)
-    .where(and(eq(submissionEvents.submissionId, submissionId), eq(submissionEvents.submitterId, submitterId), eq(submissionEvents.action, action)))
+    .where(
+      and(
+        eq(submissionEvents.submissionId, submissionId),
+        eq(submissionEvents.submitterId, submitterId),
+        eq(submissionEvents.action, action),
+      ),
+    )
     .get();
   return row?.n ?? 0;
 }
@@ -163,7 +181,9 @@ function trailValues({ ref, submitterRef, row }: TrailRef) {
 const ROWS_PER_INSERT = 10;
 
 function inChunks<T>(rows: T[]): T[][] {
-  return Array.from({ length: Math.ceil(rows.length / ROWS_PER_INSERT) }, (_, i) => rows.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT));
+  return Array.from({ length: Math.ceil(rows.length / ROWS_PER_INSERT) }, (_, i) =>
+    rows.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT),
+  );
 }
 
 /** insertSubmissionEventStatement for many rows, in order (ids follow it); every row must give `at`. */
@@ -307,7 +327,12 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export async function listSubmissionsPage(db: Db, accountId: number, filters: SubmissionFilters, window: CursorWindow): Promise<Submission[]> {
+export async function listSubmissionsPage(
+  db: Db,
+  accountId: number,
+  filters: SubmissionFilters,
+  window: CursorWindow,
+): Promise<Submission[]> {
   const { where, orderBy } = cursorConditions(submissions.id, window);
   const like = filters.q ? `%${escapeLike(filters.q)}%` : undefined;
   const conditions: (SQL | undefined)[] = [
@@ -329,7 +354,12 @@ export async function listSubmissionsPage(db: Db, accountId: number, filters: Su
       : undefined,
     ...where,
   ];
-  return db.select().from(submissions).where(and(...conditions)).orderBy(orderBy).limit(window.take);
+  return db
+    .select()
+    .from(submissions)
+    .where(and(...conditions))
+    .orderBy(orderBy)
+    .limit(window.take);
 }
 
 export type SubmitterFilters = {
@@ -350,11 +380,20 @@ export async function listSubmittersPage(db: Db, accountId: number, filters: Sub
     filters.completedAfter !== undefined ? gte(submitters.completedAt, filters.completedAfter) : undefined,
     filters.completedBefore !== undefined ? lte(submitters.completedAt, filters.completedBefore) : undefined,
     like !== undefined
-      ? or(sql`${submitters.name} LIKE ${like} ESCAPE '\\'`, sql`${submitters.email} LIKE ${like} ESCAPE '\\'`, sql`${submitters.phone} LIKE ${like} ESCAPE '\\'`)
+      ? or(
+          sql`${submitters.name} LIKE ${like} ESCAPE '\\'`,
+          sql`${submitters.email} LIKE ${like} ESCAPE '\\'`,
+          sql`${submitters.phone} LIKE ${like} ESCAPE '\\'`,
+        )
       : undefined,
     ...where,
   ];
-  return db.select().from(submitters).where(and(...conditions)).orderBy(orderBy).limit(window.take);
+  return db
+    .select()
+    .from(submitters)
+    .where(and(...conditions))
+    .orderBy(orderBy)
+    .limit(window.take);
 }
 
 /** `SELECT count(*)` of the account's submissions since `since`, unexecuted: the monthly plan limit's count. */
@@ -376,7 +415,14 @@ export async function listDueSubmissions(db: Db, nowIso: string, limit: number):
   return db
     .select()
     .from(submissions)
-    .where(and(eq(submissions.status, 'pending'), isNotNull(submissions.expireAt), lte(submissions.expireAt, nowIso), notFenced(submissions.accountId)))
+    .where(
+      and(
+        eq(submissions.status, 'pending'),
+        isNotNull(submissions.expireAt),
+        lte(submissions.expireAt, nowIso),
+        notFenced(submissions.accountId),
+      ),
+    )
     .orderBy(asc(submissions.expireAt))
     .limit(limit);
 }
@@ -389,20 +435,33 @@ export async function templateHasSubmissions(db: Db, templateId: number): Promis
 
 export async function deleteSubmissionRows(db: Db, submissionId: number) {
   return db.batch([
-    db.delete(signingVerifications).where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${submissionId})`),
+    db
+      .delete(signingVerifications)
+      .where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${submissionId})`),
     db.delete(submissionDocuments).where(eq(submissionDocuments.submissionId, submissionId)),
     deleteSubmissionUploadsStatement(db, submissionId),
     db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
     // Payment rows reference their submitter; Stripe keeps its own record of the payment.
-    db.delete(payments).where(eq(payments.submissionId, submissionId)),
+    db
+      .delete(payments)
+      .where(eq(payments.submissionId, submissionId)),
     // A recurring payment already started keeps running in Stripe (docs/payments.md › Recurring payments).
-    db.delete(paymentSubscriptionInvoices).where(sql`${paymentSubscriptionInvoices.paymentSubscriptionId} IN (SELECT id FROM payment_subscriptions WHERE submission_id = ${submissionId})`),
+    db
+      .delete(paymentSubscriptionInvoices)
+      .where(
+        sql`${paymentSubscriptionInvoices.paymentSubscriptionId} IN (SELECT id FROM payment_subscriptions WHERE submission_id = ${submissionId})`,
+      ),
     db.delete(paymentSubscriptions).where(eq(paymentSubscriptions.submissionId, submissionId)),
     // Usage is a billing record: the signature was made, so its row stays, detached from the deleted rows.
-    db.update(signatureUsage).set({ submissionId: null, submitterId: null }).where(eq(signatureUsage.submissionId, submissionId)),
+    db
+      .update(signatureUsage)
+      .set({ submissionId: null, submitterId: null })
+      .where(eq(signatureUsage.submissionId, submissionId)),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     // Events still waiting for this submission's seal link to documents that will never exist.
-    db.delete(events).where(eq(events.heldForSeal, submissionId)),
+    db
+      .delete(events)
+      .where(eq(events.heldForSeal, submissionId)),
     db.delete(submissions).where(eq(submissions.id, submissionId)),
   ]);
 }
@@ -411,9 +470,15 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
 export async function readSubmissionSources(
   db: Db,
   list: Pick<Submission, 'templateId' | 'templateVersion' | 'documentIds'>[],
-): Promise<{ versions: { templateId: number; version: number; snapshot: TemplateSnapshot }[]; publicIds: Map<number, string>; documents: Map<number, TemplateDocument> }> {
+): Promise<{
+  versions: { templateId: number; version: number; snapshot: TemplateSnapshot }[];
+  publicIds: Map<number, string>;
+  documents: Map<number, TemplateDocument>;
+}> {
   if (list.length === 0) return { versions: [], publicIds: new Map(), documents: new Map() };
-  const pairs = [...new Map(list.map((s) => [`${s.templateId}:${s.templateVersion}`, [s.templateId, s.templateVersion] as const])).values()];
+  const pairs = [
+    ...new Map(list.map((s) => [`${s.templateId}:${s.templateVersion}`, [s.templateId, s.templateVersion] as const])).values(),
+  ];
   const templateIds = [...new Set(list.map((s) => s.templateId))];
   const documentIds = [...new Set(list.flatMap((s) => s.documentIds))];
   const [versions, publicIds, documents] = await Promise.all([
@@ -422,7 +487,9 @@ export async function readSubmissionSources(
       .from(templateVersions)
       .where(pairInList(templateVersions.templateId, templateVersions.version, pairs)),
     db.select({ id: templates.id, publicId: templates.publicId }).from(templates).where(inList(templates.id, templateIds)),
-    documentIds.length ? db.select().from(templateDocuments).where(inList(templateDocuments.id, documentIds)) : Promise.resolve([] as TemplateDocument[]),
+    documentIds.length
+      ? db.select().from(templateDocuments).where(inList(templateDocuments.id, documentIds))
+      : Promise.resolve([] as TemplateDocument[]),
   ]);
   return {
     versions,

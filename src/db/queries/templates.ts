@@ -3,14 +3,7 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { inList, insertInChunks } from '../bound-parameters';
 import type { Db } from '../client';
-import {
-  templateDocuments,
-  templates,
-  templateVersions,
-  type Template,
-  type TemplateDocument,
-  type TemplateVersion,
-} from '../schema';
+import { templateDocuments, templates, templateVersions, type Template, type TemplateDocument, type TemplateVersion } from '../schema';
 import type { PageQuery } from '../../lib/pagination';
 
 export type NewTemplate = typeof templates.$inferInsert;
@@ -52,11 +45,7 @@ export async function listCurrentDocuments(db: Db, templateIds: number[]): Promi
     .orderBy(asc(templateDocuments.templateId), asc(templateDocuments.position), asc(templateDocuments.id));
 }
 
-export async function findCurrentDocument(
-  db: Db,
-  templateId: number,
-  ref: string,
-): Promise<TemplateDocument | undefined> {
+export async function findCurrentDocument(db: Db, templateId: number, ref: string): Promise<TemplateDocument | undefined> {
   const condition = /^\d{1,15}$/.test(ref) ? eq(templateDocuments.id, Number(ref)) : eq(templateDocuments.uuid, ref.toLowerCase());
   return db
     .select()
@@ -183,11 +172,7 @@ export function insertVersionStatement(db: Db, templatePublicId: string, version
  * match nothing, and the version insert in the same batch then fails on its unique index: the batch
  * rolls back and the caller answers 409.
  */
-export function updateTemplateStatement(
-  db: Db,
-  template: Pick<Template, 'id' | 'accountId' | 'version'>,
-  changes: Partial<NewTemplate>,
-) {
+export function updateTemplateStatement(db: Db, template: Pick<Template, 'id' | 'accountId' | 'version'>, changes: Partial<NewTemplate>) {
   return db
     .update(templates)
     .set(changes)
@@ -218,11 +203,7 @@ export function deleteTemplateStatements(db: Db, templateId: number) {
   ] as const;
 }
 
-export async function listVersions(
-  db: Db,
-  templateId: number,
-  page: PageQuery,
-): Promise<{ rows: TemplateVersion[]; total: number }> {
+export async function listVersions(db: Db, templateId: number, page: PageQuery): Promise<{ rows: TemplateVersion[]; total: number }> {
   const where = eq(templateVersions.templateId, templateId);
   const [rows, [{ n }]] = await Promise.all([
     db
@@ -242,4 +223,3 @@ export function isVersionConflict(error: unknown): boolean {
   const text = String((error as { cause?: unknown })?.cause ?? error);
   return /UNIQUE constraint failed: template_versions/.test(text) || /UNIQUE constraint failed: template_documents\.template_id/.test(text);
 }
-

@@ -69,10 +69,7 @@ export function insertUserStatement(db: Db, values: { accountId: number; email: 
   return db.insert(users).values(values).returning();
 }
 
-export async function insertUser(
-  db: Db,
-  values: { accountId: number; email: string; name: string; role: string },
-): Promise<User> {
+export async function insertUser(db: Db, values: { accountId: number; email: string; name: string; role: string }): Promise<User> {
   const [row] = await insertUserStatement(db, values);
   return row;
 }

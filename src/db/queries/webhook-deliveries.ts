@@ -50,7 +50,9 @@ export async function claimDueAttempts(db: Db, deliveryUuids: string[], now: str
     db
       .select()
       .from(webhooks)
-      .where(sql`${webhooks.id} IN (SELECT ${d.webhookId} FROM ${d} WHERE ${asked} AND ${d.status} = 'pending' AND ${d.leaseUntil} = ${leaseUntil})`),
+      .where(
+        sql`${webhooks.id} IN (SELECT ${d.webhookId} FROM ${d} WHERE ${asked} AND ${d.status} = 'pending' AND ${d.leaseUntil} = ${leaseUntil})`,
+      ),
     db
       .select({ deliveryUuid: d.deliveryUuid, nextAttemptAt: d.nextAttemptAt })
       .from(d)
@@ -77,7 +79,11 @@ export type RecordedAttempt = { row: WebhookDelivery; outcome: AttemptOutcome; n
  * everything written. The unique (delivery_uuid, attempt) index makes recording the same attempt twice
  * schedule one retry.
  */
-export async function recordAttempts(db: Db, attempts: RecordedAttempt[], released?: { deliveryUuids: string[]; leaseUntil: string }): Promise<void> {
+export async function recordAttempts(
+  db: Db,
+  attempts: RecordedAttempt[],
+  released?: { deliveryUuids: string[]; leaseUntil: string },
+): Promise<void> {
   const statements = attempts.flatMap(({ row, outcome, next }) => {
     const update = db
       .update(d)
@@ -143,7 +149,6 @@ export async function strandedDeliveryUuids(db: Db, dueBefore: string, now: stri
     .limit(limit);
   return rows.map((r) => r.deliveryUuid);
 }
-
 
 /**
  * Retention: deletes up to `limit` finished attempt rows (success or failed) created before `before`,

@@ -39,7 +39,13 @@ export async function countWebhooks(db: Db, accountId: number): Promise<number> 
   return row.n;
 }
 
-export async function updateWebhook(db: Db, accountId: number, id: number, changes: WebhookChanges, at: string): Promise<Webhook | undefined> {
+export async function updateWebhook(
+  db: Db,
+  accountId: number,
+  id: number,
+  changes: WebhookChanges,
+  at: string,
+): Promise<Webhook | undefined> {
   const [row] = await db
     .update(webhooks)
     .set({ ...changes, updatedAt: at })

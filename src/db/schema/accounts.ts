@@ -152,10 +152,7 @@ export const accessTokens = sqliteTable(
     lastUsedAt: text('last_used_at'),
     createdAt: text('created_at').notNull().default(now),
   },
-  (t) => [
-    uniqueIndex('access_tokens_hash').on(t.tokenHash),
-    index('access_tokens_account').on(t.accountId, t.id),
-  ],
+  (t) => [uniqueIndex('access_tokens_hash').on(t.tokenHash), index('access_tokens_account').on(t.accountId, t.id)],
 );
 
 export type Account = typeof accounts.$inferSelect;

@@ -44,7 +44,9 @@ export const customDomains = sqliteTable(
     uniqueIndex('custom_domains_account_hostname').on(t.accountId, t.hostname),
     index('custom_domains_account').on(t.accountId, t.id),
     // At most one default per account, held by the database even when two requests race.
-    uniqueIndex('custom_domains_one_default').on(t.accountId).where(sql`${t.isDefault} = 1`),
+    uniqueIndex('custom_domains_one_default')
+      .on(t.accountId)
+      .where(sql`${t.isDefault} = 1`),
   ],
 );
 

@@ -7,8 +7,7 @@ export const events = sqliteTable(
   'events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     /** One of the event names (src/lib/events.ts), e.g. `template.created`. */
     event: text('event').notNull(),
     /** The `data` object of the webhook body, exactly as it will be sent. */
@@ -23,7 +22,11 @@ export const events = sqliteTable(
     heldForSeal: integer('held_for_seal'),
     createdAt: text('created_at').notNull().default(now),
   },
-  (t) => [index('events_account').on(t.accountId, t.id), index('events_undispatched').on(t.dispatchedAt, t.id), index('events_held_for_seal').on(t.heldForSeal)],
+  (t) => [
+    index('events_account').on(t.accountId, t.id),
+    index('events_undispatched').on(t.dispatchedAt, t.id),
+    index('events_held_for_seal').on(t.heldForSeal),
+  ],
 );
 
 export type EventRow = typeof events.$inferSelect;

@@ -72,7 +72,11 @@ export const passwordTokens = sqliteTable(
     /** Set once, by the one request that used the link (or by a password change using up the rest). */
     usedAt: text('used_at'),
   },
-  (t) => [uniqueIndex('password_tokens_token_hash').on(t.tokenHash), index('password_tokens_user').on(t.userId), index('password_tokens_expires').on(t.expiresAt)],
+  (t) => [
+    uniqueIndex('password_tokens_token_hash').on(t.tokenHash),
+    index('password_tokens_user').on(t.userId),
+    index('password_tokens_expires').on(t.expiresAt),
+  ],
 );
 
 export type PasswordToken = typeof passwordTokens.$inferSelect;

@@ -7,8 +7,7 @@ export const messages = sqliteTable(
   'messages',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     /** email | sms */
     channel: text('channel').notNull(),
     /** invitation | reminder | expiry | completion | verification_code | … */

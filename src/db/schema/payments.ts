@@ -36,10 +36,7 @@ export const payments = sqliteTable(
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },
-  (t) => [
-    uniqueIndex('payments_submitter_field').on(t.submitterId, t.fieldUuid),
-    index('payments_submission').on(t.submissionId),
-  ],
+  (t) => [uniqueIndex('payments_submitter_field').on(t.submitterId, t.fieldUuid), index('payments_submission').on(t.submissionId)],
 );
 
 export type Payment = typeof payments.$inferSelect;
@@ -89,7 +86,10 @@ export const paymentSubscriptions = sqliteTable(
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },
-  (t) => [uniqueIndex('payment_subscriptions_submission').on(t.submissionId), index('payment_subscriptions_status').on(t.status, t.nextAttemptAt)],
+  (t) => [
+    uniqueIndex('payment_subscriptions_submission').on(t.submissionId),
+    index('payment_subscriptions_status').on(t.status, t.nextAttemptAt),
+  ],
 );
 
 export type PaymentSubscription = typeof paymentSubscriptions.$inferSelect;
@@ -110,5 +110,8 @@ export const paymentSubscriptionInvoices = sqliteTable(
       .references(() => paymentSubscriptions.id),
     createdAt: text('created_at').notNull().default(now),
   },
-  (t) => [uniqueIndex('payment_subscription_invoices_outcome').on(t.stripeInvoiceId, t.outcome), index('payment_subscription_invoices_subscription').on(t.paymentSubscriptionId)],
+  (t) => [
+    uniqueIndex('payment_subscription_invoices_outcome').on(t.stripeInvoiceId, t.outcome),
+    index('payment_subscription_invoices_subscription').on(t.paymentSubscriptionId),
+  ],
 );

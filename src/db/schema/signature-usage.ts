@@ -19,7 +19,10 @@ export const signatureUsage = sqliteTable(
     month: text('month').notNull(),
     signedAt: text('signed_at').notNull(),
   },
-  (t) => [uniqueIndex('signature_usage_submitter').on(t.submitterId), index('signature_usage_account_month').on(t.accountId, t.month, t.id)],
+  (t) => [
+    uniqueIndex('signature_usage_submitter').on(t.submitterId),
+    index('signature_usage_account_month').on(t.accountId, t.month, t.id),
+  ],
 );
 
 export type SignatureUsage = typeof signatureUsage.$inferSelect;

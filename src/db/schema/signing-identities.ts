@@ -7,8 +7,7 @@ export const signingIdentities = sqliteTable(
   'signing_identities',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     /** generated | uploaded | ca (the certificate authority of aes signer certificates) */
     source: text('source').notNull(),
     /** Base64 DER of the signing certificate. */

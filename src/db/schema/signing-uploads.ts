@@ -9,8 +9,7 @@ export const signingUploads = sqliteTable(
   'signing_uploads',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id),
@@ -34,7 +33,9 @@ export const signingUploads = sqliteTable(
     // Covering index of the storage sum (src/db/queries/storage.ts): read without touching the table.
     index('signing_uploads_account_bytes').on(t.accountId, t.byteSize),
     // The cleanup walks open uploads oldest first (src/scheduled/upload-cleanup.ts).
-    index('signing_uploads_open').on(t.createdAt).where(sql`${t.keptAt} IS NULL`),
+    index('signing_uploads_open')
+      .on(t.createdAt)
+      .where(sql`${t.keptAt} IS NULL`),
     index('signing_uploads_submission').on(t.submissionId),
   ],
 );

@@ -8,8 +8,7 @@ export const signingVerifications = sqliteTable(
   'signing_verifications',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     submitterId: integer('submitter_id')
       .notNull()
       .references(() => submitters.id),

@@ -9,8 +9,7 @@ export const submissionDocuments = sqliteTable(
   'submission_documents',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id),

@@ -48,8 +48,7 @@ export const submissions = sqliteTable(
   'submissions',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     templateId: integer('template_id')
       .notNull()
       .references(() => templates.id),
@@ -115,9 +114,13 @@ export const submissions = sqliteTable(
     // The monthly plan limit counts an account's submissions since the first of the month.
     index('submissions_account_created').on(t.accountId, t.createdAt),
     // The expiry sweep reads only pending rows that have a deadline, oldest deadline first.
-    index('submissions_expiry').on(t.expireAt).where(sql`${t.status} = 'pending' AND ${t.expireAt} IS NOT NULL`),
+    index('submissions_expiry')
+      .on(t.expireAt)
+      .where(sql`${t.status} = 'pending' AND ${t.expireAt} IS NOT NULL`),
     // The completion sweep (src/scheduled/completion-sweep.ts) reads pending rows only, oldest first.
-    index('submissions_pending').on(t.id).where(sql`${t.status} = 'pending'`),
+    index('submissions_pending')
+      .on(t.id)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 
@@ -125,8 +128,7 @@ export const submitters = sqliteTable(
   'submitters',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id),
@@ -197,8 +199,7 @@ export const submissionEvents = sqliteTable(
   'submission_events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     submissionId: integer('submission_id')
       .notNull()
       .references(() => submissions.id),

@@ -11,8 +11,7 @@ export const templates = sqliteTable(
   'templates',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     /** `tpl_` + 20 base62 characters: the id the API shows (decisions.md › Identity and ids). */
     publicId: text('public_id').notNull(),
     slug: text('slug').notNull(),
@@ -46,8 +45,7 @@ export const templateDocuments = sqliteTable(
   'template_documents',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     templateId: integer('template_id')
       .notNull()
       .references(() => templates.id),
@@ -76,9 +74,7 @@ export const templateDocuments = sqliteTable(
   },
   (t) => [
     index('template_documents_template').on(t.templateId, t.position),
-    uniqueIndex('template_documents_current_uuid')
-      .on(t.templateId, t.uuid)
-      .where(sql`${t.removedAt} IS NULL`),
+    uniqueIndex('template_documents_current_uuid').on(t.templateId, t.uuid).where(sql`${t.removedAt} IS NULL`),
     uniqueIndex('template_documents_r2_key').on(t.r2Key),
     // Covering index of the account's storage sum (src/db/queries/storage.ts).
     index('template_documents_account_bytes').on(t.accountId, t.byteSize, t.thumbnailBytes),
@@ -102,8 +98,7 @@ export const templateVersions = sqliteTable(
   'template_versions',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     templateId: integer('template_id')
       .notNull()
       .references(() => templates.id),
@@ -122,8 +117,7 @@ export const savedFields = sqliteTable(
   'saved_fields',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     authorId: integer('author_id'),
     name: text('name').notNull(),
     field: text('field', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),

@@ -9,8 +9,7 @@ export const webhooks = sqliteTable(
   'webhooks',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     url: text('url').notNull(),
     /** Subscribed event names; empty means every event (decisions.md › Webhooks). */
     events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
@@ -29,8 +28,7 @@ export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    accountId: integer('account_id')
-      .notNull(),
+    accountId: integer('account_id').notNull(),
     webhookId: integer('webhook_id')
       .notNull()
       .references(() => webhooks.id),

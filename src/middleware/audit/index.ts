@@ -31,11 +31,21 @@ export type AuditOptions = {
 export function principalSubject(c: Context<AppEnv>): AuditSubject | undefined {
   const principal = c.get('principal');
   if (!principal) return undefined;
-  return { accountId: principal.account.id, userId: principal.user.id, accessTokenId: principal.credential.accessTokenId, actor: principal.credential.actor };
+  return {
+    accountId: principal.account.id,
+    userId: principal.user.id,
+    accessTokenId: principal.credential.accessTokenId,
+    actor: principal.credential.actor,
+  };
 }
 
 /** The audit row for this request as it ends with `status`. */
-export function auditRow(c: Context<AppEnv>, subject: AuditSubject, status: number, note: AuditNote | undefined = c.get('audit')): NewAuditEvent {
+export function auditRow(
+  c: Context<AppEnv>,
+  subject: AuditSubject,
+  status: number,
+  note: AuditNote | undefined = c.get('audit'),
+): NewAuditEvent {
   return {
     ...subject,
     action: note?.action ?? `${c.req.method.toLowerCase()} ${c.req.path}`,

@@ -144,13 +144,21 @@ export function authenticate(options: AuthOptions = {}): MiddlewareHandler<AppEn
 async function authenticateSession(c: Context<AppEnv>, next: () => Promise<void>, cookie: string): Promise<void> {
   const found = await findSession(c.var.control, cookie, { waitUntil: (work) => c.executionCtx.waitUntil(work) });
   if ('miss' in found) {
-    if (found.miss === 'suspended') throw forbidden('This account is suspended; sign-in is refused until the operator lifts the suspension.');
-    throw unauthorized(found.miss === 'idle' ? 'Your session ended after 30 minutes without activity; sign in again.' : 'Sign in again: this session is no longer valid.');
+    if (found.miss === 'suspended')
+      throw forbidden('This account is suspended; sign-in is refused until the operator lifts the suspension.');
+    throw unauthorized(
+      found.miss === 'idle'
+        ? 'Your session ended after 30 minutes without activity; sign in again.'
+        : 'Sign in again: this session is no longer valid.',
+    );
   }
   if (found.session.stage !== 'full') throw unauthorized('Finish signing in with your second factor first.');
   checkConsoleRequest(c, found.session.csrfToken);
   if (mustEnrolMfa(found)) {
-    throw new ApiError(403, 'This account requires two-factor authentication: enrol an authenticator app at /settings/mfa before anything else.');
+    throw new ApiError(
+      403,
+      'This account requires two-factor authentication: enrol an authenticator app at /settings/mfa before anything else.',
+    );
   }
   const credential: Credential = {
     kind: 'session',

@@ -29,7 +29,11 @@ export function authorize(options: AuthorizeOptions): MiddlewareHandler<AppEnv> 
     const { credential, user, account } = c.var.principal;
     // An MCP tool call needs every scope its tool names (docs/mcp.md › Tools) in place of the route's list.
     const tool = mcpCallOf(c.req.raw);
-    const missing = tool ? tool.scopes.find((scope) => !grants(credential.scopes, [scope])) : grants(credential.scopes, options.scopes) ? undefined : options.scopes[0];
+    const missing = tool
+      ? tool.scopes.find((scope) => !grants(credential.scopes, [scope]))
+      : grants(credential.scopes, options.scopes)
+        ? undefined
+        : options.scopes[0];
     if (missing) {
       const refusal = forbidden(`Insufficient scope. Required: ${missing}`);
       // An OAuth client learns which scope to ask for from the challenge (RFC 6750 §3.1).

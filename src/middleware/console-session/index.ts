@@ -38,7 +38,9 @@ export function consoleSession(options: ConsoleSessionOptions = {}): MiddlewareH
     c.header('Content-Security-Policy', CONSOLE_CSP);
     c.header('Cache-Control', 'no-store');
     const cookie = readSessionCookie(c);
-    const found = cookie ? await findSession(c.var.control, cookie, { waitUntil: (work) => c.executionCtx.waitUntil(work) }) : { miss: 'unknown' as const };
+    const found = cookie
+      ? await findSession(c.var.control, cookie, { waitUntil: (work) => c.executionCtx.waitUntil(work) })
+      : { miss: 'unknown' as const };
     const back = encodeURIComponent(here(c));
     if ('miss' in found) {
       const reason = found.miss === 'idle' ? '&reason=idle' : found.miss === 'suspended' ? '&reason=suspended' : '';

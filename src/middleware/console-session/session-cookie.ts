@@ -27,7 +27,11 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
 }
 
 /** Starts a session for a user who just proved who they are, and sets its cookie on the response. */
-export async function signInResponseSession(c: Context<AppEnv>, user: Pick<User, 'id' | 'accountId'>, stage: SessionStage): Promise<Session> {
+export async function signInResponseSession(
+  c: Context<AppEnv>,
+  user: Pick<User, 'id' | 'accountId'>,
+  stage: SessionStage,
+): Promise<Session> {
   const { cookieValue, session } = await startSession(c.var.control, {
     user,
     stage,

@@ -112,7 +112,8 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
 function appliedButFailed(reference: string): Response {
   return Response.json(
     {
-      error: 'This request was applied, but its answer failed before it was sent; it will not run again. Look the result up with a GET (by external_id, for example).',
+      error:
+        'This request was applied, but its answer failed before it was sent; it will not run again. Look the result up with a GET (by external_id, for example).',
       reference,
     },
     { status: 500 },

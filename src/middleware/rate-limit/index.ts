@@ -42,7 +42,9 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
     const key = options.key(c);
     const namespace = c.env.RATE_LIMITER;
     // The stub is made only when the call happens; most requests spend a leased slot instead.
-    const decision = await leases.admit(key, limit, windowMs, { take: (request) => namespace.get(namespace.idFromName(key)).take(request) });
+    const decision = await leases.admit(key, limit, windowMs, {
+      take: (request) => namespace.get(namespace.idFromName(key)).take(request),
+    });
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       // Whole seconds, rounded up, so a client that waits exactly this long is admitted (RFC 9110 §10.2.3).

@@ -38,7 +38,8 @@ export const createAccessTokenBody = z.object({
     .max(100)
     .default([])
     .openapi({
-      description: 'IPv4/IPv6 addresses or CIDR ranges. Empty means any IP. A token with an allow-list must set one, each entry within one of its own (else 403).',
+      description:
+        'IPv4/IPv6 addresses or CIDR ranges. Empty means any IP. A token with an allow-list must set one, each entry within one of its own (else 403).',
       example: ['203.0.113.0/24'],
     }),
   expires_at: z.iso
@@ -56,9 +57,12 @@ export const createAccessToken = tenantRoute(
     path: '/access_tokens',
     tags: ['Access tokens'],
     summary: 'Create an API token; the full value is returned once',
-    description: 'The new token never holds more than the token creating it: its scopes, allowed IPs and expiry stay within the caller’s; anything beyond is refused with 403 naming it.',
+    description:
+      'The new token never holds more than the token creating it: its scopes, allowed IPs and expiry stay within the caller’s; anything beyond is refused with 403 naming it.',
     request: { body: { required: true, content: { 'application/json': { schema: createAccessTokenBody } } } },
-    responses: { 201: { description: 'The token, with its full value.', content: { 'application/json': { schema: createdAccessTokenSchema } } } },
+    responses: {
+      201: { description: 'The token, with its full value.', content: { 'application/json': { schema: createdAccessTokenSchema } } },
+    },
   },
 );
 

@@ -11,12 +11,15 @@ export const auditEventSchema = z
     resource_id: z.string().nullable(),
     user_id: z.number().int().nullable(),
     access_token_id: z.number().int().nullable(),
-    actor: z.string().nullable().openapi({
-      description:
-        'Who acted: the API token’s prefix, a partner key’s prefix (`ptk_…`, operator actions), `stripe` (plan changes from billing), ' +
-        '`public_link` (a public document link opened) or `signer:<email>` (a signer on the signing page).',
-      example: 'tok_a1B2c3D4',
-    }),
+    actor: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'Who acted: the API token’s prefix, a partner key’s prefix (`ptk_…`, operator actions), `stripe` (plan changes from billing), ' +
+          '`public_link` (a public document link opened) or `signer:<email>` (a signer on the signing page).',
+        example: 'tok_a1B2c3D4',
+      }),
     method: z.string(),
     path: z.string(),
     status: z.number().int().openapi({ description: 'HTTP status of the request; refused attempts are recorded too.' }),
@@ -31,7 +34,12 @@ export const auditEventSchema = z
         description:
           'What the action concerned beyond its resource, or null. `submitter.disclosure_accepted` (a signer accepted the electronic records ' +
           'disclosure) carries `submission_id`, `disclosure_version`, `disclosure_sha256` and `accepted_at`.',
-        example: { submission_id: 12, disclosure_version: '2026-11-25', disclosure_sha256: 'ccc8dd91…', accepted_at: '2026-11-27T10:00:00.000Z' },
+        example: {
+          submission_id: 12,
+          disclosure_version: '2026-11-25',
+          disclosure_sha256: 'ccc8dd91…',
+          accepted_at: '2026-11-27T10:00:00.000Z',
+        },
       }),
   })
   .openapi('AuditEvent');

@@ -12,7 +12,9 @@ export const brandingSchema = z
     company_name: z.string().optional().openapi({ description: 'Logo alt text and email wordmark; second part of the tab title.' }),
     favicon_url: z.string().optional().openapi({ description: 'http(s) URL; falls back to logo_url.' }),
     primary_button_color: z.string().optional().openapi({ description: 'Button and accent colour, `#rrggbb`.', example: '#0f766e' }),
-    header_color: z.string().optional().openapi({ description: '`#rrggbb` with luminance 0.299R + 0.587G + 0.114B at most 50%; default: primary_button_color darkened 20%.' }),
+    header_color: z.string().optional().openapi({
+      description: '`#rrggbb` with luminance 0.299R + 0.587G + 0.114B at most 50%; default: primary_button_color darkened 20%.',
+    }),
     show_branding: z.boolean().optional().openapi({ description: 'false hides the powered-by line.' }),
   })
   .openapi('Branding');
@@ -33,7 +35,9 @@ const brandingInput = z.record(z.string(), z.unknown()).openapi({
   description: `Only ${BRANDING_KEYS.join(', ')}. A key sent as null or "" is dropped (on update: removed).`,
   example: { company_name: 'Acme', primary_button_color: '#0f766e', show_branding: false },
 });
-const name = z.string().openapi({ description: 'Required; trimmed; at most 120 characters; unique in the account ignoring case.', example: 'Acme' });
+const name = z
+  .string()
+  .openapi({ description: 'Required; trimmed; at most 120 characters; unique in the account ignoring case.', example: 'Acme' });
 
 export const createBrandBody = z.object({ name, branding: brandingInput.optional() });
 export const updateBrandBody = z.object({ name: name.optional(), branding: brandingInput.optional() });
@@ -95,7 +99,8 @@ export const updateBrand = tenantRoute(
     path: '/brands/{id}',
     tags: ['Brands'],
     summary: 'Rename a brand or change its branding',
-    description: 'Branding keys sent are set, keys sent as null or "" are removed, keys left out stay. Signers who have not finished see the change.',
+    description:
+      'Branding keys sent are set, keys sent as null or "" are removed, keys left out stay. Signers who have not finished see the change.',
     request: { params: idParamsSchema, body: { required: true, content: { 'application/json': { schema: updateBrandBody } } } },
     responses: { 200: { description: 'The brand.', ...brandResponse }, 422: brandRefusal },
   },

@@ -15,10 +15,16 @@ type C = Context<AppEnv>;
 async function render(c: C, extra: Pick<AppsPageProps, 'created' | 'error'> = {}, status: 200 | 422 = 200): Promise<Response> {
   const { session, user, account } = c.var.signedIn;
   const isAdmin = user.role === 'admin';
-  const [apps, clients] = await Promise.all([listUserOAuthGrants(c.var.control, user.id), isAdmin ? listAccountOAuthClients(c.var.control, account.id) : null]);
+  const [apps, clients] = await Promise.all([
+    listUserOAuthGrants(c.var.control, user.id),
+    isAdmin ? listAccountOAuthClients(c.var.control, account.id) : null,
+  ]);
   c.header('Content-Security-Policy', CONSOLE_CSP);
   c.header('Cache-Control', 'no-store');
-  return c.html(String(<AppsPage viewer={{ user, account, csrfToken: session.csrfToken }} apps={apps} clients={clients} {...extra} />), status);
+  return c.html(
+    String(<AppsPage viewer={{ user, account, csrfToken: session.csrfToken }} apps={apps} clients={clients} {...extra} />),
+    status,
+  );
 }
 
 async function formOf(c: C): Promise<Record<string, string>> {

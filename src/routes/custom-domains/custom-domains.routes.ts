@@ -9,9 +9,9 @@ const read = { scopes: ['account:read'], admin: true } as const;
 const write = { scopes: ['account:write'], admin: true } as const;
 const tags = ['Custom domains'];
 
-const brandingSchema = z
-  .record(z.string(), z.unknown())
-  .openapi({ description: `Branding keys (${BRANDING_KEYS.join(', ')}); the same rules as a brand's. Keys sent as null or "" are dropped.` });
+const brandingSchema = z.record(z.string(), z.unknown()).openapi({
+  description: `Branding keys (${BRANDING_KEYS.join(', ')}); the same rules as a brand's. Keys sent as null or "" are dropped.`,
+});
 
 export const customDomainSchema = z
   .object({
@@ -19,19 +19,27 @@ export const customDomainSchema = z
     hostname: z.string().openapi({ example: 'sign.example.com' }),
     website_url: z.string().nullable(),
     branding: brandingSchema,
-    is_default: z.boolean().openapi({ description: 'Links of templates that name no custom_domain use the default domain while it is active.' }),
+    is_default: z
+      .boolean()
+      .openapi({ description: 'Links of templates that name no custom_domain use the default domain while it is active.' }),
     status: z.enum(CUSTOM_DOMAIN_STATUSES).openapi({
-      description: 'pending: ownership not proven · verified: TXT record seen, activation not finished · active: serves signing pages · failed: Cloudflare refused the host name.',
+      description:
+        'pending: ownership not proven · verified: TXT record seen, activation not finished · active: serves signing pages · failed: Cloudflare refused the host name.',
     }),
     verification: z
       .object({
         type: z.literal('TXT'),
         name: z.string().openapi({ example: '_signing-service-verify.sign.example.com' }),
-        legacy_name: z.string().openapi({ description: 'Also accepted (spec › Versioning rule 6).', example: '_sign-verify.sign.example.com' }),
+        legacy_name: z
+          .string()
+          .openapi({ description: 'Also accepted (spec › Versioning rule 6).', example: '_sign-verify.sign.example.com' }),
         value: z.string(),
       })
       .openapi({ description: 'The DNS record that proves ownership; then call POST /api/custom_domains/{id}/verify.' }),
-    certificate_status: z.string().nullable().openapi({ description: "Cloudflare's certificate status once activated (e.g. pending_validation, active)." }),
+    certificate_status: z
+      .string()
+      .nullable()
+      .openapi({ description: "Cloudflare's certificate status once activated (e.g. pending_validation, active)." }),
     verified_at: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -39,7 +47,10 @@ export const customDomainSchema = z
   .openapi('CustomDomain');
 
 export const createCustomDomainBody = z.object({
-  hostname: z.string().max(300).openapi({ example: 'sign.example.com', description: 'A DNS name of your own, at most 253 characters; not an IP address.' }),
+  hostname: z
+    .string()
+    .max(300)
+    .openapi({ example: 'sign.example.com', description: 'A DNS name of your own, at most 253 characters; not an IP address.' }),
   website_url: z.string().max(2048).nullable().optional(),
   branding: z.record(z.string(), z.unknown()).nullable().optional(),
   is_default: z.boolean().optional().openapi({ description: 'Make it the default domain (the previous default stops being one).' }),

@@ -16,14 +16,22 @@ const MAX_EVENTS = 1_000;
 
 export function mountDevEvents(app: Hono<AppEnv>) {
   app.post('/events', async (c) => {
-    const body = (await c.req.json().catch(() => null)) as { account_id?: unknown; event?: unknown; data?: unknown; count?: unknown } | null;
+    const body = (await c.req.json().catch(() => null)) as {
+      account_id?: unknown;
+      event?: unknown;
+      data?: unknown;
+      count?: unknown;
+    } | null;
     const accountId = Number(body?.account_id);
     const event = String(body?.event ?? '');
     const count = body?.count === undefined ? 1 : Number(body.count);
     if (!Number.isInteger(accountId) || accountId < 1) throw new ApiError(422, 'account_id must be a positive integer.');
     if (!isEventName(event)) throw new ApiError(422, 'event must be a webhook event name.');
     if (!Number.isInteger(count) || count < 1 || count > MAX_EVENTS) throw new ApiError(422, `count must be between 1 and ${MAX_EVENTS}.`);
-    const data = body?.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : sampleEventData(event, new Date().toISOString());
+    const data =
+      body?.data && typeof body.data === 'object'
+        ? (body.data as Record<string, unknown>)
+        : sampleEventData(event, new Date().toISOString());
     const account = await getAccount(c.var.control, accountId);
     if (!account) throw new ApiError(422, `There is no account ${accountId}.`);
     useAccountScope(c, account);

@@ -40,12 +40,13 @@ export function createDevRoutes() {
   let benchAuthority: Promise<SigningIdentity> | undefined;
   dev.post('/bench/seal', async (c) => {
     // The PDF and signature engines load on first use (decisions.md › Cold start).
-    const [{ generateCertificateAuthority, generateSigningIdentity }, { sealDocument }, { issueSignerCertificate }, { timestamperFor }] = await Promise.all([
-      import('../../services/pdf/certificate'),
-      import('../../services/pdf/seal'),
-      import('../../services/certificates/signer-certificate'),
-      import('../../services/pdf/timestamp'),
-    ]);
+    const [{ generateCertificateAuthority, generateSigningIdentity }, { sealDocument }, { issueSignerCertificate }, { timestamperFor }] =
+      await Promise.all([
+        import('../../services/pdf/certificate'),
+        import('../../services/pdf/seal'),
+        import('../../services/certificates/signer-certificate'),
+        import('../../services/pdf/timestamp'),
+      ]);
     const original = new Uint8Array(await c.req.arrayBuffer());
     const fields = Number(c.req.query('fields') ?? 30);
     const signers = Number(c.req.query('signers') ?? 3);
@@ -90,8 +91,16 @@ export function createDevRoutes() {
         submissionRef: 'bench',
         completedAt: new Date().toISOString(),
         signers: Array.from({ length: signers }, (_, i) => ({
-          name: `Signer ${i + 1}`, email: `signer${i + 1}@example.com`, role: `Role ${i + 1}`, status: 'completed',
-          ip: '203.0.113.1', userAgent: 'bench', verification: 'Email link', sentAt: null, openedAt: null, completedAt: new Date().toISOString(),
+          name: `Signer ${i + 1}`,
+          email: `signer${i + 1}@example.com`,
+          role: `Role ${i + 1}`,
+          status: 'completed',
+          ip: '203.0.113.1',
+          userAgent: 'bench',
+          verification: 'Email link',
+          sentAt: null,
+          openedAt: null,
+          completedAt: new Date().toISOString(),
         })),
         events: [],
       },

@@ -38,7 +38,8 @@ export function mountDocs(app: Hono<AppEnv>, api: OpenAPIHono<AppEnv>) {
   // Relative URLs: the document is served by every deployment at its own origin (docs/oauth.md).
   api.openAPIRegistry.registerComponent('securitySchemes', 'OAuth2', {
     type: 'oauth2',
-    description: 'OAuth 2.1 authorization code with PKCE S256 for third-party agents; discovery at /.well-known/oauth-authorization-server, registration at /oauth/register (docs/oauth.md).',
+    description:
+      'OAuth 2.1 authorization code with PKCE S256 for third-party agents; discovery at /.well-known/oauth-authorization-server, registration at /oauth/register (docs/oauth.md).',
     flows: {
       authorizationCode: {
         authorizationUrl: '/oauth/authorize',
@@ -52,19 +53,24 @@ export function mountDocs(app: Hono<AppEnv>, api: OpenAPIHono<AppEnv>) {
   let document: unknown;
   app.get('/api/openapi.json', (c) => {
     // Built once per isolate: the routes cannot change while it runs.
-    document ??= withResponseHeaders(api.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: `${c.env.SERVICE_NAME} API`,
-        version: 'v1',
-        description:
-          'E-signature REST API. Every path is served under /api and, pinned, under /api/v1. ' +
-          'Errors are `{error: string | string[]}`; every response carries X-Request-Id and X-API-Version. ' +
-          'AI agents can use the same operations through the MCP server at `/mcp` (Streamable HTTP; OAuth with ' +
-          '`resource=<origin>/mcp` or an API token as bearer; tools and scopes in docs/mcp.md).',
-      },
-      servers: [{ url: '/api', description: 'Current version' }, { url: '/api/v1', description: 'Pinned to v1' }],
-    }));
+    document ??= withResponseHeaders(
+      api.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: `${c.env.SERVICE_NAME} API`,
+          version: 'v1',
+          description:
+            'E-signature REST API. Every path is served under /api and, pinned, under /api/v1. ' +
+            'Errors are `{error: string | string[]}`; every response carries X-Request-Id and X-API-Version. ' +
+            'AI agents can use the same operations through the MCP server at `/mcp` (Streamable HTTP; OAuth with ' +
+            '`resource=<origin>/mcp` or an API token as bearer; tools and scopes in docs/mcp.md).',
+        },
+        servers: [
+          { url: '/api', description: 'Current version' },
+          { url: '/api/v1', description: 'Pinned to v1' },
+        ],
+      }),
+    );
     return c.json(document);
   });
   app.get('/api/docs', (c) => c.html(DOCS_PAGE));

@@ -25,13 +25,31 @@ function wantsHtml(c: Context<AppEnv>): boolean {
  * A refusal a person can read: for browsers the signing pages' message page (src/signing-page: the one
  * home of the pages a link's holder sees) in the service's own branding, `{error}` for everything else.
  */
-function refusal(c: Context<AppEnv>, status: 404 | 409 | 410, title: string, message: string, headers: Record<string, string> = {}): Response {
+function refusal(
+  c: Context<AppEnv>,
+  status: 404 | 409 | 410,
+  title: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   const common = { 'Cache-Control': 'no-store', ...headers };
   if (!wantsHtml(c)) return c.json({ error: message }, status, common);
-  const page = <MessagePage branding={serviceBranding(c.env.SERVICE_NAME, title)} id="document-link" heading={title} text={`${message} Ask the sender for a new link.`} />;
+  const page = (
+    <MessagePage
+      branding={serviceBranding(c.env.SERVICE_NAME, title)}
+      id="document-link"
+      heading={title}
+      text={`${message} Ask the sender for a new link.`}
+    />
+  );
   // The page runs no script and loads nothing: only its inline style is allowed, and nobody may frame it.
   const csp = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
-  return c.html(`<!doctype html>${page}`, status, { ...common, 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
+  return c.html(`<!doctype html>${page}`, status, {
+    ...common,
+    'Content-Security-Policy': csp,
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+  });
 }
 
 export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> = async (c) => {
@@ -52,7 +70,9 @@ export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> =
   const submission = await findSubmission(db, account.id, claims.submissionId);
   if (!submission || !submission.documentIds.includes(claims.documentId)) return notFound();
   if (!submission.sealedAt) {
-    return refusal(c, 409, 'Document not ready', 'The signed document is still being prepared; try again in a minute.', { 'Retry-After': '60' });
+    return refusal(c, 409, 'Document not ready', 'The signed document is still being prepared; try again in a minute.', {
+      'Retry-After': '60',
+    });
   }
   const document = (await listSealedDocuments(db, submission.id)).find((d) => d.templateDocumentId === claims.documentId);
   const head = document ? await c.env.FILES.head(document.r2Key) : null;
@@ -69,7 +89,10 @@ export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> =
   };
   const range = parseByteRange(c.req.header('Range'), head.size);
   if (range === 'unsatisfiable') {
-    return c.json({ error: `The requested range lies outside the file of ${head.size} bytes.` }, 416, { ...headers, 'Content-Range': `bytes */${head.size}` });
+    return c.json({ error: `The requested range lies outside the file of ${head.size} bytes.` }, 416, {
+      ...headers,
+      'Content-Range': `bytes */${head.size}`,
+    });
   }
   const status = range ? 206 : 200;
   const length = range ? range.length : head.size;

@@ -14,7 +14,15 @@ export const PUBLIC_LINK_IP_RATE_LIMIT = 120;
 export function createPublicLinkRoutes(): OpenAPIHono<AppEnv> {
   const links = new OpenAPIHono<AppEnv>({ defaultHook: throwValidationError });
   // Before any lookup, so that guessing tokens costs the guesser, not the databases.
-  links.use('*', rateLimit({ key: (c) => `public-link-ip:${clientIp(c.req.raw) ?? 'unknown'}`, limit: PUBLIC_LINK_IP_RATE_LIMIT, label: 'from your network address', headers: false }));
+  links.use(
+    '*',
+    rateLimit({
+      key: (c) => `public-link-ip:${clientIp(c.req.raw) ?? 'unknown'}`,
+      limit: PUBLIC_LINK_IP_RATE_LIMIT,
+      label: 'from your network address',
+      headers: false,
+    }),
+  );
   links.openapi(routes.openDocumentLink, handlers.openDocumentLink);
   return links;
 }
@@ -22,6 +30,7 @@ export function createPublicLinkRoutes(): OpenAPIHono<AppEnv> {
 /** Lists the public route in the one OpenAPI document, under its real path. */
 export function documentPublicLinkRoutes(api: OpenAPIHono<AppEnv>, links: OpenAPIHono<AppEnv>) {
   for (const definition of links.openAPIRegistry.definitions) {
-    if (definition.type === 'route') api.openAPIRegistry.registerPath({ ...definition.route, path: `${PUBLIC_LINK_PREFIX}${definition.route.path}` });
+    if (definition.type === 'route')
+      api.openAPIRegistry.registerPath({ ...definition.route, path: `${PUBLIC_LINK_PREFIX}${definition.route.path}` });
   }
 }

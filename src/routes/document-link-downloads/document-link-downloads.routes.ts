@@ -19,11 +19,17 @@ export const openDocumentLink = createRoute({
   request: { params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }) },
   responses: {
     200: { description: 'The PDF.', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } },
-    206: { description: 'The requested byte range of the PDF.', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } },
+    206: {
+      description: 'The requested byte range of the PDF.',
+      content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
     404: { description: 'No such link.', content: errorContent },
     409: { description: 'The document is still being sealed; retry after `Retry-After` seconds.', content: errorContent },
     410: { description: 'The link has expired or was revoked.', content: errorContent },
-    416: { description: 'The range lies outside the file; `Content-Range: bytes */<size>`.', content: { 'application/json': { schema: errorSchema } } },
+    416: {
+      description: 'The range lies outside the file; `Content-Range: bytes */<size>`.',
+      content: { 'application/json': { schema: errorSchema } },
+    },
     429: { description: 'Too many requests from this address.', content: { 'application/json': { schema: errorSchema } } },
   },
 });

@@ -39,7 +39,13 @@ export const mintDocumentLink: AppRouteHandler<typeof routes.mintDocumentLink> =
   if (!submission) throw notFound('Submission');
   if (!submission.documentIds.includes(documentId)) throw notFound('Document');
   assertLinkable(submission);
-  const link = await mintLink(c.env.ENCRYPTION_KEY, baseUrl(c.req.raw, c.env.APP_URL), account, { submissionId: submission.id, documentId }, body.expires_in_days);
+  const link = await mintLink(
+    c.env.ENCRYPTION_KEY,
+    baseUrl(c.req.raw, c.env.APP_URL),
+    account,
+    { submissionId: submission.id, documentId },
+    body.expires_in_days,
+  );
   c.set('audit', { action: 'document_link.create', resourceType: 'submission', resourceId: submission.id });
   return c.json(link, 201);
 };

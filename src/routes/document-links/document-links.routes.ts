@@ -14,7 +14,11 @@ const expiresInDays = z
 export const documentLinkSettingsSchema = z
   .object({
     enabled: z.boolean().openapi({ description: 'Whether documents in webhook payloads carry `url` and `url_expires_at`.' }),
-    expires_in_days: z.number().int().nullable().openapi({ description: 'Lifetime of links minted from now on; null means never.', example: 30 }),
+    expires_in_days: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Lifetime of links minted from now on; null means never.', example: 30 }),
   })
   .openapi('DocumentLinkSettings');
 
@@ -50,7 +54,10 @@ export const updateDocumentLinkSettings = tenantRoute(
         required: true,
         content: {
           'application/json': {
-            schema: z.object({ enabled: z.boolean({ error: 'must be true or false' }).optional(), expires_in_days: expiresInDays.optional().openapi({ example: 30 }) }),
+            schema: z.object({
+              enabled: z.boolean({ error: 'must be true or false' }).optional(),
+              expires_in_days: expiresInDays.optional().openapi({ example: 30 }),
+            }),
           },
         },
       },
@@ -76,7 +83,11 @@ export const mintLinkParams = idParamsSchema.extend({
     .number({ error: 'must be an integer id' })
     .int('must be an integer id')
     .positive('must be a positive integer id')
-    .openapi({ param: { name: 'document_id', in: 'path' }, description: 'A document id of the submission (its `documents[].id`).', example: 1 }),
+    .openapi({
+      param: { name: 'document_id', in: 'path' },
+      description: 'A document id of the submission (its `documents[].id`).',
+      example: 1,
+    }),
 });
 
 export const documentLinkSchema = z

@@ -36,7 +36,12 @@ function permissionsFor(type: keyof typeof EMBED_PERMISSIONS, asked: string[] | 
  * which must be a submitter of this submission (422 otherwise), else the next signer in the submission's
  * order. A token that may sign needs one (422 when nobody is left to sign); a view token may have none.
  */
-async function boundSigner(c: Context<AppEnv>, submission: Submission, asked: number | undefined, permissions: string[]): Promise<number | null> {
+async function boundSigner(
+  c: Context<AppEnv>,
+  submission: Submission,
+  asked: number | undefined,
+  permissions: string[],
+): Promise<number | null> {
   const submitters = await listSubmittersOf(c.var.scope.db, [submission.id]);
   if (asked !== undefined) {
     const named = submitters.find((s) => s.id === asked);
@@ -70,13 +75,21 @@ export const mintEmbedToken: AppRouteHandler<typeof routes.mintEmbedToken> = asy
     resourceId = String(submission.id);
     submitterId = await boundSigner(c, submission, body.submitter_id, permissions);
   } else {
-    if (body.submitter_id !== undefined) throw unprocessable('submitter_id names a signer of a submission; a template (builder) token has none.');
+    if (body.submitter_id !== undefined)
+      throw unprocessable('submitter_id names a signer of a submission; a template (builder) token has none.');
     const template = await findTemplate(c.var.scope.db, account.id, body.resource_id);
     if (!template) throw notFound('Template');
     resourceId = template.publicId;
   }
   const key = await signingKey(c.env.ENCRYPTION_KEY, c.var.control, account);
-  const minted = await signEmbedToken(key, { accountId: account.id, userId: user.id, resourceType: type, resourceId, permissions, submitterId });
+  const minted = await signEmbedToken(key, {
+    accountId: account.id,
+    userId: user.id,
+    resourceType: type,
+    resourceId,
+    permissions,
+    submitterId,
+  });
   const signer = submitterId ? ` submitter=${submitterId}` : '';
   c.set('audit', { action: 'embed_token.create', resourceType: type, resourceId: `${resourceId} jti=${minted.jti}${signer}` });
   return c.json({ token: minted.token, expires_at: minted.expiresAt }, 201);
@@ -202,5 +215,7 @@ export const saveEmbedValues: AppRouteHandler<typeof routes.saveEmbedValues> = a
 
 export const completeEmbedSubmission: AppRouteHandler<typeof routes.completeEmbedSubmission> = async (c) => {
   await embeddedSubmission(c, c.req.valid('param').id);
-  throw new ApiError(422, 'Signers complete their form on the signing page (the embedded form), not through the API.', { code: 'complete_on_signing_page' });
+  throw new ApiError(422, 'Signers complete their form on the signing page (the embedded form), not through the API.', {
+    code: 'complete_on_signing_page',
+  });
 };

@@ -15,15 +15,22 @@ const tags = ['Embedding'];
 export const embedSecurity = [{ EmbedToken: [] }];
 
 export const mintEmbedTokenBody = z.object({
-  resource_type: z.enum(EMBED_RESOURCE_TYPES, { error: 'must be submission (a signing form) or template (a builder)' }).openapi({ example: 'submission' }),
+  resource_type: z
+    .enum(EMBED_RESOURCE_TYPES, { error: 'must be submission (a signing form) or template (a builder)' })
+    .openapi({ example: 'submission' }),
   resource_id: z
-    .union([z.number().int().positive(), z.string().min(1).max(64)], { error: 'must be the submission’s integer id, or the template’s tpl_… or integer id' })
+    .union([z.number().int().positive(), z.string().min(1).max(64)], {
+      error: 'must be the submission’s integer id, or the template’s tpl_… or integer id',
+    })
     .openapi({ description: 'The submission’s id, or the template’s `tpl_…` or integer id.', example: 1 }),
   permissions: z
     .array(z.string({ error: 'must be a list of permission names' }), { error: 'must be a list of permission names' })
     .max(4, 'must list at most 4 permissions')
     .optional()
-    .openapi({ description: 'submission: `sign`, `view`; template: `edit`, `view`. Left out: every permission of the kind.', example: ['sign', 'view'] }),
+    .openapi({
+      description: 'submission: `sign`, `view`; template: `edit`, `view`. Left out: every permission of the kind.',
+      example: ['sign', 'view'],
+    }),
   submitter_id: z
     .number({ error: 'must be the integer id of one of the submission’s submitters' })
     .int({ error: 'must be the integer id of one of the submission’s submitters' })
@@ -91,15 +98,21 @@ export const rotateEmbedKey = tenantRoute(
  * createRoute for a route that takes only an embed JWT of one kind: the grant check (with the permission a
  * write needs), the EmbedToken security scheme and every error it can answer.
  */
-function embedRoute<const R extends RouteConfig>(resourceType: EmbedResourceType, options: { permission?: string; errors?: ErrorStatus[] }, route: R): R {
+function embedRoute<const R extends RouteConfig>(
+  resourceType: EmbedResourceType,
+  options: { permission?: string; errors?: ErrorStatus[] },
+  route: R,
+): R {
   const middleware: MiddlewareHandler<AppEnv>[] = [requireEmbedGrant(resourceType, options.permission)];
   const bodyTypes = Object.keys(route.request?.body?.content ?? {});
-  if (bodyTypes.length === 1 && bodyTypes[0] === 'application/json') middleware.push(requireJsonBody({ allowEmpty: !route.request?.body?.required }));
+  if (bodyTypes.length === 1 && bodyTypes[0] === 'application/json')
+    middleware.push(requireJsonBody({ allowEmpty: !route.request?.body?.required }));
   // 403 also answers a suspended account's tokens; 422 an id longer than ids are.
   const statuses = new Set<ErrorStatus>([400, 401, 403, 404, 422, 429, ...(options.errors ?? [])]);
   return createRoute({
     ...route,
-    description: `${route.description ?? ''}\n\nCredential: an embed JWT for ${resourceType === 'template' ? 'this template (a builder token)' : 'this submission (a signing form token)'}${options.permission ? ` with \`${options.permission}\`` : ''}; other credentials get 401.`.trim(),
+    description:
+      `${route.description ?? ''}\n\nCredential: an embed JWT for ${resourceType === 'template' ? 'this template (a builder token)' : 'this submission (a signing form token)'}${options.permission ? ` with \`${options.permission}\`` : ''}; other credentials get 401.`.trim(),
     security: embedSecurity,
     middleware,
     responses: { ...errorResponses([...statuses].sort()), ...route.responses },
@@ -115,33 +128,44 @@ export const embedTemplateOptionsSchema = z
     roles: z.array(z.string()).openapi({ description: 'The template’s roles, in order.' }),
     preferences: z.record(z.string(), z.unknown()).openapi({ description: 'The template’s preferences.' }),
     locale: z.string().openapi({ description: 'The account’s locale.' }),
-    endpoints: z.object({ template: z.string(), documents: z.string() }).openapi({ description: 'Where the builder reads and saves with this token.' }),
+    endpoints: z
+      .object({ template: z.string(), documents: z.string() })
+      .openapi({ description: 'Where the builder reads and saves with this token.' }),
   })
   .openapi('EmbedTemplateOptions');
 
-export const getEmbedTemplate = embedRoute('template', {}, {
-  method: 'get',
-  path: '/embed/template/{id}',
-  tags,
-  summary: 'The template a builder token is for, with what the builder needs',
-  request: { params: templateParams },
-  responses: {
-    200: {
-      description: 'The template (as GET /api/templates/{id}) and the builder options.',
-      content: { 'application/json': { schema: z.object({ template: templateSchema, options: embedTemplateOptionsSchema }) } },
+export const getEmbedTemplate = embedRoute(
+  'template',
+  {},
+  {
+    method: 'get',
+    path: '/embed/template/{id}',
+    tags,
+    summary: 'The template a builder token is for, with what the builder needs',
+    request: { params: templateParams },
+    responses: {
+      200: {
+        description: 'The template (as GET /api/templates/{id}) and the builder options.',
+        content: { 'application/json': { schema: z.object({ template: templateSchema, options: embedTemplateOptionsSchema }) } },
+      },
     },
   },
-});
+);
 
-export const updateEmbedTemplate = embedRoute('template', { errors: [422] }, {
-  method: 'put',
-  path: '/embed/template/{id}',
-  tags,
-  summary: 'Always refused: save through PUT /api/templates/{id}',
-  description: 'Answers 422 with `code` `update_via_templates_api`: edits go through PUT /api/templates/{id} (with the same token and `edit`), which keeps version history.',
-  request: { params: templateParams },
-  responses: {},
-});
+export const updateEmbedTemplate = embedRoute(
+  'template',
+  { errors: [422] },
+  {
+    method: 'put',
+    path: '/embed/template/{id}',
+    tags,
+    summary: 'Always refused: save through PUT /api/templates/{id}',
+    description:
+      'Answers 422 with `code` `update_via_templates_api`: edits go through PUT /api/templates/{id} (with the same token and `edit`), which keeps version history.',
+    request: { params: templateParams },
+    responses: {},
+  },
+);
 
 export const embedSubmissionOptionsSchema = z
   .object({
@@ -165,24 +189,30 @@ export const embedSubmitterSchema = z
   })
   .openapi('EmbedSubmitter');
 
-export const embedSubmissionSchema = z.object({ ...submissionSchema.shape, submitters: z.array(embedSubmitterSchema) }).openapi('EmbedSubmission');
+export const embedSubmissionSchema = z
+  .object({ ...submissionSchema.shape, submitters: z.array(embedSubmitterSchema) })
+  .openapi('EmbedSubmission');
 
-export const getEmbedSubmission = embedRoute('submission', {}, {
-  method: 'get',
-  path: '/embed/submission/{id}',
-  tags,
-  summary: 'The submission a signing form token is for',
-  description:
-    '`submission` has the shape of GET /api/submissions/{id}, except that signing links are credentials: a submitter carries `slug`, ' +
-    '`signing_url` and `embed_src` only when it is the token’s own signer and the token has `sign`. A view-only token shows none.',
-  request: { params: idParamsSchema },
-  responses: {
-    200: {
-      description: 'The submission and the form options.',
-      content: { 'application/json': { schema: z.object({ submission: embedSubmissionSchema, options: embedSubmissionOptionsSchema }) } },
+export const getEmbedSubmission = embedRoute(
+  'submission',
+  {},
+  {
+    method: 'get',
+    path: '/embed/submission/{id}',
+    tags,
+    summary: 'The submission a signing form token is for',
+    description:
+      '`submission` has the shape of GET /api/submissions/{id}, except that signing links are credentials: a submitter carries `slug`, ' +
+      '`signing_url` and `embed_src` only when it is the token’s own signer and the token has `sign`. A view-only token shows none.',
+    request: { params: idParamsSchema },
+    responses: {
+      200: {
+        description: 'The submission and the form options.',
+        content: { 'application/json': { schema: z.object({ submission: embedSubmissionSchema, options: embedSubmissionOptionsSchema }) } },
+      },
     },
   },
-});
+);
 
 export const saveEmbedValuesBody = z.object({
   submitter_id: z.number({ error: 'must be the integer id of one of the submission’s submitters' }).int().positive().optional().openapi({
@@ -194,30 +224,39 @@ export const saveEmbedValuesBody = z.object({
   }),
 });
 
-export const saveEmbedValues = embedRoute('submission', { permission: 'sign', errors: [403, 409, 422] }, {
-  method: 'put',
-  path: '/embed/submission/{id}/values',
-  tags,
-  summary: 'Save values into a signer’s form (e.g. prefilled by the embedding page)',
-  description:
-    'Checked and saved as the signing page’s autosave (`field.updated` per changed field), into the form of the token’s own ' +
-    'signer only (another signer: 403). Refused with 422 once the ' +
-    'signer has completed or declined, or the link has expired (spec › Submitter states rule 3). Needs `sign` (403).',
-  request: { params: idParamsSchema, body: { required: true, content: { 'application/json': { schema: saveEmbedValuesBody } } } },
-  responses: {
-    200: {
-      description: 'The submitter’s saved values.',
-      content: { 'application/json': { schema: z.object({ submitter_id: z.number(), values: z.record(z.string(), z.unknown()) }) } },
+export const saveEmbedValues = embedRoute(
+  'submission',
+  { permission: 'sign', errors: [403, 409, 422] },
+  {
+    method: 'put',
+    path: '/embed/submission/{id}/values',
+    tags,
+    summary: 'Save values into a signer’s form (e.g. prefilled by the embedding page)',
+    description:
+      'Checked and saved as the signing page’s autosave (`field.updated` per changed field), into the form of the token’s own ' +
+      'signer only (another signer: 403). Refused with 422 once the ' +
+      'signer has completed or declined, or the link has expired (spec › Submitter states rule 3). Needs `sign` (403).',
+    request: { params: idParamsSchema, body: { required: true, content: { 'application/json': { schema: saveEmbedValuesBody } } } },
+    responses: {
+      200: {
+        description: 'The submitter’s saved values.',
+        content: { 'application/json': { schema: z.object({ submitter_id: z.number(), values: z.record(z.string(), z.unknown()) }) } },
+      },
     },
   },
-});
+);
 
-export const completeEmbedSubmission = embedRoute('submission', { errors: [422] }, {
-  method: 'post',
-  path: '/embed/submission/{id}/complete',
-  tags,
-  summary: 'Always refused: signers complete on the signing page',
-  description: 'Answers 422 with `code` `complete_on_signing_page`: completion happens on the signing page (the embedded form), where the signer submits.',
-  request: { params: idParamsSchema },
-  responses: {},
-});
+export const completeEmbedSubmission = embedRoute(
+  'submission',
+  { errors: [422] },
+  {
+    method: 'post',
+    path: '/embed/submission/{id}/complete',
+    tags,
+    summary: 'Always refused: signers complete on the signing page',
+    description:
+      'Answers 422 with `code` `complete_on_signing_page`: completion happens on the signing page (the embedded form), where the signer submits.',
+    request: { params: idParamsSchema },
+    responses: {},
+  },
+);

@@ -37,7 +37,11 @@ function apiRequest(c: Context<AppEnv>, tool: ToolDefinition, call: ApiCall, sco
     if (value) headers.set(name, value);
   }
   if (call.body !== undefined) headers.set('Content-Type', 'application/json');
-  return mcpToolRequest(url.toString(), { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) }, { tool: tool.name, scopes });
+  return mcpToolRequest(
+    url.toString(),
+    { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) },
+    { tool: tool.name, scopes },
+  );
 }
 
 function toolError(message: string): CallToolResult {
@@ -70,7 +74,12 @@ function createServer(c: Context<AppEnv>, dispatch: Dispatch): McpServer {
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: { readOnlyHint: tool.readOnly, openWorldHint: false } },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+      },
       async (args: Record<string, unknown>) => {
         let call: ApiCall;
         try {
@@ -81,7 +90,8 @@ function createServer(c: Context<AppEnv>, dispatch: Dispatch): McpServer {
         }
         const scopes = tool.scopes(args);
         // Another path of our API, read as part of the same tool call (same credential, scopes and audit).
-        const get = (url: string) => dispatch(apiRequest(c, tool, { method: 'GET', path: new URL(url).pathname.replace(/^\/api/, '') }, scopes), c);
+        const get = (url: string) =>
+          dispatch(apiRequest(c, tool, { method: 'GET', path: new URL(url).pathname.replace(/^\/api/, '') }, scopes), c);
         return toolResult(tool, await dispatch(apiRequest(c, tool, call, scopes), c), get);
       },
     );
@@ -110,12 +120,23 @@ export function createMcpRoutes(dispatch: Dispatch): Hono<AppEnv> {
   // Browser-based MCP clients call from their own origin with a bearer token; no cookie is read here.
   app.use(
     '/mcp',
-    cors({ origin: '*', allowMethods: ['POST', 'GET', 'DELETE'], allowHeaders: ['Content-Type', 'Authorization', 'Mcp-Protocol-Version', 'Accept'], exposeHeaders: ['WWW-Authenticate'], maxAge: 600 }),
+    cors({
+      origin: '*',
+      allowMethods: ['POST', 'GET', 'DELETE'],
+      allowHeaders: ['Content-Type', 'Authorization', 'Mcp-Protocol-Version', 'Accept'],
+      exposeHeaders: ['WWW-Authenticate'],
+      maxAge: 600,
+    }),
   );
   app.use('/mcp', authenticate({ audience: 'mcp', resourceMetadata: (c) => resourceMetadataUrl(origin(c), 'mcp') }));
-  app.use('/mcp', capBody({ maxBytes: MAX_MCP_BODY_BYTES, message: `An MCP request is at most ${Math.round(MAX_MCP_BODY_BYTES / 1024 / 1024)} MB.` }));
+  app.use(
+    '/mcp',
+    capBody({ maxBytes: MAX_MCP_BODY_BYTES, message: `An MCP request is at most ${Math.round(MAX_MCP_BODY_BYTES / 1024 / 1024)} MB.` }),
+  );
   // Stateless: no stream to resume (GET) and no session to end (DELETE), as the transport allows (MCP › Transports).
-  app.on(['GET', 'DELETE'], '/mcp', (c) => c.json({ error: 'This MCP server is stateless: send JSON-RPC messages with POST.' }, 405, { Allow: 'POST' }));
+  app.on(['GET', 'DELETE'], '/mcp', (c) =>
+    c.json({ error: 'This MCP server is stateless: send JSON-RPC messages with POST.' }, 405, { Allow: 'POST' }),
+  );
   app.post('/mcp', (c) => handleMcp(c, dispatch));
   return app;
 }

@@ -45,7 +45,11 @@ const submitterId = z.object({ submitter_id: idParamsSchema.shape.id.openapi({ d
 
 const createTemplateInput = createTemplateBody(base64File).extend({
   file: base64File.optional().openapi({ description: 'One PDF or DOCX as base64: the template’s first document.' }),
-  url: z.string().max(2048).optional().openapi({ description: 'An https URL of a PDF or DOCX to fetch instead of `file` (public hosts only, 20 MB).' }),
+  url: z
+    .string()
+    .max(2048)
+    .optional()
+    .openapi({ description: 'An https URL of a PDF or DOCX to fetch instead of `file` (public hosts only, 20 MB).' }),
   html: htmlTemplateBody.shape.html,
   html_header: htmlTemplateBody.shape.html_header,
   html_footer: htmlTemplateBody.shape.html_footer,
@@ -61,10 +65,16 @@ async function createTemplateCall(args: z.infer<typeof createTemplateInput>, env
   const { file, url, html, html_header, html_footer, size, ...body } = args;
   if (html !== undefined) {
     if (file !== undefined || url !== undefined || body.documents?.length || body.fields?.length || body.submitters?.length) {
-      throw unprocessable('Give html alone: an HTML template places its fields with tags in the HTML, not with file, url, documents, fields or submitters.');
+      throw unprocessable(
+        'Give html alone: an HTML template places its fields with tags in the HTML, not with file, url, documents, fields or submitters.',
+      );
     }
     const { name, external_id, folder_name, shared } = body;
-    return { method: 'POST', path: '/templates/html', body: { name, html, html_header, html_footer, size, external_id, folder_name, shared } };
+    return {
+      method: 'POST',
+      path: '/templates/html',
+      body: { name, html, html_header, html_footer, size, external_id, folder_name, shared },
+    };
   }
   if (file !== undefined && url !== undefined) throw unprocessable('Give file or url, not both.');
   const first = url !== undefined ? toBase64(await env.fetchDocument(url)) : file;
@@ -99,7 +109,10 @@ const sealedDocuments: ExtraContent = async (body, get) => {
 };
 
 const createSubmissionInput = createSubmissionBody.extend({
-  send: z.boolean().optional().openapi({ description: 'true sends the invitations now (needs submissions:send); otherwise the submission is a draft.' }),
+  send: z
+    .boolean()
+    .optional()
+    .openapi({ description: 'true sends the invitations now (needs submissions:send); otherwise the submission is a draft.' }),
 });
 
 export const TOOLS: readonly ToolDefinition[] = [

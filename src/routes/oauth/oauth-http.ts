@@ -15,7 +15,11 @@ export async function readOAuthForm(c: Context<AppEnv>): Promise<Record<string, 
   if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
     throw new OAuthError('invalid_request', 'Send the parameters form-encoded (Content-Type: application/x-www-form-urlencoded).');
   }
-  const bytes = await readBodyCapped(c.req.raw, MAX_FORM_BYTES, () => new OAuthError('invalid_request', `The request body is limited to ${MAX_FORM_BYTES} bytes.`, 413));
+  const bytes = await readBodyCapped(
+    c.req.raw,
+    MAX_FORM_BYTES,
+    () => new OAuthError('invalid_request', `The request body is limited to ${MAX_FORM_BYTES} bytes.`, 413),
+  );
   const text = new TextDecoder().decode(bytes);
   const form: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) {

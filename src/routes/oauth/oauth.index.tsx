@@ -20,7 +20,13 @@ import {
   clientRedirect,
   type AuthorizationRequest,
 } from '../../services/identity/oauth/authorization-request';
-import { authenticateClient, checkClientMetadata, clientInformation, registerClient, TOKEN_ENDPOINT_AUTH_METHODS } from '../../services/identity/oauth/clients';
+import {
+  authenticateClient,
+  checkClientMetadata,
+  clientInformation,
+  registerClient,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+} from '../../services/identity/oauth/clients';
 import { OAuthError } from '../../services/identity/oauth/oauth-error';
 import { boundByRole } from '../../services/identity/oauth/oauth-scopes';
 import { exchangeCode, refreshTokens, revokeToken } from '../../services/identity/oauth/token-grants';
@@ -81,9 +87,14 @@ async function limitRegistrations(c: C): Promise<void> {
   const decision = await namespace.get(namespace.idFromName(key)).take({ limit: REGISTRATION_LIMIT, windowMs: REGISTRATION_WINDOW_MS });
   if (!decision.allowed) {
     const wait = secondsUntil(decision.resetAt);
-    throw new OAuthError('slow_down', `Too many client registrations from this address (${REGISTRATION_LIMIT} per hour); retry in ${wait} seconds.`, 429, {
-      'Retry-After': String(wait),
-    });
+    throw new OAuthError(
+      'slow_down',
+      `Too many client registrations from this address (${REGISTRATION_LIMIT} per hour); retry in ${wait} seconds.`,
+      429,
+      {
+        'Retry-After': String(wait),
+      },
+    );
   }
 }
 
@@ -123,10 +134,22 @@ async function authorizePage(c: C): Promise<Response> {
     };
     // Browsers apply the page's form-action to the redirect its form post answers with (Chrome does):
     // the consent form may lead to this client's redirect URI, and nowhere else.
-    c.header('Content-Security-Policy', CONSOLE_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(checked.redirectUri).origin}`));
+    c.header(
+      'Content-Security-Policy',
+      CONSOLE_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(checked.redirectUri).origin}`),
+    );
     response = page(
       c,
-      <ConsentPage viewer={viewerOf(signedIn)} appName={checked.client.name} redirectHost={new URL(checked.redirectUri).host} granted={granted} refused={refused} request={request} resources={c.req.queries('resource') ?? []} audiences={checked.audiences} />,
+      <ConsentPage
+        viewer={viewerOf(signedIn)}
+        appName={checked.client.name}
+        redirectHost={new URL(checked.redirectUri).host}
+        granted={granted}
+        refused={refused}
+        request={request}
+        resources={c.req.queries('resource') ?? []}
+        audiences={checked.audiences}
+      />,
     );
   });
   return redirect ?? response!;
@@ -155,7 +178,11 @@ async function decide(c: C): Promise<Response> {
   // The role is read now, not when the page was shown: a role lowered meanwhile grants less.
   const { granted } = boundByRole(signedIn.user.role, checked.scopes);
   if (granted.length === 0) {
-    return back({ error: 'invalid_scope', error_description: 'The user’s role allows none of the requested scopes.' }, checked.redirectUri, checked.state);
+    return back(
+      { error: 'invalid_scope', error_description: 'The user’s role allows none of the requested scopes.' },
+      checked.redirectUri,
+      checked.state,
+    );
   }
   const code = await approveAuthorization(c.var.control, checked, { id: signedIn.user.id, accountId: signedIn.account.id }, granted);
   return back({ code }, checked.redirectUri, checked.state);

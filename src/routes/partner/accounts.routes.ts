@@ -13,11 +13,9 @@ export const partnerAccountSchema = accountSchema
     suspended: z.boolean().openapi({ description: 'A suspended account’s API tokens are refused with 403.' }),
     suspended_at: z.string().nullable(),
     shard: z.number().int().openapi({ description: 'The tenant database (SHARD_<n>) holding the account’s rows.' }),
-    moving_to_shard: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: 'While a move runs: the shard the rows are being copied to; the account’s writes answer 409 until it is done.' }),
+    moving_to_shard: z.number().int().nullable().openapi({
+      description: 'While a move runs: the shard the rows are being copied to; the account’s writes answer 409 until it is done.',
+    }),
   })
   .openapi('PartnerAccount');
 
@@ -40,13 +38,9 @@ export const updateAccountBody = z
   .refine((body) => Object.values(body).some((value) => value !== undefined), 'Send at least one of name, plan, suspended');
 
 export const mintTokenBody = z.object({
-  email: z
-    .string()
-    .trim()
-    .max(255)
-    .pipe(z.email())
-    .optional()
-    .openapi({ description: 'The admin to mint for; created as an admin when the account has no user with this email. Omit to use the first admin.' }),
+  email: z.string().trim().max(255).pipe(z.email()).optional().openapi({
+    description: 'The admin to mint for; created as an admin when the account has no user with this email. Omit to use the first admin.',
+  }),
   name: z.string().trim().max(255).optional().openapi({ description: 'Name of the user created from `email`.' }),
   token_name: z.string().trim().min(1).max(255).default('Partner-issued admin token'),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
@@ -145,11 +139,7 @@ export const mintAccessToken = partnerRoute(
 );
 
 export const moveAccountBody = z.object({
-  shard: z
-    .number()
-    .int()
-    .min(0)
-    .openapi({ description: 'The shard to move the account to (SHARD_<n> in wrangler.toml).', example: 1 }),
+  shard: z.number().int().min(0).openapi({ description: 'The shard to move the account to (SHARD_<n> in wrangler.toml).', example: 1 }),
 });
 
 export const moveAccount = partnerRoute(

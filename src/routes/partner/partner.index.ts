@@ -34,17 +34,19 @@ export function createPartnerApi(): OpenAPIHono<AppEnv> {
   let document: unknown;
   // Public like /api/openapi.json: it describes the surface, not any account.
   partner.get('/openapi.json', (c) => {
-    document ??= withResponseHeaders(partner.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: `${c.env.SERVICE_NAME} partner API`,
-        version: 'partner-v1',
-        description:
-          'Operator control plane: create, list, update, suspend and move accounts, and mint their first admin token. ' +
-          `Authenticate with a partner key; ${PARTNER_RATE_LIMIT} requests per minute per key. Responses carry X-API-Version: partner-v1.`,
-      },
-      servers: [{ url: '/api/partner/v1' }],
-    }));
+    document ??= withResponseHeaders(
+      partner.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: `${c.env.SERVICE_NAME} partner API`,
+          version: 'partner-v1',
+          description:
+            'Operator control plane: create, list, update, suspend and move accounts, and mint their first admin token. ' +
+            `Authenticate with a partner key; ${PARTNER_RATE_LIMIT} requests per minute per key. Responses carry X-API-Version: partner-v1.`,
+        },
+        servers: [{ url: '/api/partner/v1' }],
+      }),
+    );
     return c.json(document);
   });
 

@@ -6,7 +6,12 @@ import type { Account } from '../../db/schema';
 import { getAccount } from '../../db/queries/accounts';
 import { ApiError } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
-import { accountStripeCredentials, clearPaymentCredentials, paymentSettingsOf, savePaymentCredentials } from '../../services/payments/account-stripe';
+import {
+  accountStripeCredentials,
+  clearPaymentCredentials,
+  paymentSettingsOf,
+  savePaymentCredentials,
+} from '../../services/payments/account-stripe';
 import { readStripeDelivery } from '../../services/billing/stripe-delivery';
 import { useAccountScope } from '../../middleware/databases';
 import { wakeFanOut } from '../../services/webhooks/queue';
@@ -23,7 +28,11 @@ import type * as routes from './payments.routes';
 
 function serializePaymentSettings(account: Account, origin: string) {
   const settings = paymentSettingsOf(account);
-  return { configured: settings.configured, stripe_key_last4: settings.stripeKeyLast4, webhook_url: `${origin}/api/payments/webhook/${account.id}` };
+  return {
+    configured: settings.configured,
+    stripe_key_last4: settings.stripeKeyLast4,
+    webhook_url: `${origin}/api/payments/webhook/${account.id}`,
+  };
 }
 
 export const getPaymentSettings: AppRouteHandler<typeof routes.getPaymentSettings> = (c) =>
@@ -64,7 +73,9 @@ export const paymentsWebhook: Handler<AppEnv> = async (c) => {
   const event = await readStripeDelivery(c.req.raw, credentials.webhookSecret);
   useAccountScope(c, account);
   // Recurring payments' invoices and subscriptions carry payment_subscription_id; payment fields' payment_id.
-  const outcome = isRecurringPaymentEvent(event) ? await applyRecurringPaymentEvent(c.var.scope.db, account.id, event) : (await applyPaymentEvent(c.var.scope.db, account.id, event)).outcome;
+  const outcome = isRecurringPaymentEvent(event)
+    ? await applyRecurringPaymentEvent(c.var.scope.db, account.id, event)
+    : (await applyPaymentEvent(c.var.scope.db, account.id, event)).outcome;
   // An applied event wrote its payment.* event: wake the fan-out as the tenant API does after a write
   // (src/middleware/outbox-drain), stamped with the account's shard, rather than leave it to the cron.
   if (outcome === 'applied' && account.hasWebhooks) c.executionCtx.waitUntil(wakeFanOut(c.var.scope.queues.webhooks, 'payments webhook'));
@@ -87,4 +98,7 @@ export const subscribe: AppRouteHandler<typeof routes.subscribe> = async (c) => 
 };
 
 export const getSubscription: AppRouteHandler<typeof routes.getSubscription> = async (c) =>
-  c.json(serializePaymentSubscription(await readPaymentSubscription(c.var.scope.db, c.var.principal.account.id, c.req.valid('param').id)), 200);
+  c.json(
+    serializePaymentSubscription(await readPaymentSubscription(c.var.scope.db, c.var.principal.account.id, c.req.valid('param').id)),
+    200,
+  );

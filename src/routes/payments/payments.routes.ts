@@ -7,8 +7,14 @@ import { stripeEventSchema } from '../../services/billing/stripe-delivery';
 export const paymentSettingsSchema = z
   .object({
     configured: z.boolean().openapi({ description: 'Whether both a secret key and a webhook signing secret are stored.' }),
-    stripe_key_last4: z.string().nullable().openapi({ description: 'The last 4 characters of the stored secret key; the key itself is never returned.', example: 'x4Qz' }),
-    webhook_url: z.string().openapi({ description: 'Where to point the account’s Stripe webhook endpoint.', example: 'https://sign.example.com/api/payments/webhook/42' }),
+    stripe_key_last4: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The last 4 characters of the stored secret key; the key itself is never returned.', example: 'x4Qz' }),
+    webhook_url: z.string().openapi({
+      description: 'Where to point the account’s Stripe webhook endpoint.',
+      example: 'https://sign.example.com/api/payments/webhook/42',
+    }),
   })
   .openapi('PaymentSettings');
 
@@ -86,7 +92,9 @@ export const paymentsWebhook = createRoute({
   security: [],
   request: {
     params: accountWebhookParams,
-    headers: z.object({ 'stripe-signature': z.string().openapi({ param: { name: 'stripe-signature', in: 'header' }, example: 't=1700000000,v1=5257a869…' }) }),
+    headers: z.object({
+      'stripe-signature': z.string().openapi({ param: { name: 'stripe-signature', in: 'header' }, example: 't=1700000000,v1=5257a869…' }),
+    }),
     body: { required: true, content: { 'application/json': { schema: stripeEventSchema } } },
   },
   responses: {
@@ -96,7 +104,9 @@ export const paymentsWebhook = createRoute({
         'prepared last for the field’s amount, or whose `amount_total` or currency differ from it — it does not mark the field paid.',
       content: {
         'application/json': {
-          schema: z.object({ received: z.literal(true), outcome: z.enum(['applied', 'unchanged', 'ignored', 'not_counted', 'duplicate']) }).openapi('PaymentsWebhookReceipt'),
+          schema: z
+            .object({ received: z.literal(true), outcome: z.enum(['applied', 'unchanged', 'ignored', 'not_counted', 'duplicate']) })
+            .openapi('PaymentsWebhookReceipt'),
         },
       },
     },
@@ -107,19 +117,28 @@ export const paymentsWebhook = createRoute({
 // ——— Recurring payments (POST /api/payments/subscribe; docs/payments.md › Recurring payments) ———
 
 export const subscribeBody = z.object({
-  submission_id: z.number({ error: 'must be the integer id of a submission' }).int('must be the integer id of a submission').positive('must be the integer id of a submission'),
+  submission_id: z
+    .number({ error: 'must be the integer id of a submission' })
+    .int('must be the integer id of a submission')
+    .positive('must be the integer id of a submission'),
   submitter_id: z
     .number({ error: 'must be the integer id of one of the submission’s submitters' })
     .int('must be the integer id of one of the submission’s submitters')
     .positive('must be the integer id of one of the submission’s submitters')
     .optional()
     .openapi({ description: 'The signer whose completion starts it. Default: the submission’s last signer.' }),
-  price: z
-    .union([z.number(), z.string()], { error: 'must be a number in the currency’s major unit, such as 12.50' })
-    .openapi({ description: 'Per interval, a decimal in the currency’s major unit (12.50 EUR), like payment fields’ amount.', example: '12.50' }),
+  price: z.union([z.number(), z.string()], { error: 'must be a number in the currency’s major unit, such as 12.50' }).openapi({
+    description: 'Per interval, a decimal in the currency’s major unit (12.50 EUR), like payment fields’ amount.',
+    example: '12.50',
+  }),
   currency: z.string({ error: 'must be an ISO 4217 currency code such as USD or EUR' }).openapi({ example: 'EUR' }),
   interval: z.enum(['day', 'week', 'month', 'year'], { error: 'must be one of day, week, month, year' }),
-  trial_days: z.number({ error: 'must be a whole number of days' }).int('must be a whole number of days').min(1, 'must be at least 1 day').max(730, 'must be at most 730 days (Stripe’s limit)').optional(),
+  trial_days: z
+    .number({ error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1 day')
+    .max(730, 'must be at most 730 days (Stripe’s limit)')
+    .optional(),
   description: z.string({ error: 'must be text' }).trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').optional(),
 });
 
@@ -156,11 +175,16 @@ export const paymentEventDataSchema = z
     payment: z.object({
       id: z.number().int().openapi({ description: 'The payment field’s payment, or the recurring payment (kind subscription).' }),
       kind: z.enum(['field', 'subscription']),
-      status: z.string().openapi({ description: 'Field: pending, paid, failed, canceled. Recurring: trialing, active, past_due, canceled, failed, …' }),
+      status: z
+        .string()
+        .openapi({ description: 'Field: pending, paid, failed, canceled. Recurring: trialing, active, past_due, canceled, failed, …' }),
       amount: z.number().int().openapi({ description: 'Minor units (cents).', example: 2500 }),
       currency: z.string().openapi({ example: 'EUR' }),
       description: z.string().nullable(),
-      reference: z.string().nullable().openapi({ description: 'Stripe: cs_… when a checkout starts, pi_… once paid; sub_… for a recurring payment.' }),
+      reference: z
+        .string()
+        .nullable()
+        .openapi({ description: 'Stripe: cs_… when a checkout starts, pi_… once paid; sub_… for a recurring payment.' }),
       invoice: z.string().nullable().openapi({ description: 'Stripe invoice (in_…) of a recurring payment’s succeeded / failed.' }),
       failure_message: z.string().nullable(),
       field: z.object({ uuid: z.string(), name: z.string() }).nullable(),
@@ -189,7 +213,9 @@ export const subscribe = tenantRoute(
       'when started, `payment.succeeded` / `payment.failed` per invoice, `payment.canceled` when the Stripe subscription ends ' +
       '(data: `PaymentEventData`). One per submission: another call answers 409.',
     request: { body: { required: true, content: { 'application/json': { schema: subscribeBody } } } },
-    responses: { 201: { description: 'The recurring payment, scheduled.', content: { 'application/json': { schema: paymentSubscriptionSchema } } } },
+    responses: {
+      201: { description: 'The recurring payment, scheduled.', content: { 'application/json': { schema: paymentSubscriptionSchema } } },
+    },
   },
 );
 

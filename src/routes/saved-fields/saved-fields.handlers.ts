@@ -13,7 +13,9 @@ export function serializeSavedField(row: SavedField) {
 
 export const listSavedFields: AppRouteHandler<typeof routes.listSavedFields> = async (c) => {
   const db = c.var.scope.db;
-  const page = await paginateByCursor(c.req.valid('query'), (window) => savedFieldsDb.listSavedFields(db, c.var.principal.account.id, window));
+  const page = await paginateByCursor(c.req.valid('query'), (window) =>
+    savedFieldsDb.listSavedFields(db, c.var.principal.account.id, window),
+  );
   return c.json({ data: page.data.map(serializeSavedField), pagination: page.pagination }, 200);
 };
 

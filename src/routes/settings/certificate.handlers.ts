@@ -35,10 +35,14 @@ export const getCertificate: AppRouteHandler<typeof routes.getCertificate> = asy
 export const uploadCertificate: AppRouteHandler<typeof routes.uploadCertificate> = async (c) => {
   const { file, fields } = await readSingleFileUpload(c, MAX_UPLOAD_BYTES);
   const { password } = fields;
-  if (password === undefined || password === null) throw new ApiError(400, 'password is required (an empty string for a file without one).');
+  if (password === undefined || password === null)
+    throw new ApiError(400, 'password is required (an empty string for a file without one).');
   if (typeof password !== 'string') throw new ApiError(400, 'password must be a string.');
   const accountId = c.var.principal.account.id;
-  const [{ uploadSigningIdentity }, { UnusableCertificate }] = await Promise.all([identities(), import('../../services/certificates/pkcs12')]);
+  const [{ uploadSigningIdentity }, { UnusableCertificate }] = await Promise.all([
+    identities(),
+    import('../../services/certificates/pkcs12'),
+  ]);
   let row: SigningIdentityRow;
   try {
     row = await uploadSigningIdentity(c.env, c.var.scope.db, accountId, file, password);

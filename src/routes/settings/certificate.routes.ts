@@ -5,7 +5,9 @@ import { singleFileBody } from '../single-file-upload';
 
 export const certificateSchema = z
   .object({
-    source: z.enum(['generated', 'uploaded']).openapi({ description: '`generated`: self-signed on first use; `uploaded`: from a PKCS#12.' }),
+    source: z
+      .enum(['generated', 'uploaded'])
+      .openapi({ description: '`generated`: self-signed on first use; `uploaded`: from a PKCS#12.' }),
     subject: z.string().openapi({ example: 'CN=Acme Inc. (Signing Service), O=Acme Inc.' }),
     issuer: z.string(),
     serial_number: z.string().openapi({ description: 'Hexadecimal.' }),

@@ -32,7 +32,8 @@ export const updateAccountSettings: AppRouteHandler<typeof routes.updateAccountS
     locale: body.locale === undefined ? undefined : Intl.getCanonicalLocales(body.locale)[0],
     timezone: body.timezone,
     mfaEnforced: body.mfa_enforced,
-    embedOrigins: body.embed_origins === undefined ? undefined : normalizeEmbedOrigins(body.embed_origins, { allowHttp: isDevelopment(c.env) }),
+    embedOrigins:
+      body.embed_origins === undefined ? undefined : normalizeEmbedOrigins(body.embed_origins, { allowHttp: isDevelopment(c.env) }),
   });
   c.set('audit', { action: 'account.update', resourceType: 'account', resourceId: account.id });
   return c.json({ account: serializeAccount(account) }, 200);

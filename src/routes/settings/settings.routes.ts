@@ -38,11 +38,7 @@ function isLocale(value: string): boolean {
 
 export const accountUpdateSchema = z.object({
   name: z.string().trim().min(1).max(255).optional(),
-  locale: z
-    .string()
-    .refine(isLocale, 'must be a BCP 47 language tag such as en-US or de')
-    .optional()
-    .openapi({ example: 'en-US' }),
+  locale: z.string().refine(isLocale, 'must be a BCP 47 language tag such as en-US or de').optional().openapi({ example: 'en-US' }),
   timezone: z
     .string()
     .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')
@@ -83,6 +79,8 @@ export const updateAccountSettings = tenantRoute(
       'their sessions get 403 on every API call until they have. Turning it on needs the calling user to have two-factor ' +
       'authentication themselves (422 otherwise), so that nobody locks themselves out with it.',
     request: { body: { required: true, content: { 'application/json': { schema: accountUpdateSchema } } } },
-    responses: { 200: { description: 'The updated account.', content: { 'application/json': { schema: z.object({ account: accountSchema }) } } } },
+    responses: {
+      200: { description: 'The updated account.', content: { 'application/json': { schema: z.object({ account: accountSchema }) } } },
+    },
   },
 );

@@ -7,7 +7,12 @@ import { saveSignatureLevel, signatureLevelSettingsOf } from '../../services/sig
 import { centsToDollars, LEVEL_CATALOG, SIGNATURE_LEVELS } from '../../services/signature-levels/levels';
 import type * as routes from './signature-levels.routes';
 
-const availableLevels = LEVEL_CATALOG.map((l) => ({ key: l.key, name: l.name, description: l.description, cost_per_signature: centsToDollars(l.costCents) }));
+const availableLevels = LEVEL_CATALOG.map((l) => ({
+  key: l.key,
+  name: l.name,
+  description: l.description,
+  cost_per_signature: centsToDollars(l.costCents),
+}));
 
 export const getSignatureLevel: AppRouteHandler<typeof routes.getSignatureLevel> = (c) =>
   c.json({ ...signatureLevelSettingsOf(c.var.principal.account), available_levels: availableLevels }, 200);
@@ -46,5 +51,12 @@ export const listSignatureUsage: AppRouteHandler<typeof routes.listSignatureUsag
   ) as Record<(typeof SIGNATURE_LEVELS)[number], { count: number; cost: number }>;
   const count = totals.reduce((sum, t) => sum + t.count, 0);
   const cost = centsToDollars(totals.reduce((sum, t) => sum + t.costCents, 0));
-  return c.json({ data: page.data.map(serializeUsage), pagination: page.pagination, totals: { count, cost, currency: 'USD' as const, by_level: byLevel } }, 200);
+  return c.json(
+    {
+      data: page.data.map(serializeUsage),
+      pagination: page.pagination,
+      totals: { count, cost, currency: 'USD' as const, by_level: byLevel },
+    },
+    200,
+  );
 };

@@ -10,8 +10,13 @@ const levelSchema = z.enum(SIGNATURE_LEVELS).openapi({ description: '`ses` Simpl
 export const signatureLevelSettingsSchema = z
   .object({
     level: levelSchema,
-    provider: z.string().openapi({ description: 'Who signs at this level: `platform` for ses and aes, the QES provider’s label for qes.', example: 'platform' }),
-    configured: z.boolean().openapi({ description: 'Whether QES provider credentials are stored, so `qes` can be chosen without sending them again.' }),
+    provider: z.string().openapi({
+      description: 'Who signs at this level: `platform` for ses and aes, the QES provider’s label for qes.',
+      example: 'platform',
+    }),
+    configured: z
+      .boolean()
+      .openapi({ description: 'Whether QES provider credentials are stored, so `qes` can be chosen without sending them again.' }),
     available_levels: z.array(
       z.object({
         key: levelSchema,
@@ -28,18 +33,25 @@ const secret = (description: string, example: string) => z.string().trim().min(1
 export const signatureLevelBody = z
   .object({
     level: levelSchema,
-    provider: z.string().trim().min(1).max(100).optional().openapi({ description: 'Label of the QES provider (free text); default `csc`.', example: 'Example Trust CSC' }),
+    provider: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Label of the QES provider (free text); default `csc`.', example: 'Example Trust CSC' }),
     qes_provider_api_key: secret(
       'The OAuth client the CSC provider registered for the account, written `client_id:client_secret`. Stored encrypted, never returned.',
       'acme-signing:9f2c…',
     ),
-    qes_provider_api_url: z
-      .string()
-      .trim()
-      .max(2048)
-      .optional()
-      .openapi({ description: 'Base URL of the provider’s CSC API v2 (https). Stored encrypted, never returned.', example: 'https://csc.example.com/csc/v2' }),
-    qes_certificate_id: secret('The signing credential’s id at the provider (`credentialID`). Stored encrypted, never returned.', 'cred-42'),
+    qes_provider_api_url: z.string().trim().max(2048).optional().openapi({
+      description: 'Base URL of the provider’s CSC API v2 (https). Stored encrypted, never returned.',
+      example: 'https://csc.example.com/csc/v2',
+    }),
+    qes_certificate_id: secret(
+      'The signing credential’s id at the provider (`credentialID`). Stored encrypted, never returned.',
+      'cred-42',
+    ),
   })
   .openapi('UpdateSignatureLevel');
 
@@ -50,7 +62,12 @@ export const getSignatureLevel = tenantRoute(
     path: '/settings/signature_level',
     tags: ['Settings'],
     summary: 'The account’s signature level and the levels it can choose',
-    responses: { 200: { description: 'The signature level configuration (never the provider credentials).', content: { 'application/json': { schema: signatureLevelSettingsSchema } } } },
+    responses: {
+      200: {
+        description: 'The signature level configuration (never the provider credentials).',
+        content: { 'application/json': { schema: signatureLevelSettingsSchema } },
+      },
+    },
   },
 );
 
@@ -71,7 +88,11 @@ export const updateSignatureLevel = tenantRoute(
     responses: {
       200: {
         description: 'The level now in effect.',
-        content: { 'application/json': { schema: z.object({ success: z.literal(true), level: levelSchema, provider: z.string() }).openapi('SignatureLevelUpdated') } },
+        content: {
+          'application/json': {
+            schema: z.object({ success: z.literal(true), level: levelSchema, provider: z.string() }).openapi('SignatureLevelUpdated'),
+          },
+        },
       },
     },
   },
@@ -80,7 +101,11 @@ export const updateSignatureLevel = tenantRoute(
 export const signatureUsageSchema = z
   .object({
     id: z.number().int(),
-    submission_id: z.number().int().nullable().openapi({ description: 'Null once the submission was deleted permanently; the signature stays billed.' }),
+    submission_id: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Null once the submission was deleted permanently; the signature stays billed.' }),
     submitter_id: z.number().int().nullable(),
     level: levelSchema,
     cost: z.number().openapi({ description: 'US dollars charged for this signature.', example: 0.2 }),
@@ -117,7 +142,12 @@ export const listSignatureUsage = tenantRoute(
               .object({
                 data: z.array(signatureUsageSchema),
                 pagination: cursorPaginationSchema,
-                totals: z.object({ count: z.number().int(), cost: z.number(), currency: z.literal('USD'), by_level: z.object({ ses: totalSchema, aes: totalSchema, qes: totalSchema }) }),
+                totals: z.object({
+                  count: z.number().int(),
+                  cost: z.number(),
+                  currency: z.literal('USD'),
+                  by_level: z.object({ ses: totalSchema, aes: totalSchema, qes: totalSchema }),
+                }),
               })
               .openapi('SignatureUsageList'),
           },

@@ -12,7 +12,17 @@ import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
 import { hasVerifiedSession, requiresEmailCode, sendCode, verifyCode } from '../../services/signing/email-verification';
-import { accountOfSlug, assertCanFill, loadSigning, openForm, openingValues, pageKind, saveValues, signerFields, type Signing } from '../../services/signing/signing-session';
+import {
+  accountOfSlug,
+  assertCanFill,
+  loadSigning,
+  openForm,
+  openingValues,
+  pageKind,
+  saveValues,
+  signerFields,
+  type Signing,
+} from '../../services/signing/signing-session';
 import { nowIso } from '../../lib/time';
 import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
 import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-disclosure';
@@ -78,7 +88,8 @@ async function verified(c: C, db: Db, signing: Signing): Promise<boolean> {
 /** Loads the signer and refuses the request until their email is verified when the template asks for it. */
 async function loadVerified(c: C) {
   const loaded = await load(c);
-  if (!(await verified(c, loaded.db, loaded.signing))) throw new ApiError(403, 'Verify your email with the code we send before opening this form.');
+  if (!(await verified(c, loaded.db, loaded.signing)))
+    throw new ApiError(403, 'Verify your email with the code we send before opening this form.');
   return { ...loaded, ctx: contextOf(c, loaded.db, loaded.signing) };
 }
 
@@ -110,7 +121,11 @@ export function html(c: C, element: unknown, account: Pick<Account, 'embedOrigin
   return c.html(String(element), status);
 }
 
-const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = { completed: 'completed', declined: 'declined', expired: 'expired' };
+const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = {
+  completed: 'completed',
+  declined: 'declined',
+  expired: 'expired',
+};
 
 /** The page's frame extras: its embedding data (only when the account allows framing), language and theme. */
 export function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
@@ -165,12 +180,29 @@ export async function showPage(c: C) {
   const signing = await findSigning(c);
   const serviceName = c.env.SERVICE_NAME;
   if (!signing) {
-    return html(c, <MessagePage branding={serviceBranding(serviceName, 'Signing')} id="not-found" heading="This link does not work" text="The signing link is wrong or no longer valid. Ask the sender for a new one." />, null, 404);
+    return html(
+      c,
+      <MessagePage
+        branding={serviceBranding(serviceName, 'Signing')}
+        id="not-found"
+        heading="This link does not work"
+        text="The signing link is wrong or no longer valid. Ask the sender for a new one."
+      />,
+      null,
+      404,
+    );
   }
   const { scope, submitter, account } = signing;
   const options = embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) });
   // Resolved now, not when the submission was created: brand edits reach signers who have not finished.
-  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName });
+  const branding = pageBranding({
+    template: scope.template.preferences,
+    templateName: scope.template.name,
+    brand: scope.brand,
+    domainBranding: c.var.customDomain?.branding,
+    account,
+    serviceName,
+  });
   const kind = pageKind(signing);
   const frame = pageFrame(signing, kind, options);
   switch (kind) {
@@ -180,17 +212,69 @@ export async function showPage(c: C) {
       const downloadUrl = scope.submission.sealedAt ? `/s/${submitter.slug}/download` : null;
       // Rule 2: a signer who is not the witness may invite one while the submission waits.
       const witnessRole = witnessRoleOf(scope.template.roles);
-      const canInviteWitness = scope.submission.status === 'pending' && witnessRole !== undefined && witnessRole.uuid !== submitter.roleUuid;
-      return html(c, <CompletedPage branding={branding} slug={submitter.slug} continueUrl={continueUrl} downloadUrl={downloadUrl} canInviteWitness={canInviteWitness} frame={frame} />, account);
+      const canInviteWitness =
+        scope.submission.status === 'pending' && witnessRole !== undefined && witnessRole.uuid !== submitter.roleUuid;
+      return html(
+        c,
+        <CompletedPage
+          branding={branding}
+          slug={submitter.slug}
+          continueUrl={continueUrl}
+          downloadUrl={downloadUrl}
+          canInviteWitness={canInviteWitness}
+          frame={frame}
+        />,
+        account,
+      );
     }
     case 'declined':
-      return html(c, <MessagePage branding={branding} id="declined" heading="You declined this form" text="The sender has been told. Nothing more is needed from you." frame={frame} />, account);
+      return html(
+        c,
+        <MessagePage
+          branding={branding}
+          id="declined"
+          heading="You declined this form"
+          text="The sender has been told. Nothing more is needed from you."
+          frame={frame}
+        />,
+        account,
+      );
     case 'expired':
-      return html(c, <MessagePage branding={branding} id="expired" heading="This link has expired" text="The request to sign this document has expired. Contact the sender if you still need to sign it." frame={frame} />, account);
+      return html(
+        c,
+        <MessagePage
+          branding={branding}
+          id="expired"
+          heading="This link has expired"
+          text="The request to sign this document has expired. Contact the sender if you still need to sign it."
+          frame={frame}
+        />,
+        account,
+      );
     case 'waiting':
-      return html(c, <MessagePage branding={branding} id="waiting" heading="Waiting for others" text="Others sign this document before you. We will email you when it is your turn." frame={frame} />, account);
+      return html(
+        c,
+        <MessagePage
+          branding={branding}
+          id="waiting"
+          heading="Waiting for others"
+          text="Others sign this document before you. We will email you when it is your turn."
+          frame={frame}
+        />,
+        account,
+      );
     case 'unavailable':
-      return html(c, <MessagePage branding={branding} id="unavailable" heading="This form is not available" text="This document can no longer be signed. Contact the sender for details." frame={frame} />, account);
+      return html(
+        c,
+        <MessagePage
+          branding={branding}
+          id="unavailable"
+          heading="This form is not available"
+          text="This document can no longer be signed. Contact the sender for details."
+          frame={frame}
+        />,
+        account,
+      );
     case 'form':
       break;
   }
@@ -255,9 +339,17 @@ export async function downloadSigned(c: C) {
     }),
   );
   if (files.length === 1) {
-    return new Response(files[0].bytes, { headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(files[0].filename) } });
+    return new Response(files[0].bytes, {
+      headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(files[0].filename) },
+    });
   }
-  return new Response(zipSealedDocuments(files), { headers: { ...headers, 'Content-Type': 'application/zip', 'Content-Disposition': attachment(`${signing.scope.template.name || 'documents'}.zip`) } });
+  return new Response(zipSealedDocuments(files), {
+    headers: {
+      ...headers,
+      'Content-Type': 'application/zip',
+      'Content-Disposition': attachment(`${signing.scope.template.name || 'documents'}.zip`),
+    },
+  });
 }
 
 export const postSendCode: AppRouteHandler<typeof routes.postSendCode> = async (c) => {
@@ -320,7 +412,15 @@ export const postSubmit: AppRouteHandler<typeof routes.postSubmit> = async (c) =
     try {
       const url = await beginQesSigning(c.env, ctx, signing, c.req.valid('json').values ?? {}, qesRedirectUri(c, signing));
       const slug = signing.submitter.slug;
-      return c.json({ status: signing.submitter.status, submission_status: signing.scope.submission.status, redirect_url: `/s/${slug}`, authorization_url: url }, 200);
+      return c.json(
+        {
+          status: signing.submitter.status,
+          submission_status: signing.scope.submission.status,
+          redirect_url: `/s/${slug}`,
+          authorization_url: url,
+        },
+        200,
+      );
     } catch (error) {
       throw qesApiError(c, error);
     }

@@ -25,7 +25,10 @@ export function describeBytes(bytes: number): string {
 
 /** Refuses a body over `maxBytes` with 413 before anything reads it (Content-Length, or counted as it streams). */
 export function signingBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
-  return capBody({ maxBytes, message: `The request body is larger than ${describeBytes(maxBytes)}, the limit for this signing page request.` });
+  return capBody({
+    maxBytes,
+    message: `The request body is larger than ${describeBytes(maxBytes)}, the limit for this signing page request.`,
+  });
 }
 
 /**
@@ -48,7 +51,12 @@ function slugOf(c: Context<AppEnv>): string {
  */
 export function signingRateLimits(): MiddlewareHandler<AppEnv>[] {
   return [
-    rateLimit({ key: (c) => `ip:${clientIp(c.req.raw) ?? 'unknown'}`, limit: IP_RATE_LIMIT, label: 'from your network address', headers: false }),
+    rateLimit({
+      key: (c) => `ip:${clientIp(c.req.raw) ?? 'unknown'}`,
+      limit: IP_RATE_LIMIT,
+      label: 'from your network address',
+      headers: false,
+    }),
     rateLimit({ key: (c) => `slug:${slugOf(c)}`, limit: SLUG_RATE_LIMIT, label: 'for this signing link', headers: false }),
   ];
 }

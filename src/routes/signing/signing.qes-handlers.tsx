@@ -14,15 +14,33 @@ const signatureEngine = () => import('../../services/sealing/qes-signing-flow');
 
 async function qesRetryPage(c: C, signing: Signing, text: string) {
   const { scope, account } = signing;
-  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName: c.env.SERVICE_NAME });
+  const branding = pageBranding({
+    template: scope.template.preferences,
+    templateName: scope.template.name,
+    brand: scope.brand,
+    domainBranding: c.var.customDomain?.branding,
+    account,
+    serviceName: c.env.SERVICE_NAME,
+  });
   const frame = pageFrame(signing, 'form', embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) }));
   return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, account);
 }
 
 function qesRefusedPage(c: C, signing: Signing, reason: string) {
   const { scope, account } = signing;
-  const branding = pageBranding({ template: scope.template.preferences, templateName: scope.template.name, brand: scope.brand, domainBranding: c.var.customDomain?.branding, account, serviceName: c.env.SERVICE_NAME });
-  return html(c, <MessagePage branding={branding} id="qes-refused" heading="This form cannot be completed" text={`${reason} Nothing was signed.`} />, account);
+  const branding = pageBranding({
+    template: scope.template.preferences,
+    templateName: scope.template.name,
+    brand: scope.brand,
+    domainBranding: c.var.customDomain?.branding,
+    account,
+    serviceName: c.env.SERVICE_NAME,
+  });
+  return html(
+    c,
+    <MessagePage branding={branding} id="qes-refused" heading="This form cannot be completed" text={`${reason} Nothing was signed.`} />,
+    account,
+  );
 }
 
 /**

@@ -6,7 +6,15 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../app-env';
 import { requireJsonBody } from '../../middleware/json-body';
 import { errorSchema } from '../openapi-helpers';
-import { ATTACHMENT_BODY_BYTES, IP_RATE_LIMIT, SLUG_RATE_LIMIT, SMALL_BODY_BYTES, VALUES_BODY_BYTES, describeBytes, signingBodyLimit } from './signing.limits';
+import {
+  ATTACHMENT_BODY_BYTES,
+  IP_RATE_LIMIT,
+  SLUG_RATE_LIMIT,
+  SMALL_BODY_BYTES,
+  VALUES_BODY_BYTES,
+  describeBytes,
+  signingBodyLimit,
+} from './signing.limits';
 
 /** Where the router is mounted: the declarations below are relative to it, the OpenAPI document is not. */
 export const SIGNING_PREFIX = '/s';
@@ -63,13 +71,17 @@ export function signingRoute<const R extends RouteConfig>(options: SigningRouteO
 }
 
 const params = z.object({
-  slug: z
-    .string()
-    .openapi({ param: { name: 'slug', in: 'path' }, description: "The submitter's signing slug (from the signing_url).", example: 'Xk3j9Qp2LmN8rT5w' }),
+  slug: z.string().openapi({
+    param: { name: 'slug', in: 'path' },
+    description: "The submitter's signing slug (from the signing_url).",
+    example: 'Xk3j9Qp2LmN8rT5w',
+  }),
 });
 
 const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
-const ok = <T extends z.ZodType>(schema: T, description = 'Done.') => ({ 200: { description, content: { 'application/json': { schema } } } });
+const ok = <T extends z.ZodType>(schema: T, description = 'Done.') => ({
+  200: { description, content: { 'application/json': { schema } } },
+});
 
 /** The body as a whole: anything but a JSON object is the sentence the page always answered. */
 const body = <S extends z.core.$ZodLooseShape>(shape: S) => z.object(shape, { error: 'The request body must be a JSON object' });
@@ -110,7 +122,11 @@ export const putValues = signingRoute(
 );
 
 export const postSubmit = signingRoute(
-  { bodyBytes: VALUES_BODY_BYTES, errors: [409, 502], describe: { 502: 'qes: the signature provider could not be reached or refused; the sentence says what to do. Nothing was signed.' } },
+  {
+    bodyBytes: VALUES_BODY_BYTES,
+    errors: [409, 502],
+    describe: { 502: 'qes: the signature provider could not be reached or refused; the sentence says what to do. Nothing was signed.' },
+  },
   {
     method: 'post',
     path: '/{slug}/submit',
@@ -123,7 +139,10 @@ export const postSubmit = signingRoute(
         status: z.string(),
         submission_status: z.string(),
         redirect_url: z.string(),
-        authorization_url: z.string().optional().openapi({ description: 'qes only: where to send the browser to authorize the signature.' }),
+        authorization_url: z
+          .string()
+          .optional()
+          .openapi({ description: 'qes only: where to send the browser to authorize the signature.' }),
       }),
     ),
   },
@@ -190,7 +209,11 @@ export const postAttachment = signingRoute(
         required: true,
         content: {
           'multipart/form-data': {
-            schema: { type: 'object', properties: { field_uuid: { type: 'string' }, file: { type: 'string', format: 'binary' } }, required: ['field_uuid', 'file'] },
+            schema: {
+              type: 'object',
+              properties: { field_uuid: { type: 'string' }, file: { type: 'string', format: 'binary' } },
+              required: ['field_uuid', 'file'],
+            },
           },
         },
       },
@@ -198,19 +221,27 @@ export const postAttachment = signingRoute(
     responses: {
       201: {
         description: 'Stored.',
-        content: { 'application/json': { schema: z.object({ attachment_uuid: z.string(), content_type: z.string(), byte_size: z.number(), value: z.string() }) } },
+        content: {
+          'application/json': {
+            schema: z.object({ attachment_uuid: z.string(), content_type: z.string(), byte_size: z.number(), value: z.string() }),
+          },
+        },
       },
     },
   },
 );
 
 export const postSendCode = signingRoute(
-  { bodyBytes: SMALL_BODY_BYTES, describe: { 429: "Too many codes sent in the last hour (at most 5), or the route's rate limit; Retry-After says when to retry." } },
+  {
+    bodyBytes: SMALL_BODY_BYTES,
+    describe: { 429: "Too many codes sent in the last hour (at most 5), or the route's rate limit; Retry-After says when to retry." },
+  },
   {
     method: 'post',
     path: '/{slug}/verification',
     summary: 'Email a verification code',
-    description: 'When the template has require_email_2fa: a 6-digit code valid 10 minutes; at most 5 codes an hour. Takes no body (one sent is ignored).',
+    description:
+      'When the template has require_email_2fa: a 6-digit code valid 10 minutes; at most 5 codes an hour. Takes no body (one sent is ignored).',
     request: { params },
     responses: ok(z.object({ sent: z.boolean() })),
   },

@@ -55,7 +55,10 @@ export const resealSubmissionDocuments: AppRouteHandler<typeof routes.resealSubm
   if (!c.var.scope.queues.sealing) throw new Error('The SEALING_QUEUE binding is missing.');
   await requestReseal(c.var.scope.db, c.var.scope.queues.sealing, submission);
   c.set('audit', { action: 'submission.reseal', resourceType: 'submission', resourceId: submission.id });
-  return c.json({ sealed: false, sealing: sealingStatus({ ...submission, sealFailedAt: null }), documents: [], combined_download_url: null }, 202);
+  return c.json(
+    { sealed: false, sealing: sealingStatus({ ...submission, sealFailedAt: null }), documents: [], combined_download_url: null },
+    202,
+  );
 };
 
 async function readSealed(c: Context<AppEnv>, document: SubmissionDocument): Promise<Uint8Array> {
@@ -87,16 +90,25 @@ export const downloadSubmissionDocument: AppRouteHandler<typeof routes.downloadS
     const base = `submission-${submission.id}`;
     if (c.req.valid('query').separate === 'true') {
       const zip = zipSealedDocuments(await readFiles());
-      return c.body(zip as Uint8Array<ArrayBuffer>, 200, { ...noStore, 'Content-Type': 'application/zip', 'Content-Length': String(zip.length), 'Content-Disposition': attachment(`${base}.zip`) }) as never;
+      return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
+        ...noStore,
+        'Content-Type': 'application/zip',
+        'Content-Length': String(zip.length),
+        'Content-Disposition': attachment(`${base}.zip`),
+      }) as never;
     }
     // The PDF and signature engines load on first use, not with the isolate (decisions.md › Cold start).
-    const [{ combineSealedDocuments, storedCombinedDocument }, { accountSigningIdentity }, { timestampAuthorities, timestamperFor, TimestampFailure }, { ValidationDataFailure }] =
-      await Promise.all([
-        import('../../services/sealing/combined-document'),
-        import('../../services/certificates/account-identity'),
-        import('../../services/pdf/timestamp'),
-        import('../../services/pdf/validation-data'),
-      ]);
+    const [
+      { combineSealedDocuments, storedCombinedDocument },
+      { accountSigningIdentity },
+      { timestampAuthorities, timestamperFor, TimestampFailure },
+      { ValidationDataFailure },
+    ] = await Promise.all([
+      import('../../services/sealing/combined-document'),
+      import('../../services/certificates/account-identity'),
+      import('../../services/pdf/timestamp'),
+      import('../../services/pdf/validation-data'),
+    ]);
     const account = c.var.principal.account;
     const authorities = timestampAuthorities(c.env.TSA_URLS);
     const combined = await storedCombinedDocument(c.env.FILES, combinedDocumentKey(account.id, submission.id), async () =>
@@ -123,7 +135,9 @@ export const downloadSubmissionDocument: AppRouteHandler<typeof routes.downloadS
     }) as never;
   }
 
-  const document = /^\d+$/.test(params.document_id) ? documents.find((d) => d.templateDocumentId === Number(params.document_id)) : undefined;
+  const document = /^\d+$/.test(params.document_id)
+    ? documents.find((d) => d.templateDocumentId === Number(params.document_id))
+    : undefined;
   if (!document) throw notFound('Document');
   const object = await c.env.FILES.get(document.r2Key);
   if (!object) throw notFound('Sealed document file');

@@ -87,7 +87,7 @@ function assertMaySend(c: Context<AppEnv>, draft: boolean) {
   }
 }
 
-type CreateBody = ReturnType<typeof routes.createSubmission.request.body.content['application/json']['schema']['parse']>;
+type CreateBody = ReturnType<(typeof routes.createSubmission.request.body.content)['application/json']['schema']['parse']>;
 
 /** The submissions a create body asks for: `submissions: [...]` (bulk) or the body itself. */
 function inputsOf(body: CreateBody): { inputs: SubmissionInput[]; templateRefs: (string | number | undefined)[]; bulk: boolean } {
@@ -109,21 +109,25 @@ async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string 
   for (const input of inputs) assertMaySend(c, input.draft === true);
   const refs = templateRefs.map((r) => r ?? templateRef);
   if (refs.some((r) => r === undefined)) throw new ApiError(400, 'template_id is required.');
-  if (new Set(refs.map(String)).size > 1) throw unprocessable('Every submission of one request must use the same template; send one request per template.');
+  if (new Set(refs.map(String)).size > 1)
+    throw unprocessable('Every submission of one request must use the same template; send one request per template.');
   const db = c.var.scope.db;
   const source = await creating.templateForSubmissions(db, c.var.principal.account.id, refs[0]);
   const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
-  const scopes = await withLiveLinks(c, await creating.createSubmissions(contextOf(c, db, domains), source, inputs, bulk ? 'bulk' : origin));
+  const scopes = await withLiveLinks(
+    c,
+    await creating.createSubmissions(contextOf(c, db, domains), source, inputs, bulk ? 'bulk' : origin),
+  );
   const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
   audit(c, 'submission.create', json.map((s) => s.id).join(','));
   return c.json(bulk ? json : json[0], 201);
 }
 
-export const createSubmission: AppRouteHandler<typeof routes.createSubmission> = async (c) => create(c, c.req.valid('json'), undefined, 'api');
+export const createSubmission: AppRouteHandler<typeof routes.createSubmission> = async (c) =>
+  create(c, c.req.valid('json'), undefined, 'api');
 export const initSubmission: AppRouteHandler<typeof routes.initSubmission> = async (c) => create(c, c.req.valid('json'), undefined, 'api');
 export const createTemplateSubmissions: AppRouteHandler<typeof routes.createTemplateSubmissions> = async (c) =>
   create(c, { ...c.req.valid('json'), template_id: undefined }, c.req.valid('param').id, 'template');
-
 
 export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSubmissionsFromEmails> = async (c) => {
   const { emails, template_id, ...defaults } = c.req.valid('json');
@@ -239,7 +243,10 @@ export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = asy
       window,
     ),
   );
-  const scopes = await withLiveLinks(c, await loadScopes(db, await submissionsDb.listSubmissionsByIds(db, [...new Set(page.data.map((s) => s.submissionId))])));
+  const scopes = await withLiveLinks(
+    c,
+    await loadScopes(db, await submissionsDb.listSubmissionsByIds(db, [...new Set(page.data.map((s) => s.submissionId))])),
+  );
   const data = page.data.map((s) => {
     const scope = scopes.find((x) => x.submission.id === s.submissionId)!;
     return serializeSubmitter(s, linkBaseOf(scope), scope.template.fields);

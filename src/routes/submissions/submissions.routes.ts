@@ -76,7 +76,12 @@ export const createSubmissionsFromEmails = tenantRoute(
     tags,
     summary: 'Create one submission per email address',
     request: { body: jsonBody(submissionEmailsBody) },
-    responses: { 201: { description: 'One submission per address, in the order given.', content: { 'application/json': { schema: z.array(submissionSchema) } } } },
+    responses: {
+      201: {
+        description: 'One submission per address, in the order given.',
+        content: { 'application/json': { schema: z.array(submissionSchema) } },
+      },
+    },
   },
 );
 

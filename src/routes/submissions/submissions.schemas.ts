@@ -5,9 +5,10 @@ import { SIGNATURE_LEVELS, SUBMISSION_STATUSES, SUBMITTER_STATUSES } from '../..
 import { parseDateTime } from '../../lib/time';
 
 const metadata = z.record(z.string(), z.unknown()).openapi({ description: 'Your own key/value data, returned as given.' });
-const values = z
-  .record(z.string(), z.unknown())
-  .openapi({ description: 'Prefilled values: field name (or field uuid) → value, checked against the field.', example: { 'Full Name': 'Jane Doe' } });
+const values = z.record(z.string(), z.unknown()).openapi({
+  description: 'Prefilled values: field name (or field uuid) → value, checked against the field.',
+  example: { 'Full Name': 'Jane Doe' },
+});
 const dateTime = z.string().openapi({ format: 'date-time' });
 const DATE_TIME_PHRASE = 'must be a date-time such as 2026-01-31T12:00:00Z';
 /** `expire_at`: a date-time (checked here, so a bad one is a 422 naming the field); "" or null for none. */
@@ -39,12 +40,17 @@ export const submitterInput = z
 const preferences = z
   .object({
     brand_id: z.number().int().optional(),
-    signature_level: z
-      .enum(SIGNATURE_LEVELS)
+    signature_level: z.enum(SIGNATURE_LEVELS).optional().openapi({
+      description:
+        'The level its signers sign at (ses, aes, qes), at most the account’s; default the template’s, else the account’s. Fixed at creation.',
+    }),
+    reminder_subject: z
+      .string()
       .optional()
-      .openapi({ description: 'The level its signers sign at (ses, aes, qes), at most the account’s; default the template’s, else the account’s. Fixed at creation.' }),
-    reminder_subject: z.string().optional().openapi({ description: 'Reminder subject; tokens such as {{submitter.name}}, {{template.name}}.' }),
-    reminder_body: z.string().optional().openapi({ description: 'Reminder text; tokens {{submitter.name}}, {{submitter.link}}, {{template.name}}, {{submission.expire_at}}.' }),
+      .openapi({ description: 'Reminder subject; tokens such as {{submitter.name}}, {{template.name}}.' }),
+    reminder_body: z.string().optional().openapi({
+      description: 'Reminder text; tokens {{submitter.name}}, {{submitter.link}}, {{template.name}}, {{submission.expire_at}}.',
+    }),
     completed_redirect_url: z.string().optional().openapi({ description: 'Where the completed page’s continue link goes.' }),
   })
   .strict()
@@ -59,15 +65,19 @@ const submissionFields = {
   auto_sign: z.boolean().optional(),
   draft: z.boolean().optional().openapi({ description: 'true: saved but nothing is sent until POST /api/submissions/{id}/send.' }),
   metadata: metadata.optional(),
-  values: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .openapi({ description: 'Values of a DOCX template’s `[[variables]]` (after each submitter’s `values`, before `metadata` and the built-ins).' }),
+  values: z.record(z.string(), z.unknown()).optional().openapi({
+    description: 'Values of a DOCX template’s `[[variables]]` (after each submitter’s `values`, before `metadata` and the built-ins).',
+  }),
   preferences: preferences.optional(),
-  message: z.object({ subject: z.string().optional(), body: z.string().optional() }).optional().openapi({ description: 'Invitation subject and body overrides (tokens as in reminders).' }),
+  message: z
+    .object({ subject: z.string().optional(), body: z.string().optional() })
+    .optional()
+    .openapi({ description: 'Invitation subject and body overrides (tokens as in reminders).' }),
 };
 
-const templateRef = z.union([z.string(), z.number().int()]).openapi({ description: 'Template id: `tpl_…` or the integer id.', example: 'tpl_9fX2mQ7LrTz3aB8cD1eF' });
+const templateRef = z
+  .union([z.string(), z.number().int()])
+  .openapi({ description: 'Template id: `tpl_…` or the integer id.', example: 'tpl_9fX2mQ7LrTz3aB8cD1eF' });
 
 export const createSubmissionBody = z
   .object({
@@ -75,7 +85,12 @@ export const createSubmissionBody = z
     ...submissionFields,
     submitters: z.array(submitterInput).optional(),
     submissions: z
-      .array(z.object({ ...submissionFields, template_id: templateRef.optional() }).partial({ submitters: true }).extend({ submitters: z.array(submitterInput) }))
+      .array(
+        z
+          .object({ ...submissionFields, template_id: templateRef.optional() })
+          .partial({ submitters: true })
+          .extend({ submitters: z.array(submitterInput) }),
+      )
       .optional()
       .openapi({ description: 'Bulk: one submission per element (at most 100); top-level settings are their defaults.' }),
   })
@@ -86,7 +101,9 @@ export const templateSubmissionsBody = createSubmissionBody.omit({ template_id: 
 export const submissionEmailsBody = z
   .object({
     template_id: templateRef,
-    emails: z.union([z.string(), z.array(z.string())]).openapi({ description: 'Addresses as a list or one comma-separated string.', example: 'a@example.com, b@example.com' }),
+    emails: z
+      .union([z.string(), z.array(z.string())])
+      .openapi({ description: 'Addresses as a list or one comma-separated string.', example: 'a@example.com, b@example.com' }),
     send_email: z.boolean().optional(),
     submitters_order: z.enum(['sequential', 'parallel']).optional(),
     expire_at: expireAt,
@@ -167,9 +184,10 @@ export const submissionSchema = z
     expire_at: dateTime.nullable(),
     metadata,
     preferences: z.record(z.string(), z.unknown()),
-    signature_level: z
-      .enum(SIGNATURE_LEVELS)
-      .openapi({ description: 'The level its signers sign at, fixed at creation: `preferences.signature_level`, else the template’s, else the account’s.' }),
+    signature_level: z.enum(SIGNATURE_LEVELS).openapi({
+      description:
+        'The level its signers sign at, fixed at creation: `preferences.signature_level`, else the template’s, else the account’s.',
+    }),
     submitters: z.array(submitterSchema),
     documents: z.array(submissionDocumentSchema).openapi({ description: 'Signed documents, once completed.' }),
     created_at: dateTime,
@@ -181,8 +199,12 @@ export const submissionSchema = z
   })
   .openapi('Submission');
 
-export const submissionListSchema = z.object({ data: z.array(submissionSchema), pagination: cursorPaginationSchema }).openapi('SubmissionList');
-export const submitterListSchema = z.object({ data: z.array(submitterSchema), pagination: cursorPaginationSchema }).openapi('SubmitterList');
+export const submissionListSchema = z
+  .object({ data: z.array(submissionSchema), pagination: cursorPaginationSchema })
+  .openapi('SubmissionList');
+export const submitterListSchema = z
+  .object({ data: z.array(submitterSchema), pagination: cursorPaginationSchema })
+  .openapi('SubmitterList');
 
 const optionalDate = z
   .string()
@@ -203,7 +225,11 @@ export const submissionListQuery = cursorQuerySchema.extend({
 });
 
 export const submitterListQuery = cursorQuerySchema.extend({
-  submission_id: z.coerce.number({ error: 'must be an integer id' }).int('must be an integer id').positive('must be a positive integer id').optional(),
+  submission_id: z.coerce
+    .number({ error: 'must be an integer id' })
+    .int('must be an integer id')
+    .positive('must be a positive integer id')
+    .optional(),
   external_id: z.string().optional(),
   q: z.string().optional(),
   completed_after: optionalDate,
@@ -211,5 +237,8 @@ export const submitterListQuery = cursorQuerySchema.extend({
 });
 
 export const permanentlyQuery = z.object({
-  permanently: z.enum(['true', 'false']).optional().openapi({ description: 'true deletes the submission, its rows and its files for good.' }),
+  permanently: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: 'true deletes the submission, its rows and its files for good.' }),
 });

@@ -31,7 +31,9 @@ export const createCheckoutSession = tenantRoute(
         description: 'The payment processor’s hosted checkout page.',
         content: {
           'application/json': {
-            schema: z.object({ url: z.string().openapi({ example: 'https://checkout.stripe.com/c/pay/cs_test_…' }) }).openapi('CheckoutSession'),
+            schema: z
+              .object({ url: z.string().openapi({ example: 'https://checkout.stripe.com/c/pay/cs_test_…' }) })
+              .openapi('CheckoutSession'),
           },
         },
       },
@@ -56,7 +58,9 @@ export const stripeWebhook = createRoute({
     'Stripe event id is applied at most once.',
   security: [],
   request: {
-    headers: z.object({ 'stripe-signature': z.string().openapi({ param: { name: 'stripe-signature', in: 'header' }, example: 't=1700000000,v1=5257a869…' }) }),
+    headers: z.object({
+      'stripe-signature': z.string().openapi({ param: { name: 'stripe-signature', in: 'header' }, example: 't=1700000000,v1=5257a869…' }),
+    }),
     body: { required: true, content: { 'application/json': { schema: stripeEventSchema } } },
   },
   responses: {

@@ -14,17 +14,24 @@ const minConfidence = z
 
 export const detectBody = z
   .object({
-    apply: z.boolean({ error: 'must be true or false' }).default(false).openapi({ description: 'Store the proposed fields (added to the current ones) as a new template version.' }),
+    apply: z
+      .boolean({ error: 'must be true or false' })
+      .default(false)
+      .openapi({ description: 'Store the proposed fields (added to the current ones) as a new template version.' }),
     min_confidence: minConfidence.default(DEFAULT_MIN_CONFIDENCE),
   })
   .strict()
   .openapi('FieldDetectionRequest');
 
-const area = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }).openapi({ description: 'Fractions of the page from its top-left corner, as template areas.' });
+const area = z
+  .object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() })
+  .openapi({ description: 'Fractions of the page from its top-left corner, as template areas.' });
 
 const detectionSchema = z
   .object({
-    status: z.enum(['none', 'running', 'done', 'failed']).openapi({ description: '`none` until detection has run on the current documents.' }),
+    status: z
+      .enum(['none', 'running', 'done', 'failed'])
+      .openapi({ description: '`none` until detection has run on the current documents.' }),
     fields: z.array(
       z.object({
         name: z.string(),

@@ -18,9 +18,14 @@ export const htmlTemplateBody = z
   .object({
     name: name.optional().openapi({ description: 'Defaults to the first document’s name.' }),
     html: documentHtml.optional().openapi({ description: 'The document, when there is one; use `documents` for several.' }),
-    html_header: headerFooter.optional().openapi({ description: 'Printed at the top of every page; `<span class="pageNumber"></span>` and `totalPages` are filled in.' }),
+    html_header: headerFooter
+      .optional()
+      .openapi({ description: 'Printed at the top of every page; `<span class="pageNumber"></span>` and `totalPages` are filled in.' }),
     html_footer: headerFooter.optional().openapi({ description: 'Printed at the bottom of every page, like `html_header`.' }),
-    size: z.enum(PAGE_SIZES, { error: `must be one of ${PAGE_SIZES.join(', ')}` }).optional().openapi({ description: 'Page size; Letter by default.' }),
+    size: z
+      .enum(PAGE_SIZES, { error: `must be one of ${PAGE_SIZES.join(', ')}` })
+      .optional()
+      .openapi({ description: 'Page size; Letter by default.' }),
     documents: z
       .array(z.object({ name: name.optional(), html: documentHtml }))
       .min(1, 'must list at least one document')

@@ -34,7 +34,16 @@ type Tree = Record<string, unknown>;
 /** Keys whose multipart text is JSON when it looks like JSON. */
 const JSON_KEYS = new Set(['submitters', 'fields', 'preferences', 'documents', 'roles', 'template_ids']);
 const NUMBER_KEYS = new Set(['page', 'x', 'y', 'w', 'h', 'position', 'brand_id']);
-const BOOLEAN_KEYS = new Set(['required', 'readonly', 'shared', 'remove', 'replace', 'show_branding', 'require_email_2fa', 'review_in_carousel']);
+const BOOLEAN_KEYS = new Set([
+  'required',
+  'readonly',
+  'shared',
+  'remove',
+  'replace',
+  'show_branding',
+  'require_email_2fa',
+  'review_in_carousel',
+]);
 
 /** `documents[0][file]` → ["documents", "0", "file"]; `files[]` → ["files", ""]. */
 function keyPath(key: string): string[] {
@@ -123,7 +132,9 @@ export async function readTemplateBody(c: Context<AppEnv>): Promise<Tree> {
     return parseForm(() => c.req.raw.formData());
   }
   // An earlier middleware (idempotency) may have read the body through Hono's cache; reuse it then.
-  const bytes = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readBodyCapped(c.req.raw, UPLOAD_LIMITS.requestBytes, tooLarge);
+  const bytes = c.req.raw.bodyUsed
+    ? new Uint8Array(await c.req.arrayBuffer())
+    : await readBodyCapped(c.req.raw, UPLOAD_LIMITS.requestBytes, tooLarge);
   if (bytes.byteLength > UPLOAD_LIMITS.requestBytes) throw tooLarge();
   if (isJson) {
     const value = parseJsonText(decodeUtf8(bytes));

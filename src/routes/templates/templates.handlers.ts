@@ -36,7 +36,13 @@ export function contextOf(c: Context<AppEnv>, db: Db): TemplateContext {
   return {
     db,
     bucket: c.env.FILES,
-    actor: { accountId: account.id, userId: user.id, plan: account.plan, upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL), signatureLevel: account.signatureLevel },
+    actor: {
+      accountId: account.id,
+      userId: user.id,
+      plan: account.plan,
+      upgradeUrl: upgradeUrl(c.req.raw, c.env.APP_URL),
+      signatureLevel: account.signatureLevel,
+    },
   };
 }
 
@@ -109,11 +115,20 @@ export const listTemplates: AppRouteHandler<typeof routes.listTemplates> = async
     { q: query.q, externalId: query.external_id, folder: query.folder, slug: query.slug, archived: query.archived === 'true' },
     query,
   );
-  const documents = await templatesDb.listCurrentDocuments(db, rows.map((t) => t.id));
+  const documents = await templatesDb.listCurrentDocuments(
+    db,
+    rows.map((t) => t.id),
+  );
   const base = baseUrl(c.req.raw, c.env.APP_URL);
   return c.json(
     {
-      data: rows.map((t) => serializeTemplate(t, documents.filter((d) => d.templateId === t.id), base)),
+      data: rows.map((t) =>
+        serializeTemplate(
+          t,
+          documents.filter((d) => d.templateId === t.id),
+          base,
+        ),
+      ),
       pagination: pageMeta(query, total),
     },
     200,
@@ -173,7 +188,15 @@ export const changeTemplateDocuments: AppRouteHandler<typeof routes.changeTempla
   for (const [i, entry] of body.documents.entries()) {
     const label = `documents[${i}]`;
     const upload = entry.file === undefined ? undefined : await toUpload(label, { name: entry.name, file: entry.file }, i);
-    changes.push({ label, uuid: entry.uuid, position: entry.position, name: entry.name, remove: entry.remove, replace: entry.replace, upload });
+    changes.push({
+      label,
+      uuid: entry.uuid,
+      position: entry.position,
+      name: entry.name,
+      remove: entry.remove,
+      replace: entry.replace,
+      upload,
+    });
   }
   // DOCX files become their printed PDFs, as on creation; their sources are kept once the rows exist.
   const withFiles = changes.filter((change) => change.upload);
@@ -185,7 +208,11 @@ export const changeTemplateDocuments: AppRouteHandler<typeof routes.changeTempla
     if (withFiles[index].name !== undefined) withFiles[index].name = uploads[index].name;
   }
   const { template: updated, documents, storedAt } = await updating.changeDocuments(contextOf(c, db), template, changes);
-  await keepDocxSources(c.env.FILES, withFiles.map((change) => ({ r2Key: storedAt.get(change.label)! })), converted);
+  await keepDocxSources(
+    c.env.FILES,
+    withFiles.map((change) => ({ r2Key: storedAt.get(change.label)! })),
+    converted,
+  );
   audit(c, 'template.documents.update', updated);
   return c.json(serializeTemplate(updated, documents, baseUrl(c.req.raw, c.env.APP_URL)), 200);
 };
@@ -216,7 +243,10 @@ export const downloadTemplateDocumentOriginal: AppRouteHandler<typeof routes.dow
   if (!document) throw notFound('Document');
   const object = await c.env.FILES.get(docxSourceKey(document.r2Key));
   if (!object) {
-    throw new ApiError(404, `Document "${document.filename}" was not uploaded as DOCX, so it has no original besides its PDF; download it from /api/templates/${template.publicId}/documents/${document.id}.`);
+    throw new ApiError(
+      404,
+      `Document "${document.filename}" was not uploaded as DOCX, so it has no original besides its PDF; download it from /api/templates/${template.publicId}/documents/${document.id}.`,
+    );
   }
   return c.body(object.body, 200, {
     'Content-Type': DOCX_CONTENT_TYPE,
@@ -232,7 +262,11 @@ export const downloadTemplate: AppRouteHandler<typeof routes.downloadTemplate> =
   const db = c.var.scope.db;
   const template = await loadTemplate(c, db, c.req.valid('param').id);
   const documents = await templatesDb.listCurrentDocuments(db, [template.id]);
-  const headers = { 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(`${template.name}.pdf`), 'Cache-Control': 'private, no-store' };
+  const headers = {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': attachment(`${template.name}.pdf`),
+    'Cache-Control': 'private, no-store',
+  };
   if (documents.length === 1) {
     const object = await c.env.FILES.get(documents[0].r2Key);
     if (!object) throw notFound('Document file');

@@ -19,7 +19,9 @@ const tags = ['Templates'];
 const templateResponse = (description: string) => ({ description, content: { 'application/json': { schema: templateSchema } } });
 const tooLarge = { 413: { description: 'The request body is over 50 MB.', content: { 'application/json': { schema: errorSchema } } } };
 const pdf = { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } };
-const docx = { 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { schema: z.string().openapi({ format: 'binary' }) } };
+const docx = {
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { schema: z.string().openapi({ format: 'binary' }) },
+};
 
 /**
  * Upload bodies are read by the handler (size cap first, then JSON or multipart), so they are declared
@@ -168,7 +170,10 @@ export const listTemplateDocuments = tenantRoute(
     summary: 'The template’s documents with their download URLs',
     request: { params: templateParams },
     responses: {
-      200: { description: 'The documents, in order.', content: { 'application/json': { schema: z.object({ data: z.array(documentSchema) }) } } },
+      200: {
+        description: 'The documents, in order.',
+        content: { 'application/json': { schema: z.object({ data: z.array(documentSchema) }) } },
+      },
     },
   },
 );
@@ -184,7 +189,7 @@ export const changeTemplateDocuments = tenantRoute(
       'Each entry names an existing document by `uuid` (or 0-based `position` with `replace`/`remove`) or, without one, adds a file. ' +
       'A replaced document keeps its uuid and its fields; areas on removed documents are dropped. ' +
       'Files may be PDF or DOCX (printed to PDF, the DOCX kept for per-submission filling, as on creation); ' +
-      'a PDF\'s text tags and AcroForm fields become fields on its document.',
+      "a PDF's text tags and AcroForm fields become fields on its document.",
     request: { params: templateParams, body: uploadBody('TemplateDocumentsChange') },
     responses: { 200: templateResponse('The template with its new documents.'), ...tooLarge },
   },

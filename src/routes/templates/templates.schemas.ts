@@ -22,17 +22,23 @@ export const areaSchema = z
   .openapi('Area');
 
 const areaInputSchema = areaSchema.extend({
-  attachment_uuid: z.uuid().optional().openapi({ description: 'The document; optional when the template has one document or the field is listed under a document.' }),
+  attachment_uuid: z
+    .uuid()
+    .optional()
+    .openapi({ description: 'The document; optional when the template has one document or the field is listed under a document.' }),
 });
 
 const fieldPreferencesSchema = z
   .object({
-    review_in_carousel: z.boolean().optional().openapi({ description: 'true always reviews, false opts out, absent follows the document setting.' }),
-    format: z
-      .string()
-      .max(64)
+    review_in_carousel: z
+      .boolean()
       .optional()
-      .openapi({ description: 'date and datenow fields: how the sealed document writes the date, with the tokens DD, D, MM, M, MMM, MMMM, YY, YYYY (e.g. DD/MM/YYYY). Without it, the account’s locale decides.', example: 'DD/MM/YYYY' }),
+      .openapi({ description: 'true always reviews, false opts out, absent follows the document setting.' }),
+    format: z.string().max(64).optional().openapi({
+      description:
+        'date and datenow fields: how the sealed document writes the date, with the tokens DD, D, MM, M, MMM, MMMM, YY, YYYY (e.g. DD/MM/YYYY). Without it, the account’s locale decides.',
+      example: 'DD/MM/YYYY',
+    }),
   })
   .catchall(z.unknown());
 
@@ -74,13 +80,23 @@ export const fieldInputSchema = z
     key: z.string().max(255).optional(),
     default_value: z.union([z.string().max(10_000), z.number(), z.boolean()]).optional(),
     placeholder: z.string().max(1000).optional(),
-    pattern: z.string().max(1000).optional().openapi({ description: 'A regular expression the whole value must match, in RE2 syntax (linear time): no lookarounds or backreferences, repeat counts up to 1000.' }),
+    pattern: z.string().max(1000).optional().openapi({
+      description:
+        'A regular expression the whole value must match, in RE2 syntax (linear time): no lookarounds or backreferences, repeat counts up to 1000.',
+    }),
     validation: z
       .union([z.string().max(64), z.object({ pattern: z.string().max(1000), message: z.string().max(1000).optional() })])
       .optional()
-      .openapi({ description: 'A preset: ssn, ein, zip, us_phone, mm_dd_yyyy, email, url, numbers_only, letters_only; or DocuSeal’s {pattern, message}.' }),
+      .openapi({
+        description:
+          'A preset: ssn, ein, zip, us_phone, mm_dd_yyyy, email, url, numbers_only, letters_only; or DocuSeal’s {pattern, message}.',
+      }),
     options: z.array(z.string().max(1000)).max(500).optional().openapi({ description: 'Choices; required for select and radio.' }),
-    formula: z.string().max(2000).optional().openapi({ description: 'Arithmetic over {Field Name} references: numbers, + - * / and parentheses.' }),
+    formula: z
+      .string()
+      .max(2000)
+      .optional()
+      .openapi({ description: 'Arithmetic over {Field Name} references: numbers, + - * / and parentheses.' }),
     areas: z.array(areaInputSchema).max(100).optional(),
     preferences: fieldPreferencesSchema.optional(),
   })
@@ -98,7 +114,12 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** Branding strings may be sent empty to clear them (spec › Create brand: null or "" is dropped). */
-const httpUrl = z.string().max(2048).refine((v) => v === '' || isHttpUrl(v), 'must be an http(s) URL').nullable().optional();
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => v === '' || isHttpUrl(v), 'must be an http(s) URL')
+  .nullable()
+  .optional();
 const text = z.string().max(255).nullable().optional();
 
 export const preferencesInputSchema = z
@@ -107,11 +128,24 @@ export const preferencesInputSchema = z
     logo_url: httpUrl,
     company_name: text,
     favicon_url: httpUrl,
-    primary_button_color: z.string().regex(/^(#[0-9a-fA-F]{6})?$/, 'must be a colour like #1a2b3c').nullable().optional(),
-    header_color: z.string().regex(/^(#[0-9a-fA-F]{6})?$/, 'must be a colour like #1a2b3c').nullable().optional(),
+    primary_button_color: z
+      .string()
+      .regex(/^(#[0-9a-fA-F]{6})?$/, 'must be a colour like #1a2b3c')
+      .nullable()
+      .optional(),
+    header_color: z
+      .string()
+      .regex(/^(#[0-9a-fA-F]{6})?$/, 'must be a colour like #1a2b3c')
+      .nullable()
+      .optional(),
     show_branding: z.boolean().nullable().optional(),
     brand_id: z.number().int().positive().nullable().optional(),
-    custom_domain: z.string().max(253).regex(/^$|^[a-z0-9.-]+$/i, 'must be a host name such as sign.example.com').nullable().optional(),
+    custom_domain: z
+      .string()
+      .max(253)
+      .regex(/^$|^[a-z0-9.-]+$/i, 'must be a host name such as sign.example.com')
+      .nullable()
+      .optional(),
     signing_nav_style: z.enum(SIGNING_NAV_STYLES).nullable().optional(),
     require_email_2fa: z.boolean().nullable().optional(),
     optional_variables: z
@@ -120,11 +154,10 @@ export const preferencesInputSchema = z
       .nullable()
       .optional()
       .openapi({ description: 'DOCX variables a submission may leave without a value (they print empty); others are required.' }),
-    signature_level: z
-      .enum(SIGNATURE_LEVELS)
-      .nullable()
-      .optional()
-      .openapi({ description: 'The level this template’s submissions sign at (ses, aes, qes), at most the account’s; default the account’s level. null removes it.' }),
+    signature_level: z.enum(SIGNATURE_LEVELS).nullable().optional().openapi({
+      description:
+        'The level this template’s submissions sign at (ses, aes, qes), at most the account’s; default the account’s level. null removes it.',
+    }),
     carousel_review_documents: z.array(z.uuid()).max(10).nullable().optional(),
     document_conditions: z
       .record(
@@ -188,7 +221,11 @@ export function createTemplateBody<F extends z.ZodType>(file: F) {
     external_id: z.string().max(255).nullable().optional(),
     folder_name: name.optional(),
     shared: z.boolean().optional(),
-    submitters: z.array(roleInputSchema).max(MAX_ROLES).optional().openapi({ description: 'The roles; derived from the fields’ role names when omitted.' }),
+    submitters: z
+      .array(roleInputSchema)
+      .max(MAX_ROLES)
+      .optional()
+      .openapi({ description: 'The roles; derived from the fields’ role names when omitted.' }),
     fields: z.array(fieldInputSchema).max(MAX_FIELDS).optional(),
     preferences: preferencesInputSchema.optional(),
     documents: z
@@ -196,7 +233,11 @@ export function createTemplateBody<F extends z.ZodType>(file: F) {
         z.object({
           name: name.optional(),
           file,
-          fields: z.array(fieldInputSchema).max(MAX_FIELDS).optional().openapi({ description: 'Fields whose areas default to this document.' }),
+          fields: z
+            .array(fieldInputSchema)
+            .max(MAX_FIELDS)
+            .optional()
+            .openapi({ description: 'Fields whose areas default to this document.' }),
         }),
       )
       .max(10)
@@ -213,7 +254,11 @@ export const updateTemplateBody = z
     submitters: z.array(roleInputSchema).min(1).max(MAX_ROLES).optional(),
     roles: z.array(name.min(1)).min(1).max(MAX_ROLES).optional().openapi({ description: 'DocuSeal form: role names by position.' }),
     fields: z.array(fieldInputSchema).max(MAX_FIELDS).optional(),
-    schema: z.array(fieldInputSchema).max(MAX_FIELDS).optional().openapi({ description: 'Same as fields, so a fetched template can be sent back.' }),
+    schema: z
+      .array(fieldInputSchema)
+      .max(MAX_FIELDS)
+      .optional()
+      .openapi({ description: 'Same as fields, so a fetched template can be sent back.' }),
     preferences: preferencesInputSchema.optional(),
     archived: z.boolean().optional().openapi({ description: 'true archives, false restores.' }),
   })
@@ -225,7 +270,12 @@ export function changeDocumentsBody<F extends z.ZodType>(file: F) {
       .array(
         z.object({
           uuid: z.uuid().optional().openapi({ description: 'The document to replace, rename or remove.' }),
-          position: z.number().int().min(0).optional().openapi({ description: '0-based: where to add, or (with replace/remove) which document.' }),
+          position: z
+            .number()
+            .int()
+            .min(0)
+            .optional()
+            .openapi({ description: '0-based: where to add, or (with replace/remove) which document.' }),
           name: name.optional(),
           file: file.optional(),
           replace: z.boolean().optional(),
@@ -262,11 +312,17 @@ export const templateListQuery = pageQuerySchema.extend({
 });
 
 export const templateParams = z.object({
-  id: z.string().max(64).openapi({ param: { name: 'id', in: 'path' }, description: 'tpl_… id or integer id.', example: 'tpl_3fK9x2LmQ7pR1sT5vW8y' }),
+  id: z
+    .string()
+    .max(64)
+    .openapi({ param: { name: 'id', in: 'path' }, description: 'tpl_… id or integer id.', example: 'tpl_3fK9x2LmQ7pR1sT5vW8y' }),
 });
 
 export const templateDocumentParams = templateParams.extend({
-  document_id: z.string().max(64).openapi({ param: { name: 'document_id', in: 'path' }, description: 'Document uuid or integer id.' }),
+  document_id: z
+    .string()
+    .max(64)
+    .openapi({ param: { name: 'document_id', in: 'path' }, description: 'Document uuid or integer id.' }),
 });
 
 export const permanentlyQuery = z.object({
@@ -288,7 +344,9 @@ export const versionSchema = z
       submitters: z.array(roleSchema),
       schema: z.array(fieldSchema),
       preferences: z.record(z.string(), z.unknown()),
-      documents: z.array(z.object({ id: z.number().int(), uuid: z.string(), filename: z.string(), page_count: z.number().int(), sha256: z.string() })),
+      documents: z.array(
+        z.object({ id: z.number().int(), uuid: z.string(), filename: z.string(), page_count: z.number().int(), sha256: z.string() }),
+      ),
     }),
   })
   .openapi('TemplateVersion');

@@ -7,7 +7,11 @@ export function templatePath(template: Pick<Template, 'publicId'>): string {
 }
 
 /** The URL GET …/documents/thumbnail answers at; defaults (first document, page 1, default width) left out. */
-export function thumbnailUrl(base: string, template: Pick<Template, 'publicId'>, options: { documentUuid?: string; page?: number; width?: number } = {}): string {
+export function thumbnailUrl(
+  base: string,
+  template: Pick<Template, 'publicId'>,
+  options: { documentUuid?: string; page?: number; width?: number } = {},
+): string {
   const query = new URLSearchParams();
   if (options.documentUuid) query.set('document_id', options.documentUuid);
   if (options.page && options.page !== 1) query.set('page', String(options.page));

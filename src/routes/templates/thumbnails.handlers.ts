@@ -31,7 +31,12 @@ async function queueDrawing(c: Context<AppEnv>, documents: TemplateDocument[], w
     throw new ApiError(503, 'The thumbnail is not drawn yet and the rendering browser is unavailable; retry in a minute.');
   }
   try {
-    await requestThumbnails(queue, c.var.principal.account.id, documents.map((d) => d.id), [width]);
+    await requestThumbnails(
+      queue,
+      c.var.principal.account.id,
+      documents.map((d) => d.id),
+      [width],
+    );
   } catch (error) {
     console.error('thumbnails: the batch could not be queued:', error);
     throw new ApiError(503, 'The thumbnail is not drawn yet and could not be queued for drawing; retry in a minute.');
@@ -60,7 +65,10 @@ export const getThumbnail: AppRouteHandler<typeof routes.getThumbnail> = async (
   const [document] = await documentsOf(c, template, documentId);
   if (!document) throw notFound('Document');
   if (page > document.pageCount) {
-    throw new ApiError(404, `Page ${page} not found: the document has ${document.pageCount} ${document.pageCount === 1 ? 'page' : 'pages'}, numbered from 1.`);
+    throw new ApiError(
+      404,
+      `Page ${page} not found: the document has ${document.pageCount} ${document.pageCount === 1 ? 'page' : 'pages'}, numbered from 1.`,
+    );
   }
   const png = await storedThumbnail(c.env.FILES, document, page, width);
   if (!png) {

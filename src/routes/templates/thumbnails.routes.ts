@@ -63,7 +63,10 @@ export const getThumbnail = tenantRoute(
         headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before asking again.' } },
         content: { 'application/json': { schema: generationSchema } },
       },
-      503: { description: 'The page is not drawn yet and the rendering browser is unavailable; retry later.', content: { 'application/json': { schema: z.object({ error: z.string() }) } } },
+      503: {
+        description: 'The page is not drawn yet and the rendering browser is unavailable; retry later.',
+        content: { 'application/json': { schema: z.object({ error: z.string() }) } },
+      },
     },
   },
 );
@@ -81,7 +84,10 @@ export const generateThumbnails = tenantRoute(
     request: { params: templateParams, query: generateThumbnailsQuery },
     responses: {
       202: { description: 'Drawing is queued.', content: { 'application/json': { schema: generationSchema } } },
-      503: { description: 'The rendering browser is unavailable; retry later.', content: { 'application/json': { schema: z.object({ error: z.string() }) } } },
+      503: {
+        description: 'The rendering browser is unavailable; retry later.',
+        content: { 'application/json': { schema: z.object({ error: z.string() }) } },
+      },
     },
   },
 );

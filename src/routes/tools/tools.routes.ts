@@ -8,7 +8,10 @@ const signatureSchema = z
     field_name: z.string().nullable(),
     signer_subject: z.string().nullable().openapi({ example: 'CN=Acme Inc. (Signing Service), O=Acme Inc.' }),
     signer_common_name: z.string().nullable(),
-    signing_time: z.string().nullable().openapi({ description: 'The signature dictionary’s /M, or for a document timestamp (ETSI.RFC3161) its token’s time; ISO 8601.' }),
+    signing_time: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The signature dictionary’s /M, or for a document timestamp (ETSI.RFC3161) its token’s time; ISO 8601.' }),
     sub_filter: z.string().nullable().openapi({ example: 'ETSI.CAdES.detached' }),
     byte_range: z.array(z.number()).openapi({ description: 'The /ByteRange: [offset, length, offset, length].' }),
     covers_whole_document: z.boolean().openapi({ description: 'The signed ranges are the whole file except the signature itself.' }),

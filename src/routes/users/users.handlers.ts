@@ -39,9 +39,7 @@ export const getCurrentUser: AppRouteHandler<typeof routes.getCurrentUser> = (c)
 
 export const listUsers: AppRouteHandler<typeof routes.listUsers> = async (c) => {
   const db = c.var.control;
-  const page = await paginateByCursor(c.req.valid('query'), (window) =>
-    usersDb.listUsers(db, c.var.principal.account.id, window),
-  );
+  const page = await paginateByCursor(c.req.valid('query'), (window) => usersDb.listUsers(db, c.var.principal.account.id, window));
   return c.json({ data: page.data.map(serializeUser), pagination: page.pagination }, 200);
 };
 
@@ -63,7 +61,11 @@ export const createUser: AppRouteHandler<typeof routes.createUser> = async (c) =
   assertWithinPlanLimit(account, 'teamMembers', await usersDb.countActiveUsers(db, accountId), upgrade);
   // The guard makes the limit exact when several users are added at once (docs/limits.md › Plans).
   const [, [user]] = await refusingPastPlanLimit(
-    () => db.batch([planLimitGuard(db, account, 'teamMembers', usersDb.activeUsersCountQuery(db, accountId)), usersDb.insertUserStatement(db, { accountId, ...body })]),
+    () =>
+      db.batch([
+        planLimitGuard(db, account, 'teamMembers', usersDb.activeUsersCountQuery(db, accountId)),
+        usersDb.insertUserStatement(db, { accountId, ...body }),
+      ]),
     () => planLimitReached(account, 'teamMembers', upgrade),
   ).catch((err: unknown) => {
     // Two concurrent requests for one email: the index decides, the loser gets the same 422.
@@ -113,7 +115,12 @@ export const archiveUser: AppRouteHandler<typeof routes.archiveUser> = async (c)
   // Removed and signed out everywhere in one batch.
   const user = existing.archivedAt
     ? existing
-    : (await db.batch([usersDb.updateUserStatement(db, account.id, id, { archivedAt: new Date().toISOString() }), endSessionsOfUserStatement(db, id)]))[0][0];
+    : (
+        await db.batch([
+          usersDb.updateUserStatement(db, account.id, id, { archivedAt: new Date().toISOString() }),
+          endSessionsOfUserStatement(db, id),
+        ])
+      )[0][0];
   c.set('audit', { action: 'user.archive', resourceType: 'user', resourceId: id });
   return c.json(serializeUser(user), 200);
 };

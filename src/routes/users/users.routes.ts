@@ -5,16 +5,15 @@ import { ROLES } from '../../lib/scopes';
 import { idParamsSchema, tenantRoute } from '../openapi-helpers';
 import { accountSchema } from '../settings/settings.routes';
 
-
 export const userSchema = z
   .object({
     id: z.number().int(),
     account_id: z.number().int(),
     email: z.string().openapi({ description: 'The address the user signs in with.' }),
-    pending_email: z
-      .string()
-      .nullable()
-      .openapi({ description: 'A new address an admin set that its owner has not confirmed yet (a link was emailed to it); `email` keeps working until then.' }),
+    pending_email: z.string().nullable().openapi({
+      description:
+        'A new address an admin set that its owner has not confirmed yet (a link was emailed to it); `email` keeps working until then.',
+    }),
     name: z.string(),
     role: z.enum(ROLES),
     archived_at: z.string().nullable(),
@@ -22,7 +21,6 @@ export const userSchema = z
     updated_at: z.string(),
   })
   .openapi('User');
-
 
 const name = z.string().trim().max(255);
 const email = z.string().trim().max(255).pipe(z.email());
@@ -110,7 +108,9 @@ export const updateUser = tenantRoute(
       params: idParamsSchema,
       body: {
         required: true,
-        content: { 'application/json': { schema: z.object({ email: email.optional(), name: name.optional(), role: z.enum(ROLES).optional() }) } },
+        content: {
+          'application/json': { schema: z.object({ email: email.optional(), name: name.optional(), role: z.enum(ROLES).optional() }) },
+        },
       },
     },
     responses: { 200: { description: 'The updated user.', content: { 'application/json': { schema: userSchema } } } },

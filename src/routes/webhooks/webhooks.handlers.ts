@@ -117,7 +117,9 @@ export const listDeliveries: AppRouteHandler<typeof routes.listDeliveries> = asy
   const { status, event, ...cursor } = c.req.valid('query');
   const hook = await findWebhook(c, id);
   const db = c.var.scope.db;
-  const page = await paginateByCursor(cursor, (window) => deliveriesDb.listDeliveries(db, hook.accountId, hook.id, { status, event }, window));
+  const page = await paginateByCursor(cursor, (window) =>
+    deliveriesDb.listDeliveries(db, hook.accountId, hook.id, { status, event }, window),
+  );
   return c.json({ data: page.data.map(serializeDelivery), pagination: page.pagination }, 200);
 };
 

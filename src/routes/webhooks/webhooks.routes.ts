@@ -16,7 +16,7 @@ export const webhookSchema = z
     secret: z.string().openapi({
       description:
         'HMAC-SHA256 key (its UTF-8 bytes) of X-Webhook-Signature and of the Standard Webhooks `webhook-signature` ' +
-        '(verify with `new Webhook(secret, { format: \'raw\' })`); also sent as X-Webhook-Secret.',
+        "(verify with `new Webhook(secret, { format: 'raw' })`); also sent as X-Webhook-Secret.",
     }),
     enabled: z.boolean(),
     created_at: z.string(),
@@ -33,8 +33,12 @@ export const webhookDeliverySchema = z
     http_status: z.number().int().nullable(),
     response_status: z.number().int().nullable().openapi({ description: 'Same as http_status.' }),
     url: z.string(),
-    request_headers: z.record(z.string(), z.string()).openapi({ description: 'Headers sent, X-Webhook-Secret redacted; empty until attempted.' }),
-    request_body: z.record(z.string(), z.unknown()).openapi({ description: 'The body sent: `{event, timestamp, data}` (+ `test: true` on test sends).' }),
+    request_headers: z
+      .record(z.string(), z.string())
+      .openapi({ description: 'Headers sent, X-Webhook-Secret redacted; empty until attempted.' }),
+    request_body: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'The body sent: `{event, timestamp, data}` (+ `test: true` on test sends).' }),
     response_body: z.string().nullable().openapi({ description: 'Truncated to 4,096 characters.' }),
     response_time_ms: z.number().int().nullable(),
     attempt: z.number().int(),
@@ -45,7 +49,9 @@ export const webhookDeliverySchema = z
     next_attempt_at: z.string().nullable().openapi({ description: 'When a pending attempt is due.' }),
     created_at: z.string(),
     test: z.boolean(),
-    delivery_uuid: z.string().openapi({ description: 'X-Webhook-Delivery-Id: shared by the attempts of one delivery; a redelivery gets a new one.' }),
+    delivery_uuid: z
+      .string()
+      .openapi({ description: 'X-Webhook-Delivery-Id: shared by the attempts of one delivery; a redelivery gets a new one.' }),
     redelivery_of: z.number().int().nullable().openapi({ description: 'The log entry a redelivery copied its body from.' }),
   })
   .openapi('WebhookDelivery');
@@ -105,14 +111,17 @@ export const getWebhook = tenantRoute(read, {
   responses: webhookResponse('The endpoint.'),
 });
 
-export const updateWebhook = tenantRoute({ ...write, errors: [502] }, {
-  method: 'put',
-  path: '/webhooks/{id}',
-  tags,
-  summary: 'Change a webhook endpoint',
-  request: { params: idParamsSchema, body: { required: true, content: { 'application/json': { schema: updateWebhookBody } } } },
-  responses: webhookResponse('The updated endpoint.'),
-});
+export const updateWebhook = tenantRoute(
+  { ...write, errors: [502] },
+  {
+    method: 'put',
+    path: '/webhooks/{id}',
+    tags,
+    summary: 'Change a webhook endpoint',
+    request: { params: idParamsSchema, body: { required: true, content: { 'application/json': { schema: updateWebhookBody } } } },
+    responses: webhookResponse('The updated endpoint.'),
+  },
+);
 
 export const deleteWebhook = tenantRoute(write, {
   method: 'delete',

@@ -77,7 +77,8 @@ function fromLine(part: AuditArchive, raw: string): AuditEvent {
     userAgent: text(line, 'user_agent'),
     requestId: text(line, 'request_id') ?? '',
     createdAt: text(line, 'created_at') ?? '',
-    details: line.details && typeof line.details === 'object' && !Array.isArray(line.details) ? (line.details as Record<string, unknown>) : null,
+    details:
+      line.details && typeof line.details === 'object' && !Array.isArray(line.details) ? (line.details as Record<string, unknown>) : null,
   };
   if (event.accountId !== part.accountId || event.id < part.firstId || event.id > part.lastId) {
     throw new ArchivePartError(part, `event ${event.id} does not belong to this part`);
@@ -93,7 +94,10 @@ export async function readArchivePart(part: AuditArchive, object: R2ObjectBody |
   if (!object) throw new ArchivePartError(part, 'the object is missing from R2');
   const bytes = new Uint8Array(await object.arrayBuffer());
   if ((await sha256Hex(bytes)) !== part.sha256) throw new ArchivePartError(part, 'the SHA-256 does not match the index');
-  const lines = new TextDecoder().decode(bytes).split('\n').filter((line) => line !== '');
+  const lines = new TextDecoder()
+    .decode(bytes)
+    .split('\n')
+    .filter((line) => line !== '');
   if (lines.length !== part.eventCount) throw new ArchivePartError(part, `holds ${lines.length} events, the index says ${part.eventCount}`);
   return lines.map((line) => fromLine(part, line));
 }

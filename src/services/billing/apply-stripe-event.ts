@@ -3,7 +3,13 @@ import type { Db } from '../../db/client';
 import type { Account } from '../../db/schema/index';
 import { getAccount } from '../../db/queries/accounts';
 import { insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
-import { cancelSubscriptionStatement, findStripeEvent, findSubscriptionDeletion, insertStripeEventStatement, subscribeAccountStatement } from '../../db/queries/billing';
+import {
+  cancelSubscriptionStatement,
+  findStripeEvent,
+  findSubscriptionDeletion,
+  insertStripeEventStatement,
+  subscribeAccountStatement,
+} from '../../db/queries/billing';
 import { isUniqueViolation } from '../../db/errors';
 import { planChangeOf, type StripeEvent } from './stripe-events';
 
@@ -25,7 +31,12 @@ export type AuditContext = Pick<NewAuditEvent, 'method' | 'path' | 'ip' | 'userA
  * subscription's deletion has already arrived. The plan update carries the time condition itself, so
  * two deliveries racing cannot leave the older one's plan.
  */
-export async function applyStripeEvent(db: Db, shards: (account: Account) => Db, event: StripeEvent, audit: AuditContext): Promise<StripeEventOutcome> {
+export async function applyStripeEvent(
+  db: Db,
+  shards: (account: Account) => Db,
+  event: StripeEvent,
+  audit: AuditContext,
+): Promise<StripeEventOutcome> {
   if (await findStripeEvent(db, event.id)) return 'duplicate';
   const change = planChangeOf(event);
   const account = change ? await getAccount(db, change.accountId) : undefined;
@@ -34,9 +45,18 @@ export async function applyStripeEvent(db: Db, shards: (account: Account) => Db,
   const created = event.created ?? null;
   const stale = created !== null && account.stripePlanEventCreated !== null && created < account.stripePlanEventCreated;
   // Only asked when it can matter: a stale event changes nothing either way.
-  const ended = !stale && change.kind === 'subscribed' && change.subscriptionId !== null && (await findSubscriptionDeletion(db, change.subscriptionId)) !== undefined;
+  const ended =
+    !stale &&
+    change.kind === 'subscribed' &&
+    change.subscriptionId !== null &&
+    (await findSubscriptionDeletion(db, change.subscriptionId)) !== undefined;
   const applies = !stale && !ended && (change.kind === 'subscribed' || account.stripeSubscriptionId === change.subscriptionId);
-  const record = insertStripeEventStatement(db, { id: event.id, type: event.type, accountId: account.id, subscriptionId: change.subscriptionId });
+  const record = insertStripeEventStatement(db, {
+    id: event.id,
+    type: event.type,
+    accountId: account.id,
+    subscriptionId: change.subscriptionId,
+  });
   try {
     if (!applies) {
       await record;
@@ -45,7 +65,12 @@ export async function applyStripeEvent(db: Db, shards: (account: Account) => Db,
     await db.batch([
       record,
       change.kind === 'subscribed'
-        ? subscribeAccountStatement(db, change.accountId, { plan: change.plan, subscriptionId: change.subscriptionId, customerId: change.customerId }, created)
+        ? subscribeAccountStatement(
+            db,
+            change.accountId,
+            { plan: change.plan, subscriptionId: change.subscriptionId, customerId: change.customerId },
+            created,
+          )
         : cancelSubscriptionStatement(db, change.accountId, change.subscriptionId, created),
     ]);
     // The plan lives in the control database, the trail on the account's shard (docs/scaling.md): the
@@ -62,7 +87,7 @@ export async function applyStripeEvent(db: Db, shards: (account: Account) => Db,
       resourceType: 'account',
       resourceId: String(account.id),
       status: 200,
-      });
+    });
     return 'applied';
   } catch (err) {
     if (isUniqueViolation(err)) return 'duplicate';

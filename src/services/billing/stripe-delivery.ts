@@ -15,7 +15,10 @@ export const stripeEventSchema = z
   .object({
     id: z.string().openapi({ example: 'evt_1PqR2sT3uV4wX5yZ' }),
     type: z.string().openapi({ example: 'checkout.session.completed' }),
-    created: z.number().int().nonnegative().optional().openapi({ description: 'When Stripe created the event (Unix seconds); an event older than the last one applied changes nothing.', example: 1764057600 }),
+    created: z.number().int().nonnegative().optional().openapi({
+      description: 'When Stripe created the event (Unix seconds); an event older than the last one applied changes nothing.',
+      example: 1764057600,
+    }),
     data: z.object({ object: z.record(z.string(), z.unknown()) }),
   })
   .openapi('StripeEvent');

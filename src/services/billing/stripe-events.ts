@@ -54,7 +54,13 @@ export function planChangeOf(event: StripeEvent): PlanChange | null {
     const accountId = accountIdOf(object.client_reference_id, metadata.account_id);
     const plan = text(metadata.plan);
     if (accountId === null || !plan || !(PLAN_NAMES as readonly string[]).includes(plan) || plan === 'free') return null;
-    return { kind: 'subscribed', accountId, plan: plan as PlanName, subscriptionId: idOf(object.subscription), customerId: idOf(object.customer) };
+    return {
+      kind: 'subscribed',
+      accountId,
+      plan: plan as PlanName,
+      subscriptionId: idOf(object.subscription),
+      customerId: idOf(object.customer),
+    };
   }
   if (event.type === 'customer.subscription.deleted') {
     const accountId = accountIdOf(metadata.account_id);

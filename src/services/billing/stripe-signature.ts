@@ -42,7 +42,10 @@ export async function verifyStripeSignature(
     return { ok: false, reason: 'The Stripe-Signature header must carry t=<timestamp> and at least one v1=<signature>.' };
   }
   if (Math.abs(nowMs / 1000 - Number(timestamp)) > toleranceS) {
-    return { ok: false, reason: `The Stripe-Signature timestamp is more than ${toleranceS} seconds from now; the delivery is refused as a possible replay.` };
+    return {
+      ok: false,
+      reason: `The Stripe-Signature timestamp is more than ${toleranceS} seconds from now; the delivery is refused as a possible replay.`,
+    };
   }
   const expected = await stripeSignature(secret, timestamp, rawBody);
   let matched = false;

@@ -2,7 +2,15 @@
 // its type, URLs http(s), header_color dark enough for white text. Null or "" drops a key (spec › Create brand).
 import type { BrandingValues } from '../../db/schema/index';
 
-export const BRANDING_KEYS = ['display_title', 'logo_url', 'company_name', 'favicon_url', 'primary_button_color', 'header_color', 'show_branding'] as const;
+export const BRANDING_KEYS = [
+  'display_title',
+  'logo_url',
+  'company_name',
+  'favicon_url',
+  'primary_button_color',
+  'header_color',
+  'show_branding',
+] as const;
 export type BrandingKey = (typeof BRANDING_KEYS)[number];
 
 const URL_KEYS = new Set<string>(['logo_url', 'favicon_url']);
@@ -65,6 +73,7 @@ export function checkBranding(input: Record<string, unknown>, where = 'branding'
 /** A custom domain's branding: like a brand's check, for a value that may be missing (no branding) or not an object at all. */
 export function checkDomainBranding(input: unknown, field = 'branding'): { branding: BrandingValues; problems: string[] } {
   if (input === null || input === undefined) return { branding: {} as BrandingValues, problems: [] };
-  if (typeof input !== 'object' || Array.isArray(input)) return { branding: {} as BrandingValues, problems: [`${field} must be an object.`] };
+  if (typeof input !== 'object' || Array.isArray(input))
+    return { branding: {} as BrandingValues, problems: [`${field} must be an object.`] };
   return checkBranding(input as Record<string, unknown>, field);
 }

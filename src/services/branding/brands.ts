@@ -76,7 +76,12 @@ export async function brandOfAccount(db: Db, accountId: number, brandId: number,
 }
 
 /** Checks a template's or submission's `preferences.brand_id` when one is sent (null clears it: nothing to check). */
-export async function checkBrandPreference(db: Db, accountId: number, preferences: { brand_id?: number | null } | undefined, where = 'preferences.brand_id'): Promise<void> {
+export async function checkBrandPreference(
+  db: Db,
+  accountId: number,
+  preferences: { brand_id?: number | null } | undefined,
+  where = 'preferences.brand_id',
+): Promise<void> {
   const id = preferences?.brand_id;
   if (typeof id === 'number') await brandOfAccount(db, accountId, id, where);
 }

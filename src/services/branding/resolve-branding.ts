@@ -60,7 +60,8 @@ export function resolveBranding(sources: BrandingSources): ResolvedBranding {
     return null;
   };
   const primaryColor = pick('primary_button_color', color) ?? DEFAULT_PRIMARY_COLOR;
-  const companyName = pick('company_name', text) ?? text(sources.account.whiteLabelName) ?? text(sources.account.name) ?? sources.serviceName;
+  const companyName =
+    pick('company_name', text) ?? text(sources.account.whiteLabelName) ?? text(sources.account.name) ?? sources.serviceName;
   const displayTitle = pick('display_title', text) ?? sources.templateName;
   const logoUrl = pick('logo_url', httpUrl);
   return {

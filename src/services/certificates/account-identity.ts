@@ -119,7 +119,10 @@ export async function accountSigningIdentity(env: IdentityEnv, db: Db, account: 
 export async function accountCertificateAuthority(env: IdentityEnv, db: Db, account: IdentityAccount): Promise<SigningIdentity> {
   let row = await signingIdentityOfSource(db, account.id, 'ca');
   if (!row) {
-    const ca = await generateCertificateAuthority({ commonName: `${account.name} Signer CA (${env.SERVICE_NAME})`, organization: account.name });
+    const ca = await generateCertificateAuthority({
+      commonName: `${account.name} Signer CA (${env.SERVICE_NAME})`,
+      organization: account.name,
+    });
     await insertGeneratedIdentity(db, await rowValues(env, account.id, 'ca', { ...ca, chain: [], keyAlgorithm: 'RSA' }));
     row = await signingIdentityOfSource(db, account.id, 'ca');
   }
@@ -128,7 +131,13 @@ export async function accountCertificateAuthority(env: IdentityEnv, db: Db, acco
 }
 
 /** Validates an uploaded PKCS#12 and makes it the account's signing identity. */
-export async function uploadSigningIdentity(env: IdentityEnv, db: Db, accountId: number, file: Uint8Array, password: string): Promise<SigningIdentityRow> {
+export async function uploadSigningIdentity(
+  env: IdentityEnv,
+  db: Db,
+  accountId: number,
+  file: Uint8Array,
+  password: string,
+): Promise<SigningIdentityRow> {
   const contents = await readPkcs12(file, password);
   return upsertUploadedIdentity(db, await rowValues(env, accountId, 'uploaded', contents));
 }

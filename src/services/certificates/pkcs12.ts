@@ -46,7 +46,9 @@ function keyAlgorithmOf(info: pkijs.PrivateKeyInfo): KeyAlgorithm {
     const curve = CURVES[algorithmParams.valueBlock.toString()];
     if (curve) return curve;
   }
-  throw new UnusableCertificate('The private key in the file is not RSA or ECDSA P-256/P-384; those are the key types documents can be sealed with.');
+  throw new UnusableCertificate(
+    'The private key in the file is not RSA or ECDSA P-256/P-384; those are the key types documents can be sealed with.',
+  );
 }
 
 /** Whether `key` made the certificate's public key: sign a challenge, verify with the certificate. */
@@ -54,7 +56,13 @@ async function keyMatches(key: CryptoKey, algorithm: KeyAlgorithm, certificate: 
   try {
     const challenge = crypto.getRandomValues(new Uint8Array(32));
     const signature = await crypto.subtle.sign(signParameters(algorithm), key, challenge);
-    const publicKey = await crypto.subtle.importKey('spki', certificate.subjectPublicKeyInfo.toSchema().toBER(false), importParameters(algorithm), false, ['verify']);
+    const publicKey = await crypto.subtle.importKey(
+      'spki',
+      certificate.subjectPublicKeyInfo.toSchema().toBER(false),
+      importParameters(algorithm),
+      false,
+      ['verify'],
+    );
     return await crypto.subtle.verify(signParameters(algorithm), publicKey, signature, challenge);
   } catch {
     return false;
@@ -66,7 +74,9 @@ async function readBags(der: Uint8Array, password: ArrayBuffer): Promise<pkijs.S
   try {
     pfx = pkijs.PFX.fromBER(der);
   } catch {
-    throw new UnusableCertificate('The file is not a PKCS#12 (.p12 or .pfx) file; export the certificate together with its private key in that format.');
+    throw new UnusableCertificate(
+      'The file is not a PKCS#12 (.p12 or .pfx) file; export the certificate together with its private key in that format.',
+    );
   }
   try {
     await pfx.parseInternalValues({ password, checkIntegrity: true });
@@ -100,7 +110,10 @@ export async function readPkcs12(der: Uint8Array, password: string, now = new Da
   for (const bag of bags) {
     if (bag.bagId === BAG.shroudedKey) {
       // pkijs declares the shrouded bag's decryption protected, yet it is the documented way to read one.
-      const shrouded = bag.bagValue as unknown as { parsedValue?: pkijs.PrivateKeyInfo; parseInternalValues(p: { password: ArrayBuffer }): Promise<void> };
+      const shrouded = bag.bagValue as unknown as {
+        parsedValue?: pkijs.PrivateKeyInfo;
+        parseInternalValues(p: { password: ArrayBuffer }): Promise<void>;
+      };
       try {
         await shrouded.parseInternalValues({ password: passwordBytes.buffer as ArrayBuffer });
       } catch {
@@ -114,7 +127,8 @@ export async function readPkcs12(der: Uint8Array, password: string, now = new Da
       if (certBag.certId === X509_CERTIFICATE && certBag.parsedValue instanceof pkijs.Certificate) certificates.push(certBag.parsedValue);
     }
   }
-  if (!keyInfo) throw new UnusableCertificate('The PKCS#12 file holds no private key; export the certificate together with its private key.');
+  if (!keyInfo)
+    throw new UnusableCertificate('The PKCS#12 file holds no private key; export the certificate together with its private key.');
   if (!certificates.length) throw new UnusableCertificate('The PKCS#12 file holds no certificate.');
 
   const keyAlgorithm = keyAlgorithmOf(keyInfo);

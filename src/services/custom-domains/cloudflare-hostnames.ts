@@ -37,7 +37,11 @@ export function cloudflareConfig(env: { CF_API_BASE?: string; CF_API_TOKEN?: str
   return { base: (env.CF_API_BASE?.trim() || DEFAULT_CF_API_BASE).replace(/\/+$/, ''), token, zoneId };
 }
 
-type Envelope = { success?: boolean; errors?: { code?: number; message?: string }[]; result?: { id?: string; hostname?: string; status?: string; ssl?: { status?: string } | null } | null };
+type Envelope = {
+  success?: boolean;
+  errors?: { code?: number; message?: string }[];
+  result?: { id?: string; hostname?: string; status?: string; ssl?: { status?: string } | null } | null;
+};
 
 async function call(config: CloudflareConfig, method: string, path: string, body?: unknown): Promise<Envelope | null> {
   let response: Response;
@@ -63,8 +67,15 @@ async function call(config: CloudflareConfig, method: string, path: string, body
   }
   if (response.status >= 500) throw new CloudflareUnavailable(`Cloudflare answered HTTP ${response.status}`);
   if (!response.ok || envelope.success === false) {
-    const message = envelope.errors?.map((e) => e.message).filter(Boolean).join('; ') || `HTTP ${response.status}`;
-    throw new CloudflareRefused(message, (envelope.errors ?? []).flatMap((e) => (typeof e.code === 'number' ? [e.code] : [])));
+    const message =
+      envelope.errors
+        ?.map((e) => e.message)
+        .filter(Boolean)
+        .join('; ') || `HTTP ${response.status}`;
+    throw new CloudflareRefused(
+      message,
+      (envelope.errors ?? []).flatMap((e) => (typeof e.code === 'number' ? [e.code] : [])),
+    );
   }
   return envelope;
 }

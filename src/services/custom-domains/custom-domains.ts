@@ -25,7 +25,12 @@ import { forgetHost } from './host-cache';
 
 export type DomainEnv = { DOH_RESOLVER_URL?: string; CF_API_BASE?: string; CF_API_TOKEN?: string; CF_ZONE_ID?: string };
 
-export type DomainInput = { hostname?: string; website_url?: string | null; branding?: Record<string, unknown> | null; is_default?: boolean };
+export type DomainInput = {
+  hostname?: string;
+  website_url?: string | null;
+  branding?: Record<string, unknown> | null;
+  is_default?: boolean;
+};
 
 function checkedWebsiteUrl(value: string | null | undefined, problems: string[]): string | null | undefined {
   if (value === undefined) return undefined;
@@ -101,7 +106,11 @@ export async function changeDomain(db: Db, accountId: number, id: number, input:
       db,
       accountId,
       id,
-      { ...(websiteUrl !== undefined && { websiteUrl }), ...(branding && { branding }), ...(input.is_default !== undefined && { isDefault: input.is_default }) },
+      {
+        ...(websiteUrl !== undefined && { websiteUrl }),
+        ...(branding && { branding }),
+        ...(input.is_default !== undefined && { isDefault: input.is_default }),
+      },
       nowIso(),
     );
     if (!updated) throw notFound('Custom domain');
@@ -128,7 +137,8 @@ export async function verifyDomain(db: Db, env: DomainEnv, accountId: number, id
   if (!config) throw activationNotConfigured();
 
   const ownership = await checkOwnership(env, domain.hostname, domain.verificationToken);
-  if (ownership.kind === 'unavailable') throw new ApiError(502, `The ownership record could not be checked: ${ownership.detail}; try again later.`);
+  if (ownership.kind === 'unavailable')
+    throw new ApiError(502, `The ownership record could not be checked: ${ownership.detail}; try again later.`);
   if (ownership.kind === 'not_found') {
     throw unprocessable(
       `No TXT record ${VERIFY_RECORD_PREFIX}.${domain.hostname} with the value ${domain.verificationToken} was found; add it at your DNS provider and verify again (DNS changes can take a few minutes).`,
@@ -148,7 +158,10 @@ async function recordOwnership(db: Db, domain: CustomDomain): Promise<CustomDoma
     proven = await domainsDb.proveDomainOwnership(db, domain, nowIso());
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    throw new ApiError(409, `hostname ${domain.hostname} was proven by another account first; its TXT record must hold only your token for you to take it.`);
+    throw new ApiError(
+      409,
+      `hostname ${domain.hostname} was proven by another account first; its TXT record must hold only your token for you to take it.`,
+    );
   }
   forgetHost(domain.hostname);
   // Undefined: a concurrent verify of this row got there first (or it was deleted); its state stands.
@@ -172,7 +185,8 @@ async function activate(db: Db, config: CloudflareConfig, domain: CustomDomain):
       await domainsDb.claimCloudflareHostname(db, domain.accountId, domain.id, { status: 'failed' }, nowIso());
       throw unprocessable(`Cloudflare refused to activate ${domain.hostname}: ${err.message}`);
     }
-    if (err instanceof CloudflareUnavailable) throw new ApiError(502, `The domain could not be activated now (${err.message}); verify again later.`);
+    if (err instanceof CloudflareUnavailable)
+      throw new ApiError(502, `The domain could not be activated now (${err.message}); verify again later.`);
     throw err;
   }
   const at = nowIso();

@@ -27,7 +27,12 @@ export function serviceHostsOf(request: Request, env: { APP_URL?: string }): str
  * for the service's own host (APP_URL) or for a name that could never be a custom domain (an IP address,
  * localhost); otherwise one indexed lookup, remembered for a few seconds by the isolate.
  */
-export async function customDomainForHost(db: Db, hostname: string, appUrl: string | undefined, now = Date.now()): Promise<CustomDomain | null> {
+export async function customDomainForHost(
+  db: Db,
+  hostname: string,
+  appUrl: string | undefined,
+  now = Date.now(),
+): Promise<CustomDomain | null> {
   if (hostname === hostOf(appUrl) || 'problem' in checkHostname(hostname, [])) return null;
   const cached = cachedHost(hostname, now);
   if (cached !== undefined) return cached;

@@ -31,11 +31,17 @@ export async function lookupTxt(resolverUrl: string, name: string, timeoutMs = D
     }
     return { kind: 'texts', texts: message.answers.flatMap((r) => (r.type === 'TXT' ? [r.text.trim()] : [])) };
   } catch (err) {
-    return { kind: 'unavailable', detail: err instanceof DnsFormatError ? `the DNS answer was unreadable (${err.message})` : 'the DNS answer could not be read' };
+    return {
+      kind: 'unavailable',
+      detail: err instanceof DnsFormatError ? `the DNS answer was unreadable (${err.message})` : 'the DNS answer could not be read',
+    };
   }
 }
 
-export type OwnershipResult = { kind: 'proven'; record: string } | { kind: 'not_found'; records: string[] } | { kind: 'unavailable'; detail: string };
+export type OwnershipResult =
+  | { kind: 'proven'; record: string }
+  | { kind: 'not_found'; records: string[] }
+  | { kind: 'unavailable'; detail: string };
 
 /** Whether either record name holds `token`. The current name is asked first; both are asked at once. */
 export async function checkOwnership(env: { DOH_RESOLVER_URL?: string }, hostname: string, token: string): Promise<OwnershipResult> {

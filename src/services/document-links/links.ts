@@ -28,7 +28,10 @@ export async function mintDocumentLink(
   const expiresAt = days === null ? null : Math.floor(Date.now() / 1000) + days * DAY_SECONDS;
   const claims: DocumentLinkClaims = { accountId: account.id, ...document, generation: account.documentLinkGeneration, expiresAt };
   const token = await signDocumentLink(secret, claims);
-  return { url: `${base.replace(/\/+$/, '')}${PUBLIC_LINK_PREFIX}/${token}`, expires_at: expiresAt === null ? null : new Date(expiresAt * 1000).toISOString() };
+  return {
+    url: `${base.replace(/\/+$/, '')}${PUBLIC_LINK_PREFIX}/${token}`,
+    expires_at: expiresAt === null ? null : new Date(expiresAt * 1000).toISOString(),
+  };
 }
 
 /** A link can only point at a signed document: 422 before completion, nothing to sign yet. */
@@ -39,7 +42,11 @@ export function assertLinkable(submission: Pick<Submission, 'status' | 'complete
 }
 
 /** Why a verified token no longer opens its document, or null while it does. */
-export function lapsedReason(claims: DocumentLinkClaims, account: Pick<Account, 'documentLinkGeneration'>, nowMs = Date.now()): string | null {
+export function lapsedReason(
+  claims: DocumentLinkClaims,
+  account: Pick<Account, 'documentLinkGeneration'>,
+  nowMs = Date.now(),
+): string | null {
   if (claims.generation !== account.documentLinkGeneration) return 'This link has been revoked by the sender.';
   if (claims.expiresAt !== null && claims.expiresAt * 1000 <= nowMs) return 'This link has expired.';
   return null;
@@ -62,6 +69,8 @@ export async function payloadDocumentLinks(
     console.error(`Public document links are on for account ${account.id}, but ENCRYPTION_KEY is not configured; payloads carry no url.`);
     return undefined;
   }
-  const links = await Promise.all(documentIds.map((documentId) => mintDocumentLink(secret, base, account, { submissionId: submission.id, documentId })));
+  const links = await Promise.all(
+    documentIds.map((documentId) => mintDocumentLink(secret, base, account, { submissionId: submission.id, documentId })),
+  );
   return new Map(documentIds.map((id, i) => [id, links[i]]));
 }

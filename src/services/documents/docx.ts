@@ -47,7 +47,8 @@ export function unzipDocx(bytes: Uint8Array, only?: RegExp): DocxFiles {
   let entries = 0;
   let failure: string | undefined;
   const unzip = new Unzip((file) => {
-    if (++entries > DOCX_LIMITS.entries) throw new UnusableDocument((failure ??= `has more than ${DOCX_LIMITS.entries} entries in its archive`));
+    if (++entries > DOCX_LIMITS.entries)
+      throw new UnusableDocument((failure ??= `has more than ${DOCX_LIMITS.entries} entries in its archive`));
     if (only && !only.test(file.name)) return;
     let parts: Uint8Array[] = [];
     const xml = /\.(xml|rels)$/i.test(file.name);
@@ -64,9 +65,12 @@ export function unzipDocx(bytes: Uint8Array, only?: RegExp): DocxFiles {
         throw new UnusableDocument((failure ??= `has an XML part (${file.name}) over ${DOCX_LIMITS.xmlBytes / MB} MB`));
       }
       if (!xml && size > DOCX_LIMITS.partBytes) {
-        throw new UnusableDocument((failure ??= `has a part (${file.name}) that expands past ${DOCX_LIMITS.partBytes / MB} MB, the limit for one image or other part of a DOCX`));
+        throw new UnusableDocument(
+          (failure ??= `has a part (${file.name}) that expands past ${DOCX_LIMITS.partBytes / MB} MB, the limit for one image or other part of a DOCX`),
+        );
       }
-      if (total > DOCX_LIMITS.unzippedBytes) throw new UnusableDocument((failure ??= `expands to more than ${DOCX_LIMITS.unzippedBytes / MB} MB when unzipped`));
+      if (total > DOCX_LIMITS.unzippedBytes)
+        throw new UnusableDocument((failure ??= `expands to more than ${DOCX_LIMITS.unzippedBytes / MB} MB when unzipped`));
       parts.push(chunk);
       if (final) {
         files[file.name] = concatBytes(parts);
@@ -80,13 +84,15 @@ export function unzipDocx(bytes: Uint8Array, only?: RegExp): DocxFiles {
   try {
     // In slices: fflate inflates all of one push at once, so a whole archive pushed together would
     // inflate a bomb's entry whole before any limit is looked at. Reading stops at the first failure.
-    for (let at = 0; at < bytes.length && !failure; at += UNZIP_SLICE) unzip.push(bytes.subarray(at, at + UNZIP_SLICE), at + UNZIP_SLICE >= bytes.length);
+    for (let at = 0; at < bytes.length && !failure; at += UNZIP_SLICE)
+      unzip.push(bytes.subarray(at, at + UNZIP_SLICE), at + UNZIP_SLICE >= bytes.length);
   } catch {
     throw new UnusableDocument(failure ?? 'is a damaged zip archive');
   }
   if (failure) throw new UnusableDocument(failure);
   if (only) return files;
-  if (!files['word/document.xml'] || !files['[Content_Types].xml']) throw new UnusableDocument('is a zip archive but not a DOCX file (it has no word/document.xml)');
+  if (!files['word/document.xml'] || !files['[Content_Types].xml'])
+    throw new UnusableDocument('is a zip archive but not a DOCX file (it has no word/document.xml)');
   return files;
 }
 
@@ -151,14 +157,19 @@ function variableName(tag: string): string {
  * request (decisions.md › Cold start).
  */
 async function compile(files: DocxFiles, nullGetter: (part: Part) => unknown): Promise<Docxtemplater> {
-  const [{ default: Docxtemplater }, { default: fileTypeConfigs }, { default: moduleWrapper }, { default: createLoopModule }, { default: PizZip }] =
-    await Promise.all([
-      import('docxtemplater'),
-      import('docxtemplater/js/file-type-config.js'),
-      import('docxtemplater/js/module-wrapper.js'),
-      import('docxtemplater/js/modules/loop.js'),
-      import('pizzip'),
-    ]);
+  const [
+    { default: Docxtemplater },
+    { default: fileTypeConfigs },
+    { default: moduleWrapper },
+    { default: createLoopModule },
+    { default: PizZip },
+  ] = await Promise.all([
+    import('docxtemplater'),
+    import('docxtemplater/js/file-type-config.js'),
+    import('docxtemplater/js/module-wrapper.js'),
+    import('docxtemplater/js/modules/loop.js'),
+    import('pizzip'),
+  ]);
   const zip = new PizZip();
   for (const [name, data] of Object.entries(files)) zip.file(name, data);
   try {
@@ -168,7 +179,14 @@ async function compile(files: DocxFiles, nullGetter: (part: Part) => unknown): P
       linebreaks: true,
       // The loop module replaced by ours (docxtemplater refuses a second LoopModule); [[else]] is
       // rewritten before the loop module pairs sections, so it comes first.
-      fileTypeConfig: { ...fileTypeConfigs.docx(), baseModules: [() => moduleWrapper(elseModule), () => conditionModule(createLoopModule), ...fileTypeConfigs.docx().baseModules.slice(1)] },
+      fileTypeConfig: {
+        ...fileTypeConfigs.docx(),
+        baseModules: [
+          () => moduleWrapper(elseModule),
+          () => conditionModule(createLoopModule),
+          ...fileTypeConfigs.docx().baseModules.slice(1),
+        ],
+      },
       parser: (tag: string) => ({
         get: (scope: Record<string, unknown>) => {
           if (tag === '.') return scope;
@@ -200,7 +218,11 @@ export async function docxVariables(files: DocxFiles): Promise<string[]> {
     }
   };
   // getTags exists since docxtemplater 3.40 but is missing from its type declarations.
-  const all = (doc as unknown as { getTags(): unknown }).getTags() as { document?: { tags: Record<string, unknown> }; headers: { tags: Record<string, unknown> }[]; footers: { tags: Record<string, unknown> }[] };
+  const all = (doc as unknown as { getTags(): unknown }).getTags() as {
+    document?: { tags: Record<string, unknown> };
+    headers: { tags: Record<string, unknown> }[];
+    footers: { tags: Record<string, unknown> }[];
+  };
   if (all.document) walk(all.document.tags);
   for (const part of [...all.headers, ...all.footers]) walk(part.tags);
   return [...found].sort();
@@ -286,7 +308,14 @@ export function docxHeaderFooter(files: DocxFiles): { header?: string; footer?: 
     if (!name) return undefined;
     const lines = paragraphTexts(new TextDecoder().decode(files[name])).filter((line) => line.trim() !== '');
     // The XML text is already entity-escaped; decoding the five XML entities then escaping for HTML keeps it exact.
-    const decoded = lines.map((l) => l.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&'));
+    const decoded = lines.map((l) =>
+      l
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, '&'),
+    );
     return decoded.length ? decoded.map((l) => `<div>${escapeHtml(l)}</div>`).join('') : undefined;
   };
   return { header: partText('header'), footer: partText('footer') };

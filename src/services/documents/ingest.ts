@@ -34,14 +34,19 @@ type Ingestor = { contentType: string; matches: (upload: Upload) => boolean; ins
 
 const INGESTORS: Ingestor[] = [
   // pdf-lib loads with the first PDF read, not with the isolate (decisions.md › Cold start).
-  { contentType: 'application/pdf', matches: (u) => looksLikePdf(u.bytes), inspect: async (bytes) => (await import('../pdf/inspect-pdf')).inspectPdf(bytes) },
+  {
+    contentType: 'application/pdf',
+    matches: (u) => looksLikePdf(u.bytes),
+    inspect: async (bytes) => (await import('../pdf/inspect-pdf')).inspectPdf(bytes),
+  },
 ];
 
 function describeUnsupported(upload: Upload): string {
   const head = upload.bytes.subarray(0, 4);
   const zip = head[0] === 0x50 && head[1] === 0x4b;
   // Template creation converts DOCX before the ingest (templates.handlers.ts); adding documents does not.
-  if (zip) return `${upload.label} looks like a DOCX file; DOCX files are converted when a template is created (POST /api/templates/docx), so add a PDF here.`;
+  if (zip)
+    return `${upload.label} looks like a DOCX file; DOCX files are converted when a template is created (POST /api/templates/docx), so add a PDF here.`;
   if (/\.docx$/i.test(upload.name)) return `${upload.label} is not a DOCX file (a DOCX is a zip archive).`;
   if (/\.html?$/i.test(upload.name) || upload.contentType?.includes('html')) {
     return `${upload.label} looks like an HTML file; only PDF uploads are supported so far.`;
@@ -63,7 +68,11 @@ type StagedDocument = Omit<PreparedDocument, keyof DocumentFacts> & { label: str
  * problem is collected, so a request hears about all of its files at once; an accepted upload is
  * staged with its storage key and SHA-256.
  */
-async function stageUploads(accountId: number, uploads: Upload[], existing: TemplateTotals): Promise<{ problems: string[]; staged: StagedDocument[] }> {
+async function stageUploads(
+  accountId: number,
+  uploads: Upload[],
+  existing: TemplateTotals,
+): Promise<{ problems: string[]; staged: StagedDocument[] }> {
   const { fileBytes, documentsPerTemplate } = UPLOAD_LIMITS;
   if (existing.documents + uploads.length > documentsPerTemplate) {
     throw unprocessable(
@@ -214,4 +223,3 @@ export async function deleteDerivedFiles(bucket: R2Bucket, keys: string[]): Prom
     } while (cursor);
   }
 }
-

@@ -14,7 +14,8 @@ const ORIGIN_SHAPE = /^https?:\/\/[a-z0-9.\-[\]:]+$/;
  * 422 naming the entry, because a page's frame-ancestors and message target take origins and nothing more.
  */
 export function normalizeEmbedOrigins(input: string[], { allowHttp }: { allowHttp: boolean }): string[] {
-  if (input.length > MAX_EMBED_ORIGINS) throw unprocessable(`embed_origins may list at most ${MAX_EMBED_ORIGINS} origins; it lists ${input.length}.`);
+  if (input.length > MAX_EMBED_ORIGINS)
+    throw unprocessable(`embed_origins may list at most ${MAX_EMBED_ORIGINS} origins; it lists ${input.length}.`);
   const problems: string[] = [];
   const origins: string[] = [];
   input.forEach((raw, i) => {

@@ -24,7 +24,10 @@ export function showsCredentialsOf(grant: Pick<EmbedGrant, 'permissions' | 'subm
 }
 
 /** `serialized` (a submitter as the API shows it) without its signing link unless the grant may see it. */
-export function withoutForeignCredentials<T extends { id: number }>(grant: Pick<EmbedGrant, 'permissions' | 'submitterId'>, serialized: T): T | Omit<T, (typeof SIGNER_CREDENTIALS)[number]> {
+export function withoutForeignCredentials<T extends { id: number }>(
+  grant: Pick<EmbedGrant, 'permissions' | 'submitterId'>,
+  serialized: T,
+): T | Omit<T, (typeof SIGNER_CREDENTIALS)[number]> {
   if (showsCredentialsOf(grant, serialized.id)) return serialized;
   const shown: Record<string, unknown> = { ...serialized };
   for (const key of SIGNER_CREDENTIALS) delete shown[key];

@@ -50,7 +50,11 @@ export function isEmbedTokenShape(token: string): boolean {
   return token.length <= MAX_TOKEN_LENGTH && JWT_SHAPE.test(token);
 }
 
-export async function signEmbedToken(key: Uint8Array, input: EmbedClaimsInput, now = Date.now()): Promise<{ token: string; expiresAt: string; jti: string }> {
+export async function signEmbedToken(
+  key: Uint8Array,
+  input: EmbedClaimsInput,
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: string; jti: string }> {
   const iat = Math.floor(now / 1000);
   const exp = iat + EMBED_TOKEN_LIFETIME_SECONDS;
   const jti = crypto.randomUUID();
@@ -98,7 +102,8 @@ export async function verifyEmbedToken(token: string, accountId: number, keys: U
       }));
       break;
     } catch (error) {
-      if (error instanceof errors.JWTExpired) throw new EmbedTokenRefused('The embed token has expired; embed tokens last 4 hours and are not renewed: mint a new one.');
+      if (error instanceof errors.JWTExpired)
+        throw new EmbedTokenRefused('The embed token has expired; embed tokens last 4 hours and are not renewed: mint a new one.');
       // Another key of the account may have signed it (a rotation's grace); anything else is refused below.
       if (error instanceof errors.JWSSignatureVerificationFailed) continue;
       throw new EmbedTokenRefused('The embed token is not valid.');
@@ -116,5 +121,12 @@ export async function verifyEmbedToken(token: string, accountId: number, keys: U
   // Tokens minted before `sid` existed, or whose submission had nobody left to sign, open no signer's form.
   const sid = payload.sid;
   const submitterId = resourceType === 'submission' && Number.isSafeInteger(sid) && (sid as number) > 0 ? (sid as number) : null;
-  return { resourceType, resourceId: id, permissions, submitterId, jti: String(payload.jti), expiresAt: new Date((payload.exp as number) * 1000).toISOString() };
+  return {
+    resourceType,
+    resourceId: id,
+    permissions,
+    submitterId,
+    jti: String(payload.jti),
+    expiresAt: new Date((payload.exp as number) * 1000).toISOString(),
+  };
 }

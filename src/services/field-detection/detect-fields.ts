@@ -73,20 +73,30 @@ function settled(record: DocumentDetection | undefined, now: number): DocumentDe
   return { ...record, status: 'failed', error: 'Detection stopped before it finished; start it again with POST …/ai/detect.' };
 }
 
-function combine(template: Template, documents: TemplateDocument[], stored: (DocumentDetection | undefined)[], minConfidence: number): Detection {
+function combine(
+  template: Template,
+  documents: TemplateDocument[],
+  stored: (DocumentDetection | undefined)[],
+  minConfidence: number,
+): Detection {
   const role = template.submitters[0]?.name ?? 'First Party';
   const now = Date.now();
   const records = stored.map((r) => settled(r, now));
   const present = records.filter((r): r is DocumentDetection => r !== undefined);
   const status: DetectionStatus =
-    present.length === 0 ? 'none'
-    : present.some((r) => r.status === 'running') ? 'running'
-    : present.some((r) => r.status === 'failed') ? 'failed'
-    : 'done';
+    present.length === 0
+      ? 'none'
+      : present.some((r) => r.status === 'running')
+        ? 'running'
+        : present.some((r) => r.status === 'failed')
+          ? 'failed'
+          : 'done';
   const fields = documents.flatMap((document, i) =>
     (records[i]?.fields ?? []).filter((f) => f.confidence >= minConfidence).map((f) => ({ ...f, role, document_id: document.uuid })),
   );
-  const errors = documents.flatMap((document, i) => (records[i]?.error ? [{ document_id: document.uuid, message: records[i]!.error! }] : []));
+  const errors = documents.flatMap((document, i) =>
+    records[i]?.error ? [{ document_id: document.uuid, message: records[i]!.error! }] : [],
+  );
   const times = present.map((r) => r.detected_at).sort();
   return { status, fields: uniquelyNamed(fields), errors, detected_at: times.at(-1) ?? null };
 }
@@ -103,7 +113,12 @@ function uniquelyNamed(fields: DetectedField[]): DetectedField[] {
 }
 
 /** The last detection of the template's current documents. */
-export async function detectionStatus(bucket: R2Bucket, db: TemplateContext['db'], template: Template, minConfidence = DEFAULT_MIN_CONFIDENCE): Promise<Detection> {
+export async function detectionStatus(
+  bucket: R2Bucket,
+  db: TemplateContext['db'],
+  template: Template,
+  minConfidence = DEFAULT_MIN_CONFIDENCE,
+): Promise<Detection> {
   const documents = await listCurrentDocuments(db, [template.id]);
   const records = await Promise.all(
     documents.map(async (d) => {

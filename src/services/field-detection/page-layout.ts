@@ -21,9 +21,12 @@ type Matrix = [number, number, number, number, number, number];
 
 function multiply(m: Matrix, n: Matrix): Matrix {
   return [
-    m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1],
-    m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3],
-    m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5],
+    m[0] * n[0] + m[2] * n[1],
+    m[1] * n[0] + m[3] * n[1],
+    m[0] * n[2] + m[2] * n[3],
+    m[1] * n[2] + m[3] * n[3],
+    m[0] * n[4] + m[2] * n[5] + m[4],
+    m[1] * n[4] + m[3] * n[5] + m[5],
   ];
 }
 
@@ -56,7 +59,9 @@ export async function readPageLayouts(bytes: Uint8Array): Promise<PageLayout[]> 
   try {
     assertWithinReadingLimits(await loadPdf(bytes, { ignoreEncryption: true, updateMetadata: false }), MAX_PAGES);
   } catch (error) {
-    throw new UnreadableForDetection(`The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'its structure is broken'}.`);
+    throw new UnreadableForDetection(
+      `The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'its structure is broken'}.`,
+    );
   }
   const { pdfjs, task } = await openPdfJsDocument(bytes);
   try {
@@ -85,7 +90,9 @@ export async function readPageLayouts(bytes: Uint8Array): Promise<PageLayout[]> 
     }
     return layouts;
   } catch (error) {
-    throw new UnreadableForDetection(`The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'pdf.js could not parse it'}.`);
+    throw new UnreadableForDetection(
+      `The PDF cannot be read for detection: ${error instanceof Error && error.message ? error.message : 'pdf.js could not parse it'}.`,
+    );
   } finally {
     await task.destroy();
   }

@@ -28,12 +28,19 @@ export function typeOfLabel(label: string): { type: ProposedType; keyword: boole
   if (/\binitials?\b/.test(text)) return { type: 'initials', keyword: true };
   if (/\bsign(ature|ed|ing)?\b|sign here/.test(text)) return { type: 'signature', keyword: true };
   if (/\b(tele)?phone\b|\btel\b|\bmobile\b|\bcell\b|\bfax\b/.test(text)) return { type: 'phone', keyword: true };
-  if (/\bname\b|\bprint(ed)?\b|\be-?mail\b|\baddress\b|\bcity\b|\bstate\b|\bzip\b|\btitle\b|\bcompany\b|\bwitness\b/.test(text)) return { type: 'text', keyword: true };
+  if (/\bname\b|\bprint(ed)?\b|\be-?mail\b|\baddress\b|\bcity\b|\bstate\b|\bzip\b|\btitle\b|\bcompany\b|\bwitness\b/.test(text))
+    return { type: 'text', keyword: true };
   return { type: 'text', keyword: false };
 }
 
 function cleanLabel(text: string): string {
-  return text.replace(/_+/g, ' ').replace(/[:.\s]+$/u, '').replace(/^[\s:.]+/u, '').replace(/\s+/g, ' ').trim().slice(0, MAX_LABEL);
+  return text
+    .replace(/_+/g, ' ')
+    .replace(/[:.\s]+$/u, '')
+    .replace(/^[\s:.]+/u, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_LABEL);
 }
 
 /** Text that sits on the same line as a point at height `baseline` (top-origin y of a blank's line). */
@@ -49,7 +56,14 @@ function labelLeftOf(texts: TextRun[], x: number, lineY: number): string | undef
     if (!onRow(run, lineY) || right > x + 3 || right < x - 160) continue;
     if (!best || right > best.x + best.w) best = run;
   }
-  const label = best && cleanLabel(best.text.split(/_{4,}/).filter((s) => s.trim()).pop() ?? '');
+  const label =
+    best &&
+    cleanLabel(
+      best.text
+        .split(/_{4,}/)
+        .filter((s) => s.trim())
+        .pop() ?? '',
+    );
   return label && label.length <= MAX_LABEL && /\p{L}/u.test(label) ? label : undefined;
 }
 
@@ -127,7 +141,9 @@ function lineBlanks(page: PageLayout): Blank[] {
 function boxBlanks(page: PageLayout): Blank[] {
   const blanks: Blank[] = [];
   for (const shape of page.shapes.filter((s) => isBox(s, page))) {
-    const inside = page.texts.filter((t) => t.x >= shape.x - 1 && t.x + t.w <= shape.x + shape.w + 1 && t.y >= shape.y - 1 && t.y + t.h <= shape.y + shape.h + 1);
+    const inside = page.texts.filter(
+      (t) => t.x >= shape.x - 1 && t.x + t.w <= shape.x + shape.w + 1 && t.y >= shape.y - 1 && t.y + t.h <= shape.y + shape.h + 1,
+    );
     const bottom = shape.y + shape.h;
     if (inside.length === 1 && inside[0].y - shape.y < shape.h / 2) {
       const label = cleanLabel(inside[0].text);
@@ -184,7 +200,10 @@ function checkboxes(page: PageLayout): Proposal[] {
     const perChar = run.w / Math.max(1, [...run.text].length);
     for (const match of run.text.matchAll(CHECKBOX_GLYPHS)) {
       const size = Math.min(run.h, 14);
-      boxes.push({ box: { x: run.x + perChar * [...run.text.slice(0, match.index)].length, y: run.y + (run.h - size) / 2, w: size, h: size }, confidence: 0.85 });
+      boxes.push({
+        box: { x: run.x + perChar * [...run.text.slice(0, match.index)].length, y: run.y + (run.h - size) / 2, w: size, h: size },
+        confidence: 0.85,
+      });
     }
   }
   return boxes.map(({ box, confidence }) => ({

@@ -30,7 +30,10 @@ async function canonicalForm(body: ArrayBuffer, contentType: string): Promise<st
   const parts: string[] = [];
   for (const [name, value] of form as unknown as Iterable<[string, string | File]>) {
     if (typeof value === 'string') parts.push(`${JSON.stringify(name)}=${JSON.stringify(value)}`);
-    else parts.push(`${JSON.stringify(name)}=file:${JSON.stringify(value.name)}:${value.type}:${await sha256Hex(new Uint8Array(await value.arrayBuffer()))}`);
+    else
+      parts.push(
+        `${JSON.stringify(name)}=file:${JSON.stringify(value.name)}:${value.type}:${await sha256Hex(new Uint8Array(await value.arrayBuffer()))}`,
+      );
   }
   return parts.join('&');
 }

@@ -56,7 +56,11 @@ export async function findEmailChange(control: Db, value: string): Promise<{ tok
  * guarded so that two requests with one link change it once. 409 when the link was used meanwhile or
  * another user of the account took the address (the per-account unique index).
  */
-export async function confirmEmailChange(control: Db, change: { tokenId: number; user: Pick<User, 'id'> }, now = Date.now()): Promise<void> {
+export async function confirmEmailChange(
+  control: Db,
+  change: { tokenId: number; user: Pick<User, 'id'> },
+  now = Date.now(),
+): Promise<void> {
   const at = new Date(now).toISOString();
   const batch = new ChangeSet(control)
     .guarded(consumePasswordTokenStatement(control, change.tokenId, at))

@@ -153,7 +153,13 @@ export async function acceptTotpCode(db: Db, env: MfaEnv, user: MfaUser, input: 
 }
 
 /** Accepts a TOTP code or, once, a backup code; says which it was, or null for neither. */
-export async function acceptSecondFactor(db: Db, env: MfaEnv, user: MfaUser, input: string, now = Date.now()): Promise<'totp' | 'backup_code' | null> {
+export async function acceptSecondFactor(
+  db: Db,
+  env: MfaEnv,
+  user: MfaUser,
+  input: string,
+  now = Date.now(),
+): Promise<'totp' | 'backup_code' | null> {
   if (!user.mfaEnabledAt) return null;
   if (totpCodeOf(input)) return (await acceptTotpCode(db, env, user, input, now)) ? 'totp' : null;
   const backup = backupCodeOf(input);
@@ -210,8 +216,15 @@ export async function disableMfa(db: Db, env: MfaEnv, user: MfaUser, input: stri
  * `mfa_enforced` may be turned on only by an admin who has MFA themselves: otherwise the change would
  * lock its own author out of everything but enrolment mid-task (docs/mfa.md › Enforcement).
  */
-export function assertMayEnforceMfa(user: Pick<User, 'mfaEnabledAt'>, account: { mfaEnforced: boolean }, enforce: boolean | undefined): void {
+export function assertMayEnforceMfa(
+  user: Pick<User, 'mfaEnabledAt'>,
+  account: { mfaEnforced: boolean },
+  enforce: boolean | undefined,
+): void {
   if (enforce && !account.mfaEnforced && !user.mfaEnabledAt) {
-    throw new ApiError(422, 'Turn on two-factor authentication for yourself (/settings/mfa) before requiring it for everyone in the account.');
+    throw new ApiError(
+      422,
+      'Turn on two-factor authentication for yourself (/settings/mfa) before requiring it for everyone in the account.',
+    );
   }
 }

@@ -101,7 +101,9 @@ export async function setUserPassword(
   if (options.viaToken !== undefined) change.guarded(consumePasswordTokenStatement(db, options.viaToken, nowIso));
   change.add(
     setPasswordHashStatement(db, user.id, passwordHash, nowIso),
-    options.keepSession === undefined ? endSessionsOfUserStatement(db, user.id) : endOtherSessionsOfUserStatement(db, user.id, options.keepSession),
+    options.keepSession === undefined
+      ? endSessionsOfUserStatement(db, user.id)
+      : endOtherSessionsOfUserStatement(db, user.id, options.keepSession),
     usePasswordLinksOfUserStatement(db, user.id, nowIso),
   );
   await change.commit(undefined, () => new ApiError(409, LINK_USED));

@@ -39,11 +39,17 @@ export type SignInCandidate = { user: User; account: Account };
  * exact across isolates and a refused attempt costs no scrypt. Returns the seconds to wait when either
  * is over its limit, else null.
  */
-export async function takeSignInAttempt(env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>, ip: string | null, email: string): Promise<number | null> {
+export async function takeSignInAttempt(
+  env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>,
+  ip: string | null,
+  email: string,
+): Promise<number | null> {
   if (limitsDisabled(env)) return null;
   const keys = [`signin:ip:${clientAddressBlock(ip)}`, `signin:email:${await sha256Hex(email.trim().toLowerCase())}`];
   const decisions = await Promise.all(
-    keys.map((key) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)).take({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: SIGN_IN_WINDOW_MS })),
+    keys.map((key) =>
+      env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key)).take({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: SIGN_IN_WINDOW_MS }),
+    ),
   );
   const refused = decisions.filter((d) => !d.allowed);
   if (refused.length === 0) return null;
@@ -54,10 +60,18 @@ export async function takeSignInAttempt(env: Pick<Bindings, 'RATE_LIMITER' | 'EN
  * Counts a failed sign-in against each account the email belongs to (at most 5). Returns the seconds to
  * wait when any of them has had too many failures, else null.
  */
-export async function countAccountFailures(env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>, accountIds: number[]): Promise<number | null> {
+export async function countAccountFailures(
+  env: Pick<Bindings, 'RATE_LIMITER' | 'ENVIRONMENT' | 'LIMITS_DISABLED' | 'RATE_LIMIT_PER_MINUTE'>,
+  accountIds: number[],
+): Promise<number | null> {
   if (limitsDisabled(env) || accountIds.length === 0) return null;
   const decisions = await Promise.all(
-    [...new Set(accountIds)].map((id) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`signin:account:${id}`)).take({ limit: ACCOUNT_FAILURE_LIMIT, windowMs: SIGN_IN_WINDOW_MS })),
+    [...new Set(accountIds)].map((id) =>
+      env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`signin:account:${id}`)).take({
+        limit: ACCOUNT_FAILURE_LIMIT,
+        windowMs: SIGN_IN_WINDOW_MS,
+      }),
+    ),
   );
   const refused = decisions.filter((d) => !d.allowed);
   if (refused.length === 0) return null;
@@ -75,7 +89,12 @@ export async function accountsRefusingSignIn(
   if (limitsDisabled(env) || accountIds.length === 0) return { refusing: new Set(), wait: null };
   const ids = [...new Set(accountIds)];
   const states = await Promise.all(
-    ids.map((id) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`signin:account:${id}`)).peek({ limit: ACCOUNT_FAILURE_LIMIT, windowMs: SIGN_IN_WINDOW_MS })),
+    ids.map((id) =>
+      env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`signin:account:${id}`)).peek({
+        limit: ACCOUNT_FAILURE_LIMIT,
+        windowMs: SIGN_IN_WINDOW_MS,
+      }),
+    ),
   );
   const refusing = new Set(ids.filter((_, i) => !states[i].allowed));
   const full = states.filter((state) => !state.allowed);
@@ -84,7 +103,11 @@ export async function accountsRefusingSignIn(
 }
 
 /** Active users with this email (any case) in accounts that are not suspended, newest first, at most MAX_CANDIDATES. */
-export async function activeUsersWithEmail(control: Db, email: string, options: { withPassword?: boolean } = {}): Promise<SignInCandidate[]> {
+export async function activeUsersWithEmail(
+  control: Db,
+  email: string,
+  options: { withPassword?: boolean } = {},
+): Promise<SignInCandidate[]> {
   return activeUsersWithEmailInActiveAccounts(control, email.trim(), { withPassword: options.withPassword, limit: MAX_CANDIDATES });
 }
 
@@ -93,7 +116,12 @@ export async function activeUsersWithEmail(control: Db, email: string, options: 
  * and users without a password never match. An unknown email costs one scrypt like a known one.
  * Upgrades a matching hash whose parameters are below today's.
  */
-export async function usersMatchingPassword(control: Db, email: string, password: string, candidates?: SignInCandidate[]): Promise<SignInCandidate[]> {
+export async function usersMatchingPassword(
+  control: Db,
+  email: string,
+  password: string,
+  candidates?: SignInCandidate[],
+): Promise<SignInCandidate[]> {
   candidates ??= await activeUsersWithEmail(control, email, { withPassword: true });
   if (candidates.length === 0) {
     await burnPasswordCheck(password);

@@ -62,7 +62,7 @@ export function composeEmail(kind: MessageKind, context: MessageContext): EmailC
   const defaults = DEFAULTS[kind];
   const subject = fillTokens(context.custom?.subject || defaults.subject, values);
   const body = fillTokens(context.custom?.body || defaults.body, values);
-  const url = kind === 'completion' ? context.submission.downloadUrl ?? null : context.submitter.link;
+  const url = kind === 'completion' ? (context.submission.downloadUrl ?? null) : context.submitter.link;
   return layoutEmail(context.branding, {
     subject,
     paragraphs: body.split(/\n{2,}/),

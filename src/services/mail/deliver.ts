@@ -22,7 +22,10 @@ const SECRETS: Record<string, RegExp> = {
  * The stored text and html of a delivered message, with any one-time code replaced. The outbox transport
  * (development) keeps the code: there the row itself is the inbox the developer reads it from.
  */
-export function redactedContent(message: Pick<Message, 'kind' | 'text' | 'html'>, transport: string): Pick<Message, 'text' | 'html'> | undefined {
+export function redactedContent(
+  message: Pick<Message, 'kind' | 'text' | 'html'>,
+  transport: string,
+): Pick<Message, 'text' | 'html'> | undefined {
   const secret = SECRETS[message.kind];
   if (!secret || transport === 'outbox') return undefined;
   return { text: message.text.replace(secret, '[redacted]'), html: message.html?.replace(secret, '[redacted]') ?? null };

@@ -7,12 +7,19 @@ import { messageInsert } from '../../db/queries/messages';
 import type { NewMessage } from '../../db/schema/index';
 import { composeEmail, composeSms, type MessageContext, type MessageKind } from './compose';
 
-
 type Refs = { accountId: number; submissionId?: number | null; submitterId?: number | null };
 
 export function emailMessage(kind: MessageKind, context: MessageContext, refs: Refs): NewMessage {
   const email = composeEmail(kind, context);
-  return { ...refs, channel: 'email', kind, recipient: context.submitter.email, subject: email.subject, text: email.text, html: email.html };
+  return {
+    ...refs,
+    channel: 'email',
+    kind,
+    recipient: context.submitter.email,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+  };
 }
 
 export function smsMessage(kind: MessageKind, context: MessageContext, phone: string, refs: Refs): NewMessage {

@@ -50,7 +50,8 @@ export function layoutEmail(
     ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:${color};color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(content.action.label)}</a></p>
 <p style="margin:0 0 16px;font-size:12px;color:#555">Or open this link: <a href="${escapeHtml(content.action.url)}">${escapeHtml(content.action.url)}</a></p>`
     : '';
-  const footer = branding.showPoweredBy === false ? '' : `<p style="font-size:12px;color:#888">Sent with ${escapeHtml(branding.serviceName)}</p>`;
+  const footer =
+    branding.showPoweredBy === false ? '' : `<p style="font-size:12px;color:#888">Sent with ${escapeHtml(branding.serviceName)}</p>`;
   const html = `<!doctype html><html><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111;background:#f6f7f9;margin:0;padding:24px">
 <table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px"><tr><td>
 <div style="margin-bottom:24px">${header}</div>${title}${body}${button}${footer}

@@ -89,7 +89,8 @@ export function transportFor(env: MailEnv, channel: string): Transport {
     return outboxTransport;
   }
   if (production || env.MAIL_TRANSPORT === 'cloudflare') {
-    if (!env.EMAIL || !env.MAIL_FROM) throw new PermanentDeliveryError('Email is not configured: bind EMAIL (send_email) and set MAIL_FROM.');
+    if (!env.EMAIL || !env.MAIL_FROM)
+      throw new PermanentDeliveryError('Email is not configured: bind EMAIL (send_email) and set MAIL_FROM.');
     return cloudflareEmailTransport(env.EMAIL, env.MAIL_FROM, env.SERVICE_NAME);
   }
   return outboxTransport;

@@ -17,7 +17,11 @@ const WORDING: UrlWording = { field: 'url', caller: 'document downloads' };
 const MB = 1024 * 1024;
 
 /** The file's bytes; a refused URL, a non-2xx answer, a redirect or a file over 20 MB is a 422 saying which. */
-export async function fetchRemoteDocument(raw: string, env: RemoteDocumentEnv, resolve: HostResolver = hostResolverFromEnv(env)): Promise<Uint8Array> {
+export async function fetchRemoteDocument(
+  raw: string,
+  env: RemoteDocumentEnv,
+  resolve: HostResolver = hostResolverFromEnv(env),
+): Promise<Uint8Array> {
   const verdict = await checkWebhookDestination(raw, urlPolicyFromEnv(env), resolve, WORDING);
   if (!verdict.ok) throw unprocessable(verdict.reason);
   let response: Response;

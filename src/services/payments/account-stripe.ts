@@ -16,7 +16,10 @@ export type AccountStripeCredentials = { secretKey: string; webhookSecret: strin
 export type PaymentSettings = { configured: boolean; stripeKeyLast4: string | null };
 
 export function paymentSettingsOf(account: Account): PaymentSettings {
-  return { configured: account.paymentsStripeSecretKey !== null && account.paymentsStripeWebhookSecret !== null, stripeKeyLast4: account.paymentsStripeKeyLast4 };
+  return {
+    configured: account.paymentsStripeSecretKey !== null && account.paymentsStripeWebhookSecret !== null,
+    stripeKeyLast4: account.paymentsStripeKeyLast4,
+  };
 }
 
 export async function savePaymentCredentials(
@@ -27,17 +30,28 @@ export async function savePaymentCredentials(
 ): Promise<Account> {
   return setPaymentCredentials(control, accountId, {
     paymentsStripeSecretKey: await encryptAtRest(encryptionKey, encoder.encode(credentials.secretKey), context(accountId, 'secret_key')),
-    paymentsStripeWebhookSecret: await encryptAtRest(encryptionKey, encoder.encode(credentials.webhookSecret), context(accountId, 'webhook_secret')),
+    paymentsStripeWebhookSecret: await encryptAtRest(
+      encryptionKey,
+      encoder.encode(credentials.webhookSecret),
+      context(accountId, 'webhook_secret'),
+    ),
     paymentsStripeKeyLast4: credentials.secretKey.slice(-4),
   });
 }
 
 export async function clearPaymentCredentials(control: Db, accountId: number): Promise<Account> {
-  return setPaymentCredentials(control, accountId, { paymentsStripeSecretKey: null, paymentsStripeWebhookSecret: null, paymentsStripeKeyLast4: null });
+  return setPaymentCredentials(control, accountId, {
+    paymentsStripeSecretKey: null,
+    paymentsStripeWebhookSecret: null,
+    paymentsStripeKeyLast4: null,
+  });
 }
 
 /** The decrypted credentials, or null when the account has not configured payments. */
-export async function accountStripeCredentials(encryptionKey: string | undefined, account: Account): Promise<AccountStripeCredentials | null> {
+export async function accountStripeCredentials(
+  encryptionKey: string | undefined,
+  account: Account,
+): Promise<AccountStripeCredentials | null> {
   if (!account.paymentsStripeSecretKey || !account.paymentsStripeWebhookSecret) return null;
   const [secretKey, webhookSecret] = await Promise.all([
     decryptAtRest(encryptionKey, account.paymentsStripeSecretKey, context(account.id, 'secret_key')),

@@ -49,7 +49,9 @@ export function checkPaymentField(
   const { currency, amount, description } = prefs;
   if (currency === undefined) problems.push(`${label}: a payment field needs preferences.currency, an ISO 4217 code such as USD or EUR.`);
   else if (typeof currency !== 'string' || !isCurrencyCode(currency)) {
-    problems.push(`${label}: preferences.currency ${JSON.stringify(currency)} is not an ISO 4217 currency code; use one such as USD or EUR (upper case).`);
+    problems.push(
+      `${label}: preferences.currency ${JSON.stringify(currency)} is not an ISO 4217 currency code; use one such as USD or EUR (upper case).`,
+    );
   }
   const hasFormula = typeof field.formula === 'string' && field.formula.trim() !== '';
   if (amount === undefined && !hasFormula) {
@@ -57,8 +59,10 @@ export function checkPaymentField(
   } else if (amount !== undefined && hasFormula) {
     problems.push(`${label}: give a payment field either preferences.amount or a formula, not both.`);
   } else if (amount !== undefined) {
-    const value = typeof amount === 'number' ? amount : typeof amount === 'string' && /^\d+(\.\d+)?$/.test(amount.trim()) ? Number(amount) : NaN;
-    if (!Number.isFinite(value)) problems.push(`${label}: preferences.amount must be a positive number in the currency’s major unit, such as 12.50.`);
+    const value =
+      typeof amount === 'number' ? amount : typeof amount === 'string' && /^\d+(\.\d+)?$/.test(amount.trim()) ? Number(amount) : NaN;
+    if (!Number.isFinite(value))
+      problems.push(`${label}: preferences.amount must be a positive number in the currency’s major unit, such as 12.50.`);
     else if (typeof currency === 'string' && isCurrencyCode(currency) && toMinorUnits(value, currency) === null) {
       const exponent = currencyExponent(currency);
       problems.push(

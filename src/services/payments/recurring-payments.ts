@@ -42,12 +42,15 @@ export type SubscribeInput = {
 
 /** The price as Stripe charges it (minor units), or 422 saying what a chargeable price looks like. */
 function minorUnitsOf(price: number | string, currency: string): number {
-  if (!isCurrencyCode(currency)) throw unprocessable(`currency ${JSON.stringify(currency)} is not an ISO 4217 currency code; use one such as USD or EUR (upper case).`);
+  if (!isCurrencyCode(currency))
+    throw unprocessable(`currency ${JSON.stringify(currency)} is not an ISO 4217 currency code; use one such as USD or EUR (upper case).`);
   const value = typeof price === 'number' ? price : /^\d+(\.\d+)?$/.test(price.trim()) ? Number(price) : NaN;
   const amount = Number.isFinite(value) ? toMinorUnits(value, currency) : null;
   if (amount === null) {
     const exponent = currencyExponent(currency);
-    throw unprocessable(`price must be a ${currency} amount above 0 with at most ${exponent} decimal${exponent === 1 ? '' : 's'}, such as ${(12.5).toFixed(exponent)}.`);
+    throw unprocessable(
+      `price must be a ${currency} amount above 0 with at most ${exponent} decimal${exponent === 1 ? '' : 's'}, such as ${(12.5).toFixed(exponent)}.`,
+    );
   }
   return amount;
 }
@@ -57,17 +60,28 @@ function minorUnitsOf(price: number | string, currency: string): number {
  * has Stripe credentials and the submitter (default: the last signer) has yet to complete; 409 when the
  * submission already has one — two calls racing get one recurring payment and one 409.
  */
-export async function subscribe(encryptionKey: string | undefined, db: Db, account: Account, input: SubscribeInput): Promise<PaymentSubscription> {
+export async function subscribe(
+  encryptionKey: string | undefined,
+  db: Db,
+  account: Account,
+  input: SubscribeInput,
+): Promise<PaymentSubscription> {
   const amount = minorUnitsOf(input.price, input.currency);
   const submission = await findSubmission(db, account.id, input.submissionId);
   if (!submission) throw notFound('Submission');
-  if (submission.status !== 'pending') throw unprocessable(`Submission ${submission.id} is ${submission.status}; a recurring payment can only be linked to a pending submission.`);
-  if (!(await accountStripeCredentials(encryptionKey, account))) throw unprocessable('Payments are not set up: store the account’s Stripe keys with PUT /api/settings/payments first.');
+  if (submission.status !== 'pending')
+    throw unprocessable(
+      `Submission ${submission.id} is ${submission.status}; a recurring payment can only be linked to a pending submission.`,
+    );
+  if (!(await accountStripeCredentials(encryptionKey, account)))
+    throw unprocessable('Payments are not set up: store the account’s Stripe keys with PUT /api/settings/payments first.');
   const scope = await loadScope(db, submission);
   const submitter = input.submitterId === undefined ? scope.submitters.at(-1) : scope.submitters.find((s) => s.id === input.submitterId);
   if (!submitter) throw unprocessable(`submitter_id ${input.submitterId} is not a submitter of submission ${submission.id}.`);
   if (!isActive(submitter)) {
-    throw unprocessable(`Submitter ${submitter.id} has already ${submitter.status === 'completed' ? 'completed' : `been ${submitter.status}`}; choose a signer who has yet to complete.`);
+    throw unprocessable(
+      `Submitter ${submitter.id} has already ${submitter.status === 'completed' ? 'completed' : `been ${submitter.status}`}; choose a signer who has yet to complete.`,
+    );
   }
   const row = await insertPaymentSubscription(db, {
     accountId: account.id,
@@ -81,7 +95,10 @@ export async function subscribe(encryptionKey: string | undefined, db: Db, accou
   });
   if (!row) {
     const existing = await paymentSubscriptionOfSubmission(db, submission.id);
-    throw new ApiError(409, `Submission ${submission.id} already has a recurring payment (id ${existing?.id}); read it with GET /api/payments/subscriptions/${existing?.id}.`);
+    throw new ApiError(
+      409,
+      `Submission ${submission.id} already has a recurring payment (id ${existing?.id}); read it with GET /api/payments/subscriptions/${existing?.id}.`,
+    );
   }
   return row;
 }
@@ -93,7 +110,13 @@ export async function readPaymentSubscription(db: Db, accountId: number, id: num
 }
 
 /** The outbox row of a recurring payment's payment.* event. */
-function recurringPaymentEvent(db: Db, scope: SubmissionScope, row: PaymentSubscription, event: EventName, now: { status: string; invoice?: string | null; failure?: string | null; reference?: string | null }): BatchStatement {
+function recurringPaymentEvent(
+  db: Db,
+  scope: SubmissionScope,
+  row: PaymentSubscription,
+  event: EventName,
+  now: { status: string; invoice?: string | null; failure?: string | null; reference?: string | null },
+): BatchStatement {
   const submitter = scope.submitters.find((s) => s.id === row.submitterId);
   return outboxInsert(db, {
     accountId: row.accountId,
@@ -114,7 +137,9 @@ function recurringPaymentEvent(db: Db, scope: SubmissionScope, row: PaymentSubsc
         trial_days: row.trialDays,
       },
       submission: submissionRef(scope.submission, scope.template),
-      submitter: submitter ? { id: submitter.id, uuid: submitter.uuid, email: submitter.email ?? '', name: submitter.name ?? '', role: submitter.role } : null,
+      submitter: submitter
+        ? { id: submitter.id, uuid: submitter.uuid, email: submitter.email ?? '', name: submitter.name ?? '', role: submitter.role }
+        : null,
       template: templateRef(scope.template),
     }),
   });
@@ -157,7 +182,13 @@ export type StartEnv = { ENCRYPTION_KEY?: string; STRIPE_API_BASE?: string };
  * payment.created in one guarded batch. A failure is counted and retried later; it never touches the
  * submission. Returns what happened.
  */
-export async function startPaymentSubscription(env: StartEnv, db: Db, control: Db, row: PaymentSubscription, now = Date.now()): Promise<'started' | 'retry' | 'failed' | 'unchanged'> {
+export async function startPaymentSubscription(
+  env: StartEnv,
+  db: Db,
+  control: Db,
+  row: PaymentSubscription,
+  now = Date.now(),
+): Promise<'started' | 'retry' | 'failed' | 'unchanged'> {
   const [account, submission] = await Promise.all([getAccount(control, row.accountId), findSubmissionById(db, row.submissionId)]);
   if (!account || !submission) return 'unchanged';
   const scope = await loadScope(db, submission);
@@ -181,7 +212,9 @@ export async function startPaymentSubscription(env: StartEnv, db: Db, control: D
         customerName: submitter?.name ?? null,
       },
     );
-    const status: PaymentSubscriptionStatus = STRIPE_STATUSES.has(started.status as PaymentSubscriptionStatus) ? (started.status as PaymentSubscriptionStatus) : 'incomplete';
+    const status: PaymentSubscriptionStatus = STRIPE_STATUSES.has(started.status as PaymentSubscriptionStatus)
+      ? (started.status as PaymentSubscriptionStatus)
+      : 'incomplete';
     const changed = await commitGuarded(
       db,
       markStartedStatement(db, row.id, { status, customerId: started.customerId, subscriptionId: started.subscriptionId }),
@@ -232,7 +265,10 @@ type StripeObject = {
 };
 
 function paymentSubscriptionIdOf(object: StripeObject): number | null {
-  const raw = object.metadata?.payment_subscription_id ?? object.subscription_details?.metadata?.payment_subscription_id ?? object.parent?.subscription_details?.metadata?.payment_subscription_id;
+  const raw =
+    object.metadata?.payment_subscription_id ??
+    object.subscription_details?.metadata?.payment_subscription_id ??
+    object.parent?.subscription_details?.metadata?.payment_subscription_id;
   const id = Number(raw);
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
@@ -247,7 +283,11 @@ export function isRecurringPaymentEvent(event: StripeEvent): boolean {
  * invoice.paid → active, payment.succeeded; invoice.payment_failed → past_due, payment.failed (each once
  * per invoice, whatever Stripe redelivers); customer.subscription.deleted → canceled, payment.canceled once.
  */
-export async function applyRecurringPaymentEvent(db: Db, accountId: number, event: StripeEvent): Promise<'applied' | 'unchanged' | 'ignored'> {
+export async function applyRecurringPaymentEvent(
+  db: Db,
+  accountId: number,
+  event: StripeEvent,
+): Promise<'applied' | 'unchanged' | 'ignored'> {
   const object = event.data.object as StripeObject;
   const id = paymentSubscriptionIdOf(object);
   const row = id === null ? undefined : await getPaymentSubscription(db, accountId, id);
@@ -274,11 +314,19 @@ export async function applyRecurringPaymentEvent(db: Db, accountId: number, even
         db,
         recordInvoiceStatement(db, { accountId, paymentSubscriptionId: row.id, stripeInvoiceId: invoice, outcome: 'failed' }),
         setStatusStatement(db, accountId, row.id, 'past_due'),
-        recurringPaymentEvent(db, scope, row, 'payment.failed', { status: row.status === 'canceled' ? 'canceled' : 'past_due', invoice, failure: 'The invoice was not paid.' }),
+        recurringPaymentEvent(db, scope, row, 'payment.failed', {
+          status: row.status === 'canceled' ? 'canceled' : 'past_due',
+          invoice,
+          failure: 'The invoice was not paid.',
+        }),
       );
       break;
     default:
-      changed = await commitGuarded(db, setStatusStatement(db, accountId, row.id, 'canceled'), recurringPaymentEvent(db, scope, row, 'payment.canceled', { status: 'canceled' }));
+      changed = await commitGuarded(
+        db,
+        setStatusStatement(db, accountId, row.id, 'canceled'),
+        recurringPaymentEvent(db, scope, row, 'payment.canceled', { status: 'canceled' }),
+      );
   }
   return changed ? 'applied' : 'unchanged';
 }

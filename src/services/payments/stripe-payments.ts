@@ -5,7 +5,12 @@ import { PaymentProcessorError, type StripeConfig } from '../billing/stripe-chec
  * `idempotencyKey`: Stripe answers a retry with the same key (within 24 h) with the first result
  * (stripe.com/docs/api/idempotent_requests), so a retried start creates nothing twice.
  */
-export async function postStripeForm<T extends object>(config: StripeConfig, path: string, form: URLSearchParams, idempotencyKey?: string): Promise<T & { id: string }> {
+export async function postStripeForm<T extends object>(
+  config: StripeConfig,
+  path: string,
+  form: URLSearchParams,
+  idempotencyKey?: string,
+): Promise<T & { id: string }> {
   let response: Response;
   try {
     response = await fetch(`${config.apiBase.replace(/\/+$/, '')}${path}`, {
@@ -24,7 +29,10 @@ export async function postStripeForm<T extends object>(config: StripeConfig, pat
   }
   const body = (await response.json().catch(() => null)) as (T & { id?: string; error?: { message?: string } }) | null;
   if (!response.ok || !body?.id) {
-    throw new PaymentProcessorError(`The payment processor refused the request (HTTP ${response.status}); try again later or contact the sender.`, body?.error?.message);
+    throw new PaymentProcessorError(
+      `The payment processor refused the request (HTTP ${response.status}); try again later or contact the sender.`,
+      body?.error?.message,
+    );
   }
   return body as T & { id: string };
 }
@@ -94,9 +102,15 @@ export type RecurringPaymentInput = {
  * subscription billed by invoice (collection_method send_invoice: Stripe emails each invoice, since
  * there is no card on file), each call idempotent on our id. Returns Stripe's ids and status.
  */
-export async function createRecurringPayment(config: StripeConfig, input: RecurringPaymentInput): Promise<{ customerId: string; subscriptionId: string; status: string }> {
+export async function createRecurringPayment(
+  config: StripeConfig,
+  input: RecurringPaymentInput,
+): Promise<{ customerId: string; subscriptionId: string; status: string }> {
   const key = (step: string) => `payment-subscription-${input.accountId}-${input.paymentSubscriptionId}-${step}`;
-  const metadata = { 'metadata[payment_subscription_id]': String(input.paymentSubscriptionId), 'metadata[account_id]': String(input.accountId) };
+  const metadata = {
+    'metadata[payment_subscription_id]': String(input.paymentSubscriptionId),
+    'metadata[account_id]': String(input.accountId),
+  };
   const customerForm = new URLSearchParams(metadata);
   if (input.email) customerForm.set('email', input.email);
   if (input.customerName) customerForm.set('name', input.customerName);

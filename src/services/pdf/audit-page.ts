@@ -82,7 +82,12 @@ class Writer {
 
   async rule() {
     await this.ensure(8);
-    this.page.drawLine({ start: { x: MARGIN, y: this.y - 4 }, end: { x: PAGE.width - MARGIN, y: this.y - 4 }, thickness: 0.5, color: RULE });
+    this.page.drawLine({
+      start: { x: MARGIN, y: this.y - 4 },
+      end: { x: PAGE.width - MARGIN, y: this.y - 4 },
+      thickness: 0.5,
+      color: RULE,
+    });
     this.y -= 10;
   }
 
@@ -114,7 +119,12 @@ class Writer {
     await this.ensure(image.height * scale + 6);
     const labelFont = await this.fonts.forText(label);
     this.page.drawText(labelFont.text, { x: MARGIN, y: this.y - 9, size: 9, font: labelFont.font, color: MUTED });
-    this.page.drawImage(image, { x: MARGIN + 110, y: this.y - image.height * scale, width: image.width * scale, height: image.height * scale });
+    this.page.drawImage(image, {
+      x: MARGIN + 110,
+      y: this.y - image.height * scale,
+      width: image.width * scale,
+      height: image.height * scale,
+    });
     this.y -= image.height * scale + 6;
   }
 

@@ -47,7 +47,8 @@ function inflateInSlices(data: Uint8Array, limit: number): Uint8Array {
   });
   const deflated = data.subarray(2);
   try {
-    for (let at = 0; at < deflated.length || at === 0; at += SLICE) inflater.push(deflated.subarray(at, at + SLICE), at + SLICE >= deflated.length);
+    for (let at = 0; at < deflated.length || at === 0; at += SLICE)
+      inflater.push(deflated.subarray(at, at + SLICE), at + SLICE >= deflated.length);
   } catch (error) {
     if (error instanceof DecodedSizeExceeded) throw error;
     throw new UndecodableStream();
@@ -63,7 +64,13 @@ const READ = 64 * 1024;
  * ASCIIHex and RunLength decoders work in small blocks, and Flate comes here only when it cannot
  * expand past the limit.
  */
-function decodeWithPdfLib(context: PDFContext, filter: PDFObject, parms: PDFObject | undefined, data: Uint8Array, limit: number): Uint8Array {
+function decodeWithPdfLib(
+  context: PDFContext,
+  filter: PDFObject,
+  parms: PDFObject | undefined,
+  data: Uint8Array,
+  limit: number,
+): Uint8Array {
   const dict = context.obj({});
   dict.set(NAME.Filter, filter);
   if (parms) dict.set(NAME.DecodeParms, parms);

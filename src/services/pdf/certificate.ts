@@ -52,14 +52,21 @@ export type CertificateOptions = {
 
 /** A new RSA-2048 key pair for signing (RSASSA-PKCS1-v1_5 with SHA-256). */
 async function rsaKeyPair(): Promise<CryptoKeyPair> {
-  return (await crypto.subtle.generateKey({ ...SIGNING_ALGORITHM, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  return (await crypto.subtle.generateKey({ ...SIGNING_ALGORITHM, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
 }
 
 /** keyUsage bits as DER (RFC 5280 § 4.2.1.3): bit 0 digitalSignature … bit 6 cRLSign, first bit highest. */
 function keyUsageExtension(bits: readonly number[]): pkijs.Extension {
   const byte = bits.reduce((value, bit) => value | (0x80 >> bit), 0);
   const unusedBits = 7 - Math.max(...bits);
-  return new pkijs.Extension({ extnID: OID.keyUsage, critical: true, extnValue: new asn1js.BitString({ valueHex: new Uint8Array([byte]).buffer, unusedBits }).toBER(false) });
+  return new pkijs.Extension({
+    extnID: OID.keyUsage,
+    critical: true,
+    extnValue: new asn1js.BitString({ valueHex: new Uint8Array([byte]).buffer, unusedBits }).toBER(false),
+  });
 }
 
 export const KEY_USAGE = { digitalSignature: 0, nonRepudiation: 1, keyCertSign: 5, cRLSign: 6 } as const;
@@ -87,13 +94,26 @@ export async function signCertificate(body: CertificateBody): Promise<{ der: Uin
   certificate.notBefore.value = body.notBefore;
   certificate.notAfter.value = body.notAfter;
   await certificate.subjectPublicKeyInfo.importKey(body.publicKey);
-  const keyIdentifier = new Uint8Array(await crypto.subtle.digest('SHA-1', certificate.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView));
+  const keyIdentifier = new Uint8Array(
+    await crypto.subtle.digest('SHA-1', certificate.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView),
+  );
   certificate.extensions = [
-    new pkijs.Extension({ extnID: OID.basicConstraints, critical: true, extnValue: new pkijs.BasicConstraints({ cA: body.isCa }).toSchema().toBER(false) }),
+    new pkijs.Extension({
+      extnID: OID.basicConstraints,
+      critical: true,
+      extnValue: new pkijs.BasicConstraints({ cA: body.isCa }).toSchema().toBER(false),
+    }),
     keyUsageExtension(body.keyUsage),
     new pkijs.Extension({ extnID: OID.subjectKeyIdentifier, extnValue: new asn1js.OctetString({ valueHex: keyIdentifier }).toBER(false) }),
     ...(body.issuer.keyIdentifier
-      ? [new pkijs.Extension({ extnID: OID.authorityKeyIdentifier, extnValue: new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: body.issuer.keyIdentifier }) }).toSchema().toBER(false) })]
+      ? [
+          new pkijs.Extension({
+            extnID: OID.authorityKeyIdentifier,
+            extnValue: new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: body.issuer.keyIdentifier }) })
+              .toSchema()
+              .toBER(false),
+          }),
+        ]
       : []),
     ...(body.extensions ?? []),
   ];
@@ -110,10 +130,22 @@ function validity(options: Pick<CertificateOptions, 'notBefore' | 'years'>, defa
 }
 
 /** A new RSA-2048 key pair and a self-signed certificate for it, with its PKCS#8 for storing. */
-async function selfSigned(options: CertificateOptions, defaultYears: number, isCa: boolean, keyUsage: readonly number[]): Promise<SigningIdentity & { privateKeyPkcs8: Uint8Array }> {
+async function selfSigned(
+  options: CertificateOptions,
+  defaultYears: number,
+  isCa: boolean,
+  keyUsage: readonly number[],
+): Promise<SigningIdentity & { privateKeyPkcs8: Uint8Array }> {
   const keys = await rsaKeyPair();
   const name = distinguishedName(options.commonName, options.organization);
-  const { der } = await signCertificate({ subject: name, issuer: { name, privateKey: keys.privateKey }, publicKey: keys.publicKey, ...validity(options, defaultYears), isCa, keyUsage });
+  const { der } = await signCertificate({
+    subject: name,
+    issuer: { name, privateKey: keys.privateKey },
+    publicKey: keys.publicKey,
+    ...validity(options, defaultYears),
+    isCa,
+    keyUsage,
+  });
   return {
     certificate: der,
     privateKey: keys.privateKey,

@@ -16,7 +16,8 @@ const OID = {
 export function sha256SignatureAlgorithm(certificate: pkijs.Certificate): pkijs.AlgorithmIdentifier {
   const keyAlgorithm = certificate.subjectPublicKeyInfo.algorithm.algorithmId;
   // RFC 4055 § 5: sha256WithRSAEncryption carries NULL parameters; RFC 5758 § 3.2: ECDSA ones carry none.
-  if (keyAlgorithm === OID.rsaEncryption) return new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256WithRSA, algorithmParams: new asn1js.Null() });
+  if (keyAlgorithm === OID.rsaEncryption)
+    return new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256WithRSA, algorithmParams: new asn1js.Null() });
   if (keyAlgorithm === OID.ecPublicKey) return new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSHA256 });
   throw new Error(`A remote key of algorithm ${keyAlgorithm} cannot sign here (RSA or ECDSA only).`);
 }
@@ -24,7 +25,9 @@ export function sha256SignatureAlgorithm(certificate: pkijs.Certificate): pkijs.
 /** An ECDSA value as CMS wants it (DER Ecdsa-Sig-Value); a raw r‖s is converted, anything else kept. */
 export function derSignatureValue(certificate: pkijs.Certificate, signature: Uint8Array): Uint8Array {
   const ecdsa = certificate.subjectPublicKeyInfo.algorithm.algorithmId === OID.ecPublicKey;
-  return ecdsa && signature[0] !== 0x30 ? new Uint8Array(pkijs.createCMSECDSASignature(signature.slice().buffer as ArrayBuffer)) : signature;
+  return ecdsa && signature[0] !== 0x30
+    ? new Uint8Array(pkijs.createCMSECDSASignature(signature.slice().buffer as ArrayBuffer))
+    : signature;
 }
 
 /**

@@ -53,7 +53,10 @@ export function localSigner(identity: SigningIdentity): Promise<DocumentSigner> 
       certificate: identity.certificate,
       chain: identity.chain,
       signatureAlgorithm,
-      sign: async (data) => new Uint8Array(await engine.signWithPrivateKey(data, identity.privateKey, parameters as pkijs.CryptoEngineSignWithPrivateKeyParams)),
+      sign: async (data) =>
+        new Uint8Array(
+          await engine.signWithPrivateKey(data, identity.privateKey, parameters as pkijs.CryptoEngineSignWithPrivateKeyParams),
+        ),
     }));
     localSigners.set(identity, signer);
   }
@@ -61,7 +64,10 @@ export function localSigner(identity: SigningIdentity): Promise<DocumentSigner> 
 }
 
 /** The parsed certificate and its ESS attribute, kept per certificate: parsing costs more than signing. */
-const prepared = new WeakMap<Uint8Array, Promise<{ certificate: pkijs.Certificate; chain: pkijs.Certificate[]; essAttribute: asn1js.Sequence }>>();
+const prepared = new WeakMap<
+  Uint8Array,
+  Promise<{ certificate: pkijs.Certificate; chain: pkijs.Certificate[]; essAttribute: asn1js.Sequence }>
+>();
 
 function prepare(signer: Pick<DocumentSigner, 'certificate' | 'chain'>) {
   let entry = prepared.get(signer.certificate);
@@ -80,7 +86,11 @@ function prepare(signer: Pick<DocumentSigner, 'certificate' | 'chain'>) {
  * Signs the SHA-256 `digest` of the PDF's byte ranges and returns the DER of a CMS ContentInfo to place
  * in the signature dictionary's /Contents.
  */
-export async function createCadesDetachedSignature(digest: Uint8Array, signer: SigningIdentity | DocumentSigner, timestamper?: Timestamper): Promise<Uint8Array> {
+export async function createCadesDetachedSignature(
+  digest: Uint8Array,
+  signer: SigningIdentity | DocumentSigner,
+  timestamper?: Timestamper,
+): Promise<Uint8Array> {
   const documentSigner = 'sign' in signer ? signer : await localSigner(signer);
   const { certificate, chain, essAttribute } = await prepare(documentSigner);
   const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: SHA256, algorithmParams: new asn1js.Null() });

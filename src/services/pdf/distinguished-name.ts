@@ -20,11 +20,13 @@ const NAME_TYPES: Record<string, string> = {
  */
 export function escapeAttributeValue(value: string): string {
   const chars = Array.from(value);
-  return chars.map((c, i) => {
-    if (c === '\0') return '\\00';
-    if (',+"\\<>;'.includes(c) || (i === 0 && (c === ' ' || c === '#')) || (i === chars.length - 1 && c === ' ')) return `\\${c}`;
-    return c;
-  }).join('');
+  return chars
+    .map((c, i) => {
+      if (c === '\0') return '\\00';
+      if (',+"\\<>;'.includes(c) || (i === 0 && (c === ' ' || c === '#')) || (i === chars.length - 1 && c === ' ')) return `\\${c}`;
+      return c;
+    })
+    .join('');
 }
 
 /** A distinguished name as `CN=…, O=…`, in the certificate's order, each value escaped (RFC 4514). */

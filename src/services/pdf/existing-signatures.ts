@@ -26,7 +26,8 @@ export type ExistingSignatures = {
   usageRights: boolean;
 };
 
-const isSignature = (object: PDFObject | undefined): object is PDFDict => object instanceof PDFDict && object.has(NAME.ByteRange) && object.has(NAME.Contents);
+const isSignature = (object: PDFObject | undefined): object is PDFDict =>
+  object instanceof PDFDict && object.has(NAME.ByteRange) && object.has(NAME.Contents);
 
 /** The transform methods a signature dictionary's /Reference names (UR3, DocMDP, FieldMDP), with their /P. */
 function transforms(signature: PDFDict): { method: string; p: number | undefined }[] {

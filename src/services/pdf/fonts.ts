@@ -44,8 +44,9 @@ let winAnsi: Set<number> | undefined;
  * Scripts whose rendering depends on OpenType shaping (combining marks, Hebrew, Arabic and other
  * joining scripts, Indic and South-East Asian scripts, Hangul jamo, joiners, presentation forms).
  */
-// eslint-disable-next-line no-misleading-character-class -- ranges of combining marks and joiners, matched one code point at a time on purpose
-const NEEDS_SHAPING = /[\u0300-\u036f\u0483-\u0489\u0591-\u08ff\u0900-\u0fff\u1000-\u109f\u1100-\u11ff\u1780-\u18af\u1ab0-\u1aff\u1dc0-\u1dff\u200c\u200d\u20d0-\u20ff\ufb1d-\ufdff\ufe20-\ufe2f\ufe70-\ufeff]/;
+const NEEDS_SHAPING =
+  // eslint-disable-next-line no-misleading-character-class -- ranges of combining marks and joiners, matched one code point at a time on purpose
+  /[\u0300-\u036f\u0483-\u0489\u0591-\u08ff\u0900-\u0fff\u1000-\u109f\u1100-\u11ff\u1780-\u18af\u1ab0-\u1aff\u1dc0-\u1dff\u200c\u200d\u20d0-\u20ff\ufb1d-\ufdff\ufe20-\ufe2f\ufe70-\ufeff]/;
 
 /**
  * Every feature fontkit would apply by default, switched off. pdf-lib draws glyphs at their advance
@@ -53,9 +54,25 @@ const NEEDS_SHAPING = /[\u0300-\u036f\u0483-\u0489\u0591-\u08ff\u0900-\u0fff\u10
  * the full layout only costs time: it runs four times slower than a plain cmap lookup.
  */
 const PLAIN_FEATURES = Object.fromEntries(
-  ['rvrn', 'ltra', 'ltrm', 'frac', 'numr', 'dnom', 'ccmp', 'locl', 'rlig', 'mark', 'mkmk', 'calt', 'clig', 'liga', 'rclt', 'curs', 'kern'].map(
-    (tag) => [tag, false],
-  ),
+  [
+    'rvrn',
+    'ltra',
+    'ltrm',
+    'frac',
+    'numr',
+    'dnom',
+    'ccmp',
+    'locl',
+    'rlig',
+    'mark',
+    'mkmk',
+    'calt',
+    'clig',
+    'liga',
+    'rclt',
+    'curs',
+    'kern',
+  ].map((tag) => [tag, false]),
 );
 
 /** The fonts of one document, embedded on first use. */

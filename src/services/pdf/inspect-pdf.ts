@@ -83,7 +83,9 @@ const CERTIFICATION_ALLOWS: Record<2 | 3, string> = { 2: 'form filling and signi
  */
 function refuseSigned({ certification, approval }: ExistingSignatures): void {
   if (certification === 1) {
-    throw new UnusableDocument('is certified by its author against any change (DocMDP P=1); filling it in would break that certification, so upload the document as it was before it was certified');
+    throw new UnusableDocument(
+      'is certified by its author against any change (DocMDP P=1); filling it in would break that certification, so upload the document as it was before it was certified',
+    );
   }
   if (certification) {
     throw new UnusableDocument(
@@ -91,7 +93,9 @@ function refuseSigned({ certification, approval }: ExistingSignatures): void {
     );
   }
   if (approval) {
-    throw new UnusableDocument('is already digitally signed; filling it in would invalidate that signature, so upload the document as it was before signing');
+    throw new UnusableDocument(
+      'is already digitally signed; filling it in would invalidate that signature, so upload the document as it was before signing',
+    );
   }
 }
 

@@ -33,7 +33,13 @@ function signatureDictionary(pdf: PDFDocument, details: SignatureDetails | 'docu
   const contents = PDFHexString.of('0'.repeat(CONTENTS_BYTES * 2));
   if (details === 'document-timestamp') {
     // ISO 32000-2 § 12.8.5: the time is the token's; a document timestamp names no signer.
-    return pdf.context.obj({ Type: 'DocTimeStamp', Filter: 'Adobe.PPKLite', SubFilter: 'ETSI.RFC3161', ByteRange: byteRange, Contents: contents });
+    return pdf.context.obj({
+      Type: 'DocTimeStamp',
+      Filter: 'Adobe.PPKLite',
+      SubFilter: 'ETSI.RFC3161',
+      ByteRange: byteRange,
+      Contents: contents,
+    });
   }
   return pdf.context.obj({
     Type: 'Sig',
@@ -98,7 +104,7 @@ async function digestRanges(parts: readonly Uint8Array[]): Promise<Uint8Array> {
 /** What a filled signature's /Contents holds, made from the SHA-256 of the byte ranges. */
 type ContentsMaker = (digest: Uint8Array) => Promise<Uint8Array>;
 
-export type SignedPdf = { bytes: Uint8Array; /** The DER written into /Contents. */ contents: Uint8Array };
+export type SignedPdf = { bytes: Uint8Array /** The DER written into /Contents. */; contents: Uint8Array };
 
 /**
  * Fills the reserved signature of a saved PDF in place: writes the /ByteRange, hashes the covered
@@ -129,18 +135,31 @@ async function fillReserved(bytes: Uint8Array, from: number, make: ContentsMaker
   return { bytes, contents };
 }
 
-const cadesContents = (signer: SigningIdentity | DocumentSigner, timestamper?: Timestamper): ContentsMaker => (digest) => createCadesDetachedSignature(digest, signer, timestamper);
+const cadesContents =
+  (signer: SigningIdentity | DocumentSigner, timestamper?: Timestamper): ContentsMaker =>
+  (digest) =>
+    createCadesDetachedSignature(digest, signer, timestamper);
 
 /**
  * Signs a pdf-lib document with a PAdES signature by re-saving the whole file; returns the final bytes.
  * B-B, or B-T with a timestamper.
  */
-export async function signPdf(pdf: PDFDocument, signer: SigningIdentity | DocumentSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<Uint8Array> {
+export async function signPdf(
+  pdf: PDFDocument,
+  signer: SigningIdentity | DocumentSigner,
+  details: SignatureDetails,
+  timestamper?: Timestamper,
+): Promise<Uint8Array> {
   return (await signWholePdf(pdf, signer, details, timestamper)).bytes;
 }
 
 /** signPdf, also returning the CMS it wrote. */
-export async function signWholePdf(pdf: PDFDocument, signer: SigningIdentity | DocumentSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<SignedPdf> {
+export async function signWholePdf(
+  pdf: PDFDocument,
+  signer: SigningIdentity | DocumentSigner,
+  details: SignatureDetails,
+  timestamper?: Timestamper,
+): Promise<SignedPdf> {
   addSignatureField(pdf, details);
   // Without object streams the reserved /Contents stays literal text in the file, where it can be filled.
   const bytes = await pdf.save({ useObjectStreams: false });
@@ -181,7 +200,12 @@ export type PreparedSignature = {
  * signPdfIncrementally's first half (the whole file re-saved when `original` is null): the update is
  * written and its ranges hashed, the /Contents left empty for embedPreparedSignature.
  */
-export async function prepareSignature(pdf: PDFDocument, original: OriginalFile | null, touchedPages: readonly PDFRef[], details: SignatureDetails): Promise<PreparedSignature> {
+export async function prepareSignature(
+  pdf: PDFDocument,
+  original: OriginalFile | null,
+  touchedPages: readonly PDFRef[],
+  details: SignatureDetails,
+): Promise<PreparedSignature> {
   const widgetPage = addSignatureField(pdf, details);
   let written: { bytes: Uint8Array; updateStart: number };
   if (original) {
@@ -217,7 +241,12 @@ export function embedPreparedSignature(prepared: Pick<PreparedSignature, 'bytes'
  * adds objects and rewrites the catalog, the form and the last page, so the earlier signature's
  * objects stay as written. The timestamp's own validation data is for the next archive timestamp.
  */
-export async function addLongTermValidation(pdf: PDFDocument, signed: Uint8Array, data: ValidationData, timestamper: Timestamper): Promise<Uint8Array> {
+export async function addLongTermValidation(
+  pdf: PDFDocument,
+  signed: Uint8Array,
+  data: ValidationData,
+  timestamper: Timestamper,
+): Promise<Uint8Array> {
   const original = describeOriginal(signed, pdf);
   const { context } = pdf;
   const streams = (items: Uint8Array[]) => items.map((bytes) => context.register(context.stream(bytes)));

@@ -110,7 +110,8 @@ export function countDraws(data: Uint8Array): Map<string, number> {
       const start = i;
       while (regular(data[i])) i += 1;
       const two = i - start === 2;
-      if (two && data[start] === 0x44 && data[start + 1] === 0x6f && operandName !== undefined) draws.set(operandName, (draws.get(operandName) ?? 0) + 1);
+      if (two && data[start] === 0x44 && data[start + 1] === 0x6f && operandName !== undefined)
+        draws.set(operandName, (draws.get(operandName) ?? 0) + 1);
       else if (two && data[start] === 0x49 && data[start + 1] === 0x44) i = skipInlineImage(data, i);
       operandName = undefined;
     }
@@ -154,7 +155,9 @@ class ReadingMeasure {
       return data;
     } catch (error) {
       if (error instanceof DecodedSizeExceeded) {
-        this.refuse(`needs more than ${READING_LIMITS.decodedBytes / MB} MB of decoded streams (its content, form XObjects, fonts and the pages before it), the limit for reading a PDF's text`);
+        this.refuse(
+          `needs more than ${READING_LIMITS.decodedBytes / MB} MB of decoded streams (its content, form XObjects, fonts and the pages before it), the limit for reading a PDF's text`,
+        );
       }
       // pdf.js stops at the same broken data, having decoded less than the budget.
       if (error instanceof UndecodableStream) return new Uint8Array(0);
@@ -232,7 +235,8 @@ class ReadingMeasure {
     const known = this.forms.get(form)?.get(resources);
     if (known) return known;
     if (this.drawing.has(form)) this.refuse('draws a form XObject inside itself, which never ends');
-    if (depth > READING_LIMITS.formDepth) this.refuse(`draws form XObjects inside each other more than ${READING_LIMITS.formDepth} deep, the limit for reading a PDF's text`);
+    if (depth > READING_LIMITS.formDepth)
+      this.refuse(`draws form XObjects inside each other more than ${READING_LIMITS.formDepth} deep, the limit for reading a PDF's text`);
     this.drawing.add(form);
     this.measureResources(resources);
     const cost = this.measureContent(this.decode(form), resources, depth);
@@ -244,10 +248,14 @@ class ReadingMeasure {
   /** Refuses once the document's totals with `cost` added would pass a limit (also checked part way, to stop early). */
   private checkTotals(cost: FormCost): void {
     if (this.drawn + cost.bytes > READING_LIMITS.drawnBytes) {
-      this.refuse(`draws more than ${READING_LIMITS.drawnBytes / MB} MB of content with the pages before it, counting a form XObject each time it is drawn, the limit for reading a PDF's text`);
+      this.refuse(
+        `draws more than ${READING_LIMITS.drawnBytes / MB} MB of content with the pages before it, counting a form XObject each time it is drawn, the limit for reading a PDF's text`,
+      );
     }
     if (this.formDraws + cost.draws > READING_LIMITS.formDraws) {
-      this.refuse(`draws form XObjects more than ${READING_LIMITS.formDraws.toLocaleString('en-US')} times with the pages before it, counting forms inside forms, the limit for reading a PDF's text`);
+      this.refuse(
+        `draws form XObjects more than ${READING_LIMITS.formDraws.toLocaleString('en-US')} times with the pages before it, counting forms inside forms, the limit for reading a PDF's text`,
+      );
     }
   }
 

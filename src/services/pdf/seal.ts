@@ -8,7 +8,15 @@ import type { SigningIdentity } from './certificate';
 import type { DocumentSigner } from './cms-signature';
 import { DocumentFonts } from './fonts';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
-import { addLongTermValidation, prepareSignature, signPdfIncrementally, signWholePdf, type PreparedSignature, type SignatureDetails, type SignedPdf } from './pades';
+import {
+  addLongTermValidation,
+  prepareSignature,
+  signPdfIncrementally,
+  signWholePdf,
+  type PreparedSignature,
+  type SignatureDetails,
+  type SignedPdf,
+} from './pades';
 import { collectValidationData } from './validation-data';
 import { stampFields, type FieldStamp, type UndrawnValue } from './stamp';
 import type { Timestamper } from './timestamp';
@@ -55,7 +63,7 @@ export type SealedDocument = {
 export function signatureLevelText(timestamped: boolean): string {
   return timestamped
     ? 'PAdES B-LTA: the seal carries an RFC 3161 timestamp, the document holds the certificates and revocation data needed to validate it (DSS), and a document timestamp covers everything.'
-    : 'PAdES B-B: no time-stamping authority is configured, so the signing time is the service clock\'s own claim and the seal carries no timestamp or validation data (development only).';
+    : "PAdES B-B: no time-stamping authority is configured, so the signing time is the service clock's own claim and the seal carries no timestamp or validation data (development only).";
 }
 
 /** How the audit page records a value drawn as a placeholder. */
@@ -83,21 +91,42 @@ async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; ori
   }
 }
 
-const pagesOf = (pdf: PDFDocument, stamps: readonly FieldStamp[]): PDFRef[] => [...new Set(stamps.map((s) => s.area.page))].map((n) => pdf.getPage(n - 1).ref);
+const pagesOf = (pdf: PDFDocument, stamps: readonly FieldStamp[]): PDFRef[] =>
+  [...new Set(stamps.map((s) => s.area.page))].map((n) => pdf.getPage(n - 1).ref);
 
 /**
  * One write only per loaded document, appended to the bytes it was loaded from (an incremental update):
  * pdf-lib writes subset fonts when flushed, so a second write would lose glyphs.
  */
-function signUpdate(pdf: PDFDocument, original: OriginalFile | null, pages: PDFRef[], signer: SigningIdentity | DocumentSigner, details: SignatureDetails, timestamper?: Timestamper): Promise<SignedPdf> {
-  return original ? signPdfIncrementally(pdf, original, pages, signer, details, timestamper) : signWholePdf(pdf, signer, details, timestamper);
+function signUpdate(
+  pdf: PDFDocument,
+  original: OriginalFile | null,
+  pages: PDFRef[],
+  signer: SigningIdentity | DocumentSigner,
+  details: SignatureDetails,
+  timestamper?: Timestamper,
+): Promise<SignedPdf> {
+  return original
+    ? signPdfIncrementally(pdf, original, pages, signer, details, timestamper)
+    : signWholePdf(pdf, signer, details, timestamper);
 }
 
 /** A signer's step on the file so far: a fresh load, their stamps, their signature (issue 18 › 2). */
-async function signerUpdate(bytes: Uint8Array, step: SignerStep, timestamper?: Timestamper): Promise<{ signed: SignedPdf; undrawn: UndrawnValue[] }> {
+async function signerUpdate(
+  bytes: Uint8Array,
+  step: SignerStep,
+  timestamper?: Timestamper,
+): Promise<{ signed: SignedPdf; undrawn: UndrawnValue[] }> {
   const { pdf, original } = await openForUpdate(bytes);
   const undrawn = await stampFields(pdf, step.stamps, new DocumentFonts(pdf));
-  const signed = await signUpdate(pdf, original, pagesOf(pdf, step.stamps), step.signer, { fieldTitle: 'Signature', ...step.signature }, timestamper);
+  const signed = await signUpdate(
+    pdf,
+    original,
+    pagesOf(pdf, step.stamps),
+    step.signer,
+    { fieldTitle: 'Signature', ...step.signature },
+    timestamper,
+  );
   return { signed, undrawn };
 }
 
@@ -105,7 +134,11 @@ async function signerUpdate(bytes: Uint8Array, step: SignerStep, timestamper?: T
  * A qes signer's revision before the provider signs (issue 18 › 3): a fresh load of the file so far,
  * their stamps, and a reserved signature whose byte ranges are hashed; the CMS comes later.
  */
-export async function prepareSignerRevision(bytes: Uint8Array, stamps: readonly FieldStamp[], signature: SignatureDetails): Promise<{ prepared: PreparedSignature; undrawn: UndrawnValue[] }> {
+export async function prepareSignerRevision(
+  bytes: Uint8Array,
+  stamps: readonly FieldStamp[],
+  signature: SignatureDetails,
+): Promise<{ prepared: PreparedSignature; undrawn: UndrawnValue[] }> {
   const { pdf, original } = await openForUpdate(bytes);
   const undrawn = await stampFields(pdf, stamps, new DocumentFonts(pdf));
   const prepared = await prepareSignature(pdf, original, pagesOf(pdf, stamps), { fieldTitle: 'Signature', ...signature });

@@ -112,7 +112,15 @@ function drawImage(page: PDFPage, image: PDFImage, rect: Rect): void {
 
 /** A boxed "[image could not be drawn]", so the sealed page shows that a value stood here. */
 function drawPlaceholder(page: PDFPage, font: PDFFont, rect: Rect): void {
-  page.drawRectangle({ x: rect.x, y: rect.y, width: rect.width, height: rect.height, borderColor: PLACEHOLDER_INK, borderWidth: 0.75, borderDashArray: [3, 2] });
+  page.drawRectangle({
+    x: rect.x,
+    y: rect.y,
+    width: rect.width,
+    height: rect.height,
+    borderColor: PLACEHOLDER_INK,
+    borderWidth: 0.75,
+    borderDashArray: [3, 2],
+  });
   const padding = Math.min(2, rect.width * 0.05);
   const { size, lines } = fitText(font, UNDRAWN_PLACEHOLDER, { width: rect.width - padding * 2, height: rect.height });
   let baseline = rect.y + (rect.height + lines.length * size * LINE_HEIGHT) / 2 - size * 0.95;
@@ -157,7 +165,8 @@ export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[
         }
         drawPlaceholder(page, (await fonts.forText(UNDRAWN_PLACEHOLDER)).font, rect);
         const field = stamp.field ?? 'unnamed field';
-        if (!undrawn.some((u) => u.field === field && u.page === stamp.area.page)) undrawn.push({ field, page: stamp.area.page, reason: image });
+        if (!undrawn.some((u) => u.field === field && u.page === stamp.area.page))
+          undrawn.push({ field, page: stamp.area.page, reason: image });
         break;
       }
     }

@@ -59,7 +59,11 @@ async function tokenSigned(signedData: pkijs.SignedData): Promise<boolean> {
   const signerInfo = signedData.signerInfos[0];
   const sid = signerInfo?.sid;
   const certificate = (signedData.certificates ?? []).find(
-    (c): c is pkijs.Certificate => c instanceof pkijs.Certificate && sid instanceof pkijs.IssuerAndSerialNumber && c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber),
+    (c): c is pkijs.Certificate =>
+      c instanceof pkijs.Certificate &&
+      sid instanceof pkijs.IssuerAndSerialNumber &&
+      c.issuer.isEqual(sid.issuer) &&
+      c.serialNumber.isEqual(sid.serialNumber),
   );
   const hashName = DIGESTS[signerInfo?.digestAlgorithm.algorithmId ?? ''];
   const attributes = signerInfo?.signedAttrs;
@@ -67,12 +71,15 @@ async function tokenSigned(signedData: pkijs.SignedData): Promise<boolean> {
   if (!certificate || !hashName || !attributes || !content) return false;
   const messageDigest = attributes.attributes.find((a) => a.type === MESSAGE_DIGEST)?.values[0];
   const contentHash = new Uint8Array(await crypto.subtle.digest(hashName, content.getValue()));
-  if (!(messageDigest instanceof asn1js.OctetString) || !bytesEqual(new Uint8Array(messageDigest.valueBlock.valueHexView), contentHash)) return false;
+  if (!(messageDigest instanceof asn1js.OctetString) || !bytesEqual(new Uint8Array(messageDigest.valueBlock.valueHexView), contentHash))
+    return false;
   // The signature is over the attributes DER-encoded as a SET, not with their [0] IMPLICIT tag.
   const signedBytes = new Uint8Array(attributes.encodedValue.slice(0));
   signedBytes[0] = 0x31;
   try {
-    return await pkijs.getCrypto(true).verifyWithPublicKey(signedBytes, signerInfo.signature, certificate.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hashName);
+    return await pkijs
+      .getCrypto(true)
+      .verifyWithPublicKey(signedBytes, signerInfo.signature, certificate.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, hashName);
   } catch {
     return false;
   }
@@ -103,7 +110,8 @@ export async function readTimestampResponse(der: Uint8Array, digest: Uint8Array,
   if (!info.nonce || !bytesEqual(new Uint8Array(info.nonce.valueBlock.valueHexView), nonce)) {
     throw new TimestampFailure('The time-stamp token carries a different nonce than the one sent (a replayed or mixed-up answer).');
   }
-  if (!(await tokenSigned(signedData))) throw new TimestampFailure('The time-stamp token does not carry a valid signature of its authority.');
+  if (!(await tokenSigned(signedData)))
+    throw new TimestampFailure('The time-stamp token does not carry a valid signature of its authority.');
   return new Uint8Array(token.toSchema().toBER(false));
 }
 
@@ -125,7 +133,9 @@ async function askAuthority(url: string, digest: Uint8Array, fetcher: typeof fet
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    throw new TimestampFailure(`The time-stamping authority could not be reached (${error instanceof Error ? error.name : 'network error'}).`);
+    throw new TimestampFailure(
+      `The time-stamping authority could not be reached (${error instanceof Error ? error.name : 'network error'}).`,
+    );
   }
   if (!res.ok) throw new TimestampFailure(`The time-stamping authority answered HTTP ${res.status}.`);
   return readTimestampResponse(new Uint8Array(await res.arrayBuffer()), digest, nonce);

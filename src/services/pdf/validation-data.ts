@@ -38,8 +38,12 @@ function signedDataOf(cms: Uint8Array): pkijs.SignedData {
 /** Certificates a CMS SignedData carries, and those of the timestamp tokens in its unsigned attributes. */
 function certificatesOf(signedData: pkijs.SignedData): pkijs.Certificate[] {
   const own = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
-  const tokens = signedData.signerInfos.flatMap((info) => (info.unsignedAttrs?.attributes ?? []).filter((a) => a.type === SIGNATURE_TIMESTAMP));
-  const fromTokens = tokens.flatMap((attribute) => certificatesOf(new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: attribute.values[0] }).content })));
+  const tokens = signedData.signerInfos.flatMap((info) =>
+    (info.unsignedAttrs?.attributes ?? []).filter((a) => a.type === SIGNATURE_TIMESTAMP),
+  );
+  const fromTokens = tokens.flatMap((attribute) =>
+    certificatesOf(new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: attribute.values[0] }).content })),
+  );
   return [...own, ...fromTokens];
 }
 
@@ -83,7 +87,12 @@ function freshUntil(basic: pkijs.BasicOCSPResponse): number | undefined {
   return Math.min(...next, Date.now() + OCSP_CACHE_MS);
 }
 
-async function cachedOcspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string, fetcher: typeof fetch): Promise<CheckedOcsp> {
+async function cachedOcspFor(
+  certificate: pkijs.Certificate,
+  issuer: pkijs.Certificate,
+  url: string,
+  fetcher: typeof fetch,
+): Promise<CheckedOcsp> {
   const key = `${url} ${hex(der(certificate))}`;
   const hit = ocspCache.get(key);
   if (hit && hit.until > Date.now()) return hit.checked;
@@ -124,7 +133,11 @@ async function crlFrom(issuer: pkijs.Certificate, url: string, fetcher: typeof f
     throw new ValidationDataFailure(`The CRL for ${who} could not be fetched (${error instanceof Error ? error.name : 'network error'}).`);
   }
   if (!res.ok) throw new ValidationDataFailure(`The CRL distribution point for ${who} answered HTTP ${res.status}.`);
-  const body = await readBodyCapped(res, CRL_MAX_BYTES, () => new ValidationDataFailure(`The CRL for ${who} is larger than ${CRL_MAX_BYTES / 1024 / 1024} MB.`));
+  const body = await readBodyCapped(
+    res,
+    CRL_MAX_BYTES,
+    () => new ValidationDataFailure(`The CRL for ${who} is larger than ${CRL_MAX_BYTES / 1024 / 1024} MB.`),
+  );
   let crl: pkijs.CertificateRevocationList;
   try {
     crl = pkijs.CertificateRevocationList.fromBER(body);
@@ -139,7 +152,8 @@ async function crlFrom(issuer: pkijs.Certificate, url: string, fetcher: typeof f
   }
   if (!verified) throw new ValidationDataFailure(`The CRL for ${who} is not signed by its issuer.`);
   // A CRL without nextUpdate, or past it, says nothing about now (RFC 5280 § 5.1.2.5).
-  if (!crl.nextUpdate || crl.nextUpdate.value.getTime() <= Date.now()) throw new ValidationDataFailure(`The CRL for ${who} is out of date.`);
+  if (!crl.nextUpdate || crl.nextUpdate.value.getTime() <= Date.now())
+    throw new ValidationDataFailure(`The CRL for ${who} is out of date.`);
   return { der: body, crl };
 }
 
@@ -150,7 +164,12 @@ function revokedBy(crl: pkijs.CertificateRevocationList, certificate: pkijs.Cert
 const subjectOf = (c: pkijs.Certificate) => c.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
 
 /** A verified "good" OCSP response for `certificate`, as DER, plus the certificates it carries. */
-async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate, url: string, fetcher: typeof fetch): Promise<{ checked: CheckedOcsp; until?: number }> {
+async function ocspFor(
+  certificate: pkijs.Certificate,
+  issuer: pkijs.Certificate,
+  url: string,
+  fetcher: typeof fetch,
+): Promise<{ checked: CheckedOcsp; until?: number }> {
   const who = `the certificate "${subjectOf(certificate)}"`;
   const request = new pkijs.OCSPRequest();
   await request.createForCertificate(certificate, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer });
@@ -163,15 +182,19 @@ async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    throw new ValidationDataFailure(`The OCSP responder for ${who} could not be reached (${error instanceof Error ? error.name : 'network error'}).`);
+    throw new ValidationDataFailure(
+      `The OCSP responder for ${who} could not be reached (${error instanceof Error ? error.name : 'network error'}).`,
+    );
   }
   if (!res.ok) throw new ValidationDataFailure(`The OCSP responder for ${who} answered HTTP ${res.status}.`);
   const body = new Uint8Array(await res.arrayBuffer());
   let basic: pkijs.BasicOCSPResponse;
   try {
     const response = pkijs.OCSPResponse.fromBER(body);
-    if (response.responseStatus.valueBlock.valueDec !== 0) throw new ValidationDataFailure(`The OCSP responder for ${who} refused (status ${response.responseStatus.valueBlock.valueDec}).`);
-    if (response.responseBytes?.responseType !== OCSP_BASIC) throw new ValidationDataFailure(`The OCSP responder for ${who} gave no basic response.`);
+    if (response.responseStatus.valueBlock.valueDec !== 0)
+      throw new ValidationDataFailure(`The OCSP responder for ${who} refused (status ${response.responseStatus.valueBlock.valueDec}).`);
+    if (response.responseBytes?.responseType !== OCSP_BASIC)
+      throw new ValidationDataFailure(`The OCSP responder for ${who} gave no basic response.`);
     basic = pkijs.BasicOCSPResponse.fromBER(response.responseBytes.response.valueBlock.valueHexView);
   } catch (error) {
     if (error instanceof ValidationDataFailure) throw error;
@@ -186,7 +209,8 @@ async function ocspFor(certificate: pkijs.Certificate, issuer: pkijs.Certificate
   if (!verified) throw new ValidationDataFailure(`The OCSP response for ${who} is not signed by its issuer or a responder it delegated.`);
   const status = await basic.getCertificateStatus(certificate, issuer);
   if (!status.isForCertificate) throw new ValidationDataFailure(`The OCSP response for ${who} is about another certificate.`);
-  if (status.status !== 0) throw new ValidationDataFailure(`The OCSP responder says ${who} is ${status.status === 1 ? 'revoked' : 'unknown'}.`);
+  if (status.status !== 0)
+    throw new ValidationDataFailure(`The OCSP responder says ${who} is ${status.status === 1 ? 'revoked' : 'unknown'}.`);
   return { checked: { response: body, certificates: basic.certs ?? [] }, until: freshUntil(basic) };
 }
 

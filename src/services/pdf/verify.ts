@@ -77,7 +77,10 @@ function timestampTime(signedData: pkijs.SignedData): string | null {
   }
 }
 
-async function verifyCms(cms: Uint8Array, covered: Uint8Array): Promise<{ valid: boolean; certificate: pkijs.Certificate | null; timestampedAt?: string | null }> {
+async function verifyCms(
+  cms: Uint8Array,
+  covered: Uint8Array,
+): Promise<{ valid: boolean; certificate: pkijs.Certificate | null; timestampedAt?: string | null }> {
   let signedData: pkijs.SignedData;
   try {
     const info = pkijs.ContentInfo.fromBER(cms);
@@ -98,7 +101,11 @@ async function verifyCms(cms: Uint8Array, covered: Uint8Array): Promise<{ valid:
     const data = covered.buffer.slice(covered.byteOffset, covered.byteOffset + covered.byteLength) as ArrayBuffer;
     // For a document timestamp (ETSI.RFC3161) pkijs also checks the token's imprint against `data`.
     const result = await signedData.verify({ signer: 0, data, checkChain: false, extendedMode: true });
-    return { valid: result.signatureVerified === true, certificate: result.signerCertificate ?? certificate, timestampedAt: timestampTime(signedData) };
+    return {
+      valid: result.signatureVerified === true,
+      certificate: result.signerCertificate ?? certificate,
+      timestampedAt: timestampTime(signedData),
+    };
   } catch {
     return { valid: false, certificate };
   }

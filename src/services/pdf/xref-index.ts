@@ -2,17 +2,7 @@
 // xref sections the trailer chain names, and the objects themselves on demand — parsed whole by
 // pdf-lib's object parser, or skimmed for a few keys (`pdf-syntax.ts`). Any surprise throws
 // `UnexpectedSyntax`; `xref-reader.ts` turns that into "read the file the forgiving way".
-import {
-  PDFArray,
-  PDFContext,
-  PDFDict,
-  PDFName,
-  PDFNumber,
-  PDFObjectParser,
-  PDFRawStream,
-  PDFRef,
-  type PDFObject,
-} from 'pdf-lib';
+import { PDFArray, PDFContext, PDFDict, PDFName, PDFNumber, PDFObjectParser, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from './bounded-decode';
 import { undoPngPredictor } from './png-predictor';
 import { Cursor, UnexpectedSyntax, type Span } from './pdf-syntax';
@@ -250,7 +240,8 @@ export class XrefIndex {
     const known = this.streams.get(streamNumber);
     if (known) return known;
     const stream = await this.lookup(streamNumber);
-    if (!(stream instanceof PDFRawStream) || stream.dict.get(NAME.Type) !== NAME.ObjStm || stream.dict.has(NAME.DecodeParms)) throw new UnexpectedSyntax();
+    if (!(stream instanceof PDFRawStream) || stream.dict.get(NAME.Type) !== NAME.ObjStm || stream.dict.has(NAME.DecodeParms))
+      throw new UnexpectedSyntax();
     const data = this.decode(stream);
     const first = number(stream.dict.get(NAME.First));
     const count = number(stream.dict.get(NAME.N));

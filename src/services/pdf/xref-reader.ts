@@ -48,7 +48,14 @@ async function rectangleSize(index: XrefIndex, value: PDFObject | undefined): Pr
 }
 
 /** Depth-first through /Kids, as viewers number pages; boxes and /Rotate inherit (§ 7.7.3.4). */
-async function collectPages(index: XrefIndex, ref: PDFObject | undefined, inherited: Inherited, seen: Set<number>, pages: PageGeometry[], depth = 0): Promise<void> {
+async function collectPages(
+  index: XrefIndex,
+  ref: PDFObject | undefined,
+  inherited: Inherited,
+  seen: Set<number>,
+  pages: PageGeometry[],
+  depth = 0,
+): Promise<void> {
   if (!(ref instanceof PDFRef) || seen.has(ref.objectNumber) || depth > MAX_TREE_DEPTH) throw new UnexpectedSyntax();
   seen.add(ref.objectNumber);
   const node = await index.entries(ref, PAGE_NODE_KEYS);
@@ -135,7 +142,11 @@ export async function dictOrNothing(resolve: Resolve, value: PDFObject | undefin
 function checkedStreams(resolve: Resolve): Resolve {
   return async (value) => {
     const object = await resolve(value);
-    if (object instanceof PDFRawStream && ['Length', 'Filter', 'DecodeParms'].some((key) => object.dict.get(PDFName.of(key)) instanceof PDFRef)) throw new UnexpectedSyntax();
+    if (
+      object instanceof PDFRawStream &&
+      ['Length', 'Filter', 'DecodeParms'].some((key) => object.dict.get(PDFName.of(key)) instanceof PDFRef)
+    )
+      throw new UnexpectedSyntax();
     return object;
   };
 }

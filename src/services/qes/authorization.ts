@@ -27,7 +27,11 @@ async function mac(secret: string | undefined, payload: string): Promise<string>
 
 /** `signer`: who is authorizing (e.g. `submitter:<id>`); the state names it, a nonce and its expiry. */
 export async function signerState(secret: string | undefined, signer: string, now = new Date()): Promise<string> {
-  const claims = { s: signer, n: toBase64Url(crypto.getRandomValues(new Uint8Array(16))), e: Math.floor(now.getTime() / 1000) + STATE_TTL_SECONDS };
+  const claims = {
+    s: signer,
+    n: toBase64Url(crypto.getRandomValues(new Uint8Array(16))),
+    e: Math.floor(now.getTime() / 1000) + STATE_TTL_SECONDS,
+  };
   const payload = toBase64Url(encoder.encode(JSON.stringify(claims)));
   return `${payload}.${await mac(secret, payload)}`;
 }
@@ -51,15 +55,28 @@ export async function stateBelongsTo(secret: string | undefined, state: string, 
  * The provider's redirect back (RFC 6749 § 4.1.2): the code, once the state is this signer's. A refusal
  * or an error the provider sent becomes a QesProviderError; its own error_description is not repeated.
  */
-export async function authorizationCode(secret: string | undefined, query: URLSearchParams, signer: string, now = new Date()): Promise<string> {
+export async function authorizationCode(
+  secret: string | undefined,
+  query: URLSearchParams,
+  signer: string,
+  now = new Date(),
+): Promise<string> {
   const state = query.get('state') ?? '';
   if (!(await stateBelongsTo(secret, state, signer, now))) {
-    throw new QesProviderError('authorization_expired', 'The authorization came back with a state that is not this signer’s or has expired.');
+    throw new QesProviderError(
+      'authorization_expired',
+      'The authorization came back with a state that is not this signer’s or has expired.',
+    );
   }
   const error = query.get('error');
   if (error === 'access_denied') throw new QesProviderError('declined', 'The signer declined the authorization at the QES provider.');
-  if (error === 'temporarily_unavailable' || error === 'server_error') throw new QesProviderError('unavailable', `The QES provider could not authorize (${error}).`);
-  if (error) throw new QesProviderError('bad_response', `The QES provider refused the authorization request (${/^[a-z_]{1,40}$/.test(error) ? error : 'unknown error'}).`);
+  if (error === 'temporarily_unavailable' || error === 'server_error')
+    throw new QesProviderError('unavailable', `The QES provider could not authorize (${error}).`);
+  if (error)
+    throw new QesProviderError(
+      'bad_response',
+      `The QES provider refused the authorization request (${/^[a-z_]{1,40}$/.test(error) ? error : 'unknown error'}).`,
+    );
   const code = query.get('code');
   if (!code || code.length > 2048) throw new QesProviderError('bad_response', 'The QES provider came back without an authorization code.');
   return code;
@@ -76,6 +93,12 @@ export async function beginAuthorization(
 ): Promise<{ url: string; state: string; codeVerifier: string }> {
   const { codeVerifier, codeChallenge } = await newPkcePair();
   const state = await signerState(secret, input.signer);
-  const url = await client.authorizationUrl({ redirectUri: input.redirectUri, state, codeChallenge, hashes: input.hashes, description: input.description });
+  const url = await client.authorizationUrl({
+    redirectUri: input.redirectUri,
+    state,
+    codeChallenge,
+    hashes: input.hashes,
+    description: input.description,
+  });
   return { url, state, codeVerifier };
 }

@@ -47,7 +47,8 @@ function refusalKind(step: 'service' | 'credential', status: number, body: Json 
   const description = typeof body?.error_description === 'string' ? body.error_description : '';
   if (status === 429 || status >= 500 || code === 'temporarily_unavailable' || code === 'server_error') return 'unavailable';
   if (code === 'invalid_client' || code === 'unauthorized_client') return 'rejected_credentials';
-  if (status === 401 || code === 'invalid_token' || code === 'expired_token') return step === 'credential' ? 'authorization_expired' : 'rejected_credentials';
+  if (status === 401 || code === 'invalid_token' || code === 'expired_token')
+    return step === 'credential' ? 'authorization_expired' : 'rejected_credentials';
   if (code === 'invalid_grant' || /SAD expired|invalid parameter SAD/i.test(description)) return 'authorization_expired';
   if (/not authorized by the SAD|numbers? of signatures/i.test(description)) return 'authorization_mismatch';
   if (/credentialID/.test(description)) return 'unknown_credential';
@@ -89,7 +90,10 @@ export class CscClient {
   /** One request to the provider's origin; the parsed JSON of a 2xx, a QesProviderError for anything else. */
   private async request(step: 'service' | 'credential', what: string, url: URL, init: RequestInit): Promise<Json> {
     if (url.origin !== this.base.origin) {
-      throw new QesProviderError('blocked_url', `The QES provider's ${what} is at ${url.origin}, not at qes_provider_api_url's origin ${this.base.origin}; requests go to that origin only.`);
+      throw new QesProviderError(
+        'blocked_url',
+        `The QES provider's ${what} is at ${url.origin}, not at qes_provider_api_url's origin ${this.base.origin}; requests go to that origin only.`,
+      );
     }
     await this.checkDestination();
     let response: Response;
@@ -97,7 +101,10 @@ export class CscClient {
       response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new QesProviderError('unreachable', `The QES provider at ${this.base.origin} ${timedOut ? `did not answer ${what} within ${this.timeoutMs / 1000} s` : `could not be reached for ${what}`}.`);
+      throw new QesProviderError(
+        'unreachable',
+        `The QES provider at ${this.base.origin} ${timedOut ? `did not answer ${what} within ${this.timeoutMs / 1000} s` : `could not be reached for ${what}`}.`,
+      );
     }
     const text = await readLimited(response, MAX_RESPONSE_CHARS);
     let body: Json | null = null;
@@ -125,7 +132,11 @@ export class CscClient {
   }
 
   private requireClient(): { clientId: string; clientSecret: string } {
-    if (!this.client) throw new QesProviderError('rejected_credentials', 'qes_provider_api_key must be the OAuth client the provider registered for the account, as client_id:client_secret.');
+    if (!this.client)
+      throw new QesProviderError(
+        'rejected_credentials',
+        'qes_provider_api_key must be the OAuth client the provider registered for the account, as client_id:client_secret.',
+      );
     return this.client;
   }
 
@@ -138,7 +149,11 @@ export class CscClient {
   /** The authorization server's base URI from `info.oauth2`; on the provider's own origin only. */
   private async oauthEndpoint(endpoint: 'authorize' | 'token'): Promise<URL> {
     const info = await this.info();
-    if (typeof info.oauth2 !== 'string') throw new QesProviderError('bad_response', 'The QES provider’s info names no oauth2 authorization server (oauth2Issuer discovery is not supported).');
+    if (typeof info.oauth2 !== 'string')
+      throw new QesProviderError(
+        'bad_response',
+        'The QES provider’s info names no oauth2 authorization server (oauth2Issuer discovery is not supported).',
+      );
     let base: URL;
     try {
       base = new URL(info.oauth2.endsWith('/') ? info.oauth2 : `${info.oauth2}/`);
@@ -146,7 +161,10 @@ export class CscClient {
       throw new QesProviderError('bad_response', 'The QES provider’s info names an oauth2 base that is not a URL.');
     }
     if (base.origin !== this.base.origin) {
-      throw new QesProviderError('blocked_url', `The QES provider's authorization server is at ${base.origin}, not at qes_provider_api_url's origin ${this.base.origin}; requests go to that origin only.`);
+      throw new QesProviderError(
+        'blocked_url',
+        `The QES provider's authorization server is at ${base.origin}, not at qes_provider_api_url's origin ${this.base.origin}; requests go to that origin only.`,
+      );
     }
     return new URL(`oauth2/${endpoint}`, base);
   }
@@ -160,13 +178,16 @@ export class CscClient {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       body,
     });
-    if (typeof answer.access_token !== 'string' || !answer.access_token) throw new QesProviderError('bad_response', 'The QES provider’s token answer carries no access_token.');
+    if (typeof answer.access_token !== 'string' || !answer.access_token)
+      throw new QesProviderError('bad_response', 'The QES provider’s token answer carries no access_token.');
     return answer;
   }
 
   /** A service access token (client credentials grant, scope `service`), once per client. */
   serviceToken(): Promise<string> {
-    this.serviceTokenResult ??= this.token('service', { grant_type: 'client_credentials', scope: 'service' }).then((t) => t.access_token as string);
+    this.serviceTokenResult ??= this.token('service', { grant_type: 'client_credentials', scope: 'service' }).then(
+      (t) => t.access_token as string,
+    );
     return this.serviceTokenResult;
   }
 
@@ -186,18 +207,41 @@ export class CscClient {
    */
   async credentialInfo(token?: string): Promise<CscCredential> {
     const step = token ? 'credential' : 'service';
-    const answer = await this.api(step, 'credentials/info', { credentialID: this.credentialId, certificates: 'chain', certInfo: true }, token ?? (await this.serviceToken()));
+    const answer = await this.api(
+      step,
+      'credentials/info',
+      { credentialID: this.credentialId, certificates: 'chain', certInfo: true },
+      token ?? (await this.serviceToken()),
+    );
     const key = answer.key as Json | undefined;
     const cert = answer.cert as Json | undefined;
     const certificates = cert?.certificates;
-    if (!key || !Array.isArray(key.algo) || !Array.isArray(certificates) || certificates.length === 0 || !certificates.every((c) => typeof c === 'string')) {
-      throw new QesProviderError('bad_response', 'The QES provider’s credentials/info answer lacks the key algorithms or the certificate chain.');
+    if (
+      !key ||
+      !Array.isArray(key.algo) ||
+      !Array.isArray(certificates) ||
+      certificates.length === 0 ||
+      !certificates.every((c) => typeof c === 'string')
+    ) {
+      throw new QesProviderError(
+        'bad_response',
+        'The QES provider’s credentials/info answer lacks the key algorithms or the certificate chain.',
+      );
     }
     const id = this.credentialId;
-    if (key.status !== 'enabled') throw new QesProviderError('credential_unusable', `The QES provider reports the key of credential ${id} as ${String(key.status)}.`);
-    if (cert?.status !== undefined && cert.status !== 'valid') throw new QesProviderError('credential_unusable', `The QES provider reports the certificate of credential ${id} as ${String(cert.status)}.`);
+    if (key.status !== 'enabled')
+      throw new QesProviderError('credential_unusable', `The QES provider reports the key of credential ${id} as ${String(key.status)}.`);
+    if (cert?.status !== undefined && cert.status !== 'valid')
+      throw new QesProviderError(
+        'credential_unusable',
+        `The QES provider reports the certificate of credential ${id} as ${String(cert.status)}.`,
+      );
     const signAlgo = SUPPORTED_SIGN_ALGOS.find((algo) => (key.algo as unknown[]).includes(algo));
-    if (!signAlgo) throw new QesProviderError('credential_unusable', `Credential ${id} signs with none of the algorithms the signing service embeds (RSA or ECDSA with SHA-256).`);
+    if (!signAlgo)
+      throw new QesProviderError(
+        'credential_unusable',
+        `Credential ${id} signs with none of the algorithms the signing service embeds (RSA or ECDSA with SHA-256).`,
+      );
     let chain: Uint8Array[];
     let signerCertificate: pkijs.Certificate;
     try {
@@ -208,7 +252,10 @@ export class CscClient {
     }
     const now = Date.now();
     if (signerCertificate.notBefore.value.getTime() > now || signerCertificate.notAfter.value.getTime() < now) {
-      throw new QesProviderError('credential_unusable', `The certificate of credential ${id} is not valid now (valid ${signerCertificate.notBefore.value.toISOString()} to ${signerCertificate.notAfter.value.toISOString()}).`);
+      throw new QesProviderError(
+        'credential_unusable',
+        `The certificate of credential ${id} is not valid now (valid ${signerCertificate.notBefore.value.toISOString()} to ${signerCertificate.notAfter.value.toISOString()}).`,
+      );
     }
     return { chain, signAlgo, subjectDN: typeof cert?.subjectDN === 'string' ? cert.subjectDN : null };
   }
@@ -217,7 +264,13 @@ export class CscClient {
    * Where to send the signer's browser to authorize this credential for exactly these SHA-256 hashes
    * (oauth2/authorize, § 8.4.2: scope `credential`, one signature per hash, PKCE S256).
    */
-  async authorizationUrl(input: { redirectUri: string; state: string; codeChallenge: string; hashes: Uint8Array[]; description?: string }): Promise<string> {
+  async authorizationUrl(input: {
+    redirectUri: string;
+    state: string;
+    codeChallenge: string;
+    hashes: Uint8Array[];
+    description?: string;
+  }): Promise<string> {
     const { clientId } = this.requireClient();
     const url = await this.oauthEndpoint('authorize');
     const params: Record<string, string> = {
@@ -239,8 +292,17 @@ export class CscClient {
   }
 
   /** The authorization code exchanged for the credential token (the SAD-bearing access token, § 8.4.4). */
-  async exchangeCode(input: { code: string; codeVerifier: string; redirectUri: string }): Promise<{ accessToken: string; expiresIn: number | null }> {
-    const answer = await this.token('credential', { grant_type: 'authorization_code', code: input.code, code_verifier: input.codeVerifier, redirect_uri: input.redirectUri });
+  async exchangeCode(input: {
+    code: string;
+    codeVerifier: string;
+    redirectUri: string;
+  }): Promise<{ accessToken: string; expiresIn: number | null }> {
+    const answer = await this.token('credential', {
+      grant_type: 'authorization_code',
+      code: input.code,
+      code_verifier: input.codeVerifier,
+      redirect_uri: input.redirectUri,
+    });
     return { accessToken: answer.access_token as string, expiresIn: typeof answer.expires_in === 'number' ? answer.expires_in : null };
   }
 
@@ -251,7 +313,11 @@ export class CscClient {
     if (input.signAlgo === CSC_OID.rsaEncryption) body.hashAlgorithmOID = CSC_OID.sha256;
     const answer = await this.api('credential', 'signatures/signHash', body, input.accessToken);
     const signatures = answer.signatures;
-    if (!Array.isArray(signatures) || signatures.length !== input.hashes.length || !signatures.every((s) => typeof s === 'string' && s.length > 0)) {
+    if (
+      !Array.isArray(signatures) ||
+      signatures.length !== input.hashes.length ||
+      !signatures.every((s) => typeof s === 'string' && s.length > 0)
+    ) {
       throw new QesProviderError('bad_response', 'The QES provider’s signHash answer does not carry one signature per hash.');
     }
     try {

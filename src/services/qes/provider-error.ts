@@ -29,15 +29,26 @@ const SIGNER_SENTENCES: Record<QesProviderErrorKind, string> = {
   unavailable: 'The qualified signature provider is temporarily unavailable. Nothing was signed; try again in a moment.',
   blocked_url: 'The qualified signature provider is not set up correctly for this sender. Nothing was signed; please tell the sender.',
   rejected_credentials: 'The qualified signature provider refused this sender’s signing setup. Nothing was signed; please tell the sender.',
-  unknown_credential: 'The qualified signature provider does not know this sender’s signing certificate. Nothing was signed; please tell the sender.',
-  credential_unusable: 'The signing certificate at the qualified signature provider cannot sign right now. Nothing was signed; please tell the sender.',
+  unknown_credential:
+    'The qualified signature provider does not know this sender’s signing certificate. Nothing was signed; please tell the sender.',
+  credential_unusable:
+    'The signing certificate at the qualified signature provider cannot sign right now. Nothing was signed; please tell the sender.',
   declined: 'You cancelled the signature at the qualified signature provider. Nothing was signed; sign again to authorize it.',
-  authorization_expired: 'Your authorization at the qualified signature provider expired before the document was signed. Nothing was signed; authorize again.',
-  authorization_mismatch: 'Your authorization at the qualified signature provider does not cover this document. Nothing was signed; authorize again.',
+  authorization_expired:
+    'Your authorization at the qualified signature provider expired before the document was signed. Nothing was signed; authorize again.',
+  authorization_mismatch:
+    'Your authorization at the qualified signature provider does not cover this document. Nothing was signed; authorize again.',
   bad_response: 'The qualified signature provider gave an answer we could not use. Nothing was signed; try again in a moment.',
 };
 
-const RETRYABLE: ReadonlySet<QesProviderErrorKind> = new Set(['unreachable', 'unavailable', 'declined', 'authorization_expired', 'authorization_mismatch', 'bad_response']);
+const RETRYABLE: ReadonlySet<QesProviderErrorKind> = new Set([
+  'unreachable',
+  'unavailable',
+  'declined',
+  'authorization_expired',
+  'authorization_mismatch',
+  'bad_response',
+]);
 
 export class QesProviderError extends Error {
   readonly kind: QesProviderErrorKind;

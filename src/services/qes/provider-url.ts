@@ -11,6 +11,10 @@ export type QesProviderEnv = { ENVIRONMENT: string; QES_PROVIDER_ALLOW_HOSTS?: s
 const WORDING: UrlWording = { field: 'qes_provider_api_url', caller: 'the signing service' };
 
 /** The URL judged as a webhook destination would be, in the words of the QES setting. */
-export function checkQesProviderUrl(raw: string, env: QesProviderEnv, resolve: HostResolver = hostResolverFromEnv(env)): Promise<DestinationVerdict> {
+export function checkQesProviderUrl(
+  raw: string,
+  env: QesProviderEnv,
+  resolve: HostResolver = hostResolverFromEnv(env),
+): Promise<DestinationVerdict> {
   return checkWebhookDestination(raw, urlPolicyFromEnv(env, env.QES_PROVIDER_ALLOW_HOSTS), resolve, WORDING);
 }

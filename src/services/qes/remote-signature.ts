@@ -34,7 +34,15 @@ export async function signedAttributesHash(digest: Uint8Array, chain: readonly U
 async function signatureVerifies(certificate: pkijs.Certificate, data: Uint8Array, signature: Uint8Array): Promise<boolean> {
   try {
     const der = derSignatureValue(certificate, signature);
-    return await pkijs.getCrypto(true).verifyWithPublicKey(data, new asn1js.OctetString({ valueHex: der }), certificate.subjectPublicKeyInfo, sha256SignatureAlgorithm(certificate), 'SHA-256');
+    return await pkijs
+      .getCrypto(true)
+      .verifyWithPublicKey(
+        data,
+        new asn1js.OctetString({ valueHex: der }),
+        certificate.subjectPublicKeyInfo,
+        sha256SignatureAlgorithm(certificate),
+        'SHA-256',
+      );
   } catch {
     return false;
   }
@@ -71,6 +79,15 @@ export function providerSigner(chain: readonly Uint8Array[], signHash: (hash: Ui
  * The CMS for `digest` from a signHash result: the provider's chain (signer first) and its signature
  * value over signedAttributesHash(digest, chain). B-T when a timestamper is given, as for local keys.
  */
-export function cmsFromSignHash(digest: Uint8Array, chain: readonly Uint8Array[], signatureValue: Uint8Array, timestamper?: Timestamper): Promise<Uint8Array> {
-  return createCadesDetachedSignature(digest, providerSigner(chain, async () => signatureValue), timestamper);
+export function cmsFromSignHash(
+  digest: Uint8Array,
+  chain: readonly Uint8Array[],
+  signatureValue: Uint8Array,
+  timestamper?: Timestamper,
+): Promise<Uint8Array> {
+  return createCadesDetachedSignature(
+    digest,
+    providerSigner(chain, async () => signatureValue),
+    timestamper,
+  );
 }

@@ -50,7 +50,9 @@ export async function takeBrowserLaunch(launcher: BrowserLauncher, use: LaunchUs
   const limit = use === 'request' ? BROWSER_LAUNCHES.perWindow : BROWSER_LAUNCHES.backgroundPerWindow;
   let decision;
   try {
-    decision = await launcher.limiter.get(launcher.limiter.idFromName(launchBudgetKey(launcher.accountId))).take({ limit, windowMs: BROWSER_LAUNCHES.windowMs });
+    decision = await launcher.limiter
+      .get(launcher.limiter.idFromName(launchBudgetKey(launcher.accountId)))
+      .take({ limit, windowMs: BROWSER_LAUNCHES.windowMs });
   } catch (error) {
     console.error(`browser launch of account ${launcher.accountId} not counted:`, error);
     return;

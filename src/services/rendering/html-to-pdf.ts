@@ -31,7 +31,7 @@ function headerFooterTemplate(html: string | undefined): string {
   return `<div style="font-size:9pt;width:100%;margin:0 15mm;-webkit-print-color-adjust:exact">${html}</div>`;
 }
 
-export type RenderedPdf = { pdf: Uint8Array; /** Requests the document made and did not get. */ blocked: string[] };
+export type RenderedPdf = { pdf: Uint8Array /** Requests the document made and did not get. */; blocked: string[] };
 
 /**
  * The print options for one document (exported so bench/docgen's floor prints with the very same ones):

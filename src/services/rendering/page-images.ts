@@ -65,7 +65,10 @@ export async function renderPageImages(
   images: PageImage[],
   onImage: (image: PageImage, png: Uint8Array) => Promise<void>,
 ): Promise<void> {
-  const [library, worker] = await Promise.all([asset(assets, '/vendor/pdfjs/pdf.min.mjs'), asset(assets, '/vendor/pdfjs/pdf.worker.min.mjs')]);
+  const [library, worker] = await Promise.all([
+    asset(assets, '/vendor/pdfjs/pdf.min.mjs'),
+    asset(assets, '/vendor/pdfjs/pdf.worker.min.mjs'),
+  ]);
   const { page } = await sandboxedPage(browser, {
     javascript: true,
     resources: new Map<string, Resource>([

@@ -44,7 +44,9 @@ export async function renderDocuments(
         pdfs.push(pdf);
       } catch (error) {
         if (error instanceof HtmlRenderTimeout) {
-          throw unprocessable(`documents[${i}] could not be rendered within ${HTML_LIMITS.renderMs / 1000} seconds; simplify or split the HTML.`);
+          throw unprocessable(
+            `documents[${i}] could not be rendered within ${HTML_LIMITS.renderMs / 1000} seconds; simplify or split the HTML.`,
+          );
         }
         throw error;
       }

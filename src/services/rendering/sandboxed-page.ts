@@ -57,7 +57,7 @@ function answer(request: HTTPRequest, resources: Map<string, Resource>, blocked:
   return request.abort('blockedbyclient');
 }
 
-export type SandboxedPage = { page: Page; /** Every URL the page asked for and did not get. */ blocked: string[] };
+export type SandboxedPage = { page: Page /** Every URL the page asked for and did not get. */; blocked: string[] };
 
 /**
  * A new page in `browser` with script as `options.javascript` says and request interception that

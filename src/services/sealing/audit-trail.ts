@@ -41,7 +41,11 @@ function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[])
     event.action === 'disclosure_accepted'
       ? `Accepted the electronic records disclosure version ${String(event.data.version)} (SHA-256 ${String(event.data.sha256)}); user agent ${event.userAgent ?? 'unknown'}`
       : undefined;
-  const detail = consent ?? (undrawn ? `Field "${String(event.data.field)}" in ${String(event.data.document)}, page ${String(event.data.page)}: ${reason}` : reason);
+  const detail =
+    consent ??
+    (undrawn
+      ? `Field "${String(event.data.field)}" in ${String(event.data.document)}, page ${String(event.data.page)}: ${reason}`
+      : reason);
   return {
     at: event.createdAt,
     event: event.action.replace(/_/g, ' '),

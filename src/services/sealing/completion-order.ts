@@ -4,5 +4,7 @@ import type { Submitter } from '../../db/schema/index';
 
 /** Completed submitters in completion order (the order their revisions were chained in). */
 export function completionOrder(submitters: readonly Submitter[]): Submitter[] {
-  return submitters.filter((s) => s.status === 'completed' && s.completedAt).sort((a, b) => a.completedAt!.localeCompare(b.completedAt!) || a.id - b.id);
+  return submitters
+    .filter((s) => s.status === 'completed' && s.completedAt)
+    .sort((a, b) => a.completedAt!.localeCompare(b.completedAt!) || a.id - b.id);
 }

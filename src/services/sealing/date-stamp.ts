@@ -40,14 +40,22 @@ export function formatDateStamp(text: string, options: { format?: unknown; local
     const pad = (n: number) => String(n).padStart(2, '0');
     return options.format.replace(FORMAT_TOKENS, (token) => {
       switch (token) {
-        case 'YYYY': return String(date.year);
-        case 'YY': return pad(date.year % 100);
-        case 'MMMM': return monthName(at, locale, 'long');
-        case 'MMM': return monthName(at, locale, 'short');
-        case 'MM': return pad(date.month);
-        case 'M': return String(date.month);
-        case 'DD': return pad(date.day);
-        default: return String(date.day);
+        case 'YYYY':
+          return String(date.year);
+        case 'YY':
+          return pad(date.year % 100);
+        case 'MMMM':
+          return monthName(at, locale, 'long');
+        case 'MMM':
+          return monthName(at, locale, 'short');
+        case 'MM':
+          return pad(date.month);
+        case 'M':
+          return String(date.month);
+        case 'DD':
+          return pad(date.day);
+        default:
+          return String(date.day);
       }
     });
   }

@@ -67,7 +67,11 @@ export function stampsForDocument(
     if (hidden.has(field.uuid)) continue;
     const submitter = submitters.find((s) => s.roleUuid === field.submitter_uuid);
     const paid = field.type === 'payment' && submitter ? payments.get(`${submitter.id}:${field.uuid}`) : undefined;
-    const drawn = paid ? { value: { kind: 'text' as const, text: paid } } : submitter ? stampValue(field, submitter.values[field.uuid], locale) : null;
+    const drawn = paid
+      ? { value: { kind: 'text' as const, text: paid } }
+      : submitter
+        ? stampValue(field, submitter.values[field.uuid], locale)
+        : null;
     if (!drawn) continue;
     for (const area of field.areas) {
       if (area.attachment_uuid !== document.uuid || area.page < 1 || area.page > document.pageCount) continue;

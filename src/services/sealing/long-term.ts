@@ -13,7 +13,9 @@ export function sealingTimestamper(env: LongTermEnv): Timestamper | undefined {
   const urls = timestampAuthorities(env.TSA_URLS);
   if (urls.length === 0) {
     if (isProduction(env)) {
-      throw new SealingProblem('Sealing is paused: the service has no time-stamping authority configured (TSA_URLS), and documents are only sealed with a timestamp. The operator has to set one; sealing then resumes on its own.');
+      throw new SealingProblem(
+        'Sealing is paused: the service has no time-stamping authority configured (TSA_URLS), and documents are only sealed with a timestamp. The operator has to set one; sealing then resumes on its own.',
+      );
     }
     return undefined;
   }
@@ -23,7 +25,8 @@ export function sealingTimestamper(env: LongTermEnv): Timestamper | undefined {
     try {
       return await timestamper(digest);
     } catch (error) {
-      if (error instanceof TimestampFailure) throw new SealingProblem(`The seal could not be timestamped, so the document was not sealed yet. ${error.message}`);
+      if (error instanceof TimestampFailure)
+        throw new SealingProblem(`The seal could not be timestamped, so the document was not sealed yet. ${error.message}`);
       throw error;
     }
   };

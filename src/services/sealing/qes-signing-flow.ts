@@ -28,13 +28,22 @@ import { CscClient } from '../qes/csc-client';
 import { QesProviderError } from '../qes/provider-error';
 import type { QesProviderEnv } from '../qes/provider-url';
 import { cmsFromSignHash, signedAttributesHash } from '../qes/remote-signature';
-import { certificateMetadata, currentRevision, dropPending, preparedKey, readPending, revisionKey, signatureKey, writePending, type PendingAuthorization } from './qes-revisions';
+import {
+  certificateMetadata,
+  currentRevision,
+  dropPending,
+  preparedKey,
+  readPending,
+  revisionKey,
+  signatureKey,
+  writePending,
+  type PendingAuthorization,
+} from './qes-revisions';
 import { describeCertificate } from '../certificates/signer-certificate';
 import { fromBase64, toBase64 } from '../../lib/base64';
 import { QesSigningStopped } from './qes-signing-stopped';
 
 export type QesSigningEnv = QesProviderEnv & LongTermEnv & { FILES: R2Bucket; ENCRYPTION_KEY?: string };
-
 
 /** Who the authorization's `state` is bound to. */
 const signerOf = (submitterId: number) => `submitter:${submitterId}`;
@@ -50,7 +59,13 @@ async function providerClient(env: QesSigningEnv, account: Account): Promise<Csc
  * with the PKCE verifier, and the provider's authorization URL to send the browser to. The signer stays
  * as they were (opened) until the callback.
  */
-export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, signing: Signing, input: Record<string, unknown>, redirectUri: string): Promise<string> {
+export async function beginQesSigning(
+  env: QesSigningEnv,
+  ctx: StateContext,
+  signing: Signing,
+  input: Record<string, unknown>,
+  redirectUri: string,
+): Promise<string> {
   const submitted = await submittedValues(ctx, signing, input);
   const { scope } = submitted;
   // Date-now fields take the day of the submit: the values drawn are the values the signer completes with.
@@ -69,7 +84,11 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
   const documents: PendingAuthorization['documents'] = [];
   for (const document of scope.template.documents) {
     const base = await currentRevision(env.FILES, submission, scope.submitters, document);
-    if (!base) throw new QesSigningStopped('This document cannot be signed right now. Nothing was signed; please tell the sender.', `Document ${document.id} is missing from storage.`);
+    if (!base)
+      throw new QesSigningStopped(
+        'This document cannot be signed right now. Nothing was signed; please tell the sender.',
+        `Document ${document.id} is missing from storage.`,
+      );
     const stamps = stampsForDocument(scope.template.fields, [signer], document, hidden, signing.account.locale, paymentTexts);
     const { prepared } = await prepareSignerRevision(base.bytes, stamps, {
       name: signer.name || signer.email || signer.role,
@@ -110,7 +129,12 @@ export async function beginQesSigning(env: QesSigningEnv, ctx: StateContext, sig
  * exchanged, the hashes signed, every CMS verified and embedded, the revisions stored, then the signer
  * completed. Any failure before the completion leaves the signer as they were.
  */
-export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, signing: Signing, query: URLSearchParams): Promise<SubmissionScope> {
+export async function finishQesSigning(
+  env: QesSigningEnv,
+  ctx: StateContext,
+  signing: Signing,
+  query: URLSearchParams,
+): Promise<SubmissionScope> {
   const { submission } = signing.scope;
   const submitter = signing.submitter;
   const pending = await readPending(env.FILES, env.ENCRYPTION_KEY, submission, submitter.id);
@@ -120,14 +144,19 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
   const code = await authorizationCode(env.ENCRYPTION_KEY, query, signerOf(submitter.id));
   const client = await providerClient(env, signing.account);
   const { accessToken } = await client.exchangeCode({ code, codeVerifier: pending.codeVerifier, redirectUri: pending.redirectUri });
-  const signatures = await client.signHash({ accessToken, hashes: pending.documents.map((d) => fromBase64(d.hash)), signAlgo: pending.signAlgo });
+  const signatures = await client.signHash({
+    accessToken,
+    hashes: pending.documents.map((d) => fromBase64(d.hash)),
+    signAlgo: pending.signAlgo,
+  });
   const chain = pending.chain.map(fromBase64);
   const certificate = await describeCertificate(chain[0]);
   let timestamper: Timestamper | undefined;
   try {
     timestamper = sealingTimestamper(env);
   } catch (error) {
-    if (error instanceof SealingProblem) throw new QesSigningStopped('The signature cannot be timestamped right now. Nothing was signed; try again later.', error.message);
+    if (error instanceof SealingProblem)
+      throw new QesSigningStopped('The signature cannot be timestamped right now. Nothing was signed; try again later.', error.message);
     throw error;
   }
   const written: string[] = [];
@@ -140,11 +169,15 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
       try {
         cms = await cmsFromSignHash(fromBase64(document.digest), chain, signatures[i], timestamper);
       } catch (error) {
-        if (error instanceof SealingProblem) throw new QesSigningStopped('The signature could not be timestamped. Nothing was signed; try again in a moment.', error.message);
+        if (error instanceof SealingProblem)
+          throw new QesSigningStopped('The signature could not be timestamped. Nothing was signed; try again in a moment.', error.message);
         throw error;
       }
       const bytes = embedPreparedSignature({ bytes: new Uint8Array(await prepared.arrayBuffer()), updateStart: document.updateStart }, cms);
-      const keys = [revisionKey(submission, submitter.id, document.documentId), signatureKey(submission, submitter.id, document.documentId)];
+      const keys = [
+        revisionKey(submission, submitter.id, document.documentId),
+        signatureKey(submission, submitter.id, document.documentId),
+      ];
       written.push(...keys);
       await env.FILES.put(keys[0], bytes, { httpMetadata: { contentType: 'application/pdf' } });
       await env.FILES.put(keys[1], cms, { customMetadata: certificateMetadata(certificate) });
@@ -162,7 +195,10 @@ export async function finishQesSigning(env: QesSigningEnv, ctx: StateContext, si
     const now = await findSubmitterBySlug(ctx.db, submission.accountId, submitter.slug);
     if (written.length && now?.status !== 'completed') await env.FILES.delete(written);
     if (error instanceof SignedOnStaleRevision) {
-      throw new QesSigningStopped('Another signer signed this document while you were at the signature provider. Nothing was signed; sign again to sign the current document.', error.message);
+      throw new QesSigningStopped(
+        'Another signer signed this document while you were at the signature provider. Nothing was signed; sign again to sign the current document.',
+        error.message,
+      );
     }
     throw error;
   }

@@ -54,7 +54,15 @@ type SignerCertificate = { submitter: Submitter; description: CertificateDescrip
  * Issued afresh on every run: a run that fails records nothing, and the certificates recorded are those
  * of the document stored.
  */
-async function signerSteps(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, hidden: Set<string>, paymentTexts: Map<string, string>) {
+async function signerSteps(
+  env: SealingEnv,
+  db: Db,
+  account: Account,
+  scope: SubmissionScope,
+  document: TemplateDocument,
+  hidden: Set<string>,
+  paymentTexts: Map<string, string>,
+) {
   const ca = await accountCertificateAuthority(env, db, account);
   const signers = completionOrder(scope.submitters);
   const steps: SignerStep[] = [];
@@ -93,17 +101,37 @@ function qualifiedSignatureEntry(submitter: Submitter, certificate: CertificateD
   const detail = certificate
     ? `Qualified signature through ${provider}: subject ${certificate.subject}; serial ${certificate.serialNumber}; issuer ${certificate.issuer}; SHA-256 ${certificate.sha256Fingerprint}`
     : `Qualified signature through ${provider}`;
-  return { at: submitter.completedAt!, event: 'qualified signature', actor: submitter.email || submitter.name || submitter.role, ip: null, detail };
+  return {
+    at: submitter.completedAt!,
+    event: 'qualified signature',
+    actor: submitter.email || submitter.name || submitter.role,
+    ip: null,
+    detail,
+  };
 }
 
-async function sealOne(env: SealingEnv, db: Db, account: Account, scope: SubmissionScope, document: TemplateDocument, apiBase: string): Promise<void> {
+async function sealOne(
+  env: SealingEnv,
+  db: Db,
+  account: Account,
+  scope: SubmissionScope,
+  document: TemplateDocument,
+  apiBase: string,
+): Promise<void> {
   const { submission } = scope;
   // First: in production without a TSA nothing is read or signed (long-term.ts).
   const timestamper = sealingTimestamper(env);
   // A DOCX template's document filled for this submission is sealed instead of the template's rendering.
   const original = await submissionDocumentObject(env.FILES, document, submission.slug);
-  if (!original) throw new SealingProblem(`The document "${document.filename}" (template document ${document.id}) is missing from storage, so it cannot be sealed.`);
-  const [bytes, events, payments] = await Promise.all([original.arrayBuffer(), listSubmissionEvents(db, submission.id), paidPaymentsOfSubmission(db, submission.id)]);
+  if (!original)
+    throw new SealingProblem(
+      `The document "${document.filename}" (template document ${document.id}) is missing from storage, so it cannot be sealed.`,
+    );
+  const [bytes, events, payments] = await Promise.all([
+    original.arrayBuffer(),
+    listSubmissionEvents(db, submission.id),
+    paidPaymentsOfSubmission(db, submission.id),
+  ]);
   // Paid payment fields show amount, currency and Stripe's reference at their areas and on the audit page.
   const paymentTexts = new Map(payments.map((p) => [`${p.submitterId}:${p.fieldUuid}`, sealedPaymentText(p)]));
   const hidden = hiddenFieldsOf(scope);
@@ -112,7 +140,13 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
   // only values no qes signer signed (none since the API refuses to complete qes signers) are stamped.
   const qes = submission.signatureLevel === 'qes' ? await currentRevision(env.FILES, submission, scope.submitters, document) : null;
   const qesSigned = new Set(qes?.signers.map((s) => s.id));
-  const trail = auditTrailFor(scope, events.filter((e) => e.action !== SIGNER_CERTIFICATE_EVENT), sealedFilename(document), env.SERVICE_NAME, payments);
+  const trail = auditTrailFor(
+    scope,
+    events.filter((e) => e.action !== SIGNER_CERTIFICATE_EVENT),
+    sealedFilename(document),
+    env.SERVICE_NAME,
+    payments,
+  );
   const issuedAt = new Date().toISOString();
   if (aes) trail.events.push(...aes.certificates.map((c) => certificateEntry(c, issuedAt)));
   if (qes) trail.events.push(...qes.signers.map((s, i) => qualifiedSignatureEntry(s, qes.certificates[i], account)));
@@ -121,7 +155,16 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
     originalSha256: qes ? await sha256Hex(new Uint8Array(bytes)) : undefined,
     priorSignatures: qes?.signatures,
     // At aes each signer's values go in with their own signature; what is left is stamped with the seal.
-    stamps: aes ? [] : stampsForDocument(scope.template.fields, scope.submitters.filter((s) => !qesSigned.has(s.id)), document, hidden, account.locale, paymentTexts),
+    stamps: aes
+      ? []
+      : stampsForDocument(
+          scope.template.fields,
+          scope.submitters.filter((s) => !qesSigned.has(s.id)),
+          document,
+          hidden,
+          account.locale,
+          paymentTexts,
+        ),
     signerSteps: aes?.steps,
     trail,
     signer: await accountSigningIdentity(env, db, account),
@@ -137,7 +180,9 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
     await env.FILES.put(key, sealed.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: sealed.sha256 });
   } catch (error) {
     // A put that stored the object and still failed (issue 28 › 10) would leave a file no row records.
-    await env.FILES.delete(key).catch((err) => console.error(`sealing submission ${submission.id}: could not remove ${key} after a failed put`, err));
+    await env.FILES.delete(key).catch((err) =>
+      console.error(`sealing submission ${submission.id}: could not remove ${key} after a failed put`, err),
+    );
     throw error;
   }
 
@@ -159,23 +204,32 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
       outboxInsert(db, {
         accountId: submission.accountId,
         event: 'document.generated',
-        data: documentGeneratedData({ submission: submissionRef(submission, scope.template), template: templateRef(scope.template), document: payloadDocument }),
+        data: documentGeneratedData({
+          submission: submissionRef(submission, scope.template),
+          template: templateRef(scope.template),
+          document: payloadDocument,
+        }),
         // Its links answer once the submission is marked sealed, which releases it (sealSubmission).
         awaitsSealOf: submission.id,
       }),
       // Which certificate each signer got, as the sealed page names it (issue 18 › 2).
       ...(aes?.certificates ?? []).map(({ submitter, description }) =>
-        insertSubmissionEventStatement(db, { submissionId: submission.id }, { submitterId: submitter.id }, {
-          accountId: submission.accountId,
-          action: SIGNER_CERTIFICATE_EVENT,
-          data: {
-            document: sealedFilename(document),
-            subject: description.subject,
-            serial_number: description.serialNumber,
-            issuer: description.issuer,
-            sha256_fingerprint: description.sha256Fingerprint,
+        insertSubmissionEventStatement(
+          db,
+          { submissionId: submission.id },
+          { submitterId: submitter.id },
+          {
+            accountId: submission.accountId,
+            action: SIGNER_CERTIFICATE_EVENT,
+            data: {
+              document: sealedFilename(document),
+              subject: description.subject,
+              serial_number: description.serialNumber,
+              issuer: description.issuer,
+              sha256_fingerprint: description.sha256Fingerprint,
+            },
           },
-        }),
+        ),
       ),
       // The submission's trail keeps what the sealed page shows: a placeholder stands for these values.
       ...sealed.undrawn.map((u) =>
@@ -201,7 +255,11 @@ async function sealOne(env: SealingEnv, db: Db, account: Account, scope: Submiss
  * Seals a completed submission's documents; safe to run any number of times. `db` is the account's shard,
  * `control` the control database its account row is read from.
  */
-export async function sealSubmission(env: SealingEnv, { db, control }: { db: Db; control: Db }, submissionId: number): Promise<SealingOutcome> {
+export async function sealSubmission(
+  env: SealingEnv,
+  { db, control }: { db: Db; control: Db },
+  submissionId: number,
+): Promise<SealingOutcome> {
   const submission = await findSubmissionById(db, submissionId);
   if (!submission) return 'missing';
   const account = await getAccount(control, submission.accountId);

@@ -44,9 +44,14 @@ export async function recordSealingFailure(db: Db, submissionId: number, error: 
  * progress) is handed to the sealing queue again with its failure cleared. Sealing is idempotent, so a
  * second message for one already queued costs one look-up.
  */
-export async function requestReseal(db: Db, queue: Queue<SealingQueueBody>, submission: Pick<Submission, 'id' | 'accountId' | 'completedAt' | 'sealedAt'>): Promise<void> {
+export async function requestReseal(
+  db: Db,
+  queue: Queue<SealingQueueBody>,
+  submission: Pick<Submission, 'id' | 'accountId' | 'completedAt' | 'sealedAt'>,
+): Promise<void> {
   if (submission.sealedAt) throw unprocessable('The documents of this submission are already sealed.');
   if (!submission.completedAt) throw unprocessable('The submission is not completed, so it has no documents to seal yet.');
-  if (!(await resetSealing(db, submission.accountId, submission.id))) throw unprocessable('The documents of this submission are already sealed.');
+  if (!(await resetSealing(db, submission.accountId, submission.id)))
+    throw unprocessable('The documents of this submission are already sealed.');
   await queue.send({ type: 'seal', submissionId: submission.id });
 }

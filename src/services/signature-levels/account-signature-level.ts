@@ -57,8 +57,10 @@ export function providerUrlProblems(url: string, env: { ENVIRONMENT?: string }):
     return ['qes_provider_api_url must be an absolute URL such as https://csc.example.com/csc/v2.'];
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return ['qes_provider_api_url must be an https URL.'];
-  if (parsed.protocol === 'http:' && isProduction(env)) return ['qes_provider_api_url must be an https URL: the provider key is sent to it.'];
-  if (parsed.username || parsed.password) return ['qes_provider_api_url must not carry a user name or password; send the key as qes_provider_api_key.'];
+  if (parsed.protocol === 'http:' && isProduction(env))
+    return ['qes_provider_api_url must be an https URL: the provider key is sent to it.'];
+  if (parsed.username || parsed.password)
+    return ['qes_provider_api_url must not carry a user name or password; send the key as qes_provider_api_key.'];
   return [];
 }
 
@@ -82,7 +84,9 @@ export async function saveSignatureLevel(
   }
   if (change.qes_provider_api_url !== undefined) problems.push(...providerUrlProblems(change.qes_provider_api_url, env));
   if (change.qes_provider_api_key !== undefined && !splitApiKey(change.qes_provider_api_key)) {
-    problems.push('qes_provider_api_key must be the OAuth client the provider registered for the account, written client_id:client_secret.');
+    problems.push(
+      'qes_provider_api_key must be the OAuth client the provider registered for the account, written client_id:client_secret.',
+    );
   }
   if (change.level === 'qes' && sent.length === 0 && account.qesProviderCredentials === null) {
     problems.push('Level qes needs a CSC v2 provider: send qes_provider_api_url, qes_provider_api_key and qes_certificate_id.');
@@ -102,7 +106,11 @@ export async function saveSignatureLevel(
   const values: Parameters<typeof setSignatureLevel>[2] = { signatureLevel: change.level };
   if (change.provider !== undefined) values.signatureProvider = change.provider;
   if (replaced && credentials) {
-    values.qesProviderCredentials = await encryptAtRest(env.ENCRYPTION_KEY, encoder.encode(JSON.stringify(credentials)), context(account.id));
+    values.qesProviderCredentials = await encryptAtRest(
+      env.ENCRYPTION_KEY,
+      encoder.encode(JSON.stringify(credentials)),
+      context(account.id),
+    );
   }
   return setSignatureLevel(control, account.id, values);
 }

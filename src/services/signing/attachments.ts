@@ -58,11 +58,18 @@ export async function storeAttachment(
   const picture = ['image', 'signature', 'initials', 'stamp'].includes(field.type);
   if (!picture && field.type !== 'file') throw unprocessable(`Field "${field.name}" does not take an uploaded file.`);
   const limit = picture ? MAX_INLINE_IMAGE_BYTES : MAX_ATTACHMENT_BYTES;
-  if (input.file.size > limit) throw new ApiError(413, `The file is larger than ${picture ? `${limit / 1024} KB` : `${limit / 1024 / 1024} MB`}, the limit for field "${field.name}".`);
+  if (input.file.size > limit)
+    throw new ApiError(
+      413,
+      `The file is larger than ${picture ? `${limit / 1024} KB` : `${limit / 1024 / 1024} MB`}, the limit for field "${field.name}".`,
+    );
   const bytes = new Uint8Array(await input.file.arrayBuffer());
   const kind = sniff(bytes);
   if (!kind || (picture && kind.type === 'application/pdf')) {
-    throw new ApiError(415, picture ? `Field "${field.name}" takes a PNG or JPEG image.` : `Field "${field.name}" takes a PDF, PNG or JPEG file.`);
+    throw new ApiError(
+      415,
+      picture ? `Field "${field.name}" takes a PNG or JPEG image.` : `Field "${field.name}" takes a PDF, PNG or JPEG file.`,
+    );
   }
   if (picture) {
     // What sealing will stamp: a header it can read and a size it can decode (src/shared/image-header.ts).
@@ -72,7 +79,8 @@ export async function storeAttachment(
     if (tooLarge) throw unprocessable(`The image for field "${field.name}" ${tooLarge}`);
   }
   const uuid = crypto.randomUUID();
-  if (picture) return { attachment_uuid: uuid, content_type: kind.type, byte_size: bytes.length, value: `data:${kind.type};base64,${base64(bytes)}` };
+  if (picture)
+    return { attachment_uuid: uuid, content_type: kind.type, byte_size: bytes.length, value: `data:${kind.type};base64,${base64(bytes)}` };
 
   const { db, bucket } = files;
   const { account, submitter } = signing;
@@ -88,7 +96,14 @@ export async function storeAttachment(
   try {
     await db.batch([
       storageLimitGuard(db, account, bytes.length),
-      insertSigningUploadStatement(db, { accountId: account.id, submissionId: submission.id, submitterId: submitter.id, uuid, r2Key: key, byteSize: bytes.length }),
+      insertSigningUploadStatement(db, {
+        accountId: account.id,
+        submissionId: submission.id,
+        submitterId: submitter.id,
+        uuid,
+        r2Key: key,
+        byteSize: bytes.length,
+      }),
     ]);
   } catch (error) {
     // The refusal (or the D1 failure) is what the signer must hear, not a failed cleanup.

@@ -5,7 +5,13 @@
 // atomically in D1 (an attempt before the comparison, a send inside the batch that writes the code), so
 // concurrent requests count like sequential ones; a delivered code is redacted from its message row.
 import { messageInsert } from '../../db/queries/messages';
-import { consumeAttempt, findSession, insertVerificationWithinLimitStatement, latestVerification, markVerified } from '../../db/queries/signing';
+import {
+  consumeAttempt,
+  findSession,
+  insertVerificationWithinLimitStatement,
+  latestVerification,
+  markVerified,
+} from '../../db/queries/signing';
 import type { Submitter } from '../../db/schema/index';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
@@ -43,7 +49,11 @@ function codeHash(submitterId: number, code: string): Promise<string> {
 }
 
 /** Whether the browser's session cookie verifies this submitter. */
-export async function hasVerifiedSession(ctx: Pick<StateContext, 'db'>, submitter: Pick<Submitter, 'id'>, token: string | undefined): Promise<boolean> {
+export async function hasVerifiedSession(
+  ctx: Pick<StateContext, 'db'>,
+  submitter: Pick<Submitter, 'id'>,
+  token: string | undefined,
+): Promise<boolean> {
   if (!token || !/^[0-9A-Za-z]{32}$/.test(token)) return false;
   const row = await findSession(ctx.db, submitter.id, await sha256Hex(token));
   return !!row?.verifiedAt && Date.parse(row.verifiedAt) + SESSION_LIFETIME_MS > Date.now();
@@ -56,7 +66,13 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
   const since = new Date(Date.now() - 60 * 60 * 1000).toISOString();
   const code = newCode();
   const at = nowIso();
-  const source = { account: ctx.account, serviceName: ctx.serviceName, template: { name: scope.template.name, preferences: scope.template.preferences }, brand: scope.brand, domainBranding: scope.linkDomain?.branding };
+  const source = {
+    account: ctx.account,
+    serviceName: ctx.serviceName,
+    template: { name: scope.template.name, preferences: scope.template.preferences },
+    brand: scope.brand,
+    domainBranding: scope.linkDomain?.branding,
+  };
   const message = emailMessage(
     'verification_code',
     {

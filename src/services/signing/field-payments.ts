@@ -5,7 +5,15 @@
 // last, with the amount and currency it was prepared for (docs/payments.md › What counts as paid).
 import type { BatchStatement, Db } from '../../db/client';
 import type { Payment, TemplateField } from '../../db/schema';
-import { checkoutStartedStatement, getPayment, markFailedStatement, markPaidStatement, paymentsOfSubmitter, preparePayment, type Charge } from '../../db/queries/payments';
+import {
+  checkoutStartedStatement,
+  getPayment,
+  markFailedStatement,
+  markPaidStatement,
+  paymentsOfSubmitter,
+  preparePayment,
+  type Charge,
+} from '../../db/queries/payments';
 import { findSubmissionById } from '../../db/queries/submissions';
 import type { EventName } from '../../lib/events';
 import { unprocessable } from '../../lib/errors';
@@ -27,7 +35,9 @@ export function fieldAmount(signing: Pick<Signing, 'scope' | 'submitter'>, field
   const major = field.formula ? Number(resolvedValues(signing, signing.submitter.values).values[field.uuid]) : Number(prefs.amount);
   const amount = Number.isFinite(major) ? toMinorUnits(Math.round(major * 1e6) / 1e6, currency) : null;
   if (amount === null) {
-    throw unprocessable(`"${field.name}" has no amount to pay yet: fill in the fields it is computed from with numbers that give an amount above 0.`);
+    throw unprocessable(
+      `"${field.name}" has no amount to pay yet: fill in the fields it is computed from with numbers that give an amount above 0.`,
+    );
   }
   return { amount, currency };
 }
@@ -64,20 +74,17 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
   // the signer pays the new amount in a new checkout.
   if (isPaidFor(payment, { amount, currency })) throw alreadyPaid();
   const stripe = { secretKey: credentials.secretKey, apiBase: env.STRIPE_API_BASE || 'https://api.stripe.com' };
-  const session = await createPaymentCheckout(
-    stripe,
-    {
-      paymentId: payment.id,
-      accountId: signing.account.id,
-      amount,
-      currency,
-      name: field.name,
-      description,
-      customerEmail: signing.submitter.email,
-      successUrl: `${pageUrl}?payment=success`,
-      cancelUrl: `${pageUrl}?payment=cancelled`,
-    },
-  );
+  const session = await createPaymentCheckout(stripe, {
+    paymentId: payment.id,
+    accountId: signing.account.id,
+    amount,
+    currency,
+    name: field.name,
+    description,
+    customerEmail: signing.submitter.email,
+    successUrl: `${pageUrl}?payment=success`,
+    cancelUrl: `${pageUrl}?payment=cancelled`,
+  });
   if (!session.url) throw unprocessable('The payment processor did not return a checkout page; try again.');
   // The session and the amount it was prepared for are stored together: only this session, for this
   // amount, can mark the field paid. payment.created: a checkout was started (each attempt fires again,
@@ -91,7 +98,9 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
   // cannot pay it (say, from the browser's history). Best effort — the rule above is what protects.
   if (payment.checkoutSessionId && payment.status !== 'paid') {
     await expireCheckoutSession(stripe, payment.checkoutSessionId).catch((err: unknown) =>
-      console.warn(`payment checkout: session ${payment.checkoutSessionId} was not expired: ${err instanceof PaymentProcessorError ? (err.detail ?? err.message) : String(err)}`),
+      console.warn(
+        `payment checkout: session ${payment.checkoutSessionId} was not expired: ${err instanceof PaymentProcessorError ? (err.detail ?? err.message) : String(err)}`,
+      ),
     );
   }
   return session.url;
@@ -132,7 +141,9 @@ function fieldPaymentEvent(
         trial_days: null,
       },
       submission: submissionRef(scope.submission, scope.template),
-      submitter: submitter ? { id: submitter.id, uuid: submitter.uuid, email: submitter.email ?? '', name: submitter.name ?? '', role: submitter.role } : null,
+      submitter: submitter
+        ? { id: submitter.id, uuid: submitter.uuid, email: submitter.email ?? '', name: submitter.name ?? '', role: submitter.role }
+        : null,
       template: templateRef(scope.template),
     }),
   });
@@ -143,7 +154,10 @@ class Unchanged extends Error {}
 /** Runs a guarded status change with its event; false when the payment had already left the state it changes from. */
 async function changeWithEvent(db: Db, change: BatchStatement, event: BatchStatement): Promise<boolean> {
   try {
-    await new ChangeSet(db).guarded(change).add(event).commit(undefined, () => new Unchanged());
+    await new ChangeSet(db)
+      .guarded(change)
+      .add(event)
+      .commit(undefined, () => new Unchanged());
     return true;
   } catch (error) {
     if (error instanceof Unchanged) return false;
@@ -198,7 +212,11 @@ function isPreparedCharge(payment: Payment, charged: Charge): boolean {
  * session that is not the one prepared last, or that charged another amount or currency, is not counted
  * (the row and the events stay as they were; the account refunds that charge in Stripe).
  */
-export async function applyPaymentEvent(db: Db, accountId: number, event: StripeEvent): Promise<{ outcome: PaymentEventOutcome; payment?: Payment }> {
+export async function applyPaymentEvent(
+  db: Db,
+  accountId: number,
+  event: StripeEvent,
+): Promise<{ outcome: PaymentEventOutcome; payment?: Payment }> {
   if (!FIELD_PAYMENT_EVENTS.has(event.type)) return { outcome: 'ignored' };
   const object = event.data.object as StripeObject;
   const paymentId = Number(object.metadata?.payment_id);
@@ -213,7 +231,11 @@ export async function applyPaymentEvent(db: Db, accountId: number, event: Stripe
     changeWithEvent(
       db,
       markFailedStatement(db, accountId, paymentId, message, about),
-      fieldPaymentEvent(db, scope, payment, name, { status: name === 'payment.failed' ? 'failed' : 'canceled', reference: payment.checkoutSessionId, failure: message }),
+      fieldPaymentEvent(db, scope, payment, name, {
+        status: name === 'payment.failed' ? 'failed' : 'canceled',
+        reference: payment.checkoutSessionId,
+        failure: message,
+      }),
     );
   let changed: boolean;
   switch (event.type) {
@@ -223,7 +245,9 @@ export async function applyPaymentEvent(db: Db, accountId: number, event: Stripe
       const charge = chargeOf(object, 'amount_total');
       const charged = charge ? { ...charge, sessionId } : null;
       if (!charged || !isPreparedCharge(payment, charged)) {
-        console.warn(`payments webhook: account ${accountId} payment ${paymentId}: session ${sessionId} is not the checkout prepared for ${payment.amount} ${payment.currency}; not counted`);
+        console.warn(
+          `payments webhook: account ${accountId} payment ${paymentId}: session ${sessionId} is not the checkout prepared for ${payment.amount} ${payment.currency}; not counted`,
+        );
         return { outcome: 'not_counted', payment };
       }
       const reference = typeof object.payment_intent === 'string' ? object.payment_intent : sessionId;
@@ -238,7 +262,11 @@ export async function applyPaymentEvent(db: Db, accountId: number, event: Stripe
     case 'payment_intent.payment_failed': {
       const about = chargeOf(object, 'amount');
       if (!about) return { outcome: 'ignored' };
-      changed = await failed(typeof object.last_payment_error?.message === 'string' ? object.last_payment_error.message : 'The payment was refused.', 'payment.failed', about);
+      changed = await failed(
+        typeof object.last_payment_error?.message === 'string' ? object.last_payment_error.message : 'The payment was refused.',
+        'payment.failed',
+        about,
+      );
       break;
     }
     case 'checkout.session.async_payment_failed':
@@ -285,7 +313,8 @@ export async function paidFieldValues(db: Db, signing: Signing, hidden: Readonly
       values[field.uuid] = row.reference!;
       continue;
     }
-    if (row?.status === 'paid') throw unprocessable(`"${field.name}" ${changedSince(row, due)}: pay the new amount before completing the form.`);
+    if (row?.status === 'paid')
+      throw unprocessable(`"${field.name}" ${changedSince(row, due)}: pay the new amount before completing the form.`);
     throw unprocessable(`Pay "${field.name}"${due ? ` (${formatAmount(due.amount, due.currency)})` : ''} before completing the form.`);
   }
   return values;
@@ -306,7 +335,14 @@ export async function paymentStates(db: Db, signing: Signing): Promise<Record<st
       const field = fields.get(p.fieldUuid);
       const due = field ? amountDue(signing, field) : null;
       if (p.status === 'paid' && field && !(due && isPaidFor(p, due))) {
-        return [p.fieldUuid, { status: 'changed', amount: due ? formatAmount(due.amount, due.currency) : formatAmount(p.amount, p.currency), failure: `This ${changedSince(p, due)}.` }];
+        return [
+          p.fieldUuid,
+          {
+            status: 'changed',
+            amount: due ? formatAmount(due.amount, due.currency) : formatAmount(p.amount, p.currency),
+            failure: `This ${changedSince(p, due)}.`,
+          },
+        ];
       }
       return [p.fieldUuid, { status: p.status, amount: formatAmount(p.amount, p.currency), failure: p.failureMessage }];
     }),

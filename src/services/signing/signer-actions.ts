@@ -1,7 +1,12 @@
 // What a signer can do besides filling fields: submit, decline, delegate to someone else (rule 1) and
 // invite a witness (rule 2). Each is one guarded ChangeSet through the submission state machine.
 import { paidFieldValues } from './field-payments';
-import { acceptDisclosureStatement, countSubmitterTrail, insertSubmitterStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
+import {
+  acceptDisclosureStatement,
+  countSubmitterTrail,
+  insertSubmitterStatement,
+  transitionSubmitterStatement,
+} from '../../db/queries/submissions';
 import { deleteVerificationsOf } from '../../db/queries/signing';
 import { insertAuditEventStatement } from '../../db/queries/audit-events';
 import type { Submitter } from '../../db/schema/index';
@@ -49,7 +54,8 @@ export async function submittedValues(ctx: StateContext, signing: Signing, input
  * (src/services/sealing/qes-signing-flow.ts).
  */
 export async function submitForm(ctx: StateContext, signing: Signing, input: Record<string, unknown>): Promise<SubmissionScope> {
-  if (signing.scope.submission.signatureLevel === 'qes') throw unprocessable('At signature level qes the signature is authorized at the QES provider; submit from the signing page.');
+  if (signing.scope.submission.signatureLevel === 'qes')
+    throw unprocessable('At signature level qes the signature is authorized at the QES provider; submit from the signing page.');
   const { scope, submitter, values, hiddenFields } = await submittedValues(ctx, signing, input);
   return completeSubmitter(ctx, scope, submitter, { values, via: 'signing_page', hiddenFields });
 }
@@ -95,10 +101,13 @@ export async function delegateForm(ctx: StateContext, signing: Signing, to: Pers
   }
   assertSubmissionOpen(scope.submission);
   const person = checkPerson(to);
-  if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase()) throw unprocessable('Delegate to someone else: that is your own email address.');
+  if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase())
+    throw unprocessable('Delegate to someone else: that is your own email address.');
   // The row keeps its id along the chain, so its `delegated` trail entries count the chain's length.
   if ((await countSubmitterTrail(ctx.db, scope.submission.id, submitter.id, 'delegated')) >= MAX_DELEGATIONS) {
-    throw unprocessable(`This form has already been delegated ${MAX_DELEGATIONS} times, the most allowed; sign it yourself or ask the sender to change the signer.`);
+    throw unprocessable(
+      `This form has already been delegated ${MAX_DELEGATIONS} times, the most allowed; sign it yourself or ask the sender to change the signer.`,
+    );
   }
   const at = nowIso();
   const changes = {
@@ -152,15 +161,19 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
   const role = witnessRoleOf(scope.template.roles);
   if (!role) throw unprocessable('This document has no Witness role, so a witness cannot be invited.');
   const person = checkPerson(to);
-  if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase()) throw unprocessable("The witness's email must differ from yours.");
-  if (scope.submission.status === 'completed') throw unprocessable('This submission is already completed; a witness can no longer be added.');
+  if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase())
+    throw unprocessable("The witness's email must differ from yours.");
+  if (scope.submission.status === 'completed')
+    throw unprocessable('This submission is already completed; a witness can no longer be added.');
   assertSubmissionOpen(scope.submission);
   const existing = scope.submitters.find((s) => s.roleUuid === role.uuid && s.id !== submitter.id);
   if (existing && !isActive(existing)) {
     throw unprocessable(`The witness has already ${existing.status === 'completed' ? 'signed' : existing.status}.`);
   }
   if ((await countSubmitterTrail(ctx.db, scope.submission.id, submitter.id, 'witness_invited')) >= MAX_WITNESS_INVITATIONS) {
-    throw unprocessable(`You have already invited a witness ${MAX_WITNESS_INVITATIONS} times, the most allowed; ask the sender if the witness must change again.`);
+    throw unprocessable(
+      `You have already invited a witness ${MAX_WITNESS_INVITATIONS} times, the most allowed; ask the sender if the witness must change again.`,
+    );
   }
   const at = nowIso();
   let current = scope;
@@ -188,7 +201,21 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
   }
   // A witness listed at creation is replaced by the person the signer names: fresh link, invited afresh.
   const changes = existing
-    ? { email: person.email, name: person.name || null, nameFromSigner: true, slug: newSlug(ctx.account.id), status: 'waiting' as const, values: prefilledValues(existing), sentAt: null, openedAt: null, startedAt: null, verificationMethod: null, disclosureVersion: null, disclosureAcceptedAt: null, updatedAt: at }
+    ? {
+        email: person.email,
+        name: person.name || null,
+        nameFromSigner: true,
+        slug: newSlug(ctx.account.id),
+        status: 'waiting' as const,
+        values: prefilledValues(existing),
+        sentAt: null,
+        openedAt: null,
+        startedAt: null,
+        verificationMethod: null,
+        disclosureVersion: null,
+        disclosureAcceptedAt: null,
+        updatedAt: at,
+      }
     : { email: person.email, name: person.name || null, nameFromSigner: true, updatedAt: at };
   const updated: Submitter = { ...witness, ...changes };
   const cs = new ChangeSet(ctx.db);
@@ -214,12 +241,20 @@ export type DisclosureRequest = { requestId: string; method: string; path: strin
 /** Action of the account audit event (GET /api/audit_events) a signer's acceptance writes. */
 export const DISCLOSURE_AUDIT_ACTION = 'submitter.disclosure_accepted';
 
-export async function acceptDisclosure(ctx: StateContext, signing: Signing, version: string, request: DisclosureRequest): Promise<{ version: string; acceptedAt: string }> {
+export async function acceptDisclosure(
+  ctx: StateContext,
+  signing: Signing,
+  version: string,
+  request: DisclosureRequest,
+): Promise<{ version: string; acceptedAt: string }> {
   assertCanFill(signing);
   const { submitter } = signing;
-  if (submitter.disclosureAcceptedAt && submitter.disclosureVersion) return { version: submitter.disclosureVersion, acceptedAt: submitter.disclosureAcceptedAt };
+  if (submitter.disclosureAcceptedAt && submitter.disclosureVersion)
+    return { version: submitter.disclosureVersion, acceptedAt: submitter.disclosureAcceptedAt };
   if (version !== DISCLOSURE.version) {
-    throw unprocessable(`Disclosure version ${version} is not the current one (${DISCLOSURE.version}); reload the page and read the current disclosure.`);
+    throw unprocessable(
+      `Disclosure version ${version} is not the current one (${DISCLOSURE.version}); reload the page and read the current disclosure.`,
+    );
   }
   const at = nowIso();
   const cs = new ChangeSet(ctx.db);
@@ -243,7 +278,12 @@ export async function acceptDisclosure(ctx: StateContext, signing: Signing, vers
       ip: ctx.ip ?? null,
       userAgent: ctx.userAgent?.slice(0, 512) ?? null,
       requestId: request.requestId,
-      details: { submission_id: signing.scope.submission.id, disclosure_version: DISCLOSURE.version, disclosure_sha256: DISCLOSURE_SHA256, accepted_at: at },
+      details: {
+        submission_id: signing.scope.submission.id,
+        disclosure_version: DISCLOSURE.version,
+        disclosure_sha256: DISCLOSURE_SHA256,
+        accepted_at: at,
+      },
       createdAt: at,
     }),
   );

@@ -50,7 +50,12 @@ export function pageKind({ scope, submitter }: Pick<Signing, 'scope' | 'submitte
   if (submitter.status === 'completed') return 'completed';
   if (submitter.status === 'declined') return 'declined';
   const { submission } = scope;
-  if (submitter.status === 'expired' || submission.status === 'expired' || (submission.expireAt !== null && submission.expireAt <= nowIso())) return 'expired';
+  if (
+    submitter.status === 'expired' ||
+    submission.status === 'expired' ||
+    (submission.expireAt !== null && submission.expireAt <= nowIso())
+  )
+    return 'expired';
   if (submission.status !== 'pending') return 'unavailable';
   // Someone else declined: nobody can finish it any more.
   if (scope.submitters.some((s) => s.status === 'declined')) return 'unavailable';
@@ -97,7 +102,9 @@ export async function openForm(ctx: StateContext, signing: Signing): Promise<Sub
   const values = openingValues(signing, at);
   const opened: Submitter = { ...submitter, status: 'opened', openedAt: at, values, updatedAt: at };
   const cs = new ChangeSet(ctx.db);
-  cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ['waiting', 'sent'], { status: 'opened', openedAt: at, values, updatedAt: at }));
+  cs.guarded(
+    transitionSubmitterStatement(ctx.db, submitter.id, ['waiting', 'sent'], { status: 'opened', openedAt: at, values, updatedAt: at }),
+  );
   const next = { ...scope, submitters: scope.submitters.map((s) => (s.id === submitter.id ? opened : s)) };
   trail(ctx, cs, next, submitter, 'opened', {}, at);
   formEvent(ctx, cs, 'form.viewed', next, opened);
@@ -184,7 +191,13 @@ export async function saveValues(ctx: StateContext, signing: Signing, input: Rec
         accountId: ctx.account.id,
         event: 'field.updated',
         data: fieldUpdatedData({
-          submitter: { id: submitter.id, uuid: submitter.uuid, email: submitter.email ?? '', name: submitter.name ?? '', role: submitter.role },
+          submitter: {
+            id: submitter.id,
+            uuid: submitter.uuid,
+            email: submitter.email ?? '',
+            name: submitter.name ?? '',
+            role: submitter.role,
+          },
           submission: { id: ref.id, slug: ref.slug, template_id: ref.template_id },
           field: {
             uuid: field.uuid,

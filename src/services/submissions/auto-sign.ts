@@ -72,8 +72,14 @@ export async function applyAutoSign(ctx: StateContext, scope: SubmissionScope): 
   if (scope.submission.signatureLevel === 'qes') return current;
   for (;;) {
     if (current.submission.status !== 'pending') return current;
-    const next = current.submitters.find((s) => isActive(s) && isTurnOf(current.submission, current.submitters, s) && autoSignValues(current, s));
+    const next = current.submitters.find(
+      (s) => isActive(s) && isTurnOf(current.submission, current.submitters, s) && autoSignValues(current, s),
+    );
     if (!next) return current;
-    current = await completeSubmitter({ ...ctx, ip: null, userAgent: null }, current, next, { via: 'auto_sign', values: autoSignValues(current, next)!, verificationMethod: 'auto_sign' });
+    current = await completeSubmitter({ ...ctx, ip: null, userAgent: null }, current, next, {
+      via: 'auto_sign',
+      values: autoSignValues(current, next)!,
+      verificationMethod: 'auto_sign',
+    });
   }
 }

@@ -47,7 +47,9 @@ export class ChangeSet {
       results = await this.db.batch(this.statements as Batch);
     } catch (error) {
       if (isStaleGuardFailure(error)) {
-        throw conflict ? conflict() : new ApiError(409, 'The submission changed while this request was processed; reload it and try again.');
+        throw conflict
+          ? conflict()
+          : new ApiError(409, 'The submission changed while this request was processed; reload it and try again.');
       }
       throw error;
     }

@@ -3,7 +3,13 @@
 // sealing job. What a completion adds besides the transition lives beside it: completion-links.ts,
 // completion-identity.ts, completion-usage.ts.
 import type { Db } from '../../db/client';
-import { completionPremiseStatement, findSubmissionById, listSubmittersOf, transitionSubmissionStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
+import {
+  completionPremiseStatement,
+  findSubmissionById,
+  listSubmittersOf,
+  transitionSubmissionStatement,
+  transitionSubmitterStatement,
+} from '../../db/queries/submissions';
 import type { Submitter } from '../../db/schema/index';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { localDate, nowIso } from '../../lib/time';
@@ -37,7 +43,7 @@ export type CompletionInput = {
 /** A qes signer's revision was prepared before another signer completed: it signs an outdated file. */
 export class SignedOnStaleRevision extends Error {
   constructor() {
-    super('Another signer completed after this signer\'s revision was prepared.');
+    super("Another signer completed after this signer's revision was prepared.");
     this.name = 'SignedOnStaleRevision';
   }
 }
@@ -46,7 +52,13 @@ export class SignedOnStaleRevision extends Error {
  * Values a submitter completes with: stored values, new ones over them, date-now fields filled with
  * the day it is in the account's time zone.
  */
-export function completionValues(scope: SubmissionScope, submitter: Submitter, extra: Record<string, unknown>, at: string, timeZone: string): Record<string, unknown> {
+export function completionValues(
+  scope: SubmissionScope,
+  submitter: Submitter,
+  extra: Record<string, unknown>,
+  at: string,
+  timeZone: string,
+): Record<string, unknown> {
   const values: Record<string, unknown> = { ...submitter.values, ...extra };
   for (const field of fieldsOf(scope.template, submitter)) {
     if (field.type === 'datenow' && isBlank(values[field.uuid])) values[field.uuid] = localDate(at, timeZone);
@@ -65,13 +77,19 @@ class StaleCompletion extends Error {}
  * either completes the submission (submission.completed, completion copies, sealing) or, in sequential
  * order, invites whoever is next.
  */
-export async function completeSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
+export async function completeSubmitter(
+  ctx: StateContext,
+  scope: SubmissionScope,
+  submitter: Submitter,
+  input: CompletionInput,
+): Promise<SubmissionScope> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await completeOnce(ctx, scope, submitter, input);
     } catch (error) {
       if (!(error instanceof StaleCompletion)) throw error;
-      if (attempt >= COMPLETION_ATTEMPTS) throw new ApiError(409, 'The submission changed while this request was processed; reload it and try again.');
+      if (attempt >= COMPLETION_ATTEMPTS)
+        throw new ApiError(409, 'The submission changed while this request was processed; reload it and try again.');
       // Another request changed the submission between our read and our batch (most often another
       // signer completing at the same moment): read it again and decide from the rows as they are.
       scope = await reloadScope(ctx.db, scope);
@@ -84,13 +102,21 @@ export async function completeSubmitter(ctx: StateContext, scope: SubmissionScop
 
 /** The submission and its submitters read again; the template snapshot cannot have changed. */
 async function reloadScope(db: Db, scope: SubmissionScope): Promise<SubmissionScope> {
-  const [submission, submitters] = await Promise.all([findSubmissionById(db, scope.submission.id), listSubmittersOf(db, [scope.submission.id])]);
+  const [submission, submitters] = await Promise.all([
+    findSubmissionById(db, scope.submission.id),
+    listSubmittersOf(db, [scope.submission.id]),
+  ]);
   if (!submission) throw unprocessable('This submission no longer exists.');
   // The link domain the caller chose (withLinkDomain) stays with the scope.
   return { ...scope, submission, submitters };
 }
 
-async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, input: CompletionInput): Promise<SubmissionScope> {
+async function completeOnce(
+  ctx: StateContext,
+  scope: SubmissionScope,
+  submitter: Submitter,
+  input: CompletionInput,
+): Promise<SubmissionScope> {
   const at = nowIso();
   const values = completionValues(scope, submitter, input.values ?? {}, at, ctx.account.timezone);
   // Checked on every attempt against the rows as read; the batch's premise guard keeps it true at commit.
@@ -152,7 +178,9 @@ async function completeOnce(ctx: StateContext, scope: SubmissionScope, submitter
  * shows the submission completed at `at`.
  */
 function finishSubmission(ctx: StateContext, cs: ChangeSet, scope: SubmissionScope, at: string): void {
-  cs.guarded(transitionSubmissionStatement(ctx.db, scope.submission.id, ['pending'], { status: 'completed', completedAt: at, updatedAt: at }));
+  cs.guarded(
+    transitionSubmissionStatement(ctx.db, scope.submission.id, ['pending'], { status: 'completed', completedAt: at, updatedAt: at }),
+  );
   trail(ctx, cs, scope, null, 'submission_completed', {}, at);
   submissionEvent(ctx, cs, 'submission.completed', scope);
   const source = messageSource(ctx, scope);
@@ -172,7 +200,10 @@ export async function completeLeftPending(ctx: StateContext, scope: SubmissionSc
   if (submission.status !== 'pending' || submitters.length === 0) return false;
   if (!submitters.every((s) => s.status === 'completed') || !witnessed(scope, submitters)) return false;
   const at = nowIso();
-  const next = await withDocumentLinks(ctx, { ...scope, submission: { ...submission, status: 'completed', completedAt: at, updatedAt: at } });
+  const next = await withDocumentLinks(ctx, {
+    ...scope,
+    submission: { ...submission, status: 'completed', completedAt: at, updatedAt: at },
+  });
   const cs = new ChangeSet(ctx.db);
   finishSubmission(ctx, cs, next, at);
   try {

@@ -17,6 +17,12 @@ export type LinkContext = {
  * the events are written, so that the stored payloads carry them and a redelivery replays the same links.
  */
 export async function withDocumentLinks(ctx: LinkContext, scope: SubmissionScope): Promise<SubmissionScope> {
-  const links = await payloadDocumentLinks(ctx.linkSecret, ctx.apiBase, ctx.account, scope.submission, scope.template.documents.map((d) => d.id));
+  const links = await payloadDocumentLinks(
+    ctx.linkSecret,
+    ctx.apiBase,
+    ctx.account,
+    scope.submission,
+    scope.template.documents.map((d) => d.id),
+  );
   return links ? { ...scope, documentLinks: links } : scope;
 }

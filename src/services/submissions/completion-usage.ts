@@ -10,7 +10,13 @@ import type { SubmissionScope } from './submission-scope';
  * Adds the usage row to the batch that completes `submitter`: a completion that loses a race records
  * nothing, and one submitter is never counted twice.
  */
-export function recordSignatureUsage(ctx: { db: Db; account: Pick<Account, 'id'> }, cs: ChangeSet, scope: SubmissionScope, submitter: Submitter, at: string): void {
+export function recordSignatureUsage(
+  ctx: { db: Db; account: Pick<Account, 'id'> },
+  cs: ChangeSet,
+  scope: SubmissionScope,
+  submitter: Submitter,
+  at: string,
+): void {
   cs.add(
     insertSignatureUsageStatement(ctx.db, {
       accountId: ctx.account.id,

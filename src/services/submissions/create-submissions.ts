@@ -24,7 +24,14 @@ import type { BrowserLauncher } from '../rendering/browser-launches';
 import { applyAutoSign } from './auto-sign';
 import { ChangeSet } from './change-set';
 import { announceSubmission, type LaterRows } from './creation-messages';
-import { docxDocumentsOf, generateDocuments, missingVariablesProblem, variableValues, type DocxDocument, type GeneratedDocument } from './generated-documents';
+import {
+  docxDocumentsOf,
+  generateDocuments,
+  missingVariablesProblem,
+  variableValues,
+  type DocxDocument,
+  type GeneratedDocument,
+} from './generated-documents';
 import type { LinkDomain } from './links';
 import { planSubmission, type Planned } from './new-submission-rows';
 import { channelsFor } from './notifications';
@@ -78,13 +85,22 @@ export async function createSubmissions(
   const at = nowIso();
   const problems: string[] = [];
   const linkBase = ctx.requestBase.replace(/\/+$/, '');
-  const [brands, docx] = await Promise.all([brandingsOf(ctx.db, ctx.account.id, brandIdsOf(template, inputs)), ctx.files ? docxDocumentsOf(ctx.files, documents) : []]);
+  const [brands, docx] = await Promise.all([
+    brandingsOf(ctx.db, ctx.account.id, brandIdsOf(template, inputs)),
+    ctx.files ? docxDocumentsOf(ctx.files, documents) : [],
+  ]);
   const variables = new Set(docx.flatMap((d) => d.variables));
   const from = { account: ctx.account, userId: ctx.userId, template, documents, origin, linkBase };
   const planned: Planned[] = inputs.map((input, i) => {
     const where = inputs.length > 1 ? `submissions[${i}].` : '';
     const checked = checkSubmission(template, input, where, problems, at, brands, ctx.account.signatureLevel, variables);
-    return planSubmission(from, input, checked, brands.get(Number(input.preferences?.brand_id ?? template.preferences.brand_id)) ?? null, at);
+    return planSubmission(
+      from,
+      input,
+      checked,
+      brands.get(Number(input.preferences?.brand_id ?? template.preferences.brand_id)) ?? null,
+      at,
+    );
   });
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   // The DOCX built-in `submission_id` is the submission's id (spec › Template document), printed before
@@ -100,7 +116,15 @@ export async function createSubmissions(
   // concurrent requests cannot pass the monthly limit between the count above and the insert.
   const cs = new ChangeSet(ctx.db);
   if (Number.isFinite(planOf(ctx.account.plan).limits.submissionsPerMonth)) {
-    cs.add(planLimitGuard(ctx.db, ctx.account, 'submissionsPerMonth', submissionsSinceCountQuery(ctx.db, ctx.account.id, monthStartIso()), planned.length));
+    cs.add(
+      planLimitGuard(
+        ctx.db,
+        ctx.account,
+        'submissionsPerMonth',
+        submissionsSinceCountQuery(ctx.db, ctx.account.id, monthStartIso()),
+        planned.length,
+      ),
+    );
   }
   // Trail entries and outbox events go in multi-row inserts after every row they name (LaterRows).
   const later: LaterRows = { trail: [], events: [] };
@@ -115,7 +139,10 @@ export async function createSubmissions(
 
   const slugs = planned.map((p) => p.submission.slug);
   const rows = await listSubmissionsBySlugs(ctx.db, slugs);
-  const submitters = await listSubmittersOf(ctx.db, rows.map((r) => r.id));
+  const submitters = await listSubmittersOf(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   const order = new Map(slugs.map((s, i) => [s, i]));
   rows.sort((a, b) => order.get(a.slug)! - order.get(b.slug)!);
   const scopeTemplate = {
@@ -134,7 +161,8 @@ export async function createSubmissions(
     brand: planned[i].brand,
   }));
   const out: SubmissionScope[] = [];
-  for (const scope of scopes) out.push(scope.submission.autoSign && scope.submission.status === 'pending' ? await applyAutoSign(ctx, scope) : scope);
+  for (const scope of scopes)
+    out.push(scope.submission.autoSign && scope.submission.status === 'pending' ? await applyAutoSign(ctx, scope) : scope);
   return out;
 }
 
@@ -158,7 +186,18 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, later: LaterRows, temp
 
   cs.add(insertSubmissionStatement(db, plan.submission));
   for (const s of submitters) cs.add(insertSubmitterStatement(db, slug, s));
-  later.trail.push({ ref: { submissionSlug: slug }, submitterRef: null, row: { accountId: ctx.account.id, action: 'created', ip: ctx.ip, userAgent: ctx.userAgent, data: { source: plan.submission.source }, at } });
+  later.trail.push({
+    ref: { submissionSlug: slug },
+    submitterRef: null,
+    row: {
+      accountId: ctx.account.id,
+      action: 'created',
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+      data: { source: plan.submission.source },
+      at,
+    },
+  });
   announceSubmission(ctx, cs, later, template, plan, submitters, invited, at);
 }
 
@@ -198,6 +237,10 @@ async function generateDocxDocuments(
   });
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   if (!ctx.browser) throw new Error('Creating submissions of a DOCX template needs the browser launcher in its context.');
-  const fillings = valuesOf.map((values, i) => ({ values, submissionSlug: planned[i].submission.slug, where: inputs.length > 1 ? `submissions[${i}]: ` : '' }));
+  const fillings = valuesOf.map((values, i) => ({
+    values,
+    submissionSlug: planned[i].submission.slug,
+    where: inputs.length > 1 ? `submissions[${i}]: ` : '',
+  }));
   return generateDocuments(ctx.files, ctx.browser, docx, fillings);
 }

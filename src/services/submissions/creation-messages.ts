@@ -36,7 +36,16 @@ export type LaterRows = {
  * Adds the invitations of `plan` to `cs` and its events and trail rows to `later`; `submitters` are its
  * submitter rows as stored, and `invited` the slugs of those invited now (stored as `sent`).
  */
-export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, later: LaterRows, template: Template, plan: Planned, submitters: Planned['submitters'], invited: ReadonlySet<string>, at: string): void {
+export function announceSubmission(
+  ctx: AnnounceContext,
+  cs: ChangeSet,
+  later: LaterRows,
+  template: Template,
+  plan: Planned,
+  submitters: Planned['submitters'],
+  invited: ReadonlySet<string>,
+  at: string,
+): void {
   const { db } = ctx;
   const accountId = ctx.account.id;
   const slug = plan.submission.slug;
@@ -57,7 +66,10 @@ export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, later: L
       },
       template: templateRef,
     });
-  const resolved = { submissionIds: { '$.submission.id': slug }, submittersArray: { path: '$.submission.submitters', submissionSlug: slug } };
+  const resolved = {
+    submissionIds: { '$.submission.id': slug },
+    submittersArray: { path: '$.submission.submitters', submissionSlug: slug },
+  };
   later.events.push({ event: 'submission.created', data: payloadSubmission(plan.submission.status), refs: resolved });
 
   // The invitation's link and branding: the custom domain that applies now (the row keeps the service's base).
@@ -76,7 +88,19 @@ export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, later: L
     const formData = (event: 'form.created' | 'submitter.sent') => ({
       event,
       data: formEventData({
-        submitter: { id: 0, uuid: s.uuid, email: s.email ?? '', name: s.name ?? '', role: s.role, status: s.status, external_id: s.externalId, metadata: s.metadata, opened_at: null, completed_at: null, declined_at: null },
+        submitter: {
+          id: 0,
+          uuid: s.uuid,
+          email: s.email ?? '',
+          name: s.name ?? '',
+          role: s.role,
+          status: s.status,
+          external_id: s.externalId,
+          metadata: s.metadata,
+          opened_at: null,
+          completed_at: null,
+          declined_at: null,
+        },
         submission: { id: 0, slug, status: plan.submission.status, template_id: template.publicId },
         template: templateRef,
       }),
@@ -86,10 +110,17 @@ export function announceSubmission(ctx: AnnounceContext, cs: ChangeSet, later: L
     if (!invited.has(s.slug)) continue;
     const channels = channelsFor(plan.submission, s);
     for (const message of messagesFor('invitation', source, s, channels)) {
-      cs.addMessage(messageInsertForNewRows(db, { ...message, submissionId: null, submitterId: null }, { submissionSlug: slug, submitterSlug: s.slug }));
+      cs.addMessage(
+        messageInsertForNewRows(db, { ...message, submissionId: null, submitterId: null }, { submissionSlug: slug, submitterSlug: s.slug }),
+      );
     }
     later.events.push(formData('submitter.sent'));
-    later.trail.push({ ref: { submissionSlug: slug }, submitterRef: { submitterSlug: s.slug }, row: { accountId, action: 'sent', ip: ctx.ip, userAgent: ctx.userAgent, data: {}, at } });
+    later.trail.push({
+      ref: { submissionSlug: slug },
+      submitterRef: { submitterSlug: s.slug },
+      row: { accountId, action: 'sent', ip: ctx.ip, userAgent: ctx.userAgent, data: {}, at },
+    });
   }
-  if (plan.submission.status !== 'draft') later.events.push({ event: 'submission.sent', data: payloadSubmission('pending'), refs: resolved });
+  if (plan.submission.status !== 'draft')
+    later.events.push({ event: 'submission.sent', data: payloadSubmission('pending'), refs: resolved });
 }

@@ -26,12 +26,16 @@ export type SubmissionEdit = {
   submitters?: SubmitterInput[];
 };
 
-
 /** `ctx.account.signatureLevel`: the most a draft's `preferences.signature_level` may ask for. */
-export async function updateSubmission(ctx: StateContext & { account: { signatureLevel: SignatureLevel } }, scope: SubmissionScope, edit: SubmissionEdit): Promise<SubmissionScope> {
+export async function updateSubmission(
+  ctx: StateContext & { account: { signatureLevel: SignatureLevel } },
+  scope: SubmissionScope,
+  edit: SubmissionEdit,
+): Promise<SubmissionScope> {
   const { submission } = scope;
   const draft = submission.status === 'draft';
-  if (!draft && submission.status !== 'pending') throw unprocessable(`This submission is ${submission.status} and can no longer be edited.`);
+  if (!draft && submission.status !== 'pending')
+    throw unprocessable(`This submission is ${submission.status} and can no longer be edited.`);
   const draftOnly = (['submitters_order', 'send_email', 'preferences', 'submitters'] as const).filter((k) => edit[k] !== undefined);
   if (!draft && draftOnly.length) throw unprocessable(`${draftOnly.join(', ')} can only be changed while the submission is a draft.`);
   await checkBrandPreference(ctx.db, ctx.account.id, edit.preferences);
@@ -54,7 +58,11 @@ export async function updateSubmission(ctx: StateContext & { account: { signatur
   if (edit.preferences !== undefined) {
     values.preferences = edit.preferences;
     // A draft has not been signed: its level follows its new preferences (fixed once it is sent).
-    values.signatureLevel = effectiveSignatureLevel(edit.preferences.signature_level, scope.template.preferences.signature_level, ctx.account.signatureLevel);
+    values.signatureLevel = effectiveSignatureLevel(
+      edit.preferences.signature_level,
+      scope.template.preferences.signature_level,
+      ctx.account.signatureLevel,
+    );
   }
 
   const cs = new ChangeSet(ctx.db);
@@ -63,7 +71,21 @@ export async function updateSubmission(ctx: StateContext & { account: { signatur
   let submitters = scope.submitters;
   if (edit.submitters) {
     submitters = editDraftSubmitters(scope, edit.submitters, at);
-    for (const s of submitters) cs.add(updateSubmitterStatement(ctx.db, s.id, { email: s.email, name: s.name, phone: s.phone, externalId: s.externalId, values: s.values, prefilled: s.prefilled, metadata: s.metadata, sendEmail: s.sendEmail, sendSms: s.sendSms, updatedAt: at }));
+    for (const s of submitters)
+      cs.add(
+        updateSubmitterStatement(ctx.db, s.id, {
+          email: s.email,
+          name: s.name,
+          phone: s.phone,
+          externalId: s.externalId,
+          values: s.values,
+          prefilled: s.prefilled,
+          metadata: s.metadata,
+          sendEmail: s.sendEmail,
+          sendSms: s.sendSms,
+          updatedAt: at,
+        }),
+      );
   }
   await cs.commit(ctx.messagesQueue);
   return { ...scope, submission: { ...submission, ...values }, submitters };
@@ -76,9 +98,15 @@ function editDraftSubmitters(scope: SubmissionScope, inputs: SubmitterInput[], a
   const next = scope.submitters.map((s) => ({ ...s }));
   inputs.forEach((input, i) => {
     const label = `submitters[${i}]`;
-    const target = input.role ? next.find((s) => s.role.toLowerCase() === input.role!.trim().toLowerCase()) : input.uuid ? next.find((s) => s.roleUuid === input.uuid) : next[i];
+    const target = input.role
+      ? next.find((s) => s.role.toLowerCase() === input.role!.trim().toLowerCase())
+      : input.uuid
+        ? next.find((s) => s.roleUuid === input.uuid)
+        : next[i];
     if (!target) {
-      problems.push(`${label}: role "${input.role ?? input.uuid ?? i}" is not a submitter of this submission (${next.map((s) => `"${s.role}"`).join(', ')}).`);
+      problems.push(
+        `${label}: role "${input.role ?? input.uuid ?? i}" is not a submitter of this submission (${next.map((s) => `"${s.role}"`).join(', ')}).`,
+      );
       return;
     }
     applyContact(target, input, label, problems);
@@ -96,7 +124,12 @@ function editDraftSubmitters(scope: SubmissionScope, inputs: SubmitterInput[], a
   return next;
 }
 
-function applyContact(target: Submitter, input: Pick<SubmitterInput, 'email' | 'name' | 'phone' | 'external_id'>, label: string, problems: string[]) {
+function applyContact(
+  target: Submitter,
+  input: Pick<SubmitterInput, 'email' | 'name' | 'phone' | 'external_id'>,
+  label: string,
+  problems: string[],
+) {
   if (input.email !== undefined) {
     const email = (input.email ?? '').trim();
     if (!email) problems.push(`${label}: email can't be blank.`);
@@ -108,7 +141,8 @@ function applyContact(target: Submitter, input: Pick<SubmitterInput, 'email' | '
     else target.name = input.name?.trim() || null;
   }
   if (input.phone !== undefined) {
-    if (input.phone && !PHONE.test(input.phone.trim())) problems.push(`${label}: phone "${input.phone}" is not a phone number; use international format such as +14155550123.`);
+    if (input.phone && !PHONE.test(input.phone.trim()))
+      problems.push(`${label}: phone "${input.phone}" is not a phone number; use international format such as +14155550123.`);
     else target.phone = input.phone?.trim() || null;
   }
   if (input.external_id !== undefined) target.externalId = input.external_id;
@@ -120,13 +154,20 @@ export type SubmitterEdit = SubmitterInput & { completed?: boolean };
  * PUT /api/submitters/{id}: contact details and values while the submitter can still act; `send_email` /
  * `send_sms` true re-sends the invitation; `completed: true` completes them with their values.
  */
-export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, edit: SubmitterEdit): Promise<Submitter> {
+export async function updateSubmitter(
+  ctx: StateContext,
+  scope: SubmissionScope,
+  submitter: Submitter,
+  edit: SubmitterEdit,
+): Promise<Submitter> {
   const active = isActive(submitter);
   const changesData = ['email', 'name', 'phone', 'values'].some((k) => edit[k as keyof SubmitterEdit] !== undefined);
   if (!active && edit.completed) throw unprocessable(`This submitter is already ${submitter.status}.`);
   // issue 18 › 3: a qualified signature is the signer's own authorization at the provider.
   if (edit.completed && scope.submission.signatureLevel === 'qes') {
-    throw unprocessable('At signature level qes a signer completes only by authorizing their signature at the QES provider from the signing page; the API cannot complete them.');
+    throw unprocessable(
+      'At signature level qes a signer completes only by authorizing their signature at the QES provider from the signing page; the API cannot complete them.',
+    );
   }
   if (!active && changesData) {
     throw unprocessable(`This submitter is ${submitter.status}; their details and values can no longer change.`);
@@ -135,8 +176,12 @@ export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope,
   const next: Submitter = { ...submitter };
   applyContact(next, edit, 'submitter', problems);
   let newValues: Record<string, unknown> = {};
-  if (edit.values !== undefined) newValues = checkValues(fieldsOf(scope.template, submitter), submitter.role, edit.values, 'submitter', problems, { uploads: true });
-  if (problems.length === 0) problems.push(...(await unknownUploads(ctx.db, submitter, fieldsOf(scope.template, submitter), newValues)).map((p) => `submitter: ${p}`));
+  if (edit.values !== undefined)
+    newValues = checkValues(fieldsOf(scope.template, submitter), submitter.role, edit.values, 'submitter', problems, { uploads: true });
+  if (problems.length === 0)
+    problems.push(
+      ...(await unknownUploads(ctx.db, submitter, fieldsOf(scope.template, submitter), newValues)).map((p) => `submitter: ${p}`),
+    );
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   next.values = { ...submitter.values, ...newValues };
   next.prefilled = [...new Set([...submitter.prefilled, ...Object.keys(newValues)])];
@@ -180,7 +225,11 @@ export async function updateSubmitter(ctx: StateContext, scope: SubmissionScope,
 }
 
 /** Deletes a submission, its rows and its stored files for good (`?permanently=true`). */
-export async function deleteSubmissionPermanently(ctx: Pick<StateContext, 'db'> & { db: Db }, bucket: R2Bucket, scope: SubmissionScope): Promise<void> {
+export async function deleteSubmissionPermanently(
+  ctx: Pick<StateContext, 'db'> & { db: Db },
+  bucket: R2Bucket,
+  scope: SubmissionScope,
+): Promise<void> {
   const { accountId, id } = scope.submission;
   // Files first (sealed documents, signer uploads): a failure leaves rows pointing at nothing rather
   // than files nobody can find.

@@ -12,11 +12,16 @@ import { actOnSubmissions } from './act-on-submissions';
 export const EXPIRY_BATCH = 40;
 
 /** One shard's due submissions; the chain's next link is a message stamped with the shard. */
-export async function expireDueSubmissions(scope: ShardScope, now = new Date(), limit = EXPIRY_BATCH): Promise<{ expired: number; more: boolean }> {
+export async function expireDueSubmissions(
+  scope: ShardScope,
+  now = new Date(),
+  limit = EXPIRY_BATCH,
+): Promise<{ expired: number; more: boolean }> {
   const { db, queues } = scope;
   const due = await listDueSubmissions(db, now.toISOString(), limit + 1);
   const batch = due.slice(0, limit);
-  const expired = (await actOnSubmissions(scope, batch, 'expiring', async (ctx, scope) => Boolean(await expireSubmission(ctx, scope)))).length;
+  const expired = (await actOnSubmissions(scope, batch, 'expiring', async (ctx, scope) => Boolean(await expireSubmission(ctx, scope))))
+    .length;
   // Their form.expired and submission.expired events go out now, not at the next cron's drain.
   if (expired > 0) await wakeFanOut(queues.webhooks, 'expiry');
   const more = due.length > limit;

@@ -16,7 +16,11 @@ export function generatedDocumentKey(document: Pick<TemplateDocument, 'r2Key'>, 
 }
 
 /** The PDF a submission shows and seals for `document`: its own generated copy when it has one. */
-export async function submissionDocumentObject(bucket: R2Bucket, document: Pick<TemplateDocument, 'r2Key'>, submissionSlug: string): Promise<R2ObjectBody | null> {
+export async function submissionDocumentObject(
+  bucket: R2Bucket,
+  document: Pick<TemplateDocument, 'r2Key'>,
+  submissionSlug: string,
+): Promise<R2ObjectBody | null> {
   return (await bucket.get(generatedDocumentKey(document, submissionSlug))) ?? bucket.get(document.r2Key);
 }
 
@@ -89,7 +93,12 @@ async function withinReadingLimits<T>(what: string, work: () => T | Promise<T>):
  * must keep the page count of the template's rendering, since field areas are placed on those pages;
  * otherwise the submission is refused.
  */
-export async function generateDocuments(bucket: R2Bucket, browser: BrowserLauncher, docs: DocxDocument[], fillings: DocxFilling[]): Promise<GeneratedDocument[]> {
+export async function generateDocuments(
+  bucket: R2Bucket,
+  browser: BrowserLauncher,
+  docs: DocxDocument[],
+  fillings: DocxFilling[],
+): Promise<GeneratedDocument[]> {
   const sources = await Promise.all(
     docs.map(async ({ document }) => {
       const original = await bucket.get(docxSourceKey(document.r2Key));
@@ -101,12 +110,17 @@ export async function generateDocuments(bucket: R2Bucket, browser: BrowserLaunch
   const pages: { html: string; header?: string; footer?: string }[] = [];
   for (const { values, where } of fillings) {
     for (const [i, files] of sources.entries()) {
-      pages.push(await withinReadingLimits(`${where}the template's DOCX "${docs[i].document.filename}"`, () => printableDocx(files, values)));
+      pages.push(
+        await withinReadingLimits(`${where}the template's DOCX "${docs[i].document.filename}"`, () => printableDocx(files, values)),
+      );
     }
   }
   const pdfs = await renderDocuments(browser, { documents: pages, size: 'Letter' });
   // pdf-lib loads with the first generated document, not with the isolate (decisions.md › Cold start).
-  const [{ inspectPdf }, { extractDocumentFields }] = await Promise.all([import('../pdf/inspect-pdf'), import('../templates/document-fields')]);
+  const [{ inspectPdf }, { extractDocumentFields }] = await Promise.all([
+    import('../pdf/inspect-pdf'),
+    import('../templates/document-fields'),
+  ]);
   const out: GeneratedDocument[] = [];
   for (const [f, { submissionSlug, where }] of fillings.entries()) {
     for (const [d, { document }] of docs.entries()) {

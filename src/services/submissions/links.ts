@@ -45,7 +45,10 @@ export function signingUrl(linkBase: string, slug: string): string {
  * control query; pages, API responses, cron and queue work call this). The loaded rows stay as read: the
  * submission keeps the service base it was created with, and linkBaseOf decides where a link points.
  */
-export function withLinkDomain<S extends { template: { preferences: Record<string, unknown> } }>(scope: S, domains: readonly LinkDomain[]): S & { linkDomain: LinkDomain | null } {
+export function withLinkDomain<S extends { template: { preferences: Record<string, unknown> } }>(
+  scope: S,
+  domains: readonly LinkDomain[],
+): S & { linkDomain: LinkDomain | null } {
   return { ...scope, linkDomain: chooseLinkDomain(scope.template.preferences, domains) ?? null };
 }
 

@@ -27,7 +27,13 @@ export type PlanSource = {
 };
 
 /** The rows of one checked submission of a create request, all dated `at`. */
-export function planSubmission(from: PlanSource, input: SubmissionInput, checked: CheckedSubmission, brand: BrandingValues | null, at: string): Planned {
+export function planSubmission(
+  from: PlanSource,
+  input: SubmissionInput,
+  checked: CheckedSubmission,
+  brand: BrandingValues | null,
+  at: string,
+): Planned {
   const { account, template } = from;
   return {
     message: checked.message,

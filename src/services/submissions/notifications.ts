@@ -27,7 +27,9 @@ export type MessageSource = {
  * Branding resolved when the email is composed, as the signing page resolves it (spec › Branding: edits
  * apply to signers who have not finished): template keys, then the brand, then the custom domain.
  */
-export function messageBranding(source: Pick<MessageSource, 'account' | 'serviceName' | 'template' | 'brand' | 'domainBranding'>): Branding {
+export function messageBranding(
+  source: Pick<MessageSource, 'account' | 'serviceName' | 'template' | 'brand' | 'domainBranding'>,
+): Branding {
   const resolved = resolveBranding({
     template: source.template.preferences,
     templateName: source.template.name,
@@ -46,7 +48,11 @@ export function messageBranding(source: Pick<MessageSource, 'account' | 'service
   };
 }
 
-function contextFor(source: MessageSource, submitter: Pick<Submitter, 'name' | 'email' | 'slug'> & { nameFromSigner?: boolean }, kind: MessageKind): MessageContext {
+function contextFor(
+  source: MessageSource,
+  submitter: Pick<Submitter, 'name' | 'email' | 'slug'> & { nameFromSigner?: boolean },
+  kind: MessageKind,
+): MessageContext {
   const prefs = source.submission.preferences;
   const custom =
     kind === 'reminder'
@@ -57,7 +63,11 @@ function contextFor(source: MessageSource, submitter: Pick<Submitter, 'name' | '
   return {
     branding: messageBranding(source),
     // A name another signer typed is never put in front of its recipient: the greeting falls back to the address.
-    submitter: { name: submitter.nameFromSigner ? null : submitter.name, email: submitter.email ?? '', link: signingUrl(source.linkBase, submitter.slug) },
+    submitter: {
+      name: submitter.nameFromSigner ? null : submitter.name,
+      email: submitter.email ?? '',
+      link: signingUrl(source.linkBase, submitter.slug),
+    },
     template: { name: source.template.name },
     submission: { expireAt: source.submission.expireAt, downloadUrl: signingUrl(source.linkBase, submitter.slug) },
     custom,

@@ -8,7 +8,14 @@ import { outboxInsert } from '../events/outbox';
 import type { PayloadIdentity } from '../webhooks/payload-shapes';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
 import type { ChangeSet } from './change-set';
-import { payloadSubmission, payloadSubmitter, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from './submission-scope';
+import {
+  payloadSubmission,
+  payloadSubmitter,
+  submissionDocuments,
+  submissionRef,
+  templateRef,
+  type SubmissionScope,
+} from './submission-scope';
 
 /** What writing events and trail rows reads from a transition's context (StateContext). */
 export type EventContext = {
@@ -68,7 +75,15 @@ export function submissionEvent(ctx: EventContext, cs: ChangeSet, event: EventNa
   );
 }
 
-export function trail(ctx: EventContext, cs: ChangeSet, scope: SubmissionScope, submitter: Submitter | null, action: string, data: Record<string, unknown> = {}, at?: string): void {
+export function trail(
+  ctx: EventContext,
+  cs: ChangeSet,
+  scope: SubmissionScope,
+  submitter: Submitter | null,
+  action: string,
+  data: Record<string, unknown> = {},
+  at?: string,
+): void {
   cs.add(
     insertSubmissionEventStatement(ctx.db, { submissionId: scope.submission.id }, submitter ? { submitterId: submitter.id } : null, {
       accountId: ctx.account.id,

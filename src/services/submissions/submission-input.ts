@@ -55,9 +55,13 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
     const role = matchRole(roles, s, i, used);
     if (!role) {
       if (s.role || s.uuid) {
-        problems.push(`${label}: role "${s.role ?? s.uuid}" must match a template submitter (${roles.map((r) => `"${r.name}"`).join(', ')}).`);
+        problems.push(
+          `${label}: role "${s.role ?? s.uuid}" must match a template submitter (${roles.map((r) => `"${r.name}"`).join(', ')}).`,
+        );
       } else {
-        problems.push(`${label}: the template has ${roles.length} ${roles.length === 1 ? 'role' : 'roles'} and all are taken; name a role.`);
+        problems.push(
+          `${label}: the template has ${roles.length} ${roles.length === 1 ? 'role' : 'roles'} and all are taken; name a role.`,
+        );
       }
       return;
     }
@@ -70,7 +74,8 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
     if (!email) problems.push(`${label}: email can't be blank.`);
     else if (!EMAIL.test(email) || email.length > 254) problems.push(`${label}: email "${email}" is not a valid email address.`);
     if (s.name && s.name.length > 255) problems.push(`${label}: name is too long (maximum is 255 characters).`);
-    if (s.phone && !PHONE.test(s.phone.trim())) problems.push(`${label}: phone "${s.phone}" is not a phone number; use international format such as +14155550123.`);
+    if (s.phone && !PHONE.test(s.phone.trim()))
+      problems.push(`${label}: phone "${s.phone}" is not a phone number; use international format such as +14155550123.`);
     if ((s.send_sms ?? input.send_sms) && !s.phone) problems.push(`${label}: send_sms needs a phone number.`);
     if (s.external_id && s.external_id.length > 255) problems.push(`${label}: external_id is too long (maximum is 255 characters).`);
     resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label });
@@ -85,7 +90,12 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
  * else by `uuid`, else by position — the role at the same index, or the first one still free when that
  * one is taken. Undefined when a named role or uuid matches nothing.
  */
-function matchRole(roles: Template['submitters'], s: SubmitterInput, index: number, used: ReadonlySet<string>): Template['submitters'][number] | undefined {
+function matchRole(
+  roles: Template['submitters'],
+  s: SubmitterInput,
+  index: number,
+  used: ReadonlySet<string>,
+): Template['submitters'][number] | undefined {
   const byRole = s.role ? roles.find((r) => sameName(r.name, s.role!)) : undefined;
   if (byRole) return byRole;
   const byUuid = s.uuid ? roles.find((r) => r.uuid === s.uuid!.toLowerCase()) : undefined;
@@ -111,7 +121,8 @@ export function checkValues(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values ?? {})) {
-    const field = fields.find((f) => f.uuid === key.toLowerCase()) ?? fields.find((f) => f.name === key) ?? fields.find((f) => sameName(f.name, key));
+    const field =
+      fields.find((f) => f.uuid === key.toLowerCase()) ?? fields.find((f) => f.name === key) ?? fields.find((f) => sameName(f.name, key));
     // A variable of the template's DOCX documents fills them (decisions.md › Documents in: submitter
     // values first); it is no field value, so nothing is stored for it.
     if (!field && options.variables?.has(key)) continue;
@@ -166,10 +177,12 @@ export function checkSubmission(
   }
   for (const key of ['reminder_subject', 'reminder_body'] as const) {
     const value = input.preferences?.[key];
-    if (value !== undefined && (typeof value !== 'string' || value.length > 10_000)) problems.push(`${where}preferences.${key} must be text up to 10,000 characters.`);
+    if (value !== undefined && (typeof value !== 'string' || value.length > 10_000))
+      problems.push(`${where}preferences.${key} must be text up to 10,000 characters.`);
   }
   const url = input.preferences?.completed_redirect_url;
-  if (url !== undefined && !/^https?:\/\/\S+$/i.test(url)) problems.push(`${where}preferences.completed_redirect_url must be an http(s) URL.`);
+  if (url !== undefined && !/^https?:\/\/\S+$/i.test(url))
+    problems.push(`${where}preferences.completed_redirect_url must be an http(s) URL.`);
   const submitters = resolved.map((r) => {
     const fields = template.fields.filter((f) => f.submitter_uuid === r.roleUuid);
     return { ...r, values: checkValues(fields, r.role, r.input.values, r.label, problems, { variables }) };

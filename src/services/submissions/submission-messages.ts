@@ -26,6 +26,13 @@ export function messageSource(ctx: MessagingContext, scope: SubmissionScope): Me
 }
 
 /** Adds the message rows of one kind to one submitter over `channels`; the outbox sends them after the commit. */
-export function queueMessages(ctx: MessagingContext, cs: ChangeSet, kind: MessageKind, source: MessageSource, submitter: Submitter, channels: Channels): void {
+export function queueMessages(
+  ctx: MessagingContext,
+  cs: ChangeSet,
+  kind: MessageKind,
+  source: MessageSource,
+  submitter: Submitter,
+  channels: Channels,
+): void {
   for (const message of messagesFor(kind, source, submitter, channels)) cs.addMessage(messageInsert(ctx.db, message));
 }

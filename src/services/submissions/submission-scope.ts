@@ -6,7 +6,13 @@ import { listSubmittersOf, readSubmissionSources } from '../../db/queries/submis
 import type { BrandingValues, Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
 import type { MintedLink } from '../document-links/links';
 import type { LinkDomain } from './links';
-import type { PayloadDocument, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplateRef } from '../webhooks/payload-shapes';
+import type {
+  PayloadDocument,
+  PayloadSubmission,
+  PayloadSubmissionRef,
+  PayloadSubmitter,
+  PayloadTemplateRef,
+} from '../webhooks/payload-shapes';
 
 export type SubmissionTemplate = {
   id: number;
@@ -60,12 +66,19 @@ async function readBrandings(db: Db, list: Submission[], sources: Sources): Prom
     if (id !== null) idsByAccount.set(submission.accountId, [...(idsByAccount.get(submission.accountId) ?? []), id]);
   }
   const maps = await Promise.all(
-    [...idsByAccount].map(async ([accountId, ids]) => [...(await brandingsOf(db, accountId, ids))].map(([id, branding]) => [`${accountId}:${id}`, branding] as const)),
+    [...idsByAccount].map(async ([accountId, ids]) =>
+      [...(await brandingsOf(db, accountId, ids))].map(([id, branding]) => [`${accountId}:${id}`, branding] as const),
+    ),
   );
   return new Map(maps.flat());
 }
 
-function scopeOf(submission: Submission, submitters: Submitter[], sources: Sources, brandings: Map<string, BrandingValues>): SubmissionScope {
+function scopeOf(
+  submission: Submission,
+  submitters: Submitter[],
+  sources: Sources,
+  brandings: Map<string, BrandingValues>,
+): SubmissionScope {
   const snapshot = snapshotOf(submission, sources);
   const brandId = brandIdOf(submission, sources);
   return {
@@ -94,9 +107,22 @@ export async function loadScope(db: Db, submission: Submission, submitters?: Sub
 
 /** Scopes of many submissions (a list page) in four reads, whatever their number. */
 export async function loadScopes(db: Db, list: Submission[]): Promise<SubmissionScope[]> {
-  const [submitters, sources] = await Promise.all([listSubmittersOf(db, list.map((s) => s.id)), readSubmissionSources(db, list)]);
+  const [submitters, sources] = await Promise.all([
+    listSubmittersOf(
+      db,
+      list.map((s) => s.id),
+    ),
+    readSubmissionSources(db, list),
+  ]);
   const brandings = await readBrandings(db, list, sources);
-  return list.map((submission) => scopeOf(submission, submitters.filter((s) => s.submissionId === submission.id), sources, brandings));
+  return list.map((submission) =>
+    scopeOf(
+      submission,
+      submitters.filter((s) => s.submissionId === submission.id),
+      sources,
+      brandings,
+    ),
+  );
 }
 
 /** The fields a submitter fills: those of their role. */
@@ -120,7 +146,10 @@ export function payloadSubmitter(s: Submitter): PayloadSubmitter {
   };
 }
 
-export function submissionRef(s: Pick<Submission, 'id' | 'slug' | 'status'>, template: Pick<SubmissionTemplate, 'publicId'>): PayloadSubmissionRef {
+export function submissionRef(
+  s: Pick<Submission, 'id' | 'slug' | 'status'>,
+  template: Pick<SubmissionTemplate, 'publicId'>,
+): PayloadSubmissionRef {
   return { id: s.id, slug: s.slug, status: s.status, template_id: template.publicId };
 }
 

@@ -52,7 +52,12 @@ export function invite(ctx: StateContext, cs: ChangeSet, scope: SubmissionScope,
 }
 
 /** Re-sends the invitation (or a reminder) without changing the state beyond `waiting` → `sent`. */
-export async function remind(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, kind: 'reminder' | 'invitation'): Promise<Submitter> {
+export async function remind(
+  ctx: StateContext,
+  scope: SubmissionScope,
+  submitter: Submitter,
+  kind: 'reminder' | 'invitation',
+): Promise<Submitter> {
   assertSubmissionOpen(scope.submission);
   if (!isActive(submitter)) {
     throw unprocessable(`This submitter is ${submitter.status}; only submitters who have not finished can be reminded.`);
@@ -88,7 +93,12 @@ export function assertSubmissionOpen(submission: Submission): void {
 }
 
 /** Sentences for required fields of the submitter's role that have no value (formula fields are computed). */
-export function missingRequired(scope: SubmissionScope, submitter: Submitter, values: Record<string, unknown>, hidden: readonly string[] = []): string[] {
+export function missingRequired(
+  scope: SubmissionScope,
+  submitter: Submitter,
+  values: Record<string, unknown>,
+  hidden: readonly string[] = [],
+): string[] {
   return fieldsOf(scope.template, submitter)
     .filter((f) => f.required && !f.readonly && !f.formula && f.type !== 'payment' && !hidden.includes(f.uuid))
     .filter((f) => isBlank(values[f.uuid]))
@@ -100,7 +110,12 @@ export function missingRequired(scope: SubmissionScope, submitter: Submitter, va
  * Throws the 422 completeSubmitter would give for these values, without writing anything: callers that
  * store other changes first (PUT /api/submitters/{id} with `completed: true`) check before they store.
  */
-export function assertCanComplete(scope: SubmissionScope, submitter: Submitter, values: Record<string, unknown>, hiddenFields?: readonly string[]): void {
+export function assertCanComplete(
+  scope: SubmissionScope,
+  submitter: Submitter,
+  values: Record<string, unknown>,
+  hiddenFields?: readonly string[],
+): void {
   assertSubmissionOpen(scope.submission);
   if (!isActive(submitter)) {
     throw unprocessable(`This submitter is already ${submitter.status}.`);
@@ -110,14 +125,21 @@ export function assertCanComplete(scope: SubmissionScope, submitter: Submitter, 
   }
   if (!isTurnOf(scope.submission, scope.submitters, submitter)) {
     const waitingFor = scope.submitters.find((s) => s.status !== 'completed');
-    throw unprocessable(`It is not this submitter's turn yet: in sequential order ${waitingFor?.role ?? 'an earlier submitter'} signs first.`);
+    throw unprocessable(
+      `It is not this submitter's turn yet: in sequential order ${waitingFor?.role ?? 'an earlier submitter'} signs first.`,
+    );
   }
   const missing = missingRequired(scope, submitter, values, hiddenFields);
   if (missing.length) throw unprocessable(missing.length === 1 ? missing[0] : missing);
 }
 
 /** A signer declines (decisions.md › Lifecycles: the submission stays pending but can never complete). */
-export async function declineSubmitter(ctx: StateContext, scope: SubmissionScope, submitter: Submitter, reason: string): Promise<SubmissionScope> {
+export async function declineSubmitter(
+  ctx: StateContext,
+  scope: SubmissionScope,
+  submitter: Submitter,
+  reason: string,
+): Promise<SubmissionScope> {
   assertSubmissionOpen(scope.submission);
   if (!isActive(submitter)) {
     throw unprocessable(`This submitter is already ${submitter.status}.`);
@@ -125,7 +147,14 @@ export async function declineSubmitter(ctx: StateContext, scope: SubmissionScope
   const at = nowIso();
   const declined: Submitter = { ...submitter, status: 'declined', declinedAt: at, declineReason: reason, updatedAt: at };
   const cs = new ChangeSet(ctx.db);
-  cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ACTIVE_SUBMITTER_STATES, { status: 'declined', declinedAt: at, declineReason: reason, updatedAt: at }));
+  cs.guarded(
+    transitionSubmitterStatement(ctx.db, submitter.id, ACTIVE_SUBMITTER_STATES, {
+      status: 'declined',
+      declinedAt: at,
+      declineReason: reason,
+      updatedAt: at,
+    }),
+  );
   const next = { ...scope, submitters: scope.submitters.map((s) => (s.id === submitter.id ? declined : s)) };
   trail(ctx, cs, scope, submitter, 'declined', { reason }, at);
   formEvent(ctx, cs, 'form.declined', next, declined);
@@ -144,9 +173,7 @@ export async function expireSubmission(ctx: StateContext, scope: SubmissionScope
   const cs = new ChangeSet(ctx.db);
   const submission: Submission = { ...scope.submission, status: 'expired', expiredAt: at, updatedAt: at };
   cs.guarded(transitionSubmissionStatement(ctx.db, submission.id, ['pending'], { status: 'expired', expiredAt: at, updatedAt: at }));
-  const submitters = scope.submitters.map((s) =>
-    isActive(s) ? { ...s, status: 'expired' as const, expiredAt: at, updatedAt: at } : s,
-  );
+  const submitters = scope.submitters.map((s) => (isActive(s) ? { ...s, status: 'expired' as const, expiredAt: at, updatedAt: at } : s));
   const next: SubmissionScope = { ...scope, submission, submitters };
   const source = messageSource(ctx, next);
   for (const s of submitters) {
@@ -170,7 +197,13 @@ export async function expireSubmission(ctx: StateContext, scope: SubmissionScope
 export async function archiveSubmission(ctx: StateContext, scope: SubmissionScope): Promise<SubmissionScope> {
   if (scope.submission.status === 'archived') return scope;
   const at = nowIso();
-  const submission: Submission = { ...scope.submission, status: 'archived', archivedAt: at, archivedFrom: scope.submission.status, updatedAt: at };
+  const submission: Submission = {
+    ...scope.submission,
+    status: 'archived',
+    archivedAt: at,
+    archivedFrom: scope.submission.status,
+    updatedAt: at,
+  };
   // A completed submission's payload lists its documents, so it carries their links too.
   const next = await withDocumentLinks(ctx, { ...scope, submission });
   const cs = new ChangeSet(ctx.db);

@@ -4,7 +4,12 @@ import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFDocument, typ
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { TAG_PATTERN } from './text-tags';
 
-const NAME = { Contents: PDFName.of('Contents'), Font: PDFName.of('Font'), Subtype: PDFName.of('Subtype'), Type0: PDFName.of('Type0') } as const;
+const NAME = {
+  Contents: PDFName.of('Contents'),
+  Font: PDFName.of('Font'),
+  Subtype: PDFName.of('Subtype'),
+  Type0: PDFName.of('Type0'),
+} as const;
 
 export const latin1 = new TextDecoder('latin1');
 
@@ -62,7 +67,8 @@ const CONTENT_TOKENS = /\/([^\s/<>[\]()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>|\((
  */
 export function blankTagStrings(pdf: PDFDocument, page: PDFPage): number {
   const contents = page.node.get(NAME.Contents);
-  const refs = contents instanceof PDFRef ? [contents] : contents instanceof PDFArray ? contents.asArray().filter((r) => r instanceof PDFRef) : [];
+  const refs =
+    contents instanceof PDFRef ? [contents] : contents instanceof PDFArray ? contents.asArray().filter((r) => r instanceof PDFRef) : [];
   const fonts = pageFonts(page);
   let blanked = 0;
   for (const ref of refs as PDFRef[]) {
@@ -80,7 +86,8 @@ export function blankTagStrings(pdf: PDFDocument, page: PDFPage): number {
         if (chars.join('').length !== chars.length) break;
         for (let k = match.index; k < match.index + match[0].length; k += 1) owners[k].shown.codes[owners[k].i] = owners[k].shown.space;
         blanked += 1;
-        for (const s of new Set(owners.slice(match.index, match.index + match[0].length).map((o) => o.shown))) if (!edits.includes(s)) edits.push(s);
+        for (const s of new Set(owners.slice(match.index, match.index + match[0].length).map((o) => o.shown)))
+          if (!edits.includes(s)) edits.push(s);
       }
       block = [];
     };
@@ -88,7 +95,8 @@ export function blankTagStrings(pdf: PDFDocument, page: PDFPage): number {
       const [whole, fontName, hex, literal] = token;
       if (whole === 'ET') flush();
       else if (fontName !== undefined) font = fonts.get(fontName);
-      else if (font === undefined) continue; // an unknown font: its text cannot be read
+      else if (font === undefined)
+        continue; // an unknown font: its text cannot be read
       else {
         const bytes = hex !== undefined ? hexText(hex) : unescapeLiteral(literal ?? '');
         const wide = font !== null;

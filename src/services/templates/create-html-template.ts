@@ -26,7 +26,11 @@ export function htmlSourceKey(documentR2Key: string): string {
   return `${documentR2Key}/source.json`;
 }
 
-export async function createHtmlTemplate(ctx: TemplateContext, launcher: BrowserLauncher, input: HtmlTemplateInput): Promise<TemplateWithDocuments> {
+export async function createHtmlTemplate(
+  ctx: TemplateContext,
+  launcher: BrowserLauncher,
+  input: HtmlTemplateInput,
+): Promise<TemplateWithDocuments> {
   const pdfs = await renderDocuments(launcher, input);
   const documents = input.documents.map((document, i) => ({
     label: document.name ? `documents[${i}] "${document.name}"` : `documents[${i}]`,
@@ -38,7 +42,12 @@ export async function createHtmlTemplate(ctx: TemplateContext, launcher: Browser
   // After the rows exist (their keys are chosen by the ingest): a lost write costs re-rendering only.
   await Promise.all(
     created.documents.map((document, i) => {
-      const source: HtmlSource = { html: input.documents[i].html, html_header: input.header ?? null, html_footer: input.footer ?? null, size: input.size };
+      const source: HtmlSource = {
+        html: input.documents[i].html,
+        html_header: input.header ?? null,
+        html_footer: input.footer ?? null,
+        size: input.size,
+      };
       return ctx.bucket.put(htmlSourceKey(document.r2Key), JSON.stringify(source), { httpMetadata: { contentType: 'application/json' } });
     }),
   );

@@ -82,25 +82,34 @@ async function persistNewTemplate(ctx: TemplateContext, record: NewTemplateRecor
   const documentInserts = insertDocumentsStatements(db, publicId, record.documents);
   const bytes = sumBytes(record.documents);
   try {
-    const [, , [template], ...rest] = await refusingPastTemplateLimit(ctx, () =>
-      db.batch([
-        // Exact under concurrency: past the plan's template count or storage this aborts the whole batch.
-        templateLimitGuard(ctx),
-        templateStorageGuard(ctx, bytes),
-        insertTemplateStatement(db, values),
-        ...documentInserts,
-        insertVersionStatement(db, publicId, {
-          accountId: actor.accountId,
-          version: 1,
-          authorId: actor.userId,
-          changes: ['created'],
-          // Document row ids are not known before the batch; version 1 names documents by uuid.
-          snapshot: snapshotOf(draft, record.documents.map((d) => ({ ...d, id: 0 }))),
-          createdAt: at,
-        }),
-        outboxInsert(db, { accountId: actor.accountId, event: 'template.created', data: templateEventData(draft, record.documents.length) }),
-        ...(ctx.auditStatement ? [ctx.auditStatement(publicId)] : []),
-      ]),
+    const [, , [template], ...rest] = await refusingPastTemplateLimit(
+      ctx,
+      () =>
+        db.batch([
+          // Exact under concurrency: past the plan's template count or storage this aborts the whole batch.
+          templateLimitGuard(ctx),
+          templateStorageGuard(ctx, bytes),
+          insertTemplateStatement(db, values),
+          ...documentInserts,
+          insertVersionStatement(db, publicId, {
+            accountId: actor.accountId,
+            version: 1,
+            authorId: actor.userId,
+            changes: ['created'],
+            // Document row ids are not known before the batch; version 1 names documents by uuid.
+            snapshot: snapshotOf(
+              draft,
+              record.documents.map((d) => ({ ...d, id: 0 })),
+            ),
+            createdAt: at,
+          }),
+          outboxInsert(db, {
+            accountId: actor.accountId,
+            event: 'template.created',
+            data: templateEventData(draft, record.documents.length),
+          }),
+          ...(ctx.auditStatement ? [ctx.auditStatement(publicId)] : []),
+        ]),
       { templates: true, bytes },
     );
     const documents = (rest.slice(0, documentInserts.length) as TemplateDocument[][]).flat();
@@ -137,7 +146,10 @@ export async function createTemplate(ctx: TemplateContext, given: CreateTemplate
   // The plan count (a D1 read) runs while the files are checked, stored and parsed; a plan refusal
   // wins over a document problem, as when they ran one after the other.
   const uploadBytes = input.documents.reduce((sum, d) => sum + d.bytes.byteLength, 0);
-  const [allowance, ingested] = await Promise.allSettled([assertAllowances(ctx, uploadBytes), ingestDocuments(ctx.bucket, ctx.actor.accountId, input.documents)]);
+  const [allowance, ingested] = await Promise.allSettled([
+    assertAllowances(ctx, uploadBytes),
+    ingestDocuments(ctx.bucket, ctx.actor.accountId, input.documents),
+  ]);
   if (allowance.status === 'rejected') {
     if (ingested.status === 'fulfilled') await deleteStoredFiles(ctx.bucket, ingested.value.stored);
     throw allowance.reason;
@@ -148,7 +160,9 @@ export async function createTemplate(ctx: TemplateContext, given: CreateTemplate
   try {
     const located: LocatedField[] = [
       ...(input.fields ?? []).map((f, i) => ({ label: `fields[${i}]`, input: f })),
-      ...input.documents.flatMap((d, i) => (d.fields ?? []).map((f, j) => ({ label: `documents[${i}].fields[${j}]`, input: f, document: prepared[i].uuid }))),
+      ...input.documents.flatMap((d, i) =>
+        (d.fields ?? []).map((f, j) => ({ label: `documents[${i}].fields[${j}]`, input: f, document: prepared[i].uuid })),
+      ),
     ];
     const roles = buildRoles(input.submitters, located);
     const fields = buildFields(located, roles, prepared);
@@ -214,7 +228,16 @@ function planCopies(accountId: number, documents: TemplateDocument[], offset = 0
     copies.push({ from: d.r2Key, to: r2Key });
     return documentRow(
       accountId,
-      { uuid, filename: d.filename, contentType: d.contentType, byteSize: d.byteSize, sha256: d.sha256, pageCount: d.pageCount, pageDimensions: d.pageDimensions, r2Key },
+      {
+        uuid,
+        filename: d.filename,
+        contentType: d.contentType,
+        byteSize: d.byteSize,
+        sha256: d.sha256,
+        pageCount: d.pageCount,
+        pageDimensions: d.pageDimensions,
+        r2Key,
+      },
       offset + i,
     );
   });
@@ -273,12 +296,17 @@ export async function mergeTemplates(ctx: TemplateContext, refs: string[], optio
     return template;
   });
   if (new Set(sources.map((t) => t.id)).size !== sources.length) throw unprocessable('template_ids must not name the same template twice.');
-  const allDocuments = await listCurrentDocuments(ctx.db, sources.map((t) => t.id));
+  const allDocuments = await listCurrentDocuments(
+    ctx.db,
+    sources.map((t) => t.id),
+  );
   const ordered = sources.flatMap((t) => allDocuments.filter((d) => d.templateId === t.id));
   await assertAllowances(ctx, sumBytes(ordered));
   const pages = ordered.reduce((sum, d) => sum + d.pageCount, 0);
   if (ordered.length > UPLOAD_LIMITS.documentsPerTemplate) {
-    throw unprocessable(`The merged template would have ${ordered.length} documents; a template can hold at most ${UPLOAD_LIMITS.documentsPerTemplate}.`);
+    throw unprocessable(
+      `The merged template would have ${ordered.length} documents; a template can hold at most ${UPLOAD_LIMITS.documentsPerTemplate}.`,
+    );
   }
   if (pages > UPLOAD_LIMITS.pagesPerTemplate) {
     throw unprocessable(`The merged template would have ${pages} pages; a template can have at most ${UPLOAD_LIMITS.pagesPerTemplate}.`);
@@ -316,7 +344,12 @@ export async function mergeTemplates(ctx: TemplateContext, refs: string[], optio
   return persistNewTemplate(
     ctx,
     {
-      name: options.name?.trim() || sources.map((t) => t.name).join(' + ').slice(0, 255),
+      name:
+        options.name?.trim() ||
+        sources
+          .map((t) => t.name)
+          .join(' + ')
+          .slice(0, 255),
       externalId: options.external_id ?? null,
       folderName: options.folder_name?.trim() || sources[0].folderName,
       source: 'merge',

@@ -189,7 +189,8 @@ function tagFields(tags: FoundTag[], pages: PDFPage[], label: string): FieldInpu
     try {
       const { field, width, height } = parseTag(tag.text.slice(2, -2));
       if (field.role) roles.add(field.role.toLowerCase());
-      if (roles.size > MAX_TAG_ROLES) throw new BadTag(`it names role "${field.role}", past the ${MAX_TAG_ROLES} roles a template can have`);
+      if (roles.size > MAX_TAG_ROLES)
+        throw new BadTag(`it names role "${field.role}", past the ${MAX_TAG_ROLES} roles a template can have`);
       const top = tag.box.y + tag.box.height;
       const box = { x: tag.box.x, width: width ?? tag.box.width, height: height ?? tag.box.height, y: top - (height ?? tag.box.height) };
       fields.push({ ...field, areas: [toArea(box, frameOf(pages[tag.page - 1]), tag.page)] });
@@ -201,7 +202,6 @@ function tagFields(tags: FoundTag[], pages: PDFPage[], label: string): FieldInpu
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   return fields;
 }
-
 
 /** Whether a resource dictionary names a two-byte (Type0) font, whose text the bytes do not show. */
 async function hasTwoByteFont(resolve: Resolve, resources: PDFDict | undefined): Promise<boolean> {
@@ -363,7 +363,9 @@ async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFi
  * that are not PDFs, are left for the ingest to refuse. Used on every file a template is created from
  * and every file added or replaced later.
  */
-export async function withDocumentFields<T extends { bytes: Uint8Array; label: string; fields?: FieldInput[] }>(documents: T[]): Promise<T[]> {
+export async function withDocumentFields<T extends { bytes: Uint8Array; label: string; fields?: FieldInput[] }>(
+  documents: T[],
+): Promise<T[]> {
   const found: T[] = [];
   for (const document of documents) {
     if (document.bytes.byteLength > UPLOAD_LIMITS.fileBytes || !looksLikePdf(document.bytes)) {
@@ -371,7 +373,9 @@ export async function withDocumentFields<T extends { bytes: Uint8Array; label: s
       continue;
     }
     const { bytes, fields } = await extractDocumentFields(document.bytes, document.label);
-    found.push(fields.length || bytes !== document.bytes ? { ...document, bytes, fields: [...(document.fields ?? []), ...fields] } : document);
+    found.push(
+      fields.length || bytes !== document.bytes ? { ...document, bytes, fields: [...(document.fields ?? []), ...fields] } : document,
+    );
   }
   return found;
 }

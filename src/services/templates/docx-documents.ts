@@ -3,7 +3,16 @@
 // HTML by mammoth and printed through Browser Rendering like an HTML template. The PDF is what fields
 // are placed on; the original DOCX and its variable list are kept beside it in R2.
 import { unprocessable } from '../../lib/errors';
-import { docxHeaderFooter, docxVariables, fillDocx, HEADER_FOOTER_PARTS, looksLikeZip, unzipDocx, type DocxFiles, type VariableValues } from '../documents/docx';
+import {
+  docxHeaderFooter,
+  docxVariables,
+  fillDocx,
+  HEADER_FOOTER_PARTS,
+  looksLikeZip,
+  unzipDocx,
+  type DocxFiles,
+  type VariableValues,
+} from '../documents/docx';
 import { copyStoredFiles, type Upload } from '../documents/ingest';
 import { UnusableDocument } from '../pdf/pdf-file';
 import type { BrowserLauncher } from '../rendering/browser-launches';

@@ -1,6 +1,13 @@
 // The rules of a template's roles and fields (spec › Template field, Area): every reference resolved,
 // every problem reported as a sentence naming the field, nothing stored until all of them pass.
-import { FIELD_TYPES, type FieldType, type PageDimensions, type TemplateArea, type TemplateField, type TemplateRole } from '../../db/schema/index';
+import {
+  FIELD_TYPES,
+  type FieldType,
+  type PageDimensions,
+  type TemplateArea,
+  type TemplateField,
+  type TemplateRole,
+} from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { fieldPattern } from '../../shared/field-pattern';
 import { checkFormula } from '../../shared/formula';
@@ -8,7 +15,6 @@ import { VALIDATION_PRESETS } from '../../shared/template-schema';
 import { checkPaymentField } from '../payments/payment-field';
 
 export { FIELD_TYPES, type FieldType };
-
 
 const NEEDS_OPTIONS = new Set<string>(['select', 'radio']);
 /** Role given to fields when the caller names none (DocuSeal's default). */
@@ -76,7 +82,8 @@ export function buildRoles(inputs: RoleInput[] | undefined, fields: LocatedField
   const roles: TemplateRole[] = [];
   inputs.forEach((input, i) => {
     const name = input.name.trim();
-    if (roles.some((r) => sameName(r.name, name))) problems.push(`submitters[${i}] repeats the role name "${name}"; role names must be unique.`);
+    if (roles.some((r) => sameName(r.name, name)))
+      problems.push(`submitters[${i}] repeats the role name "${name}"; role names must be unique.`);
     const uuid = input.uuid?.toLowerCase() ?? crypto.randomUUID();
     if (roles.some((r) => r.uuid === uuid)) problems.push(`submitters[${i}] repeats the uuid ${uuid}; role uuids must be unique.`);
     roles.push({ name, uuid });
@@ -143,7 +150,9 @@ function checkArea(
     return null;
   }
   if (area.page < 1 || area.page > document.pageCount) {
-    problems.push(`${where}.page ${area.page} is outside the document, which has ${document.pageCount} ${document.pageCount === 1 ? 'page' : 'pages'} numbered from 1.`);
+    problems.push(
+      `${where}.page ${area.page} is outside the document, which has ${document.pageCount} ${document.pageCount === 1 ? 'page' : 'pages'} numbered from 1.`,
+    );
     return null;
   }
   const { x, y, w, h } = area;
@@ -186,7 +195,8 @@ export function checkFieldConfig(
   if (typeof compiled === 'string') problems.push(`${label}: ${compiled}`);
 
   const options = input.options?.map((o) => o.trim());
-  if (NEEDS_OPTIONS.has(input.type) && !options?.length) problems.push(`${label}: a ${input.type} field needs options listing its choices.`);
+  if (NEEDS_OPTIONS.has(input.type) && !options?.length)
+    problems.push(`${label}: a ${input.type} field needs options listing its choices.`);
   if (options?.some((o) => o === '')) problems.push(`${label}: options must not contain blank choices.`);
   if (options && new Set(options).size !== options.length) problems.push(`${label}: options must not repeat a choice.`);
   return { pattern, validation, options };

@@ -32,7 +32,6 @@ export type PreferencesInput = {
   signature_level?: SignatureLevel | null;
 };
 
-
 /**
  * Merges `changes` into `current`: a key set to null (or a branding string set to "") is removed.
  * Returns the merged preferences after checking references against the template.
@@ -61,12 +60,15 @@ export function preferenceProblems(
   const fields = new Set(template.fields.map((f) => f.uuid));
   const header = preferences.header_color;
   if (typeof header === 'string' && !isDarkColor(header)) {
-    problems.push(`preferences.header_color ${header} is too light; choose a colour with luminance at most 50% so white header text stays readable.`);
+    problems.push(
+      `preferences.header_color ${header} is too light; choose a colour with luminance at most 50% so white header text stays readable.`,
+    );
   }
   const carousel = preferences.carousel_review_documents;
   if (Array.isArray(carousel)) {
     for (const uuid of carousel as string[]) {
-      if (!documents.has(uuid.toLowerCase())) problems.push(`preferences.carousel_review_documents: ${uuid} is not a document of this template.`);
+      if (!documents.has(uuid.toLowerCase()))
+        problems.push(`preferences.carousel_review_documents: ${uuid} is not a document of this template.`);
     }
   }
   const conditions = preferences.document_conditions as Record<string, DocumentCondition> | undefined;
@@ -76,11 +78,15 @@ export function preferenceProblems(
     }
     rule.conditions.forEach((condition, i) => {
       if (!fields.has(condition.field_uuid.toLowerCase())) {
-        problems.push(`preferences.document_conditions.${documentUuid}.conditions[${i}].field_uuid ${condition.field_uuid} is not a field of this template.`);
+        problems.push(
+          `preferences.document_conditions.${documentUuid}.conditions[${i}].field_uuid ${condition.field_uuid} is not a field of this template.`,
+        );
       }
       const needsValue = ['equals', 'not_equals', 'contains'].includes(condition.operator);
       if (needsValue && condition.value === undefined) {
-        problems.push(`preferences.document_conditions.${documentUuid}.conditions[${i}] needs a value for the ${condition.operator} operator.`);
+        problems.push(
+          `preferences.document_conditions.${documentUuid}.conditions[${i}] needs a value for the ${condition.operator} operator.`,
+        );
       }
     });
   }

@@ -57,7 +57,10 @@ type SnapshotSource = Pick<
   'name' | 'folderName' | 'externalId' | 'shared' | 'archivedAt' | 'submitters' | 'fields' | 'preferences'
 >;
 
-export function snapshotOf(template: SnapshotSource, documents: Pick<TemplateDocument, 'id' | 'uuid' | 'filename' | 'pageCount' | 'sha256'>[]): TemplateSnapshot {
+export function snapshotOf(
+  template: SnapshotSource,
+  documents: Pick<TemplateDocument, 'id' | 'uuid' | 'filename' | 'pageCount' | 'sha256'>[],
+): TemplateSnapshot {
   return {
     name: template.name,
     folder_name: template.folderName,
@@ -110,7 +113,11 @@ export function templateStorageGuard(ctx: TemplateContext, addingBytes: number) 
  * `guards.bytes` > 0); a lost race answers the same 403 as the early checks. Both guards fail the same
  * way, so with both in the batch the storage is read again to say which.
  */
-export async function refusingPastTemplateLimit<T>(ctx: TemplateContext, write: () => Promise<T>, guards: { templates: boolean; bytes: number }): Promise<T> {
+export async function refusingPastTemplateLimit<T>(
+  ctx: TemplateContext,
+  write: () => Promise<T>,
+  guards: { templates: boolean; bytes: number },
+): Promise<T> {
   try {
     return await write();
   } catch (error) {

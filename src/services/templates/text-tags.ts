@@ -14,7 +14,13 @@ const BOOLEAN = new Set(['required', 'readonly']);
 /** Option names accepted, DocuSeal's with its aliases; anything else is refused so typos surface. */
 const OPTIONS = new Set(['name', 'type', 'role', 'required', 'readonly', 'default', 'value', 'options', 'width', 'height', 'format']);
 /** DocuSeal's type aliases. */
-const TYPE_ALIASES: Record<string, FieldType> = { sign: 'signature', initial: 'initials', check: 'checkbox', dropdown: 'select', list: 'select' };
+const TYPE_ALIASES: Record<string, FieldType> = {
+  sign: 'signature',
+  initial: 'initials',
+  check: 'checkbox',
+  dropdown: 'select',
+  list: 'select',
+};
 
 /** A parsed tag: the field it asks for and its size hints in points. */
 export type ParsedTag = { field: FieldInput; width?: number; height?: number };
@@ -30,7 +36,8 @@ function parseBoolean(key: string, raw: string): boolean {
 
 function parseSize(key: string, raw: string): number {
   const value = Number(raw.trim().replace(/pt$/i, ''));
-  if (!Number.isFinite(value) || value <= 0 || value > 2000) throw new BadTag(`${key} must be a size in points between 0 and 2000, not "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0 || value > 2000)
+    throw new BadTag(`${key} must be a size in points between 0 and 2000, not "${raw}"`);
   return value;
 }
 
@@ -57,7 +64,11 @@ export function parseTag(body: string): ParsedTag {
     } else if (key === 'name') field.name = raw.trim();
     else if (key === 'role') field.role = raw.trim();
     else if (key === 'default' || key === 'value') field.default_value = raw;
-    else if (key === 'options') field.options = raw.split(',').map((o) => o.trim()).filter(Boolean);
+    else if (key === 'options')
+      field.options = raw
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
     else if (key === 'format') field.preferences = { ...field.preferences, format: raw.trim() };
     else if (key === 'width') parsed.width = parseSize(key, raw);
     else if (key === 'height') parsed.height = parseSize(key, raw);

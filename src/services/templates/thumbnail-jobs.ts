@@ -7,7 +7,6 @@ import type { Bindings, ThumbnailQueueBody } from '../../env';
 import { browserLauncher } from '../rendering/browser-launches';
 import { drawThumbnails, storedThumbnailBytes, THUMBNAIL_WIDTHS, type DrawnThumbnails } from './thumbnails';
 
-
 /**
  * How long this isolate leaves a batch it queued alone: a page of thumbnails read at once (a builder
  * showing every page) queues one batch, not one per page. Another isolate may queue its own; the batch
@@ -18,7 +17,13 @@ const MAX_REMEMBERED = 1000;
 const recentlyQueued = new Map<string, number>();
 
 /** Queues a batch unless this isolate queued the same one within REQUEUE_AFTER_MS. Returns whether it did. */
-export async function requestThumbnails(queue: Queue<ThumbnailQueueBody>, accountId: number, documentIds: number[], widths: number[], now = Date.now()): Promise<boolean> {
+export async function requestThumbnails(
+  queue: Queue<ThumbnailQueueBody>,
+  accountId: number,
+  documentIds: number[],
+  widths: number[],
+  now = Date.now(),
+): Promise<boolean> {
   const key = `${accountId}:${documentIds.join(',')}:${widths.join(',')}`;
   const queuedAt = recentlyQueued.get(key);
   if (queuedAt !== undefined && now - queuedAt < REQUEUE_AFTER_MS) return false;
@@ -36,9 +41,14 @@ export async function requestThumbnails(queue: Queue<ThumbnailQueueBody>, accoun
  * launches nothing and records the same bytes. BrowserLaunchesExhausted and RenderingUnavailable reach
  * the caller, which retries later.
  */
-export async function runThumbnailJob(scope: { db: Db; env: Pick<Bindings, 'FILES' | 'ASSETS' | 'BROWSER' | 'RATE_LIMITER'> }, body: ThumbnailQueueBody): Promise<DrawnThumbnails> {
+export async function runThumbnailJob(
+  scope: { db: Db; env: Pick<Bindings, 'FILES' | 'ASSETS' | 'BROWSER' | 'RATE_LIMITER'> },
+  body: ThumbnailQueueBody,
+): Promise<DrawnThumbnails> {
   const { db, env } = scope;
-  const widths = [...new Set(body.widths)].filter((w): w is (typeof THUMBNAIL_WIDTHS)[number] => (THUMBNAIL_WIDTHS as readonly number[]).includes(w));
+  const widths = [...new Set(body.widths)].filter((w): w is (typeof THUMBNAIL_WIDTHS)[number] =>
+    (THUMBNAIL_WIDTHS as readonly number[]).includes(w),
+  );
   const documents = await findCurrentDocumentsByIds(db, body.accountId, body.documentIds.filter(Number.isSafeInteger));
   const deps = { bucket: env.FILES, assets: env.ASSETS, launcher: browserLauncher(env, body.accountId) };
   const result = await drawThumbnails(deps, documents, widths);

@@ -38,7 +38,12 @@ function thumbnailsPrefix(documentR2Key: string): string {
 const PNG_METADATA = { httpMetadata: { contentType: 'image/png' } };
 
 /** A stored thumbnail, or null when it is not drawn yet. Never draws: a read launches no browser. */
-export async function storedThumbnail(bucket: R2Bucket, document: ThumbnailDocument, page: number, width: number): Promise<Uint8Array | null> {
+export async function storedThumbnail(
+  bucket: R2Bucket,
+  document: ThumbnailDocument,
+  page: number,
+  width: number,
+): Promise<Uint8Array | null> {
   const object = await bucket.get(thumbnailKey(document.r2Key, width, page));
   return object ? new Uint8Array(await object.arrayBuffer()) : null;
 }
@@ -49,17 +54,29 @@ async function missingImages(bucket: R2Bucket, document: ThumbnailDocument, widt
   return wanted.filter((_, i) => !stored[i]);
 }
 
-export type DrawnThumbnails = { launched: boolean; drawn: number; /** Documents whose PDF is not in R2 (skipped). */ missingFiles: string[] };
+export type DrawnThumbnails = {
+  launched: boolean;
+  drawn: number /** Documents whose PDF is not in R2 (skipped). */;
+  missingFiles: string[];
+};
 
 /**
  * Draws and stores every page of `documents` at each of `widths` that is not stored yet, all in one
  * browser session, launched only when something is missing. Idempotent: a second run finds everything
  * stored and launches nothing. Throws BrowserLaunchesExhausted or RenderingUnavailable before drawing.
  */
-export async function drawThumbnails(deps: ThumbnailDeps, documents: ThumbnailDocument[], widths: readonly number[]): Promise<DrawnThumbnails> {
+export async function drawThumbnails(
+  deps: ThumbnailDeps,
+  documents: ThumbnailDocument[],
+  widths: readonly number[],
+): Promise<DrawnThumbnails> {
   const result: DrawnThumbnails = { launched: false, drawn: 0, missingFiles: [] };
   const planned = await Promise.all(
-    documents.map(async (document) => ({ document, images: await missingImages(deps.bucket, document, widths), file: await deps.bucket.head(document.r2Key) })),
+    documents.map(async (document) => ({
+      document,
+      images: await missingImages(deps.bucket, document, widths),
+      file: await deps.bucket.head(document.r2Key),
+    })),
   );
   const work = planned.filter((w) => w.images.length > 0 && w.file);
   result.missingFiles = planned.filter((w) => w.images.length > 0 && !w.file).map((w) => w.document.r2Key);

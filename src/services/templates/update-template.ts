@@ -21,7 +21,15 @@ import type { EventName } from '../../lib/events';
 import { nowIso } from '../../lib/time';
 import { deleteDerivedFiles, deleteStoredFiles, ingestDocuments, type PreparedDocument, type Upload } from '../documents/ingest';
 import { outboxInsert } from '../events/outbox';
-import { buildFields, buildRoles, storedAsInputs, withRolesNamedBy, type FieldInput, type LocatedField, type RoleInput } from './template-fields';
+import {
+  buildFields,
+  buildRoles,
+  storedAsInputs,
+  withRolesNamedBy,
+  type FieldInput,
+  type LocatedField,
+  type RoleInput,
+} from './template-fields';
 import { checkBrandPreference } from '../branding/brands';
 import { assertLevelWithinAccount } from '../signature-levels/levels';
 import { mergePreferences, withoutDocuments, type PreferencesInput } from './template-preferences';
@@ -173,14 +181,23 @@ export async function deleteTemplatePermanently(ctx: TemplateContext, template: 
   const { db, actor } = ctx;
   // Submissions keep signing (and their audit trails point at) this template's files.
   if (await templateHasSubmissions(db, template.id)) {
-    throw new ApiError(409, 'This template has submissions, which keep its documents; delete those submissions permanently first, or archive the template instead.');
+    throw new ApiError(
+      409,
+      'This template has submissions, which keep its documents; delete those submissions permanently first, or archive the template instead.',
+    );
   }
   const [keys, documents] = await Promise.all([listAllDocumentKeys(db, template.id), listCurrentDocuments(db, [template.id])]);
   const statements: BatchStatement[] = [...deleteTemplateStatements(db, template.id)];
   const at = nowIso();
   const event = template.archivedAt
     ? []
-    : [outboxInsert(db, { accountId: actor.accountId, event: 'template.archived', data: templateEventData({ ...template, archivedAt: at, updatedAt: at }, documents.length) })];
+    : [
+        outboxInsert(db, {
+          accountId: actor.accountId,
+          event: 'template.archived',
+          data: templateEventData({ ...template, archivedAt: at, updatedAt: at }, documents.length),
+        }),
+      ];
   await db.batch([...statements, ...event] as Batch);
   await deleteStoredFiles(ctx.bucket, keys);
   await deleteDerivedFiles(ctx.bucket, keys);
@@ -221,7 +238,9 @@ export async function changeDocuments(
     const existing = target(change);
     const identified = change.uuid !== undefined || (change.position !== undefined && (change.remove || change.replace));
     if (identified && !existing) {
-      problems.push(`${change.label} names ${change.uuid ? `document ${change.uuid}` : `position ${change.position}`}, which is not a current document of this template.`);
+      problems.push(
+        `${change.label} names ${change.uuid ? `document ${change.uuid}` : `position ${change.position}`}, which is not a current document of this template.`,
+      );
       continue;
     }
     if (existing && (removals.has(existing.id) || replacements.has(existing.id))) {
@@ -250,7 +269,10 @@ export async function changeDocuments(
   const changed = [...replacements.values(), ...additions];
   const { withDocumentFields } = await import('./document-fields');
   const uploads = await withDocumentFields(changed.map((c) => ({ ...c.upload!, label: c.label, fields: [] as FieldInput[] })));
-  await assertTemplateStorage(ctx, uploads.reduce((sum, u) => sum + u.bytes.byteLength, 0));
+  await assertTemplateStorage(
+    ctx,
+    uploads.reduce((sum, u) => sum + u.bytes.byteLength, 0),
+  );
   const { documents: prepared, stored } = await ingestDocuments(ctx.bucket, ctx.actor.accountId, uploads, {
     documents: kept.length,
     pages: kept.reduce((sum, d) => sum + d.pageCount, 0),
@@ -263,7 +285,10 @@ export async function changeDocuments(
       const old = current.find((d) => d.id === id)!;
       return { old, doc: { ...prepared[i], uuid: old.uuid, filename: change.name?.trim() || old.filename } };
     });
-    const added = additions.map((change, i) => ({ change, doc: { ...prepared[replaced.length + i], filename: change.name?.trim() || prepared[replaced.length + i].filename } }));
+    const added = additions.map((change, i) => ({
+      change,
+      doc: { ...prepared[replaced.length + i], filename: change.name?.trim() || prepared[replaced.length + i].filename },
+    }));
 
     // The new order: current order with replacements in place, additions at their position or the end.
     type Slot = { existing?: TemplateDocument; fresh?: PreparedDocument };
@@ -275,30 +300,41 @@ export async function changeDocuments(
       const at = change.position !== undefined ? Math.min(change.position, order.length) : order.length;
       order.splice(at, 0, { fresh: doc });
     }
-    const pages = order.map((s) => (s.existing ? { uuid: s.existing.uuid, pageCount: s.existing.pageCount, pageDimensions: s.existing.pageDimensions } : { uuid: s.fresh!.uuid, pageCount: s.fresh!.pageCount, pageDimensions: s.fresh!.pageDimensions }));
+    const pages = order.map((s) =>
+      s.existing
+        ? { uuid: s.existing.uuid, pageCount: s.existing.pageCount, pageDimensions: s.existing.pageDimensions }
+        : { uuid: s.fresh!.uuid, pageCount: s.fresh!.pageCount, pageDimensions: s.fresh!.pageDimensions },
+    );
     const removedUuids = new Set(current.filter((d) => removals.has(d.id)).map((d) => d.uuid));
-    const fields: TemplateField[] = template.fields.map((f) => ({ ...f, areas: f.areas.filter((a) => !removedUuids.has(a.attachment_uuid)) }));
+    const fields: TemplateField[] = template.fields.map((f) => ({
+      ...f,
+      areas: f.areas.filter((a) => !removedUuids.has(a.attachment_uuid)),
+    }));
     // Replacements come first in `uploads`, then additions, as in `prepared`.
     const newUuids = [...replaced.map((r) => r.doc.uuid), ...added.map((a) => a.doc.uuid)];
-    const imported: LocatedField[] = uploads.flatMap((u, i) => (u.fields ?? []).map((input, j) => ({ label: `${changed[i].label}.fields[${j}]`, input, document: newUuids[i] })));
+    const imported: LocatedField[] = uploads.flatMap((u, i) =>
+      (u.fields ?? []).map((input, j) => ({ label: `${changed[i].label}.fields[${j}]`, input, document: newUuids[i] })),
+    );
     const roles = withRolesNamedBy(template.submitters, imported);
     const checkedFields = buildFields([...storedAsInputs(fields), ...imported], roles, pages);
     const preferences = withoutDocuments(template.preferences, removedUuids);
 
     const addRows: NewTemplateDocument[] = order.flatMap((s, position) =>
       s.fresh
-        ? [{
-            accountId: ctx.actor.accountId,
-            uuid: s.fresh.uuid,
-            filename: s.fresh.filename,
-            contentType: s.fresh.contentType,
-            byteSize: s.fresh.byteSize,
-            sha256: s.fresh.sha256,
-            pageCount: s.fresh.pageCount,
-            pageDimensions: s.fresh.pageDimensions,
-            r2Key: s.fresh.r2Key,
-            position,
-          }]
+        ? [
+            {
+              accountId: ctx.actor.accountId,
+              uuid: s.fresh.uuid,
+              filename: s.fresh.filename,
+              contentType: s.fresh.contentType,
+              byteSize: s.fresh.byteSize,
+              sha256: s.fresh.sha256,
+              pageCount: s.fresh.pageCount,
+              pageDimensions: s.fresh.pageDimensions,
+              r2Key: s.fresh.r2Key,
+              position,
+            },
+          ]
         : [],
     );
     const positions = order.flatMap((s, position) => (s.existing ? [{ id: s.existing.id, position }] : []));
@@ -311,7 +347,16 @@ export async function changeDocuments(
       addDocuments: addRows,
       positions,
       renames: renamed,
-      documentsAfter: order.map((s) => (s.existing ? { ...s.existing, filename: renames.get(s.existing.id) ?? s.existing.filename } : null) ?? { id: 0, uuid: s.fresh!.uuid, filename: s.fresh!.filename, pageCount: s.fresh!.pageCount, sha256: s.fresh!.sha256 }),
+      documentsAfter: order.map(
+        (s) =>
+          (s.existing ? { ...s.existing, filename: renames.get(s.existing.id) ?? s.existing.filename } : null) ?? {
+            id: 0,
+            uuid: s.fresh!.uuid,
+            filename: s.fresh!.filename,
+            pageCount: s.fresh!.pageCount,
+            sha256: s.fresh!.sha256,
+          },
+      ),
     });
   } catch (error) {
     await deleteStoredFiles(ctx.bucket, stored);

@@ -62,7 +62,7 @@ function describeFetchError(err: unknown, timeoutMs: number): string {
   return `The request failed before a response: ${message}`.slice(0, 500);
 }
 
-export type SentAttempt = { outcome: AttemptOutcome; /** Not worth retrying: the destination is refused. */ final: boolean };
+export type SentAttempt = { outcome: AttemptOutcome /** Not worth retrying: the destination is refused. */; final: boolean };
 
 /** Sends `row`'s body to `hook` once. Never throws for anything the receiver or network does. */
 export async function sendAttempt(
@@ -78,7 +78,10 @@ export async function sendAttempt(
   // not (it may change back), so that attempt fails and is retried like any other failure.
   const verdict = await checkWebhookDestination(hook.url, ctx.policy, ctx.resolve);
   if (!verdict.ok) {
-    return { final: verdict.kind === 'url', outcome: { ...base, status: 'failed', requestHeaders: null, errorMessage: `Not sent: ${verdict.reason}` } };
+    return {
+      final: verdict.kind === 'url',
+      outcome: { ...base, status: 'failed', requestHeaders: null, errorMessage: `Not sent: ${verdict.reason}` },
+    };
   }
 
   const headers: Record<string, string> = {
@@ -130,7 +133,13 @@ export async function sendAttempt(
   } catch (err) {
     return {
       final: false,
-      outcome: { ...base, status: 'failed', requestHeaders, responseTimeMs: Date.now() - started, errorMessage: describeFetchError(err, timeoutMs) },
+      outcome: {
+        ...base,
+        status: 'failed',
+        requestHeaders,
+        responseTimeMs: Date.now() - started,
+        errorMessage: describeFetchError(err, timeoutMs),
+      },
     };
   }
 }
@@ -220,12 +229,19 @@ export async function deliverDue(ctx: DeliveryContext, deliveryUuids: readonly s
   if (claimed.length === 0) return results;
 
   const limits = { connections: SEND_CONNECTIONS, perKey: SENDS_PER_ENDPOINT, startBy: startedAt + (ctx.sendWindowMs ?? SEND_WINDOW_MS) };
-  const { results: attempts, skipped } = await runPooled(claimed, (row) => row.webhookId, limits, (row) =>
-    attemptClaimed(ctx, row, endpoints.get(row.webhookId), now),
+  const { results: attempts, skipped } = await runPooled(
+    claimed,
+    (row) => row.webhookId,
+    limits,
+    (row) => attemptClaimed(ctx, row, endpoints.get(row.webhookId), now),
   );
   const released = skipped.map((i) => claimed[i].deliveryUuid);
   const made = attempts.flatMap((attempt) => (attempt ? [attempt] : []));
-  await recordAttempts(ctx.db, made.map((a) => a.recorded), { deliveryUuids: released, leaseUntil: leaseIso });
+  await recordAttempts(
+    ctx.db,
+    made.map((a) => a.recorded),
+    { deliveryUuids: released, leaseUntil: leaseIso },
+  );
   for (const attempt of made) results.set(attempt.recorded.row.deliveryUuid, attempt.result);
   for (const uuid of released) results.set(uuid, { kind: 'deferred' });
   return results;

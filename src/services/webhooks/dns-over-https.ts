@@ -8,7 +8,7 @@ export const DEFAULT_DOH_RESOLVER_URL = 'https://cloudflare-dns.com/dns-query';
 /** A resolver that does not answer within this is treated as unavailable. */
 export const DOH_TIMEOUT_MS = 5_000;
 
-export type ResolvedAddress = { address: string; /** CNAMEs the resolver followed to reach it, in order. */ via: string[] };
+export type ResolvedAddress = { address: string /** CNAMEs the resolver followed to reach it, in order. */; via: string[] };
 
 export type Resolution =
   | { kind: 'addresses'; addresses: ResolvedAddress[] }
@@ -40,7 +40,9 @@ async function query(resolverUrl: string, hostname: string, type: QueryType, tim
     response = await fetch(url, { headers: { Accept: 'application/dns-message' }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const name = err instanceof Error ? err.name : '';
-    return { unavailable: name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs / 1000} seconds` : 'the request failed' };
+    return {
+      unavailable: name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs / 1000} seconds` : 'the request failed',
+    };
   }
   if (!response.ok) {
     await response.body?.cancel();

@@ -42,7 +42,9 @@ export async function webhookInputProblems(
     }
   }
   if (input.secret !== undefined && !SECRET_PATTERN.test(input.secret)) {
-    problems.push('secret must be 16 to 128 visible ASCII characters without spaces (it is sent as a header); omit it to have one generated.');
+    problems.push(
+      'secret must be 16 to 128 visible ASCII characters without spaces (it is sent as a header); omit it to have one generated.',
+    );
   }
   return { problems, unavailable };
 }

@@ -59,7 +59,11 @@ export async function drainOutbox(db: Db, queue: WebhookQueue, now: number, maxR
     }
 
     const inserts = fanOutInserts(db, rows);
-    const mark = markDispatched(db, batch.map((e) => e.id), at);
+    const mark = markDispatched(
+      db,
+      batch.map((e) => e.id),
+      at,
+    );
     const results = await db.batch([mark, ...inserts]);
     // Only rows this drain really inserted get a message; a concurrent drain sends its own.
     const inserted = (results.slice(1) as { deliveryUuid: string }[][]).flat().map((r) => r.deliveryUuid);

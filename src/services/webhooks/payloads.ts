@@ -3,7 +3,15 @@
 // with obviously fake sample values, so a sample always has the real shape.
 import type { EventName } from '../../lib/events';
 import { samplePaymentEventData } from './payment-payloads';
-import type { PayloadDocument, PayloadIdentity, PayloadSubmission, PayloadSubmissionRef, PayloadSubmitter, PayloadTemplate, PayloadTemplateRef } from './payload-shapes';
+import type {
+  PayloadDocument,
+  PayloadIdentity,
+  PayloadSubmission,
+  PayloadSubmissionRef,
+  PayloadSubmitter,
+  PayloadTemplate,
+  PayloadTemplateRef,
+} from './payload-shapes';
 
 /** Submission metadata keys that never leave the service (spec › Submission: `flattening_failed`). */
 const RESERVED_METADATA_KEYS = new Set(['flattening_failed']);
@@ -84,7 +92,15 @@ export function submissionEventData(input: { submission: PayloadSubmission; temp
       template_id: s.template_id,
       // Caller metadata minus reserved keys; submitter metadata is never merged in (spec).
       metadata: publicMetadata(s.metadata),
-      submitters: s.submitters.map(({ id, uuid, email, name, role, status, external_id }) => ({ id, uuid, email, name, role, status, external_id })),
+      submitters: s.submitters.map(({ id, uuid, email, name, role, status, external_id }) => ({
+        id,
+        uuid,
+        email,
+        name,
+        role,
+        status,
+        external_id,
+      })),
       documents: s.documents.map(documentData),
     },
     template: { id: input.template.id, name: input.template.name },
@@ -124,7 +140,14 @@ export function fieldUpdatedData(input: FieldUpdatedInput): Record<string, unkno
     event: 'field.updated',
     submitter: { id: s.id, uuid: s.uuid, email: s.email, name: s.name, role: s.role },
     submission: { id: m.id, slug: m.slug, template_id: m.template_id },
-    field: { uuid: f.uuid, name: f.name, type: f.type, old_value: f.old_value ?? null, new_value: f.new_value ?? null, was_prefilled: f.was_prefilled },
+    field: {
+      uuid: f.uuid,
+      name: f.name,
+      type: f.type,
+      old_value: f.old_value ?? null,
+      new_value: f.new_value ?? null,
+      was_prefilled: f.was_prefilled,
+    },
     changed_at: input.changed_at,
   };
 }
@@ -136,7 +159,12 @@ export function documentGeneratedData(input: {
   document: PayloadDocument;
 }): Record<string, unknown> {
   return {
-    submission: { id: input.submission.id, slug: input.submission.slug, status: input.submission.status, template_id: input.submission.template_id },
+    submission: {
+      id: input.submission.id,
+      slug: input.submission.slug,
+      status: input.submission.status,
+      template_id: input.submission.template_id,
+    },
     template: { id: input.template.id, name: input.template.name },
     document: documentData(input.document),
   };
@@ -196,7 +224,12 @@ const SUBMISSION_STATUS: Partial<Record<EventName, string>> = {
 
 /** Sample `data` for any event, with the shape its real deliveries have. */
 export function sampleEventData(event: EventName, at: string): Record<string, unknown> {
-  const submissionRef = (status: string): PayloadSubmissionRef => ({ id: 0, slug: 'SAMPLEsubmission00', status, template_id: SAMPLE_TEMPLATE.id });
+  const submissionRef = (status: string): PayloadSubmissionRef => ({
+    id: 0,
+    slug: 'SAMPLEsubmission00',
+    status,
+    template_id: SAMPLE_TEMPLATE.id,
+  });
   const formStatus = FORM_STATUS[event];
   if (formStatus) {
     const completed = formStatus === 'completed';
@@ -206,7 +239,10 @@ export function sampleEventData(event: EventName, at: string): Record<string, un
       template: SAMPLE_TEMPLATE,
       documents: event === 'form.completed' || event === 'submitter.completed' ? [sampleDocument()] : undefined,
       delegated_to: event === 'form.delegated' ? { email: 'sample.delegate@example.com', name: 'Sample Delegate' } : undefined,
-      identity: event === 'signing.complete' ? { level: 'aes', provider: 'sample-provider', method: 'sample-id-check', verified_at: at } : undefined,
+      identity:
+        event === 'signing.complete'
+          ? { level: 'aes', provider: 'sample-provider', method: 'sample-id-check', verified_at: at }
+          : undefined,
     });
   }
   const submissionStatus = SUBMISSION_STATUS[event];
@@ -222,7 +258,17 @@ export function sampleEventData(event: EventName, at: string): Record<string, un
         completed_at: completed ? at : null,
         template_id: SAMPLE_TEMPLATE.id,
         metadata: { sample: true },
-        submitters: [{ id, uuid, email, name, role, external_id, status: completed ? 'completed' : submissionStatus === 'expired' ? 'expired' : 'sent' }],
+        submitters: [
+          {
+            id,
+            uuid,
+            email,
+            name,
+            role,
+            external_id,
+            status: completed ? 'completed' : submissionStatus === 'expired' ? 'expired' : 'sent',
+          },
+        ],
         documents: completed ? [sampleDocument('signed_pdf'), sampleDocument('combined')] : [],
       },
       template: SAMPLE_TEMPLATE,
@@ -248,7 +294,14 @@ export function sampleEventData(event: EventName, at: string): Record<string, un
     return fieldUpdatedData({
       submitter: { id, uuid, email, name, role },
       submission: { id: 0, slug: 'SAMPLEsubmission00', template_id: SAMPLE_TEMPLATE.id },
-      field: { uuid: '00000000-0000-4000-8000-000000000002', name: 'Sample field', type: 'text', old_value: null, new_value: 'Sample value', was_prefilled: false },
+      field: {
+        uuid: '00000000-0000-4000-8000-000000000002',
+        name: 'Sample field',
+        type: 'text',
+        old_value: null,
+        new_value: 'Sample value',
+        was_prefilled: false,
+      },
       changed_at: at,
     });
   }

@@ -53,7 +53,12 @@ export function paymentEventData(input: PaymentEventInput): Record<string, unkno
       interval: p.interval,
       trial_days: p.trial_days,
     },
-    submission: { id: input.submission.id, slug: input.submission.slug, status: input.submission.status, template_id: input.submission.template_id },
+    submission: {
+      id: input.submission.id,
+      slug: input.submission.slug,
+      status: input.submission.status,
+      template_id: input.submission.template_id,
+    },
     submitter: s ? { id: s.id, uuid: s.uuid, email: s.email, name: s.name, role: s.role } : null,
     template: { id: input.template.id, name: input.template.name },
   };
@@ -67,7 +72,11 @@ const SAMPLE_STATUS: Record<string, string> = {
 };
 
 /** A test send's payment event: a payment field's 12.50 EUR, with obviously fake references. */
-export function samplePaymentEventData(event: string, submission: PayloadSubmissionRef, template: PayloadTemplateRef): Record<string, unknown> {
+export function samplePaymentEventData(
+  event: string,
+  submission: PayloadSubmissionRef,
+  template: PayloadTemplateRef,
+): Record<string, unknown> {
   const status = SAMPLE_STATUS[event] ?? 'pending';
   return paymentEventData({
     payment: {
@@ -85,7 +94,13 @@ export function samplePaymentEventData(event: string, submission: PayloadSubmiss
       trial_days: null,
     },
     submission,
-    submitter: { id: 0, uuid: '00000000-0000-4000-8000-000000000001', email: 'sample.signer@example.com', name: 'Sample Signer', role: 'First Party' },
+    submitter: {
+      id: 0,
+      uuid: '00000000-0000-4000-8000-000000000001',
+      email: 'sample.signer@example.com',
+      name: 'Sample Signer',
+      role: 'First Party',
+    },
     template,
   });
 }

@@ -22,7 +22,10 @@ export async function enqueueDeliveries(queue: WebhookQueue, deliveryUuids: read
 }
 
 /** Delayed wake-ups, each with its own delay, in as few sends as the limits allow. */
-export async function scheduleWakeUps(queue: WebhookQueue, wakeUps: readonly { deliveryUuid: string; delaySeconds: number }[]): Promise<void> {
+export async function scheduleWakeUps(
+  queue: WebhookQueue,
+  wakeUps: readonly { deliveryUuid: string; delaySeconds: number }[],
+): Promise<void> {
   for (let i = 0; i < wakeUps.length; i += SEND_BATCH_LIMIT) {
     await queue.sendBatch(
       wakeUps.slice(i, i + SEND_BATCH_LIMIT).map(({ deliveryUuid, delaySeconds }) => ({

@@ -11,14 +11,19 @@ export type PoolLimits = {
   startBy: number;
 };
 
-export type PoolResult<R> = { results: (R | undefined)[]; /** Indexes of the items never started. */ skipped: number[] };
+export type PoolResult<R> = { results: (R | undefined)[] /** Indexes of the items never started. */; skipped: number[] };
 
 /**
  * Calls `run` for each item in order, skipping ahead past items whose key is at its limit (`perKey` while
  * items of other keys wait, `connections` once none do). `run` should
  * not throw; if it does, the pool rejects with that error once nothing else is running.
  */
-export function runPooled<T, R>(items: readonly T[], keyOf: (item: T) => string | number, limits: PoolLimits, run: (item: T) => Promise<R>): Promise<PoolResult<R>> {
+export function runPooled<T, R>(
+  items: readonly T[],
+  keyOf: (item: T) => string | number,
+  limits: PoolLimits,
+  run: (item: T) => Promise<R>,
+): Promise<PoolResult<R>> {
   const results: (R | undefined)[] = new Array(items.length);
   const waiting = items.map((_, i) => i);
   const busy = new Map<string | number, number>();

@@ -11,7 +11,7 @@ export type UrlPolicy = {
 };
 
 export type UrlVerdict =
-  | { ok: true; url: URL; /** A host name (not an IP literal, not exempt) whose DNS answers must be judged too. */ dnsName: string | null }
+  | { ok: true; url: URL /** A host name (not an IP literal, not exempt) whose DNS answers must be judged too. */; dnsName: string | null }
   | { ok: false; reason: string };
 
 export const MAX_URL_LENGTH = 2048;
@@ -24,7 +24,10 @@ export type UrlWording = { field: string; caller: string };
 export const WEBHOOK_WORDING: UrlWording = { field: 'url', caller: 'webhooks' };
 
 /** `allowList`: the development/test exemption list (WEBHOOK_ALLOW_HOSTS unless a caller has its own). */
-export function urlPolicyFromEnv(env: { ENVIRONMENT: string; WEBHOOK_ALLOW_HOSTS?: string }, allowList = env.WEBHOOK_ALLOW_HOSTS): UrlPolicy {
+export function urlPolicyFromEnv(
+  env: { ENVIRONMENT: string; WEBHOOK_ALLOW_HOSTS?: string },
+  allowList = env.WEBHOOK_ALLOW_HOSTS,
+): UrlPolicy {
   const production = isProduction(env);
   const allowHosts = production
     ? []

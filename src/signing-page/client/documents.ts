@@ -29,7 +29,9 @@ export function renderDocuments(root: HTMLElement, documents: DocumentView[]): M
     }
     root.append(section);
     void drawDocument(doc, pages).catch((error) => {
-      section.prepend(el('p', { class: 'error', text: `This document could not be drawn: ${error instanceof Error ? error.message : error}` }));
+      section.prepend(
+        el('p', { class: 'error', text: `This document could not be drawn: ${error instanceof Error ? error.message : error}` }),
+      );
     });
   }
   return pages;

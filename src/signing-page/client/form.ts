@@ -39,7 +39,12 @@ export function startForm(root: HTMLElement, state: FormState): void {
       const doc = state.documents.find((d) => d.uuid === area.attachment_uuid);
       if (!page || !doc) continue;
       const b = areaBox(area, doc.page_dimensions[area.page - 1] ?? doc.page_dimensions[0]);
-      const node = el('div', { class: 'area', 'data-field': field.uuid, title: field.name, style: `left:${b.left}%;top:${b.top}%;width:${b.width}%;height:${b.height}%` });
+      const node = el('div', {
+        class: 'area',
+        'data-field': field.uuid,
+        title: field.name,
+        style: `left:${b.left}%;top:${b.top}%;width:${b.width}%;height:${b.height}%`,
+      });
       node.addEventListener('click', () => go(steps().findIndex((f) => f.uuid === field.uuid)));
       page.append(node);
       areas.set(field.uuid, [...(areas.get(field.uuid) ?? []), node]);
@@ -64,7 +69,8 @@ export function startForm(root: HTMLElement, state: FormState): void {
         node.replaceChildren();
         if (typeof value === 'string' && value.startsWith('data:image/')) node.append(el('img', { src: value, alt: field.name }));
         else if (value === true) node.append('✓');
-        else if (!isBlank(value) && value !== false) node.append(typeof value === 'string' && value.startsWith('attachment:') ? '📎' : String(value));
+        else if (!isBlank(value) && value !== false)
+          node.append(typeof value === 'string' && value.startsWith('attachment:') ? '📎' : String(value));
         else node.append(field.name);
       }
     }
@@ -80,7 +86,12 @@ export function startForm(root: HTMLElement, state: FormState): void {
     if (dirty.size === 0) return saving;
     const batch = Object.fromEntries([...dirty].map((uuid) => [uuid, values[uuid] ?? null]));
     dirty.clear();
-    saving = saving.then(() => send('PUT', `/s/${state.slug}/values`, { values: batch }).then(() => message(''), (e) => message(e.message)));
+    saving = saving.then(() =>
+      send('PUT', `/s/${state.slug}/values`, { values: batch }).then(
+        () => message(''),
+        (e) => message(e.message),
+      ),
+    );
     return saving;
   }
 
@@ -139,7 +150,7 @@ export function startForm(root: HTMLElement, state: FormState): void {
       el('div', { class: 'row' }, link('Decline', decline), link('Delegate to someone else', delegate), last ? el('span') : submit),
     );
     paintAreas();
-    (areas.get(field.uuid)?.[0])?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    areas.get(field.uuid)?.[0]?.scrollIntoView({ block: 'center', behavior: 'smooth' });
     widget.focus();
   }
 
@@ -163,11 +174,26 @@ export function startForm(root: HTMLElement, state: FormState): void {
     const show = () => {
       const f = reviewed[i];
       const v = values[f.uuid];
-      const shown = typeof v === 'string' && v.startsWith('data:image/') ? el('img', { src: v, alt: f.name }) : el('p', { text: isBlank(v) ? '—' : String(v) });
-      const back = link('Back', () => (i === 0 ? overlay.remove() : (i -= 1, show())));
-      const on = el('button', { type: 'button', id: i === reviewed.length - 1 ? 'confirm-submit' : 'carousel-next', text: i === reviewed.length - 1 ? 'Confirm and submit' : 'Looks right' });
-      on.addEventListener('click', () => (i === reviewed.length - 1 ? (overlay.remove(), void submitAll()) : (i += 1, show())));
-      overlay.replaceChildren(el('div', { class: 'card' }, el('h2', { text: `Review ${i + 1} of ${reviewed.length}: ${f.name}` }), shown, el('div', { class: 'actions' }, back, on)));
+      const shown =
+        typeof v === 'string' && v.startsWith('data:image/')
+          ? el('img', { src: v, alt: f.name })
+          : el('p', { text: isBlank(v) ? '—' : String(v) });
+      const back = link('Back', () => (i === 0 ? overlay.remove() : ((i -= 1), show())));
+      const on = el('button', {
+        type: 'button',
+        id: i === reviewed.length - 1 ? 'confirm-submit' : 'carousel-next',
+        text: i === reviewed.length - 1 ? 'Confirm and submit' : 'Looks right',
+      });
+      on.addEventListener('click', () => (i === reviewed.length - 1 ? (overlay.remove(), void submitAll()) : ((i += 1), show())));
+      overlay.replaceChildren(
+        el(
+          'div',
+          { class: 'card' },
+          el('h2', { text: `Review ${i + 1} of ${reviewed.length}: ${f.name}` }),
+          shown,
+          el('div', { class: 'actions' }, back, on),
+        ),
+      );
     };
     show();
     document.body.append(overlay);
@@ -175,7 +201,9 @@ export function startForm(root: HTMLElement, state: FormState): void {
 
   async function submitAll() {
     await flush();
-    const own = Object.fromEntries(state.fields.filter((f) => !f.readonly && !f.formula && f.type !== 'payment').map((f) => [f.uuid, values[f.uuid] ?? null]));
+    const own = Object.fromEntries(
+      state.fields.filter((f) => !f.readonly && !f.formula && f.type !== 'payment').map((f) => [f.uuid, values[f.uuid] ?? null]),
+    );
     try {
       const done = await send('POST', `/s/${state.slug}/submit`, { values: own });
       // qes: the signer authorizes at the signature provider, which sends them back here when done.
@@ -201,7 +229,15 @@ export function startForm(root: HTMLElement, state: FormState): void {
       const data = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.value]));
       run(data).catch((e) => (error.textContent = e.message));
     });
-    card.append(error, el('div', { class: 'actions' }, go, link('Cancel', () => overlay.remove())));
+    card.append(
+      error,
+      el(
+        'div',
+        { class: 'actions' },
+        go,
+        link('Cancel', () => overlay.remove()),
+      ),
+    );
     overlay.append(card);
     document.body.append(overlay);
   }
@@ -214,11 +250,28 @@ export function startForm(root: HTMLElement, state: FormState): void {
   }
 
   function delegate() {
-    dialog('Delegate', [['delegate-name', 'Their name', 'text'], ['delegate-email', 'Their email', 'email']], 'delegate', async (d) => {
-      await send('POST', `/s/${state.slug}/delegate`, { name: d['delegate-name'], email: d['delegate-email'] });
-      document.querySelector('main')!.replaceChildren(el('div', { class: 'card', id: 'delegated' }, el('h1', { text: 'Delegated' }), el('p', { text: `We have sent this form to ${d['delegate-email']}. This link no longer works for you.` })));
-      bar.remove();
-    });
+    dialog(
+      'Delegate',
+      [
+        ['delegate-name', 'Their name', 'text'],
+        ['delegate-email', 'Their email', 'email'],
+      ],
+      'delegate',
+      async (d) => {
+        await send('POST', `/s/${state.slug}/delegate`, { name: d['delegate-name'], email: d['delegate-email'] });
+        document
+          .querySelector('main')!
+          .replaceChildren(
+            el(
+              'div',
+              { class: 'card', id: 'delegated' },
+              el('h1', { text: 'Delegated' }),
+              el('p', { text: `We have sent this form to ${d['delegate-email']}. This link no longer works for you.` }),
+            ),
+          );
+        bar.remove();
+      },
+    );
   }
 
   window.addEventListener('pagehide', () => void flush());

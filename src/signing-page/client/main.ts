@@ -5,7 +5,10 @@ import { startForm, type FormState } from './form';
 import { announcePage } from './embed-messages';
 
 type Disclosure = { version: string; accepted: boolean };
-type PageData = ({ page: 'form'; disclosure?: Disclosure } & FormState) | { page: 'verify'; slug: string } | { page: 'completed'; slug: string };
+type PageData =
+  | ({ page: 'form'; disclosure?: Disclosure } & FormState)
+  | { page: 'verify'; slug: string }
+  | { page: 'completed'; slug: string };
 
 function text(id: string, value: string) {
   const node = $(`#${id}`);

@@ -55,7 +55,8 @@ export class SigningFormElement extends FrameHostElement {
     if (asked.status !== 0 && !asked.ok) return this.fail(`The signing form could not be loaded (${asked.status}).`);
     const body = asked.ok ? (asked.json as EmbedSubmission | null) : null;
     if (!body) return this.fail('The signing form could not be loaded.');
-    if (!body.options?.permissions?.includes('sign')) return this.fail('This embed token only views the submission; mint one with the sign permission to open a form.');
+    if (!body.options?.permissions?.includes('sign'))
+      return this.fail('This embed token only views the submission; mint one with the sign permission to open a form.');
     const signer = body.submission?.submitters?.find((s) => s.id === body.options?.submitter_id);
     return signer?.embed_src ?? this.fail('This embed token opens no signer’s form; mint one naming a signer (submitter_id).');
   }

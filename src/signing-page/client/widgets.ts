@@ -30,7 +30,15 @@ const INPUT_TYPES: Record<string, string> = { text: 'text', cells: 'text', numbe
 /** The signer's payments as the server knows them (field uuid → status, amount text, last failure). */
 export type PaymentStates = Record<string, { status: string; amount: string; failure: string | null }>;
 
-export function widgetFor(field: Field, value: unknown, slug: string, commit: (value: unknown) => void, fail: (message: string) => void, payments: PaymentStates = {}, save: () => Promise<void> = async () => undefined): Widget {
+export function widgetFor(
+  field: Field,
+  value: unknown,
+  slug: string,
+  commit: (value: unknown) => void,
+  fail: (message: string) => void,
+  payments: PaymentStates = {},
+  save: () => Promise<void> = async () => undefined,
+): Widget {
   if (field.type === 'payment') return paymentWidget(field, value, slug, fail, payments[field.uuid], save);
   if (field.readonly || field.formula || field.locked || field.type === 'datenow') {
     const node = el('div', { class: 'readonly', id: 'field-input', text: value === null || value === undefined ? '' : String(value) });
@@ -75,7 +83,11 @@ export function widgetFor(field: Field, value: unknown, slug: string, commit: (v
 }
 
 function uploadWidget(field: Field, slug: string, commit: (value: unknown) => void, fail: (message: string) => void): Widget {
-  const input = el('input', { id: 'field-input', type: 'file', accept: field.type === 'file' ? 'application/pdf,image/png,image/jpeg' : 'image/png,image/jpeg' });
+  const input = el('input', {
+    id: 'field-input',
+    type: 'file',
+    accept: field.type === 'file' ? 'application/pdf,image/png,image/jpeg' : 'image/png,image/jpeg',
+  });
   input.addEventListener('change', async () => {
     const file = input.files?.[0];
     if (!file) return;
@@ -130,20 +142,34 @@ function signaturePad(): { canvas: HTMLCanvasElement; empty(): boolean; clear():
   };
 }
 
-function signatureWidget(field: Field, value: unknown, slug: string, commit: (value: unknown) => void, fail: (message: string) => void): Widget {
+function signatureWidget(
+  field: Field,
+  value: unknown,
+  slug: string,
+  commit: (value: unknown) => void,
+  fail: (message: string) => void,
+): Widget {
   const node = el('div', { class: 'signature' });
   const body = el('div');
   const show = (mode: 'draw' | 'type' | 'upload') => {
     body.replaceChildren();
     if (mode === 'draw') {
       const pad = signaturePad();
-      const apply = el('button', { type: 'button', id: 'sig-apply', text: field.type === 'initials' ? 'Apply initials' : 'Apply signature' });
+      const apply = el('button', {
+        type: 'button',
+        id: 'sig-apply',
+        text: field.type === 'initials' ? 'Apply initials' : 'Apply signature',
+      });
       const clear = el('button', { type: 'button', class: 'secondary', text: 'Clear' });
       apply.addEventListener('click', () => (pad.empty() ? fail('Draw in the box first.') : commit(pad.canvas.toDataURL('image/png'))));
       clear.addEventListener('click', () => pad.clear());
       body.append(pad.canvas, el('div', { class: 'actions' }, apply, clear));
     } else if (mode === 'type') {
-      const input = el('input', { id: 'sig-typed', type: 'text', placeholder: field.type === 'initials' ? 'Your initials' : 'Your full name' });
+      const input = el('input', {
+        id: 'sig-typed',
+        type: 'text',
+        placeholder: field.type === 'initials' ? 'Your initials' : 'Your full name',
+      });
       if (typeof value === 'string' && !value.startsWith('data:')) input.value = value;
       input.addEventListener('input', () => commit(input.value));
       body.append(input);
@@ -189,9 +215,22 @@ function stampWidget(field: Field, value: unknown, commit: (value: unknown) => v
  * account's key (POST /s/:slug/payments/:field_uuid/checkout) and goes there. Stripe sends the signer
  * back to this page; the webhook, not the return, marks the field paid.
  */
-function paymentWidget(field: Field, value: unknown, slug: string, fail: (message: string) => void, state: PaymentStates[string] | undefined, save: () => Promise<void>): Widget {
+function paymentWidget(
+  field: Field,
+  value: unknown,
+  slug: string,
+  fail: (message: string) => void,
+  state: PaymentStates[string] | undefined,
+  save: () => Promise<void>,
+): Widget {
   const prefs = field.preferences as { amount?: unknown; currency?: unknown; description?: unknown };
-  const amount = state?.amount ?? (prefs.amount !== undefined ? `${prefs.amount} ${prefs.currency}` : value !== null && value !== undefined ? `${value} ${prefs.currency}` : `— ${prefs.currency}`);
+  const amount =
+    state?.amount ??
+    (prefs.amount !== undefined
+      ? `${prefs.amount} ${prefs.currency}`
+      : value !== null && value !== undefined
+        ? `${value} ${prefs.currency}`
+        : `— ${prefs.currency}`);
   const node = el('div', { id: 'field-input', class: 'payment' }, el('p', { class: 'payment-amount', text: amount }));
   if (typeof prefs.description === 'string') node.append(el('p', { class: 'payment-description', text: prefs.description }));
   if (state?.status === 'paid') {
@@ -214,9 +253,29 @@ function paymentWidget(field: Field, value: unknown, slug: string, fail: (messag
   });
   node.append(pay);
   const returned = new URLSearchParams(window.location.search).get('payment');
-  if (state?.status === 'changed') node.append(el('p', { class: 'payment-status', role: 'status', text: `${state.failure ?? 'The amount changed after you paid.'} Pay the new amount with the Pay button.` }));
-  else if (state?.status === 'failed') node.append(el('p', { class: 'payment-status', role: 'status', text: `The payment did not go through: ${state.failure ?? 'it was refused.'} You can try again with the Pay button.` }));
-  else if (returned === 'cancelled') node.append(el('p', { class: 'payment-status', role: 'status', text: 'The payment was not completed. You can try again with the Pay button.' }));
-  else if (returned === 'success' && state?.status === 'pending') node.append(el('p', { class: 'payment-status', role: 'status', text: 'Your payment is being confirmed; reload the page in a moment.' }));
+  if (state?.status === 'changed')
+    node.append(
+      el('p', {
+        class: 'payment-status',
+        role: 'status',
+        text: `${state.failure ?? 'The amount changed after you paid.'} Pay the new amount with the Pay button.`,
+      }),
+    );
+  else if (state?.status === 'failed')
+    node.append(
+      el('p', {
+        class: 'payment-status',
+        role: 'status',
+        text: `The payment did not go through: ${state.failure ?? 'it was refused.'} You can try again with the Pay button.`,
+      }),
+    );
+  else if (returned === 'cancelled')
+    node.append(
+      el('p', { class: 'payment-status', role: 'status', text: 'The payment was not completed. You can try again with the Pay button.' }),
+    );
+  else if (returned === 'success' && state?.status === 'pending')
+    node.append(
+      el('p', { class: 'payment-status', role: 'status', text: 'Your payment is being confirmed; reload the page in a moment.' }),
+    );
   return { node, focus: () => pay.focus() };
 }

@@ -74,7 +74,9 @@ describe('field detection on real forms', { timeout: 60_000 }, () => {
     }
     const precision = matched / proposed;
     const recall = matched / truths;
-    console.log(`pooled: precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} (${matched} matched, ${proposed} proposed, ${truths} true)`);
+    console.log(
+      `pooled: precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} (${matched} matched, ${proposed} proposed, ${truths} true)`,
+    );
     // Measured 2026-11-26: precision 0.81, recall 0.40 (docs/field-detection.md); floors leave a margin.
     expect(precision).toBeGreaterThanOrEqual(0.7);
     expect(recall).toBeGreaterThanOrEqual(0.33);

@@ -17,7 +17,9 @@ const launcher = browserLauncher({ BROWSER: undefined, RATE_LIMITER: env.RATE_LI
 describe('rendering without the BROWSER binding', () => {
   it('refuses an HTML template with 503 and a sentence', async () => {
     // Rendering comes first; the context is never reached, so an empty one shows that nothing is stored.
-    const error = await createHtmlTemplate({} as TemplateContext, launcher, { size: 'A4', documents: [{ html: '<p>x</p>' }] }).catch((e: unknown) => e);
+    const error = await createHtmlTemplate({} as TemplateContext, launcher, { size: 'A4', documents: [{ html: '<p>x</p>' }] }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(503);
     expect((error as ApiError).error).toBe('HTML could not be rendered because the rendering browser is unavailable; retry in a minute.');

@@ -45,18 +45,23 @@ export async function checkAuthorizationRequest(
   let redirectUri = params.redirect_uri;
   if (!redirectUri) {
     // OAuth 2.1 §4.1.1: optional only when the client registered exactly one.
-    if (client.redirectUris.length !== 1) return { page: 'The request must name one of the application’s registered redirect URIs (redirect_uri).' };
+    if (client.redirectUris.length !== 1)
+      return { page: 'The request must name one of the application’s registered redirect URIs (redirect_uri).' };
     redirectUri = client.redirectUris[0];
   }
   if (!client.redirectUris.includes(redirectUri)) {
     return { page: 'The redirect URI does not exactly match one registered for this application, so this page will not send you there.' };
   }
   const state = params.state ?? null;
-  const fail = (error: string, description: string): RedirectError => ({ redirect: { redirectUri: redirectUri!, state, error, description } });
+  const fail = (error: string, description: string): RedirectError => ({
+    redirect: { redirectUri: redirectUri!, state, error, description },
+  });
   if (params.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code.');
   if (!params.code_challenge) return fail('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256.');
-  if (params.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted).');
-  if (!CHALLENGE.test(params.code_challenge)) return fail('invalid_request', 'code_challenge must be the 43-character base64url SHA-256 of the code verifier.');
+  if (params.code_challenge_method !== 'S256')
+    return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted).');
+  if (!CHALLENGE.test(params.code_challenge))
+    return fail('invalid_request', 'code_challenge must be the 43-character base64url SHA-256 of the code verifier.');
   const requested = (params.scope ?? '').split(' ').filter(Boolean);
   if (requested.length === 0) return fail('invalid_scope', 'Request at least one scope.');
   const unknown = requested.filter((scope) => !isScope(scope));
@@ -64,10 +69,18 @@ export async function checkAuthorizationRequest(
   const audiences = new Set<Audience>(resources.length ? [] : DEFAULT_AUDIENCES);
   for (const resource of resources) {
     const audience = audienceOf(origin, resource);
-    if (!audience) return fail('invalid_target', `This server serves the resources ${origin}/api and ${origin}/mcp; ${resource} is neither.`);
+    if (!audience)
+      return fail('invalid_target', `This server serves the resources ${origin}/api and ${origin}/mcp; ${resource} is neither.`);
     audiences.add(audience);
   }
-  return { client, redirectUri, state, scopes: [...new Set(requested as Scope[])], codeChallenge: params.code_challenge, audiences: [...audiences] };
+  return {
+    client,
+    redirectUri,
+    state,
+    scopes: [...new Set(requested as Scope[])],
+    codeChallenge: params.code_challenge,
+    audiences: [...audiences],
+  };
 }
 
 /** The redirect carrying an error or a code, with `state` and `iss` (RFC 9207) when present. */
@@ -85,7 +98,13 @@ export async function approveAuthorization(
   scopes: Scope[],
   now = Date.now(),
 ): Promise<string> {
-  const grant = await insertOAuthGrant(db, { clientId: request.client.id, userId: user.id, accountId: user.accountId, scopes, audiences: request.audiences });
+  const grant = await insertOAuthGrant(db, {
+    clientId: request.client.id,
+    userId: user.id,
+    accountId: user.accountId,
+    scopes,
+    audiences: request.audiences,
+  });
   const code = generateOAuthSecret(OAUTH_CODE_PREFIX);
   await insertOAuthCode(db, {
     codeHash: await sha256Hex(code),

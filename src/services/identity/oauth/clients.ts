@@ -30,14 +30,16 @@ export function checkClientMetadata(input: unknown): ClientMetadata {
   if (!Array.isArray(uris) || uris.length === 0) {
     throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of URLs.');
   }
-  if (uris.length > MAX_REDIRECT_URIS) throw new OAuthError('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs can be registered.`);
+  if (uris.length > MAX_REDIRECT_URIS)
+    throw new OAuthError('invalid_redirect_uri', `At most ${MAX_REDIRECT_URIS} redirect URIs can be registered.`);
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new OAuthError('invalid_redirect_uri', problem);
   }
   const name = typeof body.client_name === 'string' ? body.client_name.trim() : '';
   if (!name) throw new OAuthError('invalid_client_metadata', 'client_name is required: the consent page shows it to the user.');
-  if (name.length > MAX_NAME_LENGTH) throw new OAuthError('invalid_client_metadata', `client_name is limited to ${MAX_NAME_LENGTH} characters.`);
+  if (name.length > MAX_NAME_LENGTH)
+    throw new OAuthError('invalid_client_metadata', `client_name is limited to ${MAX_NAME_LENGTH} characters.`);
   const method = body.token_endpoint_auth_method ?? 'client_secret_basic';
   if (typeof method !== 'string' || !(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method)) {
     throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}.`);
@@ -105,7 +107,10 @@ function decodeBasic(header: string | undefined): { id: string; secret: string }
   if (colon < 0) return null;
   try {
     // RFC 6749 §2.3.1: both parts are form-urlencoded before they are joined.
-    return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    };
   } catch {
     return null;
   }
@@ -117,19 +122,24 @@ function decodeBasic(header: string | undefined): { id: string; secret: string }
  */
 export async function authenticateClient(db: Db, authorization: string | undefined, form: Record<string, string>): Promise<OAuthClient> {
   const basic = decodeBasic(authorization);
-  if (authorization && !basic) throw new OAuthError('invalid_client', 'The Authorization header must be Basic client_id:client_secret.', 401);
+  if (authorization && !basic)
+    throw new OAuthError('invalid_client', 'The Authorization header must be Basic client_id:client_secret.', 401);
   const clientId = basic?.id ?? form.client_id;
-  if (!clientId) throw new OAuthError('invalid_client', 'Identify the client: send client_id, or client_id and client_secret with HTTP Basic.', 401);
-  if (basic && form.client_id && form.client_id !== basic.id) throw new OAuthError('invalid_request', 'client_id in the body differs from the one in the Authorization header.');
+  if (!clientId)
+    throw new OAuthError('invalid_client', 'Identify the client: send client_id, or client_id and client_secret with HTTP Basic.', 401);
+  if (basic && form.client_id && form.client_id !== basic.id)
+    throw new OAuthError('invalid_request', 'client_id in the body differs from the one in the Authorization header.');
   const client = await findOAuthClient(db, clientId);
   if (!client) throw new OAuthError('invalid_client', 'Unknown client_id.', 401);
   const method = client.tokenEndpointAuthMethod as TokenEndpointAuthMethod;
   if (method === 'none') {
-    if (basic || form.client_secret) throw new OAuthError('invalid_client', 'This client is registered as public (token_endpoint_auth_method none): send no secret.', 401);
+    if (basic || form.client_secret)
+      throw new OAuthError('invalid_client', 'This client is registered as public (token_endpoint_auth_method none): send no secret.', 401);
     return client;
   }
   const secret = method === 'client_secret_basic' ? basic?.secret : form.client_secret;
-  if (method === 'client_secret_basic' && !basic) throw new OAuthError('invalid_client', 'This client authenticates with HTTP Basic (client_secret_basic).', 401);
+  if (method === 'client_secret_basic' && !basic)
+    throw new OAuthError('invalid_client', 'This client authenticates with HTTP Basic (client_secret_basic).', 401);
   if (method === 'client_secret_post' && (basic || !form.client_secret)) {
     throw new OAuthError('invalid_client', 'This client authenticates with client_secret in the body (client_secret_post).', 401);
   }

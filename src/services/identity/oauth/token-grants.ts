@@ -28,33 +28,56 @@ export function tokenAudiences(origin: string, grantAudiences: readonly string[]
   const granted = grantAudiences.length ? grantAudiences : DEFAULT_AUDIENCES;
   if (resource === undefined) return [...granted];
   const audience = audienceOf(origin, resource);
-  if (!audience) throw new OAuthError('invalid_target', `This server serves the resources ${origin}/api and ${origin}/mcp; ${resource} is neither.`);
+  if (!audience)
+    throw new OAuthError('invalid_target', `This server serves the resources ${origin}/api and ${origin}/mcp; ${resource} is neither.`);
   if (!granted.includes(audience)) {
     throw new OAuthError('invalid_target', `The grant does not cover ${resource}; authorize again with resource=${resource}.`);
   }
   return [audience];
 }
 
-async function issueTokens(db: Db, grantId: number, scopes: string[], audiences: { access: string[]; grant: string[] }, now: number): Promise<TokenResponse> {
+async function issueTokens(
+  db: Db,
+  grantId: number,
+  scopes: string[],
+  audiences: { access: string[]; grant: string[] },
+  now: number,
+): Promise<TokenResponse> {
   const access = generateOAuthSecret(OAUTH_ACCESS_TOKEN_PREFIX);
   const refresh = generateOAuthSecret(OAUTH_REFRESH_TOKEN_PREFIX);
   await insertOAuthTokens(
     db,
     grantId,
     {
-      access: { hash: await sha256Hex(access), expiresAt: new Date(now + ACCESS_TOKEN_LIFETIME_S * 1000).toISOString(), audiences: audiences.access },
+      access: {
+        hash: await sha256Hex(access),
+        expiresAt: new Date(now + ACCESS_TOKEN_LIFETIME_S * 1000).toISOString(),
+        audiences: audiences.access,
+      },
       refresh: { hash: await sha256Hex(refresh), audiences: audiences.grant },
       scopes,
     },
     new Date(now).toISOString(),
   );
-  return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_LIFETIME_S, refresh_token: refresh, scope: scopes.join(' ') };
+  return {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_LIFETIME_S,
+    refresh_token: refresh,
+    scope: scopes.join(' '),
+  };
 }
 
 const badCode = () => new OAuthError('invalid_grant', 'The authorization code is not valid, has expired or was already used.');
 
 /** `origin`: this server's base URL, against which a `resource` parameter is judged. */
-export async function exchangeCode(db: Db, client: OAuthClient, form: Record<string, string>, origin: string, now = Date.now()): Promise<TokenResponse> {
+export async function exchangeCode(
+  db: Db,
+  client: OAuthClient,
+  form: Record<string, string>,
+  origin: string,
+  now = Date.now(),
+): Promise<TokenResponse> {
   if (!form.code) throw new OAuthError('invalid_request', 'Send the authorization code (code).');
   if (!form.code_verifier) throw new OAuthError('invalid_request', 'PKCE is required: send code_verifier.');
   if (!form.redirect_uri) throw new OAuthError('invalid_request', 'Send the redirect_uri the code was issued for.');
@@ -84,7 +107,13 @@ export async function exchangeCode(db: Db, client: OAuthClient, form: Record<str
 
 const badRefresh = () => new OAuthError('invalid_grant', 'The refresh token is not valid, was revoked or was already used.');
 
-export async function refreshTokens(db: Db, client: OAuthClient, form: Record<string, string>, origin: string, now = Date.now()): Promise<TokenResponse> {
+export async function refreshTokens(
+  db: Db,
+  client: OAuthClient,
+  form: Record<string, string>,
+  origin: string,
+  now = Date.now(),
+): Promise<TokenResponse> {
   if (!form.refresh_token) throw new OAuthError('invalid_request', 'Send the refresh token (refresh_token).');
   const found = await findOAuthToken(db, await sha256Hex(form.refresh_token));
   if (!found || found.token.kind !== 'refresh' || found.grant.clientId !== client.id) throw badRefresh();
