@@ -36,20 +36,30 @@ function observed<T>(call: D1Call, work: () => Promise<T>): Promise<T> {
 
 const READ_ONLY = /^\s*(select|pragma|explain)\b/i;
 
-/** Which statements may write, kept beside them: D1's `batch` accepts only its own statement objects, so they are patched in place. */
-const writes = new WeakMap<D1PreparedStatement, boolean>();
+/**
+ * The statements handed out, each with the one it stands for and whether it may write. They are proxies,
+ * not patched in place: the binding below may itself be a proxy over its statements (test/fault-injection.ts),
+ * and D1's `batch` wants its own objects back, so a batch gets the originals.
+ */
+const handedOut = new WeakMap<object, { statement: D1PreparedStatement; write: boolean }>();
+
+const CALLS = new Set<PropertyKey>(['first', 'run', 'all', 'raw']);
 
 function observedStatement(statement: D1PreparedStatement, write: boolean): D1PreparedStatement {
-  writes.set(statement, write);
-  const { bind, first, run, all, raw } = statement;
   const call = { write };
-  return Object.assign(statement, {
-    bind: (...values: unknown[]) => observedStatement(bind.apply(statement, values), write),
-    first: (...args: [string?]) => observed(call, () => (first as (...a: unknown[]) => Promise<unknown>).apply(statement, args)),
-    run: () => observed(call, () => run.apply(statement)),
-    all: () => observed(call, () => all.apply(statement)),
-    raw: (...args: unknown[]) => observed(call, () => (raw as (...a: unknown[]) => Promise<unknown>).apply(statement, args)),
-  }) as D1PreparedStatement;
+  const proxy = new Proxy(statement, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (property === 'bind')
+        return (...values: unknown[]) => observedStatement(method.apply(target, values) as D1PreparedStatement, write);
+      if (CALLS.has(property)) return (...args: unknown[]) => observed(call, () => method.apply(target, args) as Promise<unknown>);
+      return method.bind(target);
+    },
+  });
+  handedOut.set(proxy, { statement, write });
+  return proxy;
 }
 
 const views = new WeakMap<D1Database, D1Database>();
@@ -62,8 +72,10 @@ export function observedBinding(binding: D1Database): D1Database {
       get(target, property) {
         if (property === 'prepare') return (sql: string) => observedStatement(target.prepare(sql), !READ_ONLY.test(sql));
         if (property === 'batch') {
-          return (statements: D1PreparedStatement[]) =>
-            observed({ write: statements.some((s) => writes.get(s) ?? true) }, () => target.batch(statements));
+          return (statements: D1PreparedStatement[]) => {
+            const originals = statements.map((s) => handedOut.get(s) ?? { statement: s, write: true });
+            return observed({ write: originals.some((o) => o.write) }, () => target.batch(originals.map((o) => o.statement)));
+          };
         }
         if (property === 'exec') return (sql: string) => observed({ write: !READ_ONLY.test(sql) }, () => target.exec(sql));
         const value = Reflect.get(target, property);
