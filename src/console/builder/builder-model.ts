@@ -2,6 +2,7 @@
 // undo history of snapshots, and the geometry of areas. Areas are page fractions (0–1, top-left origin)
 // and are kept exactly as placed: no rounding, so what is saved is what is read back (spec › Area).
 
+import { BRANDING_KEYS } from '../../shared/branding-keys';
 import type { ConditionRule } from '../../shared/form-rules';
 import { type FieldType, type TemplateArea, type TemplateField, type TemplateRole } from '../../shared/template-schema';
 
@@ -31,13 +32,7 @@ export type Draft = { name: string; folder_name: string; submitters: Role[]; fie
 
 /** Template preference keys the templates API takes back (preferencesInputSchema); others are not sent. */
 export const PREFERENCE_KEYS = [
-  'display_title',
-  'logo_url',
-  'company_name',
-  'favicon_url',
-  'primary_button_color',
-  'header_color',
-  'show_branding',
+  ...BRANDING_KEYS,
   'brand_id',
   'custom_domain',
   'signing_nav_style',

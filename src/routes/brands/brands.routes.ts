@@ -2,7 +2,7 @@
 // (spec › Brand, › Create brand; decisions.md › Brands and domains: create, update and delete admin-only).
 import { z } from '@hono/zod-openapi';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
-import { BRANDING_KEYS } from '../../services/branding/branding-rules';
+import { BRANDING_KEYS } from '../../shared/branding-keys';
 import { errorSchema, idParamsSchema, tenantRoute } from '../openapi-helpers';
 
 export const brandingSchema = z

@@ -1,6 +1,6 @@
 // Route declarations for custom signing domains (spec › Other endpoints; decisions.md › Brands and domains).
 import { z } from '@hono/zod-openapi';
-import { BRANDING_KEYS } from '../../services/branding/branding-rules';
+import { BRANDING_KEYS } from '../../shared/branding-keys';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
 import { CUSTOM_DOMAIN_STATUSES } from '../../db/schema/custom-domains';
 import { idParamsSchema, tenantRoute } from '../openapi-helpers';

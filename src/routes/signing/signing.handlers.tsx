@@ -175,6 +175,22 @@ function formData(c: C, signing: Signing, payments: Awaited<ReturnType<typeof pa
   };
 }
 
+/**
+ * The branding a signing page shows, resolved now, not when the submission was created (brand edits reach
+ * signers who have not finished), with the custom domain the page is served on.
+ */
+export function signingBranding(c: C, signing: Signing) {
+  const { scope, account } = signing;
+  return pageBranding({
+    template: scope.template.preferences,
+    templateName: scope.template.name,
+    brand: scope.brand,
+    domainBranding: c.var.customDomain?.branding,
+    account,
+    serviceName: c.env.SERVICE_NAME,
+  });
+}
+
 /** GET /s/:slug — the page for where this signer stands. */
 export async function showPage(c: C) {
   const signing = await findSigning(c);
@@ -194,15 +210,7 @@ export async function showPage(c: C) {
   }
   const { scope, submitter, account } = signing;
   const options = embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) });
-  // Resolved now, not when the submission was created: brand edits reach signers who have not finished.
-  const branding = pageBranding({
-    template: scope.template.preferences,
-    templateName: scope.template.name,
-    brand: scope.brand,
-    domainBranding: c.var.customDomain?.branding,
-    account,
-    serviceName,
-  });
+  const branding = signingBranding(c, signing);
   const kind = pageKind(signing);
   const frame = pageFrame(signing, kind, options);
   switch (kind) {

@@ -3,39 +3,24 @@
 import { ApiError, notFound } from '../../lib/errors';
 import { isDevelopment } from '../../lib/environment';
 import { pageKind, type Signing } from '../../services/signing/signing-session';
-import { pageBranding } from '../../signing-page/branding';
 import { embedOptionsOf } from '../../signing-page/embed-options';
 import { MessagePage, QesRetryPage } from '../../signing-page/pages';
-import { html, loadVerifiedWithLiveLinks, pageFrame, type C } from './signing.handlers';
+import { html, loadVerifiedWithLiveLinks, pageFrame, signingBranding, type C } from './signing.handlers';
 import { qesRedirectUri, qesStopped } from './signing.qes-errors';
 
 /** The QES flow brings pdf-lib and PKI.js, loaded on first use (decisions.md › Cold start). */
 const signatureEngine = () => import('../../services/sealing/qes-signing-flow');
 
 async function qesRetryPage(c: C, signing: Signing, text: string) {
-  const { scope, account } = signing;
-  const branding = pageBranding({
-    template: scope.template.preferences,
-    templateName: scope.template.name,
-    brand: scope.brand,
-    domainBranding: c.var.customDomain?.branding,
-    account,
-    serviceName: c.env.SERVICE_NAME,
-  });
+  const { account } = signing;
+  const branding = signingBranding(c, signing);
   const frame = pageFrame(signing, 'form', embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) }));
   return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, account);
 }
 
 function qesRefusedPage(c: C, signing: Signing, reason: string) {
-  const { scope, account } = signing;
-  const branding = pageBranding({
-    template: scope.template.preferences,
-    templateName: scope.template.name,
-    brand: scope.brand,
-    domainBranding: c.var.customDomain?.branding,
-    account,
-    serviceName: c.env.SERVICE_NAME,
-  });
+  const { account } = signing;
+  const branding = signingBranding(c, signing);
   return html(
     c,
     <MessagePage branding={branding} id="qes-refused" heading="This form cannot be completed" text={`${reason} Nothing was signed.`} />,

@@ -1,16 +1,8 @@
 // What a brand's (or a custom domain's) branding may hold (spec › Branding): only the listed keys, each of
 // its type, URLs http(s), header_color dark enough for white text. Null or "" drops a key (spec › Create brand).
 import type { BrandingValues } from '../../db/schema/index';
+import { BRANDING_KEYS } from '../../shared/branding-keys';
 
-export const BRANDING_KEYS = [
-  'display_title',
-  'logo_url',
-  'company_name',
-  'favicon_url',
-  'primary_button_color',
-  'header_color',
-  'show_branding',
-] as const;
 export type BrandingKey = (typeof BRANDING_KEYS)[number];
 
 const URL_KEYS = new Set<string>(['logo_url', 'favicon_url']);

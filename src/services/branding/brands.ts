@@ -5,7 +5,8 @@ import * as brandsDb from '../../db/queries/brands';
 import type { Brand, BrandingValues } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
-import { BRANDING_KEYS, checkBranding } from './branding-rules';
+import { BRANDING_KEYS } from '../../shared/branding-keys';
+import { checkBranding } from './branding-rules';
 
 export const MAX_BRAND_NAME = 120;
 
