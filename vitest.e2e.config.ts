@@ -9,5 +9,6 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 240_000,
     fileParallelism: false,
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
