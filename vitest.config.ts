@@ -6,6 +6,21 @@ import { defineConfig } from 'vitest/config';
 /** The partner key tests present on /api/partner/v1 (two keys: the secret is a comma-separated list). */
 export const TEST_PARTNER_KEYS = 'ptk_testPartnerKeyOne0000000000000000,ptk_testPartnerKeyTwo0000000000000000';
 
+/**
+ * Files that get a runtime of their own. Every other file shares one workerd runtime with the files run
+ * before it (vitest's `isolate: false`): its modules are evaluated once and its storage is not wiped
+ * between files, so those tests make their own accounts and read only what they made. Starting a runtime
+ * costs a few seconds a file, three quarters of the suite's time when each had its own (docs/testing.md).
+ * A file belongs here when it depends on a fresh runtime: which modules are loaded (cold start), or
+ * everything on a shard or in a queue being its own.
+ */
+const OWN_RUNTIME = [
+  'test/cold-start.test.ts',
+  'test/api/account-move.test.ts',
+  'test/faults/completion-faults.test.ts',
+  'test/scheduled/fenced-neighbours.test.ts',
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
@@ -64,8 +79,6 @@ export default defineConfig(async () => {
       })),
     ],
     test: {
-      include: ['test/**/*.test.ts'],
-      exclude: ['test/e2e/**'],
       globalSetup: [
         './test/global/setup.ts',
         './test/global-setup/stripe-imitation.mjs',
@@ -77,6 +90,14 @@ export default defineConfig(async () => {
       ],
       setupFiles: ['./test/setup.ts'],
       reporters: ['default', './test/summary-reporter.ts'],
+      projects: [
+        // Projects take their own file lists: with `extends`, vitest would add these to a root `include`.
+        {
+          extends: true,
+          test: { name: 'shared-runtime', isolate: false, include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...OWN_RUNTIME] },
+        },
+        { extends: true, test: { name: 'own-runtime', include: OWN_RUNTIME } },
+      ],
     },
   };
 });

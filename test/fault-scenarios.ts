@@ -10,6 +10,7 @@ import type { SealingQueueBody } from '../src/env';
 import type { WebhookMessage } from '../src/env';
 import { FAULT_KINDS, messageBatch, type Call, type FaultMode, type Faults } from './fault-injection';
 import { receivedBy } from './webhook-receiver';
+import { clientAddress } from './helpers';
 
 /** A submission under test: its account (alone on its endpoint), its one signer and where its rows live. */
 export type Flow = {
@@ -52,7 +53,7 @@ export async function workerFetch(
   options: { headers?: Record<string, string>; body?: unknown } = {},
 ) {
   const ctx = createExecutionContext();
-  const headers: Record<string, string> = { 'CF-Connecting-IP': '198.51.100.7', ...options.headers };
+  const headers: Record<string, string> = { 'CF-Connecting-IP': clientAddress(), ...options.headers };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const request = new Request(`https://api.test${path}`, {
     method,

@@ -2,6 +2,7 @@
 // console user, and call the token and revocation endpoints form-encoded.
 import { SELF } from 'cloudflare:test';
 import { sessionFor, type TestSession } from './session-fixtures';
+import { clientAddress } from './helpers';
 
 export const REDIRECT_URI = 'http://127.0.0.1:8976/callback';
 
@@ -16,7 +17,7 @@ export async function request(method: string, path: string, init: { headers?: Re
   const response = await SELF.fetch(`https://api.test${path}`, {
     method,
     redirect: 'manual',
-    headers: { 'CF-Connecting-IP': init.ip ?? '198.51.100.7', ...init.headers },
+    headers: { 'CF-Connecting-IP': init.ip ?? clientAddress(), ...init.headers },
     body: init.body,
   });
   const text = await response.text();

@@ -3,11 +3,12 @@
 import { env, SELF } from 'cloudflare:test';
 import { BROWSER_LAUNCHES, browserLauncher, launchBudgetKey, type BrowserLauncher } from '../src/services/rendering/browser-launches';
 import { checkPdf } from './pdf-tools';
+import { clientAddress } from './helpers';
 
 /** A template document's stored PDF, downloaded through the API. */
 export async function downloadDocument(token: string, templateId: string, documentUuid: string): Promise<Uint8Array> {
   const res = await SELF.fetch(`https://api.test/api/templates/${templateId}/documents/${documentUuid}`, {
-    headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': '198.51.100.7' },
+    headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': clientAddress() },
   });
   if (res.status !== 200) throw new Error(`document download answered ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());

@@ -5,7 +5,7 @@ import worker from '../src/index';
 import type { DocumentQueueBody } from '../src/queues/sealing';
 import type { ThumbnailQueueBody } from '../src/env';
 import { makePdf, toBase64 } from './fixtures/pdfs';
-import { api } from './helpers';
+import { api, clientAddress } from './helpers';
 
 export type CreatedTemplate = {
   id: string;
@@ -39,7 +39,7 @@ export async function throughWorker(
   };
   const request = new Request(`https://api.test${path}`, {
     method,
-    headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': '198.51.100.7' },
+    headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': clientAddress() },
   });
   const ctx = createExecutionContext();
   const res = await worker.fetch(request, { ...env, SEALING_QUEUE: queue as unknown as Queue<DocumentQueueBody>, ...bindings }, ctx);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CLAIM_LAPSE_MS } from '../../src/services/custom-domains/claims';
 import { deleteLapsedClaims } from '../../src/services/custom-domains/custom-domains';
 import { controlDb } from '../../src/db/shards';
-import { api, createAccount, type TestAccount } from '../helpers';
+import { api, createAccount, type TestAccount, clientAddress } from '../helpers';
 
 let counter = 0;
 function hostname(): string {
@@ -76,7 +76,7 @@ describe('an unproven claim', () => {
     const squatter = await createAccount();
     const old = await claim(squatter);
     await age(old, CLAIM_LAPSE_MS + 60_000);
-    const res = await SELF.fetch(`https://${old.hostname}/s/unknownslug00`, { headers: { 'CF-Connecting-IP': '198.51.100.7' } });
+    const res = await SELF.fetch(`https://${old.hostname}/s/unknownslug00`, { headers: { 'CF-Connecting-IP': clientAddress() } });
     expect(res.status).not.toBe(421);
   });
 
@@ -84,7 +84,7 @@ describe('an unproven claim', () => {
     const squatter = await createAccount();
     const fresh = await claim(squatter);
     await age(fresh, CLAIM_LAPSE_MS - 60 * 60_000);
-    const res = await SELF.fetch(`https://${fresh.hostname}/s/unknownslug00`, { headers: { 'CF-Connecting-IP': '198.51.100.7' } });
+    const res = await SELF.fetch(`https://${fresh.hostname}/s/unknownslug00`, { headers: { 'CF-Connecting-IP': clientAddress() } });
     expect(res.status).toBe(421);
   });
 
@@ -157,7 +157,7 @@ describe('proving ownership over DNS', { timeout: 60_000 }, () => {
     await publish(mine);
     await verify(owner, mine);
     // Another isolate's cache aside, the host now resolves to the active domain: no 421.
-    const res = await SELF.fetch(`https://${host}/s/unknownslug00`, { headers: { 'CF-Connecting-IP': '198.51.100.7' } });
+    const res = await SELF.fetch(`https://${host}/s/unknownslug00`, { headers: { 'CF-Connecting-IP': clientAddress() } });
     expect(res.status).toBe(404);
   });
 });

@@ -4,7 +4,7 @@
 import { DISCLOSURE } from '../../src/services/signing/consent-disclosure';
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { api, createAccount, type TestAccount } from '../helpers';
+import { api, createAccount, type TestAccount, clientAddress } from '../helpers';
 import { completeValues, createTemplate, messagesTo } from '../submission-fixtures';
 
 let counter = 0;
@@ -45,7 +45,7 @@ async function submissionFor(a: TestAccount, email = `signer-${crypto.randomUUID
 function onHost(host: string, path: string, init: RequestInit = {}) {
   return SELF.fetch(`https://${host}${path}`, {
     ...init,
-    headers: { 'CF-Connecting-IP': '198.51.100.7', ...(init.headers as Record<string, string>) },
+    headers: { 'CF-Connecting-IP': clientAddress(), ...(init.headers as Record<string, string>) },
   });
 }
 

@@ -1,7 +1,7 @@
 // Malformed input answers 4xx with a sentence (issue 21 › 11): dates, JSON nesting, UTF-8, field types.
 import { SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createAccount, partnerKeys, type TestAccount } from '../helpers';
+import { api, createAccount, partnerKeys, type TestAccount, clientAddress } from '../helpers';
 import { makePdf, pdfFile, toBase64 } from '../fixtures/pdfs';
 import { createTemplate, type TemplateFixture } from '../submission-fixtures';
 import { signingFixture } from '../signing/fixtures';
@@ -38,7 +38,7 @@ function withBytes(json: string, bad: number[]): Uint8Array {
 async function sendBytes(method: string, path: string, body: Uint8Array, headers: Record<string, string>) {
   const res = await SELF.fetch(`https://api.test${path}`, {
     method,
-    headers: { 'CF-Connecting-IP': '198.51.100.7', 'Content-Type': 'application/json', ...headers },
+    headers: { 'CF-Connecting-IP': clientAddress(), 'Content-Type': 'application/json', ...headers },
     body,
   });
   return { status: res.status, json: (await res.json()) as { error: string } };

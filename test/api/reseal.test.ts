@@ -6,7 +6,7 @@ import worker from '../../src/index';
 import { SEALING_MAX_ATTEMPTS } from '../../src/queues/sealing';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import type { SealingQueueBody } from '../../src/env';
-import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { addUser, api, createAccount, shardOf, type TestAccount, clientAddress } from '../helpers';
 import { shardNumberOf, shardNumberOfRow } from '../shard-fixtures';
 import { checkPdf } from '../pdf-tools';
 import { completeValues, createTemplate } from '../submission-fixtures';
@@ -77,7 +77,7 @@ async function resealRecordingQueue(s: Pick<Setup, 'owner' | 'id'>) {
   };
   const request = new Request(`https://api.test/api/submissions/${s.id}/documents/reseal`, {
     method: 'POST',
-    headers: { 'X-Auth-Token': s.owner.token, 'CF-Connecting-IP': '198.51.100.7' },
+    headers: { 'X-Auth-Token': s.owner.token, 'CF-Connecting-IP': clientAddress() },
   });
   const ctx = createExecutionContext();
   const res = await worker.fetch(request, { ...env, SEALING_QUEUE: queue as unknown as Queue<SealingQueueBody> }, ctx);

@@ -5,7 +5,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { agreementDocx, buildDocx, paragraph } from '../docx-fixtures';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
-import { api, createAccount } from '../helpers';
+import { api, createAccount, clientAddress } from '../helpers';
 import { downloadDocument, pageTexts } from '../rendering-fixtures';
 
 async function created(token: string, body: unknown, path = '/api/templates/docx') {
@@ -37,7 +37,7 @@ describe('POST /api/templates/docx', { timeout: 60_000 }, () => {
     const template = await created(a.token, { name: 'Agreement', documents: [{ name: 'agreement.docx', file: toBase64(agreementDocx) }] });
     for (const ref of [template.documents[0].id, template.documents[0].uuid]) {
       const res = await SELF.fetch(`https://api.test/api/templates/${template.id}/documents/${ref}/original`, {
-        headers: { 'X-Auth-Token': a.token, 'CF-Connecting-IP': '198.51.100.7' },
+        headers: { 'X-Auth-Token': a.token, 'CF-Connecting-IP': clientAddress() },
       });
       expect(res.status).toBe(200);
       expect(res.headers.get('Content-Type')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');

@@ -1,12 +1,12 @@
 // Console pages for tests: a GET through the Worker that keeps redirects as they are, and the accounts
 // with one user per role that the page tests compare.
 import { SELF } from 'cloudflare:test';
-import { addUser, createAccount, type TestAccount } from '../helpers';
+import { addUser, createAccount, type TestAccount, clientAddress } from '../helpers';
 import { sessionFor, type TestSession } from '../session-fixtures';
 
 export async function page(path: string, headers: Record<string, string> = {}) {
   const response = await SELF.fetch(`https://api.test${path}`, {
-    headers: { 'CF-Connecting-IP': '198.51.100.7', ...headers },
+    headers: { 'CF-Connecting-IP': clientAddress(), ...headers },
     redirect: 'manual',
   });
   return { status: response.status, headers: response.headers, html: await response.text() };

@@ -12,7 +12,7 @@ import { tenantTables } from '../../src/db/tenant-tables';
 import type { Bindings } from '../../src/env';
 import { deleteMovedAccountRows } from '../../src/scheduled/moved-accounts';
 import { MOVED_ROWS_GRACE_MS } from '../../src/services/account-move';
-import { api, createAccount, partnerKeys } from '../helpers';
+import { api, createAccount, partnerKeys, clientAddress } from '../helpers';
 import { completeValues, createTemplate } from '../submission-fixtures';
 import { drainFor, receiverHook } from '../webhook-fixtures';
 import { faultEachCall, withFaults, type Call, type FaultKind, type FaultMode, type FaultPlan } from '../fault-injection';
@@ -63,7 +63,7 @@ async function move(faulty: Bindings, accountId: number, to: number): Promise<nu
   const ctx = createExecutionContext();
   const request = new Request(`https://api.test/api/partner/v1/accounts/${accountId}/move`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${partnerKeys()[0]}`, 'Content-Type': 'application/json', 'CF-Connecting-IP': '198.51.100.7' },
+    headers: { Authorization: `Bearer ${partnerKeys()[0]}`, 'Content-Type': 'application/json', 'CF-Connecting-IP': clientAddress() },
     body: JSON.stringify({ shard: to }),
   });
   const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, faulty, ctx);

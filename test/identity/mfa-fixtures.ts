@@ -3,13 +3,14 @@
 import { env, SELF } from 'cloudflare:test';
 import { Secret, TOTP } from 'otpauth';
 import type { TestSession } from '../session-fixtures';
+import { clientAddress } from '../helpers';
 
 export type PageResponse = { status: number; location: string | null; text: string; headers: Headers };
 
 async function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<PageResponse> {
   const response = await SELF.fetch(`https://api.test${path}`, {
     method,
-    headers: { 'CF-Connecting-IP': '198.51.100.7', ...headers },
+    headers: { 'CF-Connecting-IP': clientAddress(), ...headers },
     body,
     redirect: 'manual',
   });

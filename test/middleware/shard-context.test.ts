@@ -4,7 +4,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
-import { api, createAccount, type TestAccount } from '../helpers';
+import { api, createAccount, type TestAccount, clientAddress } from '../helpers';
 import { shardNumberOf } from '../shard-fixtures';
 
 /** An account on SHARD_1 (the helpers alternate shards) whose token was just used, so no touch is due. */
@@ -42,7 +42,7 @@ async function counted(method: string, path: string, token: string) {
   }
   const ctx = createExecutionContext();
   const res = await worker.fetch(
-    new Request(`https://api.test${path}`, { method, headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': '198.51.100.7' } }),
+    new Request(`https://api.test${path}`, { method, headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': clientAddress() } }),
     { ...env, ...bindings },
     ctx,
   );

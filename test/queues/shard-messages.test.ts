@@ -8,7 +8,7 @@ import worker from '../../src/index';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { emailMessage, queueMessageInsert } from '../../src/services/mail/outbox';
 import type { MessageQueueBody } from '../../src/env';
-import { createAccount, shardOf, type TestAccount } from '../helpers';
+import { createAccount, shardOf, type TestAccount, clientAddress } from '../helpers';
 import { shardNumberOf } from '../shard-fixtures';
 import { completeValues, createTemplate } from '../submission-fixtures';
 import { deliverMessage, deliveryRows, drainFor, insertEvent, pendingUuids, receiverHook, runQueue } from '../webhook-fixtures';
@@ -52,7 +52,7 @@ async function fetchWith(bindings: typeof env, method: string, path: string, tok
   const res = await worker.fetch(
     new Request(`https://api.test${path}`, {
       method,
-      headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json', 'CF-Connecting-IP': '198.51.100.7' },
+      headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json', 'CF-Connecting-IP': clientAddress() },
       body: JSON.stringify(body),
     }),
     bindings,

@@ -6,7 +6,7 @@ import { createDb } from '../../src/db/client';
 import { getMessage } from '../../src/db/queries/messages';
 import { deliverMessage } from '../../src/services/mail/deliver';
 import { isEmailAddress, MAX_EMAIL_LENGTH, PRESET_PATTERNS } from '../../src/shared/field-values';
-import { api, shardOf } from '../helpers';
+import { api, shardOf, clientAddress } from '../helpers';
 import { messagesTo, page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
 
 async function twoFactor() {
@@ -253,7 +253,7 @@ describe('request body caps', () => {
     });
     const response = await SELF.fetch(`https://api.test/s/${f.submitters[0].slug}/decline`, {
       method: 'POST',
-      headers: { Origin: 'https://api.test', 'Content-Type': 'application/json', 'CF-Connecting-IP': '198.51.100.7' },
+      headers: { Origin: 'https://api.test', 'Content-Type': 'application/json', 'CF-Connecting-IP': clientAddress() },
       body: stream,
     });
     expect(response.status).toBe(413);

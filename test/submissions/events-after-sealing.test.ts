@@ -16,7 +16,7 @@ import worker from '../../src/index';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { SEALING_MAX_ATTEMPTS } from '../../src/queues/sealing';
 import type { SealingQueueBody } from '../../src/env';
-import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { api, createAccount, shardOf, type TestAccount, clientAddress } from '../helpers';
 import { open, seal, submissionOf } from '../document-link-fixtures';
 import { shardNumberOf } from '../shard-fixtures';
 import { deliverPending, drainFor, receiverHook } from '../webhook-fixtures';
@@ -48,7 +48,7 @@ function documentsOf(body: Delivered): { download_url: string; url?: string }[] 
 }
 
 async function fetchWithToken(url: string, token: string) {
-  const res = await SELF.fetch(url, { headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': '198.51.100.7' } });
+  const res = await SELF.fetch(url, { headers: { 'X-Auth-Token': token, 'CF-Connecting-IP': clientAddress() } });
   return { status: res.status, type: res.headers.get('Content-Type'), bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 

@@ -5,7 +5,7 @@ import { env, SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shardScope, type ShardScope } from '../../src/db/shards';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
-import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { api, createAccount, shardOf, type TestAccount, clientAddress } from '../helpers';
 import { answerConsent, imitationCredentials } from '../csc-fixtures';
 import { checkPdf, type PdfCheck } from '../pdf-tools';
 import { pdfsigBlocks, signatureNames, signerCommonNames } from '../signature-contents';
@@ -173,7 +173,7 @@ describe('an account named "Acme (EU" at level qes, with the same signers', () =
     const back = await answerConsent(submitted.json.authorization_url, 'approve');
     const res = await SELF.fetch(`https://api.test/s/${signer.slug}/qes/callback?${back}`, {
       redirect: 'manual',
-      headers: { 'CF-Connecting-IP': '198.51.100.7' },
+      headers: { 'CF-Connecting-IP': clientAddress() },
     });
     expect(res.status).toBe(303);
   }

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { shardScope } from '../../src/db/shards';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { CscClient } from '../../src/services/qes/csc-client';
-import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { api, createAccount, shardOf, type TestAccount, clientAddress } from '../helpers';
 import { answerConsent, imitationCredentials, imitationSwitch } from '../csc-fixtures';
 import { checkPdf } from '../pdf-tools';
 import { dssFingerprints, pdfsigBlocks, sha256Hex, signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
@@ -65,7 +65,7 @@ async function qesSubmission(
 
 /** A GET from the signer's browser, redirects not followed. */
 async function browserGet(pathAndQuery: string) {
-  const res = await SELF.fetch(`https://api.test${pathAndQuery}`, { redirect: 'manual', headers: { 'CF-Connecting-IP': '198.51.100.7' } });
+  const res = await SELF.fetch(`https://api.test${pathAndQuery}`, { redirect: 'manual', headers: { 'CF-Connecting-IP': clientAddress() } });
   return { status: res.status, location: res.headers.get('Location'), text: await res.text() };
 }
 
