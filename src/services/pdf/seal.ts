@@ -7,6 +7,7 @@ import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page
 import type { SigningIdentity } from './certificate';
 import type { DocumentSigner } from './cms-signature';
 import { DocumentFonts } from './fonts';
+import { existingSignatures } from './existing-signatures';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
 import {
   addLongTermValidation,
@@ -77,6 +78,12 @@ export function undrawnEntry(value: UndrawnValue, at: string): AuditEntry {
   };
 }
 
+/**
+ * A file carrying signatures made elsewhere whose cross-reference chain cannot be continued: re-saving
+ * it whole would void those signatures, so it is not sealed (the upload refuses such files: inspect-pdf.ts).
+ */
+export class SignedFileNotAppendable extends Error {}
+
 /** The file loaded for one more update; `original` is null when its trailer needs repair (then saved whole). */
 async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; original: OriginalFile | null }> {
   // Fastest: parse without yielding to the event loop every 100 objects; the job has nothing to interleave.
@@ -85,8 +92,11 @@ async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; ori
     return { pdf, original: describeOriginal(bytes, pdf) };
   } catch (error) {
     // A file whose cross-reference chain pdf-lib had to repair cannot be updated incrementally; it is
-    // re-saved whole instead (its original bytes then only survive as the SHA-256 on the audit page).
+    // re-saved whole instead (its original bytes then only survive as the SHA-256 on the audit page),
+    // unless it is signed (issue 33 › 6): then the earlier signatures would silently break.
     if (!(error instanceof UnreadableTrailer)) throw error;
+    const { approval, certification } = existingSignatures(pdf);
+    if (approval || certification) throw new SignedFileNotAppendable(error.message);
     return { pdf, original: null };
   }
 }

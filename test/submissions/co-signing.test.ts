@@ -1,0 +1,201 @@
+// Co-signing a PDF another party signed already (issue 33 › 6): a contract with an approval signature
+// becomes a template, our values and signatures are appended as incremental updates after the bytes as
+// uploaded, and pdfsig finds the earlier signature and ours all valid in the sealed file.
+import { env } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shardScope } from '../../src/db/shards';
+import { sealSubmission } from '../../src/services/sealing/seal-submission';
+import { generateSigningIdentity } from '../../src/services/pdf/certificate';
+import { sealDocument } from '../../src/services/pdf/seal';
+import { timestamperFor } from '../../src/services/pdf/timestamp';
+import { inspectSignatures } from '../../src/services/pdf/verify';
+import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { checkPdf, type PdfCheck } from '../pdf-tools';
+import { pdfsigBlocks } from '../signature-contents';
+import { makeApprovalSignedContract, makeCertifiedPdf } from '../fixtures/signed-pdfs';
+import { toBase64 } from '../fixtures/pdfs';
+import { shardNumberOf } from '../submission-fixtures';
+
+const FIELDS = [
+  { name: 'Buyer name', type: 'text', required: true, areas: [{ page: 2, x: 0.1, y: 0.3, w: 0.4, h: 0.04 }] },
+  { name: 'Buyer signature', type: 'signature', required: true, areas: [{ page: 2, x: 0.1, y: 0.4, w: 0.4, h: 0.08 }] },
+];
+
+async function storedTemplateBytes(accountId: number): Promise<Uint8Array[]> {
+  const { objects } = await env.FILES.list({ prefix: `templates/${accountId}/` });
+  return Promise.all(objects.map(async (o) => new Uint8Array(await (await env.FILES.get(o.key))!.arrayBuffer())));
+}
+
+async function uploadContract(owner: TestAccount, contract: Uint8Array) {
+  return api('POST', '/api/templates/pdf', {
+    token: owner.token,
+    body: {
+      name: 'Supply Agreement',
+      submitters: [{ name: 'Buyer' }],
+      documents: [{ name: 'supply-agreement.pdf', file: toBase64(contract) }],
+      fields: FIELDS,
+    },
+  });
+}
+
+/** One submission of the template, its signer completed through the API, sealed by the job. */
+async function completeAndSeal(owner: TestAccount, templateId: number): Promise<Uint8Array> {
+  const res = await api('POST', '/api/submissions', {
+    token: owner.token,
+    body: {
+      template_id: templateId,
+      submitters: [
+        {
+          role: 'Buyer',
+          name: 'Ada Buyer',
+          email: 'ada-buyer@example.com',
+          values: { 'Buyer name': 'Ada Buyer', 'Buyer signature': 'Ada Buyer' },
+        },
+      ],
+    },
+  });
+  expect(res.status).toBe(201);
+  const done = await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token, body: { completed: true } });
+  expect(done.status).toBe(200);
+  const scope = shardScope(env, await shardNumberOf(owner.accountId));
+  expect(await sealSubmission(scope.env, scope, res.json.id)).toBe('sealed');
+  const row = await (await shardOf(owner.accountId))
+    .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
+    .bind(res.json.id)
+    .first<{ r2_key: string }>();
+  return new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
+}
+
+const commonName = (block: string) => /Signer Certificate Common Name: (.*)/.exec(block)?.[1];
+
+/**
+ * Every CMS signature pdfsig lists is valid (pdfsig 22.12 cannot verify an ETSI.RFC3161 document
+ * timestamp: "Signature Type: unknown"; the verifier checks those); qpdf finds the file clean.
+ */
+function validBlocks(check: PdfCheck): string[] {
+  const blocks = pdfsigBlocks(check.pdfsig.output);
+  for (const block of blocks.filter((b) => !b.includes('Signature Type: unknown')))
+    expect(block).toContain('Signature Validation: Signature is Valid.');
+  expect(check.pdfsig.output).not.toMatch(/Digest Mismatch|Signature is Invalid/);
+  expect(check.qpdf.output).toContain('No syntax or stream encoding errors found');
+  return blocks;
+}
+
+const startsWith = (bytes: Uint8Array, prefix: Uint8Array) =>
+  bytes.length > prefix.length && bytes.subarray(0, prefix.length).every((b, i) => b === prefix[i]);
+
+describe('a contract another party signed (approval signature, one revision, xref table)', () => {
+  let owner: TestAccount;
+  let contract: Uint8Array;
+  let template: { id: number };
+  let sealed: Uint8Array;
+  beforeAll(async () => {
+    owner = await createAccount({ name: 'Buyer Co' });
+    expect((await api('PUT', '/api/settings/signature_level', { token: owner.token, body: { level: 'aes' } })).status).toBe(200);
+    contract = await makeApprovalSignedContract('whole');
+    const res = await uploadContract(owner, contract);
+    expect(res.status).toBe(201);
+    template = res.json;
+    sealed = await completeAndSeal(owner, template.id);
+  });
+
+  it('carries a signature pdfsig finds valid over the whole file before upload', async () => {
+    const [block, ...others] = validBlocks(await checkPdf(contract));
+    expect(others).toEqual([]);
+    expect(commonName(block)).toBe('Party A');
+    expect(block).toContain('Total document signed');
+  });
+
+  it('becomes a template whose stored PDF is the upload byte for byte', async () => {
+    const stored = await storedTemplateBytes(owner.accountId);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toEqual(contract);
+  });
+
+  it('is sealed as updates appended after the uploaded bytes, which are kept byte for byte', () => {
+    expect(startsWith(sealed, contract)).toBe(true);
+  });
+
+  it('has pdfsig list the earlier signature, the signer’s and the seal, all valid, and qpdf find the file clean', async () => {
+    const check = await checkPdf(sealed);
+    const blocks = validBlocks(check);
+    expect(blocks.map(commonName)).toEqual(['Party A', 'Ada Buyer', `Buyer Co (${env.SERVICE_NAME})`]);
+    // The earlier signature covers its revision (the file as uploaded); the seal covers everything.
+    expect(blocks[0]).toContain('Not total document signed');
+    expect(blocks[0]).toContain(`Signed Ranges: [0 - `);
+    expect(blocks[2]).toContain('Total document signed');
+    expect(check.text.output).toContain('Ada Buyer');
+  });
+
+  it('has the service’s verifier find every signature intact, the earlier one over exactly the uploaded bytes', async () => {
+    const reports = await inspectSignatures(sealed);
+    expect(reports.map((r) => [r.signer_common_name, r.integrity_valid])).toEqual([
+      ['Party A', true],
+      ['Ada Buyer', true],
+      [`Buyer Co (${env.SERVICE_NAME})`, true],
+    ]);
+    const [, , c, d] = reports[0].byte_range;
+    expect(c + d).toBe(contract.length);
+  });
+});
+
+describe('a contract signed in an incremental update over cross-reference streams', () => {
+  let contract: Uint8Array;
+  beforeAll(async () => {
+    contract = await makeApprovalSignedContract('appended');
+  });
+
+  it('is co-signed at ses: pdfsig lists the earlier signature and the seal, both valid, qpdf finds it clean', async () => {
+    const owner = await createAccount({ name: 'Stream Co' });
+    const res = await uploadContract(owner, contract);
+    expect(res.status).toBe(201);
+    const sealed = await completeAndSeal(owner, res.json.id);
+    expect(startsWith(sealed, contract)).toBe(true);
+    const blocks = validBlocks(await checkPdf(sealed));
+    expect(blocks.map(commonName)).toEqual(['Party A', `Stream Co (${env.SERVICE_NAME})`]);
+  });
+
+  it('keeps the earlier signature valid beside a B-LTA seal and its document timestamp', async () => {
+    const signer = await generateSigningIdentity({ commonName: 'Acme Seal', organization: 'Acme Inc.' });
+    const { bytes } = await sealDocument({
+      original: contract,
+      stamps: [{ area: { page: 2, x: 0.1, y: 0.3, w: 0.4, h: 0.04 }, value: { kind: 'text', text: 'Ada Buyer' } }],
+      trail: { serviceName: 'Signing Service', documentName: 'Supply.pdf', templateName: 'Supply', submissionRef: 'sub_t', completedAt: null, signers: [], events: [] },
+      signer,
+      signature: { name: 'Acme Inc.' },
+      timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa`]),
+    });
+    expect(startsWith(bytes, contract)).toBe(true);
+    const blocks = validBlocks(await checkPdf(bytes));
+    expect(blocks.map(commonName)).toEqual(['Party A', 'Acme Seal', 'Test TSA']);
+    expect((await inspectSignatures(bytes)).map((r) => r.integrity_valid)).toEqual([true, true, true]);
+  });
+});
+
+describe('signed uploads that cannot be co-signed', () => {
+  it('refuses a signed file whose cross-reference chain is broken, since values could not be appended to it', async () => {
+    const contract = await makeApprovalSignedContract('whole');
+    const text = new TextDecoder('latin1').decode(contract);
+    const at = text.lastIndexOf('startxref') + 'startxref\n'.length;
+    const digits = /^\d+/.exec(text.slice(at))![0];
+    const broken = contract.slice();
+    broken.set(new TextEncoder().encode('0'.repeat(digits.length)), at); // startxref 0: the header, no xref
+    const owner = await createAccount();
+    const res = await uploadContract(owner, broken);
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe(
+      'documents[0] "supply-agreement.pdf" is digitally signed but its cross-reference data is damaged, so values cannot be added after the signature without invalidating it; ask the signer for an undamaged copy.',
+    );
+    expect(await storedTemplateBytes(owner.accountId)).toEqual([]);
+  });
+
+  it('still refuses a file certified against any change (DocMDP P=1)', async () => {
+    const owner = await createAccount();
+    const res = await api('POST', '/api/templates/pdf', {
+      token: owner.token,
+      body: { documents: [{ name: 'certified', file: toBase64(await makeCertifiedPdf(1)) }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/^documents\[0\] "certified" is certified by its author against any change \(DocMDP P=1\)/);
+  });
+});
