@@ -1,7 +1,7 @@
 // Co-signing a PDF another party signed already (issue 33 › 6): a contract with an approval signature
 // becomes a template, our values and signatures are appended as incremental updates after the bytes as
 // uploaded, and pdfsig finds the earlier signature and ours all valid in the sealed file.
-import { env } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shardScope } from '../../src/db/shards';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
@@ -13,7 +13,7 @@ import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf, type PdfCheck } from '../pdf-tools';
 import { pdfsigBlocks } from '../signature-contents';
 import { makeApprovalSignedContract, makeCertifiedPdf } from '../fixtures/signed-pdfs';
-import { toBase64 } from '../fixtures/pdfs';
+import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { shardNumberOf } from '../submission-fixtures';
 
 const FIELDS = [
@@ -160,7 +160,15 @@ describe('a contract signed in an incremental update over cross-reference stream
     const { bytes } = await sealDocument({
       original: contract,
       stamps: [{ area: { page: 2, x: 0.1, y: 0.3, w: 0.4, h: 0.04 }, value: { kind: 'text', text: 'Ada Buyer' } }],
-      trail: { serviceName: 'Signing Service', documentName: 'Supply.pdf', templateName: 'Supply', submissionRef: 'sub_t', completedAt: null, signers: [], events: [] },
+      trail: {
+        serviceName: 'Signing Service',
+        documentName: 'Supply.pdf',
+        templateName: 'Supply',
+        submissionRef: 'sub_t',
+        completedAt: null,
+        signers: [],
+        events: [],
+      },
       signer,
       signature: { name: 'Acme Inc.' },
       timestamper: timestamperFor([`${env.TEST_TSA_URL}/tsa`]),
@@ -169,6 +177,31 @@ describe('a contract signed in an incremental update over cross-reference stream
     const blocks = validBlocks(await checkPdf(bytes));
     expect(blocks.map(commonName)).toEqual(['Party A', 'Acme Seal', 'Test TSA']);
     expect((await inspectSignatures(bytes)).map((r) => r.integrity_valid)).toEqual([true, true, true]);
+  });
+});
+
+describe('a template joining a signed contract and another document', () => {
+  it('downloads as one PDF without the contract’s signature field, whose byte ranges describe the contract alone', async () => {
+    const owner = await createAccount();
+    const res = await api('POST', '/api/templates/pdf', {
+      token: owner.token,
+      body: {
+        name: 'Contract and annex',
+        documents: [
+          { name: 'contract.pdf', file: toBase64(await makeApprovalSignedContract('whole')) },
+          { name: 'annex.pdf', file: toBase64(await makePdf(1)) },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    const download = await SELF.fetch(`https://api.test/api/templates/${res.json.id}/download`, {
+      headers: { 'X-Auth-Token': owner.token },
+    });
+    expect(download.status).toBe(200);
+    const check = await checkPdf(new Uint8Array(await download.arrayBuffer()));
+    expect(pdfsigBlocks(check.pdfsig.output)).toEqual([]);
+    expect(check.qpdf.output).toContain('No syntax or stream encoding errors found');
+    expect(check.text.output).toContain('Supply Agreement between Party A and Party B');
   });
 });
 
