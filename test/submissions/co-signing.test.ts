@@ -3,6 +3,7 @@
 // uploaded, and pdfsig finds the earlier signature and ours all valid in the sealed file.
 import { env, SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { shardScope } from '../../src/db/shards';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { generateSigningIdentity } from '../../src/services/pdf/certificate';
@@ -12,7 +13,7 @@ import { inspectSignatures } from '../../src/services/pdf/verify';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf, type PdfCheck } from '../pdf-tools';
 import { pdfsigBlocks } from '../signature-contents';
-import { makeApprovalSignedContract, makeCertifiedPdf } from '../fixtures/signed-pdfs';
+import { appendApprovalSignature, makeApprovalSignedContract, makeCertifiedPdf, makeUsageRightsForm } from '../fixtures/signed-pdfs';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { shardNumberOf } from '../submission-fixtures';
 
@@ -80,6 +81,8 @@ function validBlocks(check: PdfCheck): string[] {
   expect(check.qpdf.output).toContain('No syntax or stream encoding errors found');
   return blocks;
 }
+
+const latin1 = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes);
 
 const startsWith = (bytes: Uint8Array, prefix: Uint8Array) =>
   bytes.length > prefix.length && bytes.subarray(0, prefix.length).every((b, i) => b === prefix[i]);
@@ -180,6 +183,32 @@ describe('a contract signed in an incremental update over cross-reference stream
   });
 });
 
+describe('a Reader-extended form (/Perms /UR3) one party signed', () => {
+  it('is co-signed with the usage rights dropped in our update, the earlier signature and the seal valid', async () => {
+    const form = await appendApprovalSignature(await makeUsageRightsForm());
+    expect(latin1(form)).toContain('/UR3');
+    const owner = await createAccount({ name: 'Forms Co' });
+    const res = await api('POST', '/api/templates/pdf', {
+      token: owner.token,
+      body: {
+        name: 'Form',
+        submitters: [{ name: 'Buyer' }],
+        documents: [{ name: 'form.pdf', file: toBase64(form) }],
+        fields: FIELDS.map((f) => ({ ...f, areas: f.areas.map((a) => ({ ...a, page: 1 })) })),
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(await storedTemplateBytes(owner.accountId)).toEqual([form]);
+    const sealed = await completeAndSeal(owner, res.json.id);
+    expect(startsWith(sealed, form)).toBe(true);
+    // The newest catalog names no usage rights, so viewers offer no voided extended features.
+    const catalog = (await PDFDocument.load(sealed, { updateMetadata: false })).catalog;
+    expect(catalog.has(PDFName.of('Perms'))).toBe(false);
+    const blocks = validBlocks(await checkPdf(sealed));
+    expect(blocks.map(commonName)).toEqual(['Party A', `Forms Co (${env.SERVICE_NAME})`]);
+  });
+});
+
 describe('a template joining a signed contract and another document', () => {
   it('downloads as one PDF without the contract’s signature field, whose byte ranges describe the contract alone', async () => {
     const owner = await createAccount();
@@ -208,7 +237,7 @@ describe('a template joining a signed contract and another document', () => {
 describe('signed uploads that cannot be co-signed', () => {
   it('refuses a signed file whose cross-reference chain is broken, since values could not be appended to it', async () => {
     const contract = await makeApprovalSignedContract('whole');
-    const text = new TextDecoder('latin1').decode(contract);
+    const text = latin1(contract);
     const at = text.lastIndexOf('startxref') + 'startxref\n'.length;
     const digits = /^\d+/.exec(text.slice(at))![0];
     const broken = contract.slice();

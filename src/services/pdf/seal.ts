@@ -1,13 +1,13 @@
 // Seals one completed document: values stamped at their areas, the audit trail appended, and a PAdES
 // signature from the account's identity over the whole file.
-import { ParseSpeeds, type PDFDocument, type PDFRef } from 'pdf-lib';
+import { ParseSpeeds, PDFName, type PDFDocument, type PDFRef } from 'pdf-lib';
 import { loadPdf } from './load-pdf';
 import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
 import type { DocumentSigner } from './cms-signature';
 import { DocumentFonts } from './fonts';
-import { existingSignatures } from './existing-signatures';
+import { dropUsageRights, existingSignatures } from './existing-signatures';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
 import {
   addLongTermValidation,
@@ -78,6 +78,8 @@ export function undrawnEntry(value: UndrawnValue, at: string): AuditEntry {
   };
 }
 
+const PERMS = PDFName.of('Perms');
+
 /**
  * A file carrying signatures made elsewhere whose cross-reference chain cannot be continued: re-saving
  * it whole would void those signatures, so it is not sealed (the upload refuses such files: inspect-pdf.ts).
@@ -88,6 +90,9 @@ export class SignedFileNotAppendable extends Error {}
 async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; original: OriginalFile | null }> {
   // Fastest: parse without yielding to the event loop every 100 objects; the job has nothing to interleave.
   const pdf = await loadPdf(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  // A signed upload is stored byte for byte, usage rights included (issue 33 › 6); filling voids them,
+  // so the update drops them as the upload path drops an unsigned form's (existing-signatures.ts).
+  if (pdf.catalog.has(PERMS)) dropUsageRights(pdf);
   try {
     return { pdf, original: describeOriginal(bytes, pdf) };
   } catch (error) {
