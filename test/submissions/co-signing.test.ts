@@ -13,7 +13,13 @@ import { inspectSignatures } from '../../src/services/pdf/verify';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf, type PdfCheck } from '../pdf-tools';
 import { pdfsigBlocks } from '../signature-contents';
-import { appendApprovalSignature, makeApprovalSignedContract, makeCertifiedPdf, makeUsageRightsForm } from '../fixtures/signed-pdfs';
+import {
+  appendApprovalSignature,
+  makeApprovalSignedContract,
+  makeCertifiedPdf,
+  makeLockedContract,
+  makeUsageRightsForm,
+} from '../fixtures/signed-pdfs';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
 import { shardNumberOf } from '../submission-fixtures';
 
@@ -209,6 +215,18 @@ describe('a Reader-extended form (/Perms /UR3) one party signed', () => {
   });
 });
 
+describe('a contract whose signature locks its form fields (FieldMDP without a permission)', () => {
+  it('is co-signed: the lock binds the fields, which our update leaves alone', async () => {
+    const contract = await makeLockedContract();
+    const owner = await createAccount({ name: 'Lock Co' });
+    const res = await uploadContract(owner, contract);
+    expect(res.status).toBe(201);
+    const sealed = await completeAndSeal(owner, res.json.id);
+    expect(startsWith(sealed, contract)).toBe(true);
+    expect(validBlocks(await checkPdf(sealed)).map(commonName)).toEqual(['Party A', `Lock Co (${env.SERVICE_NAME})`]);
+  });
+});
+
 describe('a template joining a signed contract and another document', () => {
   it('downloads as one PDF without the contract’s signature field, whose byte ranges describe the contract alone', async () => {
     const owner = await createAccount();
@@ -249,6 +267,22 @@ describe('signed uploads that cannot be co-signed', () => {
       'documents[0] "supply-agreement.pdf" is digitally signed but its cross-reference data is damaged, so values cannot be added after the signature without invalidating it; ask the signer for an undamaged copy.',
     );
     expect(await storedTemplateBytes(owner.accountId)).toEqual([]);
+  });
+
+  it('refuses a file whose signature locks it against any change (PDF 2.0 FieldMDP P=1), storing nothing', async () => {
+    const owner = await createAccount();
+    const res = await uploadContract(owner, await makeLockedContract(1));
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe(
+      'documents[0] "supply-agreement.pdf" is signed with a lock that allows no further change (FieldMDP P=1); the values are drawn onto its pages, which that lock forbids, so upload the document as it was before it was signed.',
+    );
+    expect(await storedTemplateBytes(owner.accountId)).toEqual([]);
+  });
+
+  it('refuses a file whose signature lock allows only form filling and signing (FieldMDP P=2)', async () => {
+    const res = await uploadContract(await createAccount(), await makeLockedContract(2));
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/is signed with a lock that allows only form filling and signing \(FieldMDP P=2\)/);
   });
 
   it('still refuses a file certified against any change (DocMDP P=1)', async () => {

@@ -16,7 +16,7 @@ export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[
 const TRAILER = '%%EOF';
 
 const BYTE_RANGE_TEXT = '/ByteRange';
-const UNSIGNED: ExistingSignatures = { certification: null, approval: false, usageRights: false };
+const UNSIGNED: ExistingSignatures = { certification: null, approval: false, lock: null, usageRights: false };
 
 /** Sizes in PDF points as a signer sees the page: the crop box, turned by the page's /Rotate. */
 function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
@@ -83,10 +83,11 @@ const CERTIFICATION_ALLOWS: Record<2 | 3, string> = { 2: 'form filling and signi
  * P=1 any change; P=2 and 3 allow filling the document's own form fields and signing, while our values
  * are drawn onto its pages and the audit trail is a page of its own, neither of which they allow. A file
  * whose last cross-reference section cannot be found cannot take an update, and re-saving it whole
- * would void its signatures. Usage rights are no signature on the document: the template path has
+ * would void its signatures. A signature whose field lock sets a permission (PDF 2.0) binds as a
+ * certification does. Usage rights are no signature on the document: the template path has
  * dropped them already.
  */
-function refuseSigned({ certification, approval }: ExistingSignatures, bytes: Uint8Array): void {
+function refuseSigned({ certification, approval, lock }: ExistingSignatures, bytes: Uint8Array): void {
   if (certification === 1) {
     throw new UnusableDocument(
       'is certified by its author against any change (DocMDP P=1); filling it in would break that certification, so upload the document as it was before it was certified',
@@ -95,6 +96,12 @@ function refuseSigned({ certification, approval }: ExistingSignatures, bytes: Ui
   if (certification) {
     throw new UnusableDocument(
       `is certified by its author to allow only ${CERTIFICATION_ALLOWS[certification]} (DocMDP P=${certification}); the values are drawn onto its pages, which that certification forbids, so upload the document as it was before it was certified`,
+    );
+  }
+  if (lock) {
+    const allows = lock === 1 ? 'no further change' : `only ${CERTIFICATION_ALLOWS[lock]}`;
+    throw new UnusableDocument(
+      `is signed with a lock that allows ${allows} (FieldMDP P=${lock}); the values are drawn onto its pages, which that lock forbids, so upload the document as it was before it was signed`,
     );
   }
   if (approval && !acceptsIncrementalUpdate(bytes)) {
