@@ -27,6 +27,7 @@ async function storedTemplateBytes(accountId: number): Promise<Uint8Array[]> {
   return Promise.all(objects.map(async (o) => new Uint8Array(await (await env.FILES.get(o.key))!.arrayBuffer())));
 }
 
+/** A template of the contract (and `others` after it, then without fields) for one role, Buyer. */
 async function uploadContract(owner: TestAccount, contract: Uint8Array, others: { name: string; file: string }[] = []) {
   return api('POST', '/api/templates/pdf', {
     token: owner.token,
@@ -34,7 +35,7 @@ async function uploadContract(owner: TestAccount, contract: Uint8Array, others: 
       name: 'Supply Agreement',
       submitters: [{ name: 'Buyer' }],
       documents: [{ name: 'supply-agreement.pdf', file: toBase64(contract) }, ...others],
-      fields: FIELDS,
+      ...(others.length ? {} : { fields: FIELDS }),
     },
   });
 }
