@@ -6,7 +6,7 @@ import { loadPdf } from './load-pdf';
 import { existingSignatures, type ExistingSignatures } from './existing-signatures';
 import { acceptsIncrementalUpdate } from './incremental-update';
 import { latin1 } from './pdf-syntax';
-import { looksLikePdf, SCAN_WINDOW, UnusableDocument } from './pdf-file';
+import { looksLikePdf, mentionsByteRange, SCAN_WINDOW, UnusableDocument } from './pdf-file';
 import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';
 
 export { UnusableDocument } from './pdf-file';
@@ -15,7 +15,6 @@ export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[
 
 const TRAILER = '%%EOF';
 
-const BYTE_RANGE_TEXT = '/ByteRange';
 const UNSIGNED: ExistingSignatures = { certification: null, approval: false, lock: null, usageRights: false };
 
 /** Sizes in PDF points as a signer sees the page: the crop box, turned by the page's /Rotate. */
@@ -26,17 +25,6 @@ function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
 
 /** What the checks below need to know, however the file was read. */
 type PdfReading = XrefReading & { signatures: ExistingSignatures };
-
-/** Whether the bytes contain `/ByteRange` anywhere: signature dictionaries are never compressed. */
-export function mentionsByteRange(bytes: Uint8Array): boolean {
-  const needle = BYTE_RANGE_TEXT;
-  for (let at = bytes.indexOf(0x2f); at !== -1; at = bytes.indexOf(0x2f, at + 1)) {
-    let i = 1;
-    while (i < needle.length && bytes[at + i] === needle.charCodeAt(i)) i += 1;
-    if (i === needle.length) return true;
-  }
-  return false;
-}
 
 /**
  * The fast path: the page tree through the xref. A signature's /Contents must lie outside the bytes it

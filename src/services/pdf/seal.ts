@@ -8,6 +8,7 @@ import type { SigningIdentity } from './certificate';
 import type { DocumentSigner } from './cms-signature';
 import { DocumentFonts } from './fonts';
 import { dropUsageRights, existingSignatures } from './existing-signatures';
+import { mentionsByteRange } from './pdf-file';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
 import {
   addLongTermValidation,
@@ -85,6 +86,25 @@ const PERMS = PDFName.of('Perms');
  * it whole would void those signatures, so it is not sealed (the upload refuses such files: inspect-pdf.ts).
  */
 export class SignedFileNotAppendable extends Error {}
+
+/**
+ * The audit page's line for a document that came signed by others (issue 33 › 6), or null. Read from
+ * the upload itself: a file without the text `/ByteRange` carries no signature (inspect-pdf.ts), so
+ * only signed ones are parsed again here.
+ */
+async function earlierSignaturesEntry(original: Uint8Array, at: string): Promise<AuditEntry | null> {
+  if (!mentionsByteRange(original)) return null;
+  const pdf = await loadPdf(original, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  if (!existingSignatures(pdf).approval) return null;
+  return {
+    at,
+    event: 'earlier signatures kept',
+    actor: 'Sealing',
+    ip: null,
+    detail:
+      'The document as uploaded carries signatures made elsewhere. The values, signatures and this page were appended after it as incremental updates, so those signatures stay valid for the revision they signed.',
+  };
+}
 
 /** The file loaded for one more update; `original` is null when its trailer needs repair (then saved whole). */
 async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; original: OriginalFile | null }> {
@@ -175,7 +195,9 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const fonts = new DocumentFonts(pdf);
   undrawn.push(...(await stampFields(pdf, input.stamps, fonts)));
   const at = new Date().toISOString();
-  const events = [...input.trail.events, ...undrawn.map((u) => undrawnEntry(u, at))];
+  // At qes the file is already a revision holding our signers' signatures, which are not "elsewhere".
+  const earlier = input.priorSignatures ? null : await earlierSignaturesEntry(input.original, at);
+  const events = [...input.trail.events, ...(earlier ? [earlier] : []), ...undrawn.map((u) => undrawnEntry(u, at))];
   const signatureLevel = signatureLevelText(Boolean(input.timestamper));
   await appendAuditTrail(pdf, { ...input.trail, events, originalSha256, signatureLevel }, fonts);
   // The sealed file's own SHA-256 cannot be printed inside it; it is returned for the API and webhooks,

@@ -22,8 +22,7 @@ import {
 } from 'pdf-lib';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { UPLOAD_LIMITS } from '../documents/ingest';
-import { looksLikePdf } from '../pdf/pdf-file';
-import { mentionsByteRange } from '../pdf/inspect-pdf';
+import { looksLikePdf, mentionsByteRange } from '../pdf/pdf-file';
 import { dropUsageRights, existingSignatures } from '../pdf/existing-signatures';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
