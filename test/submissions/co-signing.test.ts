@@ -134,7 +134,7 @@ describe('a contract another party signed (approval signature, one revision, xre
   it('says on its audit page that the upload came signed and that those signatures were kept valid', async () => {
     const text = (await checkPdf(sealed)).text.output.replace(/\s+/g, ' ');
     expect(text).toContain('earlier signatures kept');
-    expect(text).toContain('The document as uploaded carries signatures made elsewhere.');
+    expect(text).toContain('The document as uploaded carries a signature made elsewhere.');
   });
 
   it('has the service’s verifier find every signature intact, the earlier one over exactly the uploaded bytes', async () => {

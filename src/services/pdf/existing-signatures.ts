@@ -106,3 +106,19 @@ export function dropUsageRights(pdf: PDFDocument): boolean {
   for (const [ref] of pdf.context.enumerateIndirectObjects()) if (dropped.has(ref.objectNumber)) pdf.context.delete(ref);
   return entries.length > 0 || dropped.size > 0;
 }
+
+/**
+ * How many filled signatures cover bytes within the first `length` only (/ByteRange's second range
+ * ends there): those a file had before the updates appended after those bytes.
+ */
+export function signaturesWithin(pdf: PDFDocument, length: number): number {
+  let count = 0;
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (!isSignature(object)) continue;
+    const range = object.lookup(NAME.ByteRange);
+    const values = range instanceof PDFArray ? range.asArray() : [];
+    const [, , start, size] = values.map((n) => (n instanceof PDFNumber ? n.asNumber() : Number.NaN));
+    if (values.length === 4 && start + size <= length) count += 1;
+  }
+  return count;
+}

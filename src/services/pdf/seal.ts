@@ -7,8 +7,7 @@ import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page
 import type { SigningIdentity } from './certificate';
 import type { DocumentSigner } from './cms-signature';
 import { DocumentFonts } from './fonts';
-import { dropUsageRights, existingSignatures } from './existing-signatures';
-import { mentionsByteRange } from './pdf-file';
+import { dropUsageRights, existingSignatures, signaturesWithin } from './existing-signatures';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
 import {
   addLongTermValidation,
@@ -88,21 +87,18 @@ const PERMS = PDFName.of('Perms');
 export class SignedFileNotAppendable extends Error {}
 
 /**
- * The audit page's line for a document that came signed by others (issue 33 › 6), or null. Read from
- * the upload itself: a file without the text `/ByteRange` carries no signature (inspect-pdf.ts), so
- * only signed ones are parsed again here.
+ * The audit page's line for a document that came signed by others (issue 33 › 6), or null: told by the
+ * signatures whose byte ranges end within the upload, which ours, appended later, never do.
  */
-async function earlierSignaturesEntry(original: Uint8Array, at: string): Promise<AuditEntry | null> {
-  if (!mentionsByteRange(original)) return null;
-  const pdf = await loadPdf(original, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
-  if (!existingSignatures(pdf).approval) return null;
+function earlierSignaturesEntry(pdf: PDFDocument, uploadLength: number, at: string): AuditEntry | null {
+  const count = signaturesWithin(pdf, uploadLength);
+  if (count === 0) return null;
   return {
     at,
     event: 'earlier signatures kept',
     actor: 'Sealing',
     ip: null,
-    detail:
-      'The document as uploaded carries signatures made elsewhere. The values, signatures and this page were appended after it as incremental updates, so those signatures stay valid for the revision they signed.',
+    detail: `The document as uploaded carries ${count === 1 ? 'a signature' : `${count} signatures`} made elsewhere. The values, signatures and this page were appended after it as incremental updates, so ${count === 1 ? 'that signature stays' : 'those signatures stay'} valid for the revision ${count === 1 ? 'it' : 'they'} signed.`,
   };
 }
 
@@ -196,7 +192,7 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   undrawn.push(...(await stampFields(pdf, input.stamps, fonts)));
   const at = new Date().toISOString();
   // At qes the file is already a revision holding our signers' signatures, which are not "elsewhere".
-  const earlier = input.priorSignatures ? null : await earlierSignaturesEntry(input.original, at);
+  const earlier = input.priorSignatures ? null : earlierSignaturesEntry(pdf, input.original.length, at);
   const events = [...input.trail.events, ...(earlier ? [earlier] : []), ...undrawn.map((u) => undrawnEntry(u, at))];
   const signatureLevel = signatureLevelText(Boolean(input.timestamper));
   await appendAuditTrail(pdf, { ...input.trail, events, originalSha256, signatureLevel }, fonts);
