@@ -65,15 +65,15 @@ async function readWholeFile(bytes: Uint8Array): Promise<PdfReading> {
 const CERTIFICATION_ALLOWS: Record<2 | 3, string> = { 2: 'form filling and signing', 3: 'form filling, annotations and signing' };
 
 /**
- * Signed files are co-signed (issue 33 › 6; decisions.md › Co-signing signed PDFs): the bytes are
- * stored as uploaded, and values, audit page and seal are appended after them as incremental updates,
- * so an approval signature stays valid for the revision it signed. A certification forbids that:
- * P=1 any change; P=2 and 3 allow filling the document's own form fields and signing, while our values
- * are drawn onto its pages and the audit trail is a page of its own, neither of which they allow. A file
- * whose last cross-reference section cannot be found cannot take an update, and re-saving it whole
- * would void its signatures. A signature whose field lock sets a permission (PDF 2.0) binds as a
- * certification does. Usage rights are no signature on the document: the template path has
- * dropped them already.
+ * Signed files are co-signed (issue 33 › 6; decisions.md › Issue 33: co-signing PDFs that are already
+ * signed): the bytes are stored as uploaded, and values, audit page and seal are appended after them
+ * as incremental updates, so an approval signature stays valid for the revision it signed. A
+ * certification forbids that: P=1 any change; P=2 and 3 allow filling the document's own form fields
+ * and signing, while our values are drawn onto its pages and the audit trail is a page of its own,
+ * neither of which they allow. A signature whose field lock sets a permission (PDF 2.0) binds as a
+ * certification does. A file whose last cross-reference section cannot be found cannot take an
+ * update, and re-saving it whole would void its signatures. Usage rights are no signature on the
+ * document: the template path has dropped them already.
  */
 function refuseSigned({ certification, approval, lock }: ExistingSignatures, bytes: Uint8Array): void {
   if (certification === 1) {
