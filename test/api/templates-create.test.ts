@@ -288,14 +288,14 @@ describe('POST /api/templates/pdf refusals', () => {
     expect(res.json.error).toMatch(/^documents\[0\] "locked" is encrypted or password-protected/);
   });
 
-  it('refuses an already signed PDF with 422', async () => {
+  it('accepts a PDF another party signed already, to be co-signed (issue 33 › 6)', async () => {
     const a = await createAccount();
     const res = await api('POST', '/api/templates/pdf', {
       token: a.token,
       body: { documents: [{ name: 'signed', file: toBase64(await makeSignedPdf()) }] },
     });
-    expect(res.status).toBe(422);
-    expect(res.json.error).toMatch(/^documents\[0\] "signed" is already digitally signed; /);
+    expect(res.status).toBe(201);
+    expect(res.json.documents).toHaveLength(1);
   });
 
   it('refuses a truncated PDF with 422', async () => {

@@ -27,10 +27,8 @@ describe('inspectPdf', () => {
     );
   });
 
-  it('refuses a file that is already digitally signed', async () => {
-    await expect(inspectPdf(await makeSignedPdf())).rejects.toThrow(
-      'is already digitally signed; filling it in would invalidate that signature',
-    );
+  it('accepts a file another party signed already (an approval signature): it is co-signed (issue 33 › 6)', async () => {
+    expect((await inspectPdf(await makeSignedPdf())).pageCount).toBe(1);
   });
 
   it('accepts a form whose only signature is a usage-rights signature (/Perms /UR3)', async () => {

@@ -22,6 +22,12 @@ export type ExistingSignatures = {
   certification: 1 | 2 | 3 | null;
   /** Whether a signature other than usage rights and certification signs the document. */
   approval: boolean;
+  /**
+   * The strictest permission an approval signature's field lock sets (PDF 2.0: /P in the FieldMDP
+   * transform's parameters, copied from the field's /Lock; ISO 32000-2 Tables 236, 257), which binds
+   * later changes as a certification's does.
+   */
+  lock: 1 | 2 | 3 | null;
   /** Whether the file carries usage-rights signatures. */
   usageRights: boolean;
 };
@@ -53,23 +59,26 @@ function usageRightsEntries(pdf: PDFDocument): { perms: PDFDict; key: PDFName; r
   });
 }
 
+/** The stricter of two permission levels; a value outside 1–3 is read as the strictest. */
+const strictest = (known: 1 | 2 | 3 | null, p: number): 1 | 2 | 3 => Math.min(known ?? 3, p === 2 || p === 3 ? p : 1) as 1 | 2 | 3;
+
 /** Every filled signature dictionary of the file (object streams included: pdf-lib has parsed them), sorted by kind. */
 export function existingSignatures(pdf: PDFDocument): ExistingSignatures {
   const entries = usageRightsEntries(pdf);
   const usageRefs = new Set(entries.flatMap((e) => (e.ref ? [e.ref.objectNumber] : [])));
-  const found: ExistingSignatures = { certification: null, approval: false, usageRights: entries.length > 0 };
+  const found: ExistingSignatures = { certification: null, approval: false, lock: null, usageRights: entries.length > 0 };
   for (const [ref, object] of pdf.context.enumerateIndirectObjects()) {
     if (!isSignature(object)) continue;
     const methods = transforms(object);
     const docMdp = methods.find((t) => t.method === 'DocMDP');
     if (docMdp) {
-      // /P defaults to 2 (Table 254); a value outside 1–3 is read as the strictest.
-      const p = docMdp.p === undefined ? 2 : docMdp.p === 2 || docMdp.p === 3 ? docMdp.p : 1;
-      found.certification = Math.min(found.certification ?? 3, p) as 1 | 2 | 3;
+      // /P defaults to 2 (Table 254).
+      found.certification = strictest(found.certification, docMdp.p ?? 2);
     } else if (usageRefs.has(ref.objectNumber) || methods.some((t) => t.method === 'UR3' || t.method === 'UR')) {
       found.usageRights = true;
     } else {
       found.approval = true;
+      for (const { method, p } of methods) if (method === 'FieldMDP' && p !== undefined) found.lock = strictest(found.lock, p);
     }
   }
   return found;
@@ -96,4 +105,20 @@ export function dropUsageRights(pdf: PDFDocument): boolean {
   }
   for (const [ref] of pdf.context.enumerateIndirectObjects()) if (dropped.has(ref.objectNumber)) pdf.context.delete(ref);
   return entries.length > 0 || dropped.size > 0;
+}
+
+/**
+ * How many filled signatures cover bytes within the first `length` only (/ByteRange's second range
+ * ends there): those a file had before the updates appended after those bytes.
+ */
+export function signaturesWithin(pdf: PDFDocument, length: number): number {
+  let count = 0;
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (!isSignature(object)) continue;
+    const range = object.lookup(NAME.ByteRange);
+    const values = range instanceof PDFArray ? range.asArray() : [];
+    const [, , start, size] = values.map((n) => (n instanceof PDFNumber ? n.asNumber() : Number.NaN));
+    if (values.length === 4 && start + size <= length) count += 1;
+  }
+  return count;
 }

@@ -45,6 +45,20 @@ function lastXref(bytes: Uint8Array): { offset: number; isStream: boolean } {
   throw new UnreadableTrailer('The PDF startxref does not point at a cross-reference section.');
 }
 
+/**
+ * Whether an incremental update can be chained to the file's last cross-reference section: what a
+ * signed upload needs, since re-saving it whole would void the signatures it carries.
+ */
+export function acceptsIncrementalUpdate(bytes: Uint8Array): boolean {
+  try {
+    lastXref(bytes);
+    return true;
+  } catch (error) {
+    if (error instanceof UnreadableTrailer) return false;
+    throw error;
+  }
+}
+
 /** /Size of the last section's trailer (or cross-reference stream dictionary), which follows `offset`. */
 function trailerSize(bytes: Uint8Array, offset: number): number {
   const section = latin1(bytes.subarray(offset));

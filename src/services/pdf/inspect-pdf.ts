@@ -4,8 +4,9 @@ import type { PageDimensions } from '../../db/schema/index';
 import { DecodedSizeExceeded, STRUCTURE_STREAMS_BUDGET } from './bounded-decode';
 import { loadPdf } from './load-pdf';
 import { existingSignatures, type ExistingSignatures } from './existing-signatures';
+import { acceptsIncrementalUpdate } from './incremental-update';
 import { latin1 } from './pdf-syntax';
-import { looksLikePdf, SCAN_WINDOW, UnusableDocument } from './pdf-file';
+import { looksLikePdf, mentionsByteRange, SCAN_WINDOW, UnusableDocument } from './pdf-file';
 import { readThroughXref, type PageGeometry, type XrefReading } from './xref-reader';
 
 export { UnusableDocument } from './pdf-file';
@@ -14,8 +15,7 @@ export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[
 
 const TRAILER = '%%EOF';
 
-const BYTE_RANGE_TEXT = '/ByteRange';
-const UNSIGNED: ExistingSignatures = { certification: null, approval: false, usageRights: false };
+const UNSIGNED: ExistingSignatures = { certification: null, approval: false, lock: null, usageRights: false };
 
 /** Sizes in PDF points as a signer sees the page: the crop box, turned by the page's /Rotate. */
 function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
@@ -25,17 +25,6 @@ function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
 
 /** What the checks below need to know, however the file was read. */
 type PdfReading = XrefReading & { signatures: ExistingSignatures };
-
-/** Whether the bytes contain `/ByteRange` anywhere: signature dictionaries are never compressed. */
-export function mentionsByteRange(bytes: Uint8Array): boolean {
-  const needle = BYTE_RANGE_TEXT;
-  for (let at = bytes.indexOf(0x2f); at !== -1; at = bytes.indexOf(0x2f, at + 1)) {
-    let i = 1;
-    while (i < needle.length && bytes[at + i] === needle.charCodeAt(i)) i += 1;
-    if (i === needle.length) return true;
-  }
-  return false;
-}
 
 /**
  * The fast path: the page tree through the xref. A signature's /Contents must lie outside the bytes it
@@ -76,12 +65,17 @@ async function readWholeFile(bytes: Uint8Array): Promise<PdfReading> {
 const CERTIFICATION_ALLOWS: Record<2 | 3, string> = { 2: 'form filling and signing', 3: 'form filling, annotations and signing' };
 
 /**
- * Stamped values are changes after signing: every certification forbids them (they are drawn into the
- * page content, which no DocMDP level allows) and viewers flag them on approval signatures
- * (decisions.md › Signed output, › Issue 28: signed uploads), so such files are refused, never silently
- * broken. Usage rights are no signature on the document: the template path has dropped them already.
+ * Signed files are co-signed (issue 33 › 6; decisions.md › Issue 33: co-signing PDFs that are already
+ * signed): the bytes are stored as uploaded, and values, audit page and seal are appended after them
+ * as incremental updates, so an approval signature stays valid for the revision it signed. A
+ * certification forbids that: P=1 any change; P=2 and 3 allow filling the document's own form fields
+ * and signing, while our values are drawn onto its pages and the audit trail is a page of its own,
+ * neither of which they allow. A signature whose field lock sets a permission (PDF 2.0) binds as a
+ * certification does. A file whose last cross-reference section cannot be found cannot take an
+ * update, and re-saving it whole would void its signatures. Usage rights are no signature on the
+ * document: the template path has dropped them already.
  */
-function refuseSigned({ certification, approval }: ExistingSignatures): void {
+function refuseSigned({ certification, approval, lock }: ExistingSignatures, bytes: Uint8Array): void {
   if (certification === 1) {
     throw new UnusableDocument(
       'is certified by its author against any change (DocMDP P=1); filling it in would break that certification, so upload the document as it was before it was certified',
@@ -92,9 +86,15 @@ function refuseSigned({ certification, approval }: ExistingSignatures): void {
       `is certified by its author to allow only ${CERTIFICATION_ALLOWS[certification]} (DocMDP P=${certification}); the values are drawn onto its pages, which that certification forbids, so upload the document as it was before it was certified`,
     );
   }
-  if (approval) {
+  if (lock) {
+    const allows = lock === 1 ? 'no further change' : `only ${CERTIFICATION_ALLOWS[lock]}`;
     throw new UnusableDocument(
-      'is already digitally signed; filling it in would invalidate that signature, so upload the document as it was before signing',
+      `is signed with a lock that allows ${allows} (FieldMDP P=${lock}); the values are drawn onto its pages, which that lock forbids, so upload the document as it was before it was signed`,
+    );
+  }
+  if (approval && !acceptsIncrementalUpdate(bytes)) {
+    throw new UnusableDocument(
+      'is digitally signed but its cross-reference data is damaged, so values cannot be added after the signature without invalidating it; ask the signer for an undamaged copy',
     );
   }
 }
@@ -112,7 +112,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
     throw new UnusableDocument(`is too large to read: its compressed objects expand past ${STRUCTURE_STREAMS_BUDGET / 1024 / 1024} MB`);
   }
   if (pdf.encrypted) throw new UnusableDocument('is encrypted or password-protected; upload a copy without a password');
-  refuseSigned(pdf.signatures);
+  refuseSigned(pdf.signatures, bytes);
   if (pdf.pages.length === 0) throw new UnusableDocument('has no pages');
   const pageDimensions = pdf.pages.map(visibleSize);
   if (pageDimensions.some((d) => !Number.isFinite(d.width) || !Number.isFinite(d.height) || d.width <= 0 || d.height <= 0)) {

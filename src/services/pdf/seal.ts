@@ -1,12 +1,13 @@
 // Seals one completed document: values stamped at their areas, the audit trail appended, and a PAdES
 // signature from the account's identity over the whole file.
-import { ParseSpeeds, type PDFDocument, type PDFRef } from 'pdf-lib';
+import { ParseSpeeds, PDFName, type PDFDocument, type PDFRef } from 'pdf-lib';
 import { loadPdf } from './load-pdf';
 import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
 import type { DocumentSigner } from './cms-signature';
 import { DocumentFonts } from './fonts';
+import { dropUsageRights, existingSignatures, signaturesWithin } from './existing-signatures';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
 import {
   addLongTermValidation,
@@ -77,16 +78,46 @@ export function undrawnEntry(value: UndrawnValue, at: string): AuditEntry {
   };
 }
 
+const PERMS = PDFName.of('Perms');
+
+/**
+ * A file carrying signatures made elsewhere whose cross-reference chain cannot be continued: re-saving
+ * it whole would void those signatures, so it is not sealed (the upload refuses such files: inspect-pdf.ts).
+ */
+export class SignedFileNotAppendable extends Error {}
+
+/**
+ * The audit page's line for a document that came signed by others (issue 33 › 6), or null: told by the
+ * signatures whose byte ranges end within the upload, which ours, appended later, never do.
+ */
+function earlierSignaturesEntry(pdf: PDFDocument, uploadLength: number, at: string): AuditEntry | null {
+  const count = signaturesWithin(pdf, uploadLength);
+  if (count === 0) return null;
+  return {
+    at,
+    event: 'earlier signatures kept',
+    actor: 'Sealing',
+    ip: null,
+    detail: `The document as uploaded carries ${count === 1 ? 'a signature' : `${count} signatures`} made elsewhere. The values, signatures and this page were appended after it as incremental updates, so ${count === 1 ? 'that signature stays' : 'those signatures stay'} valid for the revision ${count === 1 ? 'it' : 'they'} signed.`,
+  };
+}
+
 /** The file loaded for one more update; `original` is null when its trailer needs repair (then saved whole). */
 async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; original: OriginalFile | null }> {
   // Fastest: parse without yielding to the event loop every 100 objects; the job has nothing to interleave.
   const pdf = await loadPdf(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+  // A signed upload is stored byte for byte, usage rights included (issue 33 › 6); filling voids them,
+  // so the update drops them as the upload path drops an unsigned form's (existing-signatures.ts).
+  if (pdf.catalog.has(PERMS)) dropUsageRights(pdf);
   try {
     return { pdf, original: describeOriginal(bytes, pdf) };
   } catch (error) {
     // A file whose cross-reference chain pdf-lib had to repair cannot be updated incrementally; it is
-    // re-saved whole instead (its original bytes then only survive as the SHA-256 on the audit page).
+    // re-saved whole instead (its original bytes then only survive as the SHA-256 on the audit page),
+    // unless it is signed (issue 33 › 6): then the earlier signatures would silently break.
     if (!(error instanceof UnreadableTrailer)) throw error;
+    const { approval, certification } = existingSignatures(pdf);
+    if (approval || certification) throw new SignedFileNotAppendable(error.message);
     return { pdf, original: null };
   }
 }
@@ -160,7 +191,9 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const fonts = new DocumentFonts(pdf);
   undrawn.push(...(await stampFields(pdf, input.stamps, fonts)));
   const at = new Date().toISOString();
-  const events = [...input.trail.events, ...undrawn.map((u) => undrawnEntry(u, at))];
+  // At qes the file is already a revision holding our signers' signatures, which are not "elsewhere".
+  const earlier = input.priorSignatures ? null : earlierSignaturesEntry(pdf, input.original.length, at);
+  const events = [...input.trail.events, ...(earlier ? [earlier] : []), ...undrawn.map((u) => undrawnEntry(u, at))];
   const signatureLevel = signatureLevelText(Boolean(input.timestamper));
   await appendAuditTrail(pdf, { ...input.trail, events, originalSha256, signatureLevel }, fonts);
   // The sealed file's own SHA-256 cannot be printed inside it; it is returned for the API and webhooks,

@@ -2,23 +2,13 @@
 // of every sealed document merged into one PDF and sealed again with the account's identity — the
 // copies' own signatures cannot survive a merge, so their invisible signature fields are left out —
 // or a zip of the individual sealed files, each keeping its own signature.
-import { PDFArray, PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
+import { dropSignatureWidgets } from '../pdf/bundle';
 import { loadPdf } from '../pdf/load-pdf';
 import type { SigningIdentity } from '../pdf/certificate';
 import { addLongTermValidation, signWholePdf } from '../pdf/pades';
 import type { Timestamper } from '../pdf/timestamp';
 import { collectValidationData } from '../pdf/validation-data';
-
-/** Removes signature widgets from a copied page: their signature dictionaries describe another file. */
-function dropSignatureWidgets(page: ReturnType<PDFDocument['getPage']>): void {
-  const annots = page.node.lookup(PDFName.of('Annots'));
-  if (!(annots instanceof PDFArray)) return;
-  for (let i = annots.size() - 1; i >= 0; i -= 1) {
-    const annot = annots.lookup(i);
-    if (annot instanceof PDFDict && annot.lookup(PDFName.of('FT')) === PDFName.of('Sig')) annots.remove(i);
-  }
-  if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
-}
 
 /** The combined download as stored: a file once made, so every download of it is the same bytes. */
 export type StoredCombined = { body: ReadableStream | Uint8Array; size: number; etag: string };

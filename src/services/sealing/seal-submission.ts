@@ -12,7 +12,7 @@ import { outboxInsert } from '../events/outbox';
 import { releaseHeldEventsStatement } from '../../db/queries/events';
 import { accountCertificateAuthority, accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
 import { issueSignerCertificate, type CertificateDescription } from '../certificates/signer-certificate';
-import { sealDocument, type SignerStep } from '../pdf/seal';
+import { sealDocument, SignedFileNotAppendable, type SignerStep } from '../pdf/seal';
 import type { AuditEntry } from '../pdf/audit-page';
 import { payloadDocumentLinks } from '../document-links/links';
 import { loadScope, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
@@ -174,6 +174,11 @@ async function sealOne(
       signingTime: new Date(),
     },
     timestamper,
+  }).catch((error: unknown) => {
+    if (!(error instanceof SignedFileNotAppendable)) throw error;
+    throw new SealingProblem(
+      `The document "${document.filename}" carries signatures made elsewhere and its cross-reference data is damaged, so values cannot be added without invalidating them.`,
+    );
   });
   const key = sealedDocumentKey(submission.accountId, submission.id);
   try {

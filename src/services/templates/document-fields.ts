@@ -22,8 +22,7 @@ import {
 } from 'pdf-lib';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { UPLOAD_LIMITS } from '../documents/ingest';
-import { looksLikePdf } from '../pdf/pdf-file';
-import { mentionsByteRange } from '../pdf/inspect-pdf';
+import { looksLikePdf, mentionsByteRange } from '../pdf/pdf-file';
 import { dropUsageRights, existingSignatures } from '../pdf/existing-signatures';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from '../pdf/bounded-decode';
 import { loadPdf } from '../pdf/load-pdf';
@@ -327,7 +326,8 @@ async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFi
   const pdf = await loadPdf(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   // Usage rights are no signature on the document and filling voids them: dropped, the file re-saved.
   const droppedRights = dropUsageRights(pdf);
-  // A signed or certified file is refused by the ingest; changing it here would hide the signature it carries.
+  // A signed file is stored byte for byte: sealing appends after it, so its signatures stay valid
+  // (issue 33 › 6), and its form is kept as signed, not imported. A certified one the ingest refuses.
   const { certification, approval } = existingSignatures(pdf);
   if (certification || approval) return { bytes, fields: [] };
   const pages = pdf.getPages();
