@@ -236,10 +236,11 @@ async function startBuilder(root: HTMLElement, api: ApiClient, host?: HostMessen
     status.textContent = `Saved as version ${result.json.version}.`;
     editor.render();
     // name and submitters too: DocuSeal's `save` detail is the template (src/browser/docuseal-events.ts).
+    // The API names the template's fields `schema`.
     host?.post('saved', {
       version: result.json.version,
       name: result.json.name,
-      fields: result.json.fields ?? [],
+      fields: result.json.schema ?? [],
       submitters: result.json.submitters ?? [],
     });
   });
