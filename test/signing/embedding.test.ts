@@ -125,6 +125,16 @@ describe('framing the signing page', () => {
     expect(res.text).not.toContain('Witness note');
   });
 
+  it('carries a declined signer’s reason in DocuSeal’s submitter', async () => {
+    const f = await signingFixture();
+    await allowFraming(f, ['https://app.example.com']);
+    await page('POST', `/s/${f.submitters[0].slug}/decline`, { body: { reason: 'Wrong amount' } });
+    const data = embedData((await api('GET', `/s/${f.submitters[0].slug}`)).text) as { event: string; submitter: Record<string, unknown> };
+    expect(data.event).toBe('declined');
+    expect(data.submitter).toMatchObject({ id: f.submitters[0].id, status: 'declined', decline_reason: 'Wrong amount' });
+    expect(data.submitter.declined_at).toEqual(expect.any(String));
+  });
+
   it('names the completed, declined and expired states as the page’s event, each framed by the allowed origins', async () => {
     const shard = async (f: Fixture) => shardOf(f.account.accountId);
     const completed = await signingFixture();
