@@ -68,11 +68,11 @@ export abstract class FrameHostElement extends HTMLElement {
     this.frameOrigin = url.origin;
     this.frame = frame;
     this.replaceChildren(frame);
-    this.framed();
+    this.framed(frame);
   }
 
-  /** After the frame was placed (each time data-src or data-token changes). */
-  protected framed(): void {}
+  /** After `frame` was placed (each time data-src or data-token changes). */
+  protected framed(_frame: HTMLIFrameElement): void {}
 
   /**
    * The DOM event a page message becomes: its name and `detail`, or null to drop it. By default the page's

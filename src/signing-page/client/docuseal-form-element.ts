@@ -3,7 +3,7 @@
 // It is <signing-form> with DocuSeal's attribute names and events: `data-src` (a signing link) or
 // `data-token` (a signing form embed token), the options both share (`data-values`,
 // `data-readonly-fields`, `data-language`, `data-completed-redirect-url`) and `data-background-color`;
-// every other DocuSeal attribute is ignored. It dispatches `init` once it frames the form, then `load`
+// every other DocuSeal attribute is ignored. It dispatches `init` once its frame has loaded, then `load`
 // (once per form), `completed` and `declined` with the submitter as `detail` (src/browser/docuseal-events.ts).
 import { docusealFormEvent, type ElementEvent } from '../../browser/docuseal-events';
 import { publishGlobals } from '../../browser/frame-host';
@@ -11,6 +11,7 @@ import { SigningFormElement } from './signing-form-element';
 
 export class DocusealFormElement extends SigningFormElement {
   private loaded = false;
+  private initialized = false;
 
   protected async frameUrl(): Promise<URL | null> {
     const { src, token } = this.dataset;
@@ -37,13 +38,26 @@ export class DocusealFormElement extends SigningFormElement {
     return out;
   }
 
-  protected framed(): void {
+  /**
+   * `init` once the frame has loaded or first speaks, whichever comes first: never before the page's own
+   * events, and late enough for listeners a framework adds after mounting the element (React's effects
+   * run after the element is connected, and an element already defined frames at once).
+   */
+  protected framed(frame: HTMLIFrameElement): void {
     this.loaded = false;
+    this.initialized = false;
+    frame.addEventListener('load', () => this.init(), { once: true });
+  }
+
+  private init(): void {
+    if (this.initialized) return;
+    this.initialized = true;
     this.dispatchEvent(new CustomEvent('init', { detail: {} }));
   }
 
   /** DocuSeal's element loads once: the completed page the frame moves on to says `load` again, which is dropped. */
   protected eventOf(name: string, data: Record<string, unknown>): ElementEvent | null {
+    this.init();
     if (name === 'load' && this.loaded) return null;
     if (name === 'load') this.loaded = true;
     return docusealFormEvent(name, data);
