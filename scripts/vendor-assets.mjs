@@ -57,14 +57,15 @@ try {
   console.warn('esbuild is not installed; the signing page script was not bundled (install devDependencies).');
   process.exit(0);
 }
-// The browser bundles: same settings, each its own entry. The embed scripts (<signing-form> at
-// /embed/v1/form.js and /js/form.js, <template-builder> at /embed/v1/builder.js and /js/builder.js) are
+// The browser bundles: same settings, each its own entry. The embed scripts (<signing-form> and DocuSeal's
+// <docuseal-form> at /embed/v1/form.js and /js/form.js, <template-builder> and <docuseal-builder> at
+// /embed/v1/builder.js and /js/builder.js) are
 // classic scripts (iife), so they can read document.currentScript to find the service they came from;
 // the template builder's bundle is loaded only by the builder's pages.
 const BUNDLES = [
   { entry: ['signing-page', 'client', 'main.ts'], out: ['signing', 'signing-page.js'], format: 'esm' },
-  { entry: ['signing-page', 'client', 'signing-form-element.ts'], out: ['embed', 'form.js'], format: 'iife' },
-  { entry: ['console', 'builder', 'template-builder-element.ts'], out: ['embed', 'builder.js'], format: 'iife' },
+  { entry: ['signing-page', 'client', 'form-embed.ts'], out: ['embed', 'form.js'], format: 'iife' },
+  { entry: ['console', 'builder', 'builder-embed.ts'], out: ['embed', 'builder.js'], format: 'iife' },
   { entry: ['console', 'client', 'main.ts'], out: ['console', 'console.js'], format: 'esm' },
   { entry: ['console', 'builder', 'main.ts'], out: ['builder', 'builder.js'], format: 'esm' },
 ];

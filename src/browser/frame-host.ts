@@ -68,6 +68,18 @@ export abstract class FrameHostElement extends HTMLElement {
     this.frameOrigin = url.origin;
     this.frame = frame;
     this.replaceChildren(frame);
+    this.framed(frame);
+  }
+
+  /** After `frame` was placed (each time data-src or data-token changes). */
+  protected framed(_frame: HTMLIFrameElement): void {}
+
+  /**
+   * The DOM event a page message becomes: its name and `detail`, or null to drop it. By default the page's
+   * own event name and data, for the names in `events`; DocuSeal's elements rename and reshape them.
+   */
+  protected eventOf(name: string, data: Record<string, unknown>): { name: string; detail: Record<string, unknown> } | null {
+    return this.events.has(name) ? { name, detail: data } : null;
   }
 
   /** Shows `message` in place of the frame and dispatches `error`; null, for the callers' returns. */
@@ -100,8 +112,9 @@ export abstract class FrameHostElement extends HTMLElement {
       if (Number.isFinite(height)) this.frame.style.height = `${Math.max(this.minHeight, Math.min(height, this.maxHeight()))}px`;
       return;
     }
-    if (!this.events.has(name)) return;
-    this.dispatched(name, this.dispatchEvent(new CustomEvent(name, { detail, cancelable: true })));
+    const dispatch = this.eventOf(name, detail);
+    if (!dispatch) return;
+    this.dispatched(dispatch.name, this.dispatchEvent(new CustomEvent(dispatch.name, { detail: dispatch.detail, cancelable: true })));
   }
 }
 

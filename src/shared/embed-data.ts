@@ -9,4 +9,28 @@ export type EmbedData = {
   slug: string;
   status: string;
   submission_status: string;
+  /** The page's own signer as DocuSeal's components describe a submitter (src/signing-page/embed-submitter.ts). */
+  submitter: EmbedSubmitter;
+};
+
+/**
+ * The page's signer, shaped like DocuSeal's submitter (its embed events' `detail`, its webhooks' `data`):
+ * this signer's own values only, by field name. `<docuseal-form>` hands it to its listeners as it is.
+ */
+export type EmbedSubmitter = {
+  id: number;
+  submission_id: number;
+  slug: string;
+  email: string | null;
+  name: string | null;
+  role: string;
+  status: string;
+  external_id: string | null;
+  opened_at: string | null;
+  completed_at: string | null;
+  declined_at: string | null;
+  decline_reason: string | null;
+  values: { field: string; value: unknown }[];
+  submission: { id: number; status: string; url: string; combined_document_url: string | null; audit_log_url: string | null };
+  template: { id: string; name: string };
 };

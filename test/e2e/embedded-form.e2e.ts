@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { PDFDocument } from 'pdf-lib';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startDevServer, type DevServer } from './wrangler-dev';
+import { fullNameTemplate } from './embed-fixtures';
 
 const PORT = Number(process.env.E2E_EMBED_PORT ?? 8789);
 let server: DevServer;
@@ -58,18 +58,6 @@ async function startHost(): Promise<{ server: Server; origin: string }> {
   return { server: http, origin: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
 }
 
-async function onePageTemplate(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  pdf.addPage([612, 792]);
-  const template = await call('POST', '/api/templates/pdf', {
-    name: 'Embedded contract',
-    documents: [{ name: 'contract', file: Buffer.from(await pdf.save()).toString('base64') }],
-    submitters: [{ name: 'Client' }],
-    fields: [{ name: 'Full name', type: 'text', role: 'Client', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
-  });
-  return template.id;
-}
-
 async function signingUrl(templateId: string): Promise<{ url: string; submissionId: number }> {
   const submission = await call('POST', '/api/submissions', {
     template_id: templateId,
@@ -104,7 +92,7 @@ describe('the embedded signing form in a real browser', () => {
     foreignHost = await startHost();
     // ENVIRONMENT=development locally: an http origin may be allowed.
     await call('PUT', '/api/settings/account', { embed_origins: [allowedHost.origin] });
-    templateId = await onePageTemplate();
+    templateId = await fullNameTemplate(call, 'Embedded contract');
     // Setting up the local databases takes minutes on a busy machine.
   }, 600_000);
 

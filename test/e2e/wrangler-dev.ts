@@ -3,6 +3,7 @@
 // `npm run setup` sets up a developer's machine (migrations and id blocks on every database, the dev
 // account with a full-access token). Stops it afterwards.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { request as httpsRequest } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,18 +50,52 @@ export function sqlOn(setup: LocalSetup, database: string, command: string): Rec
   return JSON.parse(result.stdout)[0].results;
 }
 
-/** `vars`: extra Worker variables for this server (wrangler's `--var KEY:VALUE`). */
+/**
+ * `vars`: extra Worker variables for this server (wrangler's `--var KEY:VALUE`). `https`: served over
+ * https (`--local-protocol https`, wrangler's self-signed certificate), as integrations that load
+ * `https://<host>/…` need; the browser must ignore certificate errors and Node must call it with devFetch.
+ */
 export async function startDevServer(
   port: number,
-  { shards = 2, vars = {} }: { shards?: number; vars?: Record<string, string> } = {},
+  { shards = 2, vars = {}, https = false }: { shards?: number; vars?: Record<string, string>; https?: boolean } = {},
 ): Promise<DevServer> {
   // The signing page's script and pdf.js must be in public/vendor (postinstall does this too).
   const vendor = spawnSync(process.execPath, [join(root, 'scripts', 'vendor-assets.mjs')], { cwd: root, encoding: 'utf8' });
   if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
-  const setup = setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-')), shards, `http://127.0.0.1:${port}`);
+  const protocol = https ? 'https' : 'http';
+  const setup = setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-')), shards, `${protocol}://127.0.0.1:${port}`);
   const varArgs = Object.entries(vars).flatMap(([key, value]) => ['--var', `${key}:${value}`]);
-  const server = await launchWranglerDev(port, setup.dir, ['--config', setup.config, ...varArgs]);
+  const server = await launchWranglerDev(port, setup.dir, ['--config', setup.config, ...varArgs], { https });
   return { ...server, ...setup };
+}
+
+export type DevResponse = { status: number; ok: boolean; text: string };
+
+/**
+ * A request to a local server from Node. Over https it accepts wrangler's self-signed certificate, for
+ * this one request only (Node's fetch has no such option without a dispatcher package).
+ */
+export async function devFetch(
+  url: string,
+  { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<DevResponse> {
+  if (!url.startsWith('https:')) {
+    const res = await fetch(url, { method, headers, body });
+    return { status: res.status, ok: res.ok, text: await res.text() };
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method, headers, rejectUnauthorized: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        resolve({ status, ok: status >= 200 && status < 300, text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export type LaunchedServer = { base: string; output(): string; stop(): Promise<void> };
@@ -68,28 +103,31 @@ export type LaunchedServer = { base: string; output(): string; stop(): Promise<v
 /**
  * Runs `wrangler dev` on `port` with the local state in `state` (removed on stop) and waits until it
  * answers. `args` are added to wrangler's own (`--config`, `--var`, `--env-file`, …). `keepState` leaves
- * the state for a later server (a restart with another config).
+ * the state for a later server (a restart with another config); `https` serves it over https.
  */
-export async function launchWranglerDev(port: number, state: string, args: string[], { keepState = false } = {}): Promise<LaunchedServer> {
-  const child: ChildProcess = spawn(
-    wranglerBin,
-    ['dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, ...args, '--show-interactive-dev-session=false'],
-    {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    },
-  );
+export async function launchWranglerDev(
+  port: number,
+  state: string,
+  args: string[],
+  { keepState = false, https = false } = {},
+): Promise<LaunchedServer> {
+  const flags = ['--port', String(port), '--ip', '127.0.0.1', '--persist-to', state];
+  if (https) flags.push('--local-protocol', 'https');
+  const child: ChildProcess = spawn(wranglerBin, ['dev', ...flags, ...args, '--show-interactive-dev-session=false'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const base = `http://127.0.0.1:${port}`;
+  const base = `${https ? 'https' : 'http'}://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${output}`);
     try {
-      const res = await fetch(`${base}/api/openapi.json`);
+      const res = await devFetch(`${base}/api/openapi.json`);
       if (res.ok) break;
     } catch {
       // not listening yet

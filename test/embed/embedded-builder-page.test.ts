@@ -138,11 +138,12 @@ describe('failed tokens on the builder page', () => {
 
 describe('the builder embed script', () => {
   for (const path of ['/embed/v1/builder.js', '/js/builder.js']) {
-    it(`is served at ${path} as JavaScript defining <template-builder> and both globals`, async () => {
+    it(`is served at ${path} as JavaScript defining <template-builder>, DocuSeal’s <docuseal-builder> and both globals`, async () => {
       const res = await api('GET', path, { token: null });
       expect(res.status).toBe(200);
       expect(res.headers.get('Content-Type')).toContain('javascript');
       expect(res.text).toContain('template-builder');
+      expect(res.text).toContain('docuseal-builder');
       expect(res.text).toContain('SigningService');
       expect(res.text).toContain('SignService');
     });

@@ -3,7 +3,7 @@
 // options from the query, the cookie a framed page can use, and the embed script's paths.
 import { describe, expect, it } from 'vitest';
 import { api, shardOf } from '../helpers';
-import { messagesTo, page, signingFixture, type Fixture } from './fixtures';
+import { acceptDisclosure, messagesTo, page, signingFixture, type Fixture } from './fixtures';
 
 async function allowFraming(f: Fixture, origins: string[]) {
   const res = await api('PUT', '/api/settings/account', { token: f.account.token, body: { embed_origins: origins } });
@@ -56,7 +56,83 @@ describe('framing the signing page', () => {
       slug: f.submitters[0].slug,
       status: 'sent',
       submission_status: 'pending',
+      submitter: {
+        id: f.submitters[0].id,
+        submission_id: f.submissionId,
+        slug: f.submitters[0].slug,
+        email: f.submitters[0].email,
+        name: 'Signer 1',
+        role: 'First Party',
+        status: 'sent',
+        external_id: null,
+        opened_at: null,
+        completed_at: null,
+        declined_at: null,
+        decline_reason: null,
+        values: [
+          { field: 'Full name', value: null },
+          { field: 'Signature', value: null },
+        ],
+        submission: {
+          id: f.submissionId,
+          status: 'pending',
+          url: `https://api.test/api/submissions/${f.submissionId}`,
+          combined_document_url: null,
+          audit_log_url: null,
+        },
+        template: { id: f.templateId, name: 'Signing test' },
+      },
     });
+  });
+
+  it('carries the completed signer as DocuSeal’s submitter: their own values by field name, never another signer’s', async () => {
+    const f = await signingFixture({
+      roles: ['Client', 'Witness'],
+      order: 'parallel',
+      fields: [
+        { name: 'Full name', type: 'text', role: 'Client' },
+        { name: 'Signature', type: 'signature', role: 'Client' },
+        { name: 'Witness note', type: 'text', role: 'Witness' },
+      ],
+    });
+    await allowFraming(f, ['https://app.example.com']);
+    const [client, witness] = f.submitters;
+    const saved = await page('PUT', `/s/${witness.slug}/values`, { body: { values: { [f.field('Witness note')]: 'Witness secret' } } });
+    expect(saved.status).toBe(200);
+    await acceptDisclosure(client.slug);
+    const submitted = await page('POST', `/s/${client.slug}/submit`, {
+      body: { values: { [f.field('Full name')]: 'Ada Lovelace', [f.field('Signature')]: 'Ada L' } },
+    });
+    expect(submitted.status).toBe(200);
+    const res = await api('GET', `/s/${client.slug}`);
+    const data = embedData(res.text) as { event: string; submitter: Record<string, unknown> };
+    expect(data.event).toBe('completed');
+    expect(data.submitter).toMatchObject({
+      id: client.id,
+      submission_id: f.submissionId,
+      email: client.email,
+      role: 'Client',
+      status: 'completed',
+      values: [
+        { field: 'Full name', value: 'Ada Lovelace' },
+        { field: 'Signature', value: 'Ada L' },
+      ],
+      submission: { id: f.submissionId, status: 'pending' },
+      template: { id: f.templateId, name: 'Signing test' },
+    });
+    expect(data.submitter.completed_at).toEqual(expect.any(String));
+    expect(res.text).not.toContain('Witness secret');
+    expect(res.text).not.toContain('Witness note');
+  });
+
+  it('carries a declined signer’s reason in DocuSeal’s submitter', async () => {
+    const f = await signingFixture();
+    await allowFraming(f, ['https://app.example.com']);
+    await page('POST', `/s/${f.submitters[0].slug}/decline`, { body: { reason: 'Wrong amount' } });
+    const data = embedData((await api('GET', `/s/${f.submitters[0].slug}`)).text) as { event: string; submitter: Record<string, unknown> };
+    expect(data.event).toBe('declined');
+    expect(data.submitter).toMatchObject({ id: f.submitters[0].id, status: 'declined', decline_reason: 'Wrong amount' });
+    expect(data.submitter.declined_at).toEqual(expect.any(String));
   });
 
   it('names the completed, declined and expired states as the page’s event, each framed by the allowed origins', async () => {
@@ -165,11 +241,12 @@ describe('the email verification cookie', () => {
 
 describe('the embed script', () => {
   for (const path of ['/embed/v1/form.js', '/js/form.js']) {
-    it(`is served at ${path} as JavaScript defining <signing-form> and both globals`, async () => {
+    it(`is served at ${path} as JavaScript defining <signing-form>, DocuSeal’s <docuseal-form> and both globals`, async () => {
       const res = await api('GET', path);
       expect(res.status).toBe(200);
       expect(res.headers.get('Content-Type')).toContain('javascript');
       expect(res.text).toContain('signing-form');
+      expect(res.text).toContain('docuseal-form');
       expect(res.text).toContain('SigningService');
       expect(res.text).toContain('SignService');
     });

@@ -235,7 +235,14 @@ async function startBuilder(root: HTMLElement, api: ApiClient, host?: HostMessen
     status.className = 'notice';
     status.textContent = `Saved as version ${result.json.version}.`;
     editor.render();
-    host?.post('saved', { version: result.json.version, fields: result.json.fields ?? [] });
+    // name and submitters too: DocuSeal's `save` detail is the template (src/browser/docuseal-events.ts).
+    // The API names the template's fields `schema`.
+    host?.post('saved', {
+      version: result.json.version,
+      name: result.json.name,
+      fields: result.json.schema ?? [],
+      submitters: result.json.submitters ?? [],
+    });
   });
   if (root.dataset.readOnly === 'true') {
     // A token without `edit` opens the builder to look at; the API would refuse the save (403).

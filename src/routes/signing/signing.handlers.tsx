@@ -32,6 +32,7 @@ import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { withLinkDomain } from '../../services/submissions/links';
 import { witnessRoleOf } from '../../services/submissions/signing-order';
 import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
+import { embedSubmitter } from '../../signing-page/embed-submitter';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
 import { frameAncestors } from '../../services/embed/embed-origins';
 import { isDevelopment } from '../../lib/environment';
@@ -128,8 +129,9 @@ const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event
 };
 
 /** The page's frame extras: its embedding data (only when the account allows framing), language and theme. */
-export function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
+export function pageFrame(c: C, signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
   const { account, scope, submitter } = signing;
+  const urls = { apiBase: baseUrl(c.req.raw, c.env.APP_URL), pageOrigin: new URL(c.req.url).origin };
   const embed: EmbedData | undefined =
     account.embedOrigins.length > 0
       ? {
@@ -140,6 +142,7 @@ export function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, o
           slug: submitter.slug,
           status: submitter.status,
           submission_status: scope.submission.status,
+          submitter: embedSubmitter(signing, urls),
         }
       : undefined;
   return { embed, language: options.language, themeCss: themeCss(options.theme) };
@@ -212,7 +215,7 @@ export async function showPage(c: C) {
   const options = embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) });
   const branding = signingBranding(c, signing);
   const kind = pageKind(signing);
-  const frame = pageFrame(signing, kind, options);
+  const frame = pageFrame(c, signing, kind, options);
   switch (kind) {
     case 'completed': {
       const redirect = options.completedRedirectUrl ?? scope.submission.preferences.completed_redirect_url;

@@ -14,7 +14,7 @@ const signatureEngine = () => import('../../services/sealing/qes-signing-flow');
 async function qesRetryPage(c: C, signing: Signing, text: string) {
   const { account } = signing;
   const branding = signingBranding(c, signing);
-  const frame = pageFrame(signing, 'form', embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) }));
+  const frame = pageFrame(c, signing, 'form', embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) }));
   return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, account);
 }
 

@@ -62,7 +62,7 @@ export class SigningFormElement extends FrameHostElement {
   }
 
   /** The data attributes and theme variables, as the signing page's query parameters. */
-  private options(): Record<string, string> {
+  protected options(): Record<string, string> {
     const out: Record<string, string> = {};
     const { values, readonlyFields, language, completedRedirectUrl } = this.dataset;
     if (values) {
