@@ -8,6 +8,8 @@ import { decodeBase64 } from '../../shared/image-header';
 
 const VERIFICATION: Record<string, string> = {
   email_2fa: 'Email code (6 digits)',
+  sms_2fa: 'Phone code by SMS (6 digits)',
+  whatsapp_2fa: 'Phone code by WhatsApp (6 digits)',
   link: 'Personal signing link',
   api: 'Completed through the API',
 };
