@@ -27,6 +27,7 @@ import { nowIso } from '../../lib/time';
 import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
 import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-disclosure';
 import { storeAttachment } from '../../services/signing/attachments';
+import { recordLinkClick } from '../../services/signing/link-clicks';
 import { pageBranding, serviceBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { withLinkDomain } from '../../services/submissions/links';
@@ -398,6 +399,13 @@ export const postCheckCode: AppRouteHandler<typeof routes.postCheckCode> = async
     maxAge: 12 * 60 * 60,
   });
   return c.json({ verified: true }, 200);
+};
+
+/** POST /s/:slug/link_opened — the page came from a link in an SMS or WhatsApp message (the trail's click). */
+export const postLinkOpened: AppRouteHandler<typeof routes.postLinkOpened> = async (c) => {
+  const { db, signing } = await load(c);
+  const recorded = await recordLinkClick(contextOf(c, db, signing), signing, c.req.valid('json').channel);
+  return c.json({ recorded }, 200);
 };
 
 export const putValues: AppRouteHandler<typeof routes.putValues> = async (c) => {

@@ -3,6 +3,7 @@ import { $ } from '../../browser/dom';
 import { send } from './api';
 import { startForm, type FormState } from './form';
 import { announcePage } from './embed-messages';
+import { reportLinkClick } from './link-click';
 
 type Disclosure = { version: string; accepted: boolean };
 type PageData =
@@ -74,6 +75,7 @@ announcePage();
 const raw = document.getElementById('signing-data')?.textContent;
 if (raw) {
   const data = JSON.parse(raw) as PageData;
+  reportLinkClick(data.slug);
   if (data.page === 'form') startAfterDisclosure(data, () => startForm(document.getElementById('app')!, data));
   else if (data.page === 'verify') startVerify(data.slug, data.channel);
   else if (data.page === 'completed') startCompleted(data.slug);
