@@ -283,3 +283,19 @@ describe('clicks and deliveries in the audit trail', () => {
     expect(await trailOf(f.account.accountId, f.submitters[0].id, 'link_clicked')).toEqual([]);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('declares the phone settings where the API takes and returns them, and the click route with its channels', async () => {
+    const doc = (await api('GET', '/api/openapi.json')).json;
+    const schemas = doc.components.schemas;
+    for (const name of ['SubmitterInput', 'UpdateSubmitter', 'Submitter']) {
+      expect(Object.keys(schemas[name].properties), name).toEqual(expect.arrayContaining(['require_phone_2fa', 'send_whatsapp']));
+    }
+    expect(schemas.Submitter.required).toEqual(expect.arrayContaining(['require_phone_2fa', 'send_whatsapp']));
+    expect(Object.keys(schemas.TemplatePreferences.properties)).toContain('require_phone_2fa');
+    const click = doc.paths['/s/{slug}/link_opened'].post;
+    expect(click.requestBody.content['application/json'].schema.properties.channel.enum).toEqual(['sms', 'whatsapp']);
+    expect(Object.keys(click.responses).sort()).toEqual(['200', '400', '403', '404', '413', '422', '429']);
+    expect(doc.paths['/s/{slug}/verification'].post.description).toContain('require_phone_2fa');
+  });
+});
