@@ -10,7 +10,7 @@ import { auditTrailFor } from '../../src/services/sealing/audit-trail';
 import { deliverMessage } from '../../src/services/mail/deliver';
 import { loadScope } from '../../src/services/submissions/submission-scope';
 import { api, shardOf } from '../helpers';
-import { acceptDisclosure, page, signingFixture, submitterRow } from './fixtures';
+import { acceptDisclosure, eventsOf, page, signingFixture, submitterRow } from './fixtures';
 import { rowsOnAllShards } from '../submission-fixtures';
 
 /** A number no other test uses: the Twilio imitation is read by recipient. */
@@ -151,6 +151,8 @@ describe('the phone code', () => {
     const done = await page('POST', `/s/${f.slug}/submit`, { body: { values: { [f.field('Name')]: 'Pat' } }, headers: { Cookie: cookie } });
     expect(done.status).toBe(200);
     expect((await submitterRow(f.submitters[0].id)).verification_method).toBe('sms_2fa');
+    const [complete] = await eventsOf(f.account.accountId, 'signing.complete');
+    expect(complete.data.identity).toMatchObject({ level: 'ses', provider: 'sms', method: 'sms_2fa' });
     expect(await trailOf(f.account.accountId, f.submitters[0].id, 'verification_code_sent')).toEqual([{ channel: 'sms' }]);
     expect(await trailOf(f.account.accountId, f.submitters[0].id, 'phone_verified')).toEqual([{ channel: 'sms' }]);
   });
