@@ -172,7 +172,10 @@ describe('the phone code', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const pair = await Promise.all([0, 1].map(() => page('POST', `/s/${f.slug}/verification/check`, { body: { code: wrong } })));
     expect(pair.map((r) => r.status)).toEqual([422, 422]);
-    expect(pair.map((r) => r.json.error).sort()).toEqual(['That code is not right; 3 attempts left.', 'That code is not right; 4 attempts left.']);
+    expect(pair.map((r) => r.json.error).sort()).toEqual([
+      'That code is not right; 3 attempts left.',
+      'That code is not right; 4 attempts left.',
+    ]);
     expect(await attemptsOf(f.account.accountId, f.submitters[0].id)).toBe(2);
     const three = await Promise.all([0, 1, 2].map(() => page('POST', `/s/${f.slug}/verification/check`, { body: { code: wrong } })));
     expect(three.map((r) => r.status)).toEqual([422, 422, 422]);
@@ -214,7 +217,10 @@ describe('the phone code', () => {
     const checked = await page('POST', `/s/${f.slug}/verification/check`, { body: { code: /\b(\d{6})\b/.exec(mail.text)![1] } });
     const cookie = cookieOf(checked);
     expect((await api('GET', `/s/${f.slug}`, { headers: { Cookie: cookie } })).text).toContain('"page":"form"');
-    const updated = await api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { require_phone_2fa: true } });
+    const updated = await api('PUT', `/api/submitters/${f.submitters[0].id}`, {
+      token: f.account.token,
+      body: { require_phone_2fa: true },
+    });
     expect(updated.status).toBe(200);
     const again = await api('GET', `/s/${f.slug}`, { headers: { Cookie: cookie } });
     expect(again.text).toContain('Verify your phone');
@@ -239,7 +245,12 @@ describe('WhatsApp', () => {
     const stored = (await getMessage(createDb(await shardOf(f.account.accountId)), message.id))!;
     expect(stored.text).not.toContain(code);
     const accepted = await trailOf(f.account.accountId, f.submitters[0].id, 'message_accepted');
-    expect(accepted).toContainEqual({ channel: 'whatsapp', kind: 'verification_code', transport: 'twilio', provider_id: stored.providerId });
+    expect(accepted).toContainEqual({
+      channel: 'whatsapp',
+      kind: 'verification_code',
+      transport: 'twilio',
+      provider_id: stored.providerId,
+    });
     expect(stored.providerId).toMatch(/^SM/);
 
     const checked = await page('POST', `/s/${f.slug}/verification/check`, { body: { code } });

@@ -143,7 +143,10 @@ export const updateSubmitterBody = z
     send_email: z.boolean().optional().openapi({ description: 'true re-sends the invitation email.' }),
     send_sms: z.boolean().optional().openapi({ description: 'true re-sends the invitation by SMS.' }),
     send_whatsapp: z.boolean().optional().openapi({ description: 'true re-sends the invitation by WhatsApp.' }),
-    require_phone_2fa: z.boolean().optional().openapi({ description: 'true: the signer enters a code sent to `phone` before the form opens.' }),
+    require_phone_2fa: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'true: the signer enters a code sent to `phone` before the form opens.' }),
     completed: z.boolean().optional().openapi({ description: 'true completes this submitter with its stored and given values.' }),
   })
   .openapi('UpdateSubmitter');

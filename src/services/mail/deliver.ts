@@ -66,7 +66,14 @@ export async function deliverMessage(db: Db, env: MailEnv, id: number, now = new
 
   try {
     const { providerId } = await transport.send(claimed);
-    await markSent(db, id, providerId, new Date().toISOString(), redactedContent(claimed, transport.name), deliveryTrail(claimed, transport.name, providerId));
+    await markSent(
+      db,
+      id,
+      providerId,
+      new Date().toISOString(),
+      redactedContent(claimed, transport.name),
+      deliveryTrail(claimed, transport.name, providerId),
+    );
     return { status: 'sent' };
   } catch (err) {
     const final = err instanceof PermanentDeliveryError || claimed.attempts >= MAX_ATTEMPTS;

@@ -54,8 +54,6 @@ function sameFactor(a: string, b: CodeChannel): boolean {
   return a === b || (a !== 'email' && b !== 'email');
 }
 
-
-
 /** A uniformly random 6-digit code (rejection sampling avoids modulo bias). */
 export function newCode(): string {
   for (;;) {

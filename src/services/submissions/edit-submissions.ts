@@ -230,7 +230,11 @@ export async function updateSubmitter(
     const done = await completeSubmitter(ctx, scopeNow, next, { via: 'api' });
     return done.submitters.find((s) => s.id === next.id)!;
   }
-  if ((edit.send_email === true || edit.send_sms === true || edit.send_whatsapp === true) && active && scope.submission.status === 'pending') {
+  if (
+    (edit.send_email === true || edit.send_sms === true || edit.send_whatsapp === true) &&
+    active &&
+    scope.submission.status === 'pending'
+  ) {
     return remind(ctx, scopeNow, next, 'invitation');
   }
   return next;
