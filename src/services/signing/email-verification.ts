@@ -1,10 +1,11 @@
 // require_email_2fa (spec › Template preferences; Limits › Email 2FA code) and require_phone_2fa
 // (issue 31 › 7): before the form opens, the signer proves they read their email, or their phone's SMS
 // or WhatsApp messages, with a 6-digit code, valid 10 minutes, at most 5 wrong tries per code and 5
-// codes an hour, whichever channel it went by. Codes are stored hashed; a correct code opens a browser session whose token
-// (also stored hashed) travels in an HttpOnly cookie scoped to the signing link. Both limits are taken
-// atomically in D1 (an attempt before the comparison, a send inside the batch that writes the code), so
-// concurrent requests count like sequential ones; a delivered code is redacted from its message row.
+// codes an hour, whichever channel it went by. Codes are stored hashed; a correct code opens a browser
+// session whose token (also stored hashed) travels in an HttpOnly cookie scoped to the signing link.
+// Both limits are taken atomically in D1 (an attempt before the comparison, a send inside the batch that
+// writes the code), so concurrent requests count like sequential ones; a delivered code is redacted from
+// its message row.
 import { messageInsert } from '../../db/queries/messages';
 import {
   consumeAttempt,
@@ -138,7 +139,8 @@ export async function sendCode(ctx: StateContext, signing: Signing, channel: Cod
  * so only MAX_ATTEMPTS comparisons are ever made per code, however many guesses arrive at once. Right:
  * returns a new session token (the caller sets it as a cookie) and the submitter's verification method
  * becomes email_2fa, sms_2fa or whatsapp_2fa by the channel the code went by. A code sent by another
- * channel than the form asks for now (its preferences changed since) is not accepted. Wrong or expired: 422 with a sentence; no attempt left: 429.
+ * channel than the form asks for now (its preferences changed since) is not accepted. Wrong or expired:
+ * 422 with a sentence; no attempt left: 429.
  */
 export async function verifyCode(ctx: StateContext, signing: Signing, channel: CodeChannel, code: string): Promise<string> {
   const { scope, submitter } = signing;
