@@ -386,7 +386,7 @@ export const postCheckCode: AppRouteHandler<typeof routes.postCheckCode> = async
   if (!channel) throw unprocessable('This form does not ask for a verification code.');
   const token = await verifyCode(contextOf(c, db, signing), signing, channel, c.req.valid('json').code);
   // Over https the cookie is SameSite=None and Partitioned (CHIPS) so that it works in an allowed
-  // origin's iframe, kept apart per embedding site; it only proves the email check, and every write still
+  // origin's iframe, kept apart per embedding site; it only proves the code check, and every write still
   // needs the page's own Origin (sameOrigin). Plain http (development) cannot send None: Lax, which the
   // browser also sends within a same-site frame such as another localhost port (decisions.md › Embedding).
   const secure = new URL(c.req.url).protocol === 'https:';
