@@ -50,6 +50,7 @@ export type Bindings = DatabaseBindings & {
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   TWILIO_FROM?: string;
+  TWILIO_WHATSAPP_FROM?: string;
   TWILIO_API_BASE?: string;
   /** One rate limiter per API token, partner key, or client address failing authentication (durable-objects/rate-limiter.ts). */
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;

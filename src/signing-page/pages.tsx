@@ -1,4 +1,4 @@
-// The pages a signing link can show: the form, email verification, completed, declined, expired,
+// The pages a signing link can show: the form, email or phone verification, completed, declined, expired,
 // "waiting for others" and unavailable (spec › Submitter states, rule 4; decisions.md › Lifecycles).
 import type { PageBranding } from './branding';
 import { Layout, type PageFrame } from './layout';
@@ -59,17 +59,32 @@ function DisclosureCard() {
   );
 }
 
-export function VerifyPage(props: { branding: PageBranding; slug: string; email: string; frame?: PageFrame }) {
+/** The code page's words by where the code goes: the phone's mirror the email's. */
+const VERIFY_TEXT = {
+  email: { heading: 'Verify your email', sends: 'we email a 6-digit code to', button: 'Email me a code' },
+  sms: { heading: 'Verify your phone', sends: 'we text a 6-digit code to', button: 'Text me a code' },
+  whatsapp: { heading: 'Verify your phone', sends: 'we send a 6-digit code by WhatsApp to', button: 'Send me a code on WhatsApp' },
+} as const;
+
+export function VerifyPage(props: {
+  branding: PageBranding;
+  slug: string;
+  channel: keyof typeof VERIFY_TEXT;
+  to: string;
+  frame?: PageFrame;
+}) {
+  const text = VERIFY_TEXT[props.channel];
+  const to = props.channel === 'email' ? maskEmail(props.to) : maskPhone(props.to);
   return (
-    <Layout branding={props.branding} data={{ page: 'verify', slug: props.slug }} frame={props.frame}>
+    <Layout branding={props.branding} data={{ page: 'verify', slug: props.slug, channel: props.channel }} frame={props.frame}>
       <div class="card" id="verify">
-        <h1>Verify your email</h1>
+        <h1>{text.heading}</h1>
         <p>
-          Before you open this document we email a 6-digit code to <strong>{maskEmail(props.email)}</strong>. It is valid for 10 minutes.
+          Before you open this document {text.sends} <strong>{to}</strong>. It is valid for 10 minutes.
         </p>
         <div class="actions">
           <button type="button" id="send-code">
-            Email me a code
+            {text.button}
           </button>
         </div>
         <label for="code">Code</label>
@@ -170,4 +185,11 @@ export function maskEmail(email: string): string {
   const [local, domain] = email.split('@');
   if (!domain) return '***';
   return `${local.slice(0, 1)}***@${domain}`;
+}
+
+/** "+1•••••••23": enough for the signer to recognise their number, too little to learn it from the page. */
+function maskPhone(phone: string): string {
+  const digits = phone.replace(/[^\d+]/g, '');
+  if (digits.length < 6) return '***';
+  return `${digits.slice(0, 2)}${'•'.repeat(digits.length - 4)}${digits.slice(-2)}`;
 }

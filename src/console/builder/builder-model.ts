@@ -37,6 +37,7 @@ export const PREFERENCE_KEYS = [
   'custom_domain',
   'signing_nav_style',
   'require_email_2fa',
+  'require_phone_2fa',
   'carousel_review_documents',
   'document_conditions',
 ] as const;

@@ -47,6 +47,7 @@ function content(editor: Editor, documents: DocumentView[]): Node[] {
   nodes.push(el('div', { class: 'prop' }, el('label', { for: 'pref-signing_nav_style', text: 'Signing navigation' }), nav));
   for (const [key, label] of [
     ['require_email_2fa', 'Signers verify their email with a code first'],
+    ['require_phone_2fa', 'Signers verify their phone with a code first'],
     ['show_branding', 'Show branding'],
   ] as const) {
     const box = el('input', { type: 'checkbox', id: `pref-${key}` });

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
-import { messages, type Message, type NewMessage } from '../schema/index';
+import { messages, submissionEvents, submitters, type Message, type NewMessage } from '../schema/index';
 
 export function messageInsert(db: Db, message: NewMessage) {
   return db.insert(messages).values(message).returning({ id: messages.id });
@@ -25,18 +25,33 @@ export async function claimAttempt(db: Db, id: number, transport: string, at: st
   return row;
 }
 
-/** Marks a message sent; `redacted` replaces its stored text and html (a delivered secret is not kept). */
+/**
+ * Marks a message sent; `redacted` replaces its stored text and html (a delivered secret is not kept).
+ * `trail` is written in the same batch: the submission's audit trail row saying the transport took it.
+ */
 export async function markSent(
   db: Db,
   id: number,
   providerId: string | null,
   at: string,
   redacted?: Pick<Message, 'text' | 'html'>,
+  trail?: { message: Pick<Message, 'accountId' | 'submissionId' | 'submitterId'>; action: string; data: Record<string, unknown> },
 ): Promise<void> {
-  await db
+  const update = db
     .update(messages)
     .set({ status: 'sent', providerId, sentAt: at, error: null, ...redacted })
     .where(eq(messages.id, id));
+  const { submissionId, submitterId } = trail?.message ?? {};
+  if (!trail || !submissionId || !submitterId) {
+    await update;
+    return;
+  }
+  // Only while the submitter still exists (a submission deleted for good takes its trail with it), so a
+  // late delivery never fails on the foreign key. insert().select(sql) lists every column, in order.
+  const row = db.insert(submissionEvents).select(sql`
+    SELECT NULL, ${trail.message.accountId}, ${submissionId}, ${submitterId}, ${trail.action}, NULL, NULL, ${JSON.stringify(trail.data)}, ${at}
+    WHERE EXISTS (SELECT 1 FROM ${submitters} WHERE ${submitters.id} = ${submitterId} AND ${submitters.submissionId} = ${submissionId})`);
+  await db.batch([update, row]);
 }
 
 /** After a failed attempt: queued again for a retry, or failed for good. */

@@ -1,4 +1,4 @@
-// Signer email verification rows (src/services/signing/email-verification.ts).
+// Signer verification rows, email and phone codes (src/services/signing/email-verification.ts).
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { signingVerifications, submitters, type SigningVerification } from '../schema';
@@ -20,13 +20,13 @@ export async function latestVerification(db: Db, submitterId: number): Promise<S
  */
 export function insertVerificationWithinLimitStatement(
   db: Db,
-  row: { accountId: number; submitterId: number; codeHash: string; expiresAt: string; createdAt: string },
+  row: { accountId: number; submitterId: number; codeHash: string; channel: string; expiresAt: string; createdAt: string },
   since: string,
   limit: number,
 ) {
   // insert().select(sql) lists every column of the table, in its order.
   return db.insert(signingVerifications).select(sql`
-    SELECT NULL, ${row.accountId}, ${row.submitterId}, ${row.codeHash}, ${row.expiresAt}, 0, NULL, NULL, ${row.createdAt}
+    SELECT NULL, ${row.accountId}, ${row.submitterId}, ${row.codeHash}, ${row.channel}, ${row.expiresAt}, 0, NULL, NULL, ${row.createdAt}
     WHERE (SELECT count(*) FROM ${signingVerifications} WHERE ${signingVerifications.submitterId} = ${row.submitterId} AND ${signingVerifications.createdAt} >= ${since}) < ${limit}`);
 }
 
@@ -52,15 +52,21 @@ export async function consumeAttempt(db: Db, id: number, limit: number, now: str
   return row?.attempts ?? null;
 }
 
-/** Marks the code used and records the session; the submitter's verification method becomes email_2fa. */
-export async function markVerified(db: Db, id: number, submitterId: number, sessionHash: string, at: string): Promise<boolean> {
+/** Marks the code used and records the session; the submitter's verification method becomes `method` (email_2fa, sms_2fa…). */
+export async function markVerified(
+  db: Db,
+  id: number,
+  submitterId: number,
+  verified: { sessionHash: string; method: string; at: string },
+): Promise<boolean> {
+  const { sessionHash, method, at } = verified;
   const [updated] = await db.batch([
     db
       .update(signingVerifications)
       .set({ verifiedAt: at, sessionHash })
       .where(and(eq(signingVerifications.id, id), sql`${signingVerifications.verifiedAt} IS NULL`))
       .returning({ id: signingVerifications.id }),
-    db.update(submitters).set({ verificationMethod: 'email_2fa', updatedAt: at }).where(eq(submitters.id, submitterId)),
+    db.update(submitters).set({ verificationMethod: method, updatedAt: at }).where(eq(submitters.id, submitterId)),
   ]);
   return updated.length > 0;
 }

@@ -8,7 +8,7 @@ export const messages = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     accountId: integer('account_id').notNull(),
-    /** email | sms */
+    /** email | sms | whatsapp */
     channel: text('channel').notNull(),
     /** invitation | reminder | expiry | completion | verification_code | … */
     kind: text('kind').notNull(),

@@ -159,6 +159,10 @@ export const submitters = sqliteTable(
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
     sendEmail: integer('send_email', { mode: 'boolean' }).notNull().default(true),
     sendSms: integer('send_sms', { mode: 'boolean' }).notNull().default(false),
+    /** Invitations, reminders and phone codes go by WhatsApp to `phone` (Twilio's `whatsapp:` addresses). */
+    sendWhatsapp: integer('send_whatsapp', { mode: 'boolean' }).notNull().default(false),
+    /** The signer proves control of `phone` with a 6-digit code before the form opens (as the template's require_phone_2fa). */
+    requirePhone2fa: integer('require_phone_2fa', { mode: 'boolean' }).notNull().default(false),
     sentAt: text('sent_at'),
     openedAt: text('opened_at'),
     startedAt: text('started_at'),
@@ -170,7 +174,7 @@ export const submitters = sqliteTable(
     /** Where and how the signer completed: shown on the audit page. */
     completedIp: text('completed_ip'),
     completedUserAgent: text('completed_user_agent'),
-    /** email_2fa | link | api: how the signer's identity was established. */
+    /** email_2fa | sms_2fa | whatsapp_2fa | link | api: how the signer's identity was established. */
     verificationMethod: text('verification_method'),
     /**
      * The electronic-records disclosure the signer accepted before signing (ESIGN §101(c), UETA §5;

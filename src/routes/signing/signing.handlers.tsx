@@ -11,7 +11,7 @@ import { attachment } from '../../lib/content-disposition';
 import { ApiError, notFound, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
-import { hasVerifiedSession, requiresEmailCode, sendCode, verifyCode } from '../../services/signing/email-verification';
+import { codeChannel, hasVerifiedSession, sendCode, verifyCode } from '../../services/signing/email-verification';
 import {
   accountOfSlug,
   assertCanFill,
@@ -27,6 +27,7 @@ import { nowIso } from '../../lib/time';
 import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
 import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-disclosure';
 import { storeAttachment } from '../../services/signing/attachments';
+import { recordLinkClick } from '../../services/signing/link-clicks';
 import { pageBranding, serviceBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { withLinkDomain } from '../../services/submissions/links';
@@ -82,15 +83,21 @@ async function load(c: C): Promise<{ db: Db; signing: Signing }> {
 }
 
 async function verified(c: C, db: Db, signing: Signing): Promise<boolean> {
-  if (!requiresEmailCode(signing)) return true;
-  return hasVerifiedSession({ db }, signing.submitter, getCookie(c, cookieName(signing.submitter.slug)));
+  const channel = codeChannel(signing);
+  if (!channel) return true;
+  return hasVerifiedSession({ db }, signing.submitter, getCookie(c, cookieName(signing.submitter.slug)), channel);
 }
 
-/** Loads the signer and refuses the request until their email is verified when the template asks for it. */
+/** Loads the signer and refuses the request until their email or phone is verified when a code is asked for. */
 async function loadVerified(c: C) {
   const loaded = await load(c);
   if (!(await verified(c, loaded.db, loaded.signing)))
-    throw new ApiError(403, 'Verify your email with the code we send before opening this form.');
+    throw new ApiError(
+      403,
+      codeChannel(loaded.signing) === 'email'
+        ? 'Verify your email with the code we send before opening this form.'
+        : 'Verify your phone with the code we send before opening this form.',
+    );
   return { ...loaded, ctx: contextOf(c, loaded.db, loaded.signing) };
 }
 
@@ -290,7 +297,9 @@ export async function showPage(c: C) {
       break;
   }
   if (!(await verified(c, c.var.scope.db, signing))) {
-    return html(c, <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} frame={frame} />, account);
+    const channel = codeChannel(signing) ?? 'email';
+    const to = channel === 'email' ? (submitter.email ?? '') : (submitter.phone ?? '');
+    return html(c, <VerifyPage branding={branding} slug={submitter.slug} channel={channel} to={to} frame={frame} />, account);
   }
   // Shown, not stored: the page's script opens the form (POST /s/:slug/open), so a link scanner's GET
   // records nothing in the trail and fires no form.viewed.
@@ -366,18 +375,21 @@ export async function downloadSigned(c: C) {
 export const postSendCode: AppRouteHandler<typeof routes.postSendCode> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
-  if (!requiresEmailCode(signing)) throw unprocessable('This form does not ask for an email code.');
+  const channel = codeChannel(signing);
+  if (!channel) throw unprocessable('This form does not ask for a verification code.');
   await useLiveLinks(c, signing);
-  await sendCode(contextOf(c, db, signing), signing);
+  await sendCode(contextOf(c, db, signing), signing, channel);
   return c.json({ sent: true }, 200);
 };
 
 export const postCheckCode: AppRouteHandler<typeof routes.postCheckCode> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
-  const token = await verifyCode(contextOf(c, db, signing), signing, c.req.valid('json').code);
+  const channel = codeChannel(signing);
+  if (!channel) throw unprocessable('This form does not ask for a verification code.');
+  const token = await verifyCode(contextOf(c, db, signing), signing, channel, c.req.valid('json').code);
   // Over https the cookie is SameSite=None and Partitioned (CHIPS) so that it works in an allowed
-  // origin's iframe, kept apart per embedding site; it only proves the email check, and every write still
+  // origin's iframe, kept apart per embedding site; it only proves the code check, and every write still
   // needs the page's own Origin (sameOrigin). Plain http (development) cannot send None: Lax, which the
   // browser also sends within a same-site frame such as another localhost port (decisions.md › Embedding).
   const secure = new URL(c.req.url).protocol === 'https:';
@@ -390,6 +402,13 @@ export const postCheckCode: AppRouteHandler<typeof routes.postCheckCode> = async
     maxAge: 12 * 60 * 60,
   });
   return c.json({ verified: true }, 200);
+};
+
+/** POST /s/:slug/link_opened — the page came from a link in an SMS or WhatsApp message (the trail's click). */
+export const postLinkOpened: AppRouteHandler<typeof routes.postLinkOpened> = async (c) => {
+  const { db, signing } = await load(c);
+  const recorded = await recordLinkClick(contextOf(c, db, signing), signing, c.req.valid('json').channel);
+  return c.json({ recorded }, 200);
 };
 
 export const putValues: AppRouteHandler<typeof routes.putValues> = async (c) => {

@@ -28,6 +28,7 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.get('/:slug/qes/retry', qes.qesRetry);
   s.openapi(routes.postSendCode, h.postSendCode);
   s.openapi(routes.postCheckCode, h.postCheckCode);
+  s.openapi(routes.postLinkOpened, h.postLinkOpened);
   s.openapi(routes.postOpen, h.postOpen);
   s.openapi(routes.putValues, h.putValues);
   s.openapi(routes.postAttachment, h.postAttachment);

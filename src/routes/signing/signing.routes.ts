@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../app-env';
 import { requireJsonBody } from '../../middleware/json-body';
 import { errorSchema } from '../openapi-helpers';
+import { PHONE_CHANNELS } from '../../shared/link-channel';
 import {
   ATTACHMENT_BODY_BYTES,
   IP_RATE_LIMIT,
@@ -21,7 +22,7 @@ export const SIGNING_PREFIX = '/s';
 
 const SIGNING_ERRORS = {
   400: 'Malformed body: not sent as application/json, not JSON, not UTF-8, nested deeper than 64 levels, not a JSON object, or a member missing or of the wrong type.',
-  403: 'Another origin, or the email code is required first.',
+  403: 'Another origin, or the email or phone code is required first.',
   404: 'No signing link with this slug.',
   409: 'The submission changed while this request was processed; reload and try again.',
   413: `The body is over the route's cap: ${describeBytes(VALUES_BODY_BYTES)} for values and submit, ${describeBytes(SMALL_BODY_BYTES)} for the other JSON routes, ${describeBytes(ATTACHMENT_BODY_BYTES)} for uploads (docs/limits.md).`,
@@ -192,7 +193,7 @@ export const postAttachment = signingRoute(
     bodyBytes: ATTACHMENT_BODY_BYTES,
     errors: [415],
     describe: {
-      403: 'Another origin, the email code is required first, or the account has no storage left for the file ("This account cannot store more files right now; contact the sender.").',
+      403: 'Another origin, the email or phone code is required first, or the account has no storage left for the file ("This account cannot store more files right now; contact the sender.").',
       413: `The file is over its limit, or the body over ${describeBytes(ATTACHMENT_BODY_BYTES)}.`,
     },
   },
@@ -239,11 +240,24 @@ export const postSendCode = signingRoute(
   {
     method: 'post',
     path: '/{slug}/verification',
-    summary: 'Email a verification code',
+    summary: 'Send a verification code (email, SMS or WhatsApp)',
     description:
-      'When the template has require_email_2fa: a 6-digit code valid 10 minutes; at most 5 codes an hour. Takes no body (one sent is ignored).',
+      'When the template has require_email_2fa, or the template or submitter require_phone_2fa: a 6-digit code valid 10 minutes, emailed, or sent to the phone by SMS (by WhatsApp for a submitter with send_whatsapp; the phone code when both are asked for); at most 5 codes an hour. Takes no body (one sent is ignored).',
     request: { params },
     responses: ok(z.object({ sent: z.boolean() })),
+  },
+);
+
+export const postLinkOpened = signingRoute(
+  { bodyBytes: SMALL_BODY_BYTES },
+  {
+    method: 'post',
+    path: '/{slug}/link_opened',
+    summary: 'Record that the signer came from a text message',
+    description:
+      'Sent by the page when its address carries `?via=sms` or `?via=whatsapp`, as the links in SMS and WhatsApp messages do: a `link_clicked` entry with the channel in the audit trail (at most 20 per signer; past that `recorded` is false). Fetching the page records nothing, since link previews fetch links too. Needs no code: the click comes before it.',
+    request: { params, body: jsonBody(body({ channel: z.enum(PHONE_CHANNELS) })) },
+    responses: ok(z.object({ recorded: z.boolean() })),
   },
 );
 

@@ -34,6 +34,13 @@ export const submitterInput = z
     metadata: metadata.optional(),
     send_email: z.boolean().optional().openapi({ description: 'false: this submitter gets no emails.' }),
     send_sms: z.boolean().optional().openapi({ description: 'true: invitations also go by SMS to `phone`.' }),
+    send_whatsapp: z.boolean().optional().openapi({
+      description: 'true: invitations go by WhatsApp to `phone`, and so does the phone code of require_phone_2fa (instead of SMS).',
+    }),
+    require_phone_2fa: z.boolean().optional().openapi({
+      description:
+        'true: before the form opens the signer enters a 6-digit code sent to `phone` (SMS, or WhatsApp with send_whatsapp), valid 10 minutes. Needs `phone` (422 otherwise), as does the template preference of the same name.',
+    }),
   })
   .openapi('SubmitterInput');
 
@@ -61,6 +68,7 @@ const submissionFields = {
   submitters_order: z.enum(['sequential', 'parallel']).optional().openapi({ description: 'Default sequential.' }),
   send_email: z.boolean().optional().openapi({ description: 'false suppresses every invitation email. Default true.' }),
   send_sms: z.boolean().optional().openapi({ description: 'Default for submitters’ send_sms.' }),
+  send_whatsapp: z.boolean().optional().openapi({ description: 'Default for submitters’ send_whatsapp.' }),
   expire_at: expireAt.openapi({ description: 'When pending signing stops; must be in the future.' }),
   auto_sign: z.boolean().optional(),
   draft: z.boolean().optional().openapi({ description: 'true: saved but nothing is sent until POST /api/submissions/{id}/send.' }),
@@ -134,6 +142,11 @@ export const updateSubmitterBody = z
     metadata: metadata.optional(),
     send_email: z.boolean().optional().openapi({ description: 'true re-sends the invitation email.' }),
     send_sms: z.boolean().optional().openapi({ description: 'true re-sends the invitation by SMS.' }),
+    send_whatsapp: z.boolean().optional().openapi({ description: 'true re-sends the invitation by WhatsApp.' }),
+    require_phone_2fa: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'true: the signer enters a code sent to `phone` before the form opens.' }),
     completed: z.boolean().optional().openapi({ description: 'true completes this submitter with its stored and given values.' }),
   })
   .openapi('UpdateSubmitter');
@@ -156,6 +169,8 @@ export const submitterSchema = z
     metadata,
     send_email: z.boolean(),
     send_sms: z.boolean(),
+    send_whatsapp: z.boolean(),
+    require_phone_2fa: z.boolean().openapi({ description: 'This submitter’s own require_phone_2fa (the template’s applies too).' }),
     sent_at: dateTime.nullable(),
     opened_at: dateTime.nullable(),
     completed_at: dateTime.nullable(),

@@ -28,6 +28,8 @@ export function serializeSubmitter(s: Submitter, linkBase: string, fields: Templ
     metadata: s.metadata,
     send_email: s.sendEmail,
     send_sms: s.sendSms,
+    send_whatsapp: s.sendWhatsapp,
+    require_phone_2fa: s.requirePhone2fa,
     sent_at: s.sentAt,
     opened_at: s.openedAt,
     completed_at: s.completedAt,

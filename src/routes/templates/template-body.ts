@@ -42,6 +42,7 @@ const BOOLEAN_KEYS = new Set([
   'replace',
   'show_branding',
   'require_email_2fa',
+  'require_phone_2fa',
   'review_in_carousel',
 ]);
 

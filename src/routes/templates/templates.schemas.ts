@@ -148,6 +148,10 @@ export const preferencesInputSchema = z
       .optional(),
     signing_nav_style: z.enum(SIGNING_NAV_STYLES).nullable().optional(),
     require_email_2fa: z.boolean().nullable().optional(),
+    require_phone_2fa: z.boolean().nullable().optional().openapi({
+      description:
+        'Signers enter a 6-digit code sent to their phone (SMS, or WhatsApp for submitters with send_whatsapp) before the form opens; every submitter then needs a phone.',
+    }),
     optional_variables: z
       .array(z.string().max(255))
       .max(500)

@@ -31,6 +31,20 @@ export function redactedContent(
   return { text: message.text.replace(secret, '[redacted]'), html: message.html?.replace(secret, '[redacted]') ?? null };
 }
 
+/**
+ * A text message to a signer (SMS or WhatsApp) leaves a row in their submission's audit trail when the
+ * transport accepts it (issue 31 › 7): the evidence that the code or link went to their phone, with the
+ * provider's message id. Emails do not: their sending is already the `sent` row of the invitation.
+ */
+function deliveryTrail(message: Message, transport: string, providerId: string | null) {
+  if (message.channel !== 'sms' && message.channel !== 'whatsapp') return undefined;
+  return {
+    message,
+    action: 'message_accepted',
+    data: { channel: message.channel, kind: message.kind, transport, provider_id: providerId },
+  };
+}
+
 /** Delay before attempt n+1, in seconds: 30 s, 2 min, 10 min, 30 min. */
 const BACKOFF_SECONDS = [30, 120, 600, 1800];
 
@@ -52,7 +66,14 @@ export async function deliverMessage(db: Db, env: MailEnv, id: number, now = new
 
   try {
     const { providerId } = await transport.send(claimed);
-    await markSent(db, id, providerId, new Date().toISOString(), redactedContent(claimed, transport.name));
+    await markSent(
+      db,
+      id,
+      providerId,
+      new Date().toISOString(),
+      redactedContent(claimed, transport.name),
+      deliveryTrail(claimed, transport.name, providerId),
+    );
     return { status: 'sent' };
   } catch (err) {
     const final = err instanceof PermanentDeliveryError || claimed.attempts >= MAX_ATTEMPTS;

@@ -5,6 +5,7 @@ import type { MessageQueueBody } from '../../env';
 import type { Db } from '../../db/client';
 import { messageInsert } from '../../db/queries/messages';
 import type { NewMessage } from '../../db/schema/index';
+import type { PhoneChannel } from '../../shared/link-channel';
 import { composeEmail, composeSms, type MessageContext, type MessageKind } from './compose';
 
 type Refs = { accountId: number; submissionId?: number | null; submitterId?: number | null };
@@ -22,8 +23,15 @@ export function emailMessage(kind: MessageKind, context: MessageContext, refs: R
   };
 }
 
-export function smsMessage(kind: MessageKind, context: MessageContext, phone: string, refs: Refs): NewMessage {
-  return { ...refs, channel: 'sms', kind, recipient: phone, subject: null, text: composeSms(kind, context), html: null };
+/** A text message to `phone`: an SMS, or the same text by WhatsApp (transports.ts addresses it `whatsapp:`). */
+export function smsMessage(
+  kind: MessageKind,
+  context: MessageContext,
+  phone: string,
+  refs: Refs,
+  channel: PhoneChannel = 'sms',
+): NewMessage {
+  return { ...refs, channel, kind, recipient: phone, subject: null, text: composeSms(kind, context), html: null };
 }
 
 /** The insert for one message; put it in the caller's `db.batch([...])`. */

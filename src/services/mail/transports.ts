@@ -1,5 +1,5 @@
-// Where outbound messages go: Cloudflare's send_email binding and a Twilio-compatible SMS API in
-// production; in development and tests the D1 row itself is the inbox (GET /dev/outbox).
+// Where outbound messages go: Cloudflare's send_email binding and a Twilio-compatible messages API (SMS,
+// and WhatsApp through the same API with `whatsapp:` addresses) in production; in development and tests the D1 row itself is the inbox (GET /dev/outbox).
 import type { Message } from '../../db/schema/index';
 import { isProduction } from '../../lib/environment';
 
@@ -20,6 +20,8 @@ export type MailEnv = {
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   TWILIO_FROM?: string;
+  /** The WhatsApp sender number when it is not TWILIO_FROM (without the `whatsapp:` prefix). */
+  TWILIO_WHATSAPP_FROM?: string;
   /** Base URL of the Twilio-compatible API; tests point it at a local server. */
   TWILIO_API_BASE?: string;
 };
@@ -50,7 +52,15 @@ export function cloudflareEmailTransport(binding: SendEmail, from: string, fromN
   };
 }
 
-export function twilioTransport(config: { accountSid: string; authToken: string; from: string; apiBase: string }): Transport {
+type TwilioConfig = { accountSid: string; authToken: string; from: string; apiBase: string };
+
+/** Twilio addresses a WhatsApp message as an SMS with both numbers prefixed `whatsapp:`. */
+function whatsappAddress(number: string): string {
+  return number.startsWith('whatsapp:') ? number : `whatsapp:${number}`;
+}
+
+export function twilioTransport(config: TwilioConfig, channel: 'sms' | 'whatsapp' = 'sms'): Transport {
+  const address = channel === 'whatsapp' ? whatsappAddress : (number: string) => number;
   return {
     name: 'twilio',
     async send(message) {
@@ -61,7 +71,7 @@ export function twilioTransport(config: { accountSid: string; authToken: string;
           Authorization: `Basic ${btoa(`${config.accountSid}:${config.authToken}`)}`,
           'Content-Type': 'application/x-www-form-urlencoded',
         },
-        body: new URLSearchParams({ To: message.recipient, From: config.from, Body: message.text }),
+        body: new URLSearchParams({ To: address(message.recipient), From: address(config.from), Body: message.text }),
         signal: AbortSignal.timeout(10_000),
       });
       const body = (await response.json().catch(() => ({}))) as { sid?: string; message?: string; code?: number };
@@ -76,16 +86,21 @@ export function twilioTransport(config: { accountSid: string; authToken: string;
 
 export function transportFor(env: MailEnv, channel: string): Transport {
   const production = isProduction(env);
-  if (channel === 'sms') {
-    if (env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM) {
-      return twilioTransport({
+  if (channel === 'sms' || channel === 'whatsapp') {
+    const from = channel === 'whatsapp' ? env.TWILIO_WHATSAPP_FROM || env.TWILIO_FROM : env.TWILIO_FROM;
+    if (env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && from) {
+      const config = {
         accountSid: env.TWILIO_ACCOUNT_SID,
         authToken: env.TWILIO_AUTH_TOKEN,
-        from: env.TWILIO_FROM,
+        from,
         apiBase: env.TWILIO_API_BASE || 'https://api.twilio.com',
-      });
+      };
+      return twilioTransport(config, channel);
     }
-    if (production) throw new PermanentDeliveryError('SMS is not configured: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM.');
+    if (production)
+      throw new PermanentDeliveryError(
+        `${channel === 'sms' ? 'SMS' : 'WhatsApp'} is not configured: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM.`,
+      );
     return outboxTransport;
   }
   if (production || env.MAIL_TRANSPORT === 'cloudflare') {

@@ -8,6 +8,8 @@ import { decodeBase64 } from '../../shared/image-header';
 
 const VERIFICATION: Record<string, string> = {
   email_2fa: 'Email code (6 digits)',
+  sms_2fa: 'Phone code by SMS (6 digits)',
+  whatsapp_2fa: 'Phone code by WhatsApp (6 digits)',
   link: 'Personal signing link',
   api: 'Completed through the API',
 };
@@ -31,6 +33,23 @@ function signatureImage(scope: SubmissionScope, submitter: Submitter): AuditSign
   return undefined;
 }
 
+const CHANNEL: Record<string, string> = { sms: 'SMS', whatsapp: 'WhatsApp' };
+
+/**
+ * What the phone entries add (issue 31 › 7): which channel, and for a message the transport took, what
+ * it was and the provider's id for it.
+ */
+function phoneDetail(event: SubmissionEvent): string | undefined {
+  const channel = CHANNEL[String(event.data?.channel)];
+  if (!channel) return undefined;
+  if (event.action === 'message_accepted') {
+    const what = event.data.kind === 'verification_code' ? 'verification code' : String(event.data.kind);
+    return `${channel} ${what} accepted by ${String(event.data.transport)}${event.data.provider_id ? ` (${String(event.data.provider_id)})` : ''}`;
+  }
+  if (event.action === 'link_clicked') return `Opened the signing link from the ${channel} message`;
+  return `By ${channel}`;
+}
+
 function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[]): AuditEntry {
   const submitter = submitters.find((s) => s.id === event.submitterId);
   const reason = typeof event.data?.reason === 'string' ? event.data.reason : undefined;
@@ -43,6 +62,7 @@ function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[])
       : undefined;
   const detail =
     consent ??
+    phoneDetail(event) ??
     (undrawn
       ? `Field "${String(event.data.field)}" in ${String(event.data.document)}, page ${String(event.data.page)}: ${reason}`
       : reason);

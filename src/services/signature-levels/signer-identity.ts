@@ -5,6 +5,14 @@ import type { PayloadIdentity } from '../webhooks/payload-shapes';
 import { DEFAULT_QES_PROVIDER, PLATFORM_PROVIDER } from './account-signature-level';
 import type { SignatureLevel } from './levels';
 
+/** submitters.verification_method after a right code, by where the code went (signing/email-verification.ts). */
+export const CODE_METHODS = { email: 'email_2fa', sms: 'sms_2fa', whatsapp: 'whatsapp_2fa' } as const;
+
+/** Whether a submitter proved control of their email or phone with a code. */
+export function verifiedByCode(method: string | null): boolean {
+  return method !== null && (Object.values(CODE_METHODS) as string[]).includes(method);
+}
+
 /** The submitter's verification method once a CSC provider signed for them. */
 export const QES_VERIFICATION_METHOD = 'csc';
 
@@ -19,16 +27,21 @@ export function signerIdentity(
   completed: Pick<Submitter, 'verificationMethod' | 'completedAt'>,
   verifiedAt: string | undefined,
 ): PayloadIdentity | null {
-  const byCode = completed.verificationMethod === 'email_2fa';
+  const byCode = verifiedByCode(completed.verificationMethod);
+  const byPhone = byCode && completed.verificationMethod !== CODE_METHODS.email;
   const completedAt = completed.completedAt ?? new Date().toISOString();
-  if (level === 'ses') return byCode ? { level, provider: 'email', method: 'email_2fa', verified_at: verifiedAt ?? completedAt } : null;
+  if (level === 'ses') {
+    if (!byCode) return null;
+    const provider = byPhone ? (completed.verificationMethod === CODE_METHODS.whatsapp ? 'whatsapp' : 'sms') : 'email';
+    return { level, provider, method: completed.verificationMethod!, verified_at: verifiedAt ?? completedAt };
+  }
   // qes through the signing page: the provider identified the signer when they authorized (CSC, issue 18 › 3).
   if (level === 'qes' && completed.verificationMethod === QES_VERIFICATION_METHOD) {
     return { level, provider: account.signatureProvider ?? DEFAULT_QES_PROVIDER, method: 'csc', verified_at: completedAt };
   }
   // aes: the account's CA issues the certificate from this evidence; the email code when the template
   // asks for one, else the personal link sent to the email (or the sender's API call).
-  const method = byCode ? 'email_code' : completed.verificationMethod === 'api' ? 'api' : 'email_link';
+  const method = byCode ? (byPhone ? 'phone_code' : 'email_code') : completed.verificationMethod === 'api' ? 'api' : 'email_link';
   const provider = level === 'qes' ? (account.signatureProvider ?? DEFAULT_QES_PROVIDER) : PLATFORM_PROVIDER;
   return { level, provider, method, verified_at: byCode ? (verifiedAt ?? completedAt) : completedAt };
 }

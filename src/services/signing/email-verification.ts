@@ -1,9 +1,11 @@
-// require_email_2fa (spec › Template preferences; Limits › Email 2FA code): before the form opens, the
-// signer proves they read their email with a 6-digit code, valid 10 minutes, at most 5 wrong tries per
-// code and 5 codes an hour. Codes are stored hashed; a correct code opens a browser session whose token
-// (also stored hashed) travels in an HttpOnly cookie scoped to the signing link. Both limits are taken
-// atomically in D1 (an attempt before the comparison, a send inside the batch that writes the code), so
-// concurrent requests count like sequential ones; a delivered code is redacted from its message row.
+// require_email_2fa (spec › Template preferences; Limits › Email 2FA code) and require_phone_2fa
+// (issue 31 › 7): before the form opens, the signer proves they read their email, or their phone's SMS
+// or WhatsApp messages, with a 6-digit code, valid 10 minutes, at most 5 wrong tries per code and 5
+// codes an hour, whichever channel it went by. Codes are stored hashed; a correct code opens a browser
+// session whose token (also stored hashed) travels in an HttpOnly cookie scoped to the signing link.
+// Both limits are taken atomically in D1 (an attempt before the comparison, a send inside the batch that
+// writes the code), so concurrent requests count like sequential ones; a delivered code is redacted from
+// its message row.
 import { messageInsert } from '../../db/queries/messages';
 import {
   consumeAttempt,
@@ -17,7 +19,9 @@ import { ApiError, unprocessable } from '../../lib/errors';
 import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
 import { randomBase62 } from '../../lib/random';
 import { nowIso } from '../../lib/time';
-import { emailMessage } from '../mail/outbox';
+import { emailMessage, smsMessage } from '../mail/outbox';
+import type { PhoneChannel } from '../../shared/link-channel';
+import { CODE_METHODS } from '../signature-levels/signer-identity';
 import { ChangeSet } from '../submissions/change-set';
 import { linkBaseOf, signingUrl } from '../submissions/links';
 import { messageBranding } from '../submissions/notifications';
@@ -31,8 +35,24 @@ export const MAX_CODES_PER_HOUR = 5;
 /** How long a verified browser stays verified for this link. */
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
-export function requiresEmailCode(signing: Pick<Signing, 'scope'>): boolean {
-  return signing.scope.template.preferences.require_email_2fa === true;
+export type CodeChannel = 'email' | PhoneChannel;
+
+/**
+ * Where the code that opens the form goes, or null when none is asked for: the phone when the template
+ * or the submitter asks for a phone code (by WhatsApp for a submitter with send_whatsapp, else SMS),
+ * else the email when the template asks for an email code. Asked for both, the phone code is the one:
+ * the link itself usually arrived by email, so the phone is the factor that adds something.
+ */
+export function codeChannel(signing: Pick<Signing, 'scope' | 'submitter'>): CodeChannel | null {
+  const { scope, submitter } = signing;
+  if (scope.template.preferences.require_phone_2fa === true || submitter.requirePhone2fa)
+    return submitter.sendWhatsapp ? 'whatsapp' : 'sms';
+  return scope.template.preferences.require_email_2fa === true ? 'email' : null;
+}
+
+/** A session proves the factor it was opened with: an email code never opens a form that asks for the phone. */
+function sameFactor(a: string, b: CodeChannel): boolean {
+  return a === b || (a !== 'email' && b !== 'email');
 }
 
 /** A uniformly random 6-digit code (rejection sampling avoids modulo bias). */
@@ -48,21 +68,25 @@ function codeHash(submitterId: number, code: string): Promise<string> {
   return sha256Hex(`signing-code:${submitterId}:${code}`);
 }
 
-/** Whether the browser's session cookie verifies this submitter. */
+/** Whether the browser's session cookie verifies this submitter over `channel`'s factor. */
 export async function hasVerifiedSession(
   ctx: Pick<StateContext, 'db'>,
   submitter: Pick<Submitter, 'id'>,
   token: string | undefined,
+  channel: CodeChannel,
 ): Promise<boolean> {
   if (!token || !/^[0-9A-Za-z]{32}$/.test(token)) return false;
   const row = await findSession(ctx.db, submitter.id, await sha256Hex(token));
-  return !!row?.verifiedAt && Date.parse(row.verifiedAt) + SESSION_LIFETIME_MS > Date.now();
+  return !!row?.verifiedAt && Date.parse(row.verifiedAt) + SESSION_LIFETIME_MS > Date.now() && sameFactor(row.channel, channel);
 }
 
-/** Emails a fresh code (the messages outbox, kind verification_code). */
-export async function sendCode(ctx: StateContext, signing: Signing): Promise<void> {
+/** Sends a fresh code over `channel` (the messages outbox, kind verification_code). */
+export async function sendCode(ctx: StateContext, signing: Signing, channel: CodeChannel): Promise<void> {
   const { scope, submitter } = signing;
-  if (!submitter.email) throw unprocessable('This signer has no email address to send a code to; ask the sender to add one.');
+  if (channel === 'email' && !submitter.email)
+    throw unprocessable('This signer has no email address to send a code to; ask the sender to add one.');
+  if (channel !== 'email' && !submitter.phone)
+    throw unprocessable('This signer has no phone number to send a code to; ask the sender to add one.');
   const since = new Date(Date.now() - 60 * 60 * 1000).toISOString();
   const code = newCode();
   const at = nowIso();
@@ -73,17 +97,18 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
     brand: scope.brand,
     domainBranding: scope.linkDomain?.branding,
   };
-  const message = emailMessage(
-    'verification_code',
-    {
-      branding: messageBranding(source),
-      submitter: { name: submitter.name, email: submitter.email, link: signingUrl(linkBaseOf(scope), submitter.slug) },
-      template: { name: scope.template.name },
-      submission: { expireAt: scope.submission.expireAt },
-      code,
-    },
-    { accountId: ctx.account.id, submissionId: scope.submission.id, submitterId: submitter.id },
-  );
+  const context = {
+    branding: messageBranding(source),
+    submitter: { name: submitter.name, email: submitter.email ?? '', link: signingUrl(linkBaseOf(scope), submitter.slug) },
+    template: { name: scope.template.name },
+    submission: { expireAt: scope.submission.expireAt },
+    code,
+  };
+  const refs = { accountId: ctx.account.id, submissionId: scope.submission.id, submitterId: submitter.id };
+  const message =
+    channel === 'email'
+      ? emailMessage('verification_code', context, refs)
+      : smsMessage('verification_code', context, submitter.phone!, refs, channel);
   const cs = new ChangeSet(ctx.db);
   // The hourly cap is decided by the insert itself: past it, the guard rolls back the message too.
   cs.guarded(
@@ -93,6 +118,7 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
         accountId: ctx.account.id,
         submitterId: submitter.id,
         codeHash: await codeHash(submitter.id, code),
+        channel,
         expiresAt: new Date(Date.now() + CODE_LIFETIME_MS).toISOString(),
         createdAt: at,
       },
@@ -101,7 +127,7 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
     ),
   );
   cs.addMessage(messageInsert(ctx.db, message));
-  trail(ctx, cs, scope, submitter, 'verification_code_sent', {}, at);
+  trail(ctx, cs, scope, submitter, 'verification_code_sent', channel === 'email' ? {} : { channel }, at);
   await cs.commit(
     ctx.messagesQueue,
     () => new ApiError(429, 'Too many codes were sent for this link in the last hour; try again later.', {}, { 'Retry-After': '600' }),
@@ -112,12 +138,14 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
  * Checks a code against the latest one sent. An attempt is taken first (atomically, see consumeAttempt),
  * so only MAX_ATTEMPTS comparisons are ever made per code, however many guesses arrive at once. Right:
  * returns a new session token (the caller sets it as a cookie) and the submitter's verification method
- * becomes email_2fa. Wrong or expired: 422 with a sentence; no attempt left: 429.
+ * becomes email_2fa, sms_2fa or whatsapp_2fa by the channel the code went by. A code sent by another
+ * channel than the form asks for now (its preferences changed since) is not accepted. Wrong or expired:
+ * 422 with a sentence; no attempt left: 429.
  */
-export async function verifyCode(ctx: StateContext, signing: Signing, code: string): Promise<string> {
+export async function verifyCode(ctx: StateContext, signing: Signing, channel: CodeChannel, code: string): Promise<string> {
   const { scope, submitter } = signing;
   const row = await latestVerification(ctx.db, submitter.id);
-  if (!row || row.verifiedAt) throw unprocessable('Request a code first.');
+  if (!row || row.verifiedAt || !sameFactor(row.channel, channel)) throw unprocessable('Request a code first.');
   if (Date.parse(row.expiresAt) <= Date.now()) throw unprocessable('This code has expired; request a new one.');
   const attempts = await consumeAttempt(ctx.db, row.id, MAX_ATTEMPTS, nowIso());
   if (attempts === null) throw new ApiError(429, 'Too many wrong codes; request a new code.');
@@ -129,9 +157,11 @@ export async function verifyCode(ctx: StateContext, signing: Signing, code: stri
   }
   const token = randomBase62(32);
   const at = nowIso();
-  if (!(await markVerified(ctx.db, row.id, submitter.id, await sha256Hex(token), at))) throw unprocessable('Request a code first.');
+  const verified = { sessionHash: await sha256Hex(token), method: CODE_METHODS[row.channel as CodeChannel] ?? CODE_METHODS.email, at };
+  if (!(await markVerified(ctx.db, row.id, submitter.id, verified))) throw unprocessable('Request a code first.');
   const cs = new ChangeSet(ctx.db);
-  trail(ctx, cs, scope, submitter, 'email_verified', {}, at);
+  if (row.channel === 'email') trail(ctx, cs, scope, submitter, 'email_verified', {}, at);
+  else trail(ctx, cs, scope, submitter, 'phone_verified', { channel: row.channel }, at);
   await cs.commit(undefined);
   return token;
 }

@@ -18,7 +18,7 @@ import { withDocumentLinks } from './completion-links';
 import { signingCompleteEvent } from './completion-identity';
 import { recordSignatureUsage } from './completion-usage';
 import { isBlank } from '../../shared/field-values';
-import { channelsFor } from './notifications';
+import { channelsFor, emailOnly } from './notifications';
 import { ACTIVE_SUBMITTER_STATES, submittersToInvite, witnessed } from './signing-order';
 import { formEvent, submissionEvent, trail } from './submission-events';
 import { messageSource, queueMessages } from './submission-messages';
@@ -185,8 +185,7 @@ function finishSubmission(ctx: StateContext, cs: ChangeSet, scope: SubmissionSco
   submissionEvent(ctx, cs, 'submission.completed', scope);
   const source = messageSource(ctx, scope);
   for (const s of scope.submitters) {
-    const channels = channelsFor(scope.submission, s);
-    queueMessages(ctx, cs, 'completion', source, s, { email: channels.email, sms: false });
+    queueMessages(ctx, cs, 'completion', source, s, emailOnly(channelsFor(scope.submission, s)));
   }
 }
 

@@ -3,7 +3,7 @@
 // (src/services/signature-levels/signer-identity.ts).
 import { latestVerification } from '../../db/queries/signing';
 import type { Account, Submitter } from '../../db/schema/index';
-import { signerIdentity } from '../signature-levels/signer-identity';
+import { signerIdentity, verifiedByCode } from '../signature-levels/signer-identity';
 import type { ChangeSet } from './change-set';
 import { formEvent, type EventContext } from './submission-events';
 import type { SubmissionScope } from './submission-scope';
@@ -18,7 +18,7 @@ export async function signingCompleteEvent(
   scope: SubmissionScope,
   completed: Submitter,
 ): Promise<void> {
-  const verification = completed.verificationMethod === 'email_2fa' ? await latestVerification(ctx.db, completed.id) : undefined;
+  const verification = verifiedByCode(completed.verificationMethod) ? await latestVerification(ctx.db, completed.id) : undefined;
   const identity = signerIdentity(scope.submission.signatureLevel, ctx.account, completed, verification?.verifiedAt ?? undefined);
   if (identity) formEvent(ctx, cs, 'signing.complete', scope, completed, true, identity);
 }

@@ -34,7 +34,7 @@ import {
 } from './generated-documents';
 import type { LinkDomain } from './links';
 import { planSubmission, type Planned } from './new-submission-rows';
-import { channelsFor } from './notifications';
+import { channelsFor, reachable } from './notifications';
 import { submittersToInvite } from './signing-order';
 import { brandIdsOf, checkSubmission, MAX_BULK, type SubmissionInput } from './submission-input';
 import type { SubmissionScope } from './submission-scope';
@@ -176,10 +176,7 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, later: LaterRows, temp
     plan.submission.status === 'draft'
       ? []
       : submittersToInvite(plan.submission, asRows)
-          .filter((s) => {
-            const c = channelsFor(plan.submission, s);
-            return c.email || c.sms;
-          })
+          .filter((s) => reachable(channelsFor(plan.submission, s)))
           .map((s) => s.slug),
   );
   const submitters = plan.submitters.map((s) => (invited.has(s.slug) ? { ...s, status: 'sent' as const, sentAt: at } : s));

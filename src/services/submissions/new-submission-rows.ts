@@ -56,6 +56,8 @@ export function planSubmission(
       metadata: r.input.metadata ?? {},
       sendEmail: r.input.send_email ?? true,
       sendSms: r.input.send_sms ?? input.send_sms ?? false,
+      sendWhatsapp: r.input.send_whatsapp ?? input.send_whatsapp ?? false,
+      requirePhone2fa: r.input.require_phone_2fa ?? false,
       sentAt: null,
       openedAt: null,
       startedAt: null,

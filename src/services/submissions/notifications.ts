@@ -1,12 +1,14 @@
 // The invitations, reminders, expiry notices and completion copies a submission sends, as message rows
 // for the messages outbox (src/services/mail). Which channels a submitter gets follows their
-// `send_email` / `send_sms` flags and the submission's `send_email` switch.
+// `send_email` / `send_sms` / `send_whatsapp` flags and the submission's `send_email` switch. Links in text
+// messages say which channel they came by (`?via=`), so the page can record the click.
 import type { Account, BrandingValues, NewMessage, Submission, Submitter } from '../../db/schema/index';
 import { resolveBranding } from '../branding/resolve-branding';
 import { emailMessage, smsMessage } from '../mail/outbox';
 import type { MessageContext, MessageKind } from '../mail/compose';
 import type { Branding } from '../mail/render';
 import { signingUrl } from './links';
+import { linkVia, type PhoneChannel } from '../../shared/link-channel';
 
 export type MessageSource = {
   account: Pick<Account, 'id' | 'name'>;
@@ -74,17 +76,32 @@ function contextFor(
   };
 }
 
-export type Channels = { email: boolean; sms: boolean };
+export type Channels = { email: boolean; sms: boolean; whatsapp: boolean };
 
 /** Which channels reach this submitter for an invitation or reminder. */
 export function channelsFor(
   submission: Pick<Submission, 'sendEmail'>,
-  submitter: Pick<Submitter, 'email' | 'phone' | 'sendEmail' | 'sendSms'>,
+  submitter: Pick<Submitter, 'email' | 'phone' | 'sendEmail' | 'sendSms' | 'sendWhatsapp'>,
 ): Channels {
   return {
     email: submission.sendEmail && submitter.sendEmail && !!submitter.email,
     sms: submitter.sendSms && !!submitter.phone,
+    whatsapp: submitter.sendWhatsapp && !!submitter.phone,
   };
+}
+
+/** Whether any channel reaches the submitter (an invitation then moves them to `sent`). */
+export function reachable(channels: Channels): boolean {
+  return channels.email || channels.sms || channels.whatsapp;
+}
+
+/** The email channel alone (expiry notices and completion copies go by email only). */
+export function emailOnly(channels: Channels): Channels {
+  return { email: channels.email, sms: false, whatsapp: false };
+}
+
+function viaPhone(context: MessageContext, channel: PhoneChannel): MessageContext {
+  return { ...context, submitter: { ...context.submitter, link: linkVia(context.submitter.link, channel) } };
 }
 
 /** The message rows of one kind to one submitter over the given channels (without ids of new rows). */
@@ -98,6 +115,8 @@ export function messagesFor(
   const refs = { accountId: source.account.id, submissionId: source.submission.id ?? null, submitterId: submitter.id ?? null };
   const rows: NewMessage[] = [];
   if (channels.email && submitter.email) rows.push(emailMessage(kind, context, refs));
-  if (channels.sms && submitter.phone) rows.push(smsMessage(kind, context, submitter.phone, refs));
+  for (const channel of ['sms', 'whatsapp'] as const) {
+    if (channels[channel] && submitter.phone) rows.push(smsMessage(kind, viaPhone(context, channel), submitter.phone, refs, channel));
+  }
   return rows;
 }

@@ -1,6 +1,6 @@
 // Checking a create request's submissions against the template (spec › Creating a submission): roles,
 // contacts, values, signature level, expiry and preferences, every problem gathered before anything is stored.
-import type { BrandingValues, SubmissionPreferences, Template, TemplateField } from '../../db/schema/index';
+import type { BrandingValues, SubmissionPreferences, Submitter, Template, TemplateField } from '../../db/schema/index';
 import { parseDateTime } from '../../lib/time';
 import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
 import { checkFieldValue, EMAIL, isBlank, PHONE } from '../../shared/field-values';
@@ -16,6 +16,8 @@ export type SubmitterInput = {
   metadata?: Record<string, unknown>;
   send_email?: boolean;
   send_sms?: boolean;
+  send_whatsapp?: boolean;
+  require_phone_2fa?: boolean;
 };
 
 export type SubmissionInput = {
@@ -23,6 +25,7 @@ export type SubmissionInput = {
   submitters_order?: 'sequential' | 'parallel';
   send_email?: boolean;
   send_sms?: boolean;
+  send_whatsapp?: boolean;
   expire_at?: string | null;
   auto_sign?: boolean;
   draft?: boolean;
@@ -76,13 +79,36 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
     if (s.name && s.name.length > 255) problems.push(`${label}: name is too long (maximum is 255 characters).`);
     if (s.phone && !PHONE.test(s.phone.trim()))
       problems.push(`${label}: phone "${s.phone}" is not a phone number; use international format such as +14155550123.`);
-    if ((s.send_sms ?? input.send_sms) && !s.phone) problems.push(`${label}: send_sms needs a phone number.`);
+    const phoneNeeds = phoneProblems(template, {
+      phone: s.phone ?? null,
+      sendSms: s.send_sms ?? input.send_sms ?? false,
+      sendWhatsapp: s.send_whatsapp ?? input.send_whatsapp ?? false,
+      requirePhone2fa: s.require_phone_2fa ?? false,
+    });
+    problems.push(...phoneNeeds.map((p) => `${label}: ${p}`));
     if (s.external_id && s.external_id.length > 255) problems.push(`${label}: external_id is too long (maximum is 255 characters).`);
     resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label });
   });
   // Roles nobody was named for are simply not part of this submission (DocuSeal's rule): their fields
   // are neither required nor stamped.
   return resolved;
+}
+
+/**
+ * What a submitter's phone settings lack: texting them (send_sms, send_whatsapp) and a phone code (the
+ * submitter's or the template's require_phone_2fa) all need a phone number.
+ */
+export function phoneProblems(
+  template: Pick<Template, 'preferences'>,
+  s: Pick<Submitter, 'phone' | 'sendSms' | 'sendWhatsapp' | 'requirePhone2fa'>,
+): string[] {
+  if (s.phone) return [];
+  const problems: string[] = [];
+  if (s.sendSms) problems.push('send_sms needs a phone number.');
+  if (s.sendWhatsapp) problems.push('send_whatsapp needs a phone number.');
+  if (s.requirePhone2fa || template.preferences.require_phone_2fa === true)
+    problems.push('the signer must confirm a code sent to their phone before the form opens (require_phone_2fa); add phone.');
+  return problems;
 }
 
 /**

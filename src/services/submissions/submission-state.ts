@@ -12,7 +12,7 @@ import type { LinkAccount } from '../document-links/links';
 import { ChangeSet } from './change-set';
 import { withDocumentLinks } from './completion-links';
 import { checkFieldValue, isBlank } from '../../shared/field-values';
-import { channelsFor } from './notifications';
+import { channelsFor, emailOnly, reachable } from './notifications';
 import type { SealingQueueBody } from '../../env';
 import { ACTIVE_SUBMITTER_STATES, isActive, isTurnOf, submittersToInvite } from './signing-order';
 import { formEvent, submissionEvent, trail } from './submission-events';
@@ -42,7 +42,7 @@ export type StateContext = {
  */
 export function invite(ctx: StateContext, cs: ChangeSet, scope: SubmissionScope, submitter: Submitter, at: string): Submitter {
   const channels = channelsFor(scope.submission, submitter);
-  if (!channels.email && !channels.sms) return submitter;
+  if (!reachable(channels)) return submitter;
   const sent: Submitter = { ...submitter, status: 'sent', sentAt: at, updatedAt: at };
   cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ['waiting'], { status: 'sent', sentAt: at, updatedAt: at }));
   queueMessages(ctx, cs, 'invitation', messageSource(ctx, scope), submitter, channels);
@@ -66,7 +66,7 @@ export async function remind(
     throw unprocessable('This submitter signs after others in sequential order; they are invited when their turn comes.');
   }
   const channels = channelsFor({ sendEmail: true }, submitter);
-  if (!channels.email && !channels.sms) throw unprocessable('This submitter has no email address or phone number to send to.');
+  if (!reachable(channels)) throw unprocessable('This submitter has no email address or phone number to send to.');
   const at = nowIso();
   const cs = new ChangeSet(ctx.db);
   let next: Submitter = { ...submitter, remindedAt: at, updatedAt: at };
@@ -183,8 +183,7 @@ export async function expireSubmission(ctx: StateContext, scope: SubmissionScope
     // Only people who were invited hear that it expired; someone never told about it is not emailed.
     const original = scope.submitters.find((o) => o.id === s.id)!;
     if (original.status !== 'waiting') {
-      const channels = channelsFor(submission, s);
-      queueMessages(ctx, cs, 'expiry', source, s, { email: channels.email, sms: false });
+      queueMessages(ctx, cs, 'expiry', source, s, emailOnly(channelsFor(submission, s)));
     }
   }
   trail(ctx, cs, next, null, 'expired', {}, at);

@@ -26,6 +26,7 @@ export type PreferencesInput = {
   custom_domain?: string | null;
   signing_nav_style?: (typeof SIGNING_NAV_STYLES)[number] | null;
   require_email_2fa?: boolean | null;
+  require_phone_2fa?: boolean | null;
   optional_variables?: string[] | null;
   carousel_review_documents?: string[] | null;
   document_conditions?: Record<string, DocumentCondition> | null;

@@ -3,11 +3,12 @@ import { $ } from '../../browser/dom';
 import { send } from './api';
 import { startForm, type FormState } from './form';
 import { announcePage } from './embed-messages';
+import { reportLinkClick } from './link-click';
 
 type Disclosure = { version: string; accepted: boolean };
 type PageData =
   | ({ page: 'form'; disclosure?: Disclosure } & FormState)
-  | { page: 'verify'; slug: string }
+  | { page: 'verify'; slug: string; channel: 'email' | 'sms' | 'whatsapp' }
   | { page: 'completed'; slug: string };
 
 function text(id: string, value: string) {
@@ -15,11 +16,11 @@ function text(id: string, value: string) {
   if (node) node.textContent = value;
 }
 
-function startVerify(slug: string) {
+function startVerify(slug: string, channel: 'email' | 'sms' | 'whatsapp') {
   $('#send-code')?.addEventListener('click', async () => {
     try {
       await send('POST', `/s/${slug}/verification`, {});
-      text('verify-error', 'We sent a code. Check your email.');
+      text('verify-error', channel === 'email' ? 'We sent a code. Check your email.' : 'We sent a code. Check your messages.');
     } catch (e) {
       text('verify-error', (e as Error).message);
     }
@@ -74,7 +75,8 @@ announcePage();
 const raw = document.getElementById('signing-data')?.textContent;
 if (raw) {
   const data = JSON.parse(raw) as PageData;
+  reportLinkClick(data.slug);
   if (data.page === 'form') startAfterDisclosure(data, () => startForm(document.getElementById('app')!, data));
-  else if (data.page === 'verify') startVerify(data.slug);
+  else if (data.page === 'verify') startVerify(data.slug, data.channel);
   else if (data.page === 'completed') startCompleted(data.slug);
 }
