@@ -6,7 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
 
-const PORT = Number(process.env.E2E_PHONE_PORT ?? 8763);
+const PORT = Number(process.env.E2E_PHONE_PORT ?? 8766);
 let server: DevServer;
 let browser: Browser;
 
