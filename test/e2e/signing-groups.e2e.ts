@@ -2,31 +2,18 @@
 // the two of group 0 have their forms open at once and the signer of group 1 is invited only after both
 // completed; and an any-of group of three where the second person signs from their own invitation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { startDevServer, type DevServer } from './wrangler-dev';
+import { startBrowserSession, type BrowserSession } from './browser-session';
+import type { DevServer } from './wrangler-dev';
 
 const PORT = Number(process.env.E2E_GROUPS_PORT ?? 8768);
 let server: DevServer;
 let browser: Browser;
+let session: BrowserSession | undefined;
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
-
-/** The link in the newest invitation to `email`, on this server; null when none was sent. */
-async function invitationLink(email: string): Promise<string | null> {
-  const res = await fetch(`${server.base}/dev/outbox?to=${encodeURIComponent(email)}&kind=invitation`);
-  const { data } = (await res.json()) as { data: { text: string }[] };
-  const match = data[0]?.text.match(/https?:\/\/\S+\/s\/[0-9A-Za-z]+/);
-  return match ? match[0].replace(/^https?:\/\/[^/]+/, server.base) : null;
-}
+const call: BrowserSession['call'] = (...args) => session!.call(...args);
+const invitationLink: BrowserSession['invitationLink'] = (email) => session!.invitationLink(email);
 
 /** A one-page template whose roles each fill one required text field. */
 async function template(roles: string[]) {
@@ -65,18 +52,10 @@ async function fillAndSubmit(page: Page, name: string) {
 
 describe('order groups and any-of signers in a real browser', () => {
   beforeAll(async () => {
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    session = await startBrowserSession(PORT);
+    ({ server, browser } = session);
   });
-
-  afterAll(async () => {
-    if (process.env.E2E_LOGS) console.log(server?.output());
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => session?.stop());
 
   it('signs groups [0, 0, 1]: group 0 in parallel, group 1 invited only after both', async () => {
     const id = await template(['Buyer', 'Seller', 'Notary']);

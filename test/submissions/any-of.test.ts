@@ -17,7 +17,10 @@ beforeAll(async () => {
 });
 
 type Person = { email: string; name: string | null; signing_url: string; completed_at: string | null };
-type Created = { id: number; submitters: { id: number; slug: string; email: string; name: string | null; status: string; emails?: Person[] }[] };
+type Created = {
+  id: number;
+  submitters: { id: number; slug: string; email: string; name: string | null; status: string; emails?: Person[] }[];
+};
 
 const people = () => {
   const tag = crypto.randomUUID().slice(0, 8);
@@ -25,7 +28,10 @@ const people = () => {
 };
 
 async function createAnyOf(submitter: Record<string, unknown>): Promise<Created> {
-  const res = await api('POST', '/api/submissions', { token: owner.token, body: { template_id: template.id, submitters: [{ role: 'Approver', ...submitter }] } });
+  const res = await api('POST', '/api/submissions', {
+    token: owner.token,
+    body: { template_id: template.id, submitters: [{ role: 'Approver', ...submitter }] },
+  });
   if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   return res.json;
 }

@@ -18,9 +18,7 @@ const expireAt = z
   .nullish()
   .openapi({ format: 'date-time' });
 
-const anyOfPerson = z
-  .object({ email: z.string(), name: z.string().nullish(), phone: z.string().nullish() })
-  .openapi('AnyOfPersonInput');
+const anyOfPerson = z.object({ email: z.string(), name: z.string().nullish(), phone: z.string().nullish() }).openapi('AnyOfPersonInput');
 
 export const submitterInput = z
   .object({

@@ -51,7 +51,11 @@ export async function loadSigning(db: Db, account: Account, slug: string): Promi
   // Member 0's link is the submitter's own.
   const member = membersOf(scope.members, row).find((m) => m.slug === slug);
   if (!member) return { account, scope, submitter: row };
-  const acting = { ...asMember(row, member), disclosureVersion: member.disclosureVersion, disclosureAcceptedAt: member.disclosureAcceptedAt };
+  const acting = {
+    ...asMember(row, member),
+    disclosureVersion: member.disclosureVersion,
+    disclosureAcceptedAt: member.disclosureAcceptedAt,
+  };
   return { account, scope, submitter: acting, member };
 }
 

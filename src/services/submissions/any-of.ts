@@ -18,11 +18,9 @@ export function asMember<S extends Person>(submitter: S, member: Pick<SubmitterM
  * Whom a submitter's invitations, reminders and expiry notices go to: each member with their own link,
  * or the submitter itself. Once one member signed, only the submitter (now them) remains to be told.
  */
-export function recipientsOf<S extends Person>(members: readonly Pick<SubmitterMember, 'email' | 'name' | 'phone' | 'slug'>[], submitter: S): S[] {
+export function recipientsOf<S extends Person>(
+  members: readonly Pick<SubmitterMember, 'email' | 'name' | 'phone' | 'slug'>[],
+  submitter: S,
+): S[] {
   return members.length > 1 && submitter.status !== 'completed' ? members.map((m) => asMember(submitter, m)) : [submitter];
-}
-
-/** The member who signed, once one has. */
-export function signedMember(members: readonly SubmitterMember[]): SubmitterMember | undefined {
-  return members.find((m) => m.completedAt !== null);
 }

@@ -116,7 +116,11 @@ export function announceSubmission(
     )) {
       for (const message of messagesFor('invitation', source, person, channelsFor(plan.submission, person))) {
         cs.addMessage(
-          messageInsertForNewRows(db, { ...message, submissionId: null, submitterId: null }, { submissionSlug: slug, submitterSlug: s.slug }),
+          messageInsertForNewRows(
+            db,
+            { ...message, submissionId: null, submitterId: null },
+            { submissionSlug: slug, submitterSlug: s.slug },
+          ),
         );
       }
     }

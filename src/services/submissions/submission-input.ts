@@ -103,7 +103,8 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
     if (s.name && s.name.length > 255) problems.push(`${label}: name is too long (maximum is 255 characters).`);
     if (s.phone && !PHONE.test(s.phone.trim()))
       problems.push(`${label}: phone "${s.phone}" is not a phone number; use international format such as +14155550123.`);
-    if ((s.send_sms ?? input.send_sms) && !s.phone && !people.some((p) => p.phone)) problems.push(`${label}: send_sms needs a phone number.`);
+    if ((s.send_sms ?? input.send_sms) && !s.phone && !people.some((p) => p.phone))
+      problems.push(`${label}: send_sms needs a phone number.`);
     if (s.external_id && s.external_id.length > 255) problems.push(`${label}: external_id is too long (maximum is 255 characters).`);
     const order = s.order ?? null;
     if (order !== null && (!Number.isSafeInteger(order) || order < 0 || order > MAX_ORDER))

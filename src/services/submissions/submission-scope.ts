@@ -122,7 +122,11 @@ export async function loadScope(db: Db, submission: Submission, submitters?: Sub
 /** Scopes of many submissions (a list page) in five reads, whatever their number. */
 export async function loadScopes(db: Db, list: Submission[]): Promise<SubmissionScope[]> {
   const ids = list.map((s) => s.id);
-  const [submitters, members, sources] = await Promise.all([listSubmittersOf(db, ids), listMembersOf(db, ids), readSubmissionSources(db, list)]);
+  const [submitters, members, sources] = await Promise.all([
+    listSubmittersOf(db, ids),
+    listMembersOf(db, ids),
+    readSubmissionSources(db, list),
+  ]);
   const brandings = await readBrandings(db, list, sources);
   return list.map((submission) =>
     scopeOf(
