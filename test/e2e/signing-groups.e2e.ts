@@ -54,7 +54,8 @@ describe('order groups and any-of signers in a real browser', () => {
   beforeAll(async () => {
     session = await startBrowserSession(PORT);
     ({ server, browser } = session);
-  });
+    // Setting up the local databases and starting wrangler dev takes minutes on a loaded 2-core machine.
+  }, 600_000);
   afterAll(() => session?.stop());
 
   it('signs groups [0, 0, 1]: group 0 in parallel, group 1 invited only after both', async () => {

@@ -4,6 +4,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../src/index';
+import { auditTrailFor } from '../../src/services/sealing/audit-trail';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { acceptDisclosure, page } from '../signing/fixtures';
 import { completeValues, createTemplate, messagesTo, outboxRows, type TemplateFixture } from '../submission-fixtures';
@@ -77,6 +78,14 @@ describe('any one of several people', () => {
       .bind(s.id)
       .first<{ data: string }>();
     expect(JSON.parse(trail!.data)).toMatchObject({ signed_by: ben.email, chosen_from: [ann.email, ben.email, cat.email] });
+    // The sealed audit page's entry for the completion says so too.
+    const entry = auditTrailFor(
+      { submission: { id: s.id, slug: 's', completedAt: null }, submitters: [], template: { name: 'T', fields: [] } } as never,
+      [{ action: 'completed', submitterId: approver.id, data: JSON.parse(trail!.data), createdAt: '', ip: null } as never],
+      'doc',
+      'svc',
+    ).events[0];
+    expect(entry.detail).toBe(`Signed by ${ben.email}, one of ${ann.email}, ${ben.email}, ${cat.email}`);
     const [completed] = await outboxRows("event = 'form.completed' AND json_extract(data, '$.submission.id') = ?", s.id);
     expect(completed.data.submitter).toMatchObject({ email: ben.email, name: ben.name });
 
