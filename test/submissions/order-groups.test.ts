@@ -56,7 +56,9 @@ describe('order groups', () => {
 
     // Group 1 cannot sign nor be reminded before its turn.
     expect((await complete(agent.id, 'Agent')).json.error).toMatch(/Buyer signs first/);
-    expect((await api('POST', `/api/submitters/${agent.id}/remind`, { token: owner.token })).status).toBe(422);
+    const early = await api('POST', `/api/submitters/${agent.id}/remind`, { token: owner.token });
+    expect(early.status).toBe(422);
+    expect(early.json.error).toContain('a later group');
 
     // Group 0 in any order: the second to finish (not the first listed) opens group 1.
     expect((await complete(seller.id, 'Seller')).status).toBe(200);
