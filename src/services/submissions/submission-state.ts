@@ -76,7 +76,9 @@ export async function remind(
     throw unprocessable(`This submitter is ${submitter.status}; only submitters who have not finished can be reminded.`);
   }
   if (!isTurnOf(scope.submission, scope.submitters, submitter)) {
-    throw unprocessable('This submitter signs after others (in sequential order or a later group); they are invited when their turn comes.');
+    throw unprocessable(
+      'This submitter signs after others (in sequential order or a later group); they are invited when their turn comes.',
+    );
   }
   const channels = channelsFor({ sendEmail: true }, submitter);
   if (!channels.email && !channels.sms) throw unprocessable('This submitter has no email address or phone number to send to.');
