@@ -97,6 +97,17 @@ describe('order groups', () => {
     expect(parallel.submitters.map((x) => x.status)).toEqual(['sent', 'sent', 'sent']);
   });
 
+  it('refuses to edit a draft’s order, which is set at creation', async () => {
+    const draft = (await create([0, 0, 1], { draft: true })).json as Created;
+    const res = await api('PUT', `/api/submissions/${draft.id}`, {
+      token: owner.token,
+      body: { submitters: [{ role: 'Agent', order: 0 }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('submitters[0]: order and emails are set when the submission is created and cannot be edited.');
+    expect((await api('GET', `/api/submissions/${draft.id}`, { token: owner.token })).json.submitters[2].order).toBe(1);
+  });
+
   it('refuses an order on some submitters but not others, and a negative order, with sentences', async () => {
     const mixed = await create([0, undefined, 1]);
     expect(mixed.status).toBe(422);
