@@ -5,6 +5,7 @@ import { inList, pairInList } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { deleteSubmissionUploadsStatement } from './storage';
+import { deleteMembersOfSubmissionStatement } from './submitter-members';
 import { cursorConditions } from '../cursor';
 import {
   events,
@@ -457,6 +458,7 @@ export async function deleteSubmissionRows(db: Db, submissionId: number) {
       .update(signatureUsage)
       .set({ submissionId: null, submitterId: null })
       .where(eq(signatureUsage.submissionId, submissionId)),
+    deleteMembersOfSubmissionStatement(db, submissionId),
     db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
     // Events still waiting for this submission's seal link to documents that will never exist.
     db

@@ -139,6 +139,11 @@ export const submitters = sqliteTable(
     role: text('role').notNull(),
     /** Order within the submission (0-based); sequential signing follows it. */
     position: integer('position').notNull(),
+    /**
+     * The signing group (issue 33 › 1, create input `order`): the same number signs in parallel, groups
+     * go in ascending order. Null: the submission's `submitters_order` rules (signing-order.ts › groupOf).
+     */
+    order: integer('signing_order'),
     email: text('email'),
     name: text('name'),
     /**
@@ -196,6 +201,37 @@ export const submitters = sqliteTable(
 );
 
 /**
+ * The people of an any-one-of submitter (issue 33 › 2; decisions.md › Order groups and any-of signers):
+ * each has their own signing link (`slug`), the first to complete becomes the submitter's signer.
+ * Member 0's slug is the submitter's own. A submitter with one person has no member rows.
+ */
+export const submitterMembers = sqliteTable(
+  'submitter_members',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    accountId: integer('account_id').notNull(),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => submissions.id),
+    submitterId: integer('submitter_id')
+      .notNull()
+      .references(() => submitters.id),
+    position: integer('position').notNull(),
+    slug: text('slug').notNull(),
+    email: text('email').notNull(),
+    name: text('name'),
+    phone: text('phone'),
+    /** This member's own acceptance of the electronic-records disclosure (ESIGN §101(c)). */
+    disclosureVersion: text('disclosure_version'),
+    disclosureAcceptedAt: text('disclosure_accepted_at'),
+    /** Set on the one member whose completion completed the submitter. */
+    completedAt: text('completed_at'),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('submitter_members_slug').on(t.slug), index('submitter_members_submission').on(t.submissionId, t.submitterId)],
+);
+
+/**
  * What happened to a submission, in order: the audit trail printed on the sealed document's last page.
  * `action` is e.g. `created`, `sent`, `opened`, `completed`, `declined`, `expired`, `reminded`.
  */
@@ -221,4 +257,6 @@ export type Submission = typeof submissions.$inferSelect;
 export type NewSubmission = typeof submissions.$inferInsert;
 export type Submitter = typeof submitters.$inferSelect;
 export type NewSubmitter = typeof submitters.$inferInsert;
+export type SubmitterMember = typeof submitterMembers.$inferSelect;
+export type NewSubmitterMember = typeof submitterMembers.$inferInsert;
 export type SubmissionEvent = typeof submissionEvents.$inferSelect;

@@ -31,7 +31,7 @@ import { recordLinkClick } from '../../services/signing/link-clicks';
 import { pageBranding, serviceBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { withLinkDomain } from '../../services/submissions/links';
-import { witnessRoleOf } from '../../services/submissions/signing-order';
+import { waitingFor, witnessRoleOf } from '../../services/submissions/signing-order';
 import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
 import { embedSubmitter } from '../../signing-page/embed-submitter';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
@@ -127,6 +127,11 @@ export function html(c: C, element: unknown, account: Pick<Account, 'embedOrigin
   if (origins.length === 0) c.header('X-Frame-Options', 'DENY');
   c.header('Referrer-Policy', 'no-referrer');
   return c.html(String(element), status);
+}
+
+/** "A", "A and B", "A, B and C". */
+function listOfNames(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? 'others') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = {
@@ -269,18 +274,36 @@ export async function showPage(c: C) {
         />,
         account,
       );
-    case 'waiting':
+    case 'waiting': {
+      // Who signs first, by name or else by role: a signer is not shown the others' email addresses.
+      const first = waitingFor(scope.submission, scope.submitters, submitter).map((s) => (s.nameFromSigner ? null : s.name) || s.role);
       return html(
         c,
         <MessagePage
           branding={branding}
           id="waiting"
           heading="Waiting for others"
-          text="Others sign this document before you. We will email you when it is your turn."
+          text={`Waiting for ${listOfNames([...new Set(first)])} to sign first. We will email you when it is your turn.`}
           frame={frame}
         />,
         account,
       );
+    }
+    case 'signed_by_other': {
+      // The people of an any-one-of group were named together by the sender: the signer's name, else email.
+      const signer = scope.submitters.find((s) => s.id === submitter.id);
+      return html(
+        c,
+        <MessagePage
+          branding={branding}
+          id="signed-by-other"
+          heading="Already signed"
+          text={`This document was already signed by ${signer?.name || signer?.email || 'someone else in your group'}. Nothing more is needed from you.`}
+          frame={frame}
+        />,
+        account,
+      );
+    }
     case 'unavailable':
       return html(
         c,

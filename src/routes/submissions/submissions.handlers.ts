@@ -22,7 +22,7 @@ import { serializeSubmission, serializeSubmitter } from './submissions.serialize
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../shared/field-values';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { linkBaseOf, withLinkDomain, type LinkDomain } from '../../services/submissions/links';
+import { withLinkDomain, type LinkDomain } from '../../services/submissions/links';
 
 function apiBase(c: Context<AppEnv>): string {
   return baseUrl(c.req.raw, c.env.APP_URL);
@@ -249,7 +249,7 @@ export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = asy
   );
   const data = page.data.map((s) => {
     const scope = scopes.find((x) => x.submission.id === s.submissionId)!;
-    return serializeSubmitter(s, linkBaseOf(scope), scope.template.fields);
+    return serializeSubmitter(s, scope);
   });
   return c.json({ data, pagination: page.pagination }, 200);
 };
@@ -257,7 +257,7 @@ export const listSubmitters: AppRouteHandler<typeof routes.listSubmitters> = asy
 export const getSubmitter: AppRouteHandler<typeof routes.getSubmitter> = async (c) => {
   const db = c.var.scope.db;
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
-  return c.json(serializeSubmitter(submitter, linkBaseOf(scope), scope.template.fields), 200);
+  return c.json(serializeSubmitter(submitter, scope), 200);
 };
 
 export const updateSubmitter: AppRouteHandler<typeof routes.updateSubmitter> = async (c) => {
@@ -265,7 +265,7 @@ export const updateSubmitter: AppRouteHandler<typeof routes.updateSubmitter> = a
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const updated = await editing.updateSubmitter(contextOf(c, db), scope, submitter, c.req.valid('json'));
   audit(c, 'submitter.update', submitter.id, 'submitter');
-  return c.json(serializeSubmitter(updated, linkBaseOf(scope), scope.template.fields), 200);
+  return c.json(serializeSubmitter(updated, scope), 200);
 };
 
 export const remindSubmitter: AppRouteHandler<typeof routes.remindSubmitter> = async (c) => {
@@ -273,5 +273,5 @@ export const remindSubmitter: AppRouteHandler<typeof routes.remindSubmitter> = a
   const { scope, submitter } = await loadSubmitter(c, db, c.req.valid('param').id);
   const reminded = await state.remind(contextOf(c, db), scope, submitter, 'reminder');
   audit(c, 'submitter.remind', submitter.id, 'submitter');
-  return c.json(serializeSubmitter(reminded, linkBaseOf(scope), scope.template.fields), 200);
+  return c.json(serializeSubmitter(reminded, scope), 200);
 };

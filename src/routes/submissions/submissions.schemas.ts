@@ -18,6 +18,8 @@ const expireAt = z
   .nullish()
   .openapi({ format: 'date-time' });
 
+const anyOfPerson = z.object({ email: z.string(), name: z.string().nullish(), phone: z.string().nullish() }).openapi('AnyOfPersonInput');
+
 export const submitterInput = z
   .object({
     role: z.string().optional().openapi({
@@ -41,6 +43,19 @@ export const submitterInput = z
       description:
         'true: before the form opens the signer enters a 6-digit code sent to `phone` (SMS, or WhatsApp with send_whatsapp), valid 10 minutes. Needs `phone` (422 otherwise), as does the template preference of the same name.',
     }),
+    order: z.number().int().min(0).nullish().openapi({
+      description:
+        'Signing group: submitters with the same order sign in parallel, groups go in ascending order. Give every submitter an order, or none to follow `submitters_order`.',
+      example: 0,
+    }),
+    emails: z
+      .array(z.union([z.string(), anyOfPerson]))
+      .max(10)
+      .nullish()
+      .openapi({
+        description:
+          'Any one of these people signs (at most 10); each gets their own link and the first to complete becomes the signer. `email` may instead list them comma-separated.',
+      }),
   })
   .openapi('SubmitterInput');
 
@@ -178,6 +193,22 @@ export const submitterSchema = z
     decline_reason: z.string().nullable(),
     created_at: dateTime,
     updated_at: dateTime,
+    order: z.number().int().optional().openapi({ description: 'Its signing group, when the submission was created with groups.' }),
+    emails: z
+      .array(
+        z.object({
+          email: z.string(),
+          name: z.string().nullable(),
+          phone: z.string().nullable(),
+          signing_url: z.string(),
+          completed_at: dateTime.nullable().openapi({ description: 'Set on the one person who signed.' }),
+        }),
+      )
+      .optional()
+      .openapi({
+        description:
+          'When any one of several people signs: each with their own link. Until one signs, `email` and `name` are the first person’s; then they are the signer’s.',
+      }),
   })
   .openapi('Submitter');
 

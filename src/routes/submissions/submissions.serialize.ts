@@ -1,6 +1,7 @@
 // Submission and submitter rows as the API shows them (spec › Submission, Submitter).
 import type { Submitter, TemplateField } from '../../db/schema/index';
 import { linkBaseOf, signingUrl } from '../../services/submissions/links';
+import { membersOf } from '../../services/submissions/any-of';
 import { submissionDocuments, type SubmissionScope } from '../../services/submissions/submission-scope';
 
 /** Stored values are keyed by field uuid; the API shows field names (spec › Submitter.values). */
@@ -9,8 +10,14 @@ function valuesByName(values: Record<string, unknown>, fields: TemplateField[]):
   return Object.fromEntries(Object.entries(values).map(([uuid, value]) => [byUuid.get(uuid) ?? uuid, value]));
 }
 
-export function serializeSubmitter(s: Submitter, linkBase: string, fields: TemplateField[]) {
+/**
+ * A submitter as the API shows it, with `order` when it signs in a group and `emails` when any one of
+ * several people signs (issue 33; decisions.md › Order groups and any-of signers): each with their own link.
+ */
+export function serializeSubmitter(s: Submitter, scope: Pick<SubmissionScope, 'submission' | 'template' | 'members' | 'linkDomain'>) {
+  const linkBase = linkBaseOf(scope);
   const url = signingUrl(linkBase, s.slug);
+  const members = membersOf(scope.members, s);
   return {
     id: s.id,
     uuid: s.uuid,
@@ -24,7 +31,7 @@ export function serializeSubmitter(s: Submitter, linkBase: string, fields: Templ
     status: s.status,
     signing_url: url,
     embed_src: url,
-    values: valuesByName(s.values, fields),
+    values: valuesByName(s.values, scope.template.fields),
     metadata: s.metadata,
     send_email: s.sendEmail,
     send_sms: s.sendSms,
@@ -37,6 +44,18 @@ export function serializeSubmitter(s: Submitter, linkBase: string, fields: Templ
     decline_reason: s.declineReason,
     created_at: s.createdAt,
     updated_at: s.updatedAt,
+    ...(s.order === null ? {} : { order: s.order }),
+    ...(members.length
+      ? {
+          emails: members.map((m) => ({
+            email: m.email,
+            name: m.name,
+            phone: m.phone,
+            signing_url: signingUrl(linkBase, m.slug),
+            completed_at: m.completedAt,
+          })),
+        }
+      : {}),
   };
 }
 
@@ -56,7 +75,7 @@ export function serializeSubmission(scope: SubmissionScope, apiBase: string) {
     metadata: m.metadata,
     preferences: m.preferences as Record<string, unknown>,
     signature_level: m.signatureLevel,
-    submitters: scope.submitters.map((s) => serializeSubmitter(s, linkBaseOf(scope), template.fields)),
+    submitters: scope.submitters.map((s) => serializeSubmitter(s, scope)),
     documents: submissionDocuments(apiBase, m, template.documents),
     created_at: m.createdAt,
     updated_at: m.updatedAt,

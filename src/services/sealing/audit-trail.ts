@@ -60,9 +60,15 @@ function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[])
     event.action === 'disclosure_accepted'
       ? `Accepted the electronic records disclosure version ${String(event.data.version)} (SHA-256 ${String(event.data.sha256)}); user agent ${event.userAgent ?? 'unknown'}`
       : undefined;
+  // An any-one-of signer (issue 33 › 2): who signed and the people they were chosen from.
+  const chosen =
+    event.action === 'completed' && Array.isArray(event.data?.chosen_from)
+      ? `Signed by ${String(event.data.signed_by)}, one of ${(event.data.chosen_from as unknown[]).map(String).join(', ')}`
+      : undefined;
   const detail =
     consent ??
     phoneDetail(event) ??
+    chosen ??
     (undrawn
       ? `Field "${String(event.data.field)}" in ${String(event.data.document)}, page ${String(event.data.page)}: ${reason}`
       : reason);

@@ -8,6 +8,7 @@ import {
   transitionSubmitterStatement,
 } from '../../db/queries/submissions';
 import { deleteVerificationsOf } from '../../db/queries/signing';
+import { acceptMemberDisclosureStatement } from '../../db/queries/submitter-members';
 import { insertAuditEventStatement } from '../../db/queries/audit-events';
 import type { Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
@@ -57,7 +58,7 @@ export async function submitForm(ctx: StateContext, signing: Signing, input: Rec
   if (signing.scope.submission.signatureLevel === 'qes')
     throw unprocessable('At signature level qes the signature is authorized at the QES provider; submit from the signing page.');
   const { scope, submitter, values, hiddenFields } = await submittedValues(ctx, signing, input);
-  return completeSubmitter(ctx, scope, submitter, { values, via: 'signing_page', hiddenFields });
+  return completeSubmitter(ctx, scope, submitter, { values, via: 'signing_page', hiddenFields, member: signing.member });
 }
 
 export async function declineForm(ctx: StateContext, signing: Signing, reason: string): Promise<SubmissionScope> {
@@ -99,6 +100,8 @@ export async function delegateForm(ctx: StateContext, signing: Signing, to: Pers
   if (!isActive(submitter)) {
     throw unprocessable(`Only a form that is waiting, sent or opened can be delegated; this one is ${submitter.status}.`);
   }
+  // A group's form is the group's: any other person named in it can sign instead.
+  if (signing.member) throw unprocessable('This form was sent to a group of people, any one of whom can sign it; it cannot be delegated.');
   assertSubmissionOpen(scope.submission);
   const person = checkPerson(to);
   if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase())
@@ -189,6 +192,8 @@ export async function inviteWitness(ctx: StateContext, signing: Signing, to: Per
         roleUuid: role.uuid,
         role: role.name,
         position: Math.max(...scope.submitters.map((s) => s.position)) + 1,
+        // In a submission signed in groups, the witness signs in a group of their own after the last one.
+        order: scope.submitters.some((s) => s.order !== null) ? Math.max(...scope.submitters.map((s) => s.order ?? 0)) + 1 : null,
         email: person.email,
         name: person.name || null,
         nameFromSigner: true,
@@ -259,7 +264,12 @@ export async function acceptDisclosure(
   const at = nowIso();
   const cs = new ChangeSet(ctx.db);
   // Guarded on "not yet accepted": of two racing acceptances one records, the other changes nothing.
-  cs.guarded(acceptDisclosureStatement(ctx.db, submitter.id, DISCLOSURE.version, at));
+  // A member of an any-of group accepts for themselves; the signer's acceptance is copied on completion.
+  cs.guarded(
+    signing.member
+      ? acceptMemberDisclosureStatement(ctx.db, signing.member.id, DISCLOSURE.version, at)
+      : acceptDisclosureStatement(ctx.db, submitter.id, DISCLOSURE.version, at),
+  );
   trail(ctx, cs, signing.scope, submitter, 'disclosure_accepted', { version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256 }, at);
   // The account's audit trail too (issue 28 › 9): consent to electronic records is evidence an account
   // keeps for its 7 years, whatever happens to the submission. In the same batch, so once per signer.

@@ -3,7 +3,9 @@
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { findSubmissionById, findSubmitterBySlug, transitionSubmitterStatement } from '../../db/queries/submissions';
-import type { Account, Submitter, TemplateField } from '../../db/schema/index';
+import { findMemberBySlug } from '../../db/queries/submitter-members';
+import type { Account, Submitter, SubmitterMember, TemplateField } from '../../db/schema/index';
+import { asMember, membersOf } from '../submissions/any-of';
 import { unprocessable } from '../../lib/errors';
 import { accountIdOfSlug } from '../submissions/links';
 import { localDate, nowIso } from '../../lib/time';
@@ -18,7 +20,11 @@ import type { StateContext } from '../submissions/submission-state';
 import { fieldUpdatedData } from '../webhooks/payloads';
 import { hiddenFields, withFormulas } from '../../shared/form-rules';
 
-export type Signing = { account: Account; scope: SubmissionScope; submitter: Submitter };
+/**
+ * `member`: the person of an any-one-of submitter whose link this is (issue 33 › 2); `submitter` then
+ * carries their contact, link and disclosure over the submitter's row (any-of.ts › asMember).
+ */
+export type Signing = { account: Account; scope: SubmissionScope; submitter: Submitter; member?: SubmitterMember };
 
 /**
  * The account a signing link belongs to, read from the slug (src/services/submissions/links.ts) with one
@@ -32,21 +38,36 @@ export async function accountOfSlug(control: Db, slug: string): Promise<Account 
 /** The signer behind `slug` on the account's shard `db`, with their submission, or null for an unknown slug. */
 export async function loadSigning(db: Db, account: Account, slug: string): Promise<Signing | null> {
   const submitter = await findSubmitterBySlug(db, account.id, slug);
-  if (!submitter) return null;
-  const submission = await findSubmissionById(db, submitter.submissionId);
+  // Not a submitter's link: perhaps one of the people of an any-one-of submitter (issue 33 › 2).
+  const byMember = submitter ? undefined : await findMemberBySlug(db, account.id, slug);
+  const submissionId = submitter?.submissionId ?? byMember?.submissionId;
+  if (submissionId === undefined) return null;
+  const submission = await findSubmissionById(db, submissionId);
   if (!submission) return null;
   const scope = await loadScope(db, submission);
   // The scope's row is the fresh one (same query), so later transitions start from it.
-  return { account, scope, submitter: scope.submitters.find((s) => s.id === submitter.id) ?? submitter };
+  const row = scope.submitters.find((s) => s.id === (submitter?.id ?? byMember?.submitterId));
+  if (!row) return null;
+  // Member 0's link is the submitter's own.
+  const member = membersOf(scope.members, row).find((m) => m.slug === slug);
+  if (!member) return { account, scope, submitter: row };
+  const acting = {
+    ...asMember(row, member),
+    disclosureVersion: member.disclosureVersion,
+    disclosureAcceptedAt: member.disclosureAcceptedAt,
+  };
+  return { account, scope, submitter: acting, member };
 }
 
 /**
  * Which page the link shows (spec › Submitter states, rule 4; decisions.md › Lifecycles): the form only
  * while the submitter can act and it is their turn.
  */
-export type PageKind = 'form' | 'completed' | 'declined' | 'expired' | 'waiting' | 'unavailable';
+export type PageKind = 'form' | 'completed' | 'signed_by_other' | 'declined' | 'expired' | 'waiting' | 'unavailable';
 
-export function pageKind({ scope, submitter }: Pick<Signing, 'scope' | 'submitter'>): PageKind {
+export function pageKind({ scope, submitter, member }: Pick<Signing, 'scope' | 'submitter' | 'member'>): PageKind {
+  // Another person of the same any-one-of group signed (or the submitter was completed through the API).
+  if (submitter.status === 'completed' && member && member.completedAt === null) return 'signed_by_other';
   if (submitter.status === 'completed') return 'completed';
   if (submitter.status === 'declined') return 'declined';
   const { submission } = scope;
@@ -68,6 +89,7 @@ export function assertCanFill(signing: Signing): void {
   if (kind === 'form') return;
   const why: Record<Exclude<PageKind, 'form'>, string> = {
     completed: 'You have already completed this form.',
+    signed_by_other: 'Someone else in your group has already signed this form.',
     declined: 'You declined this form.',
     expired: 'This signing link has expired.',
     waiting: 'It is not your turn yet: others sign before you.',
@@ -174,6 +196,9 @@ export async function saveValues(ctx: StateContext, signing: Signing, input: Rec
   const fields = new Map(signerFields(signing).map((f) => [f.uuid, f]));
   const changed = [...fields.values()].filter((f) => !same(submitter.values[f.uuid], values[f.uuid]));
   if (changed.length === 0) return submitter;
+  // The people of an any-of group share one submitter row: what one of them types is not stored until
+  // they submit, so no other member's page shows it (decisions.md › Order groups and any-of signers).
+  if (signing.member) return { ...submitter, values };
 
   const at = nowIso();
   const startedAt = submitter.startedAt ?? at;

@@ -10,7 +10,8 @@ import {
   transitionSubmissionStatement,
   transitionSubmitterStatement,
 } from '../../db/queries/submissions';
-import type { Submitter } from '../../db/schema/index';
+import { memberCompletedStatement } from '../../db/queries/submitter-members';
+import type { Submitter, SubmitterMember } from '../../db/schema/index';
 import { ApiError, unprocessable } from '../../lib/errors';
 import { localDate, nowIso } from '../../lib/time';
 import { ChangeSet } from './change-set';
@@ -18,6 +19,7 @@ import { withDocumentLinks } from './completion-links';
 import { signingCompleteEvent } from './completion-identity';
 import { recordSignatureUsage } from './completion-usage';
 import { isBlank } from '../../shared/field-values';
+import { membersOf } from './any-of';
 import { channelsFor, emailOnly } from './notifications';
 import { ACTIVE_SUBMITTER_STATES, submittersToInvite, witnessed } from './signing-order';
 import { formEvent, submissionEvent, trail } from './submission-events';
@@ -38,6 +40,11 @@ export type CompletionInput = {
    * the document as it then was; if another completed since, nothing is written (SignedOnStaleRevision).
    */
   completedBefore?: number;
+  /**
+   * The member of an any-one-of submitter who signs (issue 33 › 2): their contact becomes the
+   * submitter's, in the same guarded batch, so of two members completing at once exactly one does.
+   */
+  member?: SubmitterMember;
 };
 
 /** A qes signer's revision was prepared before another signer completed: it signs an outdated file. */
@@ -126,8 +133,21 @@ async function completeOnce(
   assertCanComplete(scope, submitter, values, input.hiddenFields);
 
   const cs = new ChangeSet(ctx.db);
+  const member = input.member;
+  // The member who signs becomes the submitter, with the disclosure they accepted themselves.
+  const chosen: Partial<Submitter> = member
+    ? {
+        email: member.email,
+        name: member.name,
+        phone: member.phone,
+        nameFromSigner: false,
+        disclosureVersion: member.disclosureVersion,
+        disclosureAcceptedAt: member.disclosureAcceptedAt,
+      }
+    : {};
   const completed: Submitter = {
     ...submitter,
+    ...chosen,
     status: 'completed',
     values,
     completedAt: at,
@@ -139,6 +159,7 @@ async function completeOnce(
   };
   cs.guarded(
     transitionSubmitterStatement(ctx.db, submitter.id, ACTIVE_SUBMITTER_STATES, {
+      ...chosen,
       status: 'completed',
       values,
       completedAt: at,
@@ -154,8 +175,13 @@ async function completeOnce(
   cs.guarded(completionPremiseStatement(ctx.db, scope.submission.id, submitters.filter((s) => s.status !== 'completed').length, at));
   const allDone = submitters.every((s) => s.status === 'completed') && witnessed(scope, submitters);
   let next: SubmissionScope = { ...scope, submission: { ...scope.submission, updatedAt: at }, submitters };
-
-  trail(ctx, cs, scope, submitter, 'completed', { via: input.via }, at);
+  if (member) {
+    cs.add(memberCompletedStatement(ctx.db, member.id, at));
+    next = { ...next, members: next.members?.map((m) => (m.id === member.id ? { ...m, completedAt: at } : m)) };
+  }
+  // The trail names who signed and the group they were chosen from (issue 33 › 2).
+  const group = member ? { signed_by: member.email, chosen_from: membersOf(scope.members, submitter).map((m) => m.email) } : {};
+  trail(ctx, cs, scope, completed, 'completed', { via: input.via, ...group }, at);
   if (allDone) next = await withDocumentLinks(ctx, { ...next, submission: { ...next.submission, status: 'completed', completedAt: at } });
   formEvent(ctx, cs, 'form.completed', next, completed, true);
   formEvent(ctx, cs, 'submitter.completed', next, completed, true);

@@ -14,6 +14,7 @@ import {
   listSubmissionsBySlugs,
   listSubmittersOf,
 } from '../../db/queries/submissions';
+import { insertMemberStatement, listMembersOf } from '../../db/queries/submitter-members';
 import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
 import type { Account, Submitter, Template, TemplateDocument } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
@@ -139,10 +140,8 @@ export async function createSubmissions(
 
   const slugs = planned.map((p) => p.submission.slug);
   const rows = await listSubmissionsBySlugs(ctx.db, slugs);
-  const submitters = await listSubmittersOf(
-    ctx.db,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const [submitters, members] = await Promise.all([listSubmittersOf(ctx.db, ids), listMembersOf(ctx.db, ids)]);
   const order = new Map(slugs.map((s, i) => [s, i]));
   rows.sort((a, b) => order.get(a.slug)! - order.get(b.slug)!);
   const scopeTemplate = {
@@ -157,6 +156,7 @@ export async function createSubmissions(
   const scopes = rows.map((submission, i) => ({
     submission,
     submitters: submitters.filter((s) => s.submissionId === submission.id),
+    members: members.filter((m) => m.submissionId === submission.id),
     template: scopeTemplate,
     brand: planned[i].brand,
   }));
@@ -183,6 +183,7 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, later: LaterRows, temp
 
   cs.add(insertSubmissionStatement(db, plan.submission));
   for (const s of submitters) cs.add(insertSubmitterStatement(db, slug, s));
+  for (const { submitterSlug, ...member } of plan.members) cs.add(insertMemberStatement(db, submitterSlug, member));
   later.trail.push({
     ref: { submissionSlug: slug },
     submitterRef: null,

@@ -9,6 +9,7 @@ import { formEventData, submissionEventData } from '../webhooks/payloads';
 import type { ChangeSet } from './change-set';
 import { chooseLinkDomain, linkBaseOf, type LinkDomain } from './links';
 import type { Planned } from './new-submission-rows';
+import { recipientsOf } from './any-of';
 import { channelsFor, messagesFor, type MessageSource } from './notifications';
 
 /** What announcing reads from the create context (CreateContext). */
@@ -108,11 +109,20 @@ export function announceSubmission(
     });
     later.events.push(formData('form.created'));
     if (!invited.has(s.slug)) continue;
-    const channels = channelsFor(plan.submission, s);
-    for (const message of messagesFor('invitation', source, s, channels)) {
-      cs.addMessage(
-        messageInsertForNewRows(db, { ...message, submissionId: null, submitterId: null }, { submissionSlug: slug, submitterSlug: s.slug }),
-      );
+    // An any-of submitter's people each get their own link (issue 33 › 2).
+    for (const person of recipientsOf(
+      plan.members.filter((m) => m.submitterSlug === s.slug),
+      s,
+    )) {
+      for (const message of messagesFor('invitation', source, person, channelsFor(plan.submission, person))) {
+        cs.addMessage(
+          messageInsertForNewRows(
+            db,
+            { ...message, submissionId: null, submitterId: null },
+            { submissionSlug: slug, submitterSlug: s.slug },
+          ),
+        );
+      }
     }
     later.events.push(formData('submitter.sent'));
     later.trail.push({

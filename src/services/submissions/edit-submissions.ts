@@ -111,6 +111,9 @@ function editDraftSubmitters(scope: SubmissionScope, inputs: SubmitterInput[], a
       );
       return;
     }
+    // A group and its people are fixed at creation (decisions.md › Order groups and any-of signers).
+    if (input.order != null || input.emails != null)
+      problems.push(`${label}: order and emails are set when the submission is created and cannot be edited.`);
     applyContact(target, input, label, problems);
     if (input.values !== undefined) {
       const values = checkValues(fieldsOf(scope.template, target), target.role, input.values, label, problems);

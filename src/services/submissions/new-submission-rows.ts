@@ -1,6 +1,6 @@
 // The rows a new submission is stored as: each submitter with a freshly minted slug (the signing link
 // they are sent, links.ts › newSlug) and the submission with its own slug and the base of its links.
-import type { Account, BrandingValues, Submission, Submitter, Template, TemplateDocument } from '../../db/schema/index';
+import type { Account, BrandingValues, Submission, Submitter, SubmitterMember, Template, TemplateDocument } from '../../db/schema/index';
 import { parseDateTime } from '../../lib/time';
 import { newSlug } from './links';
 import type { CheckedSubmission, SubmissionInput } from './submission-input';
@@ -10,10 +10,15 @@ export type Planned = {
   /** `id` only when reserved ahead (a DOCX that prints `submission_id`); otherwise the insert assigns it. */
   submission: Omit<Submission, 'id' | 'createdAt' | 'updatedAt'> & { id?: number; createdAt: string; updatedAt: string };
   submitters: Omit<Submitter, 'id' | 'submissionId'>[];
+  /** The people of any-one-of submitters (issue 33 › 2), each with their own slug; member 0 has the submitter's. */
+  members: PlannedMember[];
   message?: SubmissionInput['message'];
   /** The branding of the brand its emails use now (the submission's `brand_id`, else the template's). */
   brand: BrandingValues | null;
 };
+
+/** A member row to insert, with the slug of the submitter it belongs to. */
+export type PlannedMember = Omit<SubmitterMember, 'id' | 'submitterId' | 'submissionId'> & { submitterSlug: string };
 
 /** Where the planned submission comes from: the request, who sent it and the template's current documents. */
 export type PlanSource = {
@@ -35,20 +40,41 @@ export function planSubmission(
   at: string,
 ): Planned {
   const { account, template } = from;
+  const slugs = checked.submitters.map(() => newSlug(template.accountId));
+  const members = checked.submitters.flatMap((r, i) =>
+    (r.members ?? []).map(
+      (m, position): PlannedMember => ({
+        submitterSlug: slugs[i],
+        accountId: account.id,
+        position,
+        slug: position === 0 ? slugs[i] : newSlug(template.accountId),
+        email: m.email.trim().toLowerCase(),
+        name: m.name?.trim() || null,
+        phone: m.phone?.trim() || null,
+        disclosureVersion: null,
+        disclosureAcceptedAt: null,
+        completedAt: null,
+        createdAt: at,
+      }),
+    ),
+  );
   return {
     message: checked.message,
     brand,
+    members,
     submitters: checked.submitters.map((r, position) => ({
       accountId: account.id,
       uuid: crypto.randomUUID(),
-      slug: newSlug(template.accountId),
+      slug: slugs[position],
       roleUuid: r.roleUuid,
       role: r.role,
       position,
-      email: r.input.email?.trim().toLowerCase() ?? null,
-      name: r.input.name?.trim() || null,
+      order: r.order,
+      // An any-of group shows its first person until one of them signs (decisions.md › Order groups and any-of signers).
+      email: r.email ? r.email.toLowerCase() : null,
+      name: r.input.name?.trim() || r.single?.name?.trim() || r.members?.[0].name?.trim() || null,
       nameFromSigner: false,
-      phone: r.input.phone?.trim() || null,
+      phone: r.input.phone?.trim() || r.single?.phone?.trim() || r.members?.[0].phone?.trim() || null,
       externalId: r.input.external_id ?? null,
       status: 'waiting' as const,
       values: r.values,

@@ -11,22 +11,46 @@ export function isActive(submitter: Pick<Submitter, 'status'>): boolean {
   return (ACTIVE_SUBMITTER_STATES as readonly string[]).includes(submitter.status);
 }
 
+type OrderRules = Pick<Submission, 'submittersOrder'>;
+type Placed = Pick<Submitter, 'id' | 'status' | 'position' | 'order'>;
+
 /**
- * Who is invited now (spec › Submitter states): nobody once someone declined; in parallel order every
- * waiting submitter; in sequential order the first one who has not completed, if still waiting.
+ * The group a submitter signs in (issue 33 › 1): its `order` when it has one; otherwise the submission's
+ * `submitters_order` as before groups existed: each their own step in sequential order, one step for all
+ * in parallel order. The same number signs in parallel; groups go in ascending order.
  */
-export function submittersToInvite(submission: Pick<Submission, 'submittersOrder'>, submitters: Submitter[]): Submitter[] {
-  if (submitters.some((s) => s.status === 'declined')) return [];
-  if (submission.submittersOrder === 'parallel') return submitters.filter((s) => s.status === 'waiting');
-  const next = submitters.find((s) => s.status !== 'completed');
-  return next && next.status === 'waiting' ? [next] : [];
+export function groupOf(submission: OrderRules, submitter: Pick<Submitter, 'position' | 'order'>): number {
+  if (submitter.order !== null && submitter.order !== undefined) return submitter.order;
+  return submission.submittersOrder === 'parallel' ? 0 : submitter.position;
 }
 
-/** Whether it is this submitter's turn (always, in parallel order). */
-export function isTurnOf(submission: Pick<Submission, 'submittersOrder'>, submitters: Submitter[], submitter: Submitter): boolean {
-  if (submission.submittersOrder === 'parallel') return true;
-  const next = submitters.find((s) => s.status !== 'completed');
-  return next?.id === submitter.id;
+/** The group whose turn it is: the lowest with someone who has not completed; undefined when all have. */
+function currentGroup(submission: OrderRules, submitters: readonly Placed[]): number | undefined {
+  const open = submitters.filter((s) => s.status !== 'completed').map((s) => groupOf(submission, s));
+  return open.length ? Math.min(...open) : undefined;
+}
+
+/**
+ * Who is invited now (spec › Submitter states; issue 33 › 1): nobody once someone declined; otherwise
+ * the waiting submitters of the current group (in parallel order all of them, in sequential order the
+ * first one who has not completed).
+ */
+export function submittersToInvite<S extends Placed>(submission: OrderRules, submitters: S[]): S[] {
+  if (submitters.some((s) => s.status === 'declined')) return [];
+  const group = currentGroup(submission, submitters);
+  return submitters.filter((s) => s.status === 'waiting' && groupOf(submission, s) === group);
+}
+
+/** Whether it is this submitter's turn: their group is the current one (always, in parallel order without groups). */
+export function isTurnOf(submission: OrderRules, submitters: readonly Placed[], submitter: Placed): boolean {
+  if (submission.submittersOrder === 'parallel' && submitters.every((s) => s.order === null || s.order === undefined)) return true;
+  return groupOf(submission, submitter) === currentGroup(submission, submitters);
+}
+
+/** The submitters of earlier groups who have not completed: whom a submitter whose turn it is not waits for. */
+export function waitingFor<S extends Placed>(submission: OrderRules, submitters: S[], submitter: Placed): S[] {
+  const mine = groupOf(submission, submitter);
+  return submitters.filter((s) => s.status !== 'completed' && groupOf(submission, s) < mine);
 }
 
 /**

@@ -18,7 +18,14 @@ export type SubmitterInput = {
   send_sms?: boolean;
   send_whatsapp?: boolean;
   require_phone_2fa?: boolean;
+  /** The signing group (issue 33 › 1): the same number signs in parallel, groups in ascending order. */
+  order?: number | null;
+  /** Any one of these people signs (issue 33 › 2); `email` may also list them comma-separated. */
+  emails?: (string | AnyOfPerson)[] | null;
 };
+
+/** One of the people an any-one-of submitter names. */
+export type AnyOfPerson = { email: string; name?: string | null; phone?: string | null };
 
 export type SubmissionInput = {
   submitters: SubmitterInput[];
@@ -39,6 +46,10 @@ export type SubmissionInput = {
 /** At most this many submitters per submission and submissions per request (docs/decisions.md › Submissions). */
 export const MAX_SUBMITTERS = 50;
 export const MAX_BULK = 100;
+/** At most this many people in one any-one-of submitter (issue 33 › 2). */
+export const MAX_ANY_OF = 10;
+/** The highest signing group a submitter may name. */
+const MAX_ORDER = 1_000_000;
 
 function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -47,7 +58,19 @@ function sameName(a: string, b: string): boolean {
 function checkSubmitters(template: Template, input: SubmissionInput, where: string, problems: string[]) {
   const roles = template.submitters;
   const used = new Set<string>();
-  const resolved: { roleUuid: string; role: string; input: SubmitterInput; label: string }[] = [];
+  const resolved: {
+    roleUuid: string;
+    role: string;
+    input: SubmitterInput;
+    label: string;
+    /** The submitter's email as stored: its only person's, or an any-of group's first until someone signs. */
+    email: string;
+    /** Several people, any one of whom signs (issue 33 › 2); null for one. */
+    members: AnyOfPerson[] | null;
+    order: number | null;
+    /** The one person an `emails` list of one names (their name and phone apply). */
+    single: AnyOfPerson | null;
+  }[] = [];
   if (!Array.isArray(input.submitters) || input.submitters.length === 0) {
     problems.push(`${where}submitters must list at least one submitter.`);
     return resolved;
@@ -73,22 +96,36 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
       return;
     }
     used.add(role.uuid);
-    const email = typeof s.email === 'string' ? s.email.trim() : '';
-    if (!email) problems.push(`${label}: email can't be blank.`);
-    else if (!EMAIL.test(email) || email.length > 254) problems.push(`${label}: email "${email}" is not a valid email address.`);
+    const people = peopleOf(s, label, problems);
+    const members = people.length > 1 ? people : null;
+    const email = members ? members[0].email : (people[0]?.email ?? '');
+    if (!members) {
+      if (!email) problems.push(`${label}: email can't be blank.`);
+      else if (!EMAIL.test(email) || email.length > 254) problems.push(`${label}: email "${email}" is not a valid email address.`);
+    }
     if (s.name && s.name.length > 255) problems.push(`${label}: name is too long (maximum is 255 characters).`);
     if (s.phone && !PHONE.test(s.phone.trim()))
       problems.push(`${label}: phone "${s.phone}" is not a phone number; use international format such as +14155550123.`);
     const phoneNeeds = phoneProblems(template, {
-      phone: s.phone ?? null,
+      phone: s.phone ?? people.find((p) => p.phone)?.phone ?? null,
       sendSms: s.send_sms ?? input.send_sms ?? false,
       sendWhatsapp: s.send_whatsapp ?? input.send_whatsapp ?? false,
       requirePhone2fa: s.require_phone_2fa ?? false,
     });
     problems.push(...phoneNeeds.map((p) => `${label}: ${p}`));
     if (s.external_id && s.external_id.length > 255) problems.push(`${label}: external_id is too long (maximum is 255 characters).`);
-    resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label });
+    const order = s.order ?? null;
+    if (order !== null && (!Number.isSafeInteger(order) || order < 0 || order > MAX_ORDER))
+      problems.push(`${label}: order must be a whole number from 0 to ${MAX_ORDER.toLocaleString('en-US')}.`);
+    const single = people.length === 1 ? people[0] : null;
+    resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label, email, members, order, single });
   });
+  // Groups and submitters_order do not mix within a submission: either every submitter names its group or none.
+  const grouped = resolved.filter((r) => r.order !== null);
+  if (grouped.length > 0 && grouped.length < resolved.length) {
+    const missing = resolved.find((r) => r.order === null)!;
+    problems.push(`${missing.label}: order is missing; give every submitter an order, or none to follow submitters_order.`);
+  }
   // Roles nobody was named for are simply not part of this submission (DocuSeal's rule): their fields
   // are neither required nor stamped.
   return resolved;
@@ -109,6 +146,37 @@ export function phoneProblems(
   if (s.requirePhone2fa || template.preferences.require_phone_2fa === true)
     problems.push('the signer must confirm a code sent to their phone before the form opens (require_phone_2fa); add phone.');
   return problems;
+}
+
+/**
+ * The people a submitter names (issue 33 › 2): `emails` as strings or {email, name, phone}, else `email`
+ * split at commas (as DocuSeal integrators send several); each checked, problems pushed.
+ */
+function peopleOf(s: SubmitterInput, label: string, problems: string[]): AnyOfPerson[] {
+  const email = typeof s.email === 'string' ? s.email.trim() : '';
+  if (s.emails !== undefined && s.emails !== null) {
+    if (email) problems.push(`${label}: give either email or emails, not both.`);
+    if (!Array.isArray(s.emails) || s.emails.length === 0) {
+      problems.push(`${label}: emails must list at least one person.`);
+      return [];
+    }
+  }
+  const listed = s.emails ?? (email.includes(',') ? email.split(',').filter((e) => e.trim()) : [email]);
+  const people = listed.map((p) => (typeof p === 'string' ? { email: p } : p)).map((p) => ({ ...p, email: String(p.email ?? '').trim() }));
+  if (people.length <= 1) return people.filter((p) => p.email);
+  if (people.length > MAX_ANY_OF) problems.push(`${label}: emails may name at most ${MAX_ANY_OF} people.`);
+  const seen = new Set<string>();
+  people.forEach((p, i) => {
+    const where = `${label}.emails[${i}]`;
+    if (!p.email) problems.push(`${where}: email can't be blank.`);
+    else if (!EMAIL.test(p.email) || p.email.length > 254) problems.push(`${where}: email "${p.email}" is not a valid email address.`);
+    else if (seen.has(p.email.toLowerCase())) problems.push(`${where}: "${p.email}" is named twice; name each person once.`);
+    seen.add(p.email.toLowerCase());
+    if (p.name && p.name.length > 255) problems.push(`${where}: name is too long (maximum is 255 characters).`);
+    if (p.phone && !PHONE.test(p.phone.trim()))
+      problems.push(`${where}: phone "${p.phone}" is not a phone number; use international format such as +14155550123.`);
+  });
+  return people;
 }
 
 /**
@@ -192,6 +260,10 @@ export function checkSubmission(
     ? levelAboveAccountProblem(`${where}preferences.`, signatureLevel, accountLevel)
     : levelAboveAccountProblem(`Template ${template.publicId} preferences.`, signatureLevel, accountLevel);
   if (levelProblem) problems.push(levelProblem);
+  // A qes signature is bound to one person's identity at the provider, so a group cannot share it.
+  const anyOf = resolved.find((r) => r.members);
+  if (anyOf && signatureLevel === 'qes')
+    problems.push(`${anyOf.label}: several people for one submitter cannot sign at signature level qes; name one person.`);
   if (input.expire_at) {
     const when = parseDateTime(input.expire_at);
     if (when === null) problems.push(`${where}expire_at "${input.expire_at}" is not a date-time such as 2026-01-31T12:00:00Z.`);

@@ -3,7 +3,16 @@
 import type { Db } from '../../db/client';
 import { brandingsOf } from '../../db/queries/brands';
 import { listSubmittersOf, readSubmissionSources } from '../../db/queries/submissions';
-import type { BrandingValues, Submission, Submitter, TemplateDocument, TemplateField, TemplateRole } from '../../db/schema/index';
+import { listMembersOf } from '../../db/queries/submitter-members';
+import type {
+  BrandingValues,
+  Submission,
+  Submitter,
+  SubmitterMember,
+  TemplateDocument,
+  TemplateField,
+  TemplateRole,
+} from '../../db/schema/index';
 import type { MintedLink } from '../document-links/links';
 import type { LinkDomain } from './links';
 import type {
@@ -28,6 +37,8 @@ export type SubmissionScope = {
   submission: Submission;
   submitters: Submitter[];
   template: SubmissionTemplate;
+  /** The people of its any-one-of submitters (issue 33 › 2; any-of.ts); unset or empty when it has none. */
+  members?: readonly SubmitterMember[];
   /**
    * The branding of the brand the submission uses (its own `preferences.brand_id`, else its template's),
    * read with the scope so that pages and emails show the brand as it is now (spec › Branding). Null
@@ -76,6 +87,7 @@ async function readBrandings(db: Db, list: Submission[], sources: Sources): Prom
 function scopeOf(
   submission: Submission,
   submitters: Submitter[],
+  members: SubmitterMember[],
   sources: Sources,
   brandings: Map<string, BrandingValues>,
 ): SubmissionScope {
@@ -84,6 +96,7 @@ function scopeOf(
   return {
     submission,
     submitters,
+    members,
     brand: brandId === null ? null : (brandings.get(`${submission.accountId}:${brandId}`) ?? null),
     template: {
       id: submission.templateId,
@@ -98,20 +111,20 @@ function scopeOf(
 }
 
 export async function loadScope(db: Db, submission: Submission, submitters?: Submitter[]): Promise<SubmissionScope> {
-  const [rows, sources] = await Promise.all([
+  const [rows, members, sources] = await Promise.all([
     submitters ? Promise.resolve(submitters) : listSubmittersOf(db, [submission.id]),
+    listMembersOf(db, [submission.id]),
     readSubmissionSources(db, [submission]),
   ]);
-  return scopeOf(submission, rows, sources, await readBrandings(db, [submission], sources));
+  return scopeOf(submission, rows, members, sources, await readBrandings(db, [submission], sources));
 }
 
-/** Scopes of many submissions (a list page) in four reads, whatever their number. */
+/** Scopes of many submissions (a list page) in five reads, whatever their number. */
 export async function loadScopes(db: Db, list: Submission[]): Promise<SubmissionScope[]> {
-  const [submitters, sources] = await Promise.all([
-    listSubmittersOf(
-      db,
-      list.map((s) => s.id),
-    ),
+  const ids = list.map((s) => s.id);
+  const [submitters, members, sources] = await Promise.all([
+    listSubmittersOf(db, ids),
+    listMembersOf(db, ids),
     readSubmissionSources(db, list),
   ]);
   const brandings = await readBrandings(db, list, sources);
@@ -119,6 +132,7 @@ export async function loadScopes(db: Db, list: Submission[]): Promise<Submission
     scopeOf(
       submission,
       submitters.filter((s) => s.submissionId === submission.id),
+      members.filter((m) => m.submissionId === submission.id),
       sources,
       brandings,
     ),

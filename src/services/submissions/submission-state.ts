@@ -12,9 +12,11 @@ import type { LinkAccount } from '../document-links/links';
 import { ChangeSet } from './change-set';
 import { withDocumentLinks } from './completion-links';
 import { checkFieldValue, isBlank } from '../../shared/field-values';
+import { membersOf, recipientsOf } from './any-of';
+import type { MessageKind } from '../mail/compose';
 import { channelsFor, emailOnly, reachable } from './notifications';
 import type { SealingQueueBody } from '../../env';
-import { ACTIVE_SUBMITTER_STATES, isActive, isTurnOf, submittersToInvite } from './signing-order';
+import { ACTIVE_SUBMITTER_STATES, isActive, isTurnOf, submittersToInvite, waitingFor } from './signing-order';
 import { formEvent, submissionEvent, trail } from './submission-events';
 import { messageSource, queueMessages } from './submission-messages';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
@@ -45,10 +47,21 @@ export function invite(ctx: StateContext, cs: ChangeSet, scope: SubmissionScope,
   if (!reachable(channels)) return submitter;
   const sent: Submitter = { ...submitter, status: 'sent', sentAt: at, updatedAt: at };
   cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, ['waiting'], { status: 'sent', sentAt: at, updatedAt: at }));
-  queueMessages(ctx, cs, 'invitation', messageSource(ctx, scope), submitter, channels);
+  queueToEach(ctx, cs, 'invitation', scope, submitter);
   formEvent(ctx, cs, 'submitter.sent', scope, sent);
   trail(ctx, cs, scope, submitter, 'sent', { channels: Object.keys(channels).filter((k) => channels[k as keyof typeof channels]) }, at);
   return sent;
+}
+
+/**
+ * Queues one kind of message to each person a submitter stands for (any-of.ts › recipientsOf), each over
+ * the channels they have; `always` ignores the submission's send_email switch (a reminder asked for by hand).
+ */
+function queueToEach(ctx: StateContext, cs: ChangeSet, kind: MessageKind, scope: SubmissionScope, submitter: Submitter, always = false) {
+  const source = messageSource(ctx, scope);
+  for (const person of recipientsOf(membersOf(scope.members, submitter), submitter)) {
+    queueMessages(ctx, cs, kind, source, person, channelsFor(always ? { sendEmail: true } : scope.submission, person));
+  }
 }
 
 /** Re-sends the invitation (or a reminder) without changing the state beyond `waiting` → `sent`. */
@@ -63,7 +76,9 @@ export async function remind(
     throw unprocessable(`This submitter is ${submitter.status}; only submitters who have not finished can be reminded.`);
   }
   if (!isTurnOf(scope.submission, scope.submitters, submitter)) {
-    throw unprocessable('This submitter signs after others in sequential order; they are invited when their turn comes.');
+    throw unprocessable(
+      'This submitter signs after others (in sequential order or a later group); they are invited when their turn comes.',
+    );
   }
   const channels = channelsFor({ sendEmail: true }, submitter);
   if (!reachable(channels)) throw unprocessable('This submitter has no email address or phone number to send to.');
@@ -74,7 +89,7 @@ export async function remind(
   if (submitter.status === 'waiting') Object.assign(values, { status: 'sent', sentAt: at });
   next = { ...next, ...values };
   cs.guarded(transitionSubmitterStatement(ctx.db, submitter.id, [submitter.status], values));
-  queueMessages(ctx, cs, kind, messageSource(ctx, scope), submitter, channels);
+  queueToEach(ctx, cs, kind, scope, submitter, true);
   if (submitter.status === 'waiting') formEvent(ctx, cs, 'submitter.sent', scope, next);
   trail(ctx, cs, scope, submitter, kind === 'reminder' ? 'reminded' : 'resent', {}, at);
   await cs.commit(ctx.messagesQueue);
@@ -124,10 +139,8 @@ export function assertCanComplete(
     throw unprocessable('Another submitter declined this submission, so it can no longer be completed.');
   }
   if (!isTurnOf(scope.submission, scope.submitters, submitter)) {
-    const waitingFor = scope.submitters.find((s) => s.status !== 'completed');
-    throw unprocessable(
-      `It is not this submitter's turn yet: in sequential order ${waitingFor?.role ?? 'an earlier submitter'} signs first.`,
-    );
+    const first = waitingFor(scope.submission, scope.submitters, submitter)[0];
+    throw unprocessable(`It is not this submitter's turn yet: ${first?.role ?? 'an earlier submitter'} signs first.`);
   }
   const missing = missingRequired(scope, submitter, values, hiddenFields);
   if (missing.length) throw unprocessable(missing.length === 1 ? missing[0] : missing);
@@ -183,7 +196,9 @@ export async function expireSubmission(ctx: StateContext, scope: SubmissionScope
     // Only people who were invited hear that it expired; someone never told about it is not emailed.
     const original = scope.submitters.find((o) => o.id === s.id)!;
     if (original.status !== 'waiting') {
-      queueMessages(ctx, cs, 'expiry', source, s, emailOnly(channelsFor(submission, s)));
+      for (const person of recipientsOf(membersOf(scope.members, s), s)) {
+        queueMessages(ctx, cs, 'expiry', source, person, emailOnly(channelsFor(submission, person)));
+      }
     }
   }
   trail(ctx, cs, next, null, 'expired', {}, at);
