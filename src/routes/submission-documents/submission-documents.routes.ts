@@ -43,7 +43,7 @@ export const documentListSchema = z
   })
   .openapi('SealedDocumentList');
 
-export const listSubmissionDocuments = tenantRoute(read, {
+export const listSubmissionDocuments = tenantRoute({ ...read, errors: [410] }, {
   method: 'get',
   path: '/submissions/{id}/documents',
   tags,
@@ -76,7 +76,7 @@ export const documentQuery = z.object({
 });
 
 export const downloadSubmissionDocument = tenantRoute(
-  { ...read, errors: [409, 502] },
+  { ...read, errors: [409, 410, 502] },
   {
     method: 'get',
     path: '/submissions/{id}/documents/{document_id}',
@@ -101,7 +101,7 @@ export const downloadSubmissionDocument = tenantRoute(
 );
 
 export const resealSubmissionDocuments = tenantRoute(
-  { ...write, errors: [422] },
+  { ...write, errors: [410, 422] },
   {
     method: 'post',
     path: '/submissions/{id}/documents/reseal',
