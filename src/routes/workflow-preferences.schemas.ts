@@ -20,6 +20,8 @@ export const reminderScheduleSchema = z
 /** Whole days after completion; null keeps documents. */
 export const retentionDaysSchema = z
   .number()
-  .int('must be a whole number of days')
   .min(1, 'must be at least 1 day')
-  .max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`);
+  .max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`)
+  // A refinement, not .int(): a fraction is a value to correct (422), not a value of the wrong type (400).
+  .refine(Number.isInteger, 'must be a whole number of days')
+  .openapi({ type: 'integer' });
