@@ -98,7 +98,10 @@ describe('reminder schedule settings and preferences', () => {
     expect((await create({})).reminder_schedule).toBeNull();
     await api('PUT', '/api/settings/reminders', { token: a.token, body: { reminder_schedule: [5] } });
     expect((await create({})).reminder_schedule).toEqual([5]);
-    const put = await api('PUT', `/api/templates/${template.id}`, { token: a.token, body: { preferences: { reminder_schedule: [10, 20] } } });
+    const put = await api('PUT', `/api/templates/${template.id}`, {
+      token: a.token,
+      body: { preferences: { reminder_schedule: [10, 20] } },
+    });
     expect(put.status).toBe(200);
     expect((await create({})).reminder_schedule).toEqual([10, 20]);
     expect((await create({ reminder_schedule: [30] })).reminder_schedule).toEqual([30]);

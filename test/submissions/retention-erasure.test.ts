@@ -112,7 +112,9 @@ describe('PUT/GET /api/settings/retention', () => {
     const later = await read(await completedInOrder(a.token, template, 'ses', { Buyer: 'B' }));
     expect(Date.parse(later.retained_until) - Date.parse(later.completed_at)).toBe(10 * DAY);
 
-    expect((await api('PUT', `/api/templates/${template.id}`, { token: a.token, body: { preferences: { retention_days: 2 } } })).status).toBe(200);
+    expect(
+      (await api('PUT', `/api/templates/${template.id}`, { token: a.token, body: { preferences: { retention_days: 2 } } })).status,
+    ).toBe(200);
     const overridden = await read(await completedInOrder(a.token, template, 'ses', { Buyer: 'B' }));
     expect(Date.parse(overridden.retained_until) - Date.parse(overridden.completed_at)).toBe(2 * DAY);
 
@@ -151,7 +153,9 @@ describe('the purge step', () => {
     const receipt = trail.at(-1)!;
     expect(receipt.action).toBe('erased');
     expect(receipt.data.reason).toBe('retention');
-    expect(receipt.data.documents.map((d: { sha256: string }) => d.sha256)).toEqual(sealed.documents.map((d: { sha256: string }) => d.sha256));
+    expect(receipt.data.documents.map((d: { sha256: string }) => d.sha256)).toEqual(
+      sealed.documents.map((d: { sha256: string }) => d.sha256),
+    );
     const audit = await (await shardOf(owner.accountId))
       .prepare("SELECT actor FROM audit_events WHERE action = 'submission.erase' AND resource_id = ?")
       .bind(String(id))
@@ -198,7 +202,9 @@ describe('legal holds', () => {
     expect(released.json.legal_hold).toBe(false);
     await purgeExpiredSubmissions(scope, Date.now(), 100);
     expect((await row(id))!.erased_at).not.toBeNull();
-    expect((await trailActions(id)).map((t) => t.action)).toEqual(expect.arrayContaining(['legal_hold_set', 'legal_hold_released', 'erased']));
+    expect((await trailActions(id)).map((t) => t.action)).toEqual(
+      expect.arrayContaining(['legal_hold_set', 'legal_hold_released', 'erased']),
+    );
   });
 
   it('answers 401, 403 without submissions:write, 403 for a non-admin, 404 for another account’s, 422 for a bad body', async () => {

@@ -26,7 +26,12 @@ export function setLegalHoldStatement(db: Db, submissionId: number, at: string) 
     .update(submissions)
     .set({ legalHoldAt: at, updatedAt: at })
     .where(
-      and(eq(submissions.id, submissionId), isNull(submissions.legalHoldAt), isNull(submissions.erasedAt), isNull(submissions.erasureStartedAt)),
+      and(
+        eq(submissions.id, submissionId),
+        isNull(submissions.legalHoldAt),
+        isNull(submissions.erasedAt),
+        isNull(submissions.erasureStartedAt),
+      ),
     );
 }
 
@@ -82,11 +87,15 @@ export function eraseSubmissionStatements(
       updatedAt: at,
       ...(archive ? { status: 'archived' as const, archivedAt: at, archivedFrom: submission.status } : {}),
     })
-    .where(and(eq(submissions.id, id), isNull(submissions.erasedAt), isNotNull(submissions.erasureStartedAt), isNull(submissions.legalHoldAt)));
+    .where(
+      and(eq(submissions.id, id), isNull(submissions.erasedAt), isNotNull(submissions.erasureStartedAt), isNull(submissions.legalHoldAt)),
+    );
   const rest: BatchStatement[] = [
     ...hashed.map((s) => db.update(submitters).set(s.values).where(eq(submitters.id, s.id))),
     db.update(submissionDocuments).set({ r2Key: '', byteSize: 0 }).where(eq(submissionDocuments.submissionId, id)),
-    db.delete(signingVerifications).where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${id})`),
+    db
+      .delete(signingVerifications)
+      .where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${id})`),
     deleteSubmissionUploadsStatement(db, id),
     db.delete(messages).where(eq(messages.submissionId, id)),
     db.delete(payments).where(eq(payments.submissionId, id)),
@@ -98,9 +107,14 @@ export function eraseSubmissionStatements(
       ),
     db.delete(paymentSubscriptions).where(eq(paymentSubscriptions.submissionId, id)),
     // Usage is a billing record: the signature was made, so its row stays, detached from the erased rows.
-    db.update(signatureUsage).set({ submissionId: null, submitterId: null }).where(eq(signatureUsage.submissionId, id)),
+    db
+      .update(signatureUsage)
+      .set({ submissionId: null, submitterId: null })
+      .where(eq(signatureUsage.submissionId, id)),
     // Events still waiting for this submission's seal link to documents that will never exist.
-    db.delete(events).where(eq(events.heldForSeal, id)),
+    db
+      .delete(events)
+      .where(eq(events.heldForSeal, id)),
   ];
   return { guarded, rest };
 }
@@ -132,8 +146,7 @@ export async function listDuePurges(db: Db, nowIso: string, staleIso: string, li
  * whose template snapshot names no `retention_days` of its own (null: kept). Returns how many changed.
  */
 export async function reschedulePurges(db: Db, accountId: number, days: number | null): Promise<number> {
-  const purgeAt =
-    days === null ? sql`NULL` : sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${submissions.completedAt}, ${`+${days} days`})`;
+  const purgeAt = days === null ? sql`NULL` : sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${submissions.completedAt}, ${`+${days} days`})`;
   const result = await db
     .update(submissions)
     .set({ purgeAt })

@@ -43,19 +43,22 @@ export const documentListSchema = z
   })
   .openapi('SealedDocumentList');
 
-export const listSubmissionDocuments = tenantRoute({ ...read, errors: [410] }, {
-  method: 'get',
-  path: '/submissions/{id}/documents',
-  tags,
-  summary: 'The sealed documents of a completed submission',
-  request: { params: idParamsSchema },
-  responses: {
-    200: {
-      description: 'The sealed documents (none until sealing finished).',
-      content: { 'application/json': { schema: documentListSchema } },
+export const listSubmissionDocuments = tenantRoute(
+  { ...read, errors: [410] },
+  {
+    method: 'get',
+    path: '/submissions/{id}/documents',
+    tags,
+    summary: 'The sealed documents of a completed submission',
+    request: { params: idParamsSchema },
+    responses: {
+      200: {
+        description: 'The sealed documents (none until sealing finished).',
+        content: { 'application/json': { schema: documentListSchema } },
+      },
     },
   },
-});
+);
 
 export const documentParams = idParamsSchema.extend({
   document_id: z

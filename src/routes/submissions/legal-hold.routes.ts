@@ -4,11 +4,18 @@ import { idParamsSchema, tenantRoute } from '../openapi-helpers';
 import { submissionSchema } from './submissions.schemas';
 
 const options = { scopes: ['submissions:write'], admin: true, errors: [409, 410] } as const;
-const answer = { 200: { description: 'The submission, with `legal_hold`.', content: { 'application/json': { schema: submissionSchema } } } };
+const answer = {
+  200: { description: 'The submission, with `legal_hold`.', content: { 'application/json': { schema: submissionSchema } } },
+};
 
 export const legalHoldBody = z
   .object({
-    reason: z.string().trim().max(500).optional().openapi({ description: 'Why it is held (a matter or case reference); kept in its audit trail.' }),
+    reason: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .openapi({ description: 'Why it is held (a matter or case reference); kept in its audit trail.' }),
   })
   .strict()
   .openapi('LegalHoldInput');

@@ -195,12 +195,17 @@ export const submissionSchema = z
       description:
         'The level its signers sign at, fixed at creation: `preferences.signature_level`, else the template’s, else the account’s.',
     }),
-    reminder_schedule: z.array(z.number().int()).nullable().openapi({
-      description:
-        'Hours after each signer’s invitation at which signers who have not finished are reminded, fixed at creation: ' +
-        '`preferences.reminder_schedule`, else the template’s, else the account’s; null sends none.',
-    }),
-    legal_hold: z.boolean().openapi({ description: 'true while a legal hold keeps it from being erased (POST /api/submissions/{id}/legal_hold).' }),
+    reminder_schedule: z
+      .array(z.number().int())
+      .nullable()
+      .openapi({
+        description:
+          'Hours after each signer’s invitation at which signers who have not finished are reminded, fixed at creation: ' +
+          '`preferences.reminder_schedule`, else the template’s, else the account’s; null sends none.',
+      }),
+    legal_hold: z
+      .boolean()
+      .openapi({ description: 'true while a legal hold keeps it from being erased (POST /api/submissions/{id}/legal_hold).' }),
     legal_hold_at: dateTime.nullable().openapi({ description: 'Since when the legal hold is set.' }),
     retained_until: dateTime.nullable().openapi({
       description:

@@ -182,7 +182,12 @@ function finishSubmission(ctx: StateContext, cs: ChangeSet, scope: SubmissionSco
   // Retention (issue 33 › 5): the day it is erased follows from the template's period, else the account's.
   const purgeAt = purgeAtOf(at, effectiveRetentionDays(scope.template.preferences.retention_days, ctx.account.documentsRetentionDays));
   cs.guarded(
-    transitionSubmissionStatement(ctx.db, scope.submission.id, ['pending'], { status: 'completed', completedAt: at, purgeAt, updatedAt: at }),
+    transitionSubmissionStatement(ctx.db, scope.submission.id, ['pending'], {
+      status: 'completed',
+      completedAt: at,
+      purgeAt,
+      updatedAt: at,
+    }),
   );
   trail(ctx, cs, scope, null, 'submission_completed', {}, at);
   submissionEvent(ctx, cs, 'submission.completed', scope);

@@ -102,7 +102,11 @@ export function planSubmission(
       sealSweptAt: null,
       sealFailedAt: null,
       sealFailure: null,
-      reminderSchedule: effectiveReminderSchedule(input.preferences?.reminder_schedule, template.preferences.reminder_schedule, account.reminderSchedule),
+      reminderSchedule: effectiveReminderSchedule(
+        input.preferences?.reminder_schedule,
+        template.preferences.reminder_schedule,
+        account.reminderSchedule,
+      ),
       legalHoldAt: null,
       purgeAt: null,
       erasureStartedAt: null,

@@ -14,7 +14,9 @@ export function reminderScheduleProblem(value: unknown, name: string): string | 
   const ok =
     Array.isArray(value) &&
     value.length <= MAX_SCHEDULED_REMINDERS &&
-    value.every((h, i) => Number.isInteger(h) && h >= MIN_REMINDER_DELAY_HOURS && h <= MAX_REMINDER_DELAY_HOURS && (i === 0 || h > value[i - 1]));
+    value.every(
+      (h, i) => Number.isInteger(h) && h >= MIN_REMINDER_DELAY_HOURS && h <= MAX_REMINDER_DELAY_HOURS && (i === 0 || h > value[i - 1]),
+    );
   return ok
     ? null
     : `${name} must list at most ${MAX_SCHEDULED_REMINDERS} whole numbers of hours after the invitation, ascending, each from ${MIN_REMINDER_DELAY_HOURS} to ${MAX_REMINDER_DELAY_HOURS} (30 days), such as [24, 72, 168].`;

@@ -33,7 +33,13 @@ async function remindOnSchedule(ctx: StateContext, scope: SubmissionScope, submi
   if (passed <= submitter.scheduledReminders) return false;
   const at = new Date(now).toISOString();
   const cs = new ChangeSet(ctx.db);
-  cs.guarded(claimScheduledReminderStatement(ctx.db, submitter.id, submitter.scheduledReminders, { scheduledReminders: passed, remindedAt: at, updatedAt: at }));
+  cs.guarded(
+    claimScheduledReminderStatement(ctx.db, submitter.id, submitter.scheduledReminders, {
+      scheduledReminders: passed,
+      remindedAt: at,
+      updatedAt: at,
+    }),
+  );
   const channels = channelsFor(scope.submission, submitter);
   queueMessages(ctx, cs, 'reminder', messageSource(ctx, scope), submitter, channels);
   const details = { automatic: true, reminder: passed, of: schedule.length, hours: schedule[passed - 1] };
