@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { shardScope, type ShardScope } from '../../src/db/shards';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { purgeExpiredSubmissions } from '../../src/services/submissions/purge-submissions';
+import { claimErasure } from '../../src/db/queries/retention';
+import { mint, open, seal, submissionOf } from '../document-link-fixtures';
 import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { completedInOrder, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 
@@ -237,6 +239,19 @@ describe('DELETE /api/submissions/{id}?permanently=true', () => {
     expect((await api('POST', `/api/submissions/${id}/legal_hold`, { token: owner.token })).status).toBe(410);
   });
 
+  it('ends the public links to its documents: they and new mints answer 410', async () => {
+    const s = await submissionOf(owner);
+    await seal(owner, s.id);
+    const link = await mint(owner, s);
+    expect(link.status).toBe(201);
+    expect((await open(link.json.url)).status).toBe(200);
+    expect((await api('DELETE', `/api/submissions/${s.id}?permanently=true`, { token: owner.token })).status).toBe(204);
+    const refused = await open(link.json.url);
+    expect(refused.status).toBe(410);
+    expect(refused.text).toContain('erased');
+    expect((await mint(owner, s)).status).toBe(410);
+  });
+
   it('is refused to a non-admin writer and to another account, changing nothing', async () => {
     const id = await sealedSubmission();
     const editor = await addUser(owner.accountId, 'editor');
@@ -265,6 +280,19 @@ describe('DELETE /api/submissions/{id}?permanently=true', () => {
 });
 
 describe('a purge racing a legal hold', () => {
+  it('refuses a hold once an erasure has claimed the submission, and finishes an erasure a crash cut short', async () => {
+    const id = await sealedSubmission();
+    // An erasure that claimed the row 10 minutes ago and died before deleting anything.
+    expect(await claimErasure(scope.db, id, new Date(Date.now() - 10 * 60_000).toISOString())).toBe(true);
+    const hold = await api('POST', `/api/submissions/${id}/legal_hold`, { token: owner.token });
+    expect(hold.status).toBe(410);
+    expect(hold.json.error).toContain('being erased');
+    expect((await row(id))!.legal_hold_at).toBeNull();
+    await purgeExpiredSubmissions(scope, Date.now(), 100);
+    expect((await row(id))!.erased_at).not.toBeNull();
+    expect(await sealedFiles(owner.accountId, id)).toBe(0);
+  });
+
   it('ends with the hold or the erasure, never half of either', async () => {
     const ids = await Promise.all([0, 1, 2, 3].map(() => sealedSubmission()));
     for (const id of ids) await pastRetention(id);
