@@ -275,6 +275,7 @@ describe('DELETE /api/submissions/{id}?permanently=true', () => {
       .bind(res.json.id)
       .first<{ status: string }>();
     expect(status!.status).toBe('archived');
+    expect((await api('GET', `/s/${res.json.submitters[0].slug}`)).status).toBe(404);
     expect((await api('GET', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token })).status).toBe(410);
   });
 });
