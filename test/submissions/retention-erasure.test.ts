@@ -5,7 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { shardScope, type ShardScope } from '../../src/db/shards';
 import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { purgeExpiredSubmissions } from '../../src/services/submissions/purge-submissions';
-import { claimErasure } from '../../src/db/queries/retention';
+import { claimErasure, listDuePurges } from '../../src/db/queries/retention';
+import { eraseSubmission } from '../../src/services/submissions/erase-submission';
+import { loadScope } from '../../src/services/submissions/submission-scope';
 import { mint, open, seal, submissionOf } from '../document-link-fixtures';
 import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { completedInOrder, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
@@ -281,6 +283,22 @@ describe('DELETE /api/submissions/{id}?permanently=true', () => {
 });
 
 describe('a purge racing a legal hold', () => {
+  it('lets a hold set after the purge read the row win: the erasure touches nothing', async () => {
+    const id = await sealedSubmission();
+    await pastRetention(id);
+    const now = new Date().toISOString();
+    const listed = (await listDuePurges(scope.db, now, now, 1000)).find((s) => s.id === id);
+    expect(listed).toBeDefined();
+    const stale = await loadScope(scope.db, listed!);
+    expect((await api('POST', `/api/submissions/${id}/legal_hold`, { token: owner.token })).status).toBe(200);
+    expect(await eraseSubmission(scope.db, env.FILES, stale, { reason: 'retention' })).toBe('held');
+    const state = (await row(id))!;
+    expect(state.erasure_started_at).toBeNull();
+    expect(state.erased_at).toBeNull();
+    expect(await sealedFiles(owner.accountId, id)).toBeGreaterThan(0);
+    expect(Object.values((await submitterValues(id)).values).some((v) => String(v).startsWith('sha256:'))).toBe(false);
+  });
+
   it('refuses a hold once an erasure has claimed the submission, and finishes an erasure a crash cut short', async () => {
     const id = await sealedSubmission();
     // An erasure that claimed the row 10 minutes ago and died before deleting anything.
@@ -295,12 +313,18 @@ describe('a purge racing a legal hold', () => {
   });
 
   it('ends with the hold or the erasure, never half of either', async () => {
-    const ids = await Promise.all([0, 1, 2, 3].map(() => sealedSubmission()));
-    for (const id of ids) await pastRetention(id);
-    const [, ...holds] = await Promise.all([
-      purgeExpiredSubmissions(scope, Date.now(), 100),
-      ...ids.map((id) => api('POST', `/api/submissions/${id}/legal_hold`, { token: owner.token })),
-    ]);
+    const ids = await Promise.all([0, 1, 2, 3, 4, 5].map(() => sealedSubmission()));
+    // The purge takes them oldest first; the holds come newest first, so the two meet in the middle.
+    const db = await shardOf(owner.accountId);
+    for (const [i, id] of ids.entries()) {
+      await db
+        .prepare('UPDATE submissions SET purge_at = ? WHERE id = ?')
+        .bind(new Date(Date.now() - (ids.length - i) * 1000).toISOString(), id)
+        .run();
+    }
+    const holding = [...ids].reverse().map((id) => api('POST', `/api/submissions/${id}/legal_hold`, { token: owner.token }));
+    const [, ...answers] = await Promise.all([purgeExpiredSubmissions(scope, Date.now(), 100), ...holding]);
+    const holds = [...answers].reverse();
     for (const [i, id] of ids.entries()) {
       const state = (await row(id))!;
       const { values } = await submitterValues(id);
