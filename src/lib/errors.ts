@@ -4,7 +4,7 @@ export type ErrorMessage = string | string[];
 
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503,
     readonly error: ErrorMessage,
     /** Extra top-level fields merged into the body, e.g. `upgrade_url` or `code`. */
     readonly extra: Record<string, unknown> = {},

@@ -23,6 +23,7 @@ export const errorSchema = z
     upgrade_url: z.string().optional().openapi({ description: 'Plan-limit 403s: where to upgrade.' }),
     code: z.string().optional().openapi({ description: 'Machine-readable reason where one exists.' }),
     reference: z.string().optional().openapi({ description: '500s: the request id to quote to support.' }),
+    erased_at: z.string().optional().openapi({ description: '410s of an erased submission: when it was erased.', format: 'date-time' }),
   })
   .openapi('Error');
 
@@ -31,6 +32,7 @@ const ERROR_DESCRIPTIONS = {
   401: 'Token missing, not in the token format, unknown, revoked or expired.',
   403: 'Insufficient scope, IP not allowed, not an admin, or the plan does not include this or has no room for it (a counted limit or its storage: `code` "plan_limit_reached" with `upgrade_url`).',
   404: 'No such resource in this account.',
+  410: 'The submission was erased (retention or a permanent delete): `erased_at` says when; its audit trail and document hashes are kept.',
   409: 'Conflicts with the current state, or an idempotent request with this key is still running.',
   422: 'Validation failed; the body says why in sentences.',
   413: 'The request body is larger than this operation accepts.',

@@ -1,5 +1,5 @@
 // Cron Trigger (every minute): the safety nets behind the queues — re-enqueue lost or abandoned outbound
-// messages, expire due submissions, complete pending submissions whose every submitter has completed,
+// messages, expire due submissions, send scheduled reminders, erase submissions past their retention, complete pending submissions whose every submitter has completed,
 // re-enqueue completed submissions still unsealed after 10 minutes, start recurring payments whose signer completed,
 // drain the webhook outbox, re-wake stranded deliveries, prune rows past their retention and delete
 // signing-page uploads no form kept, move audit events past 90 days to R2, and delete the rows an
@@ -15,6 +15,8 @@ import { archiveAuditEvents } from './audit-archive';
 import { completeLeftPendingSubmissions } from './completion-sweep';
 import { expireDueSubmissions } from '../services/submissions/expire-submissions';
 import { sweepMessages } from './messages-sweep';
+import { sendDueReminders } from '../services/submissions/scheduled-reminders';
+import { purgeExpiredSubmissions } from '../services/submissions/purge-submissions';
 import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';
 import { deleteAbandonedUploads } from './upload-cleanup';
@@ -35,6 +37,8 @@ export type CronStep = { name: string; run(scope: ShardScope, now: number): Prom
 export const CRON_STEPS: readonly CronStep[] = [
   { name: 'stalled messages', run: ({ db, queues }, now) => sweepMessages(db, queues.messages, now) },
   { name: 'submission expiry', run: (scope, now) => expireDueSubmissions(scope, new Date(now)) },
+  // After expiry: a signer whose submission expired in this run is not reminded of it.
+  { name: 'scheduled reminders', run: (scope, now) => sendDueReminders(scope, now) },
   { name: 'submissions left pending', run: (scope) => completeLeftPendingSubmissions(scope) },
   { name: 'unsealed submissions', run: (scope, now) => sweepUnsealed(scope, now) },
   // Before the drain: payment.created of the recurring payments it starts goes out in the same run.
@@ -48,6 +52,7 @@ export const CRON_STEPS: readonly CronStep[] = [
   },
   { name: 'stranded webhook deliveries', run: ({ db, queues }, now) => requeueStrandedDeliveries(db, queues.webhooks, now) },
   { name: 'retention', run: (scope, now) => pruneExpiredRows(scope, now) },
+  { name: 'submissions past their retention', run: (scope, now) => purgeExpiredSubmissions(scope, now) },
   { name: 'abandoned signing uploads', run: (scope, now) => deleteAbandonedUploads(scope, now) },
   { name: 'audit archive', run: ({ db, env }, now) => archiveAuditEvents(db, env.FILES, now) },
   { name: 'rows of moved accounts', run: (scope, now) => deleteMovedAccountRows(scope, now) },

@@ -290,12 +290,14 @@ describe('archive', () => {
     expect((await complete(a.submitters[0].id, 'Buyer')).status).toBe(422);
   });
 
-  it('deletes permanently with ?permanently=true', async () => {
+  it('erases permanently with ?permanently=true: reads answer 410 Gone with when (issue 33 › 5)', async () => {
     const s = await createThree();
     const res = await api('DELETE', `/api/submissions/${s.id}?permanently=true`, { token: owner.token });
     expect(res.status).toBe(204);
-    expect((await api('GET', `/api/submissions/${s.id}`, { token: owner.token })).status).toBe(404);
-    expect((await api('GET', `/api/submitters/${s.submitters[0].id}`, { token: owner.token })).status).toBe(404);
+    const gone = await api('GET', `/api/submissions/${s.id}`, { token: owner.token });
+    expect(gone.status).toBe(410);
+    expect(gone.json.erased_at).toEqual(expect.any(String));
+    expect((await api('GET', `/api/submitters/${s.submitters[0].id}`, { token: owner.token })).status).toBe(410);
   });
 });
 
@@ -392,8 +394,9 @@ describe('templates with submissions', () => {
     // The submission still reads its template as it was.
     const read = await api('GET', `/api/submissions/${s.json.id}`, { token: owner.token });
     expect(read.json.template).toEqual({ id: t.id, name: 'Agreement' });
+    // An erased submission keeps its audit trail, which names the template (issue 33 › 5): still refused.
     await api('DELETE', `/api/submissions/${s.json.id}?permanently=true`, { token: owner.token });
-    expect((await api('DELETE', `/api/templates/${t.id}?permanently=true`, { token: owner.token })).status).toBe(204);
+    expect((await api('DELETE', `/api/templates/${t.id}?permanently=true`, { token: owner.token })).status).toBe(409);
   });
 });
 

@@ -18,6 +18,8 @@ export type AccountChanges = Partial<
     | 'documentLinksEnabled'
     | 'documentLinkExpiryDays'
     | 'embedOrigins'
+    | 'reminderSchedule'
+    | 'documentsRetentionDays'
   >
 >;
 

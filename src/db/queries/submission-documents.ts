@@ -91,6 +91,8 @@ export async function listUnsealedCompleted(
         isNotNull(submissions.completedAt),
         lt(submissions.completedAt, before),
         eq(submissions.status, 'completed'),
+        // An erased submission is never sealed again (issue 33 › 5).
+        isNull(submissions.erasureStartedAt),
         lt(submissions.sealSweeps, maxSweeps),
         notFenced(submissions.accountId),
       ),

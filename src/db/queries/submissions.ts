@@ -4,18 +4,10 @@ import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from
 import { inList, pairInList } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
-import { deleteSubmissionUploadsStatement } from './storage';
-import { deleteMembersOfSubmissionStatement } from './submitter-members';
 import { cursorConditions } from '../cursor';
 import {
   events,
-  signingVerifications,
-  submissionDocuments,
   submissionEvents,
-  payments,
-  paymentSubscriptionInvoices,
-  paymentSubscriptions,
-  signatureUsage,
   submissions,
   submitters,
   templates,
@@ -339,6 +331,8 @@ export async function listSubmissionsPage(
   const conditions: (SQL | undefined)[] = [
     eq(submissions.accountId, accountId),
     filters.archived ? isNotNull(submissions.archivedAt) : isNull(submissions.archivedAt),
+    // Erased submissions are not listed (issue 33 › 5); GET of one answers 410.
+    isNull(submissions.erasedAt),
     filters.templateId !== undefined ? eq(submissions.templateId, filters.templateId) : undefined,
     filters.status !== undefined ? eq(submissions.status, filters.status as Submission['status']) : undefined,
     filters.slug !== undefined ? eq(submissions.slug, filters.slug) : undefined,
@@ -380,6 +374,8 @@ export async function listSubmittersPage(db: Db, accountId: number, filters: Sub
     filters.externalId !== undefined ? eq(submitters.externalId, filters.externalId) : undefined,
     filters.completedAfter !== undefined ? gte(submitters.completedAt, filters.completedAfter) : undefined,
     filters.completedBefore !== undefined ? lte(submitters.completedAt, filters.completedBefore) : undefined,
+    // Signers of erased submissions are not listed (issue 33 › 5).
+    sql`${submitters.submissionId} NOT IN (SELECT id FROM submissions WHERE account_id = ${accountId} AND erased_at IS NOT NULL)`,
     like !== undefined
       ? or(
           sql`${submitters.name} LIKE ${like} ESCAPE '\\'`,
@@ -432,40 +428,6 @@ export async function listDueSubmissions(db: Db, nowIso: string, limit: number):
 export async function templateHasSubmissions(db: Db, templateId: number): Promise<boolean> {
   const row = await db.select({ id: submissions.id }).from(submissions).where(eq(submissions.templateId, templateId)).limit(1).get();
   return row !== undefined;
-}
-
-export async function deleteSubmissionRows(db: Db, submissionId: number) {
-  return db.batch([
-    db
-      .delete(signingVerifications)
-      .where(sql`${signingVerifications.submitterId} IN (SELECT id FROM submitters WHERE submission_id = ${submissionId})`),
-    db.delete(submissionDocuments).where(eq(submissionDocuments.submissionId, submissionId)),
-    deleteSubmissionUploadsStatement(db, submissionId),
-    db.delete(submissionEvents).where(eq(submissionEvents.submissionId, submissionId)),
-    // Payment rows reference their submitter; Stripe keeps its own record of the payment.
-    db
-      .delete(payments)
-      .where(eq(payments.submissionId, submissionId)),
-    // A recurring payment already started keeps running in Stripe (docs/payments.md › Recurring payments).
-    db
-      .delete(paymentSubscriptionInvoices)
-      .where(
-        sql`${paymentSubscriptionInvoices.paymentSubscriptionId} IN (SELECT id FROM payment_subscriptions WHERE submission_id = ${submissionId})`,
-      ),
-    db.delete(paymentSubscriptions).where(eq(paymentSubscriptions.submissionId, submissionId)),
-    // Usage is a billing record: the signature was made, so its row stays, detached from the deleted rows.
-    db
-      .update(signatureUsage)
-      .set({ submissionId: null, submitterId: null })
-      .where(eq(signatureUsage.submissionId, submissionId)),
-    deleteMembersOfSubmissionStatement(db, submissionId),
-    db.delete(submitters).where(eq(submitters.submissionId, submissionId)),
-    // Events still waiting for this submission's seal link to documents that will never exist.
-    db
-      .delete(events)
-      .where(eq(events.heldForSeal, submissionId)),
-    db.delete(submissions).where(eq(submissions.id, submissionId)),
-  ]);
 }
 
 /** The sources of several submissions at once: versions, template public ids and documents in three reads, whatever their number. */

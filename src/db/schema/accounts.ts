@@ -84,6 +84,17 @@ export const accounts = sqliteTable('accounts', {
    * https only outside development; empty means no site may frame it (src/services/embed/embed-origins.ts).
    */
   embedOrigins: text('embed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+  /**
+   * The account's default reminder schedule (issue 33 › 4): hours after the invitation at which signers who have
+   * not finished are reminded, ascending, at most 5; null sends none. A submission takes it when created
+   * unless it or its template has its own (src/services/submissions/reminder-schedule.ts).
+   */
+  reminderSchedule: text('reminder_schedule', { mode: 'json' }).$type<number[]>(),
+  /**
+   * Days after completion that a submission's documents and values are erased (issue 33 › 5,
+   * PUT /api/settings/retention); null keeps them. A template's `preferences.retention_days` overrides it.
+   */
+  documentsRetentionDays: integer('documents_retention_days'),
   createdAt: text('created_at').notNull().default(now),
   updatedAt: text('updated_at').notNull().default(now),
 });

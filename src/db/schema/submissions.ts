@@ -41,6 +41,8 @@ export type SubmissionPreferences = {
   signature_level?: SignatureLevel;
   reminder_subject?: string;
   reminder_body?: string;
+  /** Hours after the invitation at which automatic reminders go out (issue 33 › 4). */
+  reminder_schedule?: number[];
   completed_redirect_url?: string;
 };
 
@@ -104,11 +106,41 @@ export const submissions = sqliteTable(
      */
     sealFailedAt: text('seal_failed_at'),
     sealFailure: text('seal_failure'),
+    /**
+     * The reminder schedule in force (hours after each signer's invitation), resolved at creation from the
+     * submission's preferences, else the template's, else the account default; null sends none
+     * (src/services/submissions/reminder-schedule.ts).
+     */
+    reminderSchedule: text('reminder_schedule', { mode: 'json' }).$type<number[]>(),
+    /** Set while a legal hold keeps the submission from being erased (POST /api/submissions/{id}/legal_hold). */
+    legalHoldAt: text('legal_hold_at'),
+    /**
+     * When retention erases it: completion plus the template's `retention_days`, else the account's
+     * `documents_days`; null keeps it. Also set to the moment an erasure was claimed, so the cron finishes
+     * one a crash interrupted (src/services/submissions/erase-submission.ts).
+     */
+    purgeAt: text('purge_at'),
+    /** An erasure claimed the submission: from then on no legal hold can be set, and the erasure completes. */
+    erasureStartedAt: text('erasure_started_at'),
+    /** Erased: documents and their files gone, values replaced by their hashes, the trail kept. */
+    erasedAt: text('erased_at'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
   },
   (t) => [
     uniqueIndex('submissions_slug').on(t.slug),
+    // The purge step reads only rows due for erasure, oldest first (src/services/submissions/purge-submissions.ts).
+    index('submissions_purge')
+      .on(t.purgeAt)
+      .where(sql`${t.purgeAt} IS NOT NULL AND ${t.erasedAt} IS NULL`),
+    // Lists of submitters leave out those of erased submissions: few rows, found without a scan.
+    index('submissions_erased')
+      .on(t.accountId)
+      .where(sql`${t.erasedAt} IS NOT NULL`),
+    // The reminder step reads only pending rows that have a schedule.
+    index('submissions_reminding')
+      .on(t.id)
+      .where(sql`${t.status} = 'pending' AND ${t.reminderSchedule} IS NOT NULL`),
     index('submissions_account').on(t.accountId, t.id),
     index('submissions_account_template').on(t.accountId, t.templateId, t.id),
     // The monthly plan limit counts an account's submissions since the first of the month.
@@ -176,6 +208,8 @@ export const submitters = sqliteTable(
     declineReason: text('decline_reason'),
     expiredAt: text('expired_at'),
     remindedAt: text('reminded_at'),
+    /** How many of the submission's scheduled reminders this submitter is past (sent or skipped as overdue). */
+    scheduledReminders: integer('scheduled_reminders').notNull().default(0),
     /** Where and how the signer completed: shown on the audit page. */
     completedIp: text('completed_ip'),
     completedUserAgent: text('completed_user_agent'),

@@ -69,6 +69,8 @@ export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> =
   const { db } = accountScope(c.env, account);
   const submission = await findSubmission(db, account.id, claims.submissionId);
   if (!submission || !submission.documentIds.includes(claims.documentId)) return notFound();
+  // Erasure (issue 33 › 5) ends every link to the submission's documents.
+  if (submission.erasureStartedAt) return refusal(c, 410, 'Document erased', 'This document was erased and can no longer be downloaded.');
   if (!submission.sealedAt) {
     return refusal(c, 409, 'Document not ready', 'The signed document is still being prepared; try again in a minute.', {
       'Retry-After': '60',

@@ -25,7 +25,7 @@ export const openDocumentLink = createRoute({
     },
     404: { description: 'No such link.', content: errorContent },
     409: { description: 'The document is still being sealed; retry after `Retry-After` seconds.', content: errorContent },
-    410: { description: 'The link has expired or was revoked.', content: errorContent },
+    410: { description: 'The link has expired or was revoked, or the submission’s documents were erased.', content: errorContent },
     416: {
       description: 'The range lies outside the file; `Content-Range: bytes */<size>`.',
       content: { 'application/json': { schema: errorSchema } },

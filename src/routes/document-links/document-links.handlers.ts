@@ -1,4 +1,5 @@
 // Handlers for public document link settings and minting.
+import { assertNotErased } from '../submissions/erased-submissions';
 import type { AppRouteHandler } from '../app-route-handler';
 import { bumpDocumentLinkGeneration, updateAccount } from '../../db/queries/accounts';
 import { findSubmission } from '../../db/queries/submissions';
@@ -37,6 +38,7 @@ export const mintDocumentLink: AppRouteHandler<typeof routes.mintDocumentLink> =
   const account = c.var.principal.account;
   const submission = await findSubmission(c.var.scope.db, account.id, id);
   if (!submission) throw notFound('Submission');
+  assertNotErased(submission);
   if (!submission.documentIds.includes(documentId)) throw notFound('Document');
   assertLinkable(submission);
   const link = await mintLink(

@@ -98,7 +98,7 @@ export const documentLinkSchema = z
   .openapi('DocumentLink');
 
 export const mintDocumentLink = tenantRoute(
-  { scopes: ['submissions:write'] },
+  { scopes: ['submissions:write'], errors: [410] },
   {
     method: 'post',
     path: '/submissions/{id}/documents/{document_id}/link',

@@ -195,7 +195,7 @@ export const embedSubmissionSchema = z
 
 export const getEmbedSubmission = embedRoute(
   'submission',
-  {},
+  { errors: [410] },
   {
     method: 'get',
     path: '/embed/submission/{id}',
@@ -226,7 +226,7 @@ export const saveEmbedValuesBody = z.object({
 
 export const saveEmbedValues = embedRoute(
   'submission',
-  { permission: 'sign', errors: [403, 409, 422] },
+  { permission: 'sign', errors: [403, 409, 410, 422] },
   {
     method: 'put',
     path: '/embed/submission/{id}/values',
@@ -248,7 +248,7 @@ export const saveEmbedValues = embedRoute(
 
 export const completeEmbedSubmission = embedRoute(
   'submission',
-  { errors: [422] },
+  { errors: [410, 422] },
   {
     method: 'post',
     path: '/embed/submission/{id}/complete',

@@ -73,7 +73,9 @@ async function findSigning(c: C): Promise<Signing | null> {
   // On a custom signing domain only its own account's links work (docs/custom-domains.md › Host routing).
   if (c.var.customDomain && c.var.customDomain.accountId !== account.id) return null;
   useAccountScope(c, account);
-  return loadSigning(c.var.scope.db, account, slug);
+  const signing = await loadSigning(c.var.scope.db, account, slug);
+  // An erased submission (issue 33 › 5) has nothing left to show or sign: its links read as unknown ones.
+  return signing?.scope.submission.erasureStartedAt ? null : signing;
 }
 
 async function load(c: C): Promise<{ db: Db; signing: Signing }> {

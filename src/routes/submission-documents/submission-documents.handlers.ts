@@ -12,10 +12,12 @@ import { requestReseal, sealingStatus } from '../../services/sealing/sealing-sta
 import { zipSealedDocuments } from '../../services/sealing/sealed-zip';
 import { combinedDocumentKey } from '../../services/submissions/file-keys';
 import type * as routes from './submission-documents.routes';
+import { assertNotErased } from '../submissions/erased-submissions';
 
 async function loadSubmission(c: Context<AppEnv>, id: number): Promise<Submission> {
   const submission = await findSubmission(c.var.scope.db, c.var.principal.account.id, id);
   if (!submission) throw notFound('Submission');
+  assertNotErased(submission);
   return submission;
 }
 

@@ -43,19 +43,22 @@ export const documentListSchema = z
   })
   .openapi('SealedDocumentList');
 
-export const listSubmissionDocuments = tenantRoute(read, {
-  method: 'get',
-  path: '/submissions/{id}/documents',
-  tags,
-  summary: 'The sealed documents of a completed submission',
-  request: { params: idParamsSchema },
-  responses: {
-    200: {
-      description: 'The sealed documents (none until sealing finished).',
-      content: { 'application/json': { schema: documentListSchema } },
+export const listSubmissionDocuments = tenantRoute(
+  { ...read, errors: [410] },
+  {
+    method: 'get',
+    path: '/submissions/{id}/documents',
+    tags,
+    summary: 'The sealed documents of a completed submission',
+    request: { params: idParamsSchema },
+    responses: {
+      200: {
+        description: 'The sealed documents (none until sealing finished).',
+        content: { 'application/json': { schema: documentListSchema } },
+      },
     },
   },
-});
+);
 
 export const documentParams = idParamsSchema.extend({
   document_id: z
@@ -76,7 +79,7 @@ export const documentQuery = z.object({
 });
 
 export const downloadSubmissionDocument = tenantRoute(
-  { ...read, errors: [409, 502] },
+  { ...read, errors: [409, 410, 502] },
   {
     method: 'get',
     path: '/submissions/{id}/documents/{document_id}',
@@ -101,7 +104,7 @@ export const downloadSubmissionDocument = tenantRoute(
 );
 
 export const resealSubmissionDocuments = tenantRoute(
-  { ...write, errors: [422] },
+  { ...write, errors: [410, 422] },
   {
     method: 'post',
     path: '/submissions/{id}/documents/reseal',

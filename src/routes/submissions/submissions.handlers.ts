@@ -22,7 +22,9 @@ import { serializeSubmission, serializeSubmitter } from './submissions.serialize
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../shared/field-values';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { withLinkDomain, type LinkDomain } from '../../services/submissions/links';
+import { linkBaseOf, withLinkDomain, type LinkDomain } from '../../services/submissions/links';
+import { eraseSubmission } from '../../services/submissions/erase-submission';
+import { assertNotErased, legalHoldConflict } from './erased-submissions';
 
 function apiBase(c: Context<AppEnv>): string {
   return baseUrl(c.req.raw, c.env.APP_URL);
@@ -63,6 +65,7 @@ async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scop
 export async function loadSubmission(c: Context<AppEnv>, db: Db, id: number): Promise<SubmissionScope> {
   const submission = await submissionsDb.findSubmission(db, c.var.principal.account.id, id);
   if (!submission) throw notFound('Submission');
+  assertNotErased(submission);
   const [scope] = await withLiveLinks(c, [await loadScope(db, submission)]);
   return scope;
 }
@@ -71,6 +74,7 @@ async function loadSubmitter(c: Context<AppEnv>, db: Db, id: number): Promise<{ 
   const submitter = await submissionsDb.findSubmitter(db, c.var.principal.account.id, id);
   if (!submitter) throw notFound('Submitter');
   const submission = (await submissionsDb.findSubmissionById(db, submitter.submissionId)) as Submission;
+  assertNotErased(submission);
   const [scope] = await withLiveLinks(c, [await loadScope(db, submission)]);
   return { scope, submitter: scope.submitters.find((s) => s.id === submitter.id) ?? submitter };
 }
@@ -214,10 +218,20 @@ async function archive(c: Context<AppEnv>, id: number) {
 export const archiveSubmission: AppRouteHandler<typeof routes.archiveSubmission> = async (c) => {
   const { id } = c.req.valid('param');
   if (c.req.valid('query').permanently === 'true') {
+    // Erasure cannot be undone: account admins only (archiving stays open to every writer).
+    if (c.var.principal.user.role !== 'admin') throw forbidden('Only account admins can erase a submission permanently.');
     const db = c.var.scope.db;
     const scope = await loadSubmission(c, db, id);
-    await editing.deleteSubmissionPermanently(contextOf(c, db), c.env.FILES, scope);
-    audit(c, 'submission.delete', id);
+    if (scope.submission.legalHoldAt) throw legalHoldConflict(scope.submission.legalHoldAt);
+    const outcome = await eraseSubmission(db, c.env.FILES, scope, {
+      reason: 'request',
+      userId: c.var.principal.user.id,
+      ip: clientIp(c.req.raw),
+      userAgent: c.req.header('User-Agent') ?? null,
+    });
+    // A hold set between the read above and the erasure's claim wins: nothing was erased.
+    if (outcome === 'held') throw legalHoldConflict(null);
+    audit(c, 'submission.erase', id);
     return c.body(null, 204);
   }
   return archive(c, id);

@@ -2,6 +2,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../app-env';
 import * as handlers from './submissions.handlers';
+import * as holdHandlers from './legal-hold.handlers';
+import * as holdRoutes from './legal-hold.routes';
 import * as routes from './submissions.routes';
 
 export function mountSubmissions(app: OpenAPIHono<AppEnv>) {
@@ -15,6 +17,8 @@ export function mountSubmissions(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.sendSubmission, handlers.sendSubmission);
   app.openapi(routes.archiveSubmission, handlers.archiveSubmission);
   app.openapi(routes.archiveSubmissionPost, handlers.archiveSubmissionPost);
+  app.openapi(holdRoutes.setLegalHold, holdHandlers.setLegalHold);
+  app.openapi(holdRoutes.releaseLegalHold, holdHandlers.releaseLegalHold);
   app.openapi(routes.createTemplateSubmissions, handlers.createTemplateSubmissions);
   app.openapi(routes.listSubmitters, handlers.listSubmitters);
   app.openapi(routes.getSubmitter, handlers.getSubmitter);

@@ -24,6 +24,8 @@ const submitterTags = ['Submitters'];
 const create = { scopes: ['submissions:send', 'submissions:write', 'submissions:draft'], idempotent: true } as const;
 const read = { scopes: ['submissions:read'] } as const;
 const write = { scopes: ['submissions:write'] } as const;
+/** Routes that read one submission: an erased one answers 410 (issue 33 › 5). */
+const gone = [410] as const;
 
 const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const created = (description: string) => ({
@@ -94,17 +96,20 @@ export const listSubmissions = tenantRoute(read, {
   responses: { 200: { description: 'A page of submissions.', content: { 'application/json': { schema: submissionListSchema } } } },
 });
 
-export const getSubmission = tenantRoute(read, {
-  method: 'get',
-  path: '/submissions/{id}',
-  tags,
-  summary: 'Get a submission',
-  request: { params: idParamsSchema },
-  responses: { 200: { description: 'The submission.', content: { 'application/json': { schema: submissionSchema } } } },
-});
+export const getSubmission = tenantRoute(
+  { ...read, errors: gone },
+  {
+    method: 'get',
+    path: '/submissions/{id}',
+    tags,
+    summary: 'Get a submission',
+    request: { params: idParamsSchema },
+    responses: { 200: { description: 'The submission.', content: { 'application/json': { schema: submissionSchema } } } },
+  },
+);
 
 export const updateSubmission = tenantRoute(
-  { scopes: ['submissions:write', 'submissions:draft'] },
+  { scopes: ['submissions:write', 'submissions:draft'], errors: gone },
   {
     method: 'put',
     path: '/submissions/{id}',
@@ -116,7 +121,7 @@ export const updateSubmission = tenantRoute(
 );
 
 export const sendSubmission = tenantRoute(
-  { scopes: ['submissions:send', 'submissions:write'], idempotent: true },
+  { scopes: ['submissions:send', 'submissions:write'], idempotent: true, errors: gone },
   {
     method: 'post',
     path: '/submissions/{id}/send',
@@ -127,26 +132,36 @@ export const sendSubmission = tenantRoute(
   },
 );
 
-export const archiveSubmission = tenantRoute(write, {
-  method: 'delete',
-  path: '/submissions/{id}',
-  tags,
-  summary: 'Archive a submission, or delete it for good with permanently=true',
-  request: { params: idParamsSchema, query: permanentlyQuery },
-  responses: {
-    200: { description: 'The archived submission.', content: { 'application/json': { schema: submissionSchema } } },
-    204: { description: 'Deleted permanently.' },
+export const archiveSubmission = tenantRoute(
+  { ...write, errors: [409, 410] },
+  {
+    method: 'delete',
+    path: '/submissions/{id}',
+    tags,
+    summary: 'Archive a submission, or erase it for good with permanently=true',
+    description:
+      'With `permanently=true` (account admins only, 403 otherwise; 409 while a legal hold is set) the submission is erased: its files ' +
+      'and documents are deleted, values and contact details replaced by their SHA-256, and its audit trail, each document’s SHA-256 ' +
+      'and an `erased` receipt event are kept. Afterwards it is left out of lists and GET answers 410 with `erased_at`.',
+    request: { params: idParamsSchema, query: permanentlyQuery },
+    responses: {
+      200: { description: 'The archived submission.', content: { 'application/json': { schema: submissionSchema } } },
+      204: { description: 'Erased.' },
+    },
   },
-});
+);
 
-export const archiveSubmissionPost = tenantRoute(write, {
-  method: 'post',
-  path: '/submissions/{id}/archive',
-  tags,
-  summary: 'Archive a submission',
-  request: { params: idParamsSchema },
-  responses: { 200: { description: 'The archived submission.', content: { 'application/json': { schema: submissionSchema } } } },
-});
+export const archiveSubmissionPost = tenantRoute(
+  { ...write, errors: gone },
+  {
+    method: 'post',
+    path: '/submissions/{id}/archive',
+    tags,
+    summary: 'Archive a submission',
+    request: { params: idParamsSchema },
+    responses: { 200: { description: 'The archived submission.', content: { 'application/json': { schema: submissionSchema } } } },
+  },
+);
 
 export const listSubmitters = tenantRoute(read, {
   method: 'get',
@@ -157,17 +172,20 @@ export const listSubmitters = tenantRoute(read, {
   responses: { 200: { description: 'A page of submitters.', content: { 'application/json': { schema: submitterListSchema } } } },
 });
 
-export const getSubmitter = tenantRoute(read, {
-  method: 'get',
-  path: '/submitters/{id}',
-  tags: submitterTags,
-  summary: 'Get a submitter',
-  request: { params: idParamsSchema },
-  responses: { 200: { description: 'The submitter.', content: { 'application/json': { schema: submitterSchema } } } },
-});
+export const getSubmitter = tenantRoute(
+  { ...read, errors: gone },
+  {
+    method: 'get',
+    path: '/submitters/{id}',
+    tags: submitterTags,
+    summary: 'Get a submitter',
+    request: { params: idParamsSchema },
+    responses: { 200: { description: 'The submitter.', content: { 'application/json': { schema: submitterSchema } } } },
+  },
+);
 
 export const updateSubmitter = tenantRoute(
-  { scopes: ['submitters:write', 'submissions:write'] },
+  { scopes: ['submitters:write', 'submissions:write'], errors: gone },
   {
     method: 'put',
     path: '/submitters/{id}',
@@ -179,7 +197,7 @@ export const updateSubmitter = tenantRoute(
 );
 
 export const remindSubmitter = tenantRoute(
-  { scopes: ['submissions:remind'], idempotent: true },
+  { scopes: ['submissions:remind'], idempotent: true, errors: gone },
   {
     method: 'post',
     path: '/submitters/{id}/remind',

@@ -1,4 +1,5 @@
 // Request and response schemas of submissions and submitters (spec › Submission, Submitter, Creating a submission).
+import { reminderScheduleSchema } from '../workflow-preferences.schemas';
 import { z } from '@hono/zod-openapi';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
 import { SIGNATURE_LEVELS, SUBMISSION_STATUSES, SUBMITTER_STATUSES } from '../../db/schema/index';
@@ -72,6 +73,12 @@ const preferences = z
       .openapi({ description: 'Reminder subject; tokens such as {{submitter.name}}, {{template.name}}.' }),
     reminder_body: z.string().optional().openapi({
       description: 'Reminder text; tokens {{submitter.name}}, {{submitter.link}}, {{template.name}}, {{submission.expire_at}}.',
+    }),
+    reminder_schedule: reminderScheduleSchema.optional().openapi({
+      description:
+        'Hours after each signer’s invitation at which signers who have not finished are reminded (at most 5, ascending, 1 to 720); ' +
+        'default the template’s, else the account’s (PUT /api/settings/reminders). `[]` sends none. Fixed at creation.',
+      example: [24, 72, 168],
     }),
     completed_redirect_url: z.string().optional().openapi({ description: 'Where the completed page’s continue link goes.' }),
   })
@@ -234,6 +241,23 @@ export const submissionSchema = z
       description:
         'The level its signers sign at, fixed at creation: `preferences.signature_level`, else the template’s, else the account’s.',
     }),
+    reminder_schedule: z
+      .array(z.number().int())
+      .nullable()
+      .openapi({
+        description:
+          'Hours after each signer’s invitation at which signers who have not finished are reminded, fixed at creation: ' +
+          '`preferences.reminder_schedule`, else the template’s, else the account’s; null sends none.',
+      }),
+    legal_hold: z
+      .boolean()
+      .openapi({ description: 'true while a legal hold keeps it from being erased (POST /api/submissions/{id}/legal_hold).' }),
+    legal_hold_at: dateTime.nullable().openapi({ description: 'Since when the legal hold is set.' }),
+    retained_until: dateTime.nullable().openapi({
+      description:
+        'When retention erases its documents and values (completion plus the template’s `retention_days`, else the account’s ' +
+        '`documents_days`); null while it is kept or held.',
+    }),
     submitters: z.array(submitterSchema),
     documents: z.array(submissionDocumentSchema).openapi({ description: 'Signed documents, once completed.' }),
     created_at: dateTime,
@@ -286,5 +310,9 @@ export const permanentlyQuery = z.object({
   permanently: z
     .enum(['true', 'false'])
     .optional()
-    .openapi({ description: 'true deletes the submission, its rows and its files for good.' }),
+    .openapi({
+      description:
+        'true erases it now (account admins only; 409 while a legal hold is set): its files and documents are deleted, values and ' +
+        'contact details replaced by their SHA-256, the audit trail and document hashes kept; GET then answers 410 with `erased_at`.',
+    }),
 });

@@ -1,4 +1,5 @@
 // Zod schemas of templates: the JSON a template is returned as, and the bodies its routes take.
+import { reminderScheduleSchema, retentionDaysSchema } from '../workflow-preferences.schemas';
 import { z } from '@hono/zod-openapi';
 import { pageQuerySchema } from '../../lib/pagination';
 import { FIELD_TYPES } from '../../services/templates/template-fields';
@@ -162,6 +163,24 @@ export const preferencesInputSchema = z
       description:
         'The level this template’s submissions sign at (ses, aes, qes), at most the account’s; default the account’s level. null removes it.',
     }),
+    reminder_schedule: reminderScheduleSchema
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'Hours after each signer’s invitation at which signers who have not finished are reminded (at most 5, ascending, 1 to 720), ' +
+          'for submissions created from now on unless they name their own; null falls back to the account’s.',
+        example: [24, 72, 168],
+      }),
+    retention_days: retentionDaysSchema
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'Days after completion that this template’s submissions keep their documents and values before they are erased; overrides the ' +
+          'account’s `documents_days` for submissions completed from now on. null falls back to the account’s.',
+        example: 365,
+      }),
     carousel_review_documents: z.array(z.uuid()).max(10).nullable().optional(),
     document_conditions: z
       .record(

@@ -266,7 +266,8 @@ export async function sealSubmission(
   submissionId: number,
 ): Promise<SealingOutcome> {
   const submission = await findSubmissionById(db, submissionId);
-  if (!submission) return 'missing';
+  // An erased submission (issue 33 › 5) has nothing left to seal: its values are hashes.
+  if (!submission || submission.erasureStartedAt) return 'missing';
   const account = await getAccount(control, submission.accountId);
   if (!account) return 'missing';
   if (submission.sealedAt) return 'already-sealed';

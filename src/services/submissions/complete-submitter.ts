@@ -2,6 +2,7 @@
 // issue 21 › 2): one guarded batch, recomputed from the rows when a concurrent change beat it, then the
 // sealing job. What a completion adds besides the transition lives beside it: completion-links.ts,
 // completion-identity.ts, completion-usage.ts.
+import { effectiveRetentionDays, purgeAtOf } from './retention-period';
 import type { Db } from '../../db/client';
 import {
   completionPremiseStatement,
@@ -204,8 +205,15 @@ async function completeOnce(
  * shows the submission completed at `at`.
  */
 function finishSubmission(ctx: StateContext, cs: ChangeSet, scope: SubmissionScope, at: string): void {
+  // Retention (issue 33 › 5): the day it is erased follows from the template's period, else the account's.
+  const purgeAt = purgeAtOf(at, effectiveRetentionDays(scope.template.preferences.retention_days, ctx.account.documentsRetentionDays));
   cs.guarded(
-    transitionSubmissionStatement(ctx.db, scope.submission.id, ['pending'], { status: 'completed', completedAt: at, updatedAt: at }),
+    transitionSubmissionStatement(ctx.db, scope.submission.id, ['pending'], {
+      status: 'completed',
+      completedAt: at,
+      purgeAt,
+      updatedAt: at,
+    }),
   );
   trail(ctx, cs, scope, null, 'submission_completed', {}, at);
   submissionEvent(ctx, cs, 'submission.completed', scope);

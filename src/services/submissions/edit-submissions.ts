@@ -2,8 +2,7 @@
 // metadata; submitters take contact details and values, a re-sent invitation, or completion.
 import { checkBrandPreference } from '../branding/brands';
 import { assertLevelWithinAccount, effectiveSignatureLevel, type SignatureLevel } from '../signature-levels/levels';
-import type { Db } from '../../db/client';
-import { deleteSubmissionRows, transitionSubmissionStatement, updateSubmitterStatement } from '../../db/queries/submissions';
+import { transitionSubmissionStatement, updateSubmitterStatement } from '../../db/queries/submissions';
 import type { SubmissionPreferences, Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { nowIso, parseDateTime } from '../../lib/time';
@@ -15,7 +14,6 @@ import { isActive } from './signing-order';
 import { assertCanComplete, remind, type StateContext } from './submission-state';
 import { EMAIL, PHONE } from '../../shared/field-values';
 import { unknownUploads } from './uploaded-files';
-import { attachmentsPrefix, qesFilesPrefix, sealedFilesPrefix } from './file-keys';
 
 export type SubmissionEdit = {
   expire_at?: string | null;
@@ -241,24 +239,4 @@ export async function updateSubmitter(
     return remind(ctx, scopeNow, next, 'invitation');
   }
   return next;
-}
-
-/** Deletes a submission, its rows and its stored files for good (`?permanently=true`). */
-export async function deleteSubmissionPermanently(
-  ctx: Pick<StateContext, 'db'> & { db: Db },
-  bucket: R2Bucket,
-  scope: SubmissionScope,
-): Promise<void> {
-  const { accountId, id } = scope.submission;
-  // Files first (sealed documents, signer uploads): a failure leaves rows pointing at nothing rather
-  // than files nobody can find.
-  for (const prefix of [sealedFilesPrefix(accountId, id), attachmentsPrefix(accountId, id), qesFilesPrefix(accountId, id)]) {
-    let cursor: string | undefined;
-    do {
-      const listed = await bucket.list({ prefix, cursor });
-      if (listed.objects.length) await bucket.delete(listed.objects.map((o) => o.key));
-      cursor = listed.truncated ? listed.cursor : undefined;
-    } while (cursor);
-  }
-  await deleteSubmissionRows(ctx.db, scope.submission.id);
 }

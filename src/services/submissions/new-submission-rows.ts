@@ -3,6 +3,7 @@
 import type { Account, BrandingValues, Submission, Submitter, SubmitterMember, Template, TemplateDocument } from '../../db/schema/index';
 import { parseDateTime } from '../../lib/time';
 import { newSlug } from './links';
+import { effectiveReminderSchedule } from './reminder-schedule';
 import type { CheckedSubmission, SubmissionInput } from './submission-input';
 
 /** A submission ready to store: rows and what goes out with them. */
@@ -22,7 +23,7 @@ export type PlannedMember = Omit<SubmitterMember, 'id' | 'submitterId' | 'submis
 
 /** Where the planned submission comes from: the request, who sent it and the template's current documents. */
 export type PlanSource = {
-  account: Pick<Account, 'id'>;
+  account: Pick<Account, 'id' | 'reminderSchedule'>;
   userId: number | null;
   template: Template;
   documents: TemplateDocument[];
@@ -92,6 +93,7 @@ export function planSubmission(
       declineReason: null,
       expiredAt: null,
       remindedAt: null,
+      scheduledReminders: 0,
       completedIp: null,
       completedUserAgent: null,
       verificationMethod: null,
@@ -128,6 +130,15 @@ export function planSubmission(
       sealSweptAt: null,
       sealFailedAt: null,
       sealFailure: null,
+      reminderSchedule: effectiveReminderSchedule(
+        input.preferences?.reminder_schedule,
+        template.preferences.reminder_schedule,
+        account.reminderSchedule,
+      ),
+      legalHoldAt: null,
+      purgeAt: null,
+      erasureStartedAt: null,
+      erasedAt: null,
       createdAt: at,
       updatedAt: at,
     },

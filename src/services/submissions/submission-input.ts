@@ -1,5 +1,6 @@
 // Checking a create request's submissions against the template (spec › Creating a submission): roles,
 // contacts, values, signature level, expiry and preferences, every problem gathered before anything is stored.
+import { reminderScheduleProblem } from './reminder-schedule';
 import type { BrandingValues, SubmissionPreferences, Submitter, Template, TemplateField } from '../../db/schema/index';
 import { parseDateTime } from '../../lib/time';
 import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
@@ -278,6 +279,8 @@ export function checkSubmission(
     if (value !== undefined && (typeof value !== 'string' || value.length > 10_000))
       problems.push(`${where}preferences.${key} must be text up to 10,000 characters.`);
   }
+  const scheduleProblem = reminderScheduleProblem(input.preferences?.reminder_schedule, `${where}preferences.reminder_schedule`);
+  if (scheduleProblem) problems.push(scheduleProblem);
   const url = input.preferences?.completed_redirect_url;
   if (url !== undefined && !/^https?:\/\/\S+$/i.test(url))
     problems.push(`${where}preferences.completed_redirect_url must be an http(s) URL.`);

@@ -179,11 +179,12 @@ export async function archiveTemplate(ctx: TemplateContext, template: Template):
 /** Removes rows first, then files: a failed file delete leaves an unreachable file, never a broken template. */
 export async function deleteTemplatePermanently(ctx: TemplateContext, template: Template): Promise<void> {
   const { db, actor } = ctx;
-  // Submissions keep signing (and their audit trails point at) this template's files.
+  // Submissions keep signing (and their audit trails point at) this template's files; an erased one
+  // keeps its audit trail and document hashes, which name the template (issue 33 › 5).
   if (await templateHasSubmissions(db, template.id)) {
     throw new ApiError(
       409,
-      'This template has submissions, which keep its documents; delete those submissions permanently first, or archive the template instead.',
+      'This template has submissions, which keep its documents and audit trails (erased submissions too); archive the template instead.',
     );
   }
   const [keys, documents] = await Promise.all([listAllDocumentKeys(db, template.id), listCurrentDocuments(db, [template.id])]);
