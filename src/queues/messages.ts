@@ -1,8 +1,10 @@
-// Messages queue consumer: delivers each message, acknowledging or retrying it with backoff.
+// Messages queue consumer: delivers each message, acknowledging or retrying it with backoff. The queue
+// also carries the expiry sweep's chain and bulk sends' chunks (src/services/bulk-send/store-bulk-chunk.ts).
 import type { ShardScope } from '../db/shards';
 import { deliverMessage } from '../services/mail/deliver';
 import type { MessageQueueBody } from '../env';
 import { expireDueSubmissions } from '../services/submissions/expire-submissions';
+import { storeBulkChunk } from '../services/bulk-send/store-bulk-chunk';
 
 /** One shard's part of a batch (src/queues/shard-batches.ts). */
 export async function consumeMessages(batch: MessageBatch<MessageQueueBody>, scope: ShardScope): Promise<void> {
@@ -14,6 +16,18 @@ export async function consumeMessages(batch: MessageBatch<MessageQueueBody>, sco
         (err) => {
           console.error('expiry sweep link failed:', err);
           message.retry({ delaySeconds: 30 });
+        },
+      );
+      continue;
+    }
+    if (message.body.type === 'bulk_send') {
+      const body = message.body;
+      // Storing a chunk twice stores it once (its claim), so a failed run is simply tried again.
+      await storeBulkChunk(scope, body).then(
+        () => message.ack(),
+        (err) => {
+          console.error(`bulk send ${body.bulkSendId} chunk ${body.chunk} (attempt ${message.attempts}):`, err);
+          message.retry({ delaySeconds: Math.min(300, 5 * 2 ** message.attempts) });
         },
       );
       continue;
