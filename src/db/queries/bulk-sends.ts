@@ -94,8 +94,9 @@ export function recordBulkRowsStatements(db: Db, send: Pick<BulkSend, 'id' | 'ac
   const failed = outcomes.length - created;
   const rows = JSON.stringify(outcomes.map((o) => ({ row: o.row, slug: o.slug ?? null, errors: o.errors ?? [] })));
   return [
-    db.run(sql`INSERT INTO bulk_send_rows (account_id, bulk_send_id, row, status, submission_id, errors, created_at)
-      SELECT ${send.accountId}, ${send.id}, json_extract(o.value, '$.row'),
+    // insert().select(sql) lists every column of the table in its order; a NULL id is the next one.
+    db.insert(bulkSendRows).select(sql`
+      SELECT NULL, ${send.accountId}, ${send.id}, json_extract(o.value, '$.row'),
         CASE WHEN json_extract(o.value, '$.slug') IS NULL THEN 'failed' ELSE 'created' END,
         (SELECT s.id FROM submissions s WHERE s.slug = json_extract(o.value, '$.slug')),
         json_extract(o.value, '$.errors'), ${at}

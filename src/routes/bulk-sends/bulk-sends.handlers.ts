@@ -110,6 +110,7 @@ export const createBulkSend: AppRouteHandler<typeof routes.createBulkSend> = asy
     source,
     table,
     settings,
+    dryRun,
   );
   if (dryRun) {
     const total = checked.rows.length;

@@ -30,6 +30,11 @@ function resolveColumn(template: Template, variables: ReadonlySet<string>, name:
   const key = norm(name);
   if (key.startsWith('metadata.') && name.trim().length > 'metadata.'.length) return { kind: 'metadata', key: name.trim().slice(9) };
   const roles = template.submitters;
+  // A field's exact name wins over the contact reading: "Buyer Name" is the field of that name, when
+  // there is one, and "Buyer name" the Buyer's name.
+  const exact = template.fields.find((f) => f.name === name.trim());
+  const exactOwner = exact && roles.find((r) => r.uuid === exact.submitter_uuid);
+  if (exact && exactOwner) return { kind: 'field', role: exactOwner.name, field: exact.name };
   // Longest role name first, so "Signer 2 email" is not read as role "Signer" with key "2 email".
   for (const role of [...roles].sort((a, b) => b.name.length - a.name.length)) {
     const prefix = `${norm(role.name)} `;
@@ -41,7 +46,6 @@ function resolveColumn(template: Template, variables: ReadonlySet<string>, name:
   const bare = CONTACT_KEYS.find((k) => k === key || k === key.replace(' ', '_'));
   if (bare && roles.length === 1) return { kind: 'contact', role: roles[0].name, key: bare };
   const field =
-    template.fields.find((f) => f.name === name.trim()) ??
     template.fields.find((f) => norm(f.name) === key) ??
     template.fields.find((f) => f.uuid === key);
   const owner = field && roles.find((r) => r.uuid === field.submitter_uuid);

@@ -19,12 +19,17 @@ export const BULK_LIMITS = { rows: 10_000, bytes: 5 * 1024 * 1024, chunkRows: 10
 export type CheckedRow = { row: number; input: SubmissionInput };
 export type CheckedBulk = { rows: CheckedRow[]; problems: string[]; invalidRows: number };
 
-/** The rows of `table` as inputs, each checked; sentences start with their row number. */
+/**
+ * The rows of `table` as inputs, each checked; sentences start with their row number. `planLimit`: also
+ * name the rows the plan's monthly limit would refuse (a dry run's forecast; a send applies it per row
+ * when the rows are created, so an upload is not refused for it).
+ */
 export async function checkBulkRows(
   ctx: CheckContext & { upgradeUrl: string },
   source: TemplateForSubmissions,
   table: BulkTable,
   settings: BulkSendSettings,
+  planLimit: boolean,
 ): Promise<CheckedBulk> {
   if (table.rows.length === 0) throw unprocessable('There are no rows: the first line names the columns, each line after it is one submission.');
   if (table.rows.length > BULK_LIMITS.rows)
@@ -34,7 +39,7 @@ export async function checkBulkRows(
   if (headerProblems.length) throw unprocessable(headerProblems.length === 1 ? headerProblems[0] : headerProblems);
   const roleOrder = source.template.submitters.map((r) => r.name);
   const read = table.rows.map((row) => ({ row: row.row, ...rowInput(columns, table.header, row, roleOrder, settings) }));
-  const perRow = await problemsOfRows(ctx, source, read);
+  const perRow = await problemsOfRows(ctx, source, read, planLimit);
   return {
     rows: read.map((r) => ({ row: r.row, input: r.input })),
     problems: perRow.flat(),
@@ -50,11 +55,12 @@ export async function problemsOfRows(
   ctx: CheckContext & { upgradeUrl: string },
   source: TemplateForSubmissions,
   rows: (CheckedRow & { problems?: string[] })[],
+  planLimit = true,
 ): Promise<string[][]> {
   const checked = await problemsOfEach(ctx, source, rows.map((r) => r.input), (i) => `Row ${rows[i].row}, `, bulkSubmitterLabel);
   const perRow = rows.map((r, i) => (r.problems?.length ? [...r.problems] : checked[i]));
   const limit = planOf(ctx.account.plan).limits.submissionsPerMonth;
-  if (Number.isFinite(limit)) {
+  if (planLimit && Number.isFinite(limit)) {
     let remaining = limit - (await countSubmissionsSince(ctx.db, ctx.account.id, monthStartIso()));
     const refusal = planLimitReached(ctx.account, 'submissionsPerMonth', ctx.upgradeUrl).message;
     perRow.forEach((problems, i) => {
