@@ -182,43 +182,48 @@ describe('POST /api/templates/{id}/bulk_send', () => {
   });
 });
 
+/** The bindings with a messages queue that keeps what it is given instead of delivering it. */
+function heldQueue() {
+  const held: MessageQueueBody[] = [];
+  const queue = {
+    send: async (body: MessageQueueBody) => void held.push(body),
+    sendBatch: async (messages: Iterable<{ body: MessageQueueBody }>) => void held.push(...[...messages].map((m) => m.body)),
+  } as unknown as Queue<MessageQueueBody>;
+  return { held, bindings: { ...env, MESSAGES_QUEUE: queue } };
+}
+
+async function deliver(bindings: typeof env, bodies: MessageQueueBody[], attempts = 1) {
+  const batch = createMessageBatch<MessageQueueBody>(
+    'signing-service-messages',
+    bodies.map((body, i) => ({ id: `bulk-${Math.random()}-${i}`, timestamp: new Date(), attempts, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, bindings, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+/** POST …/bulk_send with the held queue: the chunk messages stay in `held` for the test to deliver. */
+async function postHeld(bindings: typeof env, token: string, templateId: string, rows: object[]): Promise<{ id: number }> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`https://api.test/api/templates/${templateId}/bulk_send`, {
+      method: 'POST',
+      headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json', 'CF-Connecting-IP': '198.51.100.7' },
+      body: JSON.stringify({ rows }),
+    }),
+    bindings,
+    ctx,
+  );
+  expect(res.status).toBe(202);
+  return (await res.json()) as { id: number };
+}
+
 describe('a bulk send chunk delivered more than once', () => {
-  /** The bindings with a messages queue that keeps what it is given instead of delivering it. */
-  function heldQueue() {
-    const held: MessageQueueBody[] = [];
-    const queue = {
-      send: async (body: MessageQueueBody) => void held.push(body),
-      sendBatch: async (messages: Iterable<{ body: MessageQueueBody }>) => void held.push(...[...messages].map((m) => m.body)),
-    } as unknown as Queue<MessageQueueBody>;
-    return { held, bindings: { ...env, MESSAGES_QUEUE: queue } };
-  }
-
-  async function deliver(bindings: typeof env, bodies: MessageQueueBody[]) {
-    const batch = createMessageBatch<MessageQueueBody>(
-      'signing-service-messages',
-      bodies.map((body, i) => ({ id: `bulk-${Math.random()}-${i}`, timestamp: new Date(), attempts: 1, body })),
-    );
-    const ctx = createExecutionContext();
-    await worker.queue(batch, bindings, ctx);
-    return getQueueResult(batch, ctx);
-  }
-
   it('creates each row once: twice at the same time, and again after it was stored', async () => {
     const a = await createAccount();
     const template = await createTemplate(a.token);
     const { held, bindings } = heldQueue();
-    const ctx = createExecutionContext();
-    const res = await worker.fetch(
-      new Request(`https://api.test/api/templates/${template.id}/bulk_send`, {
-        method: 'POST',
-        headers: { 'X-Auth-Token': a.token, 'Content-Type': 'application/json', 'CF-Connecting-IP': '198.51.100.7' },
-        body: JSON.stringify({ rows: Array.from({ length: 5 }, (_, i) => ({ email: `twice${i}@example.com` })) }),
-      }),
-      bindings,
-      ctx,
-    );
-    expect(res.status).toBe(202);
-    const { id } = (await res.json()) as { id: number };
+    const { id } = await postHeld(bindings, a.token, template.id, Array.from({ length: 5 }, (_, i) => ({ email: `twice${i}@example.com` })));
     const chunk = held.filter((b) => b.type === 'bulk_send');
     expect(chunk).toEqual([expect.objectContaining({ type: 'bulk_send', bulkSendId: id, chunk: 0 })]);
 
@@ -232,6 +237,39 @@ describe('a bulk send chunk delivered more than once', () => {
     expect(send.json).toMatchObject({ status: 'completed', total: 5, created: 5, failed: 0 });
     const rows = await api('GET', `/api/bulk_sends/${id}/rows?limit=100`, { token: a.token });
     expect(rows.json.data).toHaveLength(5);
+  });
+});
+
+describe('a bulk send chunk that cannot be stored', () => {
+  it('is retried, and after the last delivery its rows are recorded as failed so the send completes', async () => {
+    const a = await createAccount();
+    const template = await createTemplate(a.token);
+    const { held, bindings } = heldQueue();
+    const res = await postHeld(bindings, a.token, template.id, [{ email: 'r1@example.com' }, { email: 'r2@example.com' }]);
+    const chunk = held.filter((b) => b.type === 'bulk_send');
+    // D1 refuses this account's bulk submissions, as a failing database would.
+    const db = await shardOf(a.accountId);
+    await db
+      .prepare(
+        `CREATE TRIGGER refuse_bulk_${a.accountId} BEFORE INSERT ON submissions WHEN NEW.account_id = ${a.accountId} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+      )
+      .run();
+    try {
+      const first = await deliver(bindings, chunk, 1);
+      expect(first.retryMessages).toHaveLength(1);
+      expect((await api('GET', `/api/bulk_sends/${res.id}`, { token: a.token })).json).toMatchObject({ status: 'queued', created: 0, failed: 0 });
+      const last = await deliver(bindings, chunk, 11);
+      expect(last.explicitAcks).toHaveLength(1);
+    } finally {
+      await db.prepare(`DROP TRIGGER refuse_bulk_${a.accountId}`).run();
+    }
+    expect((await api('GET', `/api/bulk_sends/${res.id}`, { token: a.token })).json).toMatchObject({ status: 'completed', created: 0, failed: 2 });
+    const failed = await api('GET', `/api/bulk_sends/${res.id}/rows?status=failed`, { token: a.token });
+    expect(failed.json.data.map((r: { errors: string[] }) => r.errors)).toEqual([
+      ['Row 2: the submission could not be created (the service could not store it); send this row again.'],
+      ['Row 1: the submission could not be created (the service could not store it); send this row again.'],
+    ]);
+    expect(await submissionsOf(a.accountId)).toEqual([]);
   });
 });
 

@@ -83,3 +83,26 @@ async function checkedOutcomes(ctx: CreateContext, send: BulkSend, rows: Checked
   const problems = await problemsOfRows(ctx, source, rows);
   return rows.map((r, i) => ({ row: r.row, errors: problems[i] }));
 }
+
+/**
+ * After the queue's last delivery of a chunk failed: its rows are recorded as failed (nothing of them
+ * was stored, each batch being all or nothing), so the bulk send completes and says which rows to send
+ * again. A chunk stored meanwhile is left as it is.
+ */
+export async function failBulkChunk(scope: ShardScope, message: BulkChunkMessage, error: unknown): Promise<void> {
+  const { db } = scope;
+  const send = await findBulkSendById(db, message.bulkSendId);
+  const chunk = send && (await findBulkChunk(db, send.id, message.chunk));
+  if (!send || !chunk || chunk.doneAt) return;
+  const at = nowIso();
+  const reason = error instanceof ApiError ? error.message : 'the service could not store it';
+  const outcomes = (chunk.rows as CheckedRow[]).map((r) => ({
+    row: r.row,
+    errors: [`Row ${r.row}: the submission could not be created (${reason}); send this row again.`],
+  }));
+  try {
+    await new ChangeSet(db).guarded(claimBulkChunkStatement(db, send.id, message.chunk, at)).add(...recordBulkRowsStatements(db, send, outcomes, at)).commit(undefined);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 409)) throw err;
+  }
+}
