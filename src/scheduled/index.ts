@@ -15,6 +15,7 @@ import { archiveAuditEvents } from './audit-archive';
 import { completeLeftPendingSubmissions } from './completion-sweep';
 import { expireDueSubmissions } from '../services/submissions/expire-submissions';
 import { sweepMessages } from './messages-sweep';
+import { requeueStalledBulkChunks } from './bulk-send-sweep';
 import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';
 import { deleteAbandonedUploads } from './upload-cleanup';
@@ -34,6 +35,7 @@ export type CronStep = { name: string; run(scope: ShardScope, now: number): Prom
  */
 export const CRON_STEPS: readonly CronStep[] = [
   { name: 'stalled messages', run: ({ db, queues }, now) => sweepMessages(db, queues.messages, now) },
+  { name: 'stalled bulk sends', run: (scope, now) => requeueStalledBulkChunks(scope, now) },
   { name: 'submission expiry', run: (scope, now) => expireDueSubmissions(scope, new Date(now)) },
   { name: 'submissions left pending', run: (scope) => completeLeftPendingSubmissions(scope) },
   { name: 'unsealed submissions', run: (scope, now) => sweepUnsealed(scope, now) },

@@ -1,8 +1,8 @@
 // Bulk sends (issue 33 › 3): the send, its chunks of rows waiting for the queue, each processed row's
 // outcome. Every read is scoped by account: another account's bulk send is not found.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { insertInChunks } from '../bound-parameters';
+import { inList, insertInChunks } from '../bound-parameters';
 import { cursorConditions } from '../cursor';
 import { bulkSendChunks, bulkSendRows, bulkSends, type BulkRowStatus, type BulkSend, type BulkSendRow, type BulkSendSettings } from '../schema';
 import type { CursorWindow } from '../../lib/pagination';
@@ -61,14 +61,21 @@ export async function findBulkChunk(db: Db, bulkSendId: number, chunk: number) {
     .get();
 }
 
-/** The chunks of a bulk send not yet stored (what a lost queue message left behind). */
-export async function pendingChunksOf(db: Db, bulkSendId: number): Promise<number[]> {
+/**
+ * Chunks not yet stored of bulk sends that made no progress since `before` (their queue message lost),
+ * at most `limit`; their sends are marked as touched now, so the next sweep waits as long again.
+ */
+export async function takeStalledBulkChunks(db: Db, before: string, now: string, limit: number): Promise<{ bulkSendId: number; chunk: number }[]> {
   const rows = await db
-    .select({ chunk: bulkSendChunks.chunk })
+    .select({ bulkSendId: bulkSendChunks.bulkSendId, chunk: bulkSendChunks.chunk })
     .from(bulkSendChunks)
-    .where(and(eq(bulkSendChunks.bulkSendId, bulkSendId), sql`${bulkSendChunks.doneAt} IS NULL`))
-    .orderBy(asc(bulkSendChunks.chunk));
-  return rows.map((r) => r.chunk);
+    .innerJoin(bulkSends, eq(bulkSends.id, bulkSendChunks.bulkSendId))
+    .where(and(sql`${bulkSendChunks.doneAt} IS NULL`, lt(bulkSends.updatedAt, before)))
+    .orderBy(asc(bulkSendChunks.id))
+    .limit(limit);
+  const sends = [...new Set(rows.map((r) => r.bulkSendId))];
+  if (sends.length) await db.update(bulkSends).set({ updatedAt: now }).where(inList(bulkSends.id, sends));
+  return rows;
 }
 
 /**
