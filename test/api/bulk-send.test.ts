@@ -3,8 +3,11 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
+import { shardScope } from '../../src/db/shards';
+import { requeueStalledBulkChunks } from '../../src/scheduled/bulk-send-sweep';
 import type { MessageQueueBody } from '../../src/env';
 import { api, createAccount, createToken, shardOf } from '../helpers';
+import { shardNumberOf } from '../shard-fixtures';
 import { createTemplate } from '../submission-fixtures';
 
 function csvForm(csv: string | Uint8Array, extra: Record<string, string> = {}): FormData {
@@ -270,6 +273,24 @@ describe('a bulk send chunk that cannot be stored', () => {
       ['Row 1: the submission could not be created (the service could not store it); send this row again.'],
     ]);
     expect(await submissionsOf(a.accountId)).toEqual([]);
+  });
+});
+
+describe('a bulk send whose queue message was lost', () => {
+  it('is re-queued by the cron once it made no progress for 15 minutes, and then stored', async () => {
+    const a = await createAccount();
+    const template = await createTemplate(a.token);
+    const lost = heldQueue();
+    const { id } = await postHeld(lost.bindings, a.token, template.id, [{ email: 'lost@example.com' }]);
+    const again = heldQueue();
+    const scope = shardScope(again.bindings, await shardNumberOf(a.accountId));
+    expect(await requeueStalledBulkChunks(scope)).toBe(0);
+    expect(await requeueStalledBulkChunks(scope, Date.now() + 16 * 60_000)).toBe(1);
+    // Touched: the next run waits another 15 minutes.
+    expect(await requeueStalledBulkChunks(scope, Date.now() + 17 * 60_000)).toBe(0);
+    expect(again.held).toEqual([expect.objectContaining({ type: 'bulk_send', bulkSendId: id, chunk: 0 })]);
+    await deliver(again.bindings, again.held);
+    expect((await api('GET', `/api/bulk_sends/${id}`, { token: a.token })).json).toMatchObject({ status: 'completed', created: 1 });
   });
 });
 
