@@ -37,4 +37,21 @@ CREATE TABLE `bulk_sends` (
 	`completed_at` text
 );
 --> statement-breakpoint
-CREATE INDEX `bulk_sends_account` ON `bulk_sends` (`account_id`,`id`);
+CREATE INDEX `bulk_sends_account` ON `bulk_sends` (`account_id`,`id`);--> statement-breakpoint
+CREATE TRIGGER `bulk_sends_fence_insert` BEFORE INSERT ON `bulk_sends` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = NEW.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `bulk_sends_fence_update` BEFORE UPDATE ON `bulk_sends` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `bulk_sends_fence_delete` BEFORE DELETE ON `bulk_sends` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `bulk_send_chunks_fence_insert` BEFORE INSERT ON `bulk_send_chunks` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = NEW.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `bulk_send_chunks_fence_update` BEFORE UPDATE ON `bulk_send_chunks` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `bulk_send_chunks_fence_delete` BEFORE DELETE ON `bulk_send_chunks` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `bulk_send_rows_fence_insert` BEFORE INSERT ON `bulk_send_rows` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = NEW.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `bulk_send_rows_fence_update` BEFORE UPDATE ON `bulk_send_rows` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `bulk_send_rows_fence_delete` BEFORE DELETE ON `bulk_send_rows` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
