@@ -61,7 +61,10 @@ async function main() {
         template_id: template.id,
         submissions: Array.from({ length: PER_REQUEST }, (_, i) => {
           const n = r * PER_REQUEST + i;
-          return { submitters: [{ email: `floor${n}@example.com`, name: `Floor ${n}`, values: { Company: `Company ${n}` } }], metadata: { n: String(n) } };
+          return {
+            submitters: [{ email: `floor${n}@example.com`, name: `Floor ${n}`, values: { Company: `Company ${n}` } }],
+            metadata: { n: String(n) },
+          };
         }),
       });
       if (created.length !== PER_REQUEST) throw new Error('bulk create returned the wrong count');
@@ -101,7 +104,9 @@ async function main() {
 
     const bulkRate = ROWS / (bulkMs / 1000);
     const floorRate = ROWS / (floorMs / 1000);
-    console.log(`bulk-send — wrangler dev, local D1 and Queues, ${ROWS.toLocaleString('en-US')} rows, one role, invitations by email${smoke ? ' (smoke)' : ''}`);
+    console.log(
+      `bulk-send — wrangler dev, local D1 and Queues, ${ROWS.toLocaleString('en-US')} rows, one role, invitations by email${smoke ? ' (smoke)' : ''}`,
+    );
     console.log(
       `  bulk send: ${(bulkMs / 1000).toFixed(1)} s (upload accepted in ${acceptMs.toFixed(0)} ms), ${bulkRate.toFixed(0)} rows/s; ` +
         `row latency p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`,

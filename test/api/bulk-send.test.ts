@@ -39,9 +39,19 @@ async function submissionsOf(accountId: number) {
 async function submittersOf(accountId: number) {
   const db = await shardOf(accountId);
   const { results } = await db
-    .prepare('SELECT submission_id, role, email, name, phone, external_id, "values" FROM submitters WHERE account_id = ? ORDER BY submission_id, position')
+    .prepare(
+      'SELECT submission_id, role, email, name, phone, external_id, "values" FROM submitters WHERE account_id = ? ORDER BY submission_id, position',
+    )
     .bind(accountId)
-    .all<{ submission_id: number; role: string; email: string; name: string | null; phone: string | null; external_id: string | null; values: string }>();
+    .all<{
+      submission_id: number;
+      role: string;
+      email: string;
+      name: string | null;
+      phone: string | null;
+      external_id: string | null;
+      values: string;
+    }>();
   return results;
 }
 
@@ -87,7 +97,10 @@ describe('POST /api/templates/{id}/bulk_send', () => {
     const template = await createTemplate(a.token);
     const res = await api('POST', `/api/templates/${template.id}/bulk_send`, {
       token: a.token,
-      body: { rows: [{ email: 'one@example.com', name: 'One', 'First Party Agree': true }, { email: 'two@example.com' }], send_email: false },
+      body: {
+        rows: [{ email: 'one@example.com', name: 'One', 'First Party Agree': true }, { email: 'two@example.com' }],
+        send_email: false,
+      },
     });
     expect(res.status).toBe(202);
     expect(await waitCompleted(a.token, res.json.id)).toMatchObject({ created: 2, failed: 0 });
@@ -119,7 +132,7 @@ describe('POST /api/templates/{id}/bulk_send', () => {
         'Row 2, Buyer: email "not-an-email" is not a valid email address.',
         'Row 2, Buyer: Field "Buyer Date" takes a date such as 2026-05-31 or 05/31/2026.',
         'Row 2, Seller: Field "Seller Agree" takes true or false.',
-        'Row 3 names nobody; give at least one role\'s email.',
+        "Row 3 names nobody; give at least one role's email.",
       ],
     });
     expect(await submissionsOf(a.accountId)).toEqual([]);
@@ -157,7 +170,10 @@ describe('POST /api/templates/{id}/bulk_send', () => {
     });
     expect(twice.status).toBe(422);
     expect(twice.json.error).toBe('Columns "Buyer email" and "buyer  EMAIL" both give the Buyer\'s email; keep one of them.');
-    const bare = await api('POST', `/api/templates/${template.id}/bulk_send`, { token: a.token, body: { rows: [{ email: 'a@example.com' }] } });
+    const bare = await api('POST', `/api/templates/${template.id}/bulk_send`, {
+      token: a.token,
+      body: { rows: [{ email: 'a@example.com' }] },
+    });
     expect(bare.status).toBe(422);
     expect(bare.json.error).toMatch(/^Column "email" is not/);
   });
@@ -176,9 +192,16 @@ describe('POST /api/templates/{id}/bulk_send', () => {
     const failed = await api('GET', `/api/bulk_sends/${res.json.id}/rows?status=failed&limit=1`, { token: a.token });
     expect(failed.status).toBe(200);
     expect(failed.json.data).toEqual([
-      expect.objectContaining({ row: 12, status: 'failed', submission_id: null, errors: [expect.stringMatching(/^Row 12: Your free plan allows 10/)] }),
+      expect.objectContaining({
+        row: 12,
+        status: 'failed',
+        submission_id: null,
+        errors: [expect.stringMatching(/^Row 12: Your free plan allows 10/)],
+      }),
     ]);
-    const next = await api('GET', `/api/bulk_sends/${res.json.id}/rows?status=failed&limit=1&after=${failed.json.pagination.next}`, { token: a.token });
+    const next = await api('GET', `/api/bulk_sends/${res.json.id}/rows?status=failed&limit=1&after=${failed.json.pagination.next}`, {
+      token: a.token,
+    });
     expect(next.json.data.map((r: { row: number }) => r.row)).toEqual([11]);
     expect(next.json.pagination.next).toBeNull();
     expect(await submissionsOf(a.accountId)).toHaveLength(10);
@@ -226,7 +249,12 @@ describe('a bulk send chunk delivered more than once', () => {
     const a = await createAccount();
     const template = await createTemplate(a.token);
     const { held, bindings } = heldQueue();
-    const { id } = await postHeld(bindings, a.token, template.id, Array.from({ length: 5 }, (_, i) => ({ email: `twice${i}@example.com` })));
+    const { id } = await postHeld(
+      bindings,
+      a.token,
+      template.id,
+      Array.from({ length: 5 }, (_, i) => ({ email: `twice${i}@example.com` })),
+    );
     const chunk = held.filter((b) => b.type === 'bulk_send');
     expect(chunk).toEqual([expect.objectContaining({ type: 'bulk_send', bulkSendId: id, chunk: 0 })]);
 
@@ -260,13 +288,21 @@ describe('a bulk send chunk that cannot be stored', () => {
     try {
       const first = await deliver(bindings, chunk, 1);
       expect(first.retryMessages).toHaveLength(1);
-      expect((await api('GET', `/api/bulk_sends/${res.id}`, { token: a.token })).json).toMatchObject({ status: 'queued', created: 0, failed: 0 });
+      expect((await api('GET', `/api/bulk_sends/${res.id}`, { token: a.token })).json).toMatchObject({
+        status: 'queued',
+        created: 0,
+        failed: 0,
+      });
       const last = await deliver(bindings, chunk, 11);
       expect(last.explicitAcks).toHaveLength(1);
     } finally {
       await db.prepare(`DROP TRIGGER refuse_bulk_${a.accountId}`).run();
     }
-    expect((await api('GET', `/api/bulk_sends/${res.id}`, { token: a.token })).json).toMatchObject({ status: 'completed', created: 0, failed: 2 });
+    expect((await api('GET', `/api/bulk_sends/${res.id}`, { token: a.token })).json).toMatchObject({
+      status: 'completed',
+      created: 0,
+      failed: 2,
+    });
     const failed = await api('GET', `/api/bulk_sends/${res.id}/rows?status=failed`, { token: a.token });
     expect(failed.json.data.map((r: { errors: string[] }) => r.errors)).toEqual([
       ['Row 2: the submission could not be created (the service could not store it); send this row again.'],
@@ -313,7 +349,9 @@ describe('bulk send access', () => {
     expect((await api('POST', `/api/templates/${template.id}/bulk_send`, { token: sendOnly, body })).status).toBe(403);
 
     const write = await createToken(a.accountId, a.userId, ['submissions:write']);
-    expect((await api('POST', `/api/templates/${template.id}/bulk_send`, { token: write, body: { ...body, dry_run: true } })).status).toBe(200);
+    expect((await api('POST', `/api/templates/${template.id}/bulk_send`, { token: write, body: { ...body, dry_run: true } })).status).toBe(
+      200,
+    );
     const refused = await api('POST', `/api/templates/${template.id}/bulk_send`, { token: write, body });
     expect(refused.status).toBe(403);
     expect(refused.json.error).toBe('Insufficient scope. Required: submissions:send');
@@ -334,7 +372,10 @@ describe('bulk send access', () => {
       body: { rows: [{ email: 'mine@example.com' }], send_email: false },
     });
     expect(sent.status).toBe(202);
-    const other = await api('POST', `/api/templates/${template.id}/bulk_send`, { token: b.token, body: { rows: [{ email: 'x@example.com' }] } });
+    const other = await api('POST', `/api/templates/${template.id}/bulk_send`, {
+      token: b.token,
+      body: { rows: [{ email: 'x@example.com' }] },
+    });
     expect(other.status).toBe(404);
     expect(other.json.error).toBe('Template not found.');
     expect((await api('GET', `/api/bulk_sends/${sent.json.id}`, { token: b.token })).status).toBe(404);
@@ -352,7 +393,10 @@ describe('hostile CSV', () => {
       '\uFEFFemail,name,First Party Name,metadata.note\r\n' +
       'q@example.com,"Doe, ""Jo""","=HYPERLINK(""http://evil.example"",""click"")","line one\r\nline two"\r\n' +
       'r@example.com,+SUM(A1:A2),@cmd,-1+1\r\n';
-    const res = await api('POST', `/api/templates/${template.id}/bulk_send`, { token: a.token, body: csvForm(csv, { send_email: 'false' }) });
+    const res = await api('POST', `/api/templates/${template.id}/bulk_send`, {
+      token: a.token,
+      body: csvForm(csv, { send_email: 'false' }),
+    });
     expect(res.status, res.text).toBe(202);
     expect(await waitCompleted(a.token, res.json.id)).toMatchObject({ created: 2, failed: 0 });
     const nameField = template.fields.find((f) => f.name === 'First Party Name')!;
@@ -370,14 +414,26 @@ describe('hostile CSV', () => {
     const post = (body: FormData | object) => api('POST', `/api/templates/${template.id}/bulk_send`, { token: a.token, body });
     const cases: [FormData | object, number, string | RegExp][] = [
       [csvForm('email\n"never closed\n'), 422, 'Row 1: a quoted cell is never closed; end it with a double quote (").'],
-      [csvForm(`email,name\nx@example.com,${'a'.repeat(10_001)}\n`), 422, /^Row 1: a cell has 10,001 characters; a cell may hold at most 10,000\.$/],
+      [
+        csvForm(`email,name\nx@example.com,${'a'.repeat(10_001)}\n`),
+        422,
+        /^Row 1: a cell has 10,001 characters; a cell may hold at most 10,000\.$/,
+      ],
       [csvForm(`email\n${'r@example.com\n'.repeat(10_001)}`), 422, 'The file has more than 10,000 rows; split it into several bulk sends.'],
       [csvForm(''), 422, 'The file is empty; its first line names the columns, the next ones are the rows.'],
       [csvForm('email\r\n\r\n'), 422, /^There are no rows/],
       [csvForm(new Uint8Array([0x65, 0x6d, 0xff, 0xfe, 0x0a])), 400, /^The CSV file is not valid UTF-8/],
       [csvForm('email,,\nx@example.com,,\n'), 422, 'Column 2 has no name; every column needs one in the first line.'],
       [csvForm('email\nx@example.com,extra\n', { dry_run: 'true' }), 200, ''],
-      [(() => { const f = new FormData(); f.append('rows', 'email'); return f; })(), 422, 'Attach the CSV as a file part named "file".'],
+      [
+        (() => {
+          const f = new FormData();
+          f.append('rows', 'email');
+          return f;
+        })(),
+        422,
+        'Attach the CSV as a file part named "file".',
+      ],
       [{ rows: 'email,name' }, 422, /^rows must be a list/],
       [{ rows: [['x@example.com']] }, 422, /^rows\[0\] must be an object/],
       [{ rows: [{ email: { $ne: '' } }], dry_run: true }, 200, ''],
@@ -391,7 +447,10 @@ describe('hostile CSV', () => {
     const extra = await post(csvForm('email\nx@example.com,extra\n', { dry_run: 'true' }));
     expect(extra.json.errors).toEqual(['Row 1 has 2 cells but the header names 1 columns.']);
     const object = await post({ rows: [{ email: { $ne: '' } }], dry_run: true });
-    expect(object.json.errors).toEqual(['Row 1, "email": give text, a number or true/false, not a list or an object.', "Row 1 names nobody; give at least one role's email."]);
+    expect(object.json.errors).toEqual([
+      'Row 1, "email": give text, a number or true/false, not a list or an object.',
+      "Row 1 names nobody; give at least one role's email.",
+    ]);
     const big = await post(csvForm(`email,name\n${`x@example.com,${'n'.repeat(9_000)}\n`.repeat(600)}`));
     expect(big.status).toBe(413);
     expect(big.json.error).toMatch(/larger than 5 MB/);

@@ -4,7 +4,15 @@ import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { inList, insertInChunks } from '../bound-parameters';
 import { cursorConditions } from '../cursor';
-import { bulkSendChunks, bulkSendRows, bulkSends, type BulkRowStatus, type BulkSend, type BulkSendRow, type BulkSendSettings } from '../schema';
+import {
+  bulkSendChunks,
+  bulkSendRows,
+  bulkSends,
+  type BulkRowStatus,
+  type BulkSend,
+  type BulkSendRow,
+  type BulkSendSettings,
+} from '../schema';
 import type { CursorWindow } from '../../lib/pagination';
 
 export type NewBulkSend = {
@@ -65,7 +73,12 @@ export async function findBulkChunk(db: Db, bulkSendId: number, chunk: number) {
  * Chunks not yet stored of bulk sends that made no progress since `before` (their queue message lost),
  * at most `limit`; their sends are marked as touched now, so the next sweep waits as long again.
  */
-export async function takeStalledBulkChunks(db: Db, before: string, now: string, limit: number): Promise<{ bulkSendId: number; chunk: number }[]> {
+export async function takeStalledBulkChunks(
+  db: Db,
+  before: string,
+  now: string,
+  limit: number,
+): Promise<{ bulkSendId: number; chunk: number }[]> {
   const rows = await db
     .select({ bulkSendId: bulkSendChunks.bulkSendId, chunk: bulkSendChunks.chunk })
     .from(bulkSendChunks)
@@ -102,7 +115,9 @@ export function recordBulkRowsStatements(db: Db, send: Pick<BulkSend, 'id' | 'ac
   const rows = JSON.stringify(outcomes.map((o) => ({ row: o.row, slug: o.slug ?? null, errors: o.errors ?? [] })));
   return [
     // insert().select(sql) lists every column of the table in its order; a NULL id is the next one.
-    db.insert(bulkSendRows).select(sql`
+    db
+      .insert(bulkSendRows)
+      .select(sql`
       SELECT NULL, ${send.accountId}, ${send.id}, json_extract(o.value, '$.row'),
         CASE WHEN json_extract(o.value, '$.slug') IS NULL THEN 'failed' ELSE 'created' END,
         (SELECT s.id FROM submissions s WHERE s.slug = json_extract(o.value, '$.slug')),

@@ -53,7 +53,8 @@ function optionsOf(options: Record<string, unknown>): { dryRun: boolean; setting
   if (order !== undefined && order !== '' && order !== 'sequential' && order !== 'parallel')
     problems.push('submitters_order must be "sequential" or "parallel".');
   const expireAt = options.expire_at;
-  if (expireAt !== undefined && expireAt !== null && typeof expireAt !== 'string') problems.push('expire_at must be a date-time such as 2026-01-31T12:00:00Z.');
+  if (expireAt !== undefined && expireAt !== null && typeof expireAt !== 'string')
+    problems.push('expire_at must be a date-time such as 2026-01-31T12:00:00Z.');
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   const settings: BulkSendSettings = {};
   if (flags.send_email !== undefined) settings.send_email = flags.send_email;
@@ -68,14 +69,20 @@ async function readUpload(c: Context<AppEnv>): Promise<Upload> {
   const type = (c.req.header('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (bytes.byteLength > BULK_LIMITS.bytes)
-    throw new ApiError(413, `The request body is larger than ${BULK_LIMITS.bytes / 1024 / 1024} MB, the limit for a bulk send; split the rows into several.`);
+    throw new ApiError(
+      413,
+      `The request body is larger than ${BULK_LIMITS.bytes / 1024 / 1024} MB, the limit for a bulk send; split the rows into several.`,
+    );
   if (type === 'application/json') {
     const body = parseJsonText(decodeUtf8(bytes));
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The request body must be a JSON object.');
     const { rows, ...options } = body as Record<string, unknown>;
-    if (!Array.isArray(rows)) throw unprocessable('rows must be a list with one object per submission, keyed by column, such as [{"email": "ann@example.com"}].');
+    if (!Array.isArray(rows))
+      throw unprocessable('rows must be a list with one object per submission, keyed by column, such as [{"email": "ann@example.com"}].');
     if (rows.length > BULK_LIMITS.rows)
-      throw unprocessable(`rows lists ${rows.length.toLocaleString('en-US')} rows; a bulk send takes at most ${BULK_LIMITS.rows.toLocaleString('en-US')}.`);
+      throw unprocessable(
+        `rows lists ${rows.length.toLocaleString('en-US')} rows; a bulk send takes at most ${BULK_LIMITS.rows.toLocaleString('en-US')}.`,
+      );
     const bad = rows.findIndex((r) => !r || typeof r !== 'object' || Array.isArray(r));
     if (bad >= 0) throw unprocessable(`rows[${bad}] must be an object keyed by column, such as {"email": "ann@example.com"}.`);
     return { table: tableOfJsonRows(rows as Record<string, unknown>[]), options };
@@ -114,7 +121,10 @@ export const createBulkSend: AppRouteHandler<typeof routes.createBulkSend> = asy
   );
   if (dryRun) {
     const total = checked.rows.length;
-    return c.json({ dry_run: true as const, total, valid: total - checked.invalidRows, invalid: checked.invalidRows, errors: checked.problems }, 200);
+    return c.json(
+      { dry_run: true as const, total, valid: total - checked.invalidRows, invalid: checked.invalidRows, errors: checked.problems },
+      200,
+    );
   }
   if (checked.problems.length) throw rowsRefused(checked);
   const send = await acceptBulkSend(
@@ -142,6 +152,8 @@ export const getBulkSend: AppRouteHandler<typeof routes.getBulkSend> = async (c)
 export const listBulkSendRows: AppRouteHandler<typeof routes.listBulkSendRows> = async (c) => {
   const send = await loadBulkSend(c, c.req.valid('param').id);
   const query = c.req.valid('query');
-  const page = await paginateByCursor(query, (window) => bulkDb.listBulkRows(c.var.scope.db, send.accountId, send.id, query.status, window));
+  const page = await paginateByCursor(query, (window) =>
+    bulkDb.listBulkRows(c.var.scope.db, send.accountId, send.id, query.status, window),
+  );
   return c.json({ data: page.data.map(serializeRow), pagination: page.pagination }, 200);
 };

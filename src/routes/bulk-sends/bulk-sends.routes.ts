@@ -28,7 +28,9 @@ const dryRunSchema = z
     total: z.number().int(),
     valid: z.number().int().openapi({ description: 'Rows that would be created.' }),
     invalid: z.number().int().openapi({ description: 'Rows with at least one problem.' }),
-    errors: z.array(z.string()).openapi({ description: 'Every problem, each a sentence starting with its row number (`Row 3, Signer: …`).' }),
+    errors: z
+      .array(z.string())
+      .openapi({ description: 'Every problem, each a sentence starting with its row number (`Row 3, Signer: …`).' }),
   })
   .openapi('BulkSendDryRun');
 
@@ -63,7 +65,9 @@ export const bulkSendJsonBody = z
 
 export const bulkSendMultipartBody = z
   .object({
-    file: z.string().openapi({ format: 'binary', description: 'The CSV, UTF-8 (a byte-order mark is fine), the first line naming the columns.' }),
+    file: z
+      .string()
+      .openapi({ format: 'binary', description: 'The CSV, UTF-8 (a byte-order mark is fine), the first line naming the columns.' }),
     ...settings,
   })
   .openapi('BulkSendMultipart');
@@ -96,7 +100,10 @@ export const createBulkSend = tenantRoute(
       },
     },
     responses: {
-      200: { description: 'A dry run: what would be created and every problem.', content: { 'application/json': { schema: dryRunSchema } } },
+      200: {
+        description: 'A dry run: what would be created and every problem.',
+        content: { 'application/json': { schema: dryRunSchema } },
+      },
       202: { description: 'Accepted: the rows are being created.', content: { 'application/json': { schema: bulkSendSchema } } },
     },
   },
@@ -124,7 +131,10 @@ export const listBulkSendRows = tenantRoute(
     request: {
       params: idParamsSchema,
       query: cursorQuerySchema.extend({
-        status: z.enum(['created', 'failed']).optional().openapi({ description: 'Only created rows, or only failed ones with their sentences.' }),
+        status: z
+          .enum(['created', 'failed'])
+          .optional()
+          .openapi({ description: 'Only created rows, or only failed ones with their sentences.' }),
       }),
     },
     responses: {

@@ -45,9 +45,7 @@ function resolveColumn(template: Template, variables: ReadonlySet<string>, name:
   }
   const bare = CONTACT_KEYS.find((k) => k === key || k === key.replace(' ', '_'));
   if (bare && roles.length === 1) return { kind: 'contact', role: roles[0].name, key: bare };
-  const field =
-    template.fields.find((f) => norm(f.name) === key) ??
-    template.fields.find((f) => f.uuid === key);
+  const field = template.fields.find((f) => norm(f.name) === key) ?? template.fields.find((f) => f.uuid === key);
   const owner = field && roles.find((r) => r.uuid === field.submitter_uuid);
   if (field && owner) return { kind: 'field', role: owner.name, field: field.name };
   if (variables.has(name.trim())) return { kind: 'variable', name: name.trim() };
@@ -55,7 +53,11 @@ function resolveColumn(template: Template, variables: ReadonlySet<string>, name:
 }
 
 /** Every column resolved, or the sentences naming each column that fills nothing or what another fills. */
-export function resolveColumns(template: Template, variables: ReadonlySet<string>, header: string[]): { columns: Column[]; problems: string[] } {
+export function resolveColumns(
+  template: Template,
+  variables: ReadonlySet<string>,
+  header: string[],
+): { columns: Column[]; problems: string[] } {
   const problems: string[] = [];
   const columns: Column[] = [];
   const seen = new Map<string, string>();

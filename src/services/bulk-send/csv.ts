@@ -34,7 +34,8 @@ export function parseCsv(text: string, maxRows: number): CsvTable {
     if (cells.length > 1 || cells[0] !== '') lines.push(cells);
     cells = [];
     // The header is not a row: one more line than the rows allowed is enough to refuse the file.
-    if (lines.length > maxRows + 1) throw unprocessable(`The file has more than ${maxRows.toLocaleString('en-US')} rows; split it into several bulk sends.`);
+    if (lines.length > maxRows + 1)
+      throw unprocessable(`The file has more than ${maxRows.toLocaleString('en-US')} rows; split it into several bulk sends.`);
   };
   while (i < source.length) {
     const ch = source[i];

@@ -31,10 +31,15 @@ export async function checkBulkRows(
   settings: BulkSendSettings,
   planLimit: boolean,
 ): Promise<CheckedBulk> {
-  if (table.rows.length === 0) throw unprocessable('There are no rows: the first line names the columns, each line after it is one submission.');
+  if (table.rows.length === 0)
+    throw unprocessable('There are no rows: the first line names the columns, each line after it is one submission.');
   if (table.rows.length > BULK_LIMITS.rows)
-    throw unprocessable(`There are ${table.rows.length.toLocaleString('en-US')} rows; a bulk send takes at most ${BULK_LIMITS.rows.toLocaleString('en-US')}.`);
-  const variables = ctx.files ? new Set((await docxDocumentsOf(ctx.files, source.documents)).flatMap((d) => d.variables)) : new Set<string>();
+    throw unprocessable(
+      `There are ${table.rows.length.toLocaleString('en-US')} rows; a bulk send takes at most ${BULK_LIMITS.rows.toLocaleString('en-US')}.`,
+    );
+  const variables = ctx.files
+    ? new Set((await docxDocumentsOf(ctx.files, source.documents)).flatMap((d) => d.variables))
+    : new Set<string>();
   const { columns, problems: headerProblems } = resolveColumns(source.template, variables, table.header);
   if (headerProblems.length) throw unprocessable(headerProblems.length === 1 ? headerProblems[0] : headerProblems);
   const roleOrder = source.template.submitters.map((r) => r.name);
@@ -57,7 +62,13 @@ export async function problemsOfRows(
   rows: (CheckedRow & { problems?: string[] })[],
   planLimit = true,
 ): Promise<string[][]> {
-  const checked = await problemsOfEach(ctx, source, rows.map((r) => r.input), (i) => `Row ${rows[i].row}, `, bulkSubmitterLabel);
+  const checked = await problemsOfEach(
+    ctx,
+    source,
+    rows.map((r) => r.input),
+    (i) => `Row ${rows[i].row}, `,
+    bulkSubmitterLabel,
+  );
   const perRow = rows.map((r, i) => (r.problems?.length ? [...r.problems] : checked[i]));
   const limit = planOf(ctx.account.plan).limits.submissionsPerMonth;
   if (planLimit && Number.isFinite(limit)) {

@@ -2,7 +2,13 @@
 // (the template, plan or brands may have changed since the upload), the valid ones created through
 // createSubmissions with the chunk's claim and every row's outcome in the same D1 batch. A redelivered
 // or concurrent message finds the chunk claimed and creates nothing (docs/decisions.md › Bulk send).
-import { claimBulkChunkStatement, findBulkChunk, findBulkSendById, recordBulkRowsStatements, type BulkRowOutcome } from '../../db/queries/bulk-sends';
+import {
+  claimBulkChunkStatement,
+  findBulkChunk,
+  findBulkSendById,
+  recordBulkRowsStatements,
+  type BulkRowOutcome,
+} from '../../db/queries/bulk-sends';
 import { getAccount } from '../../db/queries/accounts';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import type { BulkSend } from '../../db/schema/index';
@@ -60,7 +66,10 @@ export async function storeBulkChunk(scope: ShardScope, message: BulkChunkMessag
       const inputs: SubmissionInput[] = valid.map((r) => r.input);
       await createSubmissions(ctx, source, inputs, 'bulk', { claim, records });
     } else {
-      await new ChangeSet(db).guarded(claim).add(...records([])).commit(undefined);
+      await new ChangeSet(db)
+        .guarded(claim)
+        .add(...records([]))
+        .commit(undefined);
     }
     return 'stored';
   } catch (error) {
@@ -101,7 +110,10 @@ export async function failBulkChunk(scope: ShardScope, message: BulkChunkMessage
     errors: [`Row ${r.row}: the submission could not be created (${reason}); send this row again.`],
   }));
   try {
-    await new ChangeSet(db).guarded(claimBulkChunkStatement(db, send.id, message.chunk, at)).add(...recordBulkRowsStatements(db, send, outcomes, at)).commit(undefined);
+    await new ChangeSet(db)
+      .guarded(claimBulkChunkStatement(db, send.id, message.chunk, at))
+      .add(...recordBulkRowsStatements(db, send, outcomes, at))
+      .commit(undefined);
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 409)) throw err;
   }
