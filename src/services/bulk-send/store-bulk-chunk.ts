@@ -12,13 +12,19 @@ import {
 import { getAccount } from '../../db/queries/accounts';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import type { BulkSend } from '../../db/schema/index';
+import type { BatchStatement } from '../../db/client';
 import type { ShardScope } from '../../db/shards';
 import type { BulkChunkMessage } from '../../env';
 import { ApiError } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { browserLauncher } from '../rendering/browser-launches';
 import { ChangeSet } from '../submissions/change-set';
-import { createSubmissions, templateForSubmissions, type CreateContext } from '../submissions/create-submissions';
+import {
+  createSubmissions,
+  templateForSubmissions,
+  type CreateContext,
+  type TemplateForSubmissions,
+} from '../submissions/create-submissions';
 import type { SubmissionInput } from '../submissions/submission-input';
 import { problemsOfRows, type CheckedRow } from './start-bulk-send';
 
@@ -54,43 +60,60 @@ export async function storeBulkChunk(scope: ShardScope, message: BulkChunkMessag
   const rows = chunk.rows as CheckedRow[];
   const claim = claimBulkChunkStatement(db, send.id, message.chunk, at);
   try {
-    const outcomes = await checkedOutcomes(ctx, send, rows);
+    const { source, outcomes } = await checkedOutcomes(ctx, send, rows);
     const valid = rows.filter((_, i) => !outcomes[i].errors?.length);
     const records = (slugs: string[]) => {
       let next = 0;
       const named = outcomes.map((o) => (o.errors?.length ? o : { row: o.row, slug: slugs[next++] }));
       return recordBulkRowsStatements(db, send, named, at);
     };
-    if (valid.length) {
-      const source = await templateForSubmissions(db, account.id, send.templateId);
+    if (source && valid.length) {
       const inputs: SubmissionInput[] = valid.map((r) => r.input);
       await createSubmissions(ctx, source, inputs, 'bulk', { claim, records });
-    } else {
-      await new ChangeSet(db)
-        .guarded(claim)
-        .add(...records([]))
-        .commit(undefined);
+      return 'stored';
     }
-    return 'stored';
+    return await storeOutcomesOnly(db, claim, records([]));
   } catch (error) {
-    // The claim's stale guard: another delivery of this chunk stored it first (ChangeSet › guarded).
-    if (error instanceof ApiError && error.status === 409) return 'already stored';
+    if (isStoredAlready(error)) return 'already stored';
     throw error;
   }
 }
 
-/** Each row's outcome before storing: its problems now, or none (it will be created). */
-async function checkedOutcomes(ctx: CreateContext, send: BulkSend, rows: CheckedRow[]): Promise<BulkRowOutcome[]> {
-  let source;
+/** The claim's stale guard failed: another delivery of this chunk stored it first (ChangeSet › guarded). */
+function isStoredAlready(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409;
+}
+
+/** A chunk that creates nothing: its claim and its rows' outcomes. */
+async function storeOutcomesOnly(db: ShardScope['db'], claim: BatchStatement, records: BatchStatement[]): Promise<ChunkOutcome> {
+  try {
+    await new ChangeSet(db)
+      .guarded(claim)
+      .add(...records)
+      .commit(undefined);
+    return 'stored';
+  } catch (error) {
+    if (isStoredAlready(error)) return 'already stored';
+    throw error;
+  }
+}
+
+/** The template now, and each row's outcome before storing: its problems now, or none (it will be created). */
+async function checkedOutcomes(
+  ctx: CreateContext,
+  send: BulkSend,
+  rows: CheckedRow[],
+): Promise<{ source?: TemplateForSubmissions; outcomes: BulkRowOutcome[] }> {
+  let source: TemplateForSubmissions;
   try {
     source = await templateForSubmissions(ctx.db, ctx.account.id, send.templateId);
   } catch (error) {
     // The template was archived or emptied since the upload: every row fails with the same sentence.
-    if (error instanceof ApiError) return rows.map((r) => ({ row: r.row, errors: [`Row ${r.row}: ${error.message}`] }));
+    if (error instanceof ApiError) return { outcomes: rows.map((r) => ({ row: r.row, errors: [`Row ${r.row}: ${error.message}`] })) };
     throw error;
   }
   const problems = await problemsOfRows(ctx, source, rows);
-  return rows.map((r, i) => ({ row: r.row, errors: problems[i] }));
+  return { source, outcomes: rows.map((r, i) => ({ row: r.row, errors: problems[i] })) };
 }
 
 /**
@@ -109,12 +132,5 @@ export async function failBulkChunk(scope: ShardScope, message: BulkChunkMessage
     row: r.row,
     errors: [`Row ${r.row}: the submission could not be created (${reason}); send this row again.`],
   }));
-  try {
-    await new ChangeSet(db)
-      .guarded(claimBulkChunkStatement(db, send.id, message.chunk, at))
-      .add(...recordBulkRowsStatements(db, send, outcomes, at))
-      .commit(undefined);
-  } catch (err) {
-    if (!(err instanceof ApiError && err.status === 409)) throw err;
-  }
+  await storeOutcomesOnly(db, claimBulkChunkStatement(db, send.id, message.chunk, at), recordBulkRowsStatements(db, send, outcomes, at));
 }
