@@ -271,6 +271,28 @@ describe('a bulk send chunk delivered more than once', () => {
   });
 });
 
+describe('a bulk send chunk checked again when it is stored', () => {
+  it('fails every row with the sentence when the template was archived after the upload', async () => {
+    const a = await createAccount();
+    const template = await createTemplate(a.token);
+    const { held, bindings } = heldQueue();
+    const { id } = await postHeld(bindings, a.token, template.id, [{ email: 'late1@example.com' }, { email: 'late2@example.com' }]);
+    expect((await api('DELETE', `/api/templates/${template.id}`, { token: a.token })).status).toBe(200);
+    const result = await deliver(bindings, held);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect((await api('GET', `/api/bulk_sends/${id}`, { token: a.token })).json).toMatchObject({
+      status: 'completed',
+      created: 0,
+      failed: 2,
+    });
+    const failed = await api('GET', `/api/bulk_sends/${id}/rows?status=failed`, { token: a.token });
+    expect(failed.json.data.map((r: { errors: string[] }) => r.errors)).toEqual([
+      [`Row 2: Template ${template.id} is archived; restore it before sending it for signing.`],
+      [`Row 1: Template ${template.id} is archived; restore it before sending it for signing.`],
+    ]);
+  });
+});
+
 describe('a bulk send chunk that cannot be stored', () => {
   it('is retried, and after the last delivery its rows are recorded as failed so the send completes', async () => {
     const a = await createAccount();
