@@ -26,6 +26,7 @@ import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
 import { mountAuditEvents } from './routes/audit-events/audit-events.index';
 import { createDevRoutes } from './routes/dev/dev.index';
 import { mountSubmissions } from './routes/submissions/submissions.index';
+import { mountBulkSends } from './routes/bulk-sends/bulk-sends.index';
 import { mountTemplates } from './routes/templates/templates.index';
 import { mountSavedFields } from './routes/saved-fields/saved-fields.index';
 import { mountBrands } from './routes/brands/brands.index';
@@ -90,6 +91,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountAccessTokens(api);
   mountAuditEvents(api);
   mountSubmissions(api);
+  mountBulkSends(api);
   mountTemplates(api);
   mountSavedFields(api);
   mountBrands(api);

@@ -9,8 +9,14 @@ export type DatabaseBindings = { CONTROL_DB: D1Database } & Partial<Record<`SHAR
 // What each queue carries, declared with the bindings: producers (services) and consumers (src/queues)
 // both read the binding's type from here, so neither imports the other.
 
-/** MESSAGES_QUEUE: a message row to deliver, or the next link of the expiry sweep's chain (src/services/submissions/expire-submissions.ts). */
-export type MessageQueueBody = { type: 'message'; id: number } | { type: 'expire' };
+/**
+ * MESSAGES_QUEUE: a message row to deliver, the next link of the expiry sweep's chain
+ * (src/services/submissions/expire-submissions.ts), or a chunk of a bulk send to create (src/services/bulk-send).
+ */
+export type MessageQueueBody = { type: 'message'; id: number } | { type: 'expire' } | BulkChunkMessage;
+
+/** A bulk send's chunk of up to 100 rows to store as submissions; D1 says whether it was stored already. */
+export type BulkChunkMessage = { type: 'bulk_send'; bulkSendId: number; chunk: number };
 
 /** WEBHOOK_QUEUE: wake-ups only; D1 holds the state (what is due, which attempt), so a lost, duplicated or early message changes nothing but latency. */
 export type WebhookMessage =

@@ -1,8 +1,13 @@
-// Messages queue consumer: delivers each message, acknowledging or retrying it with backoff.
+// Messages queue consumer: delivers each message, acknowledging or retrying it with backoff. The queue
+// also carries the expiry sweep's chain and bulk sends' chunks (src/services/bulk-send/store-bulk-chunk.ts).
 import type { ShardScope } from '../db/shards';
 import { deliverMessage } from '../services/mail/deliver';
 import type { MessageQueueBody } from '../env';
 import { expireDueSubmissions } from '../services/submissions/expire-submissions';
+import { failBulkChunk, storeBulkChunk } from '../services/bulk-send/store-bulk-chunk';
+
+/** Deliveries of one message: the first and `max_retries` = 10 more (wrangler.toml › signing-service-messages). */
+const MESSAGES_MAX_ATTEMPTS = 11;
 
 /** One shard's part of a batch (src/queues/shard-batches.ts). */
 export async function consumeMessages(batch: MessageBatch<MessageQueueBody>, scope: ShardScope): Promise<void> {
@@ -16,6 +21,22 @@ export async function consumeMessages(batch: MessageBatch<MessageQueueBody>, sco
           message.retry({ delaySeconds: 30 });
         },
       );
+      continue;
+    }
+    if (message.body.type === 'bulk_send') {
+      const body = message.body;
+      // Storing a chunk twice stores it once (its claim), so a failed run is simply tried again; after
+      // the last delivery its rows are recorded as failed, so the bulk send still completes.
+      await storeBulkChunk(scope, body)
+        .catch(async (err) => {
+          console.error(`bulk send ${body.bulkSendId} chunk ${body.chunk} (attempt ${message.attempts}):`, err);
+          if (message.attempts < MESSAGES_MAX_ATTEMPTS) return 'retry' as const;
+          await failBulkChunk(scope, body, err);
+        })
+        .then(
+          (outcome) => (outcome === 'retry' ? message.retry({ delaySeconds: Math.min(300, 5 * 2 ** message.attempts) }) : message.ack()),
+          () => message.retry({ delaySeconds: 300 }),
+        );
       continue;
     }
     try {

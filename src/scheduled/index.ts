@@ -17,6 +17,7 @@ import { expireDueSubmissions } from '../services/submissions/expire-submissions
 import { sweepMessages } from './messages-sweep';
 import { sendDueReminders } from '../services/submissions/scheduled-reminders';
 import { purgeExpiredSubmissions } from '../services/submissions/purge-submissions';
+import { requeueStalledBulkChunks } from './bulk-send-sweep';
 import { pruneExpiredRows } from './retention';
 import { sweepUnsealed } from './sealing-sweep';
 import { deleteAbandonedUploads } from './upload-cleanup';
@@ -36,6 +37,7 @@ export type CronStep = { name: string; run(scope: ShardScope, now: number): Prom
  */
 export const CRON_STEPS: readonly CronStep[] = [
   { name: 'stalled messages', run: ({ db, queues }, now) => sweepMessages(db, queues.messages, now) },
+  { name: 'stalled bulk sends', run: (scope, now) => requeueStalledBulkChunks(scope, now) },
   { name: 'submission expiry', run: (scope, now) => expireDueSubmissions(scope, new Date(now)) },
   // After expiry: a signer whose submission expired in this run is not reminded of it.
   { name: 'scheduled reminders', run: (scope, now) => sendDueReminders(scope, now) },

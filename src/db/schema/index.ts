@@ -19,3 +19,4 @@ export * from './oauth';
 export * from './custom-domains';
 export * from './payments';
 export * from './signature-usage';
+export * from './bulk-sends';

@@ -22,7 +22,7 @@ import { serializeSubmission, serializeSubmitter } from './submissions.serialize
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../shared/field-values';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
-import { linkBaseOf, withLinkDomain, type LinkDomain } from '../../services/submissions/links';
+import { withLinkDomain, type LinkDomain } from '../../services/submissions/links';
 import { eraseSubmission } from '../../services/submissions/erase-submission';
 import { assertNotErased, legalHoldConflict } from './erased-submissions';
 

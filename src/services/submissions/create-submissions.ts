@@ -1,7 +1,7 @@
 // Creating submissions (spec › Creating a submission): every input checked against the template before
 // anything is stored (submission-input.ts), then each submission — rows with their new links
 // (new-submission-rows.ts), trail, events and invitations (creation-messages.ts) — in one batch.
-import type { Db } from '../../db/client';
+import type { BatchStatement, Db } from '../../db/client';
 import { brandingsOf } from '../../db/queries/brands';
 import {
   countSubmissionsSince,
@@ -16,7 +16,7 @@ import {
 } from '../../db/queries/submissions';
 import { insertMemberStatement, listMembersOf } from '../../db/queries/submitter-members';
 import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
-import type { Account, Submitter, Template, TemplateDocument } from '../../db/schema/index';
+import type { Account, BrandingValues, Submitter, Template, TemplateDocument } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { nowIso } from '../../lib/time';
@@ -37,7 +37,7 @@ import type { LinkDomain } from './links';
 import { planSubmission, type Planned } from './new-submission-rows';
 import { channelsFor, reachable } from './notifications';
 import { submittersToInvite } from './signing-order';
-import { brandIdsOf, checkSubmission, MAX_BULK, type SubmissionInput } from './submission-input';
+import { brandIdsOf, checkSubmission, MAX_BULK, type SubmissionInput, type SubmitterLabel } from './submission-input';
 import type { SubmissionScope } from './submission-scope';
 import type { StateContext } from './submission-state';
 
@@ -55,6 +55,74 @@ export type CreateContext = StateContext & {
 };
 
 export type TemplateForSubmissions = { template: Template; documents: TemplateDocument[] };
+
+/** What checking inputs reads: the account's brands and the template's DOCX documents. */
+export type CheckContext = Pick<CreateContext, 'db' | 'account' | 'files'>;
+
+/** What inputs are checked against besides the template: the brands they name and the DOCX documents' variables. */
+type CheckBasis = { brands: ReadonlyMap<number, BrandingValues>; docx: DocxDocument[]; variables: Set<string> };
+
+async function checkBasisOf(ctx: CheckContext, source: TemplateForSubmissions, inputs: SubmissionInput[]): Promise<CheckBasis> {
+  const [brands, docx] = await Promise.all([
+    brandingsOf(ctx.db, ctx.account.id, brandIdsOf(source.template, inputs)),
+    ctx.files ? docxDocumentsOf(ctx.files, source.documents) : [],
+  ]);
+  return { brands, docx, variables: new Set(docx.flatMap((d) => d.variables)) };
+}
+
+/** A DOCX template's variable values for one input (decisions.md › Documents in). */
+function docxValuesOf(template: Template, variables: string[], input: SubmissionInput, submissionId: number | undefined) {
+  const signer = input.submitters.find((s) => s.name || s.email);
+  return variableValues(variables, {
+    submitterValues: input.submitters.map((s) => s.values),
+    submissionValues: input.values,
+    metadata: input.metadata,
+    builtIns: {
+      signer_name: signer?.name ?? '',
+      signer_email: signer?.email ?? '',
+      signing_date: nowIso().slice(0, 10),
+      submission_id: submissionId === undefined ? '' : String(submissionId),
+      template_name: template.name,
+    },
+  });
+}
+
+function optionalVariablesOf(template: Template): string[] {
+  return (template.preferences.optional_variables as string[] | undefined) ?? [];
+}
+
+/**
+ * Every problem `createSubmissions` would refuse each input for, input by input, storing nothing: a
+ * bulk send checks its rows so (a dry run, the upload, each chunk), and creates the rows without any.
+ */
+export async function problemsOfEach(
+  ctx: CheckContext,
+  source: TemplateForSubmissions,
+  inputs: SubmissionInput[],
+  where: (index: number) => string,
+  labelOf?: SubmitterLabel,
+): Promise<string[][]> {
+  const { template } = source;
+  const basis = await checkBasisOf(ctx, source, inputs);
+  const variables = [...basis.variables];
+  const at = nowIso();
+  return inputs.map((input, i) => {
+    const problems: string[] = [];
+    checkSubmission(template, input, where(i), problems, at, basis.brands, ctx.account.signatureLevel, basis.variables, labelOf);
+    const missing = variables.length
+      ? missingVariablesProblem(where(i), variables, docxValuesOf(template, variables, input, undefined), optionalVariablesOf(template))
+      : null;
+    if (missing) problems.push(missing);
+    return problems;
+  });
+}
+
+/**
+ * Statements stored in the same batch as the submissions (a bulk send's chunk): `claim`, a guarded
+ * UPDATE, fails the whole batch when it changes no row (the chunk was stored already), and `records`
+ * names the planned submissions by slug once their rows are in.
+ */
+export type Alongside = { claim: BatchStatement; records: (slugs: string[]) => BatchStatement[] };
 
 export async function templateForSubmissions(db: Db, accountId: number, ref: string | number | undefined): Promise<TemplateForSubmissions> {
   if (ref === undefined || ref === null || ref === '') throw unprocessable('template_id is required.');
@@ -75,6 +143,7 @@ export async function createSubmissions(
   source: TemplateForSubmissions,
   inputs: SubmissionInput[],
   origin: 'api' | 'bulk' | 'emails' | 'template',
+  alongside?: Alongside,
 ): Promise<SubmissionScope[]> {
   const { template, documents } = source;
   if (inputs.length > MAX_BULK) throw unprocessable(`submissions may list at most ${MAX_BULK} submissions per request.`);
@@ -86,11 +155,7 @@ export async function createSubmissions(
   const at = nowIso();
   const problems: string[] = [];
   const linkBase = ctx.requestBase.replace(/\/+$/, '');
-  const [brands, docx] = await Promise.all([
-    brandingsOf(ctx.db, ctx.account.id, brandIdsOf(template, inputs)),
-    ctx.files ? docxDocumentsOf(ctx.files, documents) : [],
-  ]);
-  const variables = new Set(docx.flatMap((d) => d.variables));
+  const { brands, docx, variables } = await checkBasisOf(ctx, source, inputs);
   const from = { account: ctx.account, userId: ctx.userId, template, documents, origin, linkBase };
   const planned: Planned[] = inputs.map((input, i) => {
     const where = inputs.length > 1 ? `submissions[${i}].` : '';
@@ -116,6 +181,7 @@ export async function createSubmissions(
   // whole or not at all (issue 21 › 8). The batch starts with the plan-limit guard (docs/limits.md), so
   // concurrent requests cannot pass the monthly limit between the count above and the insert.
   const cs = new ChangeSet(ctx.db);
+  if (alongside) cs.guarded(alongside.claim);
   if (Number.isFinite(planOf(ctx.account.plan).limits.submissionsPerMonth)) {
     cs.add(
       planLimitGuard(
@@ -131,6 +197,7 @@ export async function createSubmissions(
   const later: LaterRows = { trail: [], events: [] };
   for (const plan of planned) addSubmission(ctx, cs, later, template, plan, at);
   cs.add(...insertSubmissionEventsStatements(ctx.db, later.trail), ...insertResolvedEventsStatements(ctx.db, ctx.account.id, later.events));
+  if (alongside) cs.add(...alongside.records(planned.map((p) => p.submission.slug)));
   await refusingPastPlanLimit(
     () => cs.commit(ctx.messagesQueue),
     () => planLimitReached(ctx.account, 'submissionsPerMonth', ctx.upgradeUrl),
@@ -212,23 +279,11 @@ async function generateDocxDocuments(
 ): Promise<GeneratedDocument[]> {
   if (!ctx.files || !docx.length) return [];
   const variables = [...new Set(docx.flatMap((d) => d.variables))];
-  const optional = (template.preferences.optional_variables as string[] | undefined) ?? [];
+  const optional = optionalVariablesOf(template);
   const problems: string[] = [];
   const valuesOf = inputs.map((input, i) => {
     const where = inputs.length > 1 ? `submissions[${i}].` : '';
-    const signer = input.submitters.find((s) => s.name || s.email);
-    const values = variableValues(variables, {
-      submitterValues: input.submitters.map((s) => s.values),
-      submissionValues: input.values,
-      metadata: input.metadata,
-      builtIns: {
-        signer_name: signer?.name ?? '',
-        signer_email: signer?.email ?? '',
-        signing_date: nowIso().slice(0, 10),
-        submission_id: planned[i].submission.id === undefined ? '' : String(planned[i].submission.id),
-        template_name: template.name,
-      },
-    });
+    const values = docxValuesOf(template, variables, input, planned[i].submission.id);
     const problem = missingVariablesProblem(where, variables, values, optional);
     if (problem) problems.push(problem);
     return values;

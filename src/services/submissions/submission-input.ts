@@ -56,7 +56,12 @@ function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-function checkSubmitters(template: Template, input: SubmissionInput, where: string, problems: string[]) {
+/** How a submitter is named in problems: `submissions[2].submitters[0]` by default; a bulk send names its row and role. */
+export type SubmitterLabel = (index: number, where: string, submitter: SubmitterInput) => string;
+
+const listedSubmitter: SubmitterLabel = (index, where) => `${where}submitters[${index}]`;
+
+function checkSubmitters(template: Template, input: SubmissionInput, where: string, problems: string[], labelOf: SubmitterLabel) {
   const roles = template.submitters;
   const used = new Set<string>();
   const resolved: {
@@ -78,7 +83,7 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
   }
   if (input.submitters.length > MAX_SUBMITTERS) problems.push(`${where}submitters may list at most ${MAX_SUBMITTERS} submitters.`);
   input.submitters.forEach((s, i) => {
-    const label = `${where}submitters[${i}]`;
+    const label = labelOf(i, where, s);
     const role = matchRole(roles, s, i, used);
     if (!role) {
       if (s.role || s.uuid) {
@@ -252,8 +257,9 @@ export function checkSubmission(
   brands: ReadonlyMap<number, BrandingValues>,
   accountLevel: SignatureLevel,
   variables: ReadonlySet<string>,
+  labelOf: SubmitterLabel = listedSubmitter,
 ) {
-  const resolved = checkSubmitters(template, input, where, problems);
+  const resolved = checkSubmitters(template, input, where, problems, labelOf);
   // The level is fixed now (decisions.md › Signature levels): never above the account's, whichever
   // preference chose it; a template asking for more than an account later lowered to is refused here.
   const signatureLevel = effectiveSignatureLevel(input.preferences?.signature_level, template.preferences.signature_level, accountLevel);
