@@ -18,4 +18,9 @@ CREATE TABLE `submitter_members` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `submitter_members_slug` ON `submitter_members` (`slug`);--> statement-breakpoint
 CREATE INDEX `submitter_members_submission` ON `submitter_members` (`submission_id`,`submitter_id`);--> statement-breakpoint
-ALTER TABLE `submitters` ADD `signing_order` integer;
+ALTER TABLE `submitters` ADD `signing_order` integer;--> statement-breakpoint
+CREATE TRIGGER `submitter_members_fence_insert` BEFORE INSERT ON `submitter_members` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = NEW.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `submitter_members_fence_update` BEFORE UPDATE ON `submitter_members` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
+--> statement-breakpoint
+CREATE TRIGGER `submitter_members_fence_delete` BEFORE DELETE ON `submitter_members` FOR EACH ROW WHEN EXISTS (SELECT 1 FROM `account_fences` WHERE `account_id` = OLD.`account_id` AND `reason` <> 'lifted') BEGIN SELECT RAISE(ABORT, 'account_moving'); END;
