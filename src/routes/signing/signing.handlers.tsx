@@ -25,7 +25,10 @@ import {
 } from '../../services/signing/signing-session';
 import { nowIso } from '../../lib/time';
 import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
-import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-disclosure';
+import { disclosureOf, disclosureSha256 } from '../../services/signing/consent-disclosure';
+import { signerLocale } from '../../services/signing/signer-language';
+import { clientMessages, translatorFor } from '../../lib/i18n/catalogs';
+import { matchLocale, type Locale } from '../../shared/i18n/locales';
 import { storeAttachment } from '../../services/signing/attachments';
 import { pageBranding, serviceBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
@@ -62,6 +65,48 @@ function contextOf(c: C, db: Db, signing: Signing): StateContext {
 }
 
 const cookieName = (slug: string) => `signing_session_${slug}`;
+/** The language the signer chose with the page's switch, kept for this signer's link only. */
+const languageCookie = (slug: string) => `signing_language_${slug}`;
+
+/**
+ * The language this signer is served in (issue 31 › 2): their choice on the page, then the submitter's,
+ * the submission's and the template's language, the embed option, the account's locale and the browser's.
+ */
+export function signingLocale(c: C, signing: Signing, options: Pick<EmbedOptions, 'language'>): Locale {
+  const slug = signing.submitter.slug;
+  return signerLocale({
+    chosen: matchLocale(c.req.query('lang')) ?? getCookie(c, languageCookie(slug)),
+    template: signing.scope.template.preferences.language,
+    embed: options.language,
+    account: signing.account.locale,
+    acceptLanguage: c.req.header('Accept-Language'),
+  });
+}
+
+/** The signer's language for a request of the page's script (no embed option: the page's own query is not sent). */
+function requestTranslator(c: C, signing: Signing) {
+  return translatorFor(signingLocale(c, signing, { language: null }));
+}
+
+/** Without a signing link: the browser's language and, when known, the account's locale. */
+export function visitorLocale(c: C, account?: Pick<Account, 'locale'> | null): Locale {
+  return signerLocale({ account: account?.locale, acceptLanguage: c.req.header('Accept-Language') });
+}
+
+/** `?lang=` from the page's language switch: kept for this signer (a year, their link's path only). */
+function rememberChosenLanguage(c: C, slug: string): void {
+  const chosen = matchLocale(c.req.query('lang'));
+  if (!chosen) return;
+  const secure = new URL(c.req.url).protocol === 'https:';
+  setCookie(c, languageCookie(slug), chosen, {
+    path: `/s/${slug}`,
+    httpOnly: true,
+    secure,
+    sameSite: secure ? 'None' : 'Lax',
+    partitioned: secure,
+    maxAge: 365 * 24 * 60 * 60,
+  });
+}
 
 /** The signer behind the path's slug: the slug names the account, whose shard the request then uses. */
 async function findSigning(c: C): Promise<Signing | null> {
@@ -89,7 +134,7 @@ async function verified(c: C, db: Db, signing: Signing): Promise<boolean> {
 async function loadVerified(c: C) {
   const loaded = await load(c);
   if (!(await verified(c, loaded.db, loaded.signing)))
-    throw new ApiError(403, 'Verify your email with the code we send before opening this form.');
+    throw new ApiError(403, requestTranslator(c, loaded.signing)('verify.error.required'));
   return { ...loaded, ctx: contextOf(c, loaded.db, loaded.signing) };
 }
 
@@ -128,7 +173,7 @@ const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event
 };
 
 /** The page's frame extras: its embedding data (only when the account allows framing), language and theme. */
-export function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
+export function pageFrame(c: C, signing: Signing, kind: ReturnType<typeof pageKind>, options: EmbedOptions): PageFrame {
   const { account, scope, submitter } = signing;
   const embed: EmbedData | undefined =
     account.embedOrigins.length > 0
@@ -142,15 +187,16 @@ export function pageFrame(signing: Signing, kind: ReturnType<typeof pageKind>, o
           submission_status: scope.submission.status,
         }
       : undefined;
-  return { embed, language: options.language, themeCss: themeCss(options.theme) };
+  return { embed, locale: signingLocale(c, signing, options), switchable: true, themeCss: themeCss(options.theme) };
 }
 
-function formData(c: C, signing: Signing, payments: Awaited<ReturnType<typeof paymentStates>> = {}) {
+async function formData(c: C, signing: Signing, locale: Locale, payments: Awaited<ReturnType<typeof paymentStates>> = {}) {
   const { scope, submitter } = signing;
   const fields = signerFields(signing);
   const own = new Set(fields.map((f) => f.uuid));
   const slug = submitter.slug;
   const p = scope.template.preferences;
+  const disclosure = disclosureOf(translatorFor(locale));
   return {
     slug,
     submitter: { name: submitter.name, email: submitter.email, role: submitter.role },
@@ -165,8 +211,15 @@ function formData(c: C, signing: Signing, payments: Awaited<ReturnType<typeof pa
       url: `/s/${slug}/documents/${d.uuid}`,
     })),
     payments,
-    // Shown before the form until accepted (src/services/signing/consent-disclosure.ts).
-    disclosure: { version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256, accepted: submitter.disclosureAcceptedAt !== null },
+    // Shown before the form until accepted, in the page's language (src/services/signing/consent-disclosure.ts).
+    disclosure: {
+      locale,
+      version: disclosure.version,
+      sha256: await disclosureSha256(disclosure),
+      accepted: submitter.disclosureAcceptedAt !== null,
+    },
+    locale,
+    messages: clientMessages(locale),
     preferences: {
       signing_nav_style: p.signing_nav_style ?? 'standard',
       document_conditions: p.document_conditions ?? {},
@@ -196,13 +249,16 @@ export async function showPage(c: C) {
   const signing = await findSigning(c);
   const serviceName = c.env.SERVICE_NAME;
   if (!signing) {
+    const locale = visitorLocale(c);
+    const t = translatorFor(locale);
     return html(
       c,
       <MessagePage
-        branding={serviceBranding(serviceName, 'Signing')}
+        branding={serviceBranding(serviceName, t('page.signing_title'))}
         id="not-found"
-        heading="This link does not work"
-        text="The signing link is wrong or no longer valid. Ask the sender for a new one."
+        heading={t('not_found.title')}
+        text={t('not_found.text')}
+        frame={{ locale }}
       />,
       null,
       404,
@@ -212,7 +268,10 @@ export async function showPage(c: C) {
   const options = embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) });
   const branding = signingBranding(c, signing);
   const kind = pageKind(signing);
-  const frame = pageFrame(signing, kind, options);
+  const frame = pageFrame(c, signing, kind, options);
+  rememberChosenLanguage(c, submitter.slug);
+  const t = translatorFor(frame.locale!);
+  const messages = clientMessages(frame.locale!);
   switch (kind) {
     case 'completed': {
       const redirect = options.completedRedirectUrl ?? scope.submission.preferences.completed_redirect_url;
@@ -230,6 +289,7 @@ export async function showPage(c: C) {
           continueUrl={continueUrl}
           downloadUrl={downloadUrl}
           canInviteWitness={canInviteWitness}
+          messages={messages}
           frame={frame}
         />,
         account,
@@ -238,63 +298,43 @@ export async function showPage(c: C) {
     case 'declined':
       return html(
         c,
-        <MessagePage
-          branding={branding}
-          id="declined"
-          heading="You declined this form"
-          text="The sender has been told. Nothing more is needed from you."
-          frame={frame}
-        />,
+        <MessagePage branding={branding} id="declined" heading={t('declined.title')} text={t('declined.text')} frame={frame} />,
         account,
       );
     case 'expired':
       return html(
         c,
-        <MessagePage
-          branding={branding}
-          id="expired"
-          heading="This link has expired"
-          text="The request to sign this document has expired. Contact the sender if you still need to sign it."
-          frame={frame}
-        />,
+        <MessagePage branding={branding} id="expired" heading={t('expired.title')} text={t('expired.text')} frame={frame} />,
         account,
       );
     case 'waiting':
       return html(
         c,
-        <MessagePage
-          branding={branding}
-          id="waiting"
-          heading="Waiting for others"
-          text="Others sign this document before you. We will email you when it is your turn."
-          frame={frame}
-        />,
+        <MessagePage branding={branding} id="waiting" heading={t('waiting.title')} text={t('waiting.text')} frame={frame} />,
         account,
       );
     case 'unavailable':
       return html(
         c,
-        <MessagePage
-          branding={branding}
-          id="unavailable"
-          heading="This form is not available"
-          text="This document can no longer be signed. Contact the sender for details."
-          frame={frame}
-        />,
+        <MessagePage branding={branding} id="unavailable" heading={t('unavailable.title')} text={t('unavailable.text')} frame={frame} />,
         account,
       );
     case 'form':
       break;
   }
   if (!(await verified(c, c.var.scope.db, signing))) {
-    return html(c, <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} frame={frame} />, account);
+    return html(
+      c,
+      <VerifyPage branding={branding} slug={submitter.slug} email={submitter.email ?? ''} messages={messages} frame={frame} />,
+      account,
+    );
   }
   // Shown, not stored: the page's script opens the form (POST /s/:slug/open), so a link scanner's GET
   // records nothing in the trail and fires no form.viewed.
   // The host's prefill (embedded form) fills what the signer has not; it is stored only when they save.
   const shown = { ...signing.submitter, values: prefilledValues(signerFields(signing), openingValues(signing, nowIso()), options) };
   const payments = await paymentStates(c.var.scope.db, signing);
-  const data = formData(c, { ...signing, submitter: shown }, payments);
+  const data = await formData(c, { ...signing, submitter: shown }, frame.locale!, payments);
   const locked = new Set(lockedFields(signerFields(signing), options));
   data.fields = data.fields.map((f) => (locked.has(f.uuid) ? { ...f, locked: true } : f));
   return html(c, <FormPage branding={branding} data={data} frame={frame} />, account);
@@ -365,14 +405,14 @@ export const postSendCode: AppRouteHandler<typeof routes.postSendCode> = async (
   assertCanFill(signing);
   if (!requiresEmailCode(signing)) throw unprocessable('This form does not ask for an email code.');
   await useLiveLinks(c, signing);
-  await sendCode(contextOf(c, db, signing), signing);
+  await sendCode(contextOf(c, db, signing), signing, requestTranslator(c, signing));
   return c.json({ sent: true }, 200);
 };
 
 export const postCheckCode: AppRouteHandler<typeof routes.postCheckCode> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
-  const token = await verifyCode(contextOf(c, db, signing), signing, c.req.valid('json').code);
+  const token = await verifyCode(contextOf(c, db, signing), signing, c.req.valid('json').code, requestTranslator(c, signing));
   // Over https the cookie is SameSite=None and Partitioned (CHIPS) so that it works in an allowed
   // origin's iframe, kept apart per embedding site; it only proves the email check, and every write still
   // needs the page's own Origin (sameOrigin). Plain http (development) cannot send None: Lax, which the
@@ -430,7 +470,7 @@ export const postSubmit: AppRouteHandler<typeof routes.postSubmit> = async (c) =
         200,
       );
     } catch (error) {
-      throw qesApiError(c, error);
+      throw qesApiError(c, error, signingLocale(c, signing, { language: null }));
     }
   }
   const scope = await submitForm(ctx, signing, c.req.valid('json').values ?? {});

@@ -18,6 +18,10 @@ import { sha256Hex, timingSafeEqualString } from '../../lib/crypto';
 import { randomBase62 } from '../../lib/random';
 import { nowIso } from '../../lib/time';
 import { emailMessage } from '../mail/outbox';
+import { messageLocale } from '../submissions/notifications';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { DEFAULT_LOCALE } from '../../shared/i18n/locales';
+import type { Translate } from '../../shared/i18n/translator';
 import { ChangeSet } from '../submissions/change-set';
 import { linkBaseOf, signingUrl } from '../submissions/links';
 import { messageBranding } from '../submissions/notifications';
@@ -60,9 +64,9 @@ export async function hasVerifiedSession(
 }
 
 /** Emails a fresh code (the messages outbox, kind verification_code). */
-export async function sendCode(ctx: StateContext, signing: Signing): Promise<void> {
+export async function sendCode(ctx: StateContext, signing: Signing, t: Translate = translatorFor(DEFAULT_LOCALE)): Promise<void> {
   const { scope, submitter } = signing;
-  if (!submitter.email) throw unprocessable('This signer has no email address to send a code to; ask the sender to add one.');
+  if (!submitter.email) throw unprocessable(t('verify.error.no_email'));
   const since = new Date(Date.now() - 60 * 60 * 1000).toISOString();
   const code = newCode();
   const at = nowIso();
@@ -81,6 +85,7 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
       template: { name: scope.template.name },
       submission: { expireAt: scope.submission.expireAt },
       code,
+      locale: messageLocale(source),
     },
     { accountId: ctx.account.id, submissionId: scope.submission.id, submitterId: submitter.id },
   );
@@ -102,10 +107,7 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
   );
   cs.addMessage(messageInsert(ctx.db, message));
   trail(ctx, cs, scope, submitter, 'verification_code_sent', {}, at);
-  await cs.commit(
-    ctx.messagesQueue,
-    () => new ApiError(429, 'Too many codes were sent for this link in the last hour; try again later.', {}, { 'Retry-After': '600' }),
-  );
+  await cs.commit(ctx.messagesQueue, () => new ApiError(429, t('verify.error.too_many_sent'), {}, { 'Retry-After': '600' }));
 }
 
 /**
@@ -114,22 +116,27 @@ export async function sendCode(ctx: StateContext, signing: Signing): Promise<voi
  * returns a new session token (the caller sets it as a cookie) and the submitter's verification method
  * becomes email_2fa. Wrong or expired: 422 with a sentence; no attempt left: 429.
  */
-export async function verifyCode(ctx: StateContext, signing: Signing, code: string): Promise<string> {
+export async function verifyCode(
+  ctx: StateContext,
+  signing: Signing,
+  code: string,
+  t: Translate = translatorFor(DEFAULT_LOCALE),
+): Promise<string> {
   const { scope, submitter } = signing;
   const row = await latestVerification(ctx.db, submitter.id);
-  if (!row || row.verifiedAt) throw unprocessable('Request a code first.');
-  if (Date.parse(row.expiresAt) <= Date.now()) throw unprocessable('This code has expired; request a new one.');
+  if (!row || row.verifiedAt) throw unprocessable(t('verify.error.request_first'));
+  if (Date.parse(row.expiresAt) <= Date.now()) throw unprocessable(t('verify.error.expired'));
   const attempts = await consumeAttempt(ctx.db, row.id, MAX_ATTEMPTS, nowIso());
-  if (attempts === null) throw new ApiError(429, 'Too many wrong codes; request a new code.');
+  if (attempts === null) throw new ApiError(429, t('verify.error.too_many_wrong'));
   const given = /^\d{6}$/.test(code.trim()) ? code.trim() : '';
   if (!given || !timingSafeEqualString(await codeHash(submitter.id, given), row.codeHash)) {
     const left = MAX_ATTEMPTS - attempts;
-    if (left === 0) throw unprocessable('That code is not right and no attempts are left; request a new code.');
-    throw unprocessable(`That code is not right; ${left} attempt${left === 1 ? '' : 's'} left.`);
+    if (left === 0) throw unprocessable(t('verify.error.wrong_last'));
+    throw unprocessable(t('verify.error.wrong', { left }));
   }
   const token = randomBase62(32);
   const at = nowIso();
-  if (!(await markVerified(ctx.db, row.id, submitter.id, await sha256Hex(token), at))) throw unprocessable('Request a code first.');
+  if (!(await markVerified(ctx.db, row.id, submitter.id, await sha256Hex(token), at))) throw unprocessable(t('verify.error.request_first'));
   const cs = new ChangeSet(ctx.db);
   trail(ctx, cs, scope, submitter, 'email_verified', {}, at);
   await cs.commit(undefined);

@@ -14,7 +14,7 @@ import { channelsFor, messagesFor, type MessageSource } from './notifications';
 /** What announcing reads from the create context (CreateContext). */
 export type AnnounceContext = {
   db: Db;
-  account: Pick<Account, 'id' | 'name'>;
+  account: Pick<Account, 'id' | 'name' | 'locale'>;
   serviceName: string;
   /** The account's active custom domains, for the links the invitations carry (chooseLinkDomain). */
   linkDomains?: readonly LinkDomain[];

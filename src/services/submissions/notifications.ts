@@ -7,9 +7,19 @@ import { emailMessage, smsMessage } from '../mail/outbox';
 import type { MessageContext, MessageKind } from '../mail/compose';
 import type { Branding } from '../mail/render';
 import { signingUrl } from './links';
+import { signerLocale } from '../signing/signer-language';
+import type { Locale } from '../../shared/i18n/locales';
+
+/**
+ * The language a signer's messages are written in: the signing page's choice without what only a
+ * browser tells (its Accept-Language, the embed option, the page's switch).
+ */
+export function messageLocale(source: Pick<MessageSource, 'account' | 'template'>): Locale {
+  return signerLocale({ template: source.template.preferences.language, account: source.account.locale });
+}
 
 export type MessageSource = {
-  account: Pick<Account, 'id' | 'name'>;
+  account: Pick<Account, 'id' | 'name' | 'locale'>;
   serviceName: string;
   submission: Pick<Submission, 'id' | 'expireAt' | 'preferences' | 'sendEmail'>;
   /** The origin its signing links use now (links.ts › linkBaseOf). */
@@ -71,6 +81,7 @@ function contextFor(
     template: { name: source.template.name },
     submission: { expireAt: source.submission.expireAt, downloadUrl: signingUrl(source.linkBase, submitter.slug) },
     custom,
+    locale: messageLocale(source),
   };
 }
 

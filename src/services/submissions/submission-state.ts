@@ -21,7 +21,7 @@ import { fieldsOf, type SubmissionScope } from './submission-scope';
 
 export type StateContext = {
   db: Db;
-  account: Pick<Account, 'id' | 'name' | 'timezone' | 'signatureProvider'> & LinkAccount;
+  account: Pick<Account, 'id' | 'name' | 'locale' | 'timezone' | 'signatureProvider'> & LinkAccount;
   serviceName: string;
   /** ENCRYPTION_KEY, which public document links are signed under; without it payloads carry none. */
   linkSecret?: string;

@@ -3,8 +3,9 @@ import { $ } from '../../browser/dom';
 import { send } from './api';
 import { startForm, type FormState } from './form';
 import { announcePage } from './embed-messages';
+import { t } from './messages';
 
-type Disclosure = { version: string; accepted: boolean };
+type Disclosure = { version: string; locale: string; accepted: boolean };
 type PageData =
   | ({ page: 'form'; disclosure?: Disclosure } & FormState)
   | { page: 'verify'; slug: string }
@@ -19,7 +20,7 @@ function startVerify(slug: string) {
   $('#send-code')?.addEventListener('click', async () => {
     try {
       await send('POST', `/s/${slug}/verification`, {});
-      text('verify-error', 'We sent a code. Check your email.');
+      text('verify-error', t('client.verify.sent'));
     } catch (e) {
       text('verify-error', (e as Error).message);
     }
@@ -40,11 +41,17 @@ function startCompleted(slug: string) {
       const name = ($('#witness-name') as HTMLInputElement).value;
       const email = ($('#witness-email') as HTMLInputElement).value;
       await send('POST', `/s/${slug}/invite_witness`, { name, email });
-      text('witness-error', `We invited ${email} to witness your signature.`);
+      text('witness-error', t('client.witness.invited', { email }));
     } catch (e) {
       text('witness-error', (e as Error).message);
     }
   });
+}
+
+/** The language switch applies on change (its button is for pages without this script). */
+function startLanguageSwitch() {
+  const select = $('#language-select') as HTMLSelectElement | null;
+  select?.addEventListener('change', () => (select.form as HTMLFormElement).requestSubmit());
 }
 
 /** The disclosure comes first: the form starts once the signer ticked the box and it is recorded. */
@@ -54,13 +61,14 @@ function startAfterDisclosure(data: { slug: string; disclosure?: Disclosure }, s
   const button = $('#disclosure-continue') as HTMLButtonElement | null;
   button?.addEventListener('click', async () => {
     if (!box?.checked) {
-      text('disclosure-error', 'Tick the box to agree before you continue, or decline the form by telling the sender.');
+      text('disclosure-error', t('client.disclosure.tick_first'));
       box?.focus();
       return;
     }
     button.disabled = true;
     try {
-      await send('POST', `/s/${data.slug}/consent`, { version: data.disclosure!.version });
+      // The version and language shown: accepting records that language's text and hash.
+      await send('POST', `/s/${data.slug}/consent`, { version: data.disclosure!.version, language: data.disclosure!.locale });
       $('#disclosure')?.remove();
       start();
     } catch (e) {
@@ -70,6 +78,8 @@ function startAfterDisclosure(data: { slug: string; disclosure?: Disclosure }, s
   });
 }
 
+document.documentElement.classList.add('js');
+startLanguageSwitch();
 announcePage();
 const raw = document.getElementById('signing-data')?.textContent;
 if (raw) {
