@@ -25,7 +25,7 @@ import {
 } from '../../services/signing/signing-session';
 import { nowIso } from '../../lib/time';
 import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
-import { disclosureOf, disclosureSha256 } from '../../services/signing/consent-disclosure';
+import { disclosureIn } from '../../services/signing/consent-disclosure';
 import { signerLocale } from '../../services/signing/signer-language';
 import { clientMessages, translatorFor } from '../../lib/i18n/catalogs';
 import { matchLocale, type Locale } from '../../shared/i18n/locales';
@@ -76,6 +76,8 @@ export function signingLocale(c: C, signing: Signing, options: Pick<EmbedOptions
   const slug = signing.submitter.slug;
   return signerLocale({
     chosen: matchLocale(c.req.query('lang')) ?? getCookie(c, languageCookie(slug)),
+    submitter: signing.submitter.language,
+    submission: signing.scope.submission.preferences.language,
     template: signing.scope.template.preferences.language,
     embed: options.language,
     account: signing.account.locale,
@@ -196,7 +198,7 @@ async function formData(c: C, signing: Signing, locale: Locale, payments: Awaite
   const own = new Set(fields.map((f) => f.uuid));
   const slug = submitter.slug;
   const p = scope.template.preferences;
-  const disclosure = disclosureOf(translatorFor(locale));
+  const { disclosure, sha256 } = await disclosureIn(locale);
   return {
     slug,
     submitter: { name: submitter.name, email: submitter.email, role: submitter.role },
@@ -215,7 +217,7 @@ async function formData(c: C, signing: Signing, locale: Locale, payments: Awaite
     disclosure: {
       locale,
       version: disclosure.version,
-      sha256: await disclosureSha256(disclosure),
+      sha256,
       accepted: submitter.disclosureAcceptedAt !== null,
     },
     locale,
@@ -483,8 +485,11 @@ export const postConsent: AppRouteHandler<typeof routes.postConsent> = async (c)
   const { ctx, signing } = await loadVerified(c);
   // The slug is the signer's credential: the audit event names the route, not the link.
   const request = { requestId: c.var.requestId, method: c.req.method, path: `${SIGNING_PREFIX}/{slug}/consent` };
-  const accepted = await acceptDisclosure(ctx, signing, c.req.valid('json').version, request);
-  return c.json({ version: accepted.version, accepted_at: accepted.acceptedAt }, 200);
+  const body = c.req.valid('json');
+  // The language the page showed it in; without one, the language the signer's page is in now.
+  const language = matchLocale(body.language) ?? signingLocale(c, signing, { language: null });
+  const accepted = await acceptDisclosure(ctx, signing, body.version, request, language);
+  return c.json({ version: accepted.version, language: accepted.language, accepted_at: accepted.acceptedAt }, 200);
 };
 
 export const postDecline: AppRouteHandler<typeof routes.postDecline> = async (c) => {

@@ -21,6 +21,7 @@ export function serializeSubmitter(s: Submitter, linkBase: string, fields: Templ
     phone: s.phone,
     role: s.role,
     external_id: s.externalId,
+    language: s.language,
     status: s.status,
     signing_url: url,
     embed_src: url,

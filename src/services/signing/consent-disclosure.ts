@@ -4,6 +4,7 @@
 
 import { translatorFor } from '../../lib/i18n/catalogs';
 import type { Translate } from '../../shared/i18n/translator';
+import type { Locale } from '../../shared/i18n/locales';
 
 export type Disclosure = { version: string; title: string; sections: { heading: string; text: string }[] };
 
@@ -27,6 +28,19 @@ export function disclosureOf(t: Translate): Disclosure {
 
 /** The English disclosure: the text every translation renders. */
 export const DISCLOSURE: Disclosure = disclosureOf(translatorFor('en'));
+
+const shown = new Map<Locale, Promise<{ disclosure: Disclosure; sha256: string }>>();
+
+/** The disclosure as shown in `locale`, with the SHA-256 of its text (computed once per isolate). */
+export function disclosureIn(locale: Locale): Promise<{ disclosure: Disclosure; sha256: string }> {
+  let hit = shown.get(locale);
+  if (!hit) {
+    const disclosure = disclosureOf(translatorFor(locale));
+    hit = disclosureSha256(disclosure).then((sha256) => ({ disclosure, sha256 }));
+    shown.set(locale, hit);
+  }
+  return hit;
+}
 
 /** SHA-256 (hex) of the disclosure text as shown: a test keeps it equal to disclosureSha256(DISCLOSURE). */
 export const DISCLOSURE_SHA256 = 'ccc8dd915589d0e89dd25237260138efb2573f20645be13a87f1220daaee3d1c';

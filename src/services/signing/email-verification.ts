@@ -85,7 +85,7 @@ export async function sendCode(ctx: StateContext, signing: Signing, t: Translate
       template: { name: scope.template.name },
       submission: { expireAt: scope.submission.expireAt },
       code,
-      locale: messageLocale(source),
+      locale: messageLocale({ ...source, submission: scope.submission }, submitter),
     },
     { accountId: ctx.account.id, submissionId: scope.submission.id, submitterId: submitter.id },
   );

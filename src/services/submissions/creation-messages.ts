@@ -96,6 +96,7 @@ export function announceSubmission(
           role: s.role,
           status: s.status,
           external_id: s.externalId,
+          language: s.language,
           metadata: s.metadata,
           opened_at: null,
           completed_at: null,

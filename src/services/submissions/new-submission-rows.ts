@@ -4,6 +4,7 @@ import type { Account, BrandingValues, Submission, Submitter, Template, Template
 import { parseDateTime } from '../../lib/time';
 import { newSlug } from './links';
 import type { CheckedSubmission, SubmissionInput } from './submission-input';
+import { canonicalLanguageTag } from '../../shared/i18n/locales';
 
 /** A submission ready to store: rows and what goes out with them. */
 export type Planned = {
@@ -50,6 +51,7 @@ export function planSubmission(
       nameFromSigner: false,
       phone: r.input.phone?.trim() || null,
       externalId: r.input.external_id ?? null,
+      language: canonicalLanguageTag(r.input.language),
       status: 'waiting' as const,
       values: r.values,
       prefilled: Object.keys(r.values),

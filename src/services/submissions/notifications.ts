@@ -14,8 +14,16 @@ import type { Locale } from '../../shared/i18n/locales';
  * The language a signer's messages are written in: the signing page's choice without what only a
  * browser tells (its Accept-Language, the embed option, the page's switch).
  */
-export function messageLocale(source: Pick<MessageSource, 'account' | 'template'>): Locale {
-  return signerLocale({ template: source.template.preferences.language, account: source.account.locale });
+export function messageLocale(
+  source: Pick<MessageSource, 'account' | 'template'> & { submission: Pick<Submission, 'preferences'> },
+  submitter: { language?: string | null },
+): Locale {
+  return signerLocale({
+    submitter: submitter.language,
+    submission: source.submission.preferences.language,
+    template: source.template.preferences.language,
+    account: source.account.locale,
+  });
 }
 
 export type MessageSource = {
@@ -60,7 +68,7 @@ export function messageBranding(
 
 function contextFor(
   source: MessageSource,
-  submitter: Pick<Submitter, 'name' | 'email' | 'slug'> & { nameFromSigner?: boolean },
+  submitter: Pick<Submitter, 'name' | 'email' | 'slug'> & { nameFromSigner?: boolean; language?: string | null },
   kind: MessageKind,
 ): MessageContext {
   const prefs = source.submission.preferences;
@@ -81,7 +89,7 @@ function contextFor(
     template: { name: source.template.name },
     submission: { expireAt: source.submission.expireAt, downloadUrl: signingUrl(source.linkBase, submitter.slug) },
     custom,
-    locale: messageLocale(source),
+    locale: messageLocale(source, submitter),
   };
 }
 
@@ -102,7 +110,7 @@ export function channelsFor(
 export function messagesFor(
   kind: MessageKind,
   source: MessageSource,
-  submitter: Pick<Submitter, 'name' | 'email' | 'slug' | 'phone'> & { id?: number; nameFromSigner?: boolean },
+  submitter: Pick<Submitter, 'name' | 'email' | 'slug' | 'phone'> & { id?: number; nameFromSigner?: boolean; language?: string | null },
   channels: Channels,
 ): NewMessage[] {
   const context = contextFor(source, submitter, kind);

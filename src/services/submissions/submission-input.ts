@@ -4,6 +4,7 @@ import type { BrandingValues, SubmissionPreferences, Template, TemplateField } f
 import { parseDateTime } from '../../lib/time';
 import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
 import { checkFieldValue, EMAIL, isBlank, PHONE } from '../../shared/field-values';
+import { canonicalLanguageTag } from '../../shared/i18n/locales';
 
 export type SubmitterInput = {
   role?: string;
@@ -12,6 +13,8 @@ export type SubmitterInput = {
   name?: string | null;
   phone?: string | null;
   external_id?: string | null;
+  /** BCP 47; the signer's pages and messages are in it (issue 31 › 2). */
+  language?: string | null;
   values?: Record<string, unknown>;
   metadata?: Record<string, unknown>;
   send_email?: boolean;
@@ -32,6 +35,12 @@ export type SubmissionInput = {
   preferences?: SubmissionPreferences;
   message?: { subject?: string; body?: string };
 };
+
+/** Why a `language` is refused (not a BCP 47 tag), or null when it is absent or well formed. */
+export function languageProblem(language: string | null | undefined): string | null {
+  if (language === undefined || language === null || canonicalLanguageTag(language)) return null;
+  return `language "${language.slice(0, 40)}" is not a BCP 47 language tag such as de, pt-BR or zh-Hans.`;
+}
 
 /** At most this many submitters per submission and submissions per request (docs/decisions.md › Submissions). */
 export const MAX_SUBMITTERS = 50;
@@ -78,6 +87,8 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
       problems.push(`${label}: phone "${s.phone}" is not a phone number; use international format such as +14155550123.`);
     if ((s.send_sms ?? input.send_sms) && !s.phone) problems.push(`${label}: send_sms needs a phone number.`);
     if (s.external_id && s.external_id.length > 255) problems.push(`${label}: external_id is too long (maximum is 255 characters).`);
+    const language = languageProblem(s.language);
+    if (language) problems.push(`${label}: ${language}`);
     resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label });
   });
   // Roles nobody was named for are simply not part of this submission (DocuSeal's rule): their fields
@@ -180,6 +191,8 @@ export function checkSubmission(
     if (value !== undefined && (typeof value !== 'string' || value.length > 10_000))
       problems.push(`${where}preferences.${key} must be text up to 10,000 characters.`);
   }
+  const language = languageProblem(input.preferences?.language);
+  if (language) problems.push(`${where}preferences.${language}`);
   const url = input.preferences?.completed_redirect_url;
   if (url !== undefined && !/^https?:\/\/\S+$/i.test(url))
     problems.push(`${where}preferences.completed_redirect_url must be an http(s) URL.`);

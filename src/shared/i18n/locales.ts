@@ -54,6 +54,20 @@ export function matchLocale(tag: string | null | undefined): Locale | null {
   return BY_LOWER.get(base) ?? BASE_DEFAULTS[base] ?? null;
 }
 
+/** The longest language tag accepted (BCP 47 tags in use are far shorter; RFC 5646 §4.4.1 suggests 35). */
+export const MAX_LANGUAGE_TAG_LENGTH = 35;
+
+/** A well-formed BCP 47 tag in its canonical form (`de-de` → `de-DE`), or null. */
+export function canonicalLanguageTag(raw: string | null | undefined): string | null {
+  if (!raw || raw.length > MAX_LANGUAGE_TAG_LENGTH) return null;
+  try {
+    const [tag] = Intl.getCanonicalLocales(raw);
+    return tag ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The first of `candidates` (most preferred first) that names a locale of ours, else English. */
 export function chooseLocale(candidates: readonly (string | null | undefined)[]): Locale {
   for (const candidate of candidates) {
