@@ -33,7 +33,6 @@ const MAX_VALUES_JSON = 20_000;
 /** Field types a host may prefill: typed values, never pictures, files, payments or the date of signing. */
 const PREFILLABLE = new Set(['text', 'number', 'date', 'phone', 'select', 'radio', 'checkbox', 'cells']);
 
-
 function redirectOf(raw: string | null, allowHttp: boolean): string | null {
   if (!raw || raw.length > 2048) return null;
   try {

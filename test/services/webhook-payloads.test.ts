@@ -5,7 +5,20 @@ import { formEventData, sampleEventData, submissionEventData } from '../../src/s
 const AT = '2026-01-01T00:00:00.000Z';
 const keys = (value: unknown) => Object.keys(value as object).sort();
 
-const SUBMITTER = ['completed_at', 'declined_at', 'email', 'external_id', 'id', 'language', 'metadata', 'name', 'opened_at', 'role', 'status', 'uuid'];
+const SUBMITTER = [
+  'completed_at',
+  'declined_at',
+  'email',
+  'external_id',
+  'id',
+  'language',
+  'metadata',
+  'name',
+  'opened_at',
+  'role',
+  'status',
+  'uuid',
+];
 const FORM = ['submission', 'submitter', 'template'];
 const SUBMISSION = ['completed_at', 'created_at', 'documents', 'id', 'metadata', 'slug', 'status', 'submitters', 'template_id'];
 const TEMPLATE = [

@@ -24,7 +24,7 @@ export async function signingFixture(
     fields?: FieldInput[];
     preferences?: Record<string, unknown>;
     order?: 'sequential' | 'parallel';
-    submitters?: { email: string | null; name?: string; role?: string; values?: Record<string, unknown> }[];
+    submitters?: { email: string | null; name?: string; role?: string; values?: Record<string, unknown>; language?: string }[];
     submissionPreferences?: Record<string, unknown>;
   } = {},
 ): Promise<Fixture> {
@@ -55,14 +55,20 @@ export async function signingFixture(
   const template = created.json;
   const order = options.order ?? 'sequential';
   n += 1;
-  const people: { email: string | null; name?: string; role?: string; values?: Record<string, unknown> }[] =
+  const people: { email: string | null; name?: string; role?: string; values?: Record<string, unknown>; language?: string }[] =
     options.submitters ?? roles.map((role, i) => ({ email: `signer${i + 1}-${n}@example.com`, name: `Signer ${i + 1}`, role }));
   const res = await api('POST', '/api/submissions', {
     token: account.token,
     body: {
       template_id: template.id,
       submitters_order: order,
-      submitters: people.map((p, i) => ({ role: p.role ?? roles[i], email: p.email ?? undefined, name: p.name, values: p.values })),
+      submitters: people.map((p, i) => ({
+        role: p.role ?? roles[i],
+        email: p.email ?? undefined,
+        name: p.name,
+        values: p.values,
+        language: p.language,
+      })),
       ...(options.submissionPreferences ? { preferences: options.submissionPreferences } : {}),
     },
   });

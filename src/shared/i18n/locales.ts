@@ -26,6 +26,9 @@ export type Locale = (typeof LOCALES)[number];
 
 export const DEFAULT_LOCALE: Locale = 'en';
 
+/** An account's `locale` until someone sets it (accounts.locale's column default). */
+export const ACCOUNT_DEFAULT_LOCALE = 'en-US';
+
 const RTL: ReadonlySet<Locale> = new Set(['ar', 'he']);
 
 /** How a tag's base maps when the base alone is not a locale of ours (`pt` → Brazilian, `zh` → Simplified). */
