@@ -88,10 +88,17 @@ export function directionOf(locale: Locale): 'rtl' | 'ltr' {
   return isRtl(locale) ? 'rtl' : 'ltr';
 }
 
-/** The language's own name for itself ("Deutsch", "العربية"), for the language switch and the audit page. */
+const autonyms = new Map<Locale, string>();
+
+/** The language's own name for itself ("Deutsch", "العربية"), for the language switch. */
 export function autonym(locale: Locale): string {
-  const name = new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale;
-  return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+  let name = autonyms.get(locale);
+  if (!name) {
+    const own = new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale;
+    name = own.charAt(0).toLocaleUpperCase(locale) + own.slice(1);
+    autonyms.set(locale, name);
+  }
+  return name;
 }
 
 /** The tags of an `Accept-Language` header, most preferred first (RFC 9110 §12.5.4); `*` and q=0 dropped. */

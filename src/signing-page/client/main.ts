@@ -48,10 +48,17 @@ function startCompleted(slug: string) {
   });
 }
 
-/** The language switch applies on change (its button is for pages without this script). */
+/**
+ * The language switch applies on change (its button is for pages without this script), keeping the rest
+ * of the page's query: an embedding host's options (theme, prefill, redirect) survive the switch.
+ */
 function startLanguageSwitch() {
   const select = $('#language-select') as HTMLSelectElement | null;
-  select?.addEventListener('change', () => (select.form as HTMLFormElement).requestSubmit());
+  select?.addEventListener('change', () => {
+    const url = new URL(window.location.href);
+    url.searchParams.set('lang', select.value);
+    window.location.assign(url.href);
+  });
 }
 
 /** The disclosure comes first: the form starts once the signer ticked the box and it is recorded. */
