@@ -4,6 +4,13 @@
 // browser script bundles it unchanged.
 import { decodeBase64, imageSizeProblem, readImageHeader } from './image-header';
 import { fieldPattern } from './field-pattern';
+import type { MessageKey } from './i18n/translator';
+
+/** A refusal in the signer's words: a catalog key and its values (the signing page formats it). */
+export type FieldProblem = { key: MessageKey; values: Record<string, string | number> };
+
+/** A value's refusal: the API's English sentence and the signing page's catalog message. */
+export type FieldRefusal = { ok: false; problem: string; message: FieldProblem };
 
 /** The parts of a template field the checks read. */
 export type ValueRules = {
@@ -37,16 +44,36 @@ export function isEmailAddress(text: string): boolean {
 export const EMAIL = { test: isEmailAddress };
 
 /** Preset input masks (spec: presets for SSN, EIN, ZIP code, US phone, MM/DD/YYYY and more). */
-export const PRESET_PATTERNS: Record<string, { pattern: { test(text: string): boolean }; description: string }> = {
-  ssn: { pattern: /^\d{3}-?\d{2}-?\d{4}$/, description: 'a US Social Security number like 123-45-6789' },
-  ein: { pattern: /^\d{2}-?\d{7}$/, description: 'a US Employer Identification Number like 12-3456789' },
-  zip: { pattern: /^\d{5}(?:-\d{4})?$/, description: 'a US ZIP code like 12345 or 12345-6789' },
-  us_phone: { pattern: /^(?:\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}$/, description: 'a US phone number like (555) 123-4567' },
-  mm_dd_yyyy: { pattern: /^(?:0[1-9]|1[0-2])\/(?:0[1-9]|[12]\d|3[01])\/\d{4}$/, description: 'a date written MM/DD/YYYY' },
-  email: { pattern: EMAIL, description: 'an email address' },
-  url: { pattern: /^https?:\/\/[^\s/$.?#][^\s]*$/i, description: 'a web address starting with http:// or https://' },
-  numbers_only: { pattern: /^\d+$/, description: 'digits only' },
-  letters_only: { pattern: /^\p{L}+$/u, description: 'letters only' },
+export const PRESET_PATTERNS: Record<string, { pattern: { test(text: string): boolean }; description: string; message: MessageKey }> = {
+  ssn: {
+    pattern: /^\d{3}-?\d{2}-?\d{4}$/,
+    description: 'a US Social Security number like 123-45-6789',
+    message: 'client.field_error.preset.ssn',
+  },
+  ein: {
+    pattern: /^\d{2}-?\d{7}$/,
+    description: 'a US Employer Identification Number like 12-3456789',
+    message: 'client.field_error.preset.ein',
+  },
+  zip: { pattern: /^\d{5}(?:-\d{4})?$/, description: 'a US ZIP code like 12345 or 12345-6789', message: 'client.field_error.preset.zip' },
+  us_phone: {
+    pattern: /^(?:\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}$/,
+    description: 'a US phone number like (555) 123-4567',
+    message: 'client.field_error.preset.us_phone',
+  },
+  mm_dd_yyyy: {
+    pattern: /^(?:0[1-9]|1[0-2])\/(?:0[1-9]|[12]\d|3[01])\/\d{4}$/,
+    description: 'a date written MM/DD/YYYY',
+    message: 'client.field_error.preset.mm_dd_yyyy',
+  },
+  email: { pattern: EMAIL, description: 'an email address', message: 'client.field_error.preset.email' },
+  url: {
+    pattern: /^https?:\/\/[^\s/$.?#][^\s]*$/i,
+    description: 'a web address starting with http:// or https://',
+    message: 'client.field_error.preset.url',
+  },
+  numbers_only: { pattern: /^\d+$/, description: 'digits only', message: 'client.field_error.preset.numbers_only' },
+  letters_only: { pattern: /^\p{L}+$/u, description: 'letters only', message: 'client.field_error.preset.letters_only' },
 };
 
 /**
@@ -111,16 +138,20 @@ function checkImage(base64: string, declared: 'png' | 'jpeg' | null): { ok: true
  * Checks one value against its field. Returns the value as stored (numbers as numbers, checkboxes as
  * booleans, text trimmed of nothing) or a sentence saying what is wrong, naming the field.
  */
-export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
+export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; value: unknown } | FieldRefusal {
   const label = `Field "${field.name}"`;
-  const fail = (what: string) => ({ ok: false as const, problem: `${label} ${what}` });
-  if (isBlank(value)) return field.required ? fail('is required.') : { ok: true, value: null };
+  const fail = (what: string, key: MessageKey, values: Record<string, string | number> = {}): FieldRefusal => ({
+    ok: false,
+    problem: `${label} ${what}`,
+    message: { key, values: { name: field.name, ...values } },
+  });
+  if (isBlank(value)) return field.required ? fail('is required.', 'client.field_error.required') : { ok: true, value: null };
 
   switch (field.type) {
     case 'checkbox': {
       if (typeof value === 'boolean') return { ok: true, value };
       if (value === 'true' || value === 'false') return { ok: true, value: value === 'true' };
-      return fail('takes true or false.');
+      return fail('takes true or false.', 'client.field_error.checkbox');
     }
     case 'payment': {
       // The payment reference the signing page stores once paid (src/services/signing/field-payments.ts),
@@ -128,30 +159,35 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
       if (typeof value === 'string' && /^[A-Za-z0-9_]{3,255}$/.test(value.trim()) && !/^\d/.test(value.trim()))
         return { ok: true, value: value.trim() };
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n)) return fail('takes a payment reference.');
+      if (!Number.isFinite(n)) return fail('takes a payment reference.', 'client.field_error.payment');
       return { ok: true, value: n };
     }
     case 'number': {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n)) return fail('takes a number.');
+      if (!Number.isFinite(n)) return fail('takes a number.', 'client.field_error.number');
       return { ok: true, value: n };
     }
     case 'radio':
     case 'select': {
       if (typeof value !== 'string' && typeof value !== 'number')
-        return fail(`takes one of its options: ${(field.options ?? []).join(', ')}.`);
+        return fail(`takes one of its options: ${(field.options ?? []).join(', ')}.`, 'client.field_error.option');
       const text = String(value);
       if (!(field.options ?? []).includes(text))
-        return fail(`must be one of its options (${(field.options ?? []).map((o) => `"${o}"`).join(', ')}); "${text}" is not.`);
+        return fail(
+          `must be one of its options (${(field.options ?? []).map((o) => `"${o}"`).join(', ')}); "${text}" is not.`,
+          'client.field_error.option',
+        );
       return { ok: true, value: text };
     }
     case 'date':
     case 'datenow': {
-      if (typeof value !== 'string' || !validDate(value.trim())) return fail('takes a date such as 2026-05-31 or 05/31/2026.');
+      if (typeof value !== 'string' || !validDate(value.trim()))
+        return fail('takes a date such as 2026-05-31 or 05/31/2026.', 'client.field_error.date');
       return { ok: true, value: value.trim() };
     }
     case 'phone': {
-      if (typeof value !== 'string' || !PHONE.test(value.trim())) return fail('takes a phone number such as +1 555 123 4567.');
+      if (typeof value !== 'string' || !PHONE.test(value.trim()))
+        return fail('takes a phone number such as +1 555 123 4567.', 'client.field_error.phone');
       return checkPatterns(field, value.trim(), fail);
     }
     case 'signature':
@@ -162,29 +198,33 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
       const takes = typedAllowed
         ? 'takes typed text (up to 255 characters) or a PNG or JPEG image as a data URL.'
         : 'takes a PNG or JPEG image as a data URL.';
-      if (typeof value !== 'string') return fail(takes);
+      const takesKey: MessageKey = typedAllowed ? 'client.field_error.signature' : 'client.field_error.image';
+      if (typeof value !== 'string') return fail(takes, takesKey);
       const dataUrl = IMAGE_DATA_URL.exec(value);
       const bare = dataUrl ? null : BARE_IMAGE_BASE64.test(value) ? value : null;
       if (dataUrl || bare !== null) {
         const image = dataUrl ? checkImage(dataUrl[2], dataUrl[1] as 'png' | 'jpeg') : checkImage(bare!, null);
-        return image.ok ? image : fail(image.what);
+        return image.ok ? image : fail(image.what, 'client.field_error.image_unreadable');
       }
       // A typed signature or initials: the text is drawn in the signature's box.
       if (typedAllowed && !value.startsWith('data:') && value.trim().length <= 255) {
-        return value.trim() ? { ok: true, value: value.trim() } : fail('is required.');
+        return value.trim() ? { ok: true, value: value.trim() } : fail('is required.', 'client.field_error.required');
       }
-      return fail(takes);
+      return fail(takes, takesKey);
     }
     case 'file': {
       if (typeof value !== 'string' || !FILE_VALUE.test(value))
-        return fail('takes a file the signer uploads on the signing page (attachment:<uuid>).');
+        return fail('takes a file the signer uploads on the signing page (attachment:<uuid>).', 'client.field_error.file');
       return { ok: true, value };
     }
     default: {
       // text, cells and anything textual.
-      if (typeof value !== 'string' && typeof value !== 'number') return fail('takes text.');
+      if (typeof value !== 'string' && typeof value !== 'number') return fail('takes text.', 'client.field_error.text');
       const text = String(value);
-      if (text.length > MAX_TEXT_LENGTH) return fail(`is longer than ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters.`);
+      if (text.length > MAX_TEXT_LENGTH)
+        return fail(`is longer than ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters.`, 'client.field_error.too_long', {
+          max: MAX_TEXT_LENGTH,
+        });
       return checkPatterns(field, text, fail);
     }
   }
@@ -193,14 +233,15 @@ export function checkFieldValue(field: ValueRules, value: unknown): { ok: true; 
 function checkPatterns(
   field: ValueRules,
   text: string,
-  fail: (what: string) => { ok: false; problem: string },
-): { ok: true; value: unknown } | { ok: false; problem: string } {
+  fail: (what: string, key: MessageKey, values?: Record<string, string | number>) => FieldRefusal,
+): { ok: true; value: unknown } | FieldRefusal {
   const preset = field.validation ? PRESET_PATTERNS[field.validation] : undefined;
-  if (preset && !preset.pattern.test(text)) return fail(`must be ${preset.description}.`);
+  if (preset && !preset.pattern.test(text)) return fail(`must be ${preset.description}.`, preset.message);
   if (field.pattern) {
     // Templates are checked when stored, so a pattern that cannot run is one stored before that rule.
     const pattern = fieldPattern(field.pattern);
-    if (typeof pattern !== 'string' && !pattern.matches(text)) return fail(`does not match the required format (${field.pattern}).`);
+    if (typeof pattern !== 'string' && !pattern.matches(text))
+      return fail(`does not match the required format (${field.pattern}).`, 'client.field_error.format', { pattern: field.pattern });
   }
   return { ok: true, value: text };
 }

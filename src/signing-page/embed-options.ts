@@ -5,6 +5,7 @@
 // reaches the page except as validated data.
 import type { TemplateField } from '../db/schema/index';
 import { checkFieldValue, isBlank } from '../shared/field-values';
+import { canonicalLanguageTag } from '../shared/i18n/locales';
 
 export type EmbedTheme = Partial<Record<'primary' | 'header' | 'background' | 'text', string>> & { radius?: string };
 
@@ -31,16 +32,6 @@ const RADIUS = /^(?:[0-9]|[1-3][0-9])px$/;
 const MAX_VALUES_JSON = 20_000;
 /** Field types a host may prefill: typed values, never pictures, files, payments or the date of signing. */
 const PREFILLABLE = new Set(['text', 'number', 'date', 'phone', 'select', 'radio', 'checkbox', 'cells']);
-
-function languageOf(raw: string | null): string | null {
-  if (!raw || raw.length > 35) return null;
-  try {
-    const [tag] = Intl.getCanonicalLocales(raw);
-    return tag ?? null;
-  } catch {
-    return null;
-  }
-}
 
 function redirectOf(raw: string | null, allowHttp: boolean): string | null {
   if (!raw || raw.length > 2048) return null;
@@ -79,7 +70,7 @@ export function embedOptionsOf(query: URLSearchParams, { allowHttp }: { allowHtt
       .map((s) => s.trim())
       .filter(Boolean)
       .slice(0, 500),
-    language: languageOf(query.get('language')),
+    language: canonicalLanguageTag(query.get('language')),
     completedRedirectUrl: redirectOf(query.get('completed_redirect_url'), allowHttp),
     theme,
   };

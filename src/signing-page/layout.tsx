@@ -3,11 +3,23 @@ import type { Child } from 'hono/jsx';
 import type { PageBranding } from './branding';
 import { SIGNING_CSS } from './styles';
 import type { EmbedData } from '../shared/embed-data';
+import { DEFAULT_LOCALE, directionOf, type Locale } from '../shared/i18n/locales';
+import type { Translate } from '../shared/i18n/translator';
+import { translatorFor } from '../lib/i18n/catalogs';
+import { LanguageSwitch } from './language-switch';
 
 export type { EmbedData };
 
-/** Per-page extras: the frame's embedding data, the page language and validated theme CSS. */
-export type PageFrame = { embed?: EmbedData; language?: string | null; themeCss?: string };
+/**
+ * Per-page extras: the frame's embedding data, the language the page is in (src/signing-page/language.ts
+ * chooses it), whether the signer may switch it here, and validated theme CSS.
+ */
+export type PageFrame = { embed?: EmbedData; locale?: Locale; switchable?: boolean; themeCss?: string };
+
+/** The translator of the page's language. */
+export function pageTranslator(frame: PageFrame | undefined): Translate {
+  return translatorFor(frame?.locale ?? DEFAULT_LOCALE);
+}
 
 /**
  * The page's Content-Security-Policy: scripts only from this origin; pdf.js runs its worker from here too.
@@ -33,8 +45,11 @@ export function Layout(props: { branding: PageBranding; data?: unknown; frame?: 
   const b = props.branding;
   const frame = props.frame ?? {};
   const css = `:root{--primary:${b.primaryColor};--header:${b.headerColor}}${frame.themeCss ?? ''}`;
+  const locale = frame.locale ?? DEFAULT_LOCALE;
+  const t = translatorFor(locale);
+  // Right-to-left languages mirror the layout; the page images keep their own direction (styles.ts).
   return (
-    <html lang={frame.language ?? 'en'}>
+    <html lang={locale} dir={directionOf(locale)}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -47,9 +62,10 @@ export function Layout(props: { branding: PageBranding; data?: unknown; frame?: 
         <header class="brand">
           {b.logoUrl ? <img src={b.logoUrl} alt={b.companyName} class="logo" /> : <strong>{b.companyName}</strong>}
           <span class="title">{b.displayTitle}</span>
+          {frame.switchable ? <LanguageSwitch locale={locale} label={t('page.language_label')} change={t('page.language_change')} /> : null}
         </header>
         <main>{props.children}</main>
-        {b.showBranding ? <footer class="powered">Powered by {b.serviceName}</footer> : null}
+        {b.showBranding ? <footer class="powered">{t('page.powered_by', { service: b.serviceName })}</footer> : null}
         {props.data === undefined ? null : (
           <script type="application/json" id="signing-data" dangerouslySetInnerHTML={{ __html: safeJson(props.data) }} />
         )}

@@ -26,6 +26,9 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .powered{text-align:center;color:#4b5563;font-size:13px;padding:16px}
 .actions{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
 .consent{display:flex;gap:10px;align-items:flex-start;margin-top:12px}.consent input{width:24px;height:24px;flex:none;margin:0}.consent label{margin:0}
-#disclosure h2{font-size:16px;margin:14px 0 4px}
+#disclosure h2{font-size:16px;margin:14px 0 4px}#disclosure summary{cursor:pointer;color:var(--primary);font-weight:600;min-height:44px;display:flex;align-items:center}
+.language{display:flex;gap:6px;align-items:center;margin-inline-start:auto}.language label{margin:0;font-weight:400;font-size:14px}.language select{width:auto;padding:4px}
+.language button{padding:4px 10px;font-size:14px}.js .language button{display:none}
+[dir=rtl] .page,[dir=rtl] .page canvas,[dir=rtl] .page img{direction:ltr}
 @media (min-width:900px){.stepper{max-width:980px;margin:0 auto}}
 `;

@@ -113,7 +113,7 @@ describe('GET /l/<token>', () => {
   it('shows a browser the signing pages’ message page in the service’s branding, framed by nobody', async () => {
     const page = await open('https://api.test/l/not-a-token', { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(404);
-    expect(page.text).toMatch(/^<!doctype html><html lang="en">/);
+    expect(page.text).toMatch(/^<!doctype html><html lang="en" dir="ltr">/);
     expect(page.text).toContain('<header class="brand">');
     expect(page.text).toContain('<div class="card" id="document-link"><h1>Link not found</h1>');
     expect(page.text).toContain('Ask the sender for a new link.');

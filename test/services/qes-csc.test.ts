@@ -20,6 +20,9 @@ import { cmsFromSignHash, providerSigner, signedAttributesHash } from '../../src
 import { answerConsent, CSC_CLIENT_ID, imitationCredentials, imitationRequests, imitationSwitch } from '../csc-fixtures';
 import { checkPdf } from '../pdf-tools';
 import { signaturesIn, signatureTimestampOf, verifyTimestampToken } from '../signature-contents';
+import { translatorFor } from '../../src/lib/i18n/catalogs';
+
+const english = translatorFor('en');
 
 const REDIRECT = 'https://api.test/s/abc/qes/callback';
 const SIGNER = 'submitter:42';
@@ -132,7 +135,7 @@ describe('CSC provider errors', () => {
     const credentials = { ...imitationCredentials(), apiKey: `${CSC_CLIENT_ID}:wrong` };
     const error = await caught(clientFor(credentials).credentialInfo());
     expect(error).toMatchObject({ kind: 'rejected_credentials', retryable: false });
-    expect(error.signerMessage).toBe(
+    expect(english(error.signerMessage)).toBe(
       'The qualified signature provider refused this sender’s signing setup. Nothing was signed; please tell the sender.',
     );
   });
@@ -142,7 +145,7 @@ describe('CSC provider errors', () => {
     await imitationSwitch(credentials.prefix, 'outage', { count: 1 });
     const error = await caught(clientFor(credentials).credentialInfo());
     expect(error).toMatchObject({ kind: 'unavailable', retryable: true });
-    expect(error.signerMessage).toContain('try again in a moment');
+    expect(english(error.signerMessage)).toContain('try again in a moment');
   });
 
   it('never carries the provider’s own words', async () => {
@@ -154,7 +157,7 @@ describe('CSC provider errors', () => {
       error_description: 'internal stack trace',
     });
     const error = await caught(clientFor(credentials).credentialInfo());
-    expect(`${error.message} ${error.signerMessage}`).not.toMatch(/stack trace|Some Thing/);
+    expect(`${error.message} ${english(error.signerMessage)}`).not.toMatch(/stack trace|Some Thing/);
     expect(error.message).toBe('The QES provider refused credentials/info (HTTP 400).');
   });
 

@@ -5,7 +5,20 @@ import { formEventData, sampleEventData, submissionEventData } from '../../src/s
 const AT = '2026-01-01T00:00:00.000Z';
 const keys = (value: unknown) => Object.keys(value as object).sort();
 
-const SUBMITTER = ['completed_at', 'declined_at', 'email', 'external_id', 'id', 'metadata', 'name', 'opened_at', 'role', 'status', 'uuid'];
+const SUBMITTER = [
+  'completed_at',
+  'declined_at',
+  'email',
+  'external_id',
+  'id',
+  'language',
+  'metadata',
+  'name',
+  'opened_at',
+  'role',
+  'status',
+  'uuid',
+];
 const FORM = ['submission', 'submitter', 'template'];
 const SUBMISSION = ['completed_at', 'created_at', 'documents', 'id', 'metadata', 'slug', 'status', 'submitters', 'template_id'];
 const TEMPLATE = [
@@ -72,7 +85,7 @@ describe('sampleEventData', () => {
   it.each(EVENT_NAMES.filter((e) => e.startsWith('submission.')).map((e) => [e]))('gives %s the full submission', (event) => {
     const data = sampleEventData(event, AT) as { submission: { submitters: object[] } };
     expect(keys(data.submission)).toEqual(SUBMISSION);
-    expect(keys(data.submission.submitters[0])).toEqual(['email', 'external_id', 'id', 'name', 'role', 'status', 'uuid']);
+    expect(keys(data.submission.submitters[0])).toEqual(['email', 'external_id', 'id', 'language', 'name', 'role', 'status', 'uuid']);
   });
 
   it('gives submission.completed its signed documents', () => {
@@ -148,6 +161,7 @@ describe('payload builders', () => {
     role: 'Signer',
     status: 'declined',
     external_id: null,
+    language: null,
     metadata: {},
     opened_at: AT,
     completed_at: AT,

@@ -77,12 +77,12 @@ describe('the electronic records disclosure', () => {
     const slug = f.submitters[0].slug;
     const first = await acceptDisclosure(slug, { 'User-Agent': BROWSER, 'CF-Connecting-IP': '203.0.113.7' });
     expect(first.status).toBe(200);
-    expect(first.json).toEqual({ version: DISCLOSURE.version, accepted_at: expect.any(String) });
+    expect(first.json).toEqual({ version: DISCLOSURE.version, language: 'en', accepted_at: expect.any(String) });
     const again = await acceptDisclosure(slug, { 'User-Agent': BROWSER });
     expect(again.json.accepted_at).toBe(first.json.accepted_at);
     const rows = await consentRows(f.account.accountId, f.submitters[0].id);
     expect(rows).toHaveLength(1);
-    expect(JSON.parse(rows[0].data)).toEqual({ version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256 });
+    expect(JSON.parse(rows[0].data)).toEqual({ version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256, language: 'en' });
     expect(rows[0]).toMatchObject({ ip: '203.0.113.7', user_agent: BROWSER, created_at: first.json.accepted_at });
     expect(await submitterRow(f.submitters[0].id)).toMatchObject({
       disclosure_version: DISCLOSURE.version,
@@ -114,6 +114,7 @@ describe('the electronic records disclosure', () => {
         submission_id: f.submissionId,
         disclosure_version: DISCLOSURE.version,
         disclosure_sha256: DISCLOSURE_SHA256,
+        disclosure_language: 'en',
         accepted_at: first.json.accepted_at,
       },
     });

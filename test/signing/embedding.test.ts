@@ -192,11 +192,11 @@ describe('the embedding host’s options', () => {
     expect(locked).toEqual([f.field('Full name')]);
   });
 
-  it('sets the page language from a valid tag and ignores an invalid one', async () => {
+  it('serves the page in the language of a valid tag (its base when the region is not ours) and ignores an invalid one', async () => {
     const f = await signingFixture();
-    expect((await api('GET', `/s/${f.submitters[0].slug}?language=de-de`)).text).toContain('<html lang="de-DE">');
+    expect((await api('GET', `/s/${f.submitters[0].slug}?language=de-de`)).text).toContain('<html lang="de" dir="ltr">');
     expect((await api('GET', `/s/${f.submitters[0].slug}?language=${encodeURIComponent('"><script>')}`)).text).toContain(
-      '<html lang="en">',
+      '<html lang="en" dir="ltr">',
     );
   });
 

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 import { now } from './columns';
+import { ACCOUNT_DEFAULT_LOCALE } from '../../shared/i18n/locales';
 
 /** Signature levels, lowest first (spec › Signature level configuration). */
 export const SIGNATURE_LEVELS = ['ses', 'aes', 'qes'] as const;
@@ -11,7 +12,7 @@ export type SignatureLevel = (typeof SIGNATURE_LEVELS)[number];
 export const accounts = sqliteTable('accounts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
-  locale: text('locale').notNull().default('en-US'),
+  locale: text('locale').notNull().default(ACCOUNT_DEFAULT_LOCALE),
   timezone: text('timezone').notNull().default('UTC'),
   mfaEnforced: integer('mfa_enforced', { mode: 'boolean' }).notNull().default(false),
   /** free | pro | enterprise — limits live in src/lib/plans.ts. */

@@ -44,6 +44,8 @@ export type SubmissionPreferences = {
   /** Hours after the invitation at which automatic reminders go out (issue 33 › 4). */
   reminder_schedule?: number[];
   completed_redirect_url?: string;
+  /** The signers' language (BCP 47), after each submitter's own (issue 31 › 2). */
+  language?: string;
 };
 
 export const submissions = sqliteTable(
@@ -185,6 +187,8 @@ export const submitters = sqliteTable(
     nameFromSigner: integer('name_from_signer', { mode: 'boolean' }).notNull().default(false),
     phone: text('phone'),
     externalId: text('external_id'),
+    /** The signer's language as the API gave it (BCP 47, canonical); it wins the choice of language (issue 31 › 2). */
+    language: text('language'),
     status: text('status').$type<SubmitterStatus>().notNull().default('waiting'),
     /**
      * Field uuid → value: prefilled by the API, then filled by the signer. Keyed by uuid because names

@@ -16,30 +16,51 @@ import { verifyDocumentLink } from '../../services/document-links/tokens';
 import { serviceBranding } from '../../signing-page/branding';
 import { MessagePage } from '../../signing-page/pages';
 import type * as routes from './document-link-downloads.routes';
+import type { Account } from '../../db/schema/index';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { signerLocale } from '../../services/signing/signer-language';
+import { DEFAULT_LOCALE } from '../../shared/i18n/locales';
+import type { MessageKey } from '../../shared/i18n/translator';
 
 function wantsHtml(c: Context<AppEnv>): boolean {
   return /\btext\/html\b/i.test(c.req.header('Accept') ?? '');
 }
 
+type Refusal = 'not_found' | 'revoked' | 'expired' | 'not_ready' | 'erased';
+
+/** Each refusal's page words in the catalogs (src/shared/i18n/catalogs). */
+const REFUSAL_KEYS: Record<Refusal, { title: MessageKey; text: MessageKey }> = {
+  not_found: { title: 'link.not_found.title', text: 'link.not_found.text' },
+  revoked: { title: 'link.revoked.title', text: 'link.revoked.text' },
+  expired: { title: 'link.expired.title', text: 'link.expired.text' },
+  not_ready: { title: 'link.not_ready.title', text: 'link.not_ready.text' },
+  erased: { title: 'link.erased.title', text: 'link.erased.text' },
+};
+
 /**
  * A refusal a person can read: for browsers the signing pages' message page (src/signing-page: the one
- * home of the pages a link's holder sees) in the service's own branding, `{error}` for everything else.
+ * home of the pages a link's holder sees) in the service's own branding and the reader's language (the
+ * account's locale when known, else the browser's), `{error}` in English for everything else.
  */
 function refusal(
   c: Context<AppEnv>,
   status: 404 | 409 | 410,
-  title: string,
-  message: string,
+  refused: Refusal,
+  account: Pick<Account, 'locale'> | null,
   headers: Record<string, string> = {},
 ): Response {
   const common = { 'Cache-Control': 'no-store', ...headers };
-  if (!wantsHtml(c)) return c.json({ error: message }, status, common);
+  const keys = REFUSAL_KEYS[refused];
+  if (!wantsHtml(c)) return c.json({ error: translatorFor(DEFAULT_LOCALE)(keys.text) }, status, common);
+  const locale = signerLocale({ account: account?.locale, acceptLanguage: c.req.header('Accept-Language') });
+  const t = translatorFor(locale);
   const page = (
     <MessagePage
-      branding={serviceBranding(c.env.SERVICE_NAME, title)}
+      branding={serviceBranding(c.env.SERVICE_NAME, t(keys.title))}
       id="document-link"
-      heading={title}
-      text={`${message} Ask the sender for a new link.`}
+      heading={t(keys.title)}
+      text={`${t(keys.text)} ${t('link.ask_sender')}`}
+      frame={{ locale }}
     />
   );
   // The page runs no script and loads nothing: only its inline style is allowed, and nobody may frame it.
@@ -54,7 +75,7 @@ function refusal(
 
 export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> = async (c) => {
   const { token } = c.req.valid('param');
-  const notFound = () => refusal(c, 404, 'Link not found', 'This link does not exist. Check that it was copied whole.');
+  const notFound = () => refusal(c, 404, 'not_found', null);
   const claims = await verifyDocumentLink(c.env.ENCRYPTION_KEY, token);
   if (!claims) return notFound();
   // On a custom domain only that domain's account's links open (as signing links do), and a suspended
@@ -64,15 +85,15 @@ export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> =
   const account = await getAccount(c.var.control, claims.accountId);
   if (!account || account.suspendedAt) return notFound();
   const lapsed = lapsedReason(claims, account);
-  if (lapsed) return refusal(c, 410, lapsed.includes('revoked') ? 'Link revoked' : 'Link expired', lapsed);
+  if (lapsed) return refusal(c, 410, lapsed, account);
 
   const { db } = accountScope(c.env, account);
   const submission = await findSubmission(db, account.id, claims.submissionId);
   if (!submission || !submission.documentIds.includes(claims.documentId)) return notFound();
   // Erasure (issue 33 › 5) ends every link to the submission's documents.
-  if (submission.erasureStartedAt) return refusal(c, 410, 'Document erased', 'This document was erased and can no longer be downloaded.');
+  if (submission.erasureStartedAt) return refusal(c, 410, 'erased', account);
   if (!submission.sealedAt) {
-    return refusal(c, 409, 'Document not ready', 'The signed document is still being prepared; try again in a minute.', {
+    return refusal(c, 409, 'not_ready', account, {
       'Retry-After': '60',
     });
   }

@@ -25,7 +25,10 @@ import {
 } from '../../services/signing/signing-session';
 import { nowIso } from '../../lib/time';
 import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
-import { DISCLOSURE, DISCLOSURE_SHA256 } from '../../services/signing/consent-disclosure';
+import { disclosureIn } from '../../services/signing/consent-disclosure';
+import { signerLocale } from '../../services/signing/signer-language';
+import { clientMessages, translatorFor } from '../../lib/i18n/catalogs';
+import { matchLocale, type Locale } from '../../shared/i18n/locales';
 import { storeAttachment } from '../../services/signing/attachments';
 import { recordLinkClick } from '../../services/signing/link-clicks';
 import { pageBranding, serviceBranding } from '../../signing-page/branding';
@@ -64,6 +67,50 @@ function contextOf(c: C, db: Db, signing: Signing): StateContext {
 }
 
 const cookieName = (slug: string) => `signing_session_${slug}`;
+/** The language the signer chose with the page's switch, kept for this signer's link only. */
+const languageCookie = (slug: string) => `signing_language_${slug}`;
+
+/**
+ * The language this signer is served in (issue 31 › 2): their choice on the page, then the submitter's,
+ * the submission's and the template's language, the embed option, the account's locale and the browser's.
+ */
+export function signingLocale(c: C, signing: Signing, options: Pick<EmbedOptions, 'language'>): Locale {
+  const slug = signing.submitter.slug;
+  return signerLocale({
+    chosen: matchLocale(c.req.query('lang')) ?? getCookie(c, languageCookie(slug)),
+    submitter: signing.submitter.language,
+    submission: signing.scope.submission.preferences.language,
+    template: signing.scope.template.preferences.language,
+    embed: options.language,
+    account: signing.account.locale,
+    acceptLanguage: c.req.header('Accept-Language'),
+  });
+}
+
+/** The signer's language for a request of the page's script (no embed option: the page's own query is not sent). */
+function requestTranslator(c: C, signing: Signing) {
+  return translatorFor(signingLocale(c, signing, { language: null }));
+}
+
+/** Without a signing link: the browser's language and, when known, the account's locale. */
+export function visitorLocale(c: C, account?: Pick<Account, 'locale'> | null): Locale {
+  return signerLocale({ account: account?.locale, acceptLanguage: c.req.header('Accept-Language') });
+}
+
+/** `?lang=` from the page's language switch: kept for this signer (a year, their link's path only). */
+function rememberChosenLanguage(c: C, slug: string): void {
+  const chosen = matchLocale(c.req.query('lang'));
+  if (!chosen) return;
+  const secure = new URL(c.req.url).protocol === 'https:';
+  setCookie(c, languageCookie(slug), chosen, {
+    path: `/s/${slug}`,
+    httpOnly: true,
+    secure,
+    sameSite: secure ? 'None' : 'Lax',
+    partitioned: secure,
+    maxAge: 365 * 24 * 60 * 60,
+  });
+}
 
 /** The signer behind the path's slug: the slug names the account, whose shard the request then uses. */
 async function findSigning(c: C): Promise<Signing | null> {
@@ -96,9 +143,10 @@ async function loadVerified(c: C) {
   if (!(await verified(c, loaded.db, loaded.signing)))
     throw new ApiError(
       403,
-      codeChannel(loaded.signing) === 'email'
-        ? 'Verify your email with the code we send before opening this form.'
-        : 'Verify your phone with the code we send before opening this form.',
+      requestTranslator(
+        c,
+        loaded.signing,
+      )(codeChannel(loaded.signing) === 'email' ? 'verify.error.required' : 'verify.error.required_phone'),
     );
   return { ...loaded, ctx: contextOf(c, loaded.db, loaded.signing) };
 }
@@ -131,11 +179,6 @@ export function html(c: C, element: unknown, account: Pick<Account, 'embedOrigin
   return c.html(String(element), status);
 }
 
-/** "A", "A and B", "A, B and C". */
-function listOfNames(names: string[]): string {
-  return names.length <= 1 ? (names[0] ?? 'others') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
-
 const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = {
   completed: 'completed',
   declined: 'declined',
@@ -159,15 +202,16 @@ export function pageFrame(c: C, signing: Signing, kind: ReturnType<typeof pageKi
           submitter: embedSubmitter(signing, urls),
         }
       : undefined;
-  return { embed, language: options.language, themeCss: themeCss(options.theme) };
+  return { embed, locale: signingLocale(c, signing, options), switchable: true, themeCss: themeCss(options.theme) };
 }
 
-function formData(c: C, signing: Signing, payments: Awaited<ReturnType<typeof paymentStates>> = {}) {
+async function formData(c: C, signing: Signing, locale: Locale, payments: Awaited<ReturnType<typeof paymentStates>> = {}) {
   const { scope, submitter } = signing;
   const fields = signerFields(signing);
   const own = new Set(fields.map((f) => f.uuid));
   const slug = submitter.slug;
   const p = scope.template.preferences;
+  const { disclosure, sha256 } = await disclosureIn(locale);
   return {
     slug,
     submitter: { name: submitter.name, email: submitter.email, role: submitter.role },
@@ -182,8 +226,15 @@ function formData(c: C, signing: Signing, payments: Awaited<ReturnType<typeof pa
       url: `/s/${slug}/documents/${d.uuid}`,
     })),
     payments,
-    // Shown before the form until accepted (src/services/signing/consent-disclosure.ts).
-    disclosure: { version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256, accepted: submitter.disclosureAcceptedAt !== null },
+    // Shown before the form until accepted, in the page's language (src/services/signing/consent-disclosure.ts).
+    disclosure: {
+      locale,
+      version: disclosure.version,
+      sha256,
+      accepted: submitter.disclosureAcceptedAt !== null,
+    },
+    locale,
+    messages: clientMessages(locale),
     preferences: {
       signing_nav_style: p.signing_nav_style ?? 'standard',
       document_conditions: p.document_conditions ?? {},
@@ -213,13 +264,16 @@ export async function showPage(c: C) {
   const signing = await findSigning(c);
   const serviceName = c.env.SERVICE_NAME;
   if (!signing) {
+    const locale = visitorLocale(c);
+    const t = translatorFor(locale);
     return html(
       c,
       <MessagePage
-        branding={serviceBranding(serviceName, 'Signing')}
+        branding={serviceBranding(serviceName, t('page.signing_title'))}
         id="not-found"
-        heading="This link does not work"
-        text="The signing link is wrong or no longer valid. Ask the sender for a new one."
+        heading={t('not_found.title')}
+        text={t('not_found.text')}
+        frame={{ locale }}
       />,
       null,
       404,
@@ -230,6 +284,9 @@ export async function showPage(c: C) {
   const branding = signingBranding(c, signing);
   const kind = pageKind(signing);
   const frame = pageFrame(c, signing, kind, options);
+  rememberChosenLanguage(c, submitter.slug);
+  const t = translatorFor(frame.locale!);
+  const messages = clientMessages(frame.locale!);
   switch (kind) {
     case 'completed': {
       const redirect = options.completedRedirectUrl ?? scope.submission.preferences.completed_redirect_url;
@@ -247,6 +304,7 @@ export async function showPage(c: C) {
           continueUrl={continueUrl}
           downloadUrl={downloadUrl}
           canInviteWitness={canInviteWitness}
+          messages={messages}
           frame={frame}
         />,
         account,
@@ -255,25 +313,13 @@ export async function showPage(c: C) {
     case 'declined':
       return html(
         c,
-        <MessagePage
-          branding={branding}
-          id="declined"
-          heading="You declined this form"
-          text="The sender has been told. Nothing more is needed from you."
-          frame={frame}
-        />,
+        <MessagePage branding={branding} id="declined" heading={t('declined.title')} text={t('declined.text')} frame={frame} />,
         account,
       );
     case 'expired':
       return html(
         c,
-        <MessagePage
-          branding={branding}
-          id="expired"
-          heading="This link has expired"
-          text="The request to sign this document has expired. Contact the sender if you still need to sign it."
-          frame={frame}
-        />,
+        <MessagePage branding={branding} id="expired" heading={t('expired.title')} text={t('expired.text')} frame={frame} />,
         account,
       );
     case 'waiting': {
@@ -284,8 +330,12 @@ export async function showPage(c: C) {
         <MessagePage
           branding={branding}
           id="waiting"
-          heading="Waiting for others"
-          text={`Waiting for ${listOfNames([...new Set(first)])} to sign first. We will email you when it is your turn.`}
+          heading={t('waiting.title')}
+          text={
+            first.length > 0
+              ? t('waiting.text_named', { names: new Intl.ListFormat(frame.locale!, { type: 'conjunction' }).format([...new Set(first)]) })
+              : t('waiting.text')
+          }
           frame={frame}
         />,
         account,
@@ -299,8 +349,8 @@ export async function showPage(c: C) {
         <MessagePage
           branding={branding}
           id="signed-by-other"
-          heading="Already signed"
-          text={`This document was already signed by ${signer?.name || signer?.email || 'someone else in your group'}. Nothing more is needed from you.`}
+          heading={t('signed_by_other.title')}
+          text={t('signed_by_other.text', { name: signer?.name || signer?.email || t('signed_by_other.someone') })}
           frame={frame}
         />,
         account,
@@ -309,13 +359,7 @@ export async function showPage(c: C) {
     case 'unavailable':
       return html(
         c,
-        <MessagePage
-          branding={branding}
-          id="unavailable"
-          heading="This form is not available"
-          text="This document can no longer be signed. Contact the sender for details."
-          frame={frame}
-        />,
+        <MessagePage branding={branding} id="unavailable" heading={t('unavailable.title')} text={t('unavailable.text')} frame={frame} />,
         account,
       );
     case 'form':
@@ -324,14 +368,18 @@ export async function showPage(c: C) {
   if (!(await verified(c, c.var.scope.db, signing))) {
     const channel = codeChannel(signing) ?? 'email';
     const to = channel === 'email' ? (submitter.email ?? '') : (submitter.phone ?? '');
-    return html(c, <VerifyPage branding={branding} slug={submitter.slug} channel={channel} to={to} frame={frame} />, account);
+    return html(
+      c,
+      <VerifyPage branding={branding} slug={submitter.slug} channel={channel} to={to} messages={messages} frame={frame} />,
+      account,
+    );
   }
   // Shown, not stored: the page's script opens the form (POST /s/:slug/open), so a link scanner's GET
   // records nothing in the trail and fires no form.viewed.
   // The host's prefill (embedded form) fills what the signer has not; it is stored only when they save.
   const shown = { ...signing.submitter, values: prefilledValues(signerFields(signing), openingValues(signing, nowIso()), options) };
   const payments = await paymentStates(c.var.scope.db, signing);
-  const data = formData(c, { ...signing, submitter: shown }, payments);
+  const data = await formData(c, { ...signing, submitter: shown }, frame.locale!, payments);
   const locked = new Set(lockedFields(signerFields(signing), options));
   data.fields = data.fields.map((f) => (locked.has(f.uuid) ? { ...f, locked: true } : f));
   return html(c, <FormPage branding={branding} data={data} frame={frame} />, account);
@@ -401,9 +449,9 @@ export const postSendCode: AppRouteHandler<typeof routes.postSendCode> = async (
   const { db, signing } = await load(c);
   assertCanFill(signing);
   const channel = codeChannel(signing);
-  if (!channel) throw unprocessable('This form does not ask for a verification code.');
+  if (!channel) throw unprocessable(requestTranslator(c, signing)('verify.error.not_asked'));
   await useLiveLinks(c, signing);
-  await sendCode(contextOf(c, db, signing), signing, channel);
+  await sendCode(contextOf(c, db, signing), signing, channel, requestTranslator(c, signing));
   return c.json({ sent: true }, 200);
 };
 
@@ -411,8 +459,8 @@ export const postCheckCode: AppRouteHandler<typeof routes.postCheckCode> = async
   const { db, signing } = await load(c);
   assertCanFill(signing);
   const channel = codeChannel(signing);
-  if (!channel) throw unprocessable('This form does not ask for a verification code.');
-  const token = await verifyCode(contextOf(c, db, signing), signing, channel, c.req.valid('json').code);
+  if (!channel) throw unprocessable(requestTranslator(c, signing)('verify.error.not_asked'));
+  const token = await verifyCode(contextOf(c, db, signing), signing, channel, c.req.valid('json').code, requestTranslator(c, signing));
   // Over https the cookie is SameSite=None and Partitioned (CHIPS) so that it works in an allowed
   // origin's iframe, kept apart per embedding site; it only proves the code check, and every write still
   // needs the page's own Origin (sameOrigin). Plain http (development) cannot send None: Lax, which the
@@ -477,7 +525,7 @@ export const postSubmit: AppRouteHandler<typeof routes.postSubmit> = async (c) =
         200,
       );
     } catch (error) {
-      throw qesApiError(c, error);
+      throw qesApiError(c, error, signingLocale(c, signing, { language: null }));
     }
   }
   const scope = await submitForm(ctx, signing, c.req.valid('json').values ?? {});
@@ -490,8 +538,11 @@ export const postConsent: AppRouteHandler<typeof routes.postConsent> = async (c)
   const { ctx, signing } = await loadVerified(c);
   // The slug is the signer's credential: the audit event names the route, not the link.
   const request = { requestId: c.var.requestId, method: c.req.method, path: `${SIGNING_PREFIX}/{slug}/consent` };
-  const accepted = await acceptDisclosure(ctx, signing, c.req.valid('json').version, request);
-  return c.json({ version: accepted.version, accepted_at: accepted.acceptedAt }, 200);
+  const body = c.req.valid('json');
+  // The language the page showed it in; without one, the language the signer's page is in now.
+  const language = matchLocale(body.language) ?? signingLocale(c, signing, { language: null });
+  const accepted = await acceptDisclosure(ctx, signing, body.version, request, language);
+  return c.json({ version: accepted.version, language: accepted.language, accepted_at: accepted.acceptedAt }, 200);
 };
 
 export const postDecline: AppRouteHandler<typeof routes.postDecline> = async (c) => {

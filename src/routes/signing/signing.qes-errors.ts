@@ -7,6 +7,8 @@ import { baseUrl } from '../../lib/request';
 import { QesProviderError } from '../../services/qes/provider-error';
 import { QesSigningStopped } from '../../services/sealing/qes-signing-stopped';
 import type { Signing } from '../../services/signing/signing-session';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { DEFAULT_LOCALE, type Locale } from '../../shared/i18n/locales';
 
 type C = Context<AppEnv>;
 
@@ -19,15 +21,15 @@ export function qesRedirectUri(c: C, signing: Signing): string {
   return `${origin}/s/${signing.submitter.slug}/qes/callback`;
 }
 
-/** Why qes signing stopped, as the signer reads it; the admin's sentence goes to the log only. */
-export function qesStopped(c: C, error: unknown): string | null {
+/** Why qes signing stopped, as the signer reads it in their language; the admin's sentence goes to the log only. */
+export function qesStopped(c: C, error: unknown, locale: Locale = DEFAULT_LOCALE): string | null {
   if (!(error instanceof QesProviderError || error instanceof QesSigningStopped)) return null;
   console.warn(`[${c.var.requestId}] qes signing stopped: ${error.message}`);
-  return error.signerMessage;
+  return translatorFor(locale)(error.signerMessage);
 }
 
 /** A provider failure during a JSON submit: 502 with the signer's sentence (the form stays to submit again). */
-export function qesApiError(c: C, error: unknown): unknown {
-  const text = qesStopped(c, error);
+export function qesApiError(c: C, error: unknown, locale?: Locale): unknown {
+  const text = qesStopped(c, error, locale);
   return text === null ? error : new ApiError(502, text);
 }

@@ -7,23 +7,38 @@ import { embedOptionsOf } from '../../signing-page/embed-options';
 import { MessagePage, QesRetryPage } from '../../signing-page/pages';
 import { html, loadVerifiedWithLiveLinks, pageFrame, signingBranding, type C } from './signing.handlers';
 import { qesRedirectUri, qesStopped } from './signing.qes-errors';
+import { pageTranslator } from '../../signing-page/layout';
 
 /** The QES flow brings pdf-lib and PKI.js, loaded on first use (decisions.md › Cold start). */
 const signatureEngine = () => import('../../services/sealing/qes-signing-flow');
 
-async function qesRetryPage(c: C, signing: Signing, text: string) {
-  const { account } = signing;
+function frameOf(c: C, signing: Signing) {
+  return pageFrame(c, signing, 'form', embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) }));
+}
+
+/** The retry page, with why signing stopped in the signer's language (null: not a stop we explain). */
+function qesRetryPage(c: C, signing: Signing, error: unknown) {
+  const frame = frameOf(c, signing);
+  const text = qesStopped(c, error, frame.locale);
+  if (text === null) throw error;
   const branding = signingBranding(c, signing);
-  const frame = pageFrame(c, signing, 'form', embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) }));
-  return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, account);
+  return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, signing.account);
 }
 
 function qesRefusedPage(c: C, signing: Signing, reason: string) {
   const { account } = signing;
   const branding = signingBranding(c, signing);
+  const frame = frameOf(c, signing);
+  const t = pageTranslator(frame);
   return html(
     c,
-    <MessagePage branding={branding} id="qes-refused" heading="This form cannot be completed" text={`${reason} Nothing was signed.`} />,
+    <MessagePage
+      branding={branding}
+      id="qes-refused"
+      heading={t('qes.refused.title')}
+      text={t('qes.refused.text', { reason })}
+      frame={frame}
+    />,
     account,
   );
 }
@@ -43,9 +58,7 @@ export async function qesCallback(c: C) {
   } catch (error) {
     // The form can no longer be completed (expired, declined by another, archived): said, with no retry.
     if (error instanceof ApiError && error.status === 422) return qesRefusedPage(c, signing, error.message);
-    const text = qesStopped(c, error);
-    if (text === null) throw error;
-    return qesRetryPage(c, signing, text);
+    return qesRetryPage(c, signing, error);
   }
   return c.redirect(`/s/${slug}`, 303);
 }
@@ -62,8 +75,6 @@ export async function qesRetry(c: C) {
   try {
     return c.redirect(await beginQesSigning(c.env, ctx, signing, {}, qesRedirectUri(c, signing)), 303);
   } catch (error) {
-    const text = qesStopped(c, error);
-    if (text === null) throw error;
-    return qesRetryPage(c, signing, text);
+    return qesRetryPage(c, signing, error);
   }
 }

@@ -154,9 +154,14 @@ export const postConsent = signingRoute(changing, {
   path: '/{slug}/consent',
   summary: 'Accept the electronic records disclosure',
   description:
-    'The signer accepts the disclosure the page shows before the first signature (ESIGN/UETA: paper copies, withdrawal, hardware and software, contact details). Recorded once per signer: a `disclosure_accepted` trail entry with the version, its SHA-256, the time, address and user agent, printed on the sealed audit trail. Submitting is refused (422) until it is accepted. `version` must be the one the page showed.',
-  request: { params, body: jsonBody(body({ version: required() })) },
-  responses: ok(z.object({ version: z.string(), accepted_at: z.string() })),
+    'The signer accepts the disclosure the page shows before the first signature (ESIGN/UETA: paper copies, withdrawal, hardware and software, contact details). Recorded once per signer: a `disclosure_accepted` trail entry with the version, its SHA-256, the time, address and user agent, printed on the sealed audit trail. Submitting is refused (422) until it is accepted. The disclosure is versioned per language: `version` must be the one the page showed, in `language` (the page’s language; default the signer’s), and the trail records that language with the version and hash.',
+  request: {
+    params,
+    body: jsonBody(
+      body({ version: required(), language: optional().openapi({ description: 'The language the disclosure was shown in.' }) }),
+    ),
+  },
+  responses: ok(z.object({ version: z.string(), language: z.string(), accepted_at: z.string() })),
 });
 
 export const postDecline = signingRoute(changing, {

@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { cursorPaginationSchema, cursorQuerySchema } from '../../lib/pagination';
 import { SIGNATURE_LEVELS, SUBMISSION_STATUSES, SUBMITTER_STATUSES } from '../../db/schema/index';
 import { parseDateTime } from '../../lib/time';
+import { canonicalLanguageTag, LOCALES } from '../../shared/i18n/locales';
 
 const metadata = z.record(z.string(), z.unknown()).openapi({ description: 'Your own key/value data, returned as given.' });
 const values = z.record(z.string(), z.unknown()).openapi({
@@ -20,6 +21,14 @@ const expireAt = z
   .openapi({ format: 'date-time' });
 
 const anyOfPerson = z.object({ email: z.string(), name: z.string().nullish(), phone: z.string().nullish() }).openapi('AnyOfPersonInput');
+/** A signer's language: a BCP 47 tag (checked here, so a bad one is a 422 naming the field). */
+const languageTag = z
+  .string()
+  .refine((v) => canonicalLanguageTag(v) !== null, 'must be a BCP 47 language tag such as de, pt-BR or zh-Hans')
+  .openapi({
+    example: 'de',
+    description: `The signer's language (BCP 47) for the signing page, emails and SMS. Served: ${LOCALES.join(', ')}; another tag falls back to its base language (de-AT → de), then English. A submitter's wins over the submission's, the template's \`preferences.language\`, the embed \`language\` option, the account's \`locale\` and the browser's Accept-Language.`,
+  });
 
 export const submitterInput = z
   .object({
@@ -33,6 +42,7 @@ export const submitterInput = z
     name: z.string().nullish().openapi({ example: 'Jane Doe' }),
     phone: z.string().nullish().openapi({ example: '+14155550123' }),
     external_id: z.string().nullish(),
+    language: languageTag.nullish(),
     values: values.optional(),
     metadata: metadata.optional(),
     send_email: z.boolean().optional().openapi({ description: 'false: this submitter gets no emails.' }),
@@ -81,6 +91,7 @@ const preferences = z
       example: [24, 72, 168],
     }),
     completed_redirect_url: z.string().optional().openapi({ description: 'Where the completed page’s continue link goes.' }),
+    language: languageTag.optional(),
   })
   .strict()
   .openapi('SubmissionPreferences');
@@ -160,6 +171,7 @@ export const updateSubmitterBody = z
     name: z.string().nullish(),
     phone: z.string().nullish(),
     external_id: z.string().nullish(),
+    language: languageTag.nullish(),
     values: values.optional(),
     metadata: metadata.optional(),
     send_email: z.boolean().optional().openapi({ description: 'true re-sends the invitation email.' }),
@@ -184,6 +196,10 @@ export const submitterSchema = z
     phone: z.string().nullable(),
     role: z.string(),
     external_id: z.string().nullable(),
+    language: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The language given for this signer (BCP 47, canonical), or null when none was given.' }),
     status: z.enum(SUBMITTER_STATUSES),
     signing_url: z.string(),
     embed_src: z.string(),

@@ -28,6 +28,7 @@ export function serializeSubmitter(s: Submitter, scope: Pick<SubmissionScope, 's
     phone: s.phone,
     role: s.role,
     external_id: s.externalId,
+    language: s.language,
     status: s.status,
     signing_url: url,
     embed_src: url,

@@ -6,6 +6,7 @@ import { FIELD_TYPES } from '../../services/templates/template-fields';
 import { SIGNATURE_LEVELS } from '../../services/signature-levels/levels';
 import { SIGNING_NAV_STYLES } from '../../services/templates/template-preferences';
 import { CONDITION_OPERATORS } from '../../shared/template-schema';
+import { canonicalLanguageTag } from '../../shared/i18n/locales';
 
 const MAX_FIELDS = 1000;
 const MAX_ROLES = 50;
@@ -153,6 +154,15 @@ export const preferencesInputSchema = z
       description:
         'Signers enter a 6-digit code sent to their phone (SMS, or WhatsApp for submitters with send_whatsapp) before the form opens; every submitter then needs a phone.',
     }),
+    language: z
+      .string()
+      .refine((v) => canonicalLanguageTag(v) !== null, 'must be a BCP 47 language tag such as de, pt-BR or zh-Hans')
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'The signers’ language (BCP 47) when neither the submitter nor the submission names one; before the embed option, the account’s locale and the browser’s.',
+      }),
     optional_variables: z
       .array(z.string().max(255))
       .max(500)

@@ -41,14 +41,14 @@ export function assertLinkable(submission: Pick<Submission, 'status' | 'complete
   }
 }
 
-/** Why a verified token no longer opens its document, or null while it does. */
+/** Why a verified token no longer opens its document (revoked by the sender, or past its expiry), or null while it does. */
 export function lapsedReason(
   claims: DocumentLinkClaims,
   account: Pick<Account, 'documentLinkGeneration'>,
   nowMs = Date.now(),
-): string | null {
-  if (claims.generation !== account.documentLinkGeneration) return 'This link has been revoked by the sender.';
-  if (claims.expiresAt !== null && claims.expiresAt * 1000 <= nowMs) return 'This link has expired.';
+): 'revoked' | 'expired' | null {
+  if (claims.generation !== account.documentLinkGeneration) return 'revoked';
+  if (claims.expiresAt !== null && claims.expiresAt * 1000 <= nowMs) return 'expired';
   return null;
 }
 

@@ -1,5 +1,8 @@
 // The messages the service sends about a submission, as email and SMS, in the tenant's branding.
 import { fillTokens, layoutEmail, type Branding, type EmailContent, type TokenValues } from './render';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { DEFAULT_LOCALE, directionOf, type Locale } from '../../shared/i18n/locales';
+import type { MessageKey, MessageValues } from '../../shared/i18n/translator';
 
 export type MessageKind = 'invitation' | 'reminder' | 'expiry' | 'completion' | 'verification_code';
 
@@ -12,39 +15,37 @@ export type MessageContext = {
   custom?: { subject?: string | null; body?: string | null };
   /** verification_code only. */
   code?: string;
+  /** The recipient's language (src/services/signing/signer-language.ts); English when not given. */
+  locale?: Locale;
 };
 
-const DEFAULTS: Record<MessageKind, { subject: string; body: string; action?: string; sms: string }> = {
+/** Each kind's texts in the catalogs (src/shared/i18n/catalogs): subject, body, button and SMS. */
+const KEYS: Record<MessageKind, { subject: MessageKey; body: MessageKey; action?: MessageKey; sms: MessageKey }> = {
   invitation: {
-    subject: '{{account.name}} has sent you {{template.name}} to sign',
-    body: 'Hello {{submitter.name}},\n\n{{account.name}} has invited you to review and sign {{template.name}}.',
-    action: 'Review and sign',
-    sms: '{{account.name}}: please review and sign {{template.name}}: {{submitter.link}}',
+    subject: 'email.invitation.subject',
+    body: 'email.invitation.body',
+    action: 'email.invitation.action',
+    sms: 'email.invitation.sms',
   },
-  reminder: {
-    subject: 'Reminder: {{template.name}} is waiting for your signature',
-    body: 'Hello {{submitter.name}},\n\nThis is a reminder that {{account.name}} is waiting for you to sign {{template.name}}.',
-    action: 'Review and sign',
-    sms: 'Reminder from {{account.name}}: {{template.name}} is waiting for your signature: {{submitter.link}}',
-  },
-  expiry: {
-    subject: '{{template.name}} has expired',
-    body: 'Hello {{submitter.name}},\n\nThe request to sign {{template.name}} expired on {{submission.expire_at}} and can no longer be signed. Contact {{account.name}} if you still need to sign it.',
-    sms: '{{account.name}}: the request to sign {{template.name}} has expired.',
-  },
+  reminder: { subject: 'email.reminder.subject', body: 'email.reminder.body', action: 'email.reminder.action', sms: 'email.reminder.sms' },
+  expiry: { subject: 'email.expiry.subject', body: 'email.expiry.body', sms: 'email.expiry.sms' },
   completion: {
-    subject: '{{template.name}} is complete',
-    body: 'Hello {{submitter.name}},\n\nEveryone has signed {{template.name}}. A copy of the signed document is available at the link below.',
-    action: 'Download your copy',
-    sms: '{{account.name}}: {{template.name}} is signed by everyone.',
+    subject: 'email.completion.subject',
+    body: 'email.completion.body',
+    action: 'email.completion.action',
+    sms: 'email.completion.sms',
   },
   verification_code: {
-    subject: 'Your verification code for {{template.name}}',
-    body: 'Your verification code is {{code}}. It expires in 10 minutes. If you did not try to open {{template.name}}, ignore this email.',
-    sms: 'Your {{account.name}} verification code is {{code}}. It expires in 10 minutes.',
+    subject: 'email.verification_code.subject',
+    body: 'email.verification_code.body',
+    sms: 'email.verification_code.sms',
   },
 };
 
+/** How long an email code lives, as the messages say (src/services/signing/email-verification.ts). */
+const CODE_MINUTES = 10;
+
+/** The tenant's `{{tokens}}` (spec › Tokens), for their own subjects and bodies, which stay as they wrote them. */
 function tokens(context: MessageContext): TokenValues {
   return {
     'submitter.name': context.submitter.name || context.submitter.email,
@@ -57,19 +58,44 @@ function tokens(context: MessageContext): TokenValues {
   };
 }
 
+/** The values our own messages are formatted with, in the recipient's language. */
+function variables(context: MessageContext): MessageValues {
+  return {
+    name: context.submitter.name || context.submitter.email,
+    link: context.submitter.link,
+    template: context.template.name,
+    account: context.branding.companyName,
+    expireAt: context.submission.expireAt ? new Date(context.submission.expireAt) : new Date(),
+    code: context.code ?? '',
+    minutes: CODE_MINUTES,
+  };
+}
+
 export function composeEmail(kind: MessageKind, context: MessageContext): EmailContent {
+  const locale = context.locale ?? DEFAULT_LOCALE;
+  const t = translatorFor(locale);
   const values = tokens(context);
-  const defaults = DEFAULTS[kind];
-  const subject = fillTokens(context.custom?.subject || defaults.subject, values);
-  const body = fillTokens(context.custom?.body || defaults.body, values);
+  const own = variables(context);
+  const keys = KEYS[kind];
+  const subject = context.custom?.subject ? fillTokens(context.custom.subject, values) : t(keys.subject, own);
+  const body = context.custom?.body ? fillTokens(context.custom.body, values) : t(keys.body, own);
   const url = kind === 'completion' ? (context.submission.downloadUrl ?? null) : context.submitter.link;
-  return layoutEmail(context.branding, {
-    subject,
-    paragraphs: body.split(/\n{2,}/),
-    action: defaults.action && url ? { label: defaults.action, url } : undefined,
-  });
+  return layoutEmail(
+    context.branding,
+    {
+      subject,
+      paragraphs: body.split(/\n{2,}/),
+      action: keys.action && url ? { label: t(keys.action), url } : undefined,
+    },
+    {
+      openLink: t('email.open_link'),
+      sentWith: t('email.sent_with', { service: context.branding.serviceName }),
+      locale,
+      dir: directionOf(locale),
+    },
+  );
 }
 
 export function composeSms(kind: MessageKind, context: MessageContext): string {
-  return fillTokens(DEFAULTS[kind].sms, tokens(context));
+  return translatorFor(context.locale ?? DEFAULT_LOCALE)(KEYS[kind].sms, variables(context));
 }

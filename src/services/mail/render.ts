@@ -36,9 +36,20 @@ export type EmailContent = { subject: string; text: string; html: string };
  * A message body as paragraphs (tokens already filled, plain text) with an optional call to action,
  * laid out as a simple table-based HTML email that renders in every client.
  */
+/** The layout's own words in the recipient's language, and that language with its direction. */
+export type EmailWords = { openLink: string; sentWith: string; locale: string; dir: 'ltr' | 'rtl' };
+
+const ENGLISH_WORDS = (serviceName: string): EmailWords => ({
+  openLink: 'Or open this link:',
+  sentWith: `Sent with ${serviceName}`,
+  locale: 'en',
+  dir: 'ltr',
+});
+
 export function layoutEmail(
   branding: Branding,
   content: { subject: string; paragraphs: string[]; action?: { label: string; url: string } },
+  words: EmailWords = ENGLISH_WORDS(branding.serviceName),
 ): EmailContent {
   const color = branding.primaryColor && /^#[0-9a-f]{6}$/i.test(branding.primaryColor) ? branding.primaryColor : '#1d4ed8';
   const header = branding.logoUrl
@@ -48,11 +59,10 @@ export function layoutEmail(
   const body = content.paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
   const button = content.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="background:${color};color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(content.action.label)}</a></p>
-<p style="margin:0 0 16px;font-size:12px;color:#555">Or open this link: <a href="${escapeHtml(content.action.url)}">${escapeHtml(content.action.url)}</a></p>`
+<p style="margin:0 0 16px;font-size:12px;color:#555">${escapeHtml(words.openLink)} <a href="${escapeHtml(content.action.url)}">${escapeHtml(content.action.url)}</a></p>`
     : '';
-  const footer =
-    branding.showPoweredBy === false ? '' : `<p style="font-size:12px;color:#888">Sent with ${escapeHtml(branding.serviceName)}</p>`;
-  const html = `<!doctype html><html><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111;background:#f6f7f9;margin:0;padding:24px">
+  const footer = branding.showPoweredBy === false ? '' : `<p style="font-size:12px;color:#888">${escapeHtml(words.sentWith)}</p>`;
+  const html = `<!doctype html><html lang="${escapeHtml(words.locale)}" dir="${words.dir}"><body style="font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#111;background:#f6f7f9;margin:0;padding:24px">
 <table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px"><tr><td>
 <div style="margin-bottom:24px">${header}</div>${title}${body}${button}${footer}
 </td></tr></table></body></html>`;

@@ -5,6 +5,8 @@ import { imageSizeProblem, readImageHeader } from '../../shared/image-header';
 import { UNDRAWN_PLACEHOLDER } from './stamp';
 import type { DocumentFonts, FontStyle } from './fonts';
 import { wrapText } from './text-layout';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { DEFAULT_LOCALE, englishName, type Locale } from '../../shared/i18n/locales';
 
 export type AuditSigner = {
   name: string;
@@ -15,6 +17,8 @@ export type AuditSigner = {
   userAgent: string | null;
   /** e.g. "Email link", "Email code (6 digits)", "API". */
   verification: string;
+  /** The language the signer's page and disclosure were in (issue 31 › 3), when recorded. */
+  language?: Locale | null;
   sentAt: string | null;
   openedAt: string | null;
   completedAt: string | null;
@@ -40,6 +44,8 @@ export type AuditTrail = {
   /** Paid payment fields; the section is left out when there are none. */
   payments?: AuditPayment[];
   events: AuditEntry[];
+  /** The language of the page's own labels; English unless given. */
+  locale?: Locale;
 };
 
 const PAGE = { width: 595.28, height: 841.89 }; // A4
@@ -144,51 +150,51 @@ const show = (value: string | null | undefined) => (value ? value : '—');
 
 /** Appends the audit trail pages to `pdf`. */
 export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, fonts: DocumentFonts): Promise<void> {
-  const w = await Writer.start(pdf, fonts, 'Audit trail');
+  const t = translatorFor(trail.locale ?? DEFAULT_LOCALE);
+  const w = await Writer.start(pdf, fonts, t('audit.title'));
   await w.text(trail.documentName, { size: 12, style: 'bold' });
   w.gap(4);
-  await w.text(trail.templateName, { label: 'Template' });
-  await w.text(trail.submissionRef, { label: 'Submission' });
-  await w.text(show(trail.completedAt), { label: 'Completed' });
-  await w.text(trail.originalSha256, { label: 'Original SHA-256' });
-  await w.text(
-    `This document is sealed with a digital signature by ${trail.serviceName}. Any change after sealing invalidates the signature.`,
-    { color: MUTED, size: 8 },
-  );
-  if (trail.signatureLevel) await w.text(trail.signatureLevel, { label: 'Signature level' });
+  await w.text(trail.templateName, { label: t('audit.template') });
+  await w.text(trail.submissionRef, { label: t('audit.submission') });
+  await w.text(show(trail.completedAt), { label: t('audit.completed') });
+  await w.text(trail.originalSha256, { label: t('audit.original_sha256') });
+  await w.text(t('audit.sealed_note', { service: trail.serviceName }), { color: MUTED, size: 8 });
+  if (trail.signatureLevel) await w.text(trail.signatureLevel, { label: t('audit.signature_level') });
   await w.rule();
 
-  await w.text('Signers', { size: 11, style: 'bold' });
+  await w.text(t('audit.signers'), { size: 11, style: 'bold' });
   w.gap(2);
   for (const signer of trail.signers) {
     await w.text(`${signer.name || signer.email} <${signer.email}>`, { style: 'bold', label: signer.role });
-    await w.text(signer.status, { label: 'Status' });
-    await w.text(signer.verification, { label: 'Verification' });
-    await w.text(show(signer.ip), { label: 'IP address' });
-    await w.text(show(signer.userAgent), { label: 'User agent' });
-    await w.text(show(signer.sentAt), { label: 'Invited' });
-    await w.text(show(signer.openedAt), { label: 'Opened' });
-    await w.text(show(signer.completedAt), { label: 'Completed' });
-    if (signer.signature) await w.image(signer.signature.bytes, signer.signature.format, 'Signature');
+    await w.text(signer.status, { label: t('audit.status') });
+    await w.text(signer.verification, { label: t('audit.verification') });
+    // The language the signer read the page and disclosure in, named in English and its BCP 47 tag.
+    if (signer.language) await w.text(`${englishName(signer.language)} (${signer.language})`, { label: t('audit.language') });
+    await w.text(show(signer.ip), { label: t('audit.ip') });
+    await w.text(show(signer.userAgent), { label: t('audit.user_agent') });
+    await w.text(show(signer.sentAt), { label: t('audit.invited') });
+    await w.text(show(signer.openedAt), { label: t('audit.opened') });
+    await w.text(show(signer.completedAt), { label: t('audit.completed') });
+    if (signer.signature) await w.image(signer.signature.bytes, signer.signature.format, t('audit.signature'));
     w.gap(6);
   }
   await w.rule();
 
   if (trail.payments?.length) {
-    await w.text('Payments', { size: 11, style: 'bold' });
+    await w.text(t('audit.payments'), { size: 11, style: 'bold' });
     w.gap(2);
     for (const payment of trail.payments) {
-      await w.text(payment.field, { style: 'bold', label: 'Field' });
-      await w.text(payment.amount, { label: 'Amount' });
-      await w.text(payment.reference, { label: 'Payment reference' });
-      await w.text(payment.payer, { label: 'Paid by' });
-      await w.text(show(payment.paidAt), { label: 'Paid' });
+      await w.text(payment.field, { style: 'bold', label: t('audit.field') });
+      await w.text(payment.amount, { label: t('audit.amount') });
+      await w.text(payment.reference, { label: t('audit.payment_reference') });
+      await w.text(payment.payer, { label: t('audit.paid_by') });
+      await w.text(show(payment.paidAt), { label: t('audit.paid') });
       w.gap(6);
     }
     await w.rule();
   }
 
-  await w.text('Events', { size: 11, style: 'bold' });
+  await w.text(t('audit.events'), { size: 11, style: 'bold' });
   w.gap(2);
   for (const entry of trail.events) {
     const where = entry.ip ? ` · ${entry.ip}` : '';

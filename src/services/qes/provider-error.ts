@@ -1,6 +1,7 @@
 // What can go wrong at a QES provider (CSC API v2), as one typed error: a sentence a signer can read, one
 // for the account's admin, and whether trying again can help. The provider's own body is never shown:
 // it is untrusted text in an unknown language (decisions.md › issue 18: QES through a CSC v2 provider).
+import type { MessageKey } from '../../shared/i18n/translator';
 
 export type QesProviderErrorKind =
   /** The provider did not answer (network, DNS, timeout). */
@@ -24,21 +25,18 @@ export type QesProviderErrorKind =
   /** The provider answered something that is not CSC v2. */
   | 'bad_response';
 
-const SIGNER_SENTENCES: Record<QesProviderErrorKind, string> = {
-  unreachable: 'The qualified signature provider could not be reached. Nothing was signed; try again in a moment.',
-  unavailable: 'The qualified signature provider is temporarily unavailable. Nothing was signed; try again in a moment.',
-  blocked_url: 'The qualified signature provider is not set up correctly for this sender. Nothing was signed; please tell the sender.',
-  rejected_credentials: 'The qualified signature provider refused this sender’s signing setup. Nothing was signed; please tell the sender.',
-  unknown_credential:
-    'The qualified signature provider does not know this sender’s signing certificate. Nothing was signed; please tell the sender.',
-  credential_unusable:
-    'The signing certificate at the qualified signature provider cannot sign right now. Nothing was signed; please tell the sender.',
-  declined: 'You cancelled the signature at the qualified signature provider. Nothing was signed; sign again to authorize it.',
-  authorization_expired:
-    'Your authorization at the qualified signature provider expired before the document was signed. Nothing was signed; authorize again.',
-  authorization_mismatch:
-    'Your authorization at the qualified signature provider does not cover this document. Nothing was signed; authorize again.',
-  bad_response: 'The qualified signature provider gave an answer we could not use. Nothing was signed; try again in a moment.',
+/** The signer's sentence of each kind, in the signer's catalog (src/shared/i18n/catalogs). */
+const SIGNER_SENTENCES: Record<QesProviderErrorKind, MessageKey> = {
+  unreachable: 'qes.error.unreachable',
+  unavailable: 'qes.error.unavailable',
+  blocked_url: 'qes.error.blocked_url',
+  rejected_credentials: 'qes.error.rejected_credentials',
+  unknown_credential: 'qes.error.unknown_credential',
+  credential_unusable: 'qes.error.credential_unusable',
+  declined: 'qes.error.declined',
+  authorization_expired: 'qes.error.authorization_expired',
+  authorization_mismatch: 'qes.error.authorization_mismatch',
+  bad_response: 'qes.error.bad_response',
 };
 
 const RETRYABLE: ReadonlySet<QesProviderErrorKind> = new Set([
@@ -54,8 +52,8 @@ export class QesProviderError extends Error {
   readonly kind: QesProviderErrorKind;
   /** Whether the same step may succeed if tried again (a new authorization for the authorization kinds). */
   readonly retryable: boolean;
-  /** For the signer: what happened and what to do. */
-  readonly signerMessage: string;
+  /** For the signer: what happened and what to do, as a key of the signer's catalog. */
+  readonly signerMessage: MessageKey;
 
   /** `message`: for the account's admin (the settings check's 422) and logs; never the provider's body. */
   constructor(kind: QesProviderErrorKind, message: string) {

@@ -5,6 +5,7 @@ import type { AuditEntry, AuditPayment, AuditSigner, AuditTrail } from '../pdf/a
 import { formatAmount } from '../payments/payment-field';
 import type { SubmissionScope } from '../submissions/submission-scope';
 import { decodeBase64 } from '../../shared/image-header';
+import { englishName, matchLocale, type Locale } from '../../shared/i18n/locales';
 
 const VERIFICATION: Record<string, string> = {
   email_2fa: 'Email code (6 digits)',
@@ -50,6 +51,26 @@ function phoneDetail(event: SubmissionEvent): string | undefined {
   return `By ${channel}`;
 }
 
+/** The language a disclosure was shown in, as the trail recorded it (none before issue 31: English). */
+function shownLanguage(event: SubmissionEvent): Locale | null {
+  return event.action === 'disclosure_accepted' ? (matchLocale(String(event.data.language ?? '')) ?? 'en') : null;
+}
+
+function languageShown(event: SubmissionEvent): string {
+  const language = shownLanguage(event);
+  return language ? ` in ${englishName(language)} (${language})` : '';
+}
+
+/** The language each signer read the page in: the one their accepted disclosure was shown in. */
+function signerLanguages(events: readonly SubmissionEvent[]): Map<number, Locale> {
+  const languages = new Map<number, Locale>();
+  for (const event of events) {
+    const language = shownLanguage(event);
+    if (language && event.submitterId !== null) languages.set(event.submitterId, language);
+  }
+  return languages;
+}
+
 function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[]): AuditEntry {
   const submitter = submitters.find((s) => s.id === event.submitterId);
   const reason = typeof event.data?.reason === 'string' ? event.data.reason : undefined;
@@ -58,7 +79,7 @@ function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[])
   // The signer's consent to electronic records (issue 18 › 5): which text, by its hash, and from which browser.
   const consent =
     event.action === 'disclosure_accepted'
-      ? `Accepted the electronic records disclosure version ${String(event.data.version)} (SHA-256 ${String(event.data.sha256)}); user agent ${event.userAgent ?? 'unknown'}`
+      ? `Accepted the electronic records disclosure version ${String(event.data.version)} (SHA-256 ${String(event.data.sha256)})${languageShown(event)}; user agent ${event.userAgent ?? 'unknown'}`
       : undefined;
   // An any-one-of signer (issue 33 › 2): who signed and the people they were chosen from.
   const chosen =
@@ -110,6 +131,7 @@ export function auditTrailFor(
   payments: readonly Payment[] = [],
 ): Omit<AuditTrail, 'originalSha256'> {
   const { submission, submitters, template } = scope;
+  const languages = signerLanguages(events);
   return {
     serviceName,
     documentName,
@@ -124,6 +146,7 @@ export function auditTrailFor(
       ip: s.completedIp,
       userAgent: s.completedUserAgent,
       verification: (s.verificationMethod && VERIFICATION[s.verificationMethod]) || 'Personal signing link',
+      language: languages.get(s.id) ?? null,
       sentAt: s.sentAt,
       openedAt: s.openedAt,
       completedAt: s.completedAt,

@@ -84,11 +84,7 @@ export async function beginQesSigning(
   const documents: PendingAuthorization['documents'] = [];
   for (const document of scope.template.documents) {
     const base = await currentRevision(env.FILES, submission, scope.submitters, document);
-    if (!base)
-      throw new QesSigningStopped(
-        'This document cannot be signed right now. Nothing was signed; please tell the sender.',
-        `Document ${document.id} is missing from storage.`,
-      );
+    if (!base) throw new QesSigningStopped('qes.error.document_missing', `Document ${document.id} is missing from storage.`);
     const stamps = stampsForDocument(scope.template.fields, [signer], document, hidden, signing.account.locale, paymentTexts);
     const { prepared } = await prepareSignerRevision(base.bytes, stamps, {
       name: signer.name || signer.email || signer.role,
@@ -155,8 +151,7 @@ export async function finishQesSigning(
   try {
     timestamper = sealingTimestamper(env);
   } catch (error) {
-    if (error instanceof SealingProblem)
-      throw new QesSigningStopped('The signature cannot be timestamped right now. Nothing was signed; try again later.', error.message);
+    if (error instanceof SealingProblem) throw new QesSigningStopped('qes.error.timestamp_unavailable', error.message);
     throw error;
   }
   const written: string[] = [];
@@ -169,8 +164,7 @@ export async function finishQesSigning(
       try {
         cms = await cmsFromSignHash(fromBase64(document.digest), chain, signatures[i], timestamper);
       } catch (error) {
-        if (error instanceof SealingProblem)
-          throw new QesSigningStopped('The signature could not be timestamped. Nothing was signed; try again in a moment.', error.message);
+        if (error instanceof SealingProblem) throw new QesSigningStopped('qes.error.timestamp_failed', error.message);
         throw error;
       }
       const bytes = embedPreparedSignature({ bytes: new Uint8Array(await prepared.arrayBuffer()), updateStart: document.updateStart }, cms);
@@ -195,10 +189,7 @@ export async function finishQesSigning(
     const now = await findSubmitterBySlug(ctx.db, submission.accountId, submitter.slug);
     if (written.length && now?.status !== 'completed') await env.FILES.delete(written);
     if (error instanceof SignedOnStaleRevision) {
-      throw new QesSigningStopped(
-        'Another signer signed this document while you were at the signature provider. Nothing was signed; sign again to sign the current document.',
-        error.message,
-      );
+      throw new QesSigningStopped('qes.error.stale_revision', error.message);
     }
     throw error;
   }

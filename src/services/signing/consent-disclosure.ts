@@ -2,34 +2,45 @@
 // UETA §5; issue 18 › 5). Versioned: a change to the text is a new version with its own SHA-256, and
 // the trail records which version (and hash) each signer accepted.
 
+import { translatorFor } from '../../lib/i18n/catalogs';
+import type { Translate } from '../../shared/i18n/translator';
+import type { Locale } from '../../shared/i18n/locales';
+
 export type Disclosure = { version: string; title: string; sections: { heading: string; text: string }[] };
 
-export const DISCLOSURE: Disclosure = {
-  version: '2026-11-25',
-  title: 'Consent to use electronic records and signatures',
-  sections: [
-    {
-      heading: 'Electronic records and signatures',
-      text: 'The sender asks you to receive this document and any notices about it electronically and to sign it electronically. Your electronic signature has the same legal effect as a handwritten one.',
-    },
-    {
-      heading: 'Your right to a paper copy',
-      text: 'You may ask the sender for a paper copy of this document at any time, free of charge, by writing to them at the email address the invitation came from. You can also download the signed document from this page once everyone has signed.',
-    },
-    {
-      heading: 'Withdrawing your consent',
-      text: 'You may withdraw this consent before you sign by declining the form on this page or by telling the sender. Withdrawing ends electronic signing of this document: the sender will then arrange to complete it on paper or another way. Withdrawal does not affect documents you already signed electronically.',
-    },
-    {
-      heading: 'Hardware and software you need',
-      text: 'A current web browser with JavaScript enabled (such as a recent Chrome, Edge, Firefox or Safari), an email account that can receive messages, and software that opens PDF files to view and keep your signed copy.',
-    },
-    {
-      heading: 'Keeping your contact information up to date',
-      text: 'If your email address changes before signing is finished, tell the sender at the address the invitation came from so that notices and your signed copy reach you.',
-    },
-  ],
-};
+/**
+ * The disclosure in one language, from its catalog (src/shared/i18n/catalogs): each language's text
+ * carries its own version (`disclosure.version`), so a translation changes its version and hash only.
+ */
+export function disclosureOf(t: Translate): Disclosure {
+  return {
+    version: t('disclosure.version'),
+    title: t('disclosure.title'),
+    sections: [
+      { heading: t('disclosure.records.heading'), text: t('disclosure.records.text') },
+      { heading: t('disclosure.paper.heading'), text: t('disclosure.paper.text') },
+      { heading: t('disclosure.withdraw.heading'), text: t('disclosure.withdraw.text') },
+      { heading: t('disclosure.system.heading'), text: t('disclosure.system.text') },
+      { heading: t('disclosure.contact.heading'), text: t('disclosure.contact.text') },
+    ],
+  };
+}
+
+/** The English disclosure: the text every translation renders. */
+export const DISCLOSURE: Disclosure = disclosureOf(translatorFor('en'));
+
+const shown = new Map<Locale, Promise<{ disclosure: Disclosure; sha256: string }>>();
+
+/** The disclosure as shown in `locale`, with the SHA-256 of its text (computed once per isolate). */
+export function disclosureIn(locale: Locale): Promise<{ disclosure: Disclosure; sha256: string }> {
+  let hit = shown.get(locale);
+  if (!hit) {
+    const disclosure = disclosureOf(translatorFor(locale));
+    hit = disclosureSha256(disclosure).then((sha256) => ({ disclosure, sha256 }));
+    shown.set(locale, hit);
+  }
+  return hit;
+}
 
 /** SHA-256 (hex) of the disclosure text as shown: a test keeps it equal to disclosureSha256(DISCLOSURE). */
 export const DISCLOSURE_SHA256 = 'ccc8dd915589d0e89dd25237260138efb2573f20645be13a87f1220daaee3d1c';

@@ -22,6 +22,10 @@ import { nowIso } from '../../lib/time';
 import { emailMessage, smsMessage } from '../mail/outbox';
 import type { PhoneChannel } from '../../shared/link-channel';
 import { CODE_METHODS } from '../signature-levels/signer-identity';
+import { messageLocale } from '../submissions/notifications';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { DEFAULT_LOCALE } from '../../shared/i18n/locales';
+import type { Translate } from '../../shared/i18n/translator';
 import { ChangeSet } from '../submissions/change-set';
 import { linkBaseOf, signingUrl } from '../submissions/links';
 import { messageBranding } from '../submissions/notifications';
@@ -81,12 +85,15 @@ export async function hasVerifiedSession(
 }
 
 /** Sends a fresh code over `channel` (the messages outbox, kind verification_code). */
-export async function sendCode(ctx: StateContext, signing: Signing, channel: CodeChannel): Promise<void> {
+export async function sendCode(
+  ctx: StateContext,
+  signing: Signing,
+  channel: CodeChannel,
+  t: Translate = translatorFor(DEFAULT_LOCALE),
+): Promise<void> {
   const { scope, submitter } = signing;
-  if (channel === 'email' && !submitter.email)
-    throw unprocessable('This signer has no email address to send a code to; ask the sender to add one.');
-  if (channel !== 'email' && !submitter.phone)
-    throw unprocessable('This signer has no phone number to send a code to; ask the sender to add one.');
+  if (channel === 'email' && !submitter.email) throw unprocessable(t('verify.error.no_email'));
+  if (channel !== 'email' && !submitter.phone) throw unprocessable(t('verify.error.no_phone'));
   const since = new Date(Date.now() - 60 * 60 * 1000).toISOString();
   const code = newCode();
   const at = nowIso();
@@ -103,6 +110,7 @@ export async function sendCode(ctx: StateContext, signing: Signing, channel: Cod
     template: { name: scope.template.name },
     submission: { expireAt: scope.submission.expireAt },
     code,
+    locale: messageLocale({ ...source, submission: scope.submission }, submitter),
   };
   const refs = { accountId: ctx.account.id, submissionId: scope.submission.id, submitterId: submitter.id };
   const message =
@@ -128,10 +136,7 @@ export async function sendCode(ctx: StateContext, signing: Signing, channel: Cod
   );
   cs.addMessage(messageInsert(ctx.db, message));
   trail(ctx, cs, scope, submitter, 'verification_code_sent', channel === 'email' ? {} : { channel }, at);
-  await cs.commit(
-    ctx.messagesQueue,
-    () => new ApiError(429, 'Too many codes were sent for this link in the last hour; try again later.', {}, { 'Retry-After': '600' }),
-  );
+  await cs.commit(ctx.messagesQueue, () => new ApiError(429, t('verify.error.too_many_sent'), {}, { 'Retry-After': '600' }));
 }
 
 /**
@@ -142,23 +147,29 @@ export async function sendCode(ctx: StateContext, signing: Signing, channel: Cod
  * channel than the form asks for now (its preferences changed since) is not accepted. Wrong or expired:
  * 422 with a sentence; no attempt left: 429.
  */
-export async function verifyCode(ctx: StateContext, signing: Signing, channel: CodeChannel, code: string): Promise<string> {
+export async function verifyCode(
+  ctx: StateContext,
+  signing: Signing,
+  channel: CodeChannel,
+  code: string,
+  t: Translate = translatorFor(DEFAULT_LOCALE),
+): Promise<string> {
   const { scope, submitter } = signing;
   const row = await latestVerification(ctx.db, submitter.id);
-  if (!row || row.verifiedAt || !sameFactor(row.channel, channel)) throw unprocessable('Request a code first.');
-  if (Date.parse(row.expiresAt) <= Date.now()) throw unprocessable('This code has expired; request a new one.');
+  if (!row || row.verifiedAt || !sameFactor(row.channel, channel)) throw unprocessable(t('verify.error.request_first'));
+  if (Date.parse(row.expiresAt) <= Date.now()) throw unprocessable(t('verify.error.expired'));
   const attempts = await consumeAttempt(ctx.db, row.id, MAX_ATTEMPTS, nowIso());
-  if (attempts === null) throw new ApiError(429, 'Too many wrong codes; request a new code.');
+  if (attempts === null) throw new ApiError(429, t('verify.error.too_many_wrong'));
   const given = /^\d{6}$/.test(code.trim()) ? code.trim() : '';
   if (!given || !timingSafeEqualString(await codeHash(submitter.id, given), row.codeHash)) {
     const left = MAX_ATTEMPTS - attempts;
-    if (left === 0) throw unprocessable('That code is not right and no attempts are left; request a new code.');
-    throw unprocessable(`That code is not right; ${left} attempt${left === 1 ? '' : 's'} left.`);
+    if (left === 0) throw unprocessable(t('verify.error.wrong_last'));
+    throw unprocessable(t('verify.error.wrong', { left }));
   }
   const token = randomBase62(32);
   const at = nowIso();
   const verified = { sessionHash: await sha256Hex(token), method: CODE_METHODS[row.channel as CodeChannel] ?? CODE_METHODS.email, at };
-  if (!(await markVerified(ctx.db, row.id, submitter.id, verified))) throw unprocessable('Request a code first.');
+  if (!(await markVerified(ctx.db, row.id, submitter.id, verified))) throw unprocessable(t('verify.error.request_first'));
   const cs = new ChangeSet(ctx.db);
   if (row.channel === 'email') trail(ctx, cs, scope, submitter, 'email_verified', {}, at);
   else trail(ctx, cs, scope, submitter, 'phone_verified', { channel: row.channel }, at);

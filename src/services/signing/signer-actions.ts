@@ -24,7 +24,8 @@ import { trail } from '../submissions/submission-events';
 import { assertSubmissionOpen, declineSubmitter, invite, type StateContext } from '../submissions/submission-state';
 import { formEventData } from '../webhooks/payloads';
 import { assertCanFill, resolvedValues, saveValues, type Signing } from './signing-session';
-import { DISCLOSURE, DISCLOSURE_SHA256 } from './consent-disclosure';
+import { disclosureIn } from './consent-disclosure';
+import type { Locale } from '../../shared/i18n/locales';
 
 /** What a submit completes with: the signer as saved, their resolved values and the hidden fields. */
 export type SubmittedForm = { scope: SubmissionScope; submitter: Submitter; values: Record<string, unknown>; hiddenFields: string[] };
@@ -251,14 +252,17 @@ export async function acceptDisclosure(
   signing: Signing,
   version: string,
   request: DisclosureRequest,
-): Promise<{ version: string; acceptedAt: string }> {
+  language: Locale,
+): Promise<{ version: string; language: Locale; acceptedAt: string }> {
   assertCanFill(signing);
   const { submitter } = signing;
   if (submitter.disclosureAcceptedAt && submitter.disclosureVersion)
-    return { version: submitter.disclosureVersion, acceptedAt: submitter.disclosureAcceptedAt };
-  if (version !== DISCLOSURE.version) {
+    return { version: submitter.disclosureVersion, language, acceptedAt: submitter.disclosureAcceptedAt };
+  // Versioned per language (issue 31 › 3): the version and hash of the text in the language shown.
+  const { disclosure, sha256 } = await disclosureIn(language);
+  if (version !== disclosure.version) {
     throw unprocessable(
-      `Disclosure version ${version} is not the current one (${DISCLOSURE.version}); reload the page and read the current disclosure.`,
+      `Disclosure version ${version} is not the current one (${disclosure.version}); reload the page and read the current disclosure.`,
     );
   }
   const at = nowIso();
@@ -267,10 +271,10 @@ export async function acceptDisclosure(
   // A member of an any-of group accepts for themselves; the signer's acceptance is copied on completion.
   cs.guarded(
     signing.member
-      ? acceptMemberDisclosureStatement(ctx.db, signing.member.id, DISCLOSURE.version, at)
-      : acceptDisclosureStatement(ctx.db, submitter.id, DISCLOSURE.version, at),
+      ? acceptMemberDisclosureStatement(ctx.db, signing.member.id, disclosure.version, at)
+      : acceptDisclosureStatement(ctx.db, submitter.id, disclosure.version, at),
   );
-  trail(ctx, cs, signing.scope, submitter, 'disclosure_accepted', { version: DISCLOSURE.version, sha256: DISCLOSURE_SHA256 }, at);
+  trail(ctx, cs, signing.scope, submitter, 'disclosure_accepted', { version: disclosure.version, sha256, language }, at);
   // The account's audit trail too (issue 28 › 9): consent to electronic records is evidence an account
   // keeps for its 7 years, whatever happens to the submission. In the same batch, so once per signer.
   cs.add(
@@ -290,8 +294,9 @@ export async function acceptDisclosure(
       requestId: request.requestId,
       details: {
         submission_id: signing.scope.submission.id,
-        disclosure_version: DISCLOSURE.version,
-        disclosure_sha256: DISCLOSURE_SHA256,
+        disclosure_version: disclosure.version,
+        disclosure_sha256: sha256,
+        disclosure_language: language,
         accepted_at: at,
       },
       createdAt: at,
@@ -301,9 +306,9 @@ export async function acceptDisclosure(
     await cs.commit(ctx.messagesQueue, () => new DisclosureAlreadyAccepted());
   } catch (error) {
     if (!(error instanceof DisclosureAlreadyAccepted)) throw error;
-    return { version: DISCLOSURE.version, acceptedAt: at };
+    return { version: disclosure.version, language, acceptedAt: at };
   }
-  return { version: DISCLOSURE.version, acceptedAt: at };
+  return { version: disclosure.version, language, acceptedAt: at };
 }
 
 class DisclosureAlreadyAccepted extends Error {}

@@ -15,7 +15,7 @@ import { channelsFor, messagesFor, type MessageSource } from './notifications';
 /** What announcing reads from the create context (CreateContext). */
 export type AnnounceContext = {
   db: Db;
-  account: Pick<Account, 'id' | 'name'>;
+  account: Pick<Account, 'id' | 'name' | 'locale'>;
   serviceName: string;
   /** The account's active custom domains, for the links the invitations carry (chooseLinkDomain). */
   linkDomains?: readonly LinkDomain[];
@@ -97,6 +97,7 @@ export function announceSubmission(
           role: s.role,
           status: s.status,
           external_id: s.externalId,
+          language: s.language,
           metadata: s.metadata,
           opened_at: null,
           completed_at: null,

@@ -7,7 +7,8 @@ import type { SubmissionPreferences, Submitter } from '../../db/schema/index';
 import { unprocessable } from '../../lib/errors';
 import { nowIso, parseDateTime } from '../../lib/time';
 import { ChangeSet } from './change-set';
-import { checkValues, MAX_SUBMITTERS, phoneProblems, type SubmitterInput } from './submission-input';
+import { checkValues, languageProblem, MAX_SUBMITTERS, phoneProblems, type SubmitterInput } from './submission-input';
+import { canonicalLanguageTag } from '../../shared/i18n/locales';
 import { fieldsOf, type SubmissionScope } from './submission-scope';
 import { completeSubmitter, completionValues } from './complete-submitter';
 import { isActive } from './signing-order';
@@ -131,7 +132,7 @@ function editDraftSubmitters(scope: SubmissionScope, inputs: SubmitterInput[], a
 
 function applyContact(
   target: Submitter,
-  input: Pick<SubmitterInput, 'email' | 'name' | 'phone' | 'external_id'>,
+  input: Pick<SubmitterInput, 'email' | 'name' | 'phone' | 'external_id' | 'language'>,
   label: string,
   problems: string[],
 ) {
@@ -151,6 +152,11 @@ function applyContact(
     else target.phone = input.phone?.trim() || null;
   }
   if (input.external_id !== undefined) target.externalId = input.external_id;
+  if (input.language !== undefined) {
+    const problem = languageProblem(input.language);
+    if (problem) problems.push(`${label}: ${problem}`);
+    else target.language = canonicalLanguageTag(input.language);
+  }
 }
 
 export type SubmitterEdit = SubmitterInput & { completed?: boolean };
@@ -215,6 +221,7 @@ export async function updateSubmitter(
       nameFromSigner: next.name === submitter.name && submitter.nameFromSigner,
       phone: next.phone,
       externalId: next.externalId,
+      language: next.language,
       values: next.values,
       prefilled: next.prefilled,
       metadata: next.metadata,

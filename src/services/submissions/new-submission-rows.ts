@@ -5,6 +5,7 @@ import { parseDateTime } from '../../lib/time';
 import { newSlug } from './links';
 import { effectiveReminderSchedule } from './reminder-schedule';
 import type { CheckedSubmission, SubmissionInput } from './submission-input';
+import { canonicalLanguageTag } from '../../shared/i18n/locales';
 
 /** A submission ready to store: rows and what goes out with them. */
 export type Planned = {
@@ -77,6 +78,7 @@ export function planSubmission(
       nameFromSigner: false,
       phone: r.input.phone?.trim() || r.single?.phone?.trim() || r.members?.[0].phone?.trim() || null,
       externalId: r.input.external_id ?? null,
+      language: canonicalLanguageTag(r.input.language),
       status: 'waiting' as const,
       values: r.values,
       prefilled: Object.keys(r.values),

@@ -9,9 +9,27 @@ import type { MessageContext, MessageKind } from '../mail/compose';
 import type { Branding } from '../mail/render';
 import { signingUrl } from './links';
 import { linkVia, type PhoneChannel } from '../../shared/link-channel';
+import { signerLocale } from '../signing/signer-language';
+import type { Locale } from '../../shared/i18n/locales';
+
+/**
+ * The language a signer's messages are written in: the signing page's choice without what only a
+ * browser tells (its Accept-Language, the embed option, the page's switch).
+ */
+export function messageLocale(
+  source: Pick<MessageSource, 'account' | 'template'> & { submission: Pick<Submission, 'preferences'> },
+  submitter: { language?: string | null },
+): Locale {
+  return signerLocale({
+    submitter: submitter.language,
+    submission: source.submission.preferences.language,
+    template: source.template.preferences.language,
+    account: source.account.locale,
+  });
+}
 
 export type MessageSource = {
-  account: Pick<Account, 'id' | 'name'>;
+  account: Pick<Account, 'id' | 'name' | 'locale'>;
   serviceName: string;
   submission: Pick<Submission, 'id' | 'expireAt' | 'preferences' | 'sendEmail'>;
   /** The origin its signing links use now (links.ts › linkBaseOf). */
@@ -52,7 +70,7 @@ export function messageBranding(
 
 function contextFor(
   source: MessageSource,
-  submitter: Pick<Submitter, 'name' | 'email' | 'slug'> & { nameFromSigner?: boolean },
+  submitter: Pick<Submitter, 'name' | 'email' | 'slug'> & { nameFromSigner?: boolean; language?: string | null },
   kind: MessageKind,
 ): MessageContext {
   const prefs = source.submission.preferences;
@@ -73,6 +91,7 @@ function contextFor(
     template: { name: source.template.name },
     submission: { expireAt: source.submission.expireAt, downloadUrl: signingUrl(source.linkBase, submitter.slug) },
     custom,
+    locale: messageLocale(source, submitter),
   };
 }
 
@@ -108,7 +127,7 @@ function viaPhone(context: MessageContext, channel: PhoneChannel): MessageContex
 export function messagesFor(
   kind: MessageKind,
   source: MessageSource,
-  submitter: Pick<Submitter, 'name' | 'email' | 'slug' | 'phone'> & { id?: number; nameFromSigner?: boolean },
+  submitter: Pick<Submitter, 'name' | 'email' | 'slug' | 'phone'> & { id?: number; nameFromSigner?: boolean; language?: string | null },
   channels: Channels,
 ): NewMessage[] {
   const context = contextFor(source, submitter, kind);

@@ -5,6 +5,7 @@ import type { BrandingValues, SubmissionPreferences, Submitter, Template, Templa
 import { parseDateTime } from '../../lib/time';
 import { effectiveSignatureLevel, levelAboveAccountProblem, type SignatureLevel } from '../signature-levels/levels';
 import { checkFieldValue, EMAIL, isBlank, PHONE } from '../../shared/field-values';
+import { canonicalLanguageTag } from '../../shared/i18n/locales';
 
 export type SubmitterInput = {
   role?: string;
@@ -13,6 +14,8 @@ export type SubmitterInput = {
   name?: string | null;
   phone?: string | null;
   external_id?: string | null;
+  /** BCP 47; the signer's pages and messages are in it (issue 31 › 2). */
+  language?: string | null;
   values?: Record<string, unknown>;
   metadata?: Record<string, unknown>;
   send_email?: boolean;
@@ -43,6 +46,12 @@ export type SubmissionInput = {
   preferences?: SubmissionPreferences;
   message?: { subject?: string; body?: string };
 };
+
+/** Why a `language` is refused (not a BCP 47 tag), or null when it is absent or well formed. */
+export function languageProblem(language: string | null | undefined): string | null {
+  if (language === undefined || language === null || canonicalLanguageTag(language)) return null;
+  return `language "${language.slice(0, 40)}" is not a BCP 47 language tag such as de, pt-BR or zh-Hans.`;
+}
 
 /** At most this many submitters per submission and submissions per request (docs/decisions.md › Submissions). */
 export const MAX_SUBMITTERS = 50;
@@ -123,6 +132,8 @@ function checkSubmitters(template: Template, input: SubmissionInput, where: stri
     const order = s.order ?? null;
     if (order !== null && (!Number.isSafeInteger(order) || order < 0 || order > MAX_ORDER))
       problems.push(`${label}: order must be a whole number from 0 to ${MAX_ORDER.toLocaleString('en-US')}.`);
+    const language = languageProblem(s.language);
+    if (language) problems.push(`${label}: ${language}`);
     const single = people.length === 1 ? people[0] : null;
     resolved.push({ roleUuid: role.uuid, role: role.name, input: s, label, email, members, order, single });
   });
@@ -287,6 +298,8 @@ export function checkSubmission(
   }
   const scheduleProblem = reminderScheduleProblem(input.preferences?.reminder_schedule, `${where}preferences.reminder_schedule`);
   if (scheduleProblem) problems.push(scheduleProblem);
+  const language = languageProblem(input.preferences?.language);
+  if (language) problems.push(`${where}preferences.${language}`);
   const url = input.preferences?.completed_redirect_url;
   if (url !== undefined && !/^https?:\/\/\S+$/i.test(url))
     problems.push(`${where}preferences.completed_redirect_url must be an http(s) URL.`);

@@ -10,7 +10,7 @@ import { messagesFor, type Channels, type MessageSource } from './notifications'
 import type { SubmissionScope } from './submission-scope';
 
 /** What composing messages reads from a transition's context (StateContext). */
-export type MessagingContext = { db: Db; account: Pick<Account, 'id' | 'name'>; serviceName: string };
+export type MessagingContext = { db: Db; account: Pick<Account, 'id' | 'name' | 'locale'>; serviceName: string };
 
 /** The submission, template and branding the scope's messages are composed from. */
 export function messageSource(ctx: MessagingContext, scope: SubmissionScope): MessageSource {

@@ -153,6 +153,7 @@ export function payloadSubmitter(s: Submitter): PayloadSubmitter {
     role: s.role,
     status: s.status,
     external_id: s.externalId,
+    language: s.language,
     metadata: s.metadata,
     opened_at: s.openedAt,
     completed_at: s.completedAt,

@@ -23,7 +23,7 @@ import { fieldsOf, type SubmissionScope } from './submission-scope';
 
 export type StateContext = {
   db: Db;
-  account: Pick<Account, 'id' | 'name' | 'timezone' | 'signatureProvider' | 'documentsRetentionDays'> & LinkAccount;
+  account: Pick<Account, 'id' | 'name' | 'locale' | 'timezone' | 'signatureProvider' | 'documentsRetentionDays'> & LinkAccount;
   serviceName: string;
   /** ENCRYPTION_KEY, which public document links are signed under; without it payloads carry none. */
   linkSecret?: string;

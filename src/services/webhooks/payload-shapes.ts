@@ -24,6 +24,8 @@ export type PayloadSubmitter = {
   role: string;
   status: string;
   external_id: Nullable<string>;
+  /** The language given for the signer (BCP 47), or null (issue 31 › 2). */
+  language: Nullable<string>;
   metadata: Record<string, unknown>;
   opened_at: Nullable<string>;
   completed_at: Nullable<string>;
@@ -41,7 +43,7 @@ export type PayloadSubmission = {
   completed_at: Nullable<string>;
   template_id: TemplateId;
   metadata: Record<string, unknown>;
-  submitters: Pick<PayloadSubmitter, 'id' | 'uuid' | 'email' | 'name' | 'role' | 'status' | 'external_id'>[];
+  submitters: Pick<PayloadSubmitter, 'id' | 'uuid' | 'email' | 'name' | 'role' | 'status' | 'external_id' | 'language'>[];
   documents: PayloadDocument[];
 };
 

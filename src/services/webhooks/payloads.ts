@@ -38,6 +38,7 @@ function submitterData(s: PayloadSubmitter): PayloadSubmitter {
     role: s.role,
     status: s.status,
     external_id: s.external_id,
+    language: s.language ?? null,
     metadata: s.metadata ?? {},
     opened_at: s.opened_at,
     // spec: declined → completed_at null; expired → both null.
@@ -92,7 +93,7 @@ export function submissionEventData(input: { submission: PayloadSubmission; temp
       template_id: s.template_id,
       // Caller metadata minus reserved keys; submitter metadata is never merged in (spec).
       metadata: publicMetadata(s.metadata),
-      submitters: s.submitters.map(({ id, uuid, email, name, role, status, external_id }) => ({
+      submitters: s.submitters.map(({ id, uuid, email, name, role, status, external_id, language }) => ({
         id,
         uuid,
         email,
@@ -100,6 +101,7 @@ export function submissionEventData(input: { submission: PayloadSubmission; temp
         role,
         status,
         external_id,
+        language: language ?? null,
       })),
       documents: s.documents.map(documentData),
     },
@@ -183,6 +185,7 @@ function sampleSubmitter(status: string, at: string): PayloadSubmitter {
     role: 'First Party',
     status,
     external_id: 'sample-external-id',
+    language: 'en',
     metadata: { sample: true },
     opened_at: status === 'waiting' || status === 'sent' ? null : at,
     completed_at: status === 'completed' ? at : null,
@@ -248,7 +251,7 @@ export function sampleEventData(event: EventName, at: string): Record<string, un
   const submissionStatus = SUBMISSION_STATUS[event];
   if (submissionStatus) {
     const completed = submissionStatus === 'completed';
-    const { id, uuid, email, name, role, external_id } = sampleSubmitter('waiting', at);
+    const { id, uuid, email, name, role, external_id, language } = sampleSubmitter('waiting', at);
     return submissionEventData({
       submission: {
         id: 0,
@@ -266,6 +269,7 @@ export function sampleEventData(event: EventName, at: string): Record<string, un
             name,
             role,
             external_id,
+            language,
             status: completed ? 'completed' : submissionStatus === 'expired' ? 'expired' : 'sent',
           },
         ],

@@ -5,6 +5,7 @@ import { el } from '../../browser/dom';
 import { pagesOf } from '../../browser/document-bounds';
 import { drawPage, openDocument, pageSize } from '../../browser/pdf-pages';
 import { areaAsFractions, type DocumentView, type TemplateArea } from '../../shared/template-schema';
+import { t } from './messages';
 
 /** An area as percentages of its page. */
 export function areaBox(area: TemplateArea, page: { width: number; height: number }) {
@@ -30,7 +31,10 @@ export function renderDocuments(root: HTMLElement, documents: DocumentView[]): M
     root.append(section);
     void drawDocument(doc, pages).catch((error) => {
       section.prepend(
-        el('p', { class: 'error', text: `This document could not be drawn: ${error instanceof Error ? error.message : error}` }),
+        el('p', {
+          class: 'error',
+          text: t('client.document.draw_failed', { error: error instanceof Error ? error.message : String(error) }),
+        }),
       );
     });
   }

@@ -7,6 +7,7 @@ import { send } from './api';
 import type { DocumentView } from '../../shared/template-schema';
 import { areaBox, renderDocuments } from './documents';
 import { widgetFor, type Field, type PaymentStates } from './widgets';
+import { fieldProblem, t } from './messages';
 
 export type FormState = {
   slug: string;
@@ -112,7 +113,7 @@ export function startForm(root: HTMLElement, state: FormState): void {
 
   const progress = () => {
     const list = steps();
-    return `${Math.min(current + 1, list.length)} of ${list.length}`;
+    return t('client.form.progress', { current: Math.min(current + 1, list.length), total: list.length });
   };
 
   function problemOf(field: Field): string | null {
@@ -120,7 +121,7 @@ export function startForm(root: HTMLElement, state: FormState): void {
     // The server refuses to complete until it is paid, and says so.
     if (field.type === 'payment') return null;
     const checked = checkFieldValue(field, values[field.uuid]);
-    return checked.ok ? null : checked.problem;
+    return checked.ok ? null : fieldProblem(checked.message);
   }
 
   function go(index: number) {
@@ -129,9 +130,9 @@ export function startForm(root: HTMLElement, state: FormState): void {
     current = Math.min(index, list.length - 1);
     const field = list[current];
     const widget = widgetFor(field, values[field.uuid], state.slug, (v) => setValue(field, v), message, state.payments, flush);
-    const prev = el('button', { type: 'button', class: 'secondary', id: 'previous', text: 'Previous' });
-    const next = el('button', { type: 'button', id: 'next', text: 'Next' });
-    const submit = el('button', { type: 'button', id: 'submit', text: 'Submit' });
+    const prev = el('button', { type: 'button', class: 'secondary', id: 'previous', text: t('client.form.previous') });
+    const next = el('button', { type: 'button', id: 'next', text: t('client.form.next') });
+    const submit = el('button', { type: 'button', id: 'submit', text: t('client.form.submit') });
     prev.toggleAttribute('disabled', current === 0);
     prev.addEventListener('click', () => go(current - 1));
     next.addEventListener('click', () => {
@@ -147,7 +148,13 @@ export function startForm(root: HTMLElement, state: FormState): void {
       widget.node,
       el('p', { class: 'error', id: 'form-error', role: 'alert' }),
       el('div', { class: 'row' }, prev, el('span', { class: 'muted', id: 'progress', text: progress() }), last ? submit : next),
-      el('div', { class: 'row' }, link('Decline', decline), link('Delegate to someone else', delegate), last ? el('span') : submit),
+      el(
+        'div',
+        { class: 'row' },
+        link(t('client.form.decline'), decline),
+        link(t('client.form.delegate'), delegate),
+        last ? el('span') : submit,
+      ),
     );
     paintAreas();
     areas.get(field.uuid)?.[0]?.scrollIntoView({ block: 'center', behavior: 'smooth' });
@@ -178,18 +185,18 @@ export function startForm(root: HTMLElement, state: FormState): void {
         typeof v === 'string' && v.startsWith('data:image/')
           ? el('img', { src: v, alt: f.name })
           : el('p', { text: isBlank(v) ? '—' : String(v) });
-      const back = link('Back', () => (i === 0 ? overlay.remove() : ((i -= 1), show())));
+      const back = link(t('client.review.back'), () => (i === 0 ? overlay.remove() : ((i -= 1), show())));
       const on = el('button', {
         type: 'button',
         id: i === reviewed.length - 1 ? 'confirm-submit' : 'carousel-next',
-        text: i === reviewed.length - 1 ? 'Confirm and submit' : 'Looks right',
+        text: i === reviewed.length - 1 ? t('client.review.confirm') : t('client.review.looks_right'),
       });
       on.addEventListener('click', () => (i === reviewed.length - 1 ? (overlay.remove(), void submitAll()) : ((i += 1), show())));
       overlay.replaceChildren(
         el(
           'div',
           { class: 'card' },
-          el('h2', { text: `Review ${i + 1} of ${reviewed.length}: ${f.name}` }),
+          el('h2', { text: t('client.review.title', { index: i + 1, total: reviewed.length, name: f.name }) }),
           shown,
           el('div', { class: 'actions' }, back, on),
         ),
@@ -235,7 +242,7 @@ export function startForm(root: HTMLElement, state: FormState): void {
         'div',
         { class: 'actions' },
         go,
-        link('Cancel', () => overlay.remove()),
+        link(t('client.form.cancel'), () => overlay.remove()),
       ),
     );
     overlay.append(card);
@@ -243,7 +250,7 @@ export function startForm(root: HTMLElement, state: FormState): void {
   }
 
   function decline() {
-    dialog('Decline', [['decline-reason', 'Why do you decline?', 'textarea']], 'decline', async (d) => {
+    dialog(t('client.decline.title'), [['decline-reason', t('client.decline.reason'), 'textarea']], 'decline', async (d) => {
       await send('POST', `/s/${state.slug}/decline`, { reason: d['decline-reason'] });
       window.location.reload();
     });
@@ -251,10 +258,10 @@ export function startForm(root: HTMLElement, state: FormState): void {
 
   function delegate() {
     dialog(
-      'Delegate',
+      t('client.delegate.title'),
       [
-        ['delegate-name', 'Their name', 'text'],
-        ['delegate-email', 'Their email', 'email'],
+        ['delegate-name', t('client.delegate.name'), 'text'],
+        ['delegate-email', t('client.delegate.email'), 'email'],
       ],
       'delegate',
       async (d) => {
@@ -265,8 +272,8 @@ export function startForm(root: HTMLElement, state: FormState): void {
             el(
               'div',
               { class: 'card', id: 'delegated' },
-              el('h1', { text: 'Delegated' }),
-              el('p', { text: `We have sent this form to ${d['delegate-email']}. This link no longer works for you.` }),
+              el('h1', { text: t('client.delegated.title') }),
+              el('p', { text: t('client.delegated.text', { email: d['delegate-email'] }) }),
             ),
           );
         bar.remove();

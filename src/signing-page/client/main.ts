@@ -4,8 +4,9 @@ import { send } from './api';
 import { startForm, type FormState } from './form';
 import { announcePage } from './embed-messages';
 import { reportLinkClick } from './link-click';
+import { t } from './messages';
 
-type Disclosure = { version: string; accepted: boolean };
+type Disclosure = { version: string; locale: string; accepted: boolean };
 type PageData =
   | ({ page: 'form'; disclosure?: Disclosure } & FormState)
   | { page: 'verify'; slug: string; channel: 'email' | 'sms' | 'whatsapp' }
@@ -20,7 +21,7 @@ function startVerify(slug: string, channel: 'email' | 'sms' | 'whatsapp') {
   $('#send-code')?.addEventListener('click', async () => {
     try {
       await send('POST', `/s/${slug}/verification`, {});
-      text('verify-error', channel === 'email' ? 'We sent a code. Check your email.' : 'We sent a code. Check your messages.');
+      text('verify-error', t(channel === 'email' ? 'client.verify.sent' : 'client.verify.sent_phone'));
     } catch (e) {
       text('verify-error', (e as Error).message);
     }
@@ -41,10 +42,23 @@ function startCompleted(slug: string) {
       const name = ($('#witness-name') as HTMLInputElement).value;
       const email = ($('#witness-email') as HTMLInputElement).value;
       await send('POST', `/s/${slug}/invite_witness`, { name, email });
-      text('witness-error', `We invited ${email} to witness your signature.`);
+      text('witness-error', t('client.witness.invited', { email }));
     } catch (e) {
       text('witness-error', (e as Error).message);
     }
+  });
+}
+
+/**
+ * The language switch applies on change (its button is for pages without this script), keeping the rest
+ * of the page's query: an embedding host's options (theme, prefill, redirect) survive the switch.
+ */
+function startLanguageSwitch() {
+  const select = $('#language-select') as HTMLSelectElement | null;
+  select?.addEventListener('change', () => {
+    const url = new URL(window.location.href);
+    url.searchParams.set('lang', select.value);
+    window.location.assign(url.href);
   });
 }
 
@@ -55,13 +69,14 @@ function startAfterDisclosure(data: { slug: string; disclosure?: Disclosure }, s
   const button = $('#disclosure-continue') as HTMLButtonElement | null;
   button?.addEventListener('click', async () => {
     if (!box?.checked) {
-      text('disclosure-error', 'Tick the box to agree before you continue, or decline the form by telling the sender.');
+      text('disclosure-error', t('client.disclosure.tick_first'));
       box?.focus();
       return;
     }
     button.disabled = true;
     try {
-      await send('POST', `/s/${data.slug}/consent`, { version: data.disclosure!.version });
+      // The version and language shown: accepting records that language's text and hash.
+      await send('POST', `/s/${data.slug}/consent`, { version: data.disclosure!.version, language: data.disclosure!.locale });
       $('#disclosure')?.remove();
       start();
     } catch (e) {
@@ -71,6 +86,8 @@ function startAfterDisclosure(data: { slug: string; disclosure?: Disclosure }, s
   });
 }
 
+document.documentElement.classList.add('js');
+startLanguageSwitch();
 announcePage();
 const raw = document.getElementById('signing-data')?.textContent;
 if (raw) {

@@ -3,6 +3,7 @@
 import { el } from '../../browser/dom';
 import type { TemplateArea } from '../../shared/template-schema';
 import { send } from './api';
+import { t } from './messages';
 
 export type Field = {
   uuid: string;
@@ -24,6 +25,12 @@ export type Field = {
 
 /** Calls `commit(value)` when the signer settles on a value. */
 export type Widget = { node: HTMLElement; focus(): void };
+
+const MODE_LABELS = {
+  draw: 'client.signature.mode.draw',
+  type: 'client.signature.mode.type',
+  upload: 'client.signature.mode.upload',
+} as const;
 
 const INPUT_TYPES: Record<string, string> = { text: 'text', cells: 'text', number: 'number', date: 'date', phone: 'tel' };
 
@@ -60,7 +67,7 @@ export function widgetFor(
     return { node: el('label', {}, input, ` ${field.name}`), focus: () => input.focus() };
   }
   if (field.type === 'select') {
-    const select = el('select', { id: 'field-input', name: field.uuid }, el('option', { value: '', text: 'Choose…' }));
+    const select = el('select', { id: 'field-input', name: field.uuid }, el('option', { value: '', text: t('client.select.choose') }));
     for (const option of field.options ?? []) select.append(el('option', { value: option, text: option }));
     select.value = value === null || value === undefined ? '' : String(value);
     select.addEventListener('change', () => commit(select.value));
@@ -158,17 +165,19 @@ function signatureWidget(
       const apply = el('button', {
         type: 'button',
         id: 'sig-apply',
-        text: field.type === 'initials' ? 'Apply initials' : 'Apply signature',
+        text: field.type === 'initials' ? t('client.initials.apply') : t('client.signature.apply'),
       });
-      const clear = el('button', { type: 'button', class: 'secondary', text: 'Clear' });
-      apply.addEventListener('click', () => (pad.empty() ? fail('Draw in the box first.') : commit(pad.canvas.toDataURL('image/png'))));
+      const clear = el('button', { type: 'button', class: 'secondary', text: t('client.signature.clear') });
+      apply.addEventListener('click', () =>
+        pad.empty() ? fail(t('client.signature.draw_first')) : commit(pad.canvas.toDataURL('image/png')),
+      );
       clear.addEventListener('click', () => pad.clear());
       body.append(pad.canvas, el('div', { class: 'actions' }, apply, clear));
     } else if (mode === 'type') {
       const input = el('input', {
         id: 'sig-typed',
         type: 'text',
-        placeholder: field.type === 'initials' ? 'Your initials' : 'Your full name',
+        placeholder: field.type === 'initials' ? t('client.initials.typed_placeholder') : t('client.signature.typed_placeholder'),
       });
       if (typeof value === 'string' && !value.startsWith('data:')) input.value = value;
       input.addEventListener('input', () => commit(input.value));
@@ -179,11 +188,12 @@ function signatureWidget(
   };
   const tabs = el('div', { class: 'tabs' });
   for (const mode of ['draw', 'type', 'upload'] as const) {
-    const tab = el('button', { type: 'button', class: 'secondary', 'data-mode': mode, text: mode[0].toUpperCase() + mode.slice(1) });
+    const tab = el('button', { type: 'button', class: 'secondary', 'data-mode': mode, text: t(MODE_LABELS[mode]) });
     tab.addEventListener('click', () => show(mode));
     tabs.append(tab);
   }
-  if (typeof value === 'string' && value.startsWith('data:image/')) body.append(el('img', { src: value, alt: 'Your signature' }));
+  if (typeof value === 'string' && value.startsWith('data:image/'))
+    body.append(el('img', { src: value, alt: t('client.signature.current') }));
   else show('draw');
   node.append(tabs, body);
   return { node, focus: () => undefined };
@@ -191,7 +201,7 @@ function signatureWidget(
 
 /** A stamp drawn from the signer's name and today's date (what a company stamp carries). */
 function stampWidget(field: Field, value: unknown, commit: (value: unknown) => void): Widget {
-  const apply = el('button', { type: 'button', id: 'stamp-apply', text: 'Apply stamp' });
+  const apply = el('button', { type: 'button', id: 'stamp-apply', text: t('client.stamp.apply') });
   apply.addEventListener('click', () => {
     const canvas = el('canvas', { width: '400', height: '160' });
     const ctx = canvas.getContext('2d')!;
@@ -234,10 +244,10 @@ function paymentWidget(
   const node = el('div', { id: 'field-input', class: 'payment' }, el('p', { class: 'payment-amount', text: amount }));
   if (typeof prefs.description === 'string') node.append(el('p', { class: 'payment-description', text: prefs.description }));
   if (state?.status === 'paid') {
-    node.append(el('p', { class: 'payment-status', role: 'status', text: 'Paid. Thank you.' }));
+    node.append(el('p', { class: 'payment-status', role: 'status', text: t('client.payment.paid') }));
     return { node, focus: () => undefined };
   }
-  const pay = el('button', { type: 'button', id: 'pay', text: `Pay ${amount}` });
+  const pay = el('button', { type: 'button', id: 'pay', text: t('client.payment.pay', { amount }) });
   pay.addEventListener('click', async () => {
     pay.setAttribute('disabled', '');
     try {
@@ -258,7 +268,7 @@ function paymentWidget(
       el('p', {
         class: 'payment-status',
         role: 'status',
-        text: `${state.failure ?? 'The amount changed after you paid.'} Pay the new amount with the Pay button.`,
+        text: t('client.payment.changed', { amount }),
       }),
     );
   else if (state?.status === 'failed')
@@ -266,16 +276,11 @@ function paymentWidget(
       el('p', {
         class: 'payment-status',
         role: 'status',
-        text: `The payment did not go through: ${state.failure ?? 'it was refused.'} You can try again with the Pay button.`,
+        text: t('client.payment.failed', { reason: state.failure ?? t('client.payment.refused') }),
       }),
     );
-  else if (returned === 'cancelled')
-    node.append(
-      el('p', { class: 'payment-status', role: 'status', text: 'The payment was not completed. You can try again with the Pay button.' }),
-    );
+  else if (returned === 'cancelled') node.append(el('p', { class: 'payment-status', role: 'status', text: t('client.payment.cancelled') }));
   else if (returned === 'success' && state?.status === 'pending')
-    node.append(
-      el('p', { class: 'payment-status', role: 'status', text: 'Your payment is being confirmed; reload the page in a moment.' }),
-    );
+    node.append(el('p', { class: 'payment-status', role: 'status', text: t('client.payment.confirming') }));
   return { node, focus: () => pay.focus() };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `submitters` ADD `language` text;

@@ -1,0 +1,81 @@
+// The signing page in the signer's language in a real browser (issue 31 › 1–3): an Arabic signer gets
+// a right-to-left page whose script speaks Arabic (the inlined messages), switches to German on the
+// page, and completes the form in German.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { startDevServer, type DevServer } from './wrangler-dev';
+
+const PORT = Number(process.env.E2E_LANGUAGES_PORT ?? 8791);
+let server: DevServer;
+let browser: Browser;
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.base}${path}`, {
+    method,
+    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
+}
+
+async function onePagePdf(): Promise<string> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([612, 792]).drawText('Agreement', { x: 50, y: 740, size: 18, font });
+  return Buffer.from(await pdf.save()).toString('base64');
+}
+
+describe('signer languages in a real browser', () => {
+  beforeAll(async () => {
+    server = await startDevServer(PORT);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+
+  afterAll(async () => {
+    if (process.env.E2E_LOGS) console.log(server?.output());
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('serves an Arabic signer right to left in Arabic, and completes in German after the switch', async () => {
+    const template = await call('POST', '/api/templates/pdf', {
+      name: 'Lease',
+      documents: [{ name: 'lease', file: await onePagePdf() }],
+      submitters: [{ name: 'Tenant' }],
+      fields: [{ name: 'Full name', type: 'text', role: 'Tenant', required: true, areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.35, h: 0.04 }] }],
+    });
+    expect(template.status, template.text).toBe(201);
+    const created = await call('POST', '/api/submissions', {
+      template_id: template.json.id,
+      submitters: [{ role: 'Tenant', email: 'layla@e2e.test', name: 'Layla', language: 'ar' }],
+    });
+    expect(created.status, created.text).toBe(201);
+    const slug = created.json.submitters[0].slug as string;
+
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.base}/s/${slug}`);
+    expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+    await page.getByLabel('قرأت هذا الإفصاح وأوافق على استخدام السجلات والتوقيعات الإلكترونية.').check();
+    await page.click('#disclosure-continue');
+    await page.waitForSelector('#stepper');
+    // The script's own words come from the inlined Arabic messages.
+    expect(await page.textContent('#submit')).toBe('إرسال');
+    await page.click('#submit');
+    expect(await page.textContent('#form-error')).toBe('الحقل «Full name» مطلوب.');
+
+    await page.selectOption('#language-select', 'de');
+    await page.waitForURL(/[?&]lang=de/);
+    expect(await page.getAttribute('html', 'dir')).toBe('ltr');
+    await page.waitForSelector('#stepper');
+    expect(await page.textContent('#submit')).toBe('Absenden');
+    await page.fill('#field-input', 'Layla Haddad');
+    await page.click('#submit');
+    await page.waitForSelector('#completed', { timeout: 30_000 });
+    expect(await page.textContent('#completed h1')).toBe('Sie haben dieses Formular ausgefüllt');
+  });
+});
