@@ -45,6 +45,7 @@ describe('fieldPattern', () => {
     expect(checkFieldValue(field, `${'Ada Lovelace '.repeat(700)}1`)).toEqual({
       ok: false,
       problem: 'Field "Full name" does not match the required format (([A-Za-z]+ ?)*).',
+      message: { key: 'client.field_error.format', values: { name: 'Full name', pattern: '([A-Za-z]+ ?)*' } },
     });
     expect(checkFieldValue(field, 'Ada Lovelace')).toEqual({ ok: true, value: 'Ada Lovelace' });
   });
