@@ -1,5 +1,7 @@
 // The real-browser tests (test/e2e): Node drives Debian's Chromium with playwright-core against
-// `wrangler dev` on a spare port, which each test file starts itself. Kept out of the workerd suite.
+// `wrangler dev`. The files that need only the default server share one (test/e2e/shared-server.ts,
+// started on first use); those that need another configuration start their own on a spare port.
+// Kept out of the workerd suite.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,6 +11,7 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 240_000,
     fileParallelism: false,
+    globalSetup: ['./test/e2e/shared-server.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });

@@ -3,11 +3,11 @@
 // `npm run setup` and, remotely, `npm run db:migrate` run) migrates it and gives it its id block, the
 // server restarts with the new config, and the next account lands on the new, empty shard and works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PDFDocument } from 'pdf-lib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchWranglerDev, setUpLocal, sqlOn, type LaunchedServer, type LocalSetup } from './wrangler-dev';
+import { apiOf, fetchRetried, letterPdfBase64 } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_SHARD_PORT ?? 8797);
 const ID_BLOCK_SIZE = 2 ** 32;
@@ -19,16 +19,10 @@ describe('adding a shard', () => {
   let before: { id: number; token: string }[];
   let added: { id: number; token: string };
 
-  async function call(method: string, path: string, auth: string, body?: unknown) {
-    const res = await fetch(`${server!.base}${path}`, {
-      method,
-      // No keep-alive: wrangler closes idle connections, and a request on one it closed fails.
-      headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json', Connection: 'close' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-  }
+  const api = apiOf(() => server!);
+  // No keep-alive: wrangler closes idle connections, and the server restarts on the same port.
+  const call = (method: string, path: string, auth: string, body?: unknown) =>
+    api.call(method, path, body, { Authorization: `Bearer ${auth}`, Connection: 'close' });
 
   /** A new account through the partner control plane, with a full-access token for its admin. */
   async function newAccount(name: string) {
@@ -69,11 +63,9 @@ describe('adding a shard', () => {
   });
 
   it("completes the new account's submission end to end, with its rows on the added shard in its id block", async () => {
-    const pdf = await PDFDocument.create();
-    pdf.addPage([612, 792]);
     const template = await call('POST', '/api/templates/pdf', added.token, {
       name: 'Contract',
-      documents: [{ name: 'contract', file: Buffer.from(await pdf.save()).toString('base64') }],
+      documents: [{ name: 'contract', file: await letterPdfBase64() }],
       fields: [{ name: 'Name', type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
     });
     expect(template.status).toBe(201);
@@ -86,7 +78,7 @@ describe('adding a shard', () => {
     expect(submission.id).toBeGreaterThanOrEqual(2 * ID_BLOCK_SIZE);
     expect(submission.id).toBeLessThan(3 * ID_BLOCK_SIZE);
     // The signing link resolves to the added shard from the slug alone.
-    const page = await fetch(submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server!.base), {
+    const page = await fetchRetried(submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server!.base), {
       headers: { Connection: 'close' },
     });
     expect(page.status).toBe(200);
