@@ -39,12 +39,12 @@ describe('adding a shard', () => {
 
   beforeAll(async () => {
     // Two shards in use: the dev account and two partner accounts spread over them.
-    setup = setUpLocal(dir, 2);
+    setup = await setUpLocal(dir, 2);
     server = await launchWranglerDev(PORT, dir, ['--config', setup.config], { keepState: true });
     before = [await newAccount('Early'), await newAccount('Second')];
     await server.stop();
     // The procedure: declare SHARD_2, apply migrations and the id block, restart with the new config.
-    setup = setUpLocal(dir, 3);
+    setup = await setUpLocal(dir, 3);
     server = await launchWranglerDev(PORT, dir, ['--config', setup.config], { keepState: true });
     added = await newAccount('Added');
   });

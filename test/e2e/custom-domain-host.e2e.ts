@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
-import { apiOf, fetchRetried, letterPdfBase64 } from './e2e-kit';
+import { apiOf, fetchRetried, letterPdfBase64, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_DOMAINS_PORT ?? 8797);
 let server: DevServer;
@@ -31,7 +31,7 @@ describe('custom signing domains on the local server', () => {
   const pending = `pending-${Date.now()}.acme-e2e.com`;
 
   beforeAll(async () => {
-    server = await startDevServer(PORT);
+    server = await startDevServer(PORT, { from: await preparedSetup() });
     const template = await call('POST', '/api/templates/pdf', {
       name: 'Domain template',
       documents: [{ name: 'contract', file: await letterPdfBase64() }],

@@ -5,6 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { inject } from 'vitest';
 import type { SharedServer } from './shared-server';
+import type { LocalSetup } from './wrangler-dev';
 
 export type { SharedServer };
 
@@ -111,17 +112,30 @@ export function uniqueEmail(local: string): string {
   return `${local}.${run}-${process.pid}-${counter}@e2e.test`;
 }
 
+/** What shared-server.ts hands out at `path`, once it is ready. */
+async function fromSharedServer<T>(path: string): Promise<T> {
+  const control = inject('e2eSharedServer');
+  for (;;) {
+    const res = await fetch(`${control}${path}`);
+    if (res.status === 200) return (await res.json()) as T;
+    if (res.status !== 202) throw new Error(`GET ${path} of the shared server failed:\n${await res.text()}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 /**
  * The `wrangler dev` with two shards and no extra vars that the files needing nothing else share,
  * started by the first file that asks (shared-server.ts). It lives for the whole run: its database holds
  * what earlier files made, so a file reads only what it made itself (uniqueEmail, ids it got back).
  */
-export async function sharedDevServer(): Promise<SharedServer> {
-  const control = inject('e2eSharedServer');
-  for (;;) {
-    const res = await fetch(`${control}/server`);
-    if (res.status === 200) return (await res.json()) as SharedServer;
-    if (res.status !== 202) throw new Error(`the shared wrangler dev did not start:\n${await res.text()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+export function sharedDevServer(): Promise<SharedServer> {
+  return fromSharedServer('/server');
+}
+
+/**
+ * The run's one setup of two shards (vendor assets built), for a file starting a server of its own:
+ * `startDevServer(port, { from: await preparedSetup() })` or `copySetup(await preparedSetup(), base)`.
+ */
+export function preparedSetup(): Promise<LocalSetup> {
+  return fromSharedServer('/setup');
 }

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
 import { startOAuthCallback, type OAuthCallback } from './oauth-callback';
-import { apiOf, fetchRetried, launchChromium, outboxLink } from './e2e-kit';
+import { apiOf, fetchRetried, launchChromium, outboxLink, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_IDENTITY_PORT ?? 8795);
 const ADMIN = 'admin@example.com';
@@ -163,7 +163,7 @@ describe('console identity in a real browser', () => {
   beforeAll(async () => {
     callback = await startOAuthCallback();
     redirectUri = callback.redirectUri;
-    server = await startDevServer(PORT);
+    server = await startDevServer(PORT, { from: await preparedSetup() });
     browser = await launchChromium();
     admin = await (await browser.newContext()).newPage();
   });

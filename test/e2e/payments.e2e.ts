@@ -3,12 +3,8 @@
 // then completes; and a refused payment leaves the form open and fillable, with a sentence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { launchWranglerDev, setUpLocal, type LaunchedServer, type LocalSetup } from './wrangler-dev';
-import { apiOf, launchChromium, letterPdfBase64 } from './e2e-kit';
+import { copySetup, launchWranglerDev, type LaunchedServer, type LocalSetup } from './wrangler-dev';
+import { apiOf, launchChromium, letterPdfBase64, preparedSetup } from './e2e-kit';
 // @ts-expect-error -- plain JavaScript test server (typed for Node only), see its header
 import { startStripeImitation } from '../global-setup/stripe-imitation.mjs';
 
@@ -50,13 +46,9 @@ describe('payment fields in a real browser', () => {
   let templateId: number;
 
   beforeAll(async () => {
-    // The signing page's script must be built from the current source (startDevServer does the same).
-    const vendor = spawnSync(process.execPath, [path.join(import.meta.dirname, '..', '..', 'scripts', 'vendor-assets.mjs')], {
-      encoding: 'utf8',
-    });
-    if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
+    // The run's setup (vendor assets built from the current source), copied: startDevServer does the same.
     stripe = await startStripeImitation();
-    setup = setUpLocal(mkdtempSync(path.join(tmpdir(), 'payments-e2e-')), 2);
+    setup = copySetup(await preparedSetup(), `http://127.0.0.1:${PORT}`);
     server = await launchWranglerDev(PORT, setup.dir, [
       '--config',
       setup.config,

@@ -11,7 +11,7 @@ import path from 'node:path';
 // @ts-expect-error: a plain ES module of the test setup, without type declarations.
 import { startCscImitation } from '../global-setup/csc-imitation.mjs';
 import { startDevServer, type DevServer } from './wrangler-dev';
-import { apiOf, fetchRetried, launchChromium, letterPdfBase64 } from './e2e-kit';
+import { apiOf, fetchRetried, launchChromium, letterPdfBase64, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_PORT ?? 8799);
 let server: DevServer;
@@ -23,7 +23,10 @@ const { call } = apiOf(() => server);
 describe('a qes signer in a real browser', () => {
   beforeAll(async () => {
     imitation = await startCscImitation();
-    server = await startDevServer(PORT, { vars: { QES_PROVIDER_ALLOW_HOSTS: `127.0.0.1:${imitation.port}` } });
+    server = await startDevServer(PORT, {
+      vars: { QES_PROVIDER_ALLOW_HOSTS: `127.0.0.1:${imitation.port}` },
+      from: await preparedSetup(),
+    });
     browser = await launchChromium();
   });
 

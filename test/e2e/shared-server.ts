@@ -1,16 +1,21 @@
-// vitest globalSetup of the real-browser tests: one `wrangler dev` (two shards, no extra vars) that every
-// file needing nothing else shares, instead of a setup and a start per file. It starts on the first
-// file's request (a run of only files with their own server never starts it) and stops with the run.
-// Files ask a small HTTP server of this process for it (e2e-kit.ts › sharedDevServer): vitest runs each
-// file in a worker of its own, and the server must outlive them all.
+// vitest globalSetup of the real-browser tests, for what the files share instead of making it each:
+// - GET /setup: one `scripts/setup.mjs` run (two shards) with the vendor assets built, which a server
+//   of two shards starts from a copy of (wrangler-dev.ts › copySetup): setup is most of a start;
+// - GET /server: one `wrangler dev` (two shards, no extra vars) for every file that needs nothing else.
+// Each is made on the first file's request (a run that needs neither makes neither) and removed with the
+// run; until it is ready the answer is 202. Files ask this small HTTP server (e2e-kit.ts): vitest runs
+// each file in a worker of its own, and these must outlive them all.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDevServer, type DevServer } from './wrangler-dev';
+import { setUpLocal, startDevServer, vendorAssets, type DevServer, type LocalSetup } from './wrangler-dev';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The origin of the HTTP server that hands out the shared wrangler dev (GET /server). */
+    /** The origin of the HTTP server that hands out the prepared setup and the shared wrangler dev. */
     e2eSharedServer: string;
   }
 }
@@ -46,9 +51,19 @@ async function chooseAdminPassword(server: DevServer) {
   if (res.status !== 303) throw new Error(`POST /password/set: ${res.status} ${await res.text()}`);
 }
 
-async function startShared(): Promise<{ server: DevServer; shared: SharedServer }> {
+/** Built once, copied by every server of two shards; its one-time link's origin is replaced per copy. */
+async function prepareSetup(): Promise<LocalSetup> {
   const started = performance.now();
-  const server = await startDevServer(await sparePort());
+  await vendorAssets();
+  const setup = await setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-prepared-')), 2, 'http://127.0.0.1');
+  console.log(`vendor assets and setup.mjs (two shards) done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return setup;
+}
+
+async function startShared(prepared: Promise<LocalSetup>): Promise<{ server: DevServer; shared: SharedServer }> {
+  const from = await prepared;
+  const started = performance.now();
+  const server = await startDevServer(await sparePort(), { from });
   try {
     await chooseAdminPassword(server);
   } catch (err) {
@@ -60,30 +75,53 @@ async function startShared(): Promise<{ server: DevServer; shared: SharedServer 
   return { server, shared: { base, dir, config, token, accountId, partnerKey, adminEmail: ADMIN_EMAIL, adminPassword: ADMIN_PASSWORD } };
 }
 
+/** Something made on first request: its promise, and once settled its answer (JSON) or its failure. */
+function onDemand<T>(make: () => Promise<T>, answer: (value: T) => unknown) {
+  let promise: Promise<T> | undefined;
+  let settled: { body: string } | { failure: string } | undefined;
+  return {
+    get promise() {
+      return promise;
+    },
+    /** Starts it on the first call; the status and body of the answer now (202 while it is being made). */
+    ask(): [number, string] {
+      if (!promise) {
+        promise = make();
+        promise.then(
+          (value) => (settled = { body: JSON.stringify(answer(value)) }),
+          (err: Error) => (settled = { failure: err.stack ?? String(err) }),
+        );
+      }
+      if (!settled) return [202, ''];
+      return 'failure' in settled ? [500, settled.failure] : [200, settled.body];
+    },
+  };
+}
+
 export default async function setup(project: TestProject) {
-  let starting: Promise<{ server: DevServer; shared: SharedServer }> | undefined;
-  let failure = '';
-  let ready: SharedServer | undefined;
-  // 202 while starting (a request may not wait minutes for its headers), 200 with the server once up.
+  const prepared = onDemand(prepareSetup, (setup) => setup);
+  const shared = onDemand(
+    async () => {
+      prepared.ask();
+      return startShared(prepared.promise!);
+    },
+    ({ shared }) => shared,
+  );
+  // A request may not wait minutes for its headers: files poll until the answer is not 202.
   const control = createServer((req, res) => {
-    if (req.url !== '/server') return res.writeHead(404).end();
-    if (!starting) {
-      starting = startShared();
-      starting.then(
-        ({ shared }) => (ready = shared),
-        (err: Error) => (failure = err.stack ?? String(err)),
-      );
-    }
-    if (failure) return res.writeHead(500, { 'Content-Type': 'text/plain' }).end(failure);
-    if (!ready) return res.writeHead(202).end();
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(ready));
+    const wanted = req.url === '/setup' ? prepared : req.url === '/server' ? shared : undefined;
+    if (!wanted) return res.writeHead(404).end();
+    const [status, body] = wanted.ask();
+    res.writeHead(status, { 'Content-Type': status === 200 ? 'application/json' : 'text/plain' }).end(body);
   });
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   project.provide('e2eSharedServer', `http://127.0.0.1:${(control.address() as AddressInfo).port}`);
   return async () => {
     control.close();
-    const server = await starting?.then(({ server }) => server).catch(() => undefined);
+    const server = await shared.promise?.then(({ server }) => server).catch(() => undefined);
     if (process.env.E2E_LOGS) console.log(server?.output());
     await server?.stop();
+    const template = await prepared.promise?.catch(() => undefined);
+    if (template) rmSync(template.dir, { recursive: true, force: true });
   };
 }
