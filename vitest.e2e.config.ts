@@ -9,7 +9,9 @@ export default defineConfig({
     include: ['test/e2e/**/*.e2e.ts'],
     environment: 'node',
     testTimeout: 240_000,
-    hookTimeout: 240_000,
+    // The first file to ask for the run's setup or shared server waits for setup.mjs in its beforeAll:
+    // 4–5 minutes on a loaded 2-core machine.
+    hookTimeout: 600_000,
     fileParallelism: false,
     globalSetup: ['./test/e2e/shared-server.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
