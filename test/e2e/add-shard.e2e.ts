@@ -3,17 +3,15 @@
 // `npm run setup` and, remotely, `npm run db:migrate` run) migrates it and gives it its id block, the
 // server restarts with the new config, and the next account lands on the new, empty shard and works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchWranglerDev, setUpLocal, sqlOn, type LaunchedServer, type LocalSetup } from './wrangler-dev';
-import { apiOf, fetchRetried, letterPdfBase64 } from './e2e-kit';
+import { rmSync } from 'node:fs';
+import { copySetup, launchWranglerDev, setUpLocal, sqlOn, type LaunchedServer, type LocalSetup } from './wrangler-dev';
+import { apiOf, fetchRetried, letterPdfBase64, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_SHARD_PORT ?? 8797);
 const ID_BLOCK_SIZE = 2 ** 32;
 
 describe('adding a shard', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'signing-add-shard-'));
+  let dir = '';
   let setup: LocalSetup;
   let server: LaunchedServer | undefined;
   let before: { id: number; token: string }[];
@@ -38,8 +36,11 @@ describe('adding a shard', () => {
   const shardOf = (accountId: number) => sqlOn(setup, 'CONTROL_DB', `SELECT shard FROM accounts WHERE id = ${accountId}`)[0].shard;
 
   beforeAll(async () => {
-    // Two shards in use: the dev account and two partner accounts spread over them.
-    setup = await setUpLocal(dir, 2);
+    // Two shards in use: the dev account and two partner accounts spread over them. The deployment of
+    // two shards is the run's setup, copied (what setup.mjs makes of a fresh directory); the procedure
+    // below runs setup.mjs itself.
+    setup = copySetup(await preparedSetup(), `http://127.0.0.1:${PORT}`);
+    dir = setup.dir;
     server = await launchWranglerDev(PORT, dir, ['--config', setup.config], { keepState: true });
     before = [await newAccount('Early'), await newAccount('Second')];
     await server.stop();
@@ -51,7 +52,7 @@ describe('adding a shard', () => {
 
   afterAll(async () => {
     await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('places the accounts created before on the first two shards', () => {
