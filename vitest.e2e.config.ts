@@ -1,5 +1,7 @@
 // The real-browser tests (test/e2e): Node drives Debian's Chromium with playwright-core against
-// `wrangler dev` on a spare port, which each test file starts itself. Kept out of the workerd suite.
+// `wrangler dev`. The files that need only the default server share one (test/e2e/shared-server.ts,
+// started on first use); those that need another configuration start their own on a spare port.
+// Kept out of the workerd suite.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,8 +9,11 @@ export default defineConfig({
     include: ['test/e2e/**/*.e2e.ts'],
     environment: 'node',
     testTimeout: 240_000,
-    hookTimeout: 240_000,
+    // The first file to ask for the run's setup or shared server waits for setup.mjs in its beforeAll:
+    // 4–5 minutes on a loaded 2-core machine.
+    hookTimeout: 600_000,
     fileParallelism: false,
+    globalSetup: ['./test/e2e/shared-server.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
   },
 });

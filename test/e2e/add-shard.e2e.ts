@@ -3,32 +3,24 @@
 // `npm run setup` and, remotely, `npm run db:migrate` run) migrates it and gives it its id block, the
 // server restarts with the new config, and the next account lands on the new, empty shard and works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PDFDocument } from 'pdf-lib';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launchWranglerDev, setUpLocal, sqlOn, type LaunchedServer, type LocalSetup } from './wrangler-dev';
+import { rmSync } from 'node:fs';
+import { copySetup, launchWranglerDev, setUpLocal, sqlOn, type LaunchedServer, type LocalSetup } from './wrangler-dev';
+import { apiOf, fetchRetried, letterPdfBase64, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_SHARD_PORT ?? 8797);
 const ID_BLOCK_SIZE = 2 ** 32;
 
 describe('adding a shard', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'signing-add-shard-'));
+  let dir = '';
   let setup: LocalSetup;
   let server: LaunchedServer | undefined;
   let before: { id: number; token: string }[];
   let added: { id: number; token: string };
 
-  async function call(method: string, path: string, auth: string, body?: unknown) {
-    const res = await fetch(`${server!.base}${path}`, {
-      method,
-      // No keep-alive: wrangler closes idle connections, and a request on one it closed fails.
-      headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json', Connection: 'close' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-  }
+  const api = apiOf(() => server!);
+  // No keep-alive: wrangler closes idle connections, and the server restarts on the same port.
+  const call = (method: string, path: string, auth: string, body?: unknown) =>
+    api.call(method, path, body, { Authorization: `Bearer ${auth}`, Connection: 'close' });
 
   /** A new account through the partner control plane, with a full-access token for its admin. */
   async function newAccount(name: string) {
@@ -44,20 +36,23 @@ describe('adding a shard', () => {
   const shardOf = (accountId: number) => sqlOn(setup, 'CONTROL_DB', `SELECT shard FROM accounts WHERE id = ${accountId}`)[0].shard;
 
   beforeAll(async () => {
-    // Two shards in use: the dev account and two partner accounts spread over them.
-    setup = setUpLocal(dir, 2);
+    // Two shards in use: the dev account and two partner accounts spread over them. The deployment of
+    // two shards is the run's setup, copied (what setup.mjs makes of a fresh directory); the procedure
+    // below runs setup.mjs itself.
+    setup = copySetup(await preparedSetup(), `http://127.0.0.1:${PORT}`);
+    dir = setup.dir;
     server = await launchWranglerDev(PORT, dir, ['--config', setup.config], { keepState: true });
     before = [await newAccount('Early'), await newAccount('Second')];
     await server.stop();
     // The procedure: declare SHARD_2, apply migrations and the id block, restart with the new config.
-    setup = setUpLocal(dir, 3);
+    setup = await setUpLocal(dir, 3);
     server = await launchWranglerDev(PORT, dir, ['--config', setup.config], { keepState: true });
     added = await newAccount('Added');
   });
 
   afterAll(async () => {
     await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('places the accounts created before on the first two shards', () => {
@@ -69,11 +64,9 @@ describe('adding a shard', () => {
   });
 
   it("completes the new account's submission end to end, with its rows on the added shard in its id block", async () => {
-    const pdf = await PDFDocument.create();
-    pdf.addPage([612, 792]);
     const template = await call('POST', '/api/templates/pdf', added.token, {
       name: 'Contract',
-      documents: [{ name: 'contract', file: Buffer.from(await pdf.save()).toString('base64') }],
+      documents: [{ name: 'contract', file: await letterPdfBase64() }],
       fields: [{ name: 'Name', type: 'text', areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
     });
     expect(template.status).toBe(201);
@@ -86,7 +79,7 @@ describe('adding a shard', () => {
     expect(submission.id).toBeGreaterThanOrEqual(2 * ID_BLOCK_SIZE);
     expect(submission.id).toBeLessThan(3 * ID_BLOCK_SIZE);
     // The signing link resolves to the added shard from the slug alone.
-    const page = await fetch(submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server!.base), {
+    const page = await fetchRetried(submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server!.base), {
       headers: { Connection: 'close' },
     });
     expect(page.status).toBe(200);

@@ -1,49 +1,27 @@
 // A branded signing page in a real browser (issue 17 bar): the brand's title, header colour and logo, and
 // no powered-by line when the brand says show_branding false; a screenshot of it is saved and not empty.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
-import { PDFDocument } from 'pdf-lib';
+import type { Browser } from 'playwright-core';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDevServer, type DevServer } from './wrangler-dev';
+import { apiOf, launchChromium, letterPdfBase64, sharedDevServer, type SharedServer } from './e2e-kit';
 
-const PORT = Number(process.env.E2E_BRANDING_PORT ?? 8796);
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
 let dir: string;
 
-async function call(method: string, route: string, body?: unknown) {
-  const res = await fetch(`${server.base}${route}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function onePagePdf(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  pdf.addPage([612, 792]);
-  return Buffer.from(await pdf.save()).toString('base64');
-}
+const { ok: call } = apiOf(() => server);
 
 describe('a branded signing page in a real browser', () => {
   beforeAll(async () => {
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    server = await sharedDevServer();
+    browser = await launchChromium();
     dir = mkdtempSync(path.join(tmpdir(), 'e2e-branding-'));
   });
 
   afterAll(async () => {
-    if (process.env.E2E_LOGS) console.log(server?.output());
     await browser?.close();
-    await server?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -63,7 +41,7 @@ describe('a branded signing page in a real browser', () => {
     });
     const template = await call('POST', '/api/templates/pdf', {
       name: 'Plain template',
-      documents: [{ name: 'contract', file: await onePagePdf() }],
+      documents: [{ name: 'contract', file: await letterPdfBase64() }],
       submitters: [{ name: 'Tenant' }],
       fields: [{ name: 'Full name', type: 'text', role: 'Tenant', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
       preferences: { brand_id: brand.id },

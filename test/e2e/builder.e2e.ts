@@ -4,52 +4,33 @@
 // the API, seals with the values inside those areas (pdftotext -bbox). Keyboard moves, resizes, undoes
 // and deletes; a 422 sentence is shown beside its field; axe-core finds nothing serious or critical.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDevServer, type DevServer } from './wrangler-dev';
+import { apiOf, fetchRetried, launchChromium, letterPdf, sharedDevServer, type SharedServer } from './e2e-kit';
 
-const PORT = Number(process.env.E2E_BUILDER_PORT ?? 8781);
-const PASSWORD = 'builder passphrase for e2e 15';
 const PAGE_SIZE = { width: 612, height: 792 };
 
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
 let page: Page;
 let templateId = '';
 /** Where each dragged field's top-left corner was let go, as fractions of page 2. */
 const dropped: { type: string; name: string; x: number; y: number }[] = [];
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+const { call } = apiOf(() => server);
 
-async function threePagePdf(): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= 3; i += 1)
-    pdf.addPage([PAGE_SIZE.width, PAGE_SIZE.height]).drawText(`Contract page ${i}`, { x: 50, y: 740, size: 18, font });
-  return Buffer.from(await pdf.save());
-}
+/** Three US Letter pages (PAGE_SIZE), each headed with its number. */
+const threePagePdf = () => letterPdf(['Contract page 1', 'Contract page 2', 'Contract page 3']);
 
+/** The shared server's dev admin has a password already. */
 async function signIn(p: Page) {
-  await p.goto(server.setPasswordUrl!);
-  await p.fill('#password', PASSWORD);
-  await p.fill('#password_confirmation', PASSWORD);
-  await p.click('button[type=submit]');
-  await p.waitForURL(/\/login\?reason=password_set/);
-  await p.fill('#email', 'admin@example.com');
-  await p.fill('#password', PASSWORD);
+  await p.goto(`${server.base}/login`);
+  await p.fill('#email', server.adminEmail);
+  await p.fill('#password', server.adminPassword);
   await p.click('button[type=submit]');
   await p.waitForURL(/\/settings\/account/);
 }
@@ -82,19 +63,14 @@ async function drawnBox(p: Page, name: string) {
 
 describe('the template builder in a real browser', () => {
   beforeAll(async () => {
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    server = await sharedDevServer();
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
     await signIn(page);
   }, 600_000); // wrangler dev's first start (migrations, setup) can be slow on a shared machine
 
   afterAll(async () => {
-    if (process.env.E2E_LOGS) console.log(server?.output());
     await browser?.close();
-    await server?.stop();
   });
 
   it('uploading a three-page PDF on /templates/new opens the builder with its three pages', async () => {
@@ -174,7 +150,7 @@ describe('the template builder in a real browser', () => {
       else await new Promise((r) => setTimeout(r, 500));
     }
     expect(documents).toHaveLength(1);
-    const pdf = await fetch(`${server.base}/api/submissions/${submissionId}/documents/${documents[0].id}`, {
+    const pdf = await fetchRetried(`${server.base}/api/submissions/${submissionId}/documents/${documents[0].id}`, {
       headers: { 'X-Auth-Token': server.token },
     });
     const dir = mkdtempSync(join(tmpdir(), 'e2e-builder-'));

@@ -2,22 +2,14 @@
 // domain opens the signing page and gets 404 on /api/user; a domain not verified yet is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { PDFDocument } from 'pdf-lib';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
+import { apiOf, fetchRetried, letterPdfBase64, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_DOMAINS_PORT ?? 8797);
 let server: DevServer;
 
-async function call(method: string, route: string, body?: unknown) {
-  const res = await fetch(`${server.base}${route}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+// Its own server: an active domain of the dev account would become where every signing link points.
+const { ok: call } = apiOf(() => server);
 
 /** A GET to the local server with another Host header (fetch may not set Host; node:http may). */
 function getWithHost(host: string, path: string): Promise<{ status: number; body: string }> {
@@ -33,22 +25,16 @@ function getWithHost(host: string, path: string): Promise<{ status: number; body
   });
 }
 
-async function onePagePdf(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  pdf.addPage([612, 792]);
-  return Buffer.from(await pdf.save()).toString('base64');
-}
-
 describe('custom signing domains on the local server', () => {
   let slug: string;
   const active = `sign-${Date.now()}.acme-e2e.com`;
   const pending = `pending-${Date.now()}.acme-e2e.com`;
 
   beforeAll(async () => {
-    server = await startDevServer(PORT);
+    server = await startDevServer(PORT, { from: await preparedSetup() });
     const template = await call('POST', '/api/templates/pdf', {
       name: 'Domain template',
-      documents: [{ name: 'contract', file: await onePagePdf() }],
+      documents: [{ name: 'contract', file: await letterPdfBase64() }],
       submitters: [{ name: 'Tenant' }],
       fields: [{ name: 'Full name', type: 'text', role: 'Tenant', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
     });
@@ -92,7 +78,7 @@ describe('custom signing domains on the local server', () => {
   });
 
   it('still serves the API on the service’s own host', async () => {
-    const res = await fetch(`${server.base}/api/user`, { headers: { 'X-Auth-Token': server.token } });
+    const res = await fetchRetried(`${server.base}/api/user`, { headers: { 'X-Auth-Token': server.token } });
     expect(res.status).toBe(200);
   });
 });

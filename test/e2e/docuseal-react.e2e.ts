@@ -11,7 +11,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { devFetch, startDevServer, type DevServer } from './wrangler-dev';
-import { closeHost, fullNameTemplate, launchChromium } from './embed-fixtures';
+import { closeHost, fullNameTemplate } from './embed-fixtures';
+import { launchChromium, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_DOCUSEAL_PORT ?? 8763);
 let server: DevServer;
@@ -67,7 +68,7 @@ describe("DocuSeal's React components against wrangler dev over https", () => {
   let templateId: string;
 
   beforeAll(async () => {
-    server = await startDevServer(PORT, { https: true });
+    server = await startDevServer(PORT, { https: true, from: await preparedSetup() });
     browser = await launchChromium();
     host = await startHost();
     // ENVIRONMENT=development locally: an http origin may be allowed.

@@ -3,28 +3,17 @@
 // is stored where it was dropped, and the host receives `saved` under both prefixes and as an element
 // event. axe-core finds nothing serious or critical in the embedded builder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { PDFDocument } from 'pdf-lib';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startDevServer, type DevServer } from './wrangler-dev';
+import { apiOf, launchChromium, letterPdfBase64, sharedDevServer, type SharedServer } from './e2e-kit';
 
-const PORT = Number(process.env.E2E_EMBED_BUILDER_PORT ?? 8774);
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
 let host: { server: Server; origin: string };
 
-async function call(method: string, route: string, body?: unknown) {
-  const res = await fetch(`${server.base}${route}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const { ok: call } = apiOf(() => server);
 
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
@@ -52,11 +41,9 @@ async function startHost(): Promise<{ server: Server; origin: string }> {
 }
 
 async function onePageTemplate(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  pdf.addPage([612, 792]);
   const template = await call('POST', '/api/templates/pdf', {
     name: 'Embedded builder template',
-    documents: [{ name: 'contract', file: Buffer.from(await pdf.save()).toString('base64') }],
+    documents: [{ name: 'contract', file: await letterPdfBase64() }],
     submitters: [{ name: 'Client' }],
   });
   return template.id;
@@ -77,24 +64,19 @@ async function openHost(templateId: string): Promise<Page> {
 
 describe('the embedded template builder in a real browser', () => {
   beforeAll(async () => {
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    server = await sharedDevServer();
+    browser = await launchChromium();
     host = await startHost();
     // ENVIRONMENT=development locally: an http origin may be allowed.
     await call('PUT', '/api/settings/account', { embed_origins: [host.origin] });
   }, 600_000);
 
   afterAll(async () => {
-    if (process.env.E2E_LOGS) console.log(server?.output());
     await browser?.close();
     if (host) {
       host.server.closeAllConnections();
       await new Promise((r) => host.server.close(r));
     }
-    await server?.stop();
   });
 
   it('stores a field dragged onto the page where it was dropped and tells the host saved under both prefixes', async () => {

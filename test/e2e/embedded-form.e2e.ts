@@ -3,29 +3,18 @@
 // both prefixed `completed` messages and the element's `completed` event. The same page on an origin the
 // account does not allow gets no form. axe-core finds nothing serious or critical in the embedded form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startDevServer, type DevServer } from './wrangler-dev';
-import { fullNameTemplate } from './embed-fixtures';
+import { apiOf, launchChromium, letterPdfBase64, sharedDevServer, uniqueEmail, type SharedServer } from './e2e-kit';
 
-const PORT = Number(process.env.E2E_EMBED_PORT ?? 8789);
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
 let allowedHost: { server: Server; origin: string };
 let foreignHost: { server: Server; origin: string };
 
-async function call(method: string, route: string, body?: unknown) {
-  const res = await fetch(`${server.base}${route}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const { ok: call } = apiOf(() => server);
 
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
@@ -58,11 +47,21 @@ async function startHost(): Promise<{ server: Server; origin: string }> {
   return { server: http, origin: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
 }
 
+async function onePageTemplate(): Promise<string> {
+  const template = await call('POST', '/api/templates/pdf', {
+    name: 'Embedded contract',
+    documents: [{ name: 'contract', file: await letterPdfBase64() }],
+    submitters: [{ name: 'Client' }],
+    fields: [{ name: 'Full name', type: 'text', role: 'Client', required: true, areas: [{ page: 1, x: 0.1, y: 0.1, w: 0.3, h: 0.05 }] }],
+  });
+  return template.id;
+}
+
 async function signingUrl(templateId: string): Promise<{ url: string; submissionId: number }> {
   const submission = await call('POST', '/api/submissions', {
     template_id: templateId,
     send_email: false,
-    submitters: [{ role: 'Client', email: `embedded-${Date.now()}@e2e.test` }],
+    submitters: [{ role: 'Client', email: uniqueEmail('embedded') }],
   });
   return { url: submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server.base), submissionId: submission.id };
 }
@@ -83,28 +82,23 @@ describe('the embedded signing form in a real browser', () => {
   let templateId: string;
 
   beforeAll(async () => {
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    server = await sharedDevServer();
+    browser = await launchChromium();
     allowedHost = await startHost();
     foreignHost = await startHost();
     // ENVIRONMENT=development locally: an http origin may be allowed.
     await call('PUT', '/api/settings/account', { embed_origins: [allowedHost.origin] });
-    templateId = await fullNameTemplate(call, 'Embedded contract');
+    templateId = await onePageTemplate();
     // Setting up the local databases takes minutes on a busy machine.
   }, 600_000);
 
   afterAll(async () => {
-    if (process.env.E2E_LOGS) console.log(server?.output());
     await browser?.close();
     for (const host of [allowedHost, foreignHost]) {
       if (!host) continue;
       host.server.closeAllConnections();
       await new Promise((r) => host.server.close(r));
     }
-    await server?.stop();
   });
 
   it('lets the signer complete inside the frame and tells the host page completed under both prefixes and as an element event', async () => {

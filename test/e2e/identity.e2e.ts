@@ -4,7 +4,7 @@
 // a local OAuth client goes through register → authorize (PKCE S256, consent) → token → API → refresh →
 // revoke; and axe-core finds nothing serious or critical on any console page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import * as OTPAuth from 'otpauth';
 import { createHash, randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
 import { startOAuthCallback, type OAuthCallback } from './oauth-callback';
+import { apiOf, fetchRetried, launchChromium, outboxLink, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_IDENTITY_PORT ?? 8795);
 const ADMIN = 'admin@example.com';
@@ -27,24 +28,11 @@ let adminSecret = '';
 let backupCodes: string[] = [];
 let second: BrowserContext;
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = { 'X-Auth-Token': server.token }) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { ...headers, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
+// Its own server: it starts from the dev admin without a password and enforces MFA on the account.
+const { call } = apiOf(() => server);
 
 async function form(path: string, fields: Record<string, string>) {
-  const res = await fetch(`${server.base}${path}`, {
+  const res = await fetchRetried(`${server.base}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
@@ -61,14 +49,11 @@ function totp(secret: string, steps = 0): string {
 
 /** The invitation link a user was emailed (the outbox is written after the response: poll a little). */
 async function invitationLink(email: string): Promise<string> {
-  for (let i = 0; i < 40; i += 1) {
-    const res = await fetch(`${server.base}/dev/outbox?to=${encodeURIComponent(email)}&kind=password_invite`);
-    const { data } = (await res.json()) as { data: { text: string }[] };
-    const match = data[0]?.text.match(/https?:\/\/\S+\/password\/set\?token=[0-9A-Za-z]+/);
-    if (match) return match[0];
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no invitation email to ${email}`);
+  const link = await outboxLink(server.base, email, 'password_invite', /https?:\/\/\S+\/password\/set\?token=[0-9A-Za-z]+/, {
+    waitMs: 10_000,
+  });
+  if (!link) throw new Error(`no invitation email to ${email}`);
+  return link;
 }
 
 /** `set_password_url` of `npm run setup` run again on the server's state (its config file untouched). */
@@ -178,11 +163,8 @@ describe('console identity in a real browser', () => {
   beforeAll(async () => {
     callback = await startOAuthCallback();
     redirectUri = callback.redirectUri;
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    server = await startDevServer(PORT, { from: await preparedSetup() });
+    browser = await launchChromium();
     admin = await (await browser.newContext()).newPage();
   });
 

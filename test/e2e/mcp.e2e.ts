@@ -4,25 +4,20 @@
 // a submission; the signer completes in Chromium; the sealed PDF comes back through the tool and is
 // valid in pdfsig. The same with an API token, and a token without submissions:send cannot send.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDevServer, type DevServer } from './wrangler-dev';
+import { apiOf, launchChromium, letterPdfBase64, outboxLink, sharedDevServer, uniqueEmail, type SharedServer } from './e2e-kit';
 import { startOAuthCallback, type OAuthCallback } from './oauth-callback';
 
-const PORT = Number(process.env.E2E_MCP_PORT ?? 8783);
-const ADMIN = 'admin@example.com';
-const PASSWORD = 'agents sign here too 77';
-
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
 let page: Page;
 let callback: OAuthCallback;
@@ -79,22 +74,10 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-async function onePagePdf(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage([612, 792]).drawText('Agreement made by an agent', { x: 50, y: 740, size: 18, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
-
 async function invitationLink(email: string): Promise<string> {
-  for (let i = 0; i < 40; i += 1) {
-    const res = await fetch(`${server.base}/dev/outbox?to=${encodeURIComponent(email)}&kind=invitation`);
-    const { data } = (await res.json()) as { data: { text: string }[] };
-    const match = data[0]?.text.match(/https?:\/\/\S+\/s\/[0-9A-Za-z]+/);
-    if (match) return match[0];
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no invitation to ${email}`);
+  const link = await outboxLink(server.base, email, 'invitation', /https?:\/\/\S+\/s\/[0-9A-Za-z]+/, { waitMs: 10_000 });
+  if (!link) throw new Error(`no invitation to ${email}`);
+  return link;
 }
 
 /** The flow every MCP client runs: 401 → metadata → registration → consent in the browser → code → tokens. */
@@ -107,8 +90,8 @@ async function connectWithOAuth(provider: BrowserOAuthProvider): Promise<Client>
   await page.goto(authorizationUrl.toString());
   // Not signed in yet: the authorization page sends the admin to sign in and back.
   if (new URL(page.url()).pathname === '/login') {
-    await page.fill('#email', ADMIN);
-    await page.fill('#password', PASSWORD);
+    await page.fill('#email', server.adminEmail);
+    await page.fill('#password', server.adminPassword);
     await page.click('button[type=submit]');
     await page.waitForURL(/\/oauth\/authorize/);
   }
@@ -125,7 +108,7 @@ async function connectWithOAuth(provider: BrowserOAuthProvider): Promise<Client>
 async function templateAndSentSubmission(client: Client, email: string): Promise<number> {
   const template = await call(client, 'create_template', {
     name: 'Agent agreement',
-    file: await onePagePdf(),
+    file: await letterPdfBase64(['Agreement made by an agent']),
     submitters: [{ name: 'Signer' }],
     fields: [{ name: 'Full name', type: 'text', role: 'Signer', required: true, areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.4, h: 0.05 }] }],
   });
@@ -179,25 +162,15 @@ function pdfsig(bytes: Buffer): string {
 describe('the MCP server from a real MCP client', () => {
   beforeAll(async () => {
     callback = await startOAuthCallback();
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    // The shared server's dev admin has a password already, to sign in with on the consent page.
+    server = await sharedDevServer();
+    browser = await launchChromium();
     page = await (await browser.newContext()).newPage();
-    // The dev admin chooses a password from setup's link, to sign in on the consent page.
-    await page.goto(server.setPasswordUrl!);
-    await page.fill('#password', PASSWORD);
-    await page.fill('#password_confirmation', PASSWORD);
-    await page.click('button[type=submit]');
-    await page.waitForURL(/\/login\?reason=password_set/);
     // Setting up and starting wrangler dev takes minutes on a busy machine.
   }, 600_000);
 
   afterAll(async () => {
-    if (process.env.E2E_LOGS) console.log(server?.output());
     await browser?.close();
-    await server?.stop();
     callback?.close();
   });
 
@@ -205,7 +178,7 @@ describe('the MCP server from a real MCP client', () => {
     const client = await connectWithOAuth(new BrowserOAuthProvider());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_template', 'create_submission', 'get_signed_documents']));
-    const email = 'oauth.signer@e2e.test';
+    const email = uniqueEmail('oauth.signer');
     const submissionId = await templateAndSentSubmission(client, email);
     await sign(email);
     expect(pdfsig(await sealedPdf(client, submissionId))).toContain('Signature is Valid.');
@@ -214,19 +187,18 @@ describe('the MCP server from a real MCP client', () => {
   it('with an API token: the same, and a token without submissions:send cannot send', async () => {
     const client = new Client({ name: 'e2e-server-agent', version: '1.0.0' });
     await client.connect(mcpTransport({ token: server.token }));
-    const email = 'token.signer@e2e.test';
+    const email = uniqueEmail('token.signer');
     const submissionId = await templateAndSentSubmission(client, email);
     await sign(email);
     expect(pdfsig(await sealedPdf(client, submissionId))).toContain('Signature is Valid.');
 
-    const created = await fetch(`${server.base}/api/access_tokens`, {
-      method: 'POST',
-      headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'no send', scopes: ['templates:read', 'templates:write', 'submissions:read', 'submissions:write'] }),
+    const created = await apiOf(() => server).call('POST', '/api/access_tokens', {
+      name: 'no send',
+      scopes: ['templates:read', 'templates:write', 'submissions:read', 'submissions:write'],
     });
     expect(created.status).toBe(201);
     const limited = new Client({ name: 'e2e-limited-agent', version: '1.0.0' });
-    await limited.connect(mcpTransport({ token: ((await created.json()) as { token: string }).token }));
+    await limited.connect(mcpTransport({ token: (created.json as { token: string }).token }));
     const template = await call(limited, 'list_templates', {});
     const [first] = (template.structuredContent as { data: { id: string }[] }).data;
     const refused = await call(limited, 'create_submission', {

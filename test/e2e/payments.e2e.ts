@@ -2,13 +2,9 @@
 // Stripe imitation (its checkout page sends the signed webhook to the Worker and returns to the page),
 // then completes; and a refused payment leaves the form open and fillable, with a sentence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { launchWranglerDev, setUpLocal, type LaunchedServer, type LocalSetup } from './wrangler-dev';
+import type { Browser, Page } from 'playwright-core';
+import { copySetup, launchWranglerDev, type LaunchedServer, type LocalSetup } from './wrangler-dev';
+import { apiOf, launchChromium, letterPdfBase64, preparedSetup } from './e2e-kit';
 // @ts-expect-error -- plain JavaScript test server (typed for Node only), see its header
 import { startStripeImitation } from '../global-setup/stripe-imitation.mjs';
 
@@ -20,22 +16,7 @@ let setup: LocalSetup;
 let stripe: { port: number; close(): Promise<void> };
 let browser: Browser;
 
-async function call(method: string, route: string, body?: unknown) {
-  const res = await fetch(`${server.base}${route}`, {
-    method,
-    headers: { 'X-Auth-Token': setup.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
-
-async function onePagePdf(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage([612, 792]).drawText('Order form', { x: 50, y: 740, size: 18, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
+const { call } = apiOf(() => ({ base: server.base, token: setup.token }));
 
 async function signingLink(templateId: number, email: string): Promise<string> {
   const res = await call('POST', '/api/submissions', { template_id: templateId, submitters: [{ email, name: 'Paying Signer' }] });
@@ -65,23 +46,16 @@ describe('payment fields in a real browser', () => {
   let templateId: number;
 
   beforeAll(async () => {
-    // The signing page's script must be built from the current source (startDevServer does the same).
-    const vendor = spawnSync(process.execPath, [path.join(import.meta.dirname, '..', '..', 'scripts', 'vendor-assets.mjs')], {
-      encoding: 'utf8',
-    });
-    if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
+    // The run's setup (vendor assets built from the current source), copied: startDevServer does the same.
     stripe = await startStripeImitation();
-    setup = setUpLocal(mkdtempSync(path.join(tmpdir(), 'payments-e2e-')), 2);
+    setup = copySetup(await preparedSetup(), `http://127.0.0.1:${PORT}`);
     server = await launchWranglerDev(PORT, setup.dir, [
       '--config',
       setup.config,
       '--var',
       `STRIPE_API_BASE:http://127.0.0.1:${stripe.port}`,
     ]);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     expect((await call('PUT', '/api/settings/payments', { stripe_secret_key: KEY, stripe_webhook_secret: SECRET })).status).toBe(200);
     // The imitation's checkout page sends this key's webhooks to the account's endpoint.
     await fetch(`http://127.0.0.1:${stripe.port}/__webhooks`, {
@@ -90,7 +64,7 @@ describe('payment fields in a real browser', () => {
     });
     const created = await call('POST', '/api/templates/pdf', {
       name: 'Order',
-      documents: [{ name: 'order', file: await onePagePdf() }],
+      documents: [{ name: 'order', file: await letterPdfBase64(['Order form']) }],
       submitters: [{ name: 'Buyer' }],
       fields: [
         { name: 'Name', type: 'text', areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.35, h: 0.04 }] },

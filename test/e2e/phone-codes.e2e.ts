@@ -2,23 +2,17 @@
 // page reports the click and takes `?via=sms` out of the address, they ask for a code by text, type it,
 // and the form opens; the audit trail holds the click and the code's entries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
+import { apiOf, launchChromium, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_PHONE_PORT ?? 8766);
 let server: DevServer;
 let browser: Browser;
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
+const api = apiOf(() => server);
+const call = (method: string, path: string, body?: unknown) => api.call(method, path, body);
 
 async function outboxText(to: string, kind: string): Promise<string | null> {
   const res = await fetch(`${server.base}/dev/outbox?to=${encodeURIComponent(to)}&kind=${kind}`);
@@ -44,11 +38,8 @@ async function onePagePdf(): Promise<string> {
 
 describe('phone codes in a real browser', () => {
   beforeAll(async () => {
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    server = await startDevServer(PORT, { from: await preparedSetup() });
+    browser = await launchChromium();
     // A loaded machine takes minutes to migrate and start wrangler dev.
   }, 600_000);
 

@@ -3,8 +3,7 @@
 // and the signer is completed only then; the sealed PDF carries the provider's signature, valid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Browser, Page } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,37 +11,23 @@ import path from 'node:path';
 // @ts-expect-error: a plain ES module of the test setup, without type declarations.
 import { startCscImitation } from '../global-setup/csc-imitation.mjs';
 import { startDevServer, type DevServer } from './wrangler-dev';
+import { apiOf, fetchRetried, launchChromium, letterPdfBase64, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_PORT ?? 8799);
 let server: DevServer;
 let browser: Browser;
 let imitation: { port: number; close(): Promise<void> };
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
-
-async function onePagePdf(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage([612, 792]).drawText('Qualified agreement', { x: 50, y: 740, size: 18, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
+const { call } = apiOf(() => server);
 
 describe('a qes signer in a real browser', () => {
   beforeAll(async () => {
     imitation = await startCscImitation();
-    server = await startDevServer(PORT, { vars: { QES_PROVIDER_ALLOW_HOSTS: `127.0.0.1:${imitation.port}` } });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    server = await startDevServer(PORT, {
+      vars: { QES_PROVIDER_ALLOW_HOSTS: `127.0.0.1:${imitation.port}` },
+      from: await preparedSetup(),
     });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -68,7 +53,7 @@ describe('a qes signer in a real browser', () => {
       else await new Promise((r) => setTimeout(r, 500));
     }
     expect(documents).toHaveLength(1);
-    const pdf = await fetch(`${server.base}/api/submissions/${submissionId}/documents/${documents[0].id}`, {
+    const pdf = await fetchRetried(`${server.base}/api/submissions/${submissionId}/documents/${documents[0].id}`, {
       headers: { 'X-Auth-Token': server.token },
     });
     expect(pdf.status).toBe(200);
@@ -113,7 +98,7 @@ async function submittedToProvider(email: string): Promise<{ submissionId: numbe
   expect(level.status, level.text).toBe(200);
   const template = await call('POST', '/api/templates/pdf', {
     name: 'Qualified',
-    documents: [{ name: 'qualified', file: await onePagePdf() }],
+    documents: [{ name: 'qualified', file: await letterPdfBase64(['Qualified agreement']) }],
     fields: [{ name: 'Full name', type: 'text', role: 'Signer', areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.4, h: 0.04 }] }],
   });
   expect(template.status, template.text).toBe(201);

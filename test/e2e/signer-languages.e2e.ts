@@ -2,23 +2,17 @@
 // a right-to-left page whose script speaks Arabic (the inlined messages), switches to German on the
 // page, and completes the form in German.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { startDevServer, type DevServer } from './wrangler-dev';
+import { apiOf, launchChromium, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_LANGUAGES_PORT ?? 8791);
 let server: DevServer;
 let browser: Browser;
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
+const api = apiOf(() => server);
+const call = (method: string, path: string, body?: unknown) => api.call(method, path, body);
 
 async function onePagePdf(): Promise<string> {
   const pdf = await PDFDocument.create();
@@ -29,11 +23,8 @@ async function onePagePdf(): Promise<string> {
 
 describe('signer languages in a real browser', () => {
   beforeAll(async () => {
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    server = await startDevServer(PORT, { from: await preparedSetup() });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -2,53 +2,32 @@
 // invitation emails, fill text, date, checkbox and a drawn signature, and submit; the second is invited
 // only after the first completed; the submission ends completed and its sealed PDF downloads valid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { Browser, Page } from 'playwright-core';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDevServer, type DevServer } from './wrangler-dev';
+import {
+  apiOf,
+  fetchRetried,
+  launchChromium,
+  letterPdfBase64,
+  outboxLink,
+  sharedDevServer,
+  uniqueEmail,
+  type SharedServer,
+} from './e2e-kit';
 
-const PORT = Number(process.env.E2E_PORT ?? 8799);
-let server: DevServer;
+let server: SharedServer;
 let browser: Browser;
+const { call } = apiOf(() => server);
 
-/** fetch, retried once when an idle keep-alive connection was closed under it. */
-async function get(url: string, init?: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch {
-    return fetch(url, init);
-  }
-}
+const invitationLink = (email: string) => outboxLink(server.base, email, 'invitation', /https?:\/\/\S+\/s\/[0-9A-Za-z]+/);
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await get(`${server.base}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': server.token, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, text };
-}
-
-async function invitationLink(email: string): Promise<string | null> {
-  const res = await get(`${server.base}/dev/outbox?to=${encodeURIComponent(email)}&kind=invitation`);
-  const { data } = (await res.json()) as { data: { text: string }[] };
-  const match = data[0]?.text.match(/https?:\/\/\S+\/s\/[0-9A-Za-z]+/);
-  return match ? match[0] : null;
-}
-
-async function twoPagePdf(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= 2; i += 1) pdf.addPage([612, 792]).drawText(`Agreement page ${i}`, { x: 50, y: 740, size: 18, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
+const twoPagePdf = () => letterPdfBase64(['Agreement page 1', 'Agreement page 2']);
 
 async function createSubmission(template: any): Promise<{ id: number; emails: string[] }> {
-  const emails = ['first.signer@e2e.test', 'second.signer@e2e.test'];
+  const emails = [uniqueEmail('first.signer'), uniqueEmail('second.signer')];
   const res = await call('POST', '/api/submissions', {
     template_id: template.id,
     submitters_order: 'sequential',
@@ -96,17 +75,12 @@ async function acceptDisclosure(page: Page) {
 
 describe('signing in a real browser', () => {
   beforeAll(async () => {
-    server = await startDevServer(PORT);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    server = await sharedDevServer();
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
-    if (process.env.E2E_LOGS) console.log(server?.output());
     await browser?.close();
-    await server?.stop();
   });
 
   it('two sequential signers fill text, date, checkbox and a drawn signature, in order', async () => {
@@ -157,7 +131,7 @@ describe('signing in a real browser', () => {
       else await new Promise((r) => setTimeout(r, 500));
     }
     expect(documents).toHaveLength(1);
-    const pdf = await get(`${server.base}/api/submissions/${submission.id}/documents/${documents[0].id}`, {
+    const pdf = await fetchRetried(`${server.base}/api/submissions/${submission.id}/documents/${documents[0].id}`, {
       headers: { 'X-Auth-Token': server.token },
     });
     expect(pdf.status).toBe(200);
@@ -187,7 +161,7 @@ describe('signing in a real browser', () => {
       return res.json.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server.base) as string;
     };
     const page = await browser.newPage();
-    await page.goto(await make('decliner@e2e.test'));
+    await page.goto(await make(uniqueEmail('decliner')));
     await acceptDisclosure(page);
     await page.waitForSelector('#stepper');
     await page.selectOption('#field-input', 'Pro');
@@ -196,15 +170,16 @@ describe('signing in a real browser', () => {
     await page.click('#decline-confirm');
     await page.waitForSelector('#declined');
 
-    await page.goto(await make('delegator@e2e.test'));
+    await page.goto(await make(uniqueEmail('delegator')));
 
     await acceptDisclosure(page);
     await page.waitForSelector('#stepper');
     await page.getByRole('button', { name: 'Delegate to someone else' }).click();
     await page.fill('#delegate-name', 'Dee Legate');
-    await page.fill('#delegate-email', 'deputy@e2e.test');
+    const deputy = uniqueEmail('deputy');
+    await page.fill('#delegate-email', deputy);
     await page.click('#delegate-confirm');
     await page.waitForSelector('#delegated');
-    expect(await invitationLink('deputy@e2e.test')).not.toBeNull();
+    expect(await invitationLink(deputy)).not.toBeNull();
   });
 });

@@ -1,12 +1,15 @@
 // Starts `wrangler dev` on a spare port with its own directory: a copy of wrangler.toml with the chosen
 // number of shards, its .dev.vars and the local state, set up by `scripts/setup.mjs` exactly as
 // `npm run setup` sets up a developer's machine (migrations and id blocks on every database, the dev
-// account with a full-access token). Stops it afterwards.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// account with a full-access token). Stops it afterwards. A run sets up once (test/e2e/shared-server.ts)
+// and servers of two shards start from a copy of that state (copySetup), which is what setup would
+// have made; setup itself runs in the main process without blocking it (the shared server's requests).
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { writeShardedConfig } from '../../scripts/local-config.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -25,18 +28,53 @@ export type LocalSetup = {
   setPasswordUrl: string | null;
 };
 
+/** Runs a script of scripts/ with Node; its stdout. */
+async function runScript(name: string, args: string[] = []): Promise<string> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts', name), ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (err) {
+    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
+    throw new Error(`${name} failed:\n${stdout ?? ''}\n${stderr ?? (err as Error).message}`);
+  }
+}
+
+/** The signing page's script and pdf.js must be in public/vendor, built from the current source (postinstall does this too). */
+export async function vendorAssets(): Promise<void> {
+  await runScript('vendor-assets.mjs');
+}
+
 /**
  * Writes `<dir>/wrangler.toml` with `shards` shards and runs `scripts/setup.mjs` against it (the D1
  * state in `dir` too). Running it again on the same directory with more shards is the local form of
  * docs/scaling.md › Adding a shard.
  */
-export function setUpLocal(dir: string, shards: number, baseUrl?: string): LocalSetup {
+export async function setUpLocal(dir: string, shards: number, baseUrl?: string): Promise<LocalSetup> {
   const config = writeShardedConfig(dir, shards);
   const args = ['--json', '--config', config, '--persist-to', dir, ...(baseUrl ? ['--base-url', baseUrl] : [])];
-  const result = spawnSync(process.execPath, [join(root, 'scripts', 'setup.mjs'), ...args], { cwd: root, encoding: 'utf8', env });
-  if (result.status !== 0) throw new Error(`setup.mjs failed:\n${result.stdout}\n${result.stderr}`);
-  const out = JSON.parse(result.stdout.trim().split('\n').pop()!);
+  const out = JSON.parse((await runScript('setup.mjs', args)).trim().split('\n').pop()!);
   return { dir, config, token: out.token, accountId: out.account_id, partnerKey: out.partner_key, setPasswordUrl: out.set_password_url };
+}
+
+/**
+ * A fresh directory holding a copy of `prepared` (its config, .dev.vars, credentials and D1 state: the
+ * copied config's paths are absolute, into the repository), with setup's one-time link on `baseUrl`.
+ */
+export function copySetup(prepared: LocalSetup, baseUrl: string): LocalSetup {
+  const dir = mkdtempSync(join(tmpdir(), 'signing-e2e-'));
+  cpSync(prepared.dir, dir, { recursive: true });
+  const link = prepared.setPasswordUrl && new URL(prepared.setPasswordUrl);
+  return {
+    ...prepared,
+    dir,
+    config: join(dir, 'wrangler.toml'),
+    setPasswordUrl: link ? `${baseUrl}${link.pathname}${link.search}` : null,
+  };
 }
 
 /** Runs SQL on one local database (`CONTROL_DB`, `SHARD_n`) of a setup; returns the result rows. */
@@ -54,16 +92,22 @@ export function sqlOn(setup: LocalSetup, database: string, command: string): Rec
  * `vars`: extra Worker variables for this server (wrangler's `--var KEY:VALUE`). `https`: served over
  * https (`--local-protocol https`, wrangler's self-signed certificate), as integrations that load
  * `https://<host>/…` need; the browser must ignore certificate errors and Node must call it with devFetch.
+ * `from`: a prepared setup of two shards to start from a copy of (e2e-kit.ts › preparedSetup, whose run
+ * built the vendor assets already) instead of building the assets and setting up anew.
  */
 export async function startDevServer(
   port: number,
-  { shards = 2, vars = {}, https = false }: { shards?: number; vars?: Record<string, string>; https?: boolean } = {},
+  {
+    shards = 2,
+    vars = {},
+    https = false,
+    from,
+  }: { shards?: number; vars?: Record<string, string>; https?: boolean; from?: LocalSetup } = {},
 ): Promise<DevServer> {
-  // The signing page's script and pdf.js must be in public/vendor (postinstall does this too).
-  const vendor = spawnSync(process.execPath, [join(root, 'scripts', 'vendor-assets.mjs')], { cwd: root, encoding: 'utf8' });
-  if (vendor.status !== 0) throw new Error(`vendor-assets failed: ${vendor.stderr}`);
-  const protocol = https ? 'https' : 'http';
-  const setup = setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-')), shards, `${protocol}://127.0.0.1:${port}`);
+  const base = `${https ? 'https' : 'http'}://127.0.0.1:${port}`;
+  if (from && shards !== 2) throw new Error('a prepared setup has two shards');
+  if (!from) await vendorAssets();
+  const setup = from ? copySetup(from, base) : await setUpLocal(mkdtempSync(join(tmpdir(), 'signing-e2e-')), shards, base);
   const varArgs = Object.entries(vars).flatMap(([key, value]) => ['--var', `${key}:${value}`]);
   const server = await launchWranglerDev(port, setup.dir, ['--config', setup.config, ...varArgs], { https });
   return { ...server, ...setup };
