@@ -19,6 +19,8 @@ const OWN_RUNTIME = [
   'test/api/account-move.test.ts',
   'test/faults/completion-faults.test.ts',
   'test/scheduled/fenced-neighbours.test.ts',
+  // Counts every D1 call of a move, so a cache a file before it warmed would skip calls it expects.
+  'test/faults/account-move-faults.test.ts',
 ];
 
 export default defineConfig(async () => {

@@ -25,9 +25,10 @@ export async function createAccount(
 ): Promise<TestAccount> {
   counter += 1;
   // Accounts alternate between the shards (the next id modulo their number), so every test file
-  // crosses shards (docs/scaling.md).
+  // crosses shards (docs/scaling.md). The next id counts on from the sequence too: files that share a
+  // runtime start from empty tables whose ids keep counting (test/setup.ts).
   const account = await env.CONTROL_DB.prepare(
-    'INSERT INTO accounts (name, plan, shard) VALUES (?, ?, (SELECT coalesce(max(id), 0) + 1 FROM accounts) % ?) RETURNING id',
+    `INSERT INTO accounts (name, plan, shard) VALUES (?, ?, (SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'accounts'), 0), coalesce((SELECT max(id) FROM accounts), 0)) + 1) % ?) RETURNING id`,
   )
     .bind(options.name ?? `Account ${counter}`, options.plan ?? 'pro', shardBindings(env).length)
     .first<{ id: number }>();

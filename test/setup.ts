@@ -2,9 +2,10 @@
 // few that get their own), so the first file of a runtime applies the D1 migrations to the control database
 // and every shard and gives each shard its id block (src/db/id-ranges.ts), as `npm run setup` does for
 // local development, and every later file starts from empty tables again: what one file wrote never meets
-// the next. Id sequences keep counting, so no id is handed out twice in a runtime. Each file also gets its
-// own client address (test/helpers.ts › clientAddress), so limits counted per address (failed
-// authentications, signing pages) start afresh too; R2 keys and Durable Object names are unique per use.
+// the next, and the bucket is emptied too. Id sequences keep counting, so no id is handed out twice in a
+// runtime. Each file also gets its own client address (test/helpers.ts › clientAddress), so limits
+// counted per address (failed authentications, signing pages) start afresh; Durable Object names are
+// unique per use (tokens, accounts).
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { shardBindings } from '../src/db/shards';
 import { idBlockStatements } from '../src/db/id-ranges';
@@ -26,6 +27,15 @@ async function emptyTables(database: D1Database): Promise<void> {
   ]);
 }
 
+/** Deletes every object in the bucket (some tests name their own fixed keys, as account 1001's). */
+async function emptyBucket(bucket: R2Bucket): Promise<void> {
+  for (;;) {
+    const { objects } = await bucket.list({ limit: 1000 });
+    if (objects.length === 0) return;
+    await bucket.delete(objects.map((o) => o.key));
+  }
+}
+
 const filesStarted = runtime.filesStarted ?? 0;
 runtime.filesStarted = filesStarted + 1;
 // 198.51.100.0/24 (documentation space), as every test's requests have always come from; 150 files apart
@@ -40,7 +50,7 @@ if (filesStarted === 0) {
     await binding.batch(idBlockStatements(shard).map((sql) => binding.prepare(sql)));
   }
 } else {
-  await Promise.all([env.CONTROL_DB, ...shards.map(([, binding]) => binding)].map(emptyTables));
+  await Promise.all([...[env.CONTROL_DB, ...shards.map(([, binding]) => binding)].map(emptyTables), emptyBucket(env.FILES)]);
 }
 
 // The Worker loads its PDF and signature engines on first use (decisions.md › Cold start). In a test file that

@@ -17,8 +17,9 @@ beforeAll(async () => {
       .map(([method, op]) => ({
         method: method.toUpperCase(),
         path,
-        // The description ends "Scopes: `a` or `b`." (src/routes/openapi-helpers.ts).
-        scopes: [...(op.description ?? '').matchAll(/`([a-z_]+:[a-z_]+)`/g)]
+        // The description ends "Scopes: `a` or `b`." (src/routes/openapi-helpers.ts); the text before it
+        // may name other scopes (bulk send: `submissions:send` as well to send).
+        scopes: [...(op.description ?? '').slice((op.description ?? '').lastIndexOf('Scopes:')).matchAll(/`([a-z_]+:[a-z_]+)`/g)]
           .map((m) => m[1])
           .filter((s) => (SCOPES as readonly string[]).includes(s)),
         // Routes that take only an embed JWT hold no scope: test/embed covers their 401/403/404.

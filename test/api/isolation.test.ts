@@ -64,6 +64,10 @@ const FIXTURES: Record<string, Fixture> = {
     return { id, document_id: list.json.documents[0].id };
   },
   '/submissions/{id}/documents/reseal': async (owner) => ({ id: (await ownSealedSubmission(owner)).id }),
+  '/submissions/{id}/legal_hold': async (owner) => ({ id: (await ownSubmission(owner)).id }),
+  '/templates/{id}/bulk_send': async (owner) => ({ id: (await ownTemplate(owner)).id }),
+  '/bulk_sends/{id}': async (owner) => ({ id: await ownBulkSend(owner) }),
+  '/bulk_sends/{id}/rows': async (owner) => ({ id: await ownBulkSend(owner) }),
   '/submitters/{id}': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
   '/submitters/{id}/remind': async (owner) => ({ id: (await ownSubmission(owner)).submitters[0].id }),
   '/settings/saved_fields/{id}': async (owner) => {
@@ -106,7 +110,19 @@ const BODIES: Record<string, unknown> = {
   'PUT /templates/{id}': { name: 'Mallory' },
   'POST /templates/{id}/submissions': { submitters: [{ email: 'mallory@example.com' }] },
   'PUT /submitters/{id}': { name: 'Mallory' },
+  'POST /templates/{id}/bulk_send': { rows: [{ email: 'mallory@example.com' }], send_email: false },
 };
+
+/** A bulk send of one row (its chunk waits in the messages queue; the bulk send itself is readable). */
+async function ownBulkSend(owner: TestAccount): Promise<number> {
+  const template = await ownTemplate(owner);
+  const res = await api('POST', `/api/templates/${template.id}/bulk_send`, {
+    token: owner.token,
+    body: { rows: [{ email: 'owner-signer@example.com' }], send_email: false },
+  });
+  if (res.status !== 202) throw new Error(`bulk send fixture: ${res.status} ${res.text}`);
+  return res.json.id;
+}
 
 async function ownSubmission(owner: TestAccount, draft = false): Promise<{ id: number; submitters: { id: number }[] }> {
   const template = await ownTemplate(owner);

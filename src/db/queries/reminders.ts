@@ -1,6 +1,7 @@
 // The reminder step's statements (issue 33 › 4; src/services/submissions/scheduled-reminders.ts): which
 // signers are due a scheduled reminder, and the claim that lets only one run send it.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { notFenced } from '../fences';
 import { submissions, submitters, type NewSubmitter } from '../schema/index';
@@ -21,7 +22,7 @@ export async function listDueReminders(db: Db, nowIso: string, limit: number): P
         eq(submissions.status, 'pending'),
         sql`${submissions.reminderSchedule} IS NOT NULL`,
         sql`(${submissions.expireAt} IS NULL OR ${submissions.expireAt} > ${nowIso})`,
-        inArray(submitters.status, ['sent', 'opened']),
+        inList(submitters.status, ['sent', 'opened']),
         sql`${submitters.sentAt} IS NOT NULL`,
         sql`${submitters.scheduledReminders} < json_array_length(${submissions.reminderSchedule})`,
         sql`julianday(${submitters.sentAt}) + json_extract(${submissions.reminderSchedule}, '$[' || ${submitters.scheduledReminders} || ']') / 24.0 <= julianday(${nowIso})`,
@@ -42,5 +43,5 @@ export function claimScheduledReminderStatement(db: Db, submitterId: number, cou
   return db
     .update(submitters)
     .set(values)
-    .where(and(eq(submitters.id, submitterId), eq(submitters.scheduledReminders, count), inArray(submitters.status, ['sent', 'opened'])));
+    .where(and(eq(submitters.id, submitterId), eq(submitters.scheduledReminders, count), inList(submitters.status, ['sent', 'opened'])));
 }
