@@ -3,9 +3,8 @@
 // and the form opens; the audit trail holds the click and the code's entries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { sqlOn, startDevServer, type DevServer } from './wrangler-dev';
-import { apiOf, launchChromium, preparedSetup } from './e2e-kit';
+import { apiOf, launchChromium, letterPdfBase64, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_PHONE_PORT ?? 8766);
 let server: DevServer;
@@ -29,13 +28,6 @@ async function waitFor<T>(read: () => Promise<T | null>): Promise<T> {
   throw new Error('timed out');
 }
 
-async function onePagePdf(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage([612, 792]).drawText('Agreement', { x: 50, y: 740, size: 18, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
-
 describe('phone codes in a real browser', () => {
   beforeAll(async () => {
     server = await startDevServer(PORT, { from: await preparedSetup() });
@@ -52,7 +44,7 @@ describe('phone codes in a real browser', () => {
   it('opens the form after the code texted to the phone, with the click from the SMS in the trail', async () => {
     const template = await call('POST', '/api/templates/pdf', {
       name: 'Phone code',
-      documents: [{ name: 'agreement', file: await onePagePdf() }],
+      documents: [{ name: 'agreement', file: await letterPdfBase64(['Agreement']) }],
       submitters: [{ name: 'Client' }],
       fields: [{ name: 'Name', type: 'text', role: 'Client', areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.35, h: 0.04 }] }],
       preferences: { require_phone_2fa: true },

@@ -3,9 +3,8 @@
 // page, and completes the form in German.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { startDevServer, type DevServer } from './wrangler-dev';
-import { apiOf, launchChromium, preparedSetup } from './e2e-kit';
+import { apiOf, launchChromium, letterPdfBase64, preparedSetup } from './e2e-kit';
 
 const PORT = Number(process.env.E2E_LANGUAGES_PORT ?? 8791);
 let server: DevServer;
@@ -13,13 +12,6 @@ let browser: Browser;
 
 const api = apiOf(() => server);
 const call = (method: string, path: string, body?: unknown) => api.call(method, path, body);
-
-async function onePagePdf(): Promise<string> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage([612, 792]).drawText('Agreement', { x: 50, y: 740, size: 18, font });
-  return Buffer.from(await pdf.save()).toString('base64');
-}
 
 describe('signer languages in a real browser', () => {
   beforeAll(async () => {
@@ -36,7 +28,7 @@ describe('signer languages in a real browser', () => {
   it('serves an Arabic signer right to left in Arabic, and completes in German after the switch', async () => {
     const template = await call('POST', '/api/templates/pdf', {
       name: 'Lease',
-      documents: [{ name: 'lease', file: await onePagePdf() }],
+      documents: [{ name: 'lease', file: await letterPdfBase64(['Agreement']) }],
       submitters: [{ name: 'Tenant' }],
       fields: [{ name: 'Full name', type: 'text', role: 'Tenant', required: true, areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.35, h: 0.04 }] }],
     });

@@ -448,19 +448,21 @@ export async function downloadSigned(c: C) {
 export const postSendCode: AppRouteHandler<typeof routes.postSendCode> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
+  const t = requestTranslator(c, signing);
   const channel = codeChannel(signing);
-  if (!channel) throw unprocessable(requestTranslator(c, signing)('verify.error.not_asked'));
+  if (!channel) throw unprocessable(t('verify.error.not_asked'));
   await useLiveLinks(c, signing);
-  await sendCode(contextOf(c, db, signing), signing, channel, requestTranslator(c, signing));
+  await sendCode(contextOf(c, db, signing), signing, channel, t);
   return c.json({ sent: true }, 200);
 };
 
 export const postCheckCode: AppRouteHandler<typeof routes.postCheckCode> = async (c) => {
   const { db, signing } = await load(c);
   assertCanFill(signing);
+  const t = requestTranslator(c, signing);
   const channel = codeChannel(signing);
-  if (!channel) throw unprocessable(requestTranslator(c, signing)('verify.error.not_asked'));
-  const token = await verifyCode(contextOf(c, db, signing), signing, channel, c.req.valid('json').code, requestTranslator(c, signing));
+  if (!channel) throw unprocessable(t('verify.error.not_asked'));
+  const token = await verifyCode(contextOf(c, db, signing), signing, channel, c.req.valid('json').code, t);
   // Over https the cookie is SameSite=None and Partitioned (CHIPS) so that it works in an allowed
   // origin's iframe, kept apart per embedding site; it only proves the code check, and every write still
   // needs the page's own Origin (sameOrigin). Plain http (development) cannot send None: Lax, which the
