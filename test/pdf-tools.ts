@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:test';
 
 type ToolResult = { code: number; output: string };
-export type PdfCheck = { pdfsig: ToolResult; qpdf: ToolResult; text: ToolResult; bbox: ToolResult };
+export type PdfCheck = { pdfsig: ToolResult; qpdf: ToolResult; text: ToolResult; bbox: ToolResult; fonts: ToolResult };
 
 /** A word pdftotext -bbox found: page (from 1) and box in points from the page's top-left. */
 export type PlacedWord = { page: number; text: string; xMin: number; yMin: number; xMax: number; yMax: number };

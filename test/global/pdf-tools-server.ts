@@ -46,15 +46,17 @@ export async function startPdfToolsServer(): Promise<{ url: string; server: Serv
       // PDF_TOOLS_KEEP=<dir> keeps every checked PDF, to look at what the tests produced.
       const keep = process.env.PDF_TOOLS_KEEP;
       if (keep) await mkdir(keep, { recursive: true }).then(() => copyFile(file, join(keep, `${Date.now()}-${chunks.length}.pdf`)));
-      const [pdfsig, qpdf, text, bbox] = await Promise.all([
+      const [pdfsig, qpdf, text, bbox, fonts] = await Promise.all([
         run('pdfsig', [file]),
         run('qpdf', ['--check', file]),
         run('pdftotext', ['-enc', 'UTF-8', file, '-']),
         // Every word with its page and box (<page width height><word xMin yMin xMax yMax>), top-left origin.
         run('pdftotext', ['-enc', 'UTF-8', '-bbox', file, '-']),
+        // The fonts of every page: name, type, embedded, subset, ToUnicode.
+        run('pdffonts', [file]),
       ]);
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ pdfsig, qpdf, text, bbox }));
+      res.end(JSON.stringify({ pdfsig, qpdf, text, bbox, fonts }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@ import { UNDRAWN_PLACEHOLDER } from './stamp';
 import type { DocumentFonts, FontStyle } from './fonts';
 import { wrapText } from './text-layout';
 import { translatorFor } from '../../lib/i18n/catalogs';
-import { DEFAULT_LOCALE, englishName, type Locale } from '../../shared/i18n/locales';
+import { autonym, DEFAULT_LOCALE, englishName, isRtl, type Locale } from '../../shared/i18n/locales';
 
 export type AuditSigner = {
   name: string;
@@ -62,10 +62,12 @@ class Writer {
     private readonly pdf: PDFDocument,
     private readonly fonts: DocumentFonts,
     private readonly heading: string,
+    /** Hebrew and Arabic pages are mirrored: labels on the right, text aligned right. */
+    private readonly rtl: boolean,
   ) {}
 
-  static async start(pdf: PDFDocument, fonts: DocumentFonts, heading: string): Promise<Writer> {
-    const writer = new Writer(pdf, fonts, heading);
+  static async start(pdf: PDFDocument, fonts: DocumentFonts, heading: string, rtl: boolean): Promise<Writer> {
+    const writer = new Writer(pdf, fonts, heading, rtl);
     await writer.newPage();
     return writer;
   }
@@ -73,9 +75,14 @@ class Writer {
   private async newPage() {
     this.page = this.pdf.addPage([PAGE.width, PAGE.height]);
     this.y = PAGE.height - MARGIN;
-    const { font, text } = await this.fonts.forText(this.heading, 'bold');
-    this.page.drawText(text, { x: MARGIN, y: this.y - 16, size: 16, font, color: TEXT });
+    const heading = await this.fonts.face(this.heading, 'bold');
+    heading.draw(this.page, heading.text, { x: this.x(MARGIN, heading.width(heading.text, 16)), y: this.y - 16, size: 16, color: TEXT });
     this.y -= 30;
+  }
+
+  /** Where something `width` wide starting `left` points in from the left margin goes; mirrored when rtl. */
+  private x(left: number, width: number): number {
+    return this.rtl ? PAGE.width - left - width : left;
   }
 
   async ensure(height: number) {
@@ -100,17 +107,18 @@ class Writer {
   /** One wrapped paragraph; `label` is drawn in a left column when given. */
   async text(value: string, options: { size?: number; style?: FontStyle; label?: string; color?: ReturnType<typeof rgb> } = {}) {
     const size = options.size ?? 9;
-    const { font, text } = await this.fonts.forText(value, options.style);
+    const face = await this.fonts.face(value, options.style);
     const labelWidth = options.label ? 110 : 0;
     const width = PAGE.width - MARGIN * 2 - labelWidth;
-    const lines = wrapText(font, text, size, width);
+    const lines = wrapText(face.width, face.text, size, width);
     await this.ensure(lines.length * size * 1.3);
     if (options.label) {
-      const label = await this.fonts.forText(options.label);
-      this.page.drawText(label.text, { x: MARGIN, y: this.y - size, size, font: label.font, color: MUTED });
+      const label = await this.fonts.face(options.label);
+      label.draw(this.page, label.text, { x: this.x(MARGIN, label.width(label.text, size)), y: this.y - size, size, color: MUTED });
     }
     for (const line of lines) {
-      this.page.drawText(line, { x: MARGIN + labelWidth, y: this.y - size, size, font, color: options.color ?? TEXT });
+      const x = this.x(MARGIN + labelWidth, this.rtl ? face.width(line, size) : 0);
+      face.draw(this.page, line, { x, y: this.y - size, size, color: options.color ?? TEXT });
       this.y -= size * 1.3;
     }
   }
@@ -123,10 +131,15 @@ class Writer {
     }
     const scale = Math.min(160 / image.width, 40 / image.height, 1);
     await this.ensure(image.height * scale + 6);
-    const labelFont = await this.fonts.forText(label);
-    this.page.drawText(labelFont.text, { x: MARGIN, y: this.y - 9, size: 9, font: labelFont.font, color: MUTED });
+    const labelFace = await this.fonts.face(label);
+    labelFace.draw(this.page, labelFace.text, {
+      x: this.x(MARGIN, labelFace.width(labelFace.text, 9)),
+      y: this.y - 9,
+      size: 9,
+      color: MUTED,
+    });
     this.page.drawImage(image, {
-      x: MARGIN + 110,
+      x: this.x(MARGIN + 110, image.width * scale),
       y: this.y - image.height * scale,
       width: image.width * scale,
       height: image.height * scale,
@@ -148,10 +161,18 @@ class Writer {
 
 const show = (value: string | null | undefined) => (value ? value : '—');
 
+/** "עברית (Hebrew, he)"; English alone as "English (en)". */
+function languageLine(language: Locale): string {
+  const own = autonym(language);
+  const english = englishName(language);
+  return own === english ? `${english} (${language})` : `${own} (${english}, ${language})`;
+}
+
 /** Appends the audit trail pages to `pdf`. */
 export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, fonts: DocumentFonts): Promise<void> {
   const t = translatorFor(trail.locale ?? DEFAULT_LOCALE);
-  const w = await Writer.start(pdf, fonts, t('audit.title'));
+  const locale = trail.locale ?? DEFAULT_LOCALE;
+  const w = await Writer.start(pdf, fonts, t('audit.title'), isRtl(locale));
   await w.text(trail.documentName, { size: 12, style: 'bold' });
   w.gap(4);
   await w.text(trail.templateName, { label: t('audit.template') });
@@ -168,8 +189,8 @@ export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, font
     await w.text(`${signer.name || signer.email} <${signer.email}>`, { style: 'bold', label: signer.role });
     await w.text(signer.status, { label: t('audit.status') });
     await w.text(signer.verification, { label: t('audit.verification') });
-    // The language the signer read the page and disclosure in, named in English and its BCP 47 tag.
-    if (signer.language) await w.text(`${englishName(signer.language)} (${signer.language})`, { label: t('audit.language') });
+    // The language the signer read the page and disclosure in: its own name, in English, and its BCP 47 tag.
+    if (signer.language) await w.text(languageLine(signer.language), { label: t('audit.language') });
     await w.text(show(signer.ip), { label: t('audit.ip') });
     await w.text(show(signer.userAgent), { label: t('audit.user_agent') });
     await w.text(show(signer.sentAt), { label: t('audit.invited') });

@@ -6,7 +6,7 @@ import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page';
 import type { SigningIdentity } from './certificate';
 import type { DocumentSigner } from './cms-signature';
-import { DocumentFonts } from './fonts';
+import { DocumentFonts, type FontSource } from './fonts';
 import { dropUsageRights, existingSignatures, signaturesWithin } from './existing-signatures';
 import { describeOriginal, UnreadableTrailer, type OriginalFile } from './incremental-update';
 import {
@@ -47,6 +47,8 @@ export type SealInput = {
   priorSignatures?: readonly Uint8Array[];
   /** The document as first uploaded, when `original` is a later revision of it (qes). */
   originalSha256?: string;
+  /** Fonts kept out of the bundle (CJK), read when a value or the audit page needs them (fonts.ts). */
+  fontSource?: FontSource;
 };
 
 /** One signer's part of the file: their values stamped, then their signature over everything so far. */
@@ -147,9 +149,10 @@ async function signerUpdate(
   bytes: Uint8Array,
   step: SignerStep,
   timestamper?: Timestamper,
+  fontSource?: FontSource,
 ): Promise<{ signed: SignedPdf; undrawn: UndrawnValue[] }> {
   const { pdf, original } = await openForUpdate(bytes);
-  const undrawn = await stampFields(pdf, step.stamps, new DocumentFonts(pdf));
+  const undrawn = await stampFields(pdf, step.stamps, new DocumentFonts(pdf, fontSource));
   const signed = await signUpdate(
     pdf,
     original,
@@ -169,9 +172,10 @@ export async function prepareSignerRevision(
   bytes: Uint8Array,
   stamps: readonly FieldStamp[],
   signature: SignatureDetails,
+  fontSource?: FontSource,
 ): Promise<{ prepared: PreparedSignature; undrawn: UndrawnValue[] }> {
   const { pdf, original } = await openForUpdate(bytes);
-  const undrawn = await stampFields(pdf, stamps, new DocumentFonts(pdf));
+  const undrawn = await stampFields(pdf, stamps, new DocumentFonts(pdf, fontSource));
   const prepared = await prepareSignature(pdf, original, pagesOf(pdf, stamps), { fieldTitle: 'Signature', ...signature });
   return { prepared, undrawn };
 }
@@ -182,13 +186,13 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   const undrawn: UndrawnValue[] = [];
   const signatures: Uint8Array[] = [...(input.priorSignatures ?? [])];
   for (const step of input.signerSteps ?? []) {
-    const done = await signerUpdate(current, step, input.timestamper);
+    const done = await signerUpdate(current, step, input.timestamper, input.fontSource);
     current = done.signed.bytes;
     signatures.push(done.signed.contents);
     undrawn.push(...done.undrawn);
   }
   const { pdf, original } = await openForUpdate(current);
-  const fonts = new DocumentFonts(pdf);
+  const fonts = new DocumentFonts(pdf, input.fontSource);
   undrawn.push(...(await stampFields(pdf, input.stamps, fonts)));
   const at = new Date().toISOString();
   // At qes the file is already a revision holding our signers' signatures, which are not "elsewhere".

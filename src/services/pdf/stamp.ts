@@ -2,11 +2,11 @@
 // signature/initials/image/stamp pictures scaled to fit without distortion. A picture that cannot be
 // drawn (stored before values were checked, or damaged) becomes a visible placeholder, reported to the
 // caller for the audit trail, so one value never stops a document from being sealed.
-import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib';
 import { imageSizeProblem, readImageHeader } from '../../shared/image-header';
 import { areaToRect, type Area, type Rect } from './geometry';
-import type { DocumentFonts } from './fonts';
-import { textWidth, wrapText } from './text-layout';
+import type { DocumentFonts, TextFace } from './fonts';
+import { wrapText } from './text-layout';
 
 export type StampValue =
   | { kind: 'text'; text: string }
@@ -36,37 +36,39 @@ const MIN_FONT_SIZE = 4;
 const LINE_HEIGHT = 1.15;
 
 /** The largest size at which `text` fits the box, wrapping if that helps; the smallest size otherwise. */
-export function fitText(font: PDFFont, text: string, box: { width: number; height: number }) {
+export function fitText(face: TextFace, text: string, box: { width: number; height: number }) {
   const start = Math.min(MAX_FONT_SIZE, box.height / LINE_HEIGHT);
   for (let size = start; size >= MIN_FONT_SIZE; size -= 0.5) {
-    const single = textWidth(font, text, size) <= box.width && !text.includes('\n');
-    const lines = single ? [text] : wrapText(font, text, size, box.width);
+    const single = face.width(text, size) <= box.width && !text.includes('\n');
+    const lines = single ? [text] : wrapText(face.width, text, size, box.width);
     if (lines.length * size * LINE_HEIGHT <= box.height + 0.01) return { size, lines };
   }
-  return { size: MIN_FONT_SIZE, lines: wrapText(font, text, MIN_FONT_SIZE, box.width) };
+  return { size: MIN_FONT_SIZE, lines: wrapText(face.width, text, MIN_FONT_SIZE, box.width) };
 }
 
-function drawText(page: PDFPage, font: PDFFont, text: string, rect: Rect): void {
+/** Lines fitted to the box, centred vertically; right-to-left text is aligned right. */
+function drawText(page: PDFPage, face: TextFace, rect: Rect, color = INK): void {
   const padding = Math.min(2, rect.width * 0.05);
   const box = { width: rect.width - padding * 2, height: rect.height };
-  const { size, lines } = fitText(font, text, box);
+  const { size, lines } = fitText(face, face.text, box);
   const blockHeight = lines.length * size * LINE_HEIGHT;
   // Vertically centred in the box; the first baseline sits one ascent below the block's top.
   let baseline = rect.y + (rect.height + blockHeight) / 2 - size * 0.95;
   for (const line of lines) {
-    page.drawText(line, { x: rect.x + padding, y: baseline, size, font, color: INK });
+    const x = face.rtl ? rect.x + rect.width - padding - face.width(line, size) : rect.x + padding;
+    face.draw(page, line, { x, y: baseline, size, color });
     baseline -= size * LINE_HEIGHT;
   }
 }
 
-function drawCells(page: PDFPage, font: PDFFont, text: string, rect: Rect): void {
-  const chars = [...text];
+function drawCells(page: PDFPage, face: TextFace, rect: Rect): void {
+  const chars = [...face.text];
   if (!chars.length) return;
   const cell = rect.width / chars.length;
   const size = Math.min(MAX_FONT_SIZE, rect.height / LINE_HEIGHT, cell * 1.2);
   chars.forEach((char, i) => {
-    const width = textWidth(font, char, size);
-    page.drawText(char, { x: rect.x + i * cell + (cell - width) / 2, y: rect.y + (rect.height - size * 0.7) / 2, size, font, color: INK });
+    const width = face.width(char, size);
+    face.draw(page, char, { x: rect.x + i * cell + (cell - width) / 2, y: rect.y + (rect.height - size * 0.7) / 2, size, color: INK });
   });
 }
 
@@ -111,7 +113,7 @@ function drawImage(page: PDFPage, image: PDFImage, rect: Rect): void {
 }
 
 /** A boxed "[image could not be drawn]", so the sealed page shows that a value stood here. */
-function drawPlaceholder(page: PDFPage, font: PDFFont, rect: Rect): void {
+function drawPlaceholder(page: PDFPage, face: TextFace, rect: Rect): void {
   page.drawRectangle({
     x: rect.x,
     y: rect.y,
@@ -121,13 +123,7 @@ function drawPlaceholder(page: PDFPage, font: PDFFont, rect: Rect): void {
     borderWidth: 0.75,
     borderDashArray: [3, 2],
   });
-  const padding = Math.min(2, rect.width * 0.05);
-  const { size, lines } = fitText(font, UNDRAWN_PLACEHOLDER, { width: rect.width - padding * 2, height: rect.height });
-  let baseline = rect.y + (rect.height + lines.length * size * LINE_HEIGHT) / 2 - size * 0.95;
-  for (const line of lines) {
-    page.drawText(line, { x: rect.x + padding, y: baseline, size, font, color: PLACEHOLDER_INK });
-    baseline -= size * LINE_HEIGHT;
-  }
+  drawText(page, face, rect, PLACEHOLDER_INK);
 }
 
 /**
@@ -144,13 +140,12 @@ export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[
     const { value } = stamp;
     switch (value.kind) {
       case 'text': {
-        const { font, text } = await fonts.forText(value.text.trim(), stamp.typed ? 'oblique' : 'regular');
-        if (text) drawText(page, font, text, rect);
+        const face = await fonts.face(value.text.trim(), stamp.typed ? 'oblique' : 'regular');
+        if (face.text) drawText(page, face, rect);
         break;
       }
       case 'cells': {
-        const { font, text } = await fonts.forText(value.text);
-        drawCells(page, font, text, rect);
+        drawCells(page, await fonts.face(value.text), rect);
         break;
       }
       case 'check':
@@ -163,7 +158,7 @@ export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[
           drawImage(page, image, rect);
           break;
         }
-        drawPlaceholder(page, (await fonts.forText(UNDRAWN_PLACEHOLDER)).font, rect);
+        drawPlaceholder(page, await fonts.face(UNDRAWN_PLACEHOLDER), rect);
         const field = stamp.field ?? 'unnamed field';
         if (!undrawn.some((u) => u.field === field && u.page === stamp.area.page))
           undrawn.push({ field, page: stamp.area.page, reason: image });

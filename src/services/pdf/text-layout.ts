@@ -23,23 +23,26 @@ export function textWidth(font: PDFFont, text: string, size: number): number {
   return unit * size;
 }
 
+/** Measures a string at a size: one font's `textWidth`, or a `TextFace`'s width over its fonts. */
+export type Measure = (text: string, size: number) => number;
+
 /** Splits `text` into lines no wider than `width` at `size`, breaking words only when they must. */
-export function wrapText(font: PDFFont, text: string, size: number, width: number): string[] {
+export function wrapText(measure: Measure, text: string, size: number, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
     for (const word of paragraph.split(/\s+/).filter(Boolean)) {
       const candidate = line ? `${line} ${word}` : word;
-      if (textWidth(font, candidate, size) <= width) {
+      if (measure(candidate, size) <= width) {
         line = candidate;
         continue;
       }
       if (line) lines.push(line);
       line = '';
       let rest = word;
-      while (textWidth(font, rest, size) > width && rest.length > 1) {
+      while (measure(rest, size) > width && rest.length > 1) {
         let cut = rest.length - 1;
-        while (cut > 1 && textWidth(font, rest.slice(0, cut), size) > width) cut -= 1;
+        while (cut > 1 && measure(rest.slice(0, cut), size) > width) cut -= 1;
         lines.push(rest.slice(0, cut));
         rest = rest.slice(cut);
       }

@@ -154,5 +154,7 @@ export function auditTrailFor(
     })),
     payments: auditPayments(scope, payments),
     events: events.map((e) => describeEvent(e, submitters)),
+    // The page speaks the language the (first) signer read: one signer's page and the trail agree.
+    locale: submitters.map((s) => languages.get(s.id)).find(Boolean) ?? undefined,
   };
 }

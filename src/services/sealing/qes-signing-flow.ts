@@ -8,6 +8,7 @@ import { paidPaymentsOfSubmission } from '../../db/queries/payments';
 import { findSubmitterBySlug } from '../../db/queries/submissions';
 import { timingSafeEqualString } from '../../lib/crypto';
 import { nowIso } from '../../lib/time';
+import { assetFonts } from '../pdf/fonts';
 import { prepareSignerRevision } from '../pdf/seal';
 import { embedPreparedSignature } from '../pdf/pades';
 import type { Timestamper } from '../pdf/timestamp';
@@ -43,7 +44,7 @@ import { describeCertificate } from '../certificates/signer-certificate';
 import { fromBase64, toBase64 } from '../../lib/base64';
 import { QesSigningStopped } from './qes-signing-stopped';
 
-export type QesSigningEnv = QesProviderEnv & LongTermEnv & { FILES: R2Bucket; ENCRYPTION_KEY?: string };
+export type QesSigningEnv = QesProviderEnv & LongTermEnv & { FILES: R2Bucket; ENCRYPTION_KEY?: string; ASSETS?: Fetcher };
 
 /** Who the authorization's `state` is bound to. */
 const signerOf = (submitterId: number) => `submitter:${submitterId}`;
@@ -86,11 +87,16 @@ export async function beginQesSigning(
     const base = await currentRevision(env.FILES, submission, scope.submitters, document);
     if (!base) throw new QesSigningStopped('qes.error.document_missing', `Document ${document.id} is missing from storage.`);
     const stamps = stampsForDocument(scope.template.fields, [signer], document, hidden, signing.account.locale, paymentTexts);
-    const { prepared } = await prepareSignerRevision(base.bytes, stamps, {
-      name: signer.name || signer.email || signer.role,
-      reason: `Signed as ${signer.role} of submission ${submission.slug} (qualified electronic signature)`,
-      signingTime: new Date(),
-    });
+    const { prepared } = await prepareSignerRevision(
+      base.bytes,
+      stamps,
+      {
+        name: signer.name || signer.email || signer.role,
+        reason: `Signed as ${signer.role} of submission ${submission.slug} (qualified electronic signature)`,
+        signingTime: new Date(),
+      },
+      assetFonts(env.ASSETS),
+    );
     const hash = await signedAttributesHash(prepared.digest, credential.chain);
     await env.FILES.put(preparedKey(submission, signer.id, attempt, document.id), prepared.bytes);
     documents.push({ documentId: document.id, updateStart: prepared.updateStart, digest: toBase64(prepared.digest), hash: toBase64(hash) });

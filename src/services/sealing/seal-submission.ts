@@ -12,6 +12,7 @@ import { outboxInsert } from '../events/outbox';
 import { releaseHeldEventsStatement } from '../../db/queries/events';
 import { accountCertificateAuthority, accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
 import { issueSignerCertificate, type CertificateDescription } from '../certificates/signer-certificate';
+import { assetFonts } from '../pdf/fonts';
 import { sealDocument, SignedFileNotAppendable, type SignerStep } from '../pdf/seal';
 import type { AuditEntry } from '../pdf/audit-page';
 import { payloadDocumentLinks } from '../document-links/links';
@@ -35,7 +36,7 @@ export function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
   return hiddenFields(scope.template.fields, scope.template.preferences, values);
 }
 
-export type SealingEnv = IdentityEnv & LongTermEnv & { FILES: R2Bucket; APP_URL?: string };
+export type SealingEnv = IdentityEnv & LongTermEnv & { FILES: R2Bucket; APP_URL?: string; ASSETS?: Fetcher };
 
 export type SealingOutcome = 'sealed' | 'already-sealed' | 'not-completed' | 'missing';
 
@@ -174,6 +175,7 @@ async function sealOne(
       signingTime: new Date(),
     },
     timestamper,
+    fontSource: assetFonts(env.ASSETS),
   }).catch((error: unknown) => {
     if (!(error instanceof SignedFileNotAppendable)) throw error;
     throw new SealingProblem(

@@ -1,0 +1,132 @@
+// Scripts in the sealed PDF (issue 31 › 3): values typed in Arabic, Hebrew, Japanese, Chinese and Korean
+// are stamped with a font that has them (Arabic joined, Hebrew and Arabic right to left), and the audit
+// page is in the language the signer saw, says which, and keeps names as entered. Read back from the
+// really sealed file with pdftotext and pdffonts; pdfsig and qpdf check the file.
+import { env, SELF } from 'cloudflare:test';
+import { PDFDocument } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import { CATALOGS } from '../../src/lib/i18n/catalogs';
+import { assetFonts, DocumentFonts } from '../../src/services/pdf/fonts';
+import type { Locale } from '../../src/shared/i18n/locales';
+import { api } from '../helpers';
+import { checkPdf, placedWords, type PdfCheck } from '../pdf-tools';
+import { seal } from '../document-link-fixtures';
+import { page, signingFixture } from '../signing/fixtures';
+
+/** A one-signer form in `language`, the signer's name and the typed value in that script, sealed. */
+async function sealedIn(language: Locale, name: string, value: string): Promise<PdfCheck> {
+  const f = await signingFixture({
+    fields: [
+      { name: 'Value', type: 'text' },
+      { name: 'Signature', type: 'signature' },
+    ],
+    submitters: [{ email: `script-${language}-${crypto.randomUUID()}@example.com`, name, language }],
+  });
+  const slug = f.submitters[0].slug;
+  const consent = await page('POST', `/s/${slug}/consent`, { body: { version: CATALOGS[language]['disclosure.version'], language } });
+  expect(consent.status).toBe(200);
+  const submit = await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Value')]: value, [f.field('Signature')]: name } } });
+  expect(submit.status).toBe(200);
+  await seal(f.account, f.submissionId);
+  const list = await api('GET', `/api/submissions/${f.submissionId}/documents`, { token: f.account.token });
+  expect(list.json.sealed).toBe(true);
+  const res = await SELF.fetch(`https://api.test/api/submissions/${f.submissionId}/documents/${list.json.documents[0].id}`, {
+    headers: { 'X-Auth-Token': f.account.token },
+  });
+  const check = await checkPdf(new Uint8Array(await res.arrayBuffer()));
+  expect(check.pdfsig.output).toContain('Signature is Valid.');
+  expect(check.qpdf.code).toBe(0);
+  expect(check.qpdf.output).toContain('No syntax or stream encoding errors found');
+  return check;
+}
+
+/** The text of the document's own pages (before the audit trail, which starts with its title). */
+function stampedText(check: PdfCheck, language: Locale): string {
+  return check.text.output.split(CATALOGS[language]['audit.title'])[0]!;
+}
+
+/** The audit trail pages' text. */
+function auditText(check: PdfCheck, language: Locale): string {
+  const title = CATALOGS[language]['audit.title'];
+  return check.text.output.slice(check.text.output.indexOf(title));
+}
+
+/** pdffonts rows: name, and whether embedded and subset. */
+function fonts(check: PdfCheck): { name: string; embedded: boolean; subset: boolean }[] {
+  return check.fonts.output
+    .split('\n')
+    .slice(2)
+    .filter(Boolean)
+    .map((line) => {
+      const cells = line.trim().split(/\s+/);
+      // name type [type…] encoding emb sub uni object ID: from the end, emb is the 6th last cell.
+      return { name: cells[0]!, embedded: cells.at(-5) === 'yes', subset: cells.at(-4) === 'yes' };
+    });
+}
+
+/** Every font but the standard 14 is embedded as a subset (tagged `ABCDEF+`), and one holds `family`. */
+function expectEmbeddedSubsets(check: PdfCheck, family: string) {
+  const custom = fonts(check).filter((f) => !/^Helvetica/.test(f.name));
+  expect(custom.length).toBeGreaterThan(0);
+  for (const font of custom) expect(font, font.name).toMatchObject({ embedded: true, subset: true });
+  expect(custom.some((f) => new RegExp(`^[A-Z]{6}\\+${family}`).test(f.name))).toBe(true);
+}
+
+describe('scripts in the sealed PDF', () => {
+  it('draws the audit page in Hebrew, right to left, naming the language, with a Hebrew name and value', async () => {
+    const check = await sealedIn('he', 'דוד כהן', 'שלום עולם 2026');
+    const trail = auditText(check, 'he');
+    const he = CATALOGS.he;
+    for (const key of ['audit.signers', 'audit.language', 'audit.events'] as const) expect(trail).toContain(he[key]);
+    // "עברית (Hebrew, he)" right to left: pdftotext gives the Hebrew word after the Latin part it shows left of it.
+    expect(trail).toMatch(/\(Hebrew, he\) \u202b?עברית/);
+    // The name as entered, in logical order as pdftotext reads it back.
+    expect(trail).toContain('דוד כהן');
+    expect(stampedText(check, 'he')).toContain('שלום עולם');
+    expect(stampedText(check, 'he')).toContain('2026');
+    expectEmbeddedSubsets(check, 'DejaVuSans');
+    // Mirrored: the Hebrew labels sit at the right margin of the page. pdftotext -bbox gives a word's
+    // characters in the order drawn, so the label's first word (rightmost) reads reversed there.
+    const first = he['audit.language'].split(' ')[0]!;
+    const label = placedWords(check.bbox).find((w) => w.text === [...first].reverse().join(''));
+    expect(label, he['audit.language']).toBeDefined();
+    expect(label!.xMax).toBeGreaterThan(595.28 - 48 - 2);
+  });
+
+  it('draws the audit page in Japanese with Noto Sans CJK, and the Japanese value on the page', async () => {
+    const check = await sealedIn('ja', '山田太郎', '東京都千代田区');
+    const trail = auditText(check, 'ja');
+    for (const key of ['audit.signers', 'audit.language', 'audit.events'] as const) expect(trail).toContain(CATALOGS.ja[key]);
+    expect(trail).toContain('日本語 (Japanese, ja)');
+    expect(trail).toContain('山田太郎');
+    expect(stampedText(check, 'ja')).toContain('東京都千代田区');
+    expect(check.text.output).not.toContain('????');
+    expectEmbeddedSubsets(check, 'NotoSansCJKjp-Regular');
+  });
+
+  it('stamps an Arabic value joined and right to left, and reads it back in logical order', async () => {
+    const check = await sealedIn('ar', 'ليلى حسن', 'مرحبا بالعالم');
+    expect(stampedText(check, 'ar')).toContain('مرحبا بالعالم');
+    expect(auditText(check, 'ar')).toContain('ليلى حسن');
+    expectEmbeddedSubsets(check, 'DejaVuSans');
+  });
+
+  it('stamps Chinese and Korean values with the CJK font', async () => {
+    const zh = await sealedIn('zh-Hans', '王小明', '北京市海淀区');
+    expect(stampedText(zh, 'zh-Hans')).toContain('北京市海淀区');
+    expect(auditText(zh, 'zh-Hans')).toContain('王小明');
+    expectEmbeddedSubsets(zh, 'NotoSansCJKjp-Regular');
+    const ko = await sealedIn('ko', '김민준', '서울특별시');
+    expect(stampedText(ko, 'ko')).toContain('서울특별시');
+    expect(auditText(ko, 'ko')).toContain('김민준');
+  });
+});
+
+describe('the font choice for single-font callers (AcroForm appearances)', () => {
+  it('gives mostly Japanese text the CJK font from the static assets, and keeps what it lacks as ?', async () => {
+    const fonts = new DocumentFonts(await PDFDocument.create(), assetFonts(env.ASSETS));
+    const { font, text } = await fonts.forText('山田太郎 Ω');
+    expect(font.name).toBe('NotoSansCJKjp-Regular');
+    expect(text).toBe('山田太郎 ?');
+  });
+});
