@@ -6,7 +6,8 @@
 import fontkit from '@pdf-lib/fontkit';
 import { StandardFonts, type Color, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
 import type * as Fontkit from '@pdf-lib/fontkit';
-import { bidiLevels, isRightToLeft, mirrored, visualOrder } from './bidi';
+import { isRightToLeft } from './bidi';
+import { lineRuns, NO_SCRIPT, type TextRun } from './text-runs';
 import { setTextMeasure, textWidth } from './text-layout';
 import regularTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf';
 import boldTtf from 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf';
@@ -114,9 +115,6 @@ export function assetFonts(assets: Fetcher | undefined): FontSource | undefined 
   };
 }
 
-/** A part of a line drawn in one font, in the order pdf-lib takes it (see `TextFace.runs`). */
-export type TextRun = { font: PDFFont; text: string };
-
 /**
  * Text of mixed scripts and directions, measured and drawn with the fonts that cover each part. Made
  * by `DocumentFonts.face` for one string; measures and draws that string and any part of it.
@@ -131,10 +129,6 @@ export type TextFace = {
   runs(line: string): TextRun[];
   draw(page: PDFPage, line: string, at: { x: number; y: number; size: number; color: Color }): void;
 };
-
-/** Characters of right-to-left scripts: fontkit lays a run containing one out right to left. */
-const RTL_SCRIPT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
-const NO_SCRIPT = /[\p{Script=Common}\p{Script=Inherited}]/u;
 
 /** The fonts of one document, embedded on first use. */
 export class DocumentFonts {
@@ -279,39 +273,6 @@ function dejaVuHas(char: string): boolean {
 /** A subset's tag: six capital letters, random so that subsets added by later revisions differ. */
 function subsetTag(): string {
   return [...crypto.getRandomValues(new Uint8Array(6))].map((b) => String.fromCharCode(65 + (b % 26))).join('');
-}
-
-/**
- * A line cut into runs of one font, one embedding level and one script direction, ordered left to right
- * (UAX #9 L2). Each run's text is what pdf-lib is given: fontkit reverses a run holding right-to-left
- * script itself (shaping Arabic on the logical order first), so only the other runs are reversed here.
- */
-function lineRuns(
-  line: string,
-  rtl: boolean,
-  fontFor: (char: string, previous: PDFFont | undefined) => PDFFont,
-  laidOut: WeakSet<PDFFont>,
-): TextRun[] {
-  const chars = [...line];
-  if (!chars.length) return [];
-  const levels = bidiLevels(chars, rtl);
-  const runs: { font: PDFFont; level: number; rtlScript: boolean; chars: string[] }[] = [];
-  let script = false;
-  for (let i = 0; i < chars.length; i++) {
-    const char = chars[i]!;
-    const last = runs.at(-1);
-    const font = fontFor(char, last?.font);
-    if (!NO_SCRIPT.test(char)) script = RTL_SCRIPT.test(char);
-    if (last && last.font === font && last.level === levels[i] && last.rtlScript === script) last.chars.push(char);
-    else runs.push({ font, level: levels[i]!, rtlScript: script, chars: [char] });
-  }
-  return visualOrder(runs.map((r) => r.level)).map((index) => {
-    const run = runs[index]!;
-    const odd = run.level % 2 === 1;
-    const glyphs = odd ? run.chars.map(mirrored) : run.chars;
-    const reversedByFontkit = laidOut.has(run.font) && run.chars.some((c) => RTL_SCRIPT.test(c));
-    return { font: run.font, text: (odd === reversedByFontkit ? glyphs : [...glyphs].reverse()).join('') };
-  });
 }
 
 /** Code points each embedded font can draw, computed once per font rather than per string. */
