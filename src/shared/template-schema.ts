@@ -54,6 +54,11 @@ export type DocumentView = {
   page_count: number;
   page_dimensions: { width: number; height: number }[];
   url: string;
+  /**
+   * The pages as stored images, when the signing page can use them (src/services/signing/page-images.ts):
+   * `url` with `{page}` and `{width}` filled in, at one of `widths` pixels. Absent: draw `url` with pdf.js.
+   */
+  page_images?: { url: string; widths: number[] };
 };
 
 /** Named input masks (spec › Template field › validation). */

@@ -1,9 +1,11 @@
-// Draws the submission's documents page by page with pdf.js (the browser kit's loader,
-// src/browser/pdf-pages.ts) and places the signer's field areas over them. Areas: numbers ≤ 1 are
-// fractions of the page, larger ones PDF points from the top-left corner (docs/decisions.md › Areas).
+// Shows the submission's documents page by page, as the stored page images or, where there are none,
+// drawn with pdf.js (the browser kit's loader, src/browser/pdf-pages.ts), and places the signer's field
+// areas over them. Areas: numbers ≤ 1 are fractions of the page, larger ones PDF points from the top-left
+// corner (docs/decisions.md › Areas).
 import { el } from '../../browser/dom';
 import { pagesOf } from '../../browser/document-bounds';
 import { drawPage, openDocument, pageSize } from '../../browser/pdf-pages';
+import { PAGE_IMAGE_SIZES, pageImageSrcset } from '../../shared/page-images';
 import { areaAsFractions, type DocumentView, type TemplateArea } from '../../shared/template-schema';
 import { t } from './messages';
 
@@ -14,13 +16,14 @@ export function areaBox(area: TemplateArea, page: { width: number; height: numbe
 }
 
 /**
- * Creates a page container per document page (sized from the stored dimensions, so areas can be placed
- * before pdf.js has drawn anything) and draws the pages as they come. Returns the containers by
- * `<document uuid>:<page number>`.
+ * Replaces `root`'s placeholder with a page container per document page (sized from the stored dimensions, so areas can be placed
+ * before anything is drawn) and fills them as they come: with the stored page images when the page has
+ * them (`page_images`), else with pdf.js. Returns the containers by `<document uuid>:<page number>`.
  */
-export function renderDocuments(root: HTMLElement, documents: DocumentView[]): Map<string, HTMLElement> {
+export function showDocuments(root: HTMLElement, documents: DocumentView[]): Map<string, HTMLElement> {
+  root.replaceChildren();
   const pages = new Map<string, HTMLElement>();
-  for (const doc of documents) {
+  for (const [index, doc] of documents.entries()) {
     const section = el('section', { class: 'document', 'data-document': doc.uuid, 'aria-label': doc.filename });
     for (let i = 0; i < pagesOf(doc); i += 1) {
       const size = pageSize(doc, i + 1);
@@ -29,16 +32,61 @@ export function renderDocuments(root: HTMLElement, documents: DocumentView[]): M
       pages.set(`${doc.uuid}:${i + 1}`, page);
     }
     root.append(section);
-    void drawDocument(doc, pages).catch((error) => {
-      section.prepend(
-        el('p', {
-          class: 'error',
-          text: t('client.document.draw_failed', { error: error instanceof Error ? error.message : String(error) }),
-        }),
-      );
-    });
+    if (doc.page_images) showImages(section, doc, pages, index === 0);
+    else drawWithPdfJs(section, doc, pages);
   }
   return pages;
+}
+
+/**
+ * Each page as its stored image at the width the screen needs (srcset; the server preloads the first
+ * one with the same candidates). The document's first page loads at once and first in line when it is
+ * the first document, the others as they near the screen. An image that fails to load sends the whole
+ * document to pdf.js: pdf.js is fetched only then.
+ */
+function showImages(section: HTMLElement, doc: DocumentView, pages: Map<string, HTMLElement>, first: boolean): void {
+  const images: HTMLImageElement[] = [];
+  let fellBack = false;
+  const fallBack = () => {
+    if (fellBack) return;
+    fellBack = true;
+    for (const image of images) image.remove();
+    drawWithPdfJs(section, doc, pages);
+  };
+  for (let n = 1; n <= pagesOf(doc); n += 1) {
+    const container = pages.get(`${doc.uuid}:${n}`);
+    if (!container) continue;
+    const size = pageSize(doc, n);
+    const eager = first && n === 1;
+    const image = el('img', {
+      class: 'page-image',
+      alt: '',
+      width: String(Math.round(size.width)),
+      height: String(Math.round(size.height)),
+      decoding: 'async',
+      loading: eager ? 'eager' : 'lazy',
+      fetchpriority: eager ? 'high' : undefined,
+      sizes: PAGE_IMAGE_SIZES,
+      srcset: pageImageSrcset(doc.page_images!, n),
+    });
+    image.addEventListener('load', () => {
+      if (!fellBack) container.dataset.drawn = 'true';
+    });
+    image.addEventListener('error', fallBack);
+    images.push(image);
+    container.prepend(image);
+  }
+}
+
+function drawWithPdfJs(section: HTMLElement, doc: DocumentView, pages: Map<string, HTMLElement>): void {
+  void drawDocument(doc, pages).catch((error) => {
+    section.prepend(
+      el('p', {
+        class: 'error',
+        text: t('client.document.draw_failed', { error: error instanceof Error ? error.message : String(error) }),
+      }),
+    );
+  });
 }
 
 async function drawDocument(doc: DocumentView, pages: Map<string, HTMLElement>): Promise<void> {

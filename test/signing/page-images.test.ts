@@ -1,0 +1,93 @@
+// The signing page shows stored page images instead of the PDF drawn by pdf.js (issue 31 › 6): the
+// page's data names them, the HTML preloads the first one, and /s/:slug/documents/:uuid/pages/:page
+// serves them cached for good; a document without them (not drawn, a DOCX copy filled for the
+// submission) keeps the pdf.js path.
+import { env } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { generatedDocumentKey } from '../../src/services/submissions/generated-documents';
+import { SIGNING_IMAGE_WIDTHS } from '../../src/services/signing/page-images';
+import { thumbnailKey } from '../../src/services/templates/thumbnails';
+import { api, shardOf } from '../helpers';
+import { signingFixture, type Fixture } from './fixtures';
+
+async function documentKey(f: Fixture): Promise<{ r2Key: string; submissionSlug: string }> {
+  const db = await shardOf(f.account.accountId);
+  const row = await db
+    .prepare('SELECT r2_key FROM template_documents WHERE uuid = ?')
+    .bind(f.documents[0].uuid)
+    .first<{ r2_key: string }>();
+  const submission = await db.prepare('SELECT slug FROM submissions WHERE id = ?').bind(f.submissionId).first<{ slug: string }>();
+  return { r2Key: row!.r2_key, submissionSlug: submission!.slug };
+}
+
+/** Stores a marker "PNG" for every page (the fixture's PDF has 2) at every signing width, as a batch would. */
+async function storeImages(r2Key: string): Promise<void> {
+  for (const width of SIGNING_IMAGE_WIDTHS)
+    for (const page of [1, 2])
+      await env.FILES.put(thumbnailKey(r2Key, width, page), `png ${width} ${page}`, { httpMetadata: { contentType: 'image/png' } });
+}
+
+function pageData(html: string) {
+  return JSON.parse(/<script type="application\/json" id="signing-data">(.*?)<\/script>/s.exec(html)![1]);
+}
+
+describe('page images on the signing page', () => {
+  it('names the stored page images in the page data and preloads the first one at the width the screen needs', async () => {
+    const f = await signingFixture();
+    await storeImages((await documentKey(f)).r2Key);
+    const slug = f.submitters[0].slug;
+    const res = await api('GET', `/s/${slug}`);
+    const images = pageData(res.text).documents[0].page_images;
+    expect(images.widths).toEqual([400, 800, 1600]);
+    expect(images.url).toMatch(new RegExp(`^/s/${slug}/documents/${f.documents[0].uuid}/pages/\\{page\\}\\?w=\\{width\\}&v=[0-9a-f]{12}$`));
+    const first = images.url.replace('{page}', '1').replace(/&/g, '&amp;');
+    expect(res.text).toContain(
+      `<link rel="preload" as="image" imagesrcset="${first.replace('{width}', '400')} 400w, ${first.replace('{width}', '800')} 800w, ${first.replace('{width}', '1600')} 1600w"`,
+    );
+    expect(res.text).toContain('fetchpriority="high"');
+  });
+
+  it('serves a page image with a year of caching, and refuses a width it does not draw', async () => {
+    const f = await signingFixture();
+    await storeImages((await documentKey(f)).r2Key);
+    const slug = f.submitters[0].slug;
+    const url: string = pageData((await api('GET', `/s/${slug}`)).text).documents[0].page_images.url;
+    const res = await api('GET', url.replace('{page}', '2').replace('{width}', '800'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('image/png');
+    expect(res.headers.get('Cache-Control')).toBe('private, max-age=31536000, immutable');
+    expect(res.text).toBe('png 800 2');
+    expect((await api('GET', url.replace('{page}', '2').replace('{width}', '200'))).status).toBe(404);
+    expect((await api('GET', url.replace('{page}', '3').replace('{width}', '800'))).status).toBe(404);
+  });
+
+  it('leaves a document whose images are not drawn yet to pdf.js, without a preload', async () => {
+    const f = await signingFixture();
+    const res = await api('GET', `/s/${f.submitters[0].slug}`);
+    expect(pageData(res.text).documents[0].page_images).toBeUndefined();
+    expect(res.text).not.toContain('rel="preload"');
+    expect((await api('GET', `/s/${f.submitters[0].slug}/documents/${f.documents[0].uuid}/pages/1?w=800`)).status).toBe(404);
+  });
+
+  it("does not show the template's images of a document the submission has its own filled copy of", async () => {
+    const f = await signingFixture();
+    const { r2Key, submissionSlug } = await documentKey(f);
+    await storeImages(r2Key);
+    await env.FILES.put(generatedDocumentKey({ r2Key }, submissionSlug), '%PDF-1.7 filled copy');
+    const slug = f.submitters[0].slug;
+    expect(pageData((await api('GET', `/s/${slug}`)).text).documents[0].page_images).toBeUndefined();
+    expect((await api('GET', `/s/${slug}/documents/${f.documents[0].uuid}/pages/1?w=800`)).status).toBe(404);
+  });
+
+  it('refuses the page images of a signer whose turn has not come', async () => {
+    const f = await signingFixture({
+      roles: ['First', 'Second'],
+      fields: [
+        { name: 'A', type: 'text', role: 'First' },
+        { name: 'B', type: 'text', role: 'Second' },
+      ],
+    });
+    await storeImages((await documentKey(f)).r2Key);
+    expect((await api('GET', `/s/${f.submitters[1].slug}/documents/${f.documents[0].uuid}/pages/1?w=800`)).status).toBe(404);
+  });
+});
