@@ -35,7 +35,8 @@ import { pageBranding, serviceBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { withLinkDomain } from '../../services/submissions/links';
 import { waitingFor, witnessRoleOf } from '../../services/submissions/signing-order';
-import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
+import { SIGNING_SCRIPT, signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
+import { versionedAssetUrl } from '../../lib/asset-versions';
 import { embedSubmitter } from '../../signing-page/embed-submitter';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
 import { frameAncestors } from '../../services/embed/embed-origins';
@@ -312,7 +313,7 @@ export async function showPage(c: C) {
   const options = embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) });
   const branding = signingBranding(c, signing);
   const kind = pageKind(signing);
-  const frame = pageFrame(c, signing, kind, options);
+  const frame = { ...pageFrame(c, signing, kind, options), script: await versionedAssetUrl(c.env.ASSETS, SIGNING_SCRIPT) };
   rememberChosenLanguage(c, submitter.slug);
   const t = translatorFor(frame.locale!);
   const messages = clientMessages(frame.locale!);
