@@ -41,8 +41,8 @@ async function contractPdf() {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   const fonts = path.join(root, 'node_modules', 'dejavu-fonts-ttf', 'ttf');
-  const body = await pdf.embedFont(readFileSync(path.join(fonts, 'DejaVuSerif.ttf')), { subset: false });
-  const heading = await pdf.embedFont(readFileSync(path.join(fonts, 'DejaVuSans-Bold.ttf')), { subset: false });
+  const body = await pdf.embedFont(readFileSync(path.join(fonts, 'DejaVuSans.ttf')), { subset: false });
+  const heading = await pdf.embedFont(readFileSync(path.join(fonts, 'DejaVuSerif-Bold.ttf')), { subset: false });
   for (let i = 1; i <= 10; i += 1) {
     const page = pdf.addPage([612, 792]);
     page.drawText(`Section ${i}: Terms of service`, { x: 72, y: 720, size: 16, font: heading });
@@ -186,9 +186,30 @@ async function journeyRun(browser, base, call, templateId) {
     const sealedBytes = await page.evaluate(async (url) => (await (await fetch(url)).arrayBuffer()).byteLength, href);
     const sealed = Date.now() - opened;
     const totalBytes = requests().reduce((sum, r) => sum + (r.bytes ?? 0), 0);
+    const byKind = {};
+    for (const r of requests()) {
+      const kind = r.url.includes('/pages/')
+        ? 'page images'
+        : r.type === 'Document'
+          ? 'HTML'
+          : r.url.includes('/download')
+            ? 'sealed copy'
+            : (r.type ?? 'other').toLowerCase();
+      byKind[kind] = (byKind[kind] ?? 0) + (r.bytes ?? 0);
+    }
+    const at = (t) => ((t - navigation.sentAt) * 1000).toFixed(0);
+    const beforeFirst = all
+      .filter((r) => r.finishedAt !== undefined && r.finishedAt <= firstPageAt)
+      .map((r) => {
+        const url = new URL(r.url);
+        const width = url.searchParams.get('w');
+        return `${url.pathname.replace(/^\/s\/\w+/, '/s/…')}${width ? `?w=${width}` : ''} ${at(r.sentAt)}–${at(r.finishedAt)} ms ${kb(r.bytes)}`;
+      });
     return {
       firstPage,
       gated: acceptedAt !== null,
+      byKind,
+      beforeFirst,
       scriptBytes,
       pdfjsEarly,
       scripts: early.map((r) => `${new URL(r.url).pathname} ${kb(r.bytes)}${r.encoding ? ` ${r.encoding}` : ''}`),
@@ -275,6 +296,12 @@ try {
       `run ${i + 1}: floor (PDF as a static file) ${s(floors[i])} | first page ${s(r.firstPage)}${r.gated ? ' (shown only once the disclosure was accepted: counted from then)' : ''} | script before it ${kb(r.scriptBytes)}${r.pdfjsEarly ? ' (pdf.js included)' : ''} | total ${kb(r.totalBytes)} | completed ${s(r.completed)} | sealed copy held ${s(r.sealed)} (${kb(r.sealedBytes)})`,
     );
     console.log(`       scripts before the first page: ${r.scripts.join(', ') || 'none'}`);
+    console.log(`       loaded before the first page: ${r.beforeFirst.join('; ')}`);
+    console.log(
+      `       bytes by kind: ${Object.entries(r.byKind)
+        .map(([k, v]) => `${k} ${kb(v)}`)
+        .join(', ')}`,
+    );
   }
   const floor = median(floors);
   const m = (key) => median(results.map((r) => r[key]));
