@@ -1,6 +1,5 @@
-// The signing page's page images (issue 31 › 6): the srcset and sizes both the server's preload of the
-// first page (src/signing-page/pages.tsx) and the page's script (src/signing-page/client/documents.ts)
-// give, so the browser picks the same file twice and fetches it once.
+// The signing page's page images (issue 31 › 6): the srcset and sizes of each page's <img> in the HTML
+// (src/signing-page/document-pages.tsx).
 import type { DocumentView } from './template-schema';
 
 type PageImages = NonNullable<DocumentView['page_images']>;

@@ -4,7 +4,7 @@ import type { PageBranding } from './branding';
 import { Layout, pageTranslator, type PageFrame } from './layout';
 import { disclosureOf } from '../services/signing/consent-disclosure';
 import type { DocumentView } from '../shared/template-schema';
-import { PAGE_IMAGE_SIZES, pageImageSrcset } from '../shared/page-images';
+import { DocumentPages } from './document-pages';
 import type { Catalog, Translate } from '../shared/i18n/translator';
 import type { Locale } from '../shared/i18n/locales';
 
@@ -27,27 +27,20 @@ export function FormPage(props: { branding: PageBranding; data: FormData; frame?
   const t = pageTranslator(props.frame);
   return (
     <Layout branding={props.branding} data={{ page: 'form', ...props.data }} frame={props.frame}>
-      <FirstPagePreload documents={props.data.documents} />
       {props.data.disclosure.accepted ? null : <DisclosureCard t={t} />}
       <div id="app" class="documents" aria-live="polite">
-        <p class="muted">{t('form.loading')}</p>
+        {props.data.documents[0]?.page_images ? null : (
+          <p class="muted" id="documents-loading">
+            {t('form.loading')}
+          </p>
+        )}
+        <DocumentPages documents={props.data.documents} />
       </div>
       <noscript>
         <div class="card">{t('form.noscript')}</div>
       </noscript>
     </Layout>
   );
-}
-
-/**
- * The first page's image, asked for as soon as the HTML is read and ahead of everything else (issue 31 ›
- * 6): the script that places it comes later. The same candidates and sizes as the script's image
- * (src/shared/page-images.ts), so the browser uses this response for it.
- */
-function FirstPagePreload(props: { documents: DocumentView[] }) {
-  const images = props.documents[0]?.page_images;
-  if (!images) return null;
-  return <link rel="preload" as="image" imagesrcset={pageImageSrcset(images, 1)} imagesizes={PAGE_IMAGE_SIZES} fetchpriority="high" />;
 }
 
 /**

@@ -55,7 +55,7 @@ describe('a signer on a phone', () => {
     expect(await page.isVisible('#disclosure')).toBe(true);
     const chosen = await page.$eval('.page[data-page="1"] img.page-image', (img) => (img as unknown as { currentSrc: string }).currentSrc);
     expect(new URL(chosen).searchParams.get('w')).toBe('800');
-    // The image was asked for once (the preload and the element share it), and nothing else drew the page.
+    // The image was asked for once, and nothing else drew the page.
     expect(requested.filter((p) => p.includes('/pages/1?w=')).length).toBe(1);
     expect(requested.some((p) => p.startsWith('/vendor/pdfjs/'))).toBe(false);
     expect(requested.some((p) => /\/documents\/[^/]+$/.test(p.split('?')[0]))).toBe(false);

@@ -1,6 +1,6 @@
 // The signing page shows stored page images instead of the PDF drawn by pdf.js (issue 31 › 6): the
-// page's data names them, the HTML preloads the first one, and /s/:slug/documents/:uuid/pages/:page
-// serves them cached for good; a document without them (not drawn, a DOCX copy filled for the
+// HTML holds them (srcset, the first one eager), the page's data names them, and
+// /s/:slug/documents/:uuid/pages/:page serves them cached for good; a document without them (not drawn, a DOCX copy filled for the
 // submission) keeps the pdf.js path.
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ function pageData(html: string) {
 }
 
 describe('page images on the signing page', () => {
-  it('names the stored page images in the page data and preloads the first one at the width the screen needs', async () => {
+  it('puts the stored page images in the HTML, the first one eager and first in line, at the widths the screen chooses from', async () => {
     const f = await signingFixture();
     await storeImages((await documentKey(f)).r2Key);
     const slug = f.submitters[0].slug;
@@ -40,11 +40,19 @@ describe('page images on the signing page', () => {
     const images = pageData(res.text).documents[0].page_images;
     expect(images.widths).toEqual([400, 800, 1600]);
     expect(images.url).toMatch(new RegExp(`^/s/${slug}/documents/${f.documents[0].uuid}/pages/\\{page\\}\\?w=\\{width\\}&v=[0-9a-f]{12}$`));
-    const first = images.url.replace('{page}', '1').replace(/&/g, '&amp;');
-    expect(res.text).toContain(
-      `<link rel="preload" as="image" imagesrcset="${first.replace('{width}', '400')} 400w, ${first.replace('{width}', '800')} 800w, ${first.replace('{width}', '1600')} 1600w"`,
-    );
-    expect(res.text).toContain('fetchpriority="high"');
+    // The pages are in the HTML with their images, so the first one shows before the page's script runs.
+    const srcset = (page: number) =>
+      [400, 800, 1600]
+        .map((w) => `${images.url.replace('{page}', String(page)).replace('{width}', String(w))} ${w}w`)
+        .join(', ')
+        .replace(/&/g, '&amp;');
+    const imgs = [...res.text.matchAll(/<img class="page-image"[^>]*>/g)].map((m) => m[0]);
+    expect(imgs).toHaveLength(2);
+    expect(imgs[0]).toContain(`srcset="${srcset(1)}"`);
+    expect(imgs[0]).toContain('loading="eager"');
+    expect(imgs[0]).toContain('fetchpriority="high"');
+    expect(imgs[1]).toContain(`srcset="${srcset(2)}"`);
+    expect(imgs[1]).toContain('loading="lazy"');
   });
 
   it('serves a page image with a year of caching, and refuses a width it does not draw', async () => {
@@ -61,11 +69,12 @@ describe('page images on the signing page', () => {
     expect((await api('GET', url.replace('{page}', '3').replace('{width}', '800'))).status).toBe(404);
   });
 
-  it('leaves a document whose images are not drawn yet to pdf.js, without a preload', async () => {
+  it('leaves a document whose images are not drawn yet to pdf.js, its page containers empty', async () => {
     const f = await signingFixture();
     const res = await api('GET', `/s/${f.submitters[0].slug}`);
     expect(pageData(res.text).documents[0].page_images).toBeUndefined();
-    expect(res.text).not.toContain('rel="preload"');
+    expect(res.text).not.toContain('<img class="page-image"');
+    expect(res.text.match(/<div class="page" data-page="\d"/g)).toHaveLength(2);
     expect((await api('GET', `/s/${f.submitters[0].slug}/documents/${f.documents[0].uuid}/pages/1?w=800`)).status).toBe(404);
   });
 

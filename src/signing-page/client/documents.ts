@@ -1,11 +1,9 @@
-// Shows the submission's documents page by page, as the stored page images or, where there are none,
-// drawn with pdf.js (the browser kit's loader, src/browser/pdf-pages.ts), and places the signer's field
-// areas over them. Areas: numbers ≤ 1 are fractions of the page, larger ones PDF points from the top-left
-// corner (docs/decisions.md › Areas).
-import { el } from '../../browser/dom';
-import { pagesOf } from '../../browser/document-bounds';
-import { drawPage, openDocument, pageSize } from '../../browser/pdf-pages';
-import { PAGE_IMAGE_SIZES, pageImageSrcset } from '../../shared/page-images';
+// The submission's documents page by page, as the stored page images the HTML holds or, where there are
+// none, drawn with pdf.js (the browser kit's loader, src/browser/pdf-pages.ts), and where the signer's
+// field areas go on them. Areas: numbers ≤ 1 are fractions of the page, larger ones PDF points from the
+// top-left corner (docs/decisions.md › Areas).
+import { $, el } from '../../browser/dom';
+import { drawPage, openDocument } from '../../browser/pdf-pages';
 import { areaAsFractions, type DocumentView, type TemplateArea } from '../../shared/template-schema';
 import { t } from './messages';
 
@@ -16,36 +14,31 @@ export function areaBox(area: TemplateArea, page: { width: number; height: numbe
 }
 
 /**
- * Replaces `root`'s placeholder with a page container per document page (sized from the stored dimensions, so areas can be placed
- * before anything is drawn) and fills them as they come: with the stored page images when the page has
- * them (`page_images`), else with pdf.js. Returns the containers by `<document uuid>:<page number>`.
+ * Takes over the documents the HTML holds in `root` (src/signing-page/document-pages.tsx: a container per
+ * page, sized from the stored dimensions, with the page's stored image when the document has them) and
+ * fills what is left: documents without images are drawn with pdf.js, and so is any document one of whose
+ * images fails. Marks each container `data-drawn` once its page shows. Returns the containers by
+ * `<document uuid>:<page number>`.
  */
 export function showDocuments(root: HTMLElement, documents: DocumentView[]): Map<string, HTMLElement> {
-  root.replaceChildren();
+  $('#documents-loading', root)?.remove();
   const pages = new Map<string, HTMLElement>();
-  for (const [index, doc] of documents.entries()) {
-    const section = el('section', { class: 'document', 'data-document': doc.uuid, 'aria-label': doc.filename });
-    for (let i = 0; i < pagesOf(doc); i += 1) {
-      const size = pageSize(doc, i + 1);
-      const page = el('div', { class: 'page', 'data-page': String(i + 1), style: `aspect-ratio:${size.width}/${size.height}` });
-      section.append(page);
-      pages.set(`${doc.uuid}:${i + 1}`, page);
-    }
-    root.append(section);
-    if (doc.page_images) showImages(section, doc, pages, index === 0);
+  for (const doc of documents) {
+    const section = root.querySelector<HTMLElement>(`section.document[data-document="${CSS.escape(doc.uuid)}"]`);
+    if (!section) continue;
+    for (const page of section.querySelectorAll<HTMLElement>('.page[data-page]')) pages.set(`${doc.uuid}:${page.dataset.page}`, page);
+    const images = [...section.querySelectorAll<HTMLImageElement>('img.page-image')];
+    if (images.length > 0) watchImages(section, doc, pages, images);
     else drawWithPdfJs(section, doc, pages);
   }
   return pages;
 }
 
 /**
- * Each page as its stored image at the width the screen needs (srcset; the server preloads the first
- * one with the same candidates). The document's first page loads at once and first in line when it is
- * the first document, the others as they near the screen. An image that fails to load sends the whole
- * document to pdf.js: pdf.js is fetched only then.
+ * Marks each page whose image has loaded (now or before the script ran); the first image that fails, now
+ * or before, sends the document to pdf.js: pdf.js is fetched only then.
  */
-function showImages(section: HTMLElement, doc: DocumentView, pages: Map<string, HTMLElement>, first: boolean): void {
-  const images: HTMLImageElement[] = [];
+function watchImages(section: HTMLElement, doc: DocumentView, pages: Map<string, HTMLElement>, images: HTMLImageElement[]): void {
   let fellBack = false;
   const fallBack = () => {
     if (fellBack) return;
@@ -53,28 +46,17 @@ function showImages(section: HTMLElement, doc: DocumentView, pages: Map<string, 
     for (const image of images) image.remove();
     drawWithPdfJs(section, doc, pages);
   };
-  for (let n = 1; n <= pagesOf(doc); n += 1) {
-    const container = pages.get(`${doc.uuid}:${n}`);
-    if (!container) continue;
-    const size = pageSize(doc, n);
-    const eager = first && n === 1;
-    const image = el('img', {
-      class: 'page-image',
-      alt: '',
-      width: String(Math.round(size.width)),
-      height: String(Math.round(size.height)),
-      decoding: 'async',
-      loading: eager ? 'eager' : 'lazy',
-      fetchpriority: eager ? 'high' : undefined,
-      sizes: PAGE_IMAGE_SIZES,
-      srcset: pageImageSrcset(doc.page_images!, n),
-    });
-    image.addEventListener('load', () => {
+  for (const image of images) {
+    const container = image.parentElement!;
+    const loaded = () => {
       if (!fellBack) container.dataset.drawn = 'true';
-    });
+    };
+    if (image.complete && image.currentSrc) {
+      if (image.naturalWidth > 0) loaded();
+      else fallBack();
+    }
+    image.addEventListener('load', loaded);
     image.addEventListener('error', fallBack);
-    images.push(image);
-    container.prepend(image);
   }
 }
 
