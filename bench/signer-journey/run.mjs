@@ -41,7 +41,7 @@ async function contractPdf() {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   const fonts = path.join(root, 'node_modules', 'dejavu-fonts-ttf', 'ttf');
-  const body = await pdf.embedFont(readFileSync(path.join(fonts, 'DejaVuSans.ttf')), { subset: false });
+  const body = await pdf.embedFont(readFileSync(path.join(fonts, 'DejaVuSerif.ttf')), { subset: false });
   const heading = await pdf.embedFont(readFileSync(path.join(fonts, 'DejaVuSerif-Bold.ttf')), { subset: false });
   for (let i = 1; i <= 10; i += 1) {
     const page = pdf.addPage([612, 792]);
@@ -268,15 +268,18 @@ try {
     ],
   });
   // Page images are drawn in the background after the upload (a signer opens the email later); the
-  // journey starts once they are, or after a minute without them (the page then draws with pdf.js).
+  // journey starts once a probe signer's page holds them, or after two minutes without them (the page
+  // then draws with pdf.js). Asked from outside the emulated network.
+  const probe = await call('POST', '/api/submissions', {
+    template_id: template.id,
+    send_email: false,
+    submitters: [{ role: 'First Party', email: 'probe@example.test' }],
+  });
   const imagesFrom = Date.now();
   let imagesReady = false;
-  for (let i = 0; i < 120 && !imagesReady; i += 1) {
-    const res = await fetch(`${base}/api/templates/${template.id}/documents/thumbnail?page=1&width=800`, {
-      headers: { 'X-Auth-Token': setup.token },
-    });
-    await res.arrayBuffer();
-    imagesReady = res.status === 200;
+  for (let i = 0; i < 240 && !imagesReady; i += 1) {
+    const res = await fetch(probe.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, base));
+    imagesReady = (await res.text()).includes('class="page-image"');
     if (!imagesReady) await new Promise((r) => setTimeout(r, 500));
   }
   const imagesMs = Date.now() - imagesFrom;

@@ -28,10 +28,14 @@ export function DocumentPages(props: { documents: DocumentView[] }) {
 
 /**
  * A page's stored image at the width the screen needs (src/shared/page-images.ts). The first page of the
- * first document loads at once and first in line; the others as they near the screen.
+ * first document loads at once and first in line; the others carry their candidates in `data-srcset`,
+ * which the page's script turns into `srcset` once the first page is in and as they near the screen (a
+ * browser's own lazy loading starts pages thousands of pixels ahead, which on a slow network share the
+ * line with the first page).
  */
 function PageImage(props: { doc: DocumentView; page: number; eager: boolean }) {
   const size = pageSize(props.doc, props.page);
+  const srcset = pageImageSrcset(props.doc.page_images!, props.page);
   return (
     <img
       class="page-image"
@@ -39,11 +43,11 @@ function PageImage(props: { doc: DocumentView; page: number; eager: boolean }) {
       width={String(Math.round(size.width))}
       height={String(Math.round(size.height))}
       decoding="async"
-      loading={props.eager ? 'eager' : 'lazy'}
       fetchpriority={props.eager ? 'high' : undefined}
       elementtiming={props.eager ? 'first-page' : undefined}
       sizes={PAGE_IMAGE_SIZES}
-      srcset={pageImageSrcset(props.doc.page_images!, props.page)}
+      srcset={props.eager ? srcset : undefined}
+      data-srcset={props.eager ? undefined : srcset}
     />
   );
 }

@@ -8,7 +8,7 @@ import { apiOf, launchChromium, letterPdfBase64, sharedDevServer, type SharedSer
 
 let server: SharedServer;
 let browser: Browser;
-const { ok, call } = apiOf(() => server);
+const { ok } = apiOf(() => server);
 
 describe('a signer on a phone', () => {
   beforeAll(async () => {
@@ -26,20 +26,19 @@ describe('a signer on a phone', () => {
       documents: [{ name: 'contract', file: await letterPdfBase64(['Page one', 'Page two', 'Page three']) }],
       fields: [{ name: 'Full name', type: 'text', areas: [{ page: 1, x: 0.1, y: 0.5, w: 0.3, h: 0.04 }] }],
     });
-    // The upload queued the drawing of its page images; wait until the last page is drawn at 1600 px.
-    let drawn = false;
-    for (let i = 0; i < 240 && !drawn; i += 1) {
-      const res = await call('GET', `/api/templates/${template.id}/documents/thumbnail?page=3&width=1600`);
-      drawn = res.status === 200;
-      if (!drawn) await new Promise((r) => setTimeout(r, 500));
-    }
-    expect(drawn).toBe(true);
     const submission = await ok('POST', '/api/submissions', {
       template_id: template.id,
       send_email: false,
       submitters: [{ role: 'First Party', email: 'phone.journey@e2e.test' }],
     });
     const link = submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server.base);
+    // The upload queued the drawing of its page images; wait until the signer's page holds them.
+    let drawn = false;
+    for (let i = 0; i < 240 && !drawn; i += 1) {
+      drawn = (await (await fetch(link)).text()).includes('class="page-image"');
+      if (!drawn) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(drawn).toBe(true);
 
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -3,11 +3,13 @@
 // /s/:slug/documents/:uuid/pages/:page serves them cached for good; a document without them (not drawn, a DOCX copy filled for the
 // submission) keeps the pdf.js path.
 import { env } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { generatedDocumentKey } from '../../src/services/submissions/generated-documents';
 import { SIGNING_IMAGE_WIDTHS } from '../../src/services/signing/page-images';
+import { REQUEUE_AFTER_MS } from '../../src/services/templates/thumbnail-jobs';
 import { thumbnailKey } from '../../src/services/templates/thumbnails';
 import { api, shardOf } from '../helpers';
+import { deliver, throughWorker } from '../thumbnail-fixtures';
 import { signingFixture, type Fixture } from './fixtures';
 
 async function documentKey(f: Fixture): Promise<{ r2Key: string; submissionSlug: string }> {
@@ -20,11 +22,13 @@ async function documentKey(f: Fixture): Promise<{ r2Key: string; submissionSlug:
   return { r2Key: row!.r2_key, submissionSlug: submission!.slug };
 }
 
-/** Stores a marker "PNG" for every page (the fixture's PDF has 2) at every signing width, as a batch would. */
+/** A marker with WebP's signature (RIFF….WEBP) for every page (the fixture's PDF has 2) at every signing width. */
 async function storeImages(r2Key: string): Promise<void> {
   for (const width of SIGNING_IMAGE_WIDTHS)
     for (const page of [1, 2])
-      await env.FILES.put(thumbnailKey(r2Key, width, page), `png ${width} ${page}`, { httpMetadata: { contentType: 'image/png' } });
+      await env.FILES.put(thumbnailKey(r2Key, width, page, 'webp'), `RIFF\0\0\0\0WEBP ${width} ${page}`, {
+        httpMetadata: { contentType: 'image/webp' },
+      });
 }
 
 function pageData(html: string) {
@@ -32,7 +36,7 @@ function pageData(html: string) {
 }
 
 describe('page images on the signing page', () => {
-  it('puts the stored page images in the HTML, the first one eager and first in line, at the widths the screen chooses from', async () => {
+  it('puts the stored page images in the HTML at the widths the screen chooses from, the first one first in line', async () => {
     const f = await signingFixture();
     await storeImages((await documentKey(f)).r2Key);
     const slug = f.submitters[0].slug;
@@ -48,11 +52,11 @@ describe('page images on the signing page', () => {
         .replace(/&/g, '&amp;');
     const imgs = [...res.text.matchAll(/<img class="page-image"[^>]*>/g)].map((m) => m[0]);
     expect(imgs).toHaveLength(2);
-    expect(imgs[0]).toContain(`srcset="${srcset(1)}"`);
-    expect(imgs[0]).toContain('loading="eager"');
+    expect(imgs[0]).toContain(` srcset="${srcset(1)}"`);
     expect(imgs[0]).toContain('fetchpriority="high"');
-    expect(imgs[1]).toContain(`srcset="${srcset(2)}"`);
-    expect(imgs[1]).toContain('loading="lazy"');
+    // The next pages wait for the page's script, which loads them after the first, as they near the screen.
+    expect(imgs[1]).toContain(` data-srcset="${srcset(2)}"`);
+    expect(imgs[1]).not.toContain(' srcset=');
   });
 
   it('serves a page image with a year of caching, and refuses a width it does not draw', async () => {
@@ -62,12 +66,35 @@ describe('page images on the signing page', () => {
     const url: string = pageData((await api('GET', `/s/${slug}`)).text).documents[0].page_images.url;
     const res = await api('GET', url.replace('{page}', '2').replace('{width}', '800'));
     expect(res.status).toBe(200);
-    expect(res.headers.get('Content-Type')).toBe('image/png');
+    expect(res.headers.get('Content-Type')).toBe('image/webp');
     expect(res.headers.get('Cache-Control')).toBe('private, max-age=31536000, immutable');
-    expect(res.text).toBe('png 800 2');
+    expect(res.text).toBe('RIFF\0\0\0\0WEBP 800 2');
     expect((await api('GET', url.replace('{page}', '2').replace('{width}', '200'))).status).toBe(404);
     expect((await api('GET', url.replace('{page}', '3').replace('{width}', '800'))).status).toBe(404);
   });
+
+  it(
+    'queues the WebP drawing of a document without images, which a batch then draws for the page to use',
+    { timeout: 120_000 },
+    async () => {
+      const f = await signingFixture();
+      const slug = f.submitters[0].slug;
+      // The upload queued the same batch a moment ago; an isolate queues a batch again only after 30 s.
+      vi.setSystemTime(Date.now() + REQUEUE_AFTER_MS + 1000);
+      const opened = await throughWorker('GET', `/s/${slug}`, f.account.token).finally(() => vi.useRealTimers());
+      expect(opened.status).toBe(200);
+      const batch = opened.sent.find((body) => body.format === 'webp');
+      expect(batch).toMatchObject({ type: 'thumbnails', accountId: f.account.accountId, widths: [400, 800, 1600], format: 'webp' });
+      expect((await deliver([batch!])).explicitAcks).toHaveLength(1);
+      const { r2Key } = await documentKey(f);
+      for (const width of SIGNING_IMAGE_WIDTHS) {
+        const object = await env.FILES.get(thumbnailKey(r2Key, width, 2, 'webp'));
+        const bytes = new Uint8Array(await object!.arrayBuffer());
+        expect(String.fromCharCode(...bytes.subarray(0, 4), ...bytes.subarray(8, 12))).toBe('RIFFWEBP');
+      }
+      expect(pageData((await api('GET', `/s/${slug}`)).text).documents[0].page_images.widths).toEqual([400, 800, 1600]);
+    },
+  );
 
   it('leaves a document whose images are not drawn yet to pdf.js, its page containers empty', async () => {
     const f = await signingFixture();

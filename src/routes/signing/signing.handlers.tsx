@@ -456,18 +456,18 @@ export async function streamDocument(c: C) {
  */
 export async function pageImage(c: C) {
   const { signing, document } = await shownDocument(c);
-  const png = await signingPageImage(
+  const image = await signingPageImage(
     c.env.FILES,
     document,
     signing.scope.submission.slug,
     Number(c.req.param('page')),
     Number(c.req.query('w')),
   );
-  if (!png) throw notFound('Page image');
-  return new Response(png, {
+  if (!image) throw notFound('Page image');
+  return new Response(image.bytes, {
     headers: {
-      'Content-Type': 'image/png',
-      'Content-Length': String(png.byteLength),
+      'Content-Type': image.contentType,
+      'Content-Length': String(image.bytes.byteLength),
       'Cache-Control': 'private, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
     },

@@ -1,6 +1,6 @@
-// Page images on the signing page (issue 31 › 6; docs/decisions.md › Signer journey on a phone): the
-// template's stored page PNGs (services/templates/thumbnails.ts, drawn in background batches) are what a
-// signer's browser shows, at the width its screen needs, instead of downloading the PDF and drawing it
+// Page images on the signing page (issue 31 › 6; docs/decisions.md › Issue 31 point 6): each page of the
+// template drawn as WebP beside its PNG thumbnails (services/templates/thumbnails.ts, in background
+// batches) is what a signer's browser shows, at the width its screen needs, instead of downloading the PDF and drawing it
 // with pdf.js. pdf.js stays the fallback for what has no images: a document not drawn yet, a DOCX
 // document filled for this submission, a document longer than the page-image cap.
 import type { TemplateDocument } from '../../db/schema/index';
@@ -47,14 +47,14 @@ export async function pageImagesState(
   if (document.pageCount < 1 || document.pageCount > PAGE_IMAGE_MAX_PAGES) return 'none';
   const [generated, ...stored] = await Promise.all([
     bucket.head(generatedDocumentKey(document, submissionSlug)),
-    ...SIGNING_IMAGE_WIDTHS.map((width) => bucket.head(thumbnailKey(document.r2Key, width, document.pageCount))),
+    ...SIGNING_IMAGE_WIDTHS.map((width) => bucket.head(thumbnailKey(document.r2Key, width, document.pageCount, 'webp'))),
   ]);
   if (generated) return 'none';
   return stored.every(Boolean) ? 'ready' : 'missing';
 }
 
 /**
- * The stored image of `page` at `width` as the signing page may show it for this submission, or null
+ * The stored WebP of `page` at `width` as the signing page may show it for this submission, or null
  * (not drawn, not a signing width, or a document the page draws with pdf.js: see pageImagesState).
  */
 export async function signingPageImage(
@@ -63,11 +63,19 @@ export async function signingPageImage(
   submissionSlug: string,
   page: number,
   width: number,
-): Promise<Uint8Array | null> {
+): Promise<{ bytes: Uint8Array; contentType: string } | null> {
   if (!(SIGNING_IMAGE_WIDTHS as readonly number[]).includes(width)) return null;
   if (!Number.isInteger(page) || page < 1 || page > document.pageCount || document.pageCount > PAGE_IMAGE_MAX_PAGES) return null;
   if (await bucket.head(generatedDocumentKey(document, submissionSlug))) return null;
-  return storedThumbnail(bucket, document, page, width);
+  const bytes = await storedThumbnail(bucket, document, page, width, 'webp');
+  // A browser that cannot encode WebP hands back a PNG instead (canvas.toDataURL): say what the bytes are.
+  return bytes ? { bytes, contentType: isWebp(bytes) ? 'image/webp' : 'image/png' } : null;
+}
+
+/** RIFF….WEBP: the file's own signature. */
+function isWebp(bytes: Uint8Array): boolean {
+  const text = String.fromCharCode(...bytes.subarray(0, 4), ...bytes.subarray(8, 12));
+  return text === 'RIFFWEBP';
 }
 
 /**
@@ -89,6 +97,8 @@ export async function queuePageImages(
       accountId,
       wanted.map((d) => d.id),
       [...SIGNING_IMAGE_WIDTHS],
+      Date.now(),
+      'webp',
     );
   } catch (error) {
     console.error('page images: the batch could not be queued:', error);

@@ -23,6 +23,7 @@ export function areaBox(area: TemplateArea, page: { width: number; height: numbe
 export function showDocuments(root: HTMLElement, documents: DocumentView[]): Map<string, HTMLElement> {
   $('#documents-loading', root)?.remove();
   const pages = new Map<string, HTMLElement>();
+  loadNearImages(root);
   for (const doc of documents) {
     const section = root.querySelector<HTMLElement>(`section.document[data-document="${CSS.escape(doc.uuid)}"]`);
     if (!section) continue;
@@ -32,6 +33,41 @@ export function showDocuments(root: HTMLElement, documents: DocumentView[]): Map
     else drawWithPdfJs(section, doc, pages);
   }
   return pages;
+}
+
+/** How far below the screen a page's image starts loading: one screen ahead of the reader. */
+const LOAD_AHEAD = '100% 0px';
+
+/**
+ * Gives the pages after the first their images (`data-srcset` → `srcset`) once the first page's image is
+ * in (loaded or failed), each as it comes within a screen of view: on a slow line the first page has it
+ * to itself, and pages nobody scrolls to cost nothing.
+ */
+function loadNearImages(root: HTMLElement): void {
+  const waiting = [...root.querySelectorAll<HTMLImageElement>('img.page-image[data-srcset]')];
+  if (waiting.length === 0) return;
+  const load = (image: HTMLImageElement) => {
+    image.srcset = image.dataset.srcset ?? '';
+    delete image.dataset.srcset;
+  };
+  const start = () => {
+    if (typeof IntersectionObserver === 'undefined') return waiting.forEach(load);
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          observer.unobserve(entry.target);
+          load(entry.target as HTMLImageElement);
+        }
+      },
+      { rootMargin: LOAD_AHEAD },
+    );
+    for (const image of waiting) observer.observe(image);
+  };
+  const first = root.querySelector<HTMLImageElement>('img.page-image[srcset]');
+  if (!first || first.complete) return start();
+  first.addEventListener('load', start, { once: true });
+  first.addEventListener('error', start, { once: true });
 }
 
 /**
