@@ -168,8 +168,10 @@ async function journeyRun(browser, base, call, templateId) {
     const scriptBytes = early.reduce((sum, r) => sum + r.bytes, 0);
     const pdfjsEarly = early.some((r) => r.url.includes('/pdfjs/'));
 
+    const marks = { firstPage: Date.now() - opened };
     if (drawnFirst) await acceptDisclosure(page);
     await page.waitForSelector('#stepper', { timeout: 60_000 });
+    marks.formStarted = Date.now() - opened;
     await page.fill('#field-input', 'Jo Journey');
     await page.click('#next');
     await page.fill('#field-input', '2026-05-31');
@@ -184,9 +186,11 @@ async function journeyRun(browser, base, call, templateId) {
     await page.mouse.up();
     await page.click('#sig-apply');
     await page.waitForSelector('.area.filled img');
+    marks.filled = Date.now() - opened;
     await page.click('#submit');
     await page.waitForSelector('#completed', { timeout: 60_000 });
     const completed = Date.now() - opened;
+    marks.completed = completed;
 
     // The sealing job runs on wrangler dev's queue; asked from outside the emulated network.
     for (let i = 0; i < 240; i += 1) {
@@ -198,6 +202,7 @@ async function journeyRun(browser, base, call, templateId) {
     const href = await page.waitForSelector('#download', { state: 'attached', timeout: 60_000 }).then((a) => a.getAttribute('href'));
     const sealedBytes = await page.evaluate(async (url) => (await (await fetch(url)).arrayBuffer()).byteLength, href);
     const sealed = Date.now() - opened;
+    marks.sealed = sealed;
     const totalBytes = requests().reduce((sum, r) => sum + (r.bytes ?? 0), 0);
     const byKind = {};
     for (const r of requests()) {
@@ -223,6 +228,7 @@ async function journeyRun(browser, base, call, templateId) {
       gated: acceptedAt !== null,
       byKind,
       beforeFirst,
+      marks,
       scriptBytes,
       pdfjsEarly,
       scripts: early.map((r) => `${new URL(r.url).pathname} ${kb(r.bytes)}${r.encoding ? ` ${r.encoding}` : ''}`),
