@@ -320,6 +320,11 @@ try {
     console.log(`       scripts before the first page: ${r.scripts.join(', ') || 'none'}`);
     console.log(`       loaded before the first page: ${r.beforeFirst.join('; ')}`);
     console.log(
+      `       wall clock from the tap: ${Object.entries(r.marks)
+        .map(([k, v]) => `${k} ${s(v)}`)
+        .join(', ')}`,
+    );
+    console.log(
       `       bytes by kind: ${Object.entries(r.byKind)
         .map(([k, v]) => `${k} ${kb(v)}`)
         .join(', ')}`,
