@@ -24,7 +24,7 @@ import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb } from 'pdf-lib';
 import { chromium } from 'playwright-core';
-import { benchEnv, root, seedBenchState, sharedServer, smoke, startDev } from '../local-wrangler.mjs';
+import { apiCaller, benchEnv, root, seedBenchState, sharedServer, smoke, startDev } from '../local-wrangler.mjs';
 
 const runs = smoke ? 1 : Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
 
@@ -252,15 +252,7 @@ try {
   const setup = shared?.setup ?? seedBenchState(persist);
   server = shared ? undefined : await startDev({ persist });
   const base = (shared ?? server).base;
-  const call = async (method, url, body) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: { 'X-Auth-Token': setup.token, 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
+  const call = apiCaller(base, setup.token);
 
   const pdf = await contractPdf();
   const template = await call('POST', '/api/templates/pdf', {
