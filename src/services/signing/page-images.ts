@@ -1,8 +1,8 @@
 // Page images on the signing page (issue 31 › 6; docs/decisions.md › Issue 31 point 6): each page of the
 // template drawn as WebP beside its PNG thumbnails (services/templates/thumbnails.ts, in background
-// batches) is what a signer's browser shows, at the width its screen needs, instead of downloading the PDF and drawing it
-// with pdf.js. pdf.js stays the fallback for what has no images: a document not drawn yet, a DOCX
-// document filled for this submission, a document longer than the page-image cap.
+// batches) is what a signer's browser shows, at the width its screen needs, instead of downloading the
+// PDF and drawing it with pdf.js. pdf.js stays the fallback for what has no images: a document not drawn
+// yet, a DOCX document filled for this submission, a document longer than the page-image cap.
 import type { TemplateDocument } from '../../db/schema/index';
 import type { ThumbnailQueueBody } from '../../env';
 import { requestThumbnails } from '../templates/thumbnail-jobs';
