@@ -183,3 +183,19 @@ export async function setAdminPassword(base, setup) {
   await res.arrayBuffer();
   if (res.status !== 303) throw new Error(`POST /password/set: ${res.status}`);
 }
+
+/**
+ * `call(method, path, body)` against `base` with `token` as X-Auth-Token: the JSON of a 2xx answer, else
+ * an error naming the method, path, status and body.
+ */
+export function apiCaller(base, token) {
+  return async (method, url, body) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { 'X-Auth-Token': token, 'Content-Type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+}

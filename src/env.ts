@@ -34,7 +34,8 @@ export type WebhookQueue = Queue<WebhookMessage>;
 export type SealingQueueBody = { type: 'seal'; submissionId: number };
 
 /** SEALING_QUEUE also carries thumbnail batches: the account's documents (row ids) at each of `widths` (src/queues/thumbnails.ts). */
-export type ThumbnailQueueBody = { type: 'thumbnails'; accountId: number; documentIds: number[]; widths: number[] };
+/** `format`: `webp` for the signing page's page images; PNG (the API's thumbnails) when absent. */
+export type ThumbnailQueueBody = { type: 'thumbnails'; accountId: number; documentIds: number[]; widths: number[]; format?: 'webp' };
 
 export type Bindings = DatabaseBindings & {
   FILES: R2Bucket;

@@ -15,7 +15,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { BENCH_PASSWORD, benchEnv, root, seedBenchState, setAdminPassword, sharedServer, smoke, startDev } from '../local-wrangler.mjs';
+import {
+  apiCaller,
+  BENCH_PASSWORD,
+  benchEnv,
+  root,
+  seedBenchState,
+  setAdminPassword,
+  sharedServer,
+  smoke,
+  startDev,
+} from '../local-wrangler.mjs';
 
 const iterations = smoke ? 1 : Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 10;
 const warmup = smoke ? 0 : 2;
@@ -59,15 +69,7 @@ try {
   const base = (shared ?? server).base;
   await setAdminPassword(base, setup);
 
-  const call = async (method, url, body) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: { 'X-Auth-Token': setup.token, 'Content-Type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
+  const call = apiCaller(base, setup.token);
   // One text field per page, as a long contract to be initialled throughout.
   const fields = Array.from({ length: 50 }, (_, i) => ({
     name: `Initials ${i + 1}`,

@@ -3,7 +3,7 @@
 // scripts/vendor-assets.mjs) and loaded on first use. What it reads is bounded by the limits the service
 // stores documents under (src/shared/document-limits.ts): the download stops past the largest file the
 // service takes, and no page past the most a template may have is drawn (./document-bounds.ts).
-import type { DocumentView } from '../shared/template-schema';
+export { pageSize } from '../shared/template-schema';
 import { tooLargeSentence } from './document-bounds';
 import { el } from './dom';
 
@@ -51,11 +51,6 @@ export async function openDocument(
   } catch (error) {
     throw refused ? new Error(refused) : error;
   }
-}
-
-/** A page's size before pdf.js has read it: the stored dimensions, the first page's, else US Letter. */
-export function pageSize(doc: DocumentView | undefined, page: number): { width: number; height: number } {
-  return doc?.page_dimensions[page - 1] ?? doc?.page_dimensions[0] ?? { width: 612, height: 792 };
 }
 
 /**

@@ -54,7 +54,17 @@ export type DocumentView = {
   page_count: number;
   page_dimensions: { width: number; height: number }[];
   url: string;
+  /**
+   * The pages as stored images, when the signing page can use them (src/services/signing/page-images.ts):
+   * `url` with `{page}` and `{width}` filled in, at one of `widths` pixels. Absent: draw `url` with pdf.js.
+   */
+  page_images?: { url: string; widths: number[] };
 };
+
+/** A page's size before anything has read the PDF: the stored dimensions, the first page's, else US Letter. */
+export function pageSize(doc: Pick<DocumentView, 'page_dimensions'> | undefined, page: number): { width: number; height: number } {
+  return doc?.page_dimensions[page - 1] ?? doc?.page_dimensions[0] ?? { width: 612, height: 792 };
+}
 
 /** Named input masks (spec › Template field › validation). */
 export const VALIDATION_PRESETS = ['ssn', 'ein', 'zip', 'us_phone', 'mm_dd_yyyy', 'email', 'url', 'numbers_only', 'letters_only'] as const;

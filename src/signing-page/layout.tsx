@@ -12,9 +12,19 @@ export type { EmbedData };
 
 /**
  * Per-page extras: the frame's embedding data, the language the page is in (src/signing-page/language.ts
- * chooses it), whether the signer may switch it here, and validated theme CSS.
+ * chooses it), whether the signer may switch it here, validated theme CSS and the script's URL.
  */
-export type PageFrame = { embed?: EmbedData; locale?: Locale; switchable?: boolean; themeCss?: string };
+export type PageFrame = {
+  embed?: EmbedData;
+  locale?: Locale;
+  switchable?: boolean;
+  themeCss?: string;
+  /** The page script's versioned URL, cached for good (src/lib/asset-versions.ts); SIGNING_SCRIPT otherwise. */
+  script?: string;
+};
+
+/** The signing page's browser script (scripts/vendor-assets.mjs bundles src/signing-page/client/main.ts there). */
+export const SIGNING_SCRIPT = '/vendor/signing/signing-page.js';
 
 /** The translator of the page's language. */
 export function pageTranslator(frame: PageFrame | undefined): Translate {
@@ -73,7 +83,7 @@ export function Layout(props: { branding: PageBranding; data?: unknown; frame?: 
           <script type="application/json" id="embed-data" dangerouslySetInnerHTML={{ __html: safeJson(frame.embed) }} />
         ) : null}
         {/* The script has nothing to do on a page without data or embedding (a message page), so it is not loaded there. */}
-        {props.data === undefined && !frame.embed ? null : <script type="module" src="/vendor/signing/signing-page.js"></script>}
+        {props.data === undefined && !frame.embed ? null : <script type="module" src={frame.script ?? SIGNING_SCRIPT}></script>}
       </body>
     </html>
   );

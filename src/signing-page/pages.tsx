@@ -4,6 +4,7 @@ import type { PageBranding } from './branding';
 import { Layout, pageTranslator, type PageFrame } from './layout';
 import { disclosureOf } from '../services/signing/consent-disclosure';
 import type { DocumentView } from '../shared/template-schema';
+import { DocumentPages } from './document-pages';
 import type { Catalog, Translate } from '../shared/i18n/translator';
 import type { Locale } from '../shared/i18n/locales';
 
@@ -28,7 +29,12 @@ export function FormPage(props: { branding: PageBranding; data: FormData; frame?
     <Layout branding={props.branding} data={{ page: 'form', ...props.data }} frame={props.frame}>
       {props.data.disclosure.accepted ? null : <DisclosureCard t={t} />}
       <div id="app" class="documents" aria-live="polite">
-        <p class="muted">{t('form.loading')}</p>
+        {props.data.documents[0]?.page_images ? null : (
+          <p class="muted" id="documents-loading">
+            {t('form.loading')}
+          </p>
+        )}
+        <DocumentPages documents={props.data.documents} />
       </div>
       <noscript>
         <div class="card">{t('form.noscript')}</div>

@@ -11,7 +11,7 @@ input,select,textarea{font:inherit;padding:8px;border:1px solid #9ca3af;border-r
 label{display:block;font-weight:600;margin:8px 0 4px}
 .documents{display:flex;flex-direction:column;gap:12px}
 .page{position:relative;background:#fff;box-shadow:0 1px 3px rgba(0,0,0,.2);margin:0 auto;width:100%}
-.page canvas{display:block;width:100%;height:auto}
+.page canvas,.page .page-image{display:block;width:100%;height:auto}
 .area{position:absolute;border:2px dashed var(--primary);background:rgba(29,78,216,.08);border-radius:3px;cursor:pointer;overflow:hidden;font-size:12px;display:flex;align-items:center;padding:0 2px}
 .area.filled{border-style:solid;background:rgba(22,163,74,.10)}.area.current{outline:3px solid var(--primary)}.area.hidden{display:none}
 .area img{max-width:100%;max-height:100%}

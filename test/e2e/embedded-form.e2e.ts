@@ -174,7 +174,7 @@ describe('the embedded signing form in a real browser', () => {
     await frame.getByLabel('I have read this disclosure and agree to use electronic records and signatures.').check({ timeout: 30_000 });
     await frame.locator('#disclosure-continue').click();
     await frame.locator('#stepper').waitFor({ timeout: 30_000 });
-    await frame.locator('.page[data-drawn="true"] canvas').waitFor({ timeout: 60_000 });
+    await frame.locator('.page[data-drawn="true"]').first().waitFor({ timeout: 60_000 });
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

@@ -45,8 +45,8 @@ async function fillAndSign(page: Page, link: string, name: string) {
   await page.goto(link);
   await acceptDisclosure(page);
   await page.waitForSelector('#stepper');
-  // pdf.js drew the first page behind the fields.
-  await page.waitForSelector('.page[data-drawn="true"] canvas', { timeout: 60_000 });
+  // The first page is on screen behind the fields: its stored image, or drawn by pdf.js while it has none.
+  await page.waitForSelector('.page[data-drawn="true"]', { timeout: 60_000 });
   await page.fill('#field-input', name);
   await page.click('#next');
   await page.fill('#field-input', '2026-05-31');

@@ -1,4 +1,5 @@
 // The OpenAPI 3.1 document and its browsable page (served offline from vendored Swagger UI).
+import { servedAsset } from '../../lib/asset-versions';
 import type { Hono } from 'hono';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../app-env';
@@ -74,5 +75,5 @@ export function mountDocs(app: Hono<AppEnv>, api: OpenAPIHono<AppEnv>) {
     return c.json(document);
   });
   app.get('/api/docs', (c) => c.html(DOCS_PAGE));
-  app.get('/vendor/*', (c) => c.env.ASSETS.fetch(c.req.raw));
+  app.get('/vendor/*', (c) => servedAsset(c.env.ASSETS, c.req.raw));
 }

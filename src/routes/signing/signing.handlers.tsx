@@ -35,12 +35,13 @@ import { pageBranding, serviceBranding } from '../../signing-page/branding';
 import { activeDomainsOf } from '../../db/queries/custom-domains';
 import { withLinkDomain } from '../../services/submissions/links';
 import { waitingFor, witnessRoleOf } from '../../services/submissions/signing-order';
-import { signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
+import { SIGNING_SCRIPT, signingCsp, type EmbedData, type PageFrame } from '../../signing-page/layout';
+import { versionedAssetUrl } from '../../lib/asset-versions';
 import { embedSubmitter } from '../../signing-page/embed-submitter';
 import { embedOptionsOf, lockedFields, prefilledValues, themeCss, type EmbedOptions } from '../../signing-page/embed-options';
 import { frameAncestors } from '../../services/embed/embed-origins';
 import { isDevelopment } from '../../lib/environment';
-import type { Account } from '../../db/schema/index';
+import type { Account, TemplateDocument } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
 import { qesApiError, qesRedirectUri } from './signing.qes-errors';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
@@ -49,6 +50,13 @@ import { paymentStates, startFieldCheckout } from '../../services/signing/field-
 import { PaymentProcessorError } from '../../services/billing/stripe-checkout';
 import type * as routes from './signing.routes';
 import { SIGNING_PREFIX } from './signing.routes';
+import {
+  pageImagesState,
+  pageImageVersion,
+  queuePageImages,
+  signingPageImage,
+  SIGNING_IMAGE_WIDTHS,
+} from '../../services/signing/page-images';
 
 export type C = Context<AppEnv>;
 
@@ -205,8 +213,27 @@ export function pageFrame(c: C, signing: Signing, kind: ReturnType<typeof pageKi
   return { embed, locale: signingLocale(c, signing, options), switchable: true, themeCss: themeCss(options.theme) };
 }
 
+/**
+ * The signer's documents the page can show as stored page images (issue 31 › 6), by id. Those that could
+ * have images but have none yet are queued for drawing after the answer, so the next visit has them.
+ */
+async function documentsWithImages(c: C, signing: Signing): Promise<Set<number>> {
+  const documents = signing.scope.template.documents;
+  const states = await Promise.all(documents.map((d) => pageImagesState(c.env.FILES, d, signing.scope.submission.slug)));
+  const missing = documents.filter((_, i) => states[i] === 'missing');
+  if (missing.length > 0) c.executionCtx.waitUntil(queuePageImages(c.var.scope.queues.sealing, c.env.BROWSER, signing.account.id, missing));
+  return new Set(documents.filter((_, i) => states[i] === 'ready').map((d) => d.id));
+}
+
+/** Where the page finds a document's page images: `{page}` and `{width}` filled in by its script. */
+async function pageImagesOf(slug: string, document: Pick<TemplateDocument, 'uuid' | 'r2Key'>) {
+  const version = await pageImageVersion(document);
+  return { url: `/s/${slug}/documents/${document.uuid}/pages/{page}?w={width}&v=${version}`, widths: [...SIGNING_IMAGE_WIDTHS] };
+}
+
 async function formData(c: C, signing: Signing, locale: Locale, payments: Awaited<ReturnType<typeof paymentStates>> = {}) {
   const { scope, submitter } = signing;
+  const images = await documentsWithImages(c, signing);
   const fields = signerFields(signing);
   const own = new Set(fields.map((f) => f.uuid));
   const slug = submitter.slug;
@@ -218,13 +245,16 @@ async function formData(c: C, signing: Signing, locale: Locale, payments: Awaite
     fields: fields.map((f) => ({ ...f, preferences: f.preferences ?? {} })),
     // Only this signer's values: other submitters' entries never reach their page.
     values: Object.fromEntries(Object.entries(submitter.values).filter(([uuid]) => own.has(uuid))),
-    documents: scope.template.documents.map((d) => ({
-      uuid: d.uuid,
-      filename: d.filename,
-      page_count: d.pageCount,
-      page_dimensions: d.pageDimensions,
-      url: `/s/${slug}/documents/${d.uuid}`,
-    })),
+    documents: await Promise.all(
+      scope.template.documents.map(async (d) => ({
+        uuid: d.uuid,
+        filename: d.filename,
+        page_count: d.pageCount,
+        page_dimensions: d.pageDimensions,
+        url: `/s/${slug}/documents/${d.uuid}`,
+        page_images: images.has(d.id) ? await pageImagesOf(slug, d) : undefined,
+      })),
+    ),
     payments,
     // Shown before the form until accepted, in the page's language (src/services/signing/consent-disclosure.ts).
     disclosure: {
@@ -283,7 +313,7 @@ export async function showPage(c: C) {
   const options = embedOptionsOf(new URL(c.req.url).searchParams, { allowHttp: isDevelopment(c.env) });
   const branding = signingBranding(c, signing);
   const kind = pageKind(signing);
-  const frame = pageFrame(c, signing, kind, options);
+  const frame = { ...pageFrame(c, signing, kind, options), script: await versionedAssetUrl(c.env.ASSETS, SIGNING_SCRIPT) };
   rememberChosenLanguage(c, submitter.slug);
   const t = translatorFor(frame.locale!);
   const messages = clientMessages(frame.locale!);
@@ -393,13 +423,19 @@ export const postOpen: AppRouteHandler<typeof routes.postOpen> = async (c) => {
   return c.json({ status: opened.status, opened_at: opened.openedAt }, 200);
 };
 
-/** GET /s/:slug/documents/:document_uuid — the original PDF of one of the submission's documents. */
-export async function streamDocument(c: C) {
+/** The signer and the document of the path, on the pages that show documents (the form and completed). */
+export async function shownDocument(c: C) {
   const { signing } = await loadVerified(c);
   const kind = pageKind(signing);
   if (kind !== 'form' && kind !== 'completed') throw notFound('Document');
   const document = signing.scope.template.documents.find((d) => d.uuid === c.req.param('document_uuid'));
   if (!document) throw notFound('Document');
+  return { signing, document };
+}
+
+/** GET /s/:slug/documents/:document_uuid — the original PDF of one of the submission's documents. */
+export async function streamDocument(c: C) {
+  const { signing, document } = await shownDocument(c);
   // A DOCX template's document filled for this submission, when it has one (generated-documents.ts).
   const object = await submissionDocumentObject(c.env.FILES, document, signing.scope.submission.slug);
   if (!object) throw notFound('Document');
@@ -408,6 +444,31 @@ export async function streamDocument(c: C) {
       'Content-Type': 'application/pdf',
       'Content-Length': String(object.size),
       'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
+/**
+ * GET /s/:slug/documents/:document_uuid/pages/:page?w= — one page of the document as the stored PNG at
+ * a signing width (issue 31 › 6). 404 when it is not drawn or the submission has its own copy of the
+ * document: the page then draws the PDF with pdf.js. Its URL carries the file's version, so it is cached.
+ */
+export async function pageImage(c: C) {
+  const { signing, document } = await shownDocument(c);
+  const image = await signingPageImage(
+    c.env.FILES,
+    document,
+    signing.scope.submission.slug,
+    Number(c.req.param('page')),
+    Number(c.req.query('w')),
+  );
+  if (!image) throw notFound('Page image');
+  return new Response(image.bytes, {
+    headers: {
+      'Content-Type': image.contentType,
+      'Content-Length': String(image.bytes.byteLength),
+      'Cache-Control': 'private, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
     },
   });

@@ -1,4 +1,5 @@
 // Handlers for templates: parse the request, call the template services, shape the response.
+import { queuePageImages } from '../../services/signing/page-images';
 import type { AppRouteHandler } from '../app-route-handler';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -98,6 +99,8 @@ export const createTemplate: AppRouteHandler<typeof routes.createTemplate> = asy
   const created = await creating.createTemplate(creatingContext(c, db, 'template.create'), { ...body, documents });
   // After the rows exist (their keys are chosen by the ingest), as for HTML sources.
   await keepDocxSources(c.env.FILES, created.documents, converted);
+  // The signing page shows stored page images (issue 31 › 6): drawn in the background before a signer opens a link.
+  c.executionCtx.waitUntil(queuePageImages(c.var.scope.queues.sealing, c.env.BROWSER, c.var.principal.account.id, created.documents));
   recordedCreate(c, 'template.create', created.template);
   // The batch returned the document rows: no second read.
   return c.json(serializeTemplate(created.template, created.documents, baseUrl(c.req.raw, c.env.APP_URL)), 201);

@@ -1,4 +1,4 @@
-// PDF pages → PNG images through Browser Rendering: pdf.js (the copy the signing page uses, from the
+// PDF pages → PNG or WebP images through Browser Rendering: pdf.js (the copy the signing page uses, from the
 // ASSETS binding) draws each page on a canvas in a sandboxed page that can reach nothing else.
 import type { Browser } from '@cloudflare/puppeteer';
 import { RENDER_ORIGIN, sandboxedPage, type Resource } from './sandboxed-page';
@@ -22,7 +22,7 @@ window.openDocument = async () => {
   pdf = await pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, useSystemFonts: true }).promise;
   return pdf.numPages;
 };
-window.renderPage = async (number, width) => {
+window.renderPage = async (number, width, type) => {
   const page = await pdf.getPage(number);
   const viewport = page.getViewport({ scale: width / page.getViewport({ scale: 1 }).width });
   const canvas = document.createElement('canvas');
@@ -33,7 +33,7 @@ window.renderPage = async (number, width) => {
   context.fillRect(0, 0, canvas.width, canvas.height);
   await page.render({ canvas, canvasContext: context, viewport }).promise;
   page.cleanup();
-  return canvas.toDataURL('image/png');
+  return canvas.toDataURL(type === 'webp' ? 'image/webp' : 'image/png', 0.8);
 };
 window.rendererReady = true;
 </script>`;
@@ -51,19 +51,25 @@ function decodeDataUrl(dataUrl: string): Uint8Array {
   return bytes;
 }
 
-/** One image to draw: a page (numbered from 1) at a width in pixels. */
-export type PageImage = { page: number; width: number };
+/**
+ * The image formats drawn: PNG (the API's thumbnails) and WebP at quality 0.8 (the signing page's page
+ * images, issue 31 › 6: fewer bytes on a phone's line than the PNG for the same page).
+ */
+export type ImageFormat = 'png' | 'webp';
+
+/** One image to draw: a page (numbered from 1) at a width in pixels, in a format (PNG unless said). */
+export type PageImage = { page: number; width: number; format?: ImageFormat };
 
 /**
  * Draws `images` of `pdf`, one browser page for the whole document (it is loaded once whatever the
- * pages and widths); `onImage` receives each PNG as soon as it is drawn (so a caller can store it at once).
+ * pages and widths); `onImage` receives each image as soon as it is drawn (so a caller can store it at once).
  */
 export async function renderPageImages(
   browser: Browser,
   assets: Fetcher,
   pdf: Uint8Array,
   images: PageImage[],
-  onImage: (image: PageImage, png: Uint8Array) => Promise<void>,
+  onImage: (image: PageImage, bytes: Uint8Array) => Promise<void>,
 ): Promise<void> {
   const [library, worker] = await Promise.all([
     asset(assets, '/vendor/pdfjs/pdf.min.mjs'),
@@ -84,7 +90,8 @@ export async function renderPageImages(
     await page.waitForFunction('window.rendererReady === true');
     await page.evaluate('window.openDocument()');
     for (const image of images) {
-      const dataUrl = (await page.evaluate(`window.renderPage(${Number(image.page)}, ${Number(image.width)})`)) as string;
+      const format = image.format === 'webp' ? 'webp' : 'png';
+      const dataUrl = (await page.evaluate(`window.renderPage(${Number(image.page)}, ${Number(image.width)}, '${format}')`)) as string;
       await onImage(image, decodeDataUrl(dataUrl));
     }
   } finally {

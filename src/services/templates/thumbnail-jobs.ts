@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { findCurrentDocumentsByIds, setThumbnailBytes } from '../../db/queries/templates';
 import type { Bindings, ThumbnailQueueBody } from '../../env';
 import { browserLauncher } from '../rendering/browser-launches';
+import type { ImageFormat } from '../rendering/page-images';
 import { drawThumbnails, storedThumbnailBytes, THUMBNAIL_WIDTHS, type DrawnThumbnails } from './thumbnails';
 
 /**
@@ -23,11 +24,12 @@ export async function requestThumbnails(
   documentIds: number[],
   widths: number[],
   now = Date.now(),
+  format: ImageFormat = 'png',
 ): Promise<boolean> {
-  const key = `${accountId}:${documentIds.join(',')}:${widths.join(',')}`;
+  const key = `${accountId}:${documentIds.join(',')}:${widths.join(',')}:${format}`;
   const queuedAt = recentlyQueued.get(key);
   if (queuedAt !== undefined && now - queuedAt < REQUEUE_AFTER_MS) return false;
-  await queue.send({ type: 'thumbnails', accountId, documentIds, widths });
+  await queue.send({ type: 'thumbnails', accountId, documentIds, widths, ...(format === 'png' ? {} : { format }) });
   recentlyQueued.delete(key);
   recentlyQueued.set(key, now);
   // Oldest first (insertion order): forget the oldest once the map is full.
@@ -51,7 +53,8 @@ export async function runThumbnailJob(
   );
   const documents = await findCurrentDocumentsByIds(db, body.accountId, body.documentIds.filter(Number.isSafeInteger));
   const deps = { bucket: env.FILES, assets: env.ASSETS, launcher: browserLauncher(env, body.accountId) };
-  const result = await drawThumbnails(deps, documents, widths);
+  // PNG unless the batch is the signing page's WebP (a message is input too: anything else is PNG).
+  const result = await drawThumbnails(deps, documents, widths, body.format === 'webp' ? 'webp' : 'png');
   if (result.drawn > 0) {
     // What R2 now holds for each document, every width: thumbnails count toward the account's storage.
     for (const document of documents) {

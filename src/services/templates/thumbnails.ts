@@ -3,7 +3,7 @@
 // (thumbnail-jobs.ts), one browser launch for every missing page and width of a batch.
 import type { TemplateDocument } from '../../db/schema/index';
 import type { BrowserLauncher } from '../rendering/browser-launches';
-import { renderPageImages, type PageImage } from '../rendering/page-images';
+import { renderPageImages, type ImageFormat, type PageImage } from '../rendering/page-images';
 import { closeBrowser, openBrowser } from '../rendering/sandboxed-page';
 
 /** The widths drawn (docs/decisions.md › Browser Rendering as a budget): any width asked for is one of these. */
@@ -26,16 +26,19 @@ export type ThumbnailDeps = { bucket: R2Bucket; launcher: BrowserLauncher; asset
 
 type ThumbnailDocument = Pick<TemplateDocument, 'r2Key' | 'pageCount'>;
 
-/** Thumbnails live under the document's own key: a replaced document (new key) never shows old ones. */
-export function thumbnailKey(documentR2Key: string, width: number, page: number): string {
-  return `${documentR2Key}/thumbnails/w${width}/p${page}.png`;
+/**
+ * Thumbnails live under the document's own key: a replaced document (new key) never shows old ones. The
+ * signing page's WebP copies (services/signing/page-images.ts) sit beside the PNGs.
+ */
+export function thumbnailKey(documentR2Key: string, width: number, page: number, format: ImageFormat = 'png'): string {
+  return `${documentR2Key}/thumbnails/w${width}/p${page}.${format}`;
 }
 
 function thumbnailsPrefix(documentR2Key: string): string {
   return `${documentR2Key}/thumbnails/`;
 }
 
-const PNG_METADATA = { httpMetadata: { contentType: 'image/png' } };
+const METADATA = { png: { httpMetadata: { contentType: 'image/png' } }, webp: { httpMetadata: { contentType: 'image/webp' } } };
 
 /** A stored thumbnail, or null when it is not drawn yet. Never draws: a read launches no browser. */
 export async function storedThumbnail(
@@ -43,14 +46,20 @@ export async function storedThumbnail(
   document: ThumbnailDocument,
   page: number,
   width: number,
+  format: ImageFormat = 'png',
 ): Promise<Uint8Array | null> {
-  const object = await bucket.get(thumbnailKey(document.r2Key, width, page));
+  const object = await bucket.get(thumbnailKey(document.r2Key, width, page, format));
   return object ? new Uint8Array(await object.arrayBuffer()) : null;
 }
 
-async function missingImages(bucket: R2Bucket, document: ThumbnailDocument, widths: readonly number[]): Promise<PageImage[]> {
-  const wanted = widths.flatMap((width) => Array.from({ length: document.pageCount }, (_, i) => ({ page: i + 1, width })));
-  const stored = await Promise.all(wanted.map(({ page, width }) => bucket.head(thumbnailKey(document.r2Key, width, page))));
+async function missingImages(
+  bucket: R2Bucket,
+  document: ThumbnailDocument,
+  widths: readonly number[],
+  format: ImageFormat,
+): Promise<PageImage[]> {
+  const wanted = widths.flatMap((width) => Array.from({ length: document.pageCount }, (_, i) => ({ page: i + 1, width, format })));
+  const stored = await Promise.all(wanted.map(({ page, width }) => bucket.head(thumbnailKey(document.r2Key, width, page, format))));
   return wanted.filter((_, i) => !stored[i]);
 }
 
@@ -61,7 +70,7 @@ export type DrawnThumbnails = {
 };
 
 /**
- * Draws and stores every page of `documents` at each of `widths` that is not stored yet, all in one
+ * Draws and stores every page of `documents` at each of `widths` in `format` that is not stored yet, all in one
  * browser session, launched only when something is missing. Idempotent: a second run finds everything
  * stored and launches nothing. Throws BrowserLaunchesExhausted or RenderingUnavailable before drawing.
  */
@@ -69,12 +78,13 @@ export async function drawThumbnails(
   deps: ThumbnailDeps,
   documents: ThumbnailDocument[],
   widths: readonly number[],
+  format: ImageFormat = 'png',
 ): Promise<DrawnThumbnails> {
   const result: DrawnThumbnails = { launched: false, drawn: 0, missingFiles: [] };
   const planned = await Promise.all(
     documents.map(async (document) => ({
       document,
-      images: await missingImages(deps.bucket, document, widths),
+      images: await missingImages(deps.bucket, document, widths, format),
       file: await deps.bucket.head(document.r2Key),
     })),
   );
@@ -91,8 +101,8 @@ export async function drawThumbnails(
         continue;
       }
       const pdf = new Uint8Array(await object.arrayBuffer());
-      await renderPageImages(browser, deps.assets, pdf, images, async ({ page, width }, png) => {
-        await deps.bucket.put(thumbnailKey(document.r2Key, width, page), png, PNG_METADATA);
+      await renderPageImages(browser, deps.assets, pdf, images, async ({ page, width }, bytes) => {
+        await deps.bucket.put(thumbnailKey(document.r2Key, width, page, format), bytes, METADATA[format]);
         result.drawn += 1;
       });
     }

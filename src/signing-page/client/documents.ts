@@ -1,9 +1,9 @@
-// Draws the submission's documents page by page with pdf.js (the browser kit's loader,
-// src/browser/pdf-pages.ts) and places the signer's field areas over them. Areas: numbers ≤ 1 are
-// fractions of the page, larger ones PDF points from the top-left corner (docs/decisions.md › Areas).
-import { el } from '../../browser/dom';
-import { pagesOf } from '../../browser/document-bounds';
-import { drawPage, openDocument, pageSize } from '../../browser/pdf-pages';
+// The submission's documents page by page, as the stored page images the HTML holds or, where there are
+// none, drawn with pdf.js (the browser kit's loader, src/browser/pdf-pages.ts), and where the signer's
+// field areas go on them. Areas: numbers ≤ 1 are fractions of the page, larger ones PDF points from the
+// top-left corner (docs/decisions.md › Areas).
+import { $, el } from '../../browser/dom';
+import { drawPage, openDocument } from '../../browser/pdf-pages';
 import { areaAsFractions, type DocumentView, type TemplateArea } from '../../shared/template-schema';
 import { t } from './messages';
 
@@ -14,31 +14,97 @@ export function areaBox(area: TemplateArea, page: { width: number; height: numbe
 }
 
 /**
- * Creates a page container per document page (sized from the stored dimensions, so areas can be placed
- * before pdf.js has drawn anything) and draws the pages as they come. Returns the containers by
+ * Takes over the documents the HTML holds in `root` (src/signing-page/document-pages.tsx: a container per
+ * page, sized from the stored dimensions, with the page's stored image when the document has them) and
+ * fills what is left: documents without images are drawn with pdf.js, and so is any document one of whose
+ * images fails. Marks each container `data-drawn` once its page shows. Returns the containers by
  * `<document uuid>:<page number>`.
  */
-export function renderDocuments(root: HTMLElement, documents: DocumentView[]): Map<string, HTMLElement> {
+export function showDocuments(root: HTMLElement, documents: DocumentView[]): Map<string, HTMLElement> {
+  $('#documents-loading', root)?.remove();
   const pages = new Map<string, HTMLElement>();
+  loadNearImages(root);
   for (const doc of documents) {
-    const section = el('section', { class: 'document', 'data-document': doc.uuid, 'aria-label': doc.filename });
-    for (let i = 0; i < pagesOf(doc); i += 1) {
-      const size = pageSize(doc, i + 1);
-      const page = el('div', { class: 'page', 'data-page': String(i + 1), style: `aspect-ratio:${size.width}/${size.height}` });
-      section.append(page);
-      pages.set(`${doc.uuid}:${i + 1}`, page);
-    }
-    root.append(section);
-    void drawDocument(doc, pages).catch((error) => {
-      section.prepend(
-        el('p', {
-          class: 'error',
-          text: t('client.document.draw_failed', { error: error instanceof Error ? error.message : String(error) }),
-        }),
-      );
-    });
+    const section = root.querySelector<HTMLElement>(`section.document[data-document="${CSS.escape(doc.uuid)}"]`);
+    if (!section) continue;
+    for (const page of section.querySelectorAll<HTMLElement>('.page[data-page]')) pages.set(`${doc.uuid}:${page.dataset.page}`, page);
+    const images = [...section.querySelectorAll<HTMLImageElement>('img.page-image')];
+    if (images.length > 0) watchImages(section, doc, pages, images);
+    else drawWithPdfJs(section, doc, pages);
   }
   return pages;
+}
+
+/** How far below the screen a page's image starts loading: one screen ahead of the reader. */
+const LOAD_AHEAD = '100% 0px';
+
+/**
+ * Gives the pages after the first their images (`data-srcset` → `srcset`) once the first page's image is
+ * in (loaded or failed), each as it comes within a screen of view: on a slow line the first page has it
+ * to itself, and pages nobody scrolls to cost nothing.
+ */
+function loadNearImages(root: HTMLElement): void {
+  const waiting = [...root.querySelectorAll<HTMLImageElement>('img.page-image[data-srcset]')];
+  if (waiting.length === 0) return;
+  const load = (image: HTMLImageElement) => {
+    image.srcset = image.dataset.srcset ?? '';
+    delete image.dataset.srcset;
+  };
+  const start = () => {
+    if (typeof IntersectionObserver === 'undefined') return waiting.forEach(load);
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          observer.unobserve(entry.target);
+          load(entry.target as HTMLImageElement);
+        }
+      },
+      { rootMargin: LOAD_AHEAD },
+    );
+    for (const image of waiting) observer.observe(image);
+  };
+  const first = root.querySelector<HTMLImageElement>('img.page-image[srcset]');
+  if (!first || first.complete) return start();
+  first.addEventListener('load', start, { once: true });
+  first.addEventListener('error', start, { once: true });
+}
+
+/**
+ * Marks each page whose image has loaded (now or before the script ran); the first image that fails, now
+ * or before, sends the document to pdf.js: pdf.js is fetched only then.
+ */
+function watchImages(section: HTMLElement, doc: DocumentView, pages: Map<string, HTMLElement>, images: HTMLImageElement[]): void {
+  let fellBack = false;
+  const fallBack = () => {
+    if (fellBack) return;
+    fellBack = true;
+    for (const image of images) image.remove();
+    drawWithPdfJs(section, doc, pages);
+  };
+  for (const image of images) {
+    const container = image.parentElement!;
+    const loaded = () => {
+      if (!fellBack) container.dataset.drawn = 'true';
+    };
+    if (image.complete && image.currentSrc) {
+      if (image.naturalWidth > 0) loaded();
+      else fallBack();
+    }
+    image.addEventListener('load', loaded);
+    image.addEventListener('error', fallBack);
+  }
+}
+
+function drawWithPdfJs(section: HTMLElement, doc: DocumentView, pages: Map<string, HTMLElement>): void {
+  void drawDocument(doc, pages).catch((error) => {
+    section.prepend(
+      el('p', {
+        class: 'error',
+        text: t('client.document.draw_failed', { error: error instanceof Error ? error.message : String(error) }),
+      }),
+    );
+  });
 }
 
 async function drawDocument(doc: DocumentView, pages: Map<string, HTMLElement>): Promise<void> {

@@ -5,7 +5,7 @@ import { hiddenFields, reviewedFields, withFormulas } from '../../shared/form-ru
 import { $, el } from '../../browser/dom';
 import { send } from './api';
 import type { DocumentView } from '../../shared/template-schema';
-import { areaBox, renderDocuments } from './documents';
+import { areaBox } from './documents';
 import { widgetFor, type Field, type PaymentStates } from './widgets';
 import { fieldProblem, t } from './messages';
 
@@ -21,7 +21,11 @@ export type FormState = {
 
 const SAVE_DELAY_MS = 600;
 
-export function startForm(root: HTMLElement, state: FormState): void {
+/**
+ * Starts the form over the documents already on screen (shown while the disclosure waits: main.ts);
+ * `pages` are their page containers by `<document uuid>:<page number>` (documents.ts › showDocuments).
+ */
+export function startForm(state: FormState, pages: Map<string, HTMLElement>): void {
   // The form is on screen: that, not fetching the page, is what opens it (form.viewed).
   void send('POST', `/s/${state.slug}/open`, {}).catch(() => undefined);
   let values = withFormulas(state.fields, state.values);
@@ -31,8 +35,6 @@ export function startForm(root: HTMLElement, state: FormState): void {
   let timer: number | undefined;
   let current = 0;
 
-  root.replaceChildren();
-  const pages = renderDocuments(root, state.documents);
   const areas = new Map<string, HTMLElement[]>();
   for (const field of state.fields) {
     for (const area of field.areas) {

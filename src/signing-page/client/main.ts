@@ -1,6 +1,7 @@
 // The signing page's browser script: reads the page's data and starts the part of the page it shows.
 import { $ } from '../../browser/dom';
 import { send } from './api';
+import { showDocuments } from './documents';
 import { startForm, type FormState } from './form';
 import { announcePage } from './embed-messages';
 import { reportLinkClick } from './link-click';
@@ -93,7 +94,10 @@ const raw = document.getElementById('signing-data')?.textContent;
 if (raw) {
   const data = JSON.parse(raw) as PageData;
   reportLinkClick(data.slug);
-  if (data.page === 'form') startAfterDisclosure(data, () => startForm(document.getElementById('app')!, data));
-  else if (data.page === 'verify') startVerify(data.slug, data.channel);
+  if (data.page === 'form') {
+    // The documents show at once, the disclosure above them; the form over them starts once it is accepted.
+    const pages = showDocuments(document.getElementById('app')!, data.documents);
+    startAfterDisclosure(data, () => startForm(data, pages));
+  } else if (data.page === 'verify') startVerify(data.slug, data.channel);
   else if (data.page === 'completed') startCompleted(data.slug);
 }
