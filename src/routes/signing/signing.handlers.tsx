@@ -1,6 +1,6 @@
 // Handlers of the signing page routes: call src/services/signing, shape the page or JSON. The JSON
 // routes' bodies arrive validated by their declarations (signing.routes.ts).
-import { submissionDocumentObject } from '../../services/submissions/generated-documents';
+import { generatedDocumentKey, submissionDocumentObject } from '../../services/submissions/generated-documents';
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -394,12 +394,18 @@ export const postOpen: AppRouteHandler<typeof routes.postOpen> = async (c) => {
 };
 
 /** GET /s/:slug/documents/:document_uuid — the original PDF of one of the submission's documents. */
-export async function streamDocument(c: C) {
+/** The template document a page may show: on the form and completed pages only. */
+async function shownDocument(c: C) {
   const { signing } = await loadVerified(c);
   const kind = pageKind(signing);
   if (kind !== 'form' && kind !== 'completed') throw notFound('Document');
   const document = signing.scope.template.documents.find((d) => d.uuid === c.req.param('document_uuid'));
   if (!document) throw notFound('Document');
+  return { signing, document };
+}
+
+export async function streamDocument(c: C) {
+  const { signing, document } = await shownDocument(c);
   // A DOCX template's document filled for this submission, when it has one (generated-documents.ts).
   const object = await submissionDocumentObject(c.env.FILES, document, signing.scope.submission.slug);
   if (!object) throw notFound('Document');
@@ -411,6 +417,22 @@ export async function streamDocument(c: C) {
       'X-Content-Type-Options': 'nosniff',
     },
   });
+}
+
+/**
+ * GET /s/:slug/documents/:document_uuid/text — the document's text layer (issue 31 › 4), which the page
+ * puts under each page image for screen readers. A submission's own generated copy (DOCX) is read as it
+ * is and not kept: its text holds this submission's values, which erasure must not leave behind.
+ */
+export async function documentText(c: C) {
+  const { signing, document } = await shownDocument(c);
+  const { documentTextLayer, extractTextLayer } = await import('../../services/documents/text-layer');
+  const generated = await c.env.FILES.get(generatedDocumentKey(document, signing.scope.submission.slug));
+  const layer = generated
+    ? await extractTextLayer(new Uint8Array(await generated.arrayBuffer()))
+    : await documentTextLayer(c.env.FILES, document);
+  if (!layer) throw notFound('Document');
+  return c.json(layer, 200, { 'Cache-Control': 'private, no-store' });
 }
 
 /**
