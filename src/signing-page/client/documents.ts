@@ -1,6 +1,8 @@
 // Draws the submission's documents page by page with pdf.js (the browser kit's loader,
 // src/browser/pdf-pages.ts) and places the signer's field areas over them. Areas: numbers ≤ 1 are
 // fractions of the page, larger ones PDF points from the top-left corner (docs/decisions.md › Areas).
+// Under each page image lies the page's text layer (GET …/documents/:uuid/text), so a screen reader
+// reads the document in order; the image itself is named "Page 2 of 3" (issue 31 › 4).
 import { el } from '../../browser/dom';
 import { pagesOf } from '../../browser/document-bounds';
 import { drawPage, openDocument, pageSize } from '../../browser/pdf-pages';
@@ -29,6 +31,7 @@ export function renderDocuments(root: HTMLElement, documents: DocumentView[]): M
       pages.set(`${doc.uuid}:${i + 1}`, page);
     }
     root.append(section);
+    void addTextLayer(doc, pages);
     void drawDocument(doc, pages).catch((error) => {
       section.prepend(
         el('p', {
@@ -46,6 +49,38 @@ async function drawDocument(doc: DocumentView, pages: Map<string, HTMLElement>):
   for (let n = 1; n <= pdf.numPages; n += 1) {
     const container = pages.get(`${doc.uuid}:${n}`);
     if (!container) continue;
-    await drawPage(pdf, n, container, { maxWidth: 1600 });
+    const name = t('client.document.page', { page: n, total: pdf.numPages });
+    await drawPage(pdf, n, container, { maxWidth: 1600, attrs: { role: 'img', 'aria-label': name } });
   }
+}
+
+type TextLayer = { pages: { width: number; height: number; lines: { text: string; x: number; y: number; w: number; h: number }[] }[] };
+
+/**
+ * Each page's lines as transparent text at their place under the page image: a screen reader reads
+ * them in order, nobody sees them (styles.ts › accessibility). A layer that does not come leaves the
+ * image alone.
+ */
+async function addTextLayer(doc: DocumentView, pages: Map<string, HTMLElement>): Promise<void> {
+  const response = await fetch(`${doc.url}/text`, { credentials: 'same-origin' }).catch(() => null);
+  if (!response?.ok) return;
+  const layer = (await response.json().catch(() => ({ pages: [] }))) as TextLayer;
+  layer.pages.forEach((text, i) => {
+    const container = pages.get(`${doc.uuid}:${i + 1}`);
+    if (!container || text.lines.length === 0) return;
+    const node = el('div', { class: 'text-layer', dir: 'auto' });
+    for (const line of text.lines) {
+      // The font size in units of the page's width (the page is a size container): it scales with the image.
+      const size = (line.h * text.height * 100) / text.width;
+      node.append(
+        el('span', {
+          text: line.text,
+          style: `left:${line.x * 100}%;top:${line.y * 100}%;width:${line.w * 100}%;font-size:${size.toFixed(3)}cqw`,
+        }),
+      );
+    }
+    const canvas = container.querySelector('canvas');
+    if (canvas) canvas.after(node);
+    else container.prepend(node);
+  });
 }
