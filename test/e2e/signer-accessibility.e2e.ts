@@ -21,13 +21,30 @@ const PAGE_TEXTS = ['Rental agreement between the parties', 'The tenant pays on 
 /** Every axe violation, any impact, as "rule: target" lines (empty when the page passes). */
 async function violations(page: Page, state: string): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return result.violations.flatMap((v) => v.nodes.map((n) => `${state} › ${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`));
+  return result.violations.flatMap((v) =>
+    v.nodes.map((n) => `${state} › ${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`),
+  );
 }
+
+/**
+ * Where focus is, it shows and nothing covers it (WCAG 2.4.7, 2.4.11): a solid outline, and the element
+ * itself is what sits at its centre (not the sticky stepper or a dialog's backdrop).
+ */
+const FOCUS_SHOWN = `(() => {
+  const node = document.activeElement;
+  const box = node.getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const outline = getComputedStyle(node).outlineStyle;
+  return { outline, covered: !(top && (top === node || node.contains(top) || top.control === node)) };
+})()`;
 
 /** Presses Tab (or Shift+Tab) until the focused element matches `selector`; at most 40 presses. */
 async function tabTo(page: Page, selector: string, shift = false): Promise<void> {
   for (let i = 0; i < 40; i += 1) {
-    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return;
+    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) {
+      expect(await page.evaluate(FOCUS_SHOWN), selector).toEqual({ outline: 'solid', covered: false });
+      return;
+    }
     await page.keyboard.press(shift ? 'Shift+Tab' : 'Tab');
   }
   throw new Error(`Tab never reached ${selector}; focus is on ${await page.evaluate('document.activeElement?.outerHTML.slice(0, 120)')}`);
@@ -63,7 +80,11 @@ const FIELDS = [
   { name: 'Signature', type: 'signature', required: true, areas: [{ page: 3, x: 0.1, y: 0.6, w: 0.3, h: 0.08 }] },
 ];
 
-async function signingLink(template: number, language: string, extra: Record<string, unknown> = {}): Promise<{ url: string; submissionId: number }> {
+async function signingLink(
+  template: number,
+  language: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ url: string; submissionId: number }> {
   const created = await ok('POST', '/api/submissions', {
     template_id: template,
     send_email: false,
@@ -101,7 +122,8 @@ describe('the signing page by keyboard and screen reader', () => {
 
   it.each(LOCALES)('%s: a signer completes the 3-page form by keyboard alone, every state passing axe', async (locale) => {
     const { url, submissionId } = await signingLink(templateId, locale);
-    const page = await browser.newPage({ viewport: { width: 1024, height: 900 }, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: { width: 1024, height: 900 }, locale: 'en-US' });
+    const page = await context.newPage();
     const found: string[] = [];
     try {
       await page.goto(url);
@@ -118,7 +140,10 @@ describe('the signing page by keyboard and screen reader', () => {
       // The form opens on its first field, focused: text, labelled, required.
       await page.waitForSelector('#stepper #field-input');
       await page.waitForFunction("document.activeElement?.id === 'field-input'");
-      expect(await focusedNode(page)).toMatchObject({ role: 'textbox', name: 'Full name', properties: { required: true } });
+      const first = await focusedNode(page);
+      expect(first).toMatchObject({ role: 'textbox', name: 'Full name', properties: { required: true } });
+      // Required but not yet invalid: nothing was refused.
+      expect(first.properties.invalid).not.toBe('true');
       // Each page image is named in the signer's language, with the page's words under it.
       await page.waitForSelector('.page[data-page="3"] canvas[role="img"]', { timeout: 60_000 });
       const names = await page.$$eval('.page canvas', (nodes) => nodes.map((n) => n.getAttribute('aria-label')));
@@ -128,6 +153,11 @@ describe('the signing page by keyboard and screen reader', () => {
       await page.waitForSelector('.page[data-page="3"] .text-layer span');
       const layers = await page.$$eval('.page .text-layer', (nodes) => nodes.map((n) => n.textContent));
       expect(layers).toEqual(PAGE_TEXTS);
+      // Forced colours do not paint the transparent words over the image; reduced motion is honoured.
+      await page.emulateMedia({ forcedColors: 'active', reducedMotion: 'reduce' });
+      expect(await page.evaluate("getComputedStyle(document.querySelector('.text-layer span')).color")).toBe('rgba(0, 0, 0, 0)');
+      found.push(...(await violations(page, 'form in forced colours')));
+      await page.emulateMedia({ forcedColors: 'none', reducedMotion: 'no-preference' });
       found.push(...(await violations(page, 'form')));
 
       // Next with the required name empty: the error is announced and tied to the field.
@@ -142,13 +172,16 @@ describe('the signing page by keyboard and screen reader', () => {
 
       await page.keyboard.type('Ada Lovelace');
       expect(await page.getAttribute('#field-input', 'aria-invalid')).toBeNull();
-      expect(await page.locator('#stepper').ariaSnapshot()).toContain('textbox "Full name": Ada Lovelace');
+      expect(await page.locator('#stepper').ariaSnapshot()).toMatch(/textbox "Full name":\s*(- text: )?Ada Lovelace/);
       await tabTo(page, '#next');
       await page.keyboard.press('Enter');
 
       // Date: typed segment by segment (the browser's en-US order).
       await page.waitForFunction("document.activeElement?.id === 'field-input' && document.activeElement.type === 'date'");
-      expect(await focusedNode(page)).toMatchObject({ name: 'Start date', properties: { required: true } });
+      // A date input has no role that takes aria-required: its name says it (the asterisk is hidden).
+      const date = await focusedNode(page);
+      expect(date.name).toMatch(/^Start date \(.+\)$/);
+      expect(date.properties.invalid).not.toBe('true');
       await page.keyboard.type('05312026');
       expect(await page.inputValue('#field-input')).toBe('2026-05-31');
       await tabTo(page, '#next');
@@ -200,12 +233,13 @@ describe('the signing page by keyboard and screen reader', () => {
       const done = await ok('GET', `/api/submissions/${submissionId}`);
       expect(Object.values(done.submitters[0].values)).toEqual(expect.arrayContaining(['Ada Lovelace', '2026-05-31', true, 'Pro']));
     } finally {
-      await page.close();
+      await context.close();
     }
   });
 
   it.each(LOCALES)('%s: the code, declined and expired pages pass axe with a phone-width page', async (locale) => {
-    const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    const context = await browser.newContext({ viewport: { width: 320, height: 640 }, locale: 'en-US' });
+    const page = await context.newPage();
     const found: string[] = [];
     try {
       const coded = await signingLink(codeTemplateId, locale);
@@ -242,7 +276,7 @@ describe('the signing page by keyboard and screen reader', () => {
       found.push(...(await violations(page, 'expired')));
       expect(found).toEqual([]);
     } finally {
-      await page.close();
+      await context.close();
     }
   });
 });

@@ -201,7 +201,13 @@ export function startForm(root: HTMLElement, state: FormState): void {
     const reviewed = reviewedFields(list, state.preferences, hidden);
     if (reviewed.length === 0) return submitAll();
     let i = 0;
-    const overlay = el('div', { class: 'carousel', id: 'carousel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'carousel-title' });
+    const overlay = el('div', {
+      class: 'carousel',
+      id: 'carousel',
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-labelledby': 'carousel-title',
+    });
     const show = () => {
       const f = reviewed[i];
       const v = values[f.uuid];
@@ -314,20 +320,20 @@ export function startForm(root: HTMLElement, state: FormState): void {
 /**
  * The field as native labelled markup (issue 31 › 4): a control under its `<label>` (a checkbox before
  * it), or a group of controls in a `<fieldset>` named by its `<legend>`. Required shows as an asterisk
- * and is announced from `required` on the control, or from the legend's words for a group.
+ * and is announced from `aria-required` on the control (its label's words for a date, number or file), or from the legend's words for a group.
  */
 function fieldBlock(field: Field, widget: Widget): HTMLElement {
   const star = field.required ? el('span', { class: 'required-mark', 'aria-hidden': 'true', text: ' *' }) : null;
+  const spoken = field.required ? el('span', { class: 'visually-hidden', text: ` (${t('client.field.required')})` }) : null;
   if (widget.control) {
-    if (field.required) {
-      widget.control.setAttribute('required', '');
-      widget.control.setAttribute('aria-required', 'true');
-    }
-    const label = el('label', { for: 'field-input' }, field.name, star);
+    // `aria-required`, not `required`: the native attribute makes an empty field "invalid" before the signer
+    // has typed anything. Date, number and file inputs have no role that takes it: their label says it.
+    const roleless = widget.control instanceof HTMLInputElement && ['date', 'number', 'file'].includes(widget.control.type);
+    if (field.required && !roleless) widget.control.setAttribute('aria-required', 'true');
+    const label = el('label', { for: 'field-input' }, field.name, star, roleless ? spoken : null);
     if (widget.checkbox) return el('div', { class: 'check', id: 'field-block', tabindex: '-1' }, widget.node, label);
     return el('div', { id: 'field-block', tabindex: '-1' }, label, widget.node);
   }
-  const spoken = field.required ? el('span', { class: 'visually-hidden', text: ` (${t('client.field.required')})` }) : null;
   return el('fieldset', { id: 'field-block', tabindex: '-1' }, el('legend', {}, field.name, star, spoken), widget.node);
 }
 
@@ -365,7 +371,9 @@ function openDialog(overlay: HTMLElement): () => void {
   overlay.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') return close();
     if (event.key !== 'Tab') return;
-    const focusable = [...overlay.querySelectorAll<HTMLElement>('button, input, textarea, select, a[href]')].filter((n) => !n.hasAttribute('disabled'));
+    const focusable = [...overlay.querySelectorAll<HTMLElement>('button, input, textarea, select, a[href]')].filter(
+      (n) => !n.hasAttribute('disabled'),
+    );
     const [first, last] = [focusable[0], focusable.at(-1)];
     if (event.shiftKey && document.activeElement === first) {
       event.preventDefault();

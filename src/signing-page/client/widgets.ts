@@ -56,7 +56,12 @@ export function widgetFor(
     return { node, focus: () => undefined };
   }
   if (INPUT_TYPES[field.type]) {
-    const input = el('input', { id: 'field-input', type: INPUT_TYPES[field.type], name: field.uuid, placeholder: field.placeholder ?? '' });
+    const input = el('input', {
+      id: 'field-input',
+      type: INPUT_TYPES[field.type],
+      name: field.uuid,
+      placeholder: field.placeholder || undefined,
+    });
     if (field.type === 'number') input.setAttribute('step', 'any');
     if (field.type === 'cells') input.setAttribute('autocomplete', 'off');
     if (field.type === 'date') input.setAttribute('autocomplete', 'off');
@@ -82,7 +87,6 @@ export function widgetFor(
     for (const [i, option] of (field.options ?? []).entries()) {
       const input = el('input', { type: 'radio', name: field.uuid, value: option, id: `radio-${i}` });
       input.checked = value === option;
-      input.required = field.required;
       input.addEventListener('change', () => commit(option));
       group.append(el('label', { for: `radio-${i}` }, input, ` ${option}`));
     }
@@ -119,7 +123,14 @@ function uploadWidget(field: Field, slug: string, commit: (value: unknown) => vo
 
 /** A drawing surface: pointer events cover mouse, pen and touch alike. */
 function signaturePad(): { canvas: HTMLCanvasElement; empty(): boolean; clear(): void } {
-  const canvas = el('canvas', { class: 'sigpad', id: 'signature-pad', width: '600', height: '200', role: 'img', 'aria-label': t('client.signature.mode.draw') });
+  const canvas = el('canvas', {
+    class: 'sigpad',
+    id: 'signature-pad',
+    width: '600',
+    height: '200',
+    role: 'img',
+    'aria-label': t('client.signature.mode.draw'),
+  });
   const ctx = canvas.getContext('2d')!;
   let drawing = false;
   let strokes = 0;
@@ -188,7 +199,7 @@ function signatureWidget(
     } else if (mode === 'type') {
       const label = field.type === 'initials' ? t('client.initials.typed_placeholder') : t('client.signature.typed_placeholder');
       const input = el('input', { id: 'sig-typed', type: 'text', autocomplete: field.type === 'initials' ? 'off' : 'name' });
-      input.required = field.required;
+      if (field.required) input.setAttribute('aria-required', 'true');
       if (typeof value === 'string' && !value.startsWith('data:')) input.value = value;
       input.addEventListener('input', () => commit(input.value));
       body.append(el('label', { for: 'sig-typed', text: label }), input);
@@ -197,7 +208,13 @@ function signatureWidget(
     }
   };
   for (const mode of ['draw', 'type', 'upload'] as const) {
-    const tab = el('button', { type: 'button', class: 'secondary', 'data-mode': mode, 'aria-pressed': 'false', text: t(MODE_LABELS[mode]) });
+    const tab = el('button', {
+      type: 'button',
+      class: 'secondary',
+      'data-mode': mode,
+      'aria-pressed': 'false',
+      text: t(MODE_LABELS[mode]),
+    });
     tab.addEventListener('click', () => show(mode));
     tabs.append(tab);
   }
