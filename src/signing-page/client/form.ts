@@ -320,15 +320,17 @@ export function startForm(root: HTMLElement, state: FormState): void {
 /**
  * The field as native labelled markup (issue 31 › 4): a control under its `<label>` (a checkbox before
  * it), or a group of controls in a `<fieldset>` named by its `<legend>`. Required shows as an asterisk
- * and is announced from `aria-required` on the control (its label's words for a date, number or file), or from the legend's words for a group.
+ * and is announced from `aria-required` on the control (its label's words for a date, number, file or
+ * checkbox), or from the legend's words for a group.
  */
 function fieldBlock(field: Field, widget: Widget): HTMLElement {
   const star = field.required ? el('span', { class: 'required-mark', 'aria-hidden': 'true', text: ' *' }) : null;
   const spoken = field.required ? el('span', { class: 'visually-hidden', text: ` (${t('client.field.required')})` }) : null;
   if (widget.control) {
     // `aria-required`, not `required`: the native attribute makes an empty field "invalid" before the signer
-    // has typed anything. Date, number and file inputs have no role that takes it: their label says it.
-    const roleless = widget.control instanceof HTMLInputElement && ['date', 'number', 'file'].includes(widget.control.type);
+    // has typed anything. Date, number and file inputs have no role that takes it, and Chromium does not
+    // announce it on a checkbox: their label says it.
+    const roleless = widget.control instanceof HTMLInputElement && ['date', 'number', 'file', 'checkbox'].includes(widget.control.type);
     if (field.required && !roleless) widget.control.setAttribute('aria-required', 'true');
     const label = el('label', { for: 'field-input' }, field.name, star, roleless ? spoken : null);
     if (widget.checkbox) return el('div', { class: 'check', id: 'field-block', tabindex: '-1' }, widget.node, label);
