@@ -35,7 +35,7 @@ label{display:block;font-weight:600;margin:8px 0 4px}
    24 px at least, reflow at 320 px and 200 % zoom, reduced motion, forced colours. */
 :focus-visible{outline:3px solid #1e3a8a;outline-offset:2px;box-shadow:0 0 0 5px #fff}
 .brand :focus-visible,.nav-branded_bar .stepper :focus-visible{outline-color:#fff;box-shadow:0 0 0 5px #111}
-#field-block:focus{outline:none}#field-block:focus-visible{outline:3px solid #1e3a8a}
+.muted{color:#4b5563}#field-block:focus{outline:none}#field-block:focus-visible{outline:3px solid #1e3a8a}
 .visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .page{container-type:inline-size}.page canvas{position:relative;z-index:1}.area{z-index:2}
 .text-layer{position:absolute;inset:0;z-index:0;overflow:hidden;color:transparent;forced-color-adjust:none;pointer-events:none}

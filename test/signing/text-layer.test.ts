@@ -1,11 +1,15 @@
 // The document's text layer for screen readers (issue 31 › 4): GET /s/:slug/documents/:uuid/text gives
 // each page's lines in reading order with their boxes, extracted once and kept in R2 beside the PDF.
 import { env } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { api, shardOf } from '../helpers';
 import { signingFixture } from './fixtures';
 import { extractTextLayer, textLayerKey, type TextLayer } from '../../src/services/documents/text-layer';
+import { loadPdfJs } from '../../src/services/pdf/pdfjs';
+
+// pdf.js loads on first use, which takes tens of seconds on a loaded machine: once, before the tests' clocks.
+beforeAll(() => loadPdfJs().then(() => undefined), 180_000);
 
 async function documentKey(accountId: number, uuid: string): Promise<string> {
   const db = await shardOf(accountId);
