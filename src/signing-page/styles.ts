@@ -31,4 +31,28 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .language button{padding:4px 10px;font-size:14px}.js .language button{display:none}
 [dir=rtl] .page,[dir=rtl] .page canvas,[dir=rtl] .page img{direction:ltr}
 @media (min-width:900px){.stepper{max-width:980px;margin:0 auto}}
+/* accessibility (issue 31 › 4, WCAG 2.2 AA): visible focus, the text layer under each page image, targets of
+   24 px at least, reflow at 320 px and 200 % zoom, reduced motion, forced colours. */
+:focus-visible{outline:3px solid #1e3a8a;outline-offset:2px;box-shadow:0 0 0 5px #fff}
+.brand :focus-visible,.nav-branded_bar .stepper :focus-visible{outline-color:#fff;box-shadow:0 0 0 5px #111}
+.muted{color:#4b5563}#field-block:focus{outline:none}#field-block:focus-visible{outline:3px solid #1e3a8a}
+.visually-hidden{position:absolute!important;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+.page{container-type:inline-size}.page canvas,.page .page-image{position:relative;z-index:1}.area{z-index:2}
+.text-layer{position:absolute;inset:0;z-index:0;overflow:hidden;color:transparent;forced-color-adjust:none;pointer-events:none}
+.text-layer span{position:absolute;white-space:pre;line-height:1;overflow:hidden}
+fieldset{border:0;padding:0;margin:0;min-width:0}legend{font-weight:600;margin:8px 0 4px;padding:0}
+.check{display:flex;gap:10px;align-items:center}.check label{margin:0}
+input[type=checkbox],input[type=radio]{width:24px;height:24px;margin:0;flex:none;accent-color:var(--primary)}
+.choices label{display:flex;gap:8px;align-items:center;min-height:32px;font-weight:400}
+button,.button,select,input{min-height:24px}.language select,.language button{min-height:32px}
+.tabs button[aria-pressed=true]{background:var(--primary);color:#fff;text-decoration:underline;text-underline-offset:4px}
+.brand{flex-wrap:wrap}.stepper .row{flex-wrap:wrap}.stepper{max-height:70vh;overflow-y:auto}
+.language{flex-wrap:wrap}.language select{max-width:100%}
+main,.card{overflow-wrap:anywhere}
+@media (prefers-reduced-motion:reduce){*,::before,::after{animation:none!important;transition:none!important;scroll-behavior:auto!important}}
+@media (forced-colors:active){
+.area{border-color:CanvasText;forced-color-adjust:auto}.area.current{outline:3px solid Highlight}.area.filled{border-color:Highlight}
+button,.button{border:2px solid ButtonText}.tabs button[aria-pressed=true]{border-color:Highlight;outline:2px solid Highlight}
+:focus-visible{outline:3px solid Highlight}.text-layer{color:transparent}
+}
 `;

@@ -1,6 +1,6 @@
 // Handlers of the signing page routes: call src/services/signing, shape the page or JSON. The JSON
 // routes' bodies arrive validated by their declarations (signing.routes.ts).
-import { submissionDocumentObject } from '../../services/submissions/generated-documents';
+import { generatedDocumentKey, submissionDocumentObject } from '../../services/submissions/generated-documents';
 import type { AppRouteHandler } from '../app-route-handler';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -472,6 +472,22 @@ export async function pageImage(c: C) {
       'X-Content-Type-Options': 'nosniff',
     },
   });
+}
+
+/**
+ * GET /s/:slug/documents/:document_uuid/text — the document's text layer (issue 31 › 4), which the page
+ * puts under each page image for screen readers. A submission's own generated copy (DOCX) is read as it
+ * is and not kept: its text holds this submission's values, which erasure must not leave behind.
+ */
+export async function documentText(c: C) {
+  const { signing, document } = await shownDocument(c);
+  const { documentTextLayer, extractTextLayer } = await import('../../services/documents/text-layer');
+  const generated = await c.env.FILES.get(generatedDocumentKey(document, signing.scope.submission.slug));
+  const layer = generated
+    ? await extractTextLayer(new Uint8Array(await generated.arrayBuffer()))
+    : await documentTextLayer(c.env.FILES, document);
+  if (!layer) throw notFound('Document');
+  return c.json(layer, 200, { 'Cache-Control': 'private, no-store' });
 }
 
 /**

@@ -24,6 +24,7 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.get('/:slug', h.showPage);
   s.get('/:slug/documents/:document_uuid', h.streamDocument);
   s.get('/:slug/documents/:document_uuid/pages/:page', h.pageImage);
+  s.get('/:slug/documents/:document_uuid/text', h.documentText);
   s.get('/:slug/download', h.downloadSigned);
   s.get('/:slug/qes/callback', qes.qesCallback);
   s.get('/:slug/qes/retry', qes.qesRetry);

@@ -1,7 +1,9 @@
 // The submission's documents page by page, as the stored page images the HTML holds or, where there are
 // none, drawn with pdf.js (the browser kit's loader, src/browser/pdf-pages.ts), and where the signer's
 // field areas go on them. Areas: numbers ≤ 1 are fractions of the page, larger ones PDF points from the
-// top-left corner (docs/decisions.md › Areas).
+// top-left corner (docs/decisions.md › Areas). Under each page lies the page's text layer
+// (GET …/documents/:uuid/text), so a screen reader reads the document in order; the page's image or
+// canvas is named "Page 2 of 3" (issue 31 › 4).
 import { $, el } from '../../browser/dom';
 import { drawPage, openDocument } from '../../browser/pdf-pages';
 import { areaAsFractions, type DocumentView, type TemplateArea } from '../../shared/template-schema';
@@ -29,8 +31,10 @@ export function showDocuments(root: HTMLElement, documents: DocumentView[]): Map
     if (!section) continue;
     for (const page of section.querySelectorAll<HTMLElement>('.page[data-page]')) pages.set(`${doc.uuid}:${page.dataset.page}`, page);
     const images = [...section.querySelectorAll<HTMLImageElement>('img.page-image')];
+    images.forEach((image, i) => (image.alt = t('client.document.page', { page: i + 1, total: images.length })));
     if (images.length > 0) watchImages(section, doc, pages, images);
     else drawWithPdfJs(section, doc, pages);
+    void addTextLayer(doc, pages);
   }
   return pages;
 }
@@ -112,6 +116,39 @@ async function drawDocument(doc: DocumentView, pages: Map<string, HTMLElement>):
   for (let n = 1; n <= pdf.numPages; n += 1) {
     const container = pages.get(`${doc.uuid}:${n}`);
     if (!container) continue;
-    await drawPage(pdf, n, container, { maxWidth: 1600 });
+    const name = t('client.document.page', { page: n, total: pdf.numPages });
+    await drawPage(pdf, n, container, { maxWidth: 1600, attrs: { role: 'img', 'aria-label': name } });
   }
+}
+
+type TextLayer = { pages: { width: number; height: number; lines: { text: string; x: number; y: number; w: number; h: number }[] }[] };
+
+/**
+ * Each page's lines as transparent text at their place under the page image: a screen reader reads
+ * them in order, nobody sees them (styles.ts › accessibility). A layer that does not come leaves the
+ * image alone.
+ */
+async function addTextLayer(doc: DocumentView, pages: Map<string, HTMLElement>): Promise<void> {
+  const response = await fetch(`${doc.url}/text`, { credentials: 'same-origin' }).catch(() => null);
+  if (!response?.ok) return;
+  const layer = (await response.json().catch(() => ({ pages: [] }))) as TextLayer;
+  layer.pages.forEach((text, i) => {
+    const container = pages.get(`${doc.uuid}:${i + 1}`);
+    if (!container || text.lines.length === 0) return;
+    const node = el('div', { class: 'text-layer', dir: 'auto' });
+    for (const line of text.lines) {
+      // The font size in units of the page's width (the page is a size container): it scales with the image.
+      const size = (line.h * text.height * 100) / text.width;
+      node.append(
+        el('span', {
+          text: line.text,
+          style: `left:${line.x * 100}%;top:${line.y * 100}%;width:${line.w * 100}%;font-size:${size.toFixed(3)}cqw`,
+        }),
+      );
+    }
+    // Under the page's image or canvas (styles.ts › accessibility); pdf.js prepends a canvas drawn later.
+    const shown = container.querySelector('canvas, img.page-image');
+    if (shown) shown.after(node);
+    else container.prepend(node);
+  });
 }

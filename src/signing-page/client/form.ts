@@ -6,7 +6,7 @@ import { $, el } from '../../browser/dom';
 import { send } from './api';
 import type { DocumentView } from '../../shared/template-schema';
 import { areaBox } from './documents';
-import { widgetFor, type Field, type PaymentStates } from './widgets';
+import { widgetFor, type Field, type PaymentStates, type Widget } from './widgets';
 import { fieldProblem, t } from './messages';
 
 export type FormState = {
@@ -34,6 +34,7 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
   let saving: Promise<void> = Promise.resolve();
   let timer: number | undefined;
   let current = 0;
+  let currentWidget: Widget | undefined;
 
   const areas = new Map<string, HTMLElement[]>();
   for (const field of state.fields) {
@@ -46,6 +47,8 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
         class: 'area',
         'data-field': field.uuid,
         title: field.name,
+        // The stepper holds the field's control; the area is the mouse's way to it, silent to a screen reader.
+        'aria-hidden': 'true',
         style: `left:${b.left}%;top:${b.top}%;width:${b.width}%;height:${b.height}%`,
       });
       node.addEventListener('click', () => go(steps().findIndex((f) => f.uuid === field.uuid)));
@@ -59,8 +62,9 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
   const main = document.querySelector('main')!;
   document.body.insertBefore(bar, state.preferences.signing_nav_style === 'branded_bar' ? main : main.nextSibling);
 
-  /** The fields the signer steps through: visible ones, stamps of formulas included for display. */
-  const steps = () => state.fields.filter((f) => !hidden.has(f.uuid));
+  /** The fields the signer steps through, in reading order: visible ones, stamps of formulas included for display. */
+  const ordered = readingOrder(state.fields, state.documents);
+  const steps = () => ordered.filter((f) => !hidden.has(f.uuid));
 
   function paintAreas() {
     for (const field of state.fields) {
@@ -101,6 +105,12 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
   function setValue(field: Field, value: unknown) {
     values = withFormulas(state.fields, { ...values, [field.uuid]: value });
     hidden = hiddenFields(state.fields, state.preferences, values);
+    // A correction clears the field's invalid state as soon as the value passes.
+    const invalid = bar.querySelectorAll('[aria-invalid="true"]');
+    if (invalid.length && !problemOf(field)) {
+      for (const node of invalid) node.removeAttribute('aria-invalid');
+      message('');
+    }
     dirty.add(field.uuid);
     scheduleSave();
     paintAreas();
@@ -132,6 +142,7 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
     current = Math.min(index, list.length - 1);
     const field = list[current];
     const widget = widgetFor(field, values[field.uuid], state.slug, (v) => setValue(field, v), message, state.payments, flush);
+    currentWidget = widget;
     const prev = el('button', { type: 'button', class: 'secondary', id: 'previous', text: t('client.form.previous') });
     const next = el('button', { type: 'button', id: 'next', text: t('client.form.next') });
     const submit = el('button', { type: 'button', id: 'submit', text: t('client.form.submit') });
@@ -139,32 +150,45 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
     prev.addEventListener('click', () => go(current - 1));
     next.addEventListener('click', () => {
       const problem = problemOf(field);
-      if (problem) return message(problem);
+      if (problem) return showProblem(problem, widget);
       message('');
       go(current + 1);
     });
     submit.addEventListener('click', () => void review());
     const last = current === list.length - 1;
     bar.replaceChildren(
-      el('label', { for: 'field-input', text: `${field.name}${field.required ? ' *' : ''}` }),
-      widget.node,
+      fieldBlock(field, widget),
       el('p', { class: 'error', id: 'form-error', role: 'alert' }),
       el('div', { class: 'row' }, prev, el('span', { class: 'muted', id: 'progress', text: progress() }), last ? submit : next),
       el(
         'div',
         { class: 'row' },
-        link(t('client.form.decline'), decline),
-        link(t('client.form.delegate'), delegate),
+        link(t('client.form.decline'), decline, 'decline'),
+        link(t('client.form.delegate'), delegate, 'delegate'),
         last ? el('span') : submit,
       ),
     );
     paintAreas();
-    areas.get(field.uuid)?.[0]?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    areas.get(field.uuid)?.[0]?.scrollIntoView({ block: 'center', behavior: still ? 'auto' : 'smooth' });
+    // Focus goes to the field (or its group when it has no control), never back to the page's start.
+    widget.focus();
+    if (!bar.contains(document.activeElement)) $('#field-block', bar)?.focus();
+  }
+
+  /** The refusal under the field, announced, and tied to the field's control as its description. */
+  function showProblem(problem: string, widget: Widget) {
+    message(problem);
+    const controls = widget.control ? [widget.control] : [...bar.querySelectorAll<HTMLElement>('#field-input input, #sig-typed')];
+    for (const control of controls) {
+      control.setAttribute('aria-invalid', 'true');
+      control.setAttribute('aria-describedby', 'form-error');
+    }
     widget.focus();
   }
 
-  function link(text: string, action: () => void) {
-    const a = el('button', { type: 'button', class: 'secondary', text });
+  function link(text: string, action: () => void, id?: string) {
+    const a = el('button', { type: 'button', class: 'secondary', id, text });
     a.addEventListener('click', action);
     return a;
   }
@@ -174,12 +198,18 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
     const firstProblem = list.map((f) => [f, problemOf(f)] as const).find(([, p]) => p);
     if (firstProblem) {
       go(list.indexOf(firstProblem[0]));
-      return message(firstProblem[1]!);
+      return showProblem(firstProblem[1]!, currentWidget!);
     }
     const reviewed = reviewedFields(list, state.preferences, hidden);
     if (reviewed.length === 0) return submitAll();
     let i = 0;
-    const overlay = el('div', { class: 'carousel', id: 'carousel', role: 'dialog', 'aria-modal': 'true' });
+    const overlay = el('div', {
+      class: 'carousel',
+      id: 'carousel',
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-labelledby': 'carousel-title',
+    });
     const show = () => {
       const f = reviewed[i];
       const v = values[f.uuid];
@@ -187,25 +217,26 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
         typeof v === 'string' && v.startsWith('data:image/')
           ? el('img', { src: v, alt: f.name })
           : el('p', { text: isBlank(v) ? '—' : String(v) });
-      const back = link(t('client.review.back'), () => (i === 0 ? overlay.remove() : ((i -= 1), show())));
+      const back = link(t('client.review.back'), () => (i === 0 ? close() : ((i -= 1), show())));
       const on = el('button', {
         type: 'button',
         id: i === reviewed.length - 1 ? 'confirm-submit' : 'carousel-next',
         text: i === reviewed.length - 1 ? t('client.review.confirm') : t('client.review.looks_right'),
       });
-      on.addEventListener('click', () => (i === reviewed.length - 1 ? (overlay.remove(), void submitAll()) : ((i += 1), show())));
+      on.addEventListener('click', () => (i === reviewed.length - 1 ? (close(), void submitAll()) : ((i += 1), show())));
       overlay.replaceChildren(
         el(
           'div',
           { class: 'card' },
-          el('h2', { text: t('client.review.title', { index: i + 1, total: reviewed.length, name: f.name }) }),
+          el('h2', { id: 'carousel-title', text: t('client.review.title', { index: i + 1, total: reviewed.length, name: f.name }) }),
           shown,
           el('div', { class: 'actions' }, back, on),
         ),
       );
+      on.focus();
     };
+    const close = openDialog(overlay);
     show();
-    document.body.append(overlay);
   }
 
   async function submitAll() {
@@ -225,9 +256,9 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
   }
 
   function dialog(title: string, inputs: [string, string, string][], action: string, run: (data: Record<string, string>) => Promise<void>) {
-    const overlay = el('div', { class: 'carousel', role: 'dialog', 'aria-modal': 'true' });
+    const overlay = el('div', { class: 'carousel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': `${action}-title` });
     const error = el('p', { class: 'error', role: 'alert' });
-    const card = el('div', { class: 'card' }, el('h2', { text: title }));
+    const card = el('div', { class: 'card' }, el('h2', { id: `${action}-title`, text: title }));
     const fields: Record<string, HTMLInputElement | HTMLTextAreaElement> = {};
     for (const [id, label, type] of inputs) {
       fields[id] = type === 'textarea' ? el('textarea', { id }) : el('input', { id, type });
@@ -244,11 +275,12 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
         'div',
         { class: 'actions' },
         go,
-        link(t('client.form.cancel'), () => overlay.remove()),
+        link(t('client.form.cancel'), () => close()),
       ),
     );
     overlay.append(card);
-    document.body.append(overlay);
+    const close = openDialog(overlay);
+    Object.values(fields)[0]?.focus();
   }
 
   function decline() {
@@ -285,4 +317,76 @@ export function startForm(state: FormState, pages: Map<string, HTMLElement>): vo
 
   window.addEventListener('pagehide', () => void flush());
   go(0);
+}
+
+/**
+ * The field as native labelled markup (issue 31 › 4): a control under its `<label>` (a checkbox before
+ * it), or a group of controls in a `<fieldset>` named by its `<legend>`. Required shows as an asterisk
+ * and is announced from `aria-required` on the control (its label's words for a date, number, file or
+ * checkbox), or from the legend's words for a group.
+ */
+function fieldBlock(field: Field, widget: Widget): HTMLElement {
+  const star = field.required ? el('span', { class: 'required-mark', 'aria-hidden': 'true', text: ' *' }) : null;
+  const spoken = field.required ? el('span', { class: 'visually-hidden', text: ` (${t('client.field.required')})` }) : null;
+  if (widget.control) {
+    // `aria-required`, not `required`: the native attribute makes an empty field "invalid" before the signer
+    // has typed anything. Date, number and file inputs have no role that takes it, and Chromium does not
+    // announce it on a checkbox: their label says it.
+    const roleless = widget.control instanceof HTMLInputElement && ['date', 'number', 'file', 'checkbox'].includes(widget.control.type);
+    if (field.required && !roleless) widget.control.setAttribute('aria-required', 'true');
+    const label = el('label', { for: 'field-input' }, field.name, star, roleless ? spoken : null);
+    if (widget.checkbox) return el('div', { class: 'check', id: 'field-block', tabindex: '-1' }, widget.node, label);
+    return el('div', { id: 'field-block', tabindex: '-1' }, label, widget.node);
+  }
+  return el('fieldset', { id: 'field-block', tabindex: '-1' }, el('legend', {}, field.name, star, spoken), widget.node);
+}
+
+/** The fields by where their first area sits: document, page, line (to a fiftieth of the page), then across. */
+function readingOrder(fields: Field[], documents: DocumentView[]): Field[] {
+  const position = (field: Field): number[] => {
+    const area = field.areas[0];
+    const doc = area ? documents.findIndex((d) => d.uuid === area.attachment_uuid) : -1;
+    if (!area || doc < 0) return [Infinity];
+    const page = documents[doc].page_dimensions[area.page - 1] ?? documents[doc].page_dimensions[0] ?? { width: 612, height: 792 };
+    const box = areaBox(area, page);
+    return [doc, area.page, Math.round(box.top / 2), box.left];
+  };
+  const keyed = fields.map((field, index) => ({ field, index, at: position(field) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < Math.max(a.at.length, b.at.length); i += 1) {
+      const d = (a.at[i] ?? 0) - (b.at[i] ?? 0);
+      if (d) return d;
+    }
+    return a.index - b.index;
+  });
+  return keyed.map((k) => k.field);
+}
+
+/**
+ * Shows a modal dialog: focus moves into it, Escape closes it, Tab stays within it, and closing
+ * returns focus to where it was. Returns the close function.
+ */
+function openDialog(overlay: HTMLElement): () => void {
+  const before = document.activeElement as HTMLElement | null;
+  const close = () => {
+    overlay.remove();
+    before?.focus();
+  };
+  overlay.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') return close();
+    if (event.key !== 'Tab') return;
+    const focusable = [...overlay.querySelectorAll<HTMLElement>('button, input, textarea, select, a[href]')].filter(
+      (n) => !n.hasAttribute('disabled'),
+    );
+    const [first, last] = [focusable[0], focusable.at(-1)];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  });
+  document.body.append(overlay);
+  return close;
 }

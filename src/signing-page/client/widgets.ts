@@ -23,8 +23,12 @@ export type Field = {
   preferences: Record<string, unknown>;
 };
 
-/** Calls `commit(value)` when the signer settles on a value. */
-export type Widget = { node: HTMLElement; focus(): void };
+/**
+ * What the stepper shows for a field: `node`, and `control`, the native control that carries the field's
+ * label, required and invalid states (a checkbox, input or select); without one the field is a group
+ * (radio buttons, a signature's ways to sign, a payment) that the stepper names with a legend.
+ */
+export type Widget = { node: HTMLElement; focus(): void; control?: HTMLElement; checkbox?: boolean };
 
 const MODE_LABELS = {
   draw: 'client.signature.mode.draw',
@@ -48,41 +52,46 @@ export function widgetFor(
 ): Widget {
   if (field.type === 'payment') return paymentWidget(field, value, slug, fail, payments[field.uuid], save);
   if (field.readonly || field.formula || field.locked || field.type === 'datenow') {
-    const node = el('div', { class: 'readonly', id: 'field-input', text: value === null || value === undefined ? '' : String(value) });
+    const node = el('output', { class: 'readonly', id: 'field-input', text: value === null || value === undefined ? '' : String(value) });
     return { node, focus: () => undefined };
   }
   if (INPUT_TYPES[field.type]) {
-    const input = el('input', { id: 'field-input', type: INPUT_TYPES[field.type], name: field.uuid, placeholder: field.placeholder ?? '' });
+    const input = el('input', {
+      id: 'field-input',
+      type: INPUT_TYPES[field.type],
+      name: field.uuid,
+      placeholder: field.placeholder || undefined,
+    });
     if (field.type === 'number') input.setAttribute('step', 'any');
     if (field.type === 'cells') input.setAttribute('autocomplete', 'off');
+    if (field.type === 'date') input.setAttribute('autocomplete', 'off');
     input.value = value === null || value === undefined ? '' : String(value);
     input.addEventListener('input', () => commit(input.value));
-    return { node: input, focus: () => input.focus() };
+    return { node: input, control: input, focus: () => input.focus() };
   }
   if (field.type === 'checkbox') {
     const input = el('input', { id: 'field-input', type: 'checkbox', name: field.uuid });
-    input.style.width = 'auto';
     input.checked = value === true || value === 'true';
     input.addEventListener('change', () => commit(input.checked));
-    return { node: el('label', {}, input, ` ${field.name}`), focus: () => input.focus() };
+    return { node: input, control: input, checkbox: true, focus: () => input.focus() };
   }
   if (field.type === 'select') {
     const select = el('select', { id: 'field-input', name: field.uuid }, el('option', { value: '', text: t('client.select.choose') }));
     for (const option of field.options ?? []) select.append(el('option', { value: option, text: option }));
     select.value = value === null || value === undefined ? '' : String(value);
     select.addEventListener('change', () => commit(select.value));
-    return { node: select, focus: () => select.focus() };
+    return { node: select, control: select, focus: () => select.focus() };
   }
   if (field.type === 'radio') {
-    const group = el('div', { id: 'field-input', role: 'radiogroup' });
+    const group = el('div', { id: 'field-input', class: 'choices' });
     for (const [i, option] of (field.options ?? []).entries()) {
       const input = el('input', { type: 'radio', name: field.uuid, value: option, id: `radio-${i}` });
-      input.style.width = 'auto';
       input.checked = value === option;
       input.addEventListener('change', () => commit(option));
       group.append(el('label', { for: `radio-${i}` }, input, ` ${option}`));
     }
-    return { node: group, focus: () => (group.querySelector('input') as HTMLInputElement | null)?.focus() };
+    const first = () => (group.querySelector('input:checked') ?? group.querySelector('input')) as HTMLInputElement | null;
+    return { node: group, focus: () => first()?.focus() };
   }
   if (field.type === 'signature' || field.type === 'initials') return signatureWidget(field, value, slug, commit, fail);
   if (field.type === 'stamp') return stampWidget(field, value, commit);
@@ -94,6 +103,7 @@ function uploadWidget(field: Field, slug: string, commit: (value: unknown) => vo
     id: 'field-input',
     type: 'file',
     accept: field.type === 'file' ? 'application/pdf,image/png,image/jpeg' : 'image/png,image/jpeg',
+    'aria-label': field.name,
   });
   input.addEventListener('change', async () => {
     const file = input.files?.[0];
@@ -108,12 +118,19 @@ function uploadWidget(field: Field, slug: string, commit: (value: unknown) => vo
       fail(error instanceof Error ? error.message : String(error));
     }
   });
-  return { node: input, focus: () => input.focus() };
+  return { node: input, control: input, focus: () => input.focus() };
 }
 
 /** A drawing surface: pointer events cover mouse, pen and touch alike. */
 function signaturePad(): { canvas: HTMLCanvasElement; empty(): boolean; clear(): void } {
-  const canvas = el('canvas', { class: 'sigpad', id: 'signature-pad', width: '600', height: '200' });
+  const canvas = el('canvas', {
+    class: 'sigpad',
+    id: 'signature-pad',
+    width: '600',
+    height: '200',
+    role: 'img',
+    'aria-label': t('client.signature.mode.draw'),
+  });
   const ctx = canvas.getContext('2d')!;
   let drawing = false;
   let strokes = 0;
@@ -149,6 +166,10 @@ function signaturePad(): { canvas: HTMLCanvasElement; empty(): boolean; clear():
   };
 }
 
+/**
+ * A signature or initials: drawn, typed or uploaded, three choices of equal standing (issue 31 › 4): the
+ * keyboard reaches all three, and a typed name is a signature the server takes as it is.
+ */
 function signatureWidget(
   field: Field,
   value: unknown,
@@ -158,7 +179,9 @@ function signatureWidget(
 ): Widget {
   const node = el('div', { class: 'signature' });
   const body = el('div');
+  const tabs = el('div', { class: 'tabs', role: 'group', 'aria-label': t('client.signature.how') });
   const show = (mode: 'draw' | 'type' | 'upload') => {
+    for (const tab of tabs.querySelectorAll('button')) tab.setAttribute('aria-pressed', String(tab.dataset.mode === mode));
     body.replaceChildren();
     if (mode === 'draw') {
       const pad = signaturePad();
@@ -174,29 +197,33 @@ function signatureWidget(
       clear.addEventListener('click', () => pad.clear());
       body.append(pad.canvas, el('div', { class: 'actions' }, apply, clear));
     } else if (mode === 'type') {
-      const input = el('input', {
-        id: 'sig-typed',
-        type: 'text',
-        placeholder: field.type === 'initials' ? t('client.initials.typed_placeholder') : t('client.signature.typed_placeholder'),
-      });
+      const label = field.type === 'initials' ? t('client.initials.typed_placeholder') : t('client.signature.typed_placeholder');
+      const input = el('input', { id: 'sig-typed', type: 'text', autocomplete: field.type === 'initials' ? 'off' : 'name' });
+      if (field.required) input.setAttribute('aria-required', 'true');
       if (typeof value === 'string' && !value.startsWith('data:')) input.value = value;
       input.addEventListener('input', () => commit(input.value));
-      body.append(input);
+      body.append(el('label', { for: 'sig-typed', text: label }), input);
     } else {
       body.append(uploadWidget(field, slug, commit, fail).node);
     }
   };
-  const tabs = el('div', { class: 'tabs' });
   for (const mode of ['draw', 'type', 'upload'] as const) {
-    const tab = el('button', { type: 'button', class: 'secondary', 'data-mode': mode, text: t(MODE_LABELS[mode]) });
+    const tab = el('button', {
+      type: 'button',
+      class: 'secondary',
+      'data-mode': mode,
+      'aria-pressed': 'false',
+      text: t(MODE_LABELS[mode]),
+    });
     tab.addEventListener('click', () => show(mode));
     tabs.append(tab);
   }
+  node.append(tabs, body);
   if (typeof value === 'string' && value.startsWith('data:image/'))
     body.append(el('img', { src: value, alt: t('client.signature.current') }));
-  else show('draw');
-  node.append(tabs, body);
-  return { node, focus: () => undefined };
+  else show(typeof value === 'string' && value ? 'type' : 'draw');
+  const pressed = () => (tabs.querySelector('[aria-pressed="true"]') ?? tabs.querySelector('button')) as HTMLButtonElement;
+  return { node, focus: () => pressed().focus() };
 }
 
 /** A stamp drawn from the signer's name and today's date (what a company stamp carries). */
