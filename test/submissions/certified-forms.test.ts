@@ -7,14 +7,12 @@ import { env, SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unzipSync } from 'fflate';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFSignature, type PDFObject } from 'pdf-lib';
-import { shardScope } from '../../src/db/shards';
-import { sealSubmission } from '../../src/services/sealing/seal-submission';
-import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { api, createAccount, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 import { pdfsigBlocks } from '../signature-contents';
 import { makeCertifiedPdf } from '../fixtures/signed-pdfs';
 import { toBase64 } from '../fixtures/pdfs';
-import { shardNumberOf } from '../submission-fixtures';
+import { sealAndRead } from '../shard-fixtures';
 
 const VALUES = { 'Buyer name': 'Ada Buyer', Agree: true, 'Buyer signature': 'Ada Buyer' };
 
@@ -39,13 +37,7 @@ async function completeAndSeal(owner: TestAccount, templateId: number): Promise<
   expect(res.status).toBe(201);
   const done = await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token, body: { completed: true } });
   expect(done.status).toBe(200);
-  const scope = shardScope(env, await shardNumberOf(owner.accountId));
-  expect(await sealSubmission(scope.env, scope, res.json.id)).toBe('sealed');
-  const row = await (await shardOf(owner.accountId))
-    .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
-    .bind(res.json.id)
-    .first<{ r2_key: string }>();
-  return { id: res.json.id, sealed: new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer()) };
+  return { id: res.json.id, sealed: await sealAndRead(owner.accountId, res.json.id) };
 }
 
 /** pdfsig's blocks of signed fields (the form's empty signature field says it is not signed). */
