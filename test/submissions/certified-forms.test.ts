@@ -189,10 +189,10 @@ describe('a form certified for form filling and signing (DocMDP P=2), filled and
   });
 });
 
-describe('the same form at ses', () => {
-  it('has the account sign the filled signature field and seal, the certification still valid and the changes within P=2', async () => {
+describe('the same form certified at P=3 (annotations too), at ses', () => {
+  it('has the account sign the filled signature field and seal, the certification still valid and the changes within even P=2', async () => {
     const owner = await createAccount({ name: 'Simple Co' });
-    const form = await makeCertifiedPdf(2, { form: true });
+    const form = await makeCertifiedPdf(3, { form: true });
     const res = await uploadForm(owner, form);
     expect(res.status).toBe(201);
     const { sealed } = await completeAndSeal(owner, res.json.id);
