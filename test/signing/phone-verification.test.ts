@@ -379,6 +379,13 @@ describe('delivery status callbacks (Twilio StatusCallback)', () => {
     expect(await trailOf(f.account.accountId, f.submitters[0].id, 'message_failed')).toEqual([
       { channel: 'sms', kind: 'verification_code', provider_id: sid, status: 'undelivered', error_code: '30003' },
     ]);
+    // The sealed audit page says so.
+    const db = createDb(await shardOf(f.account.accountId));
+    const scope = await loadScope(db, (await findSubmissionById(db, f.submissionId))!);
+    const trail = auditTrailFor(scope, await listSubmissionEvents(db, f.submissionId), 'contract', 'Signing');
+    expect(trail.events.map((e) => `${e.event}: ${e.detail ?? ''}`)).toContain(
+      `message failed: SMS message not delivered: undelivered, error 30003, as its provider reported (${sid})`,
+    );
   });
 
   it('refuses a callback whose signature does not match (403) and records nothing', async () => {

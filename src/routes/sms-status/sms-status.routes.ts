@@ -4,14 +4,24 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses } from '../openapi-helpers';
 
 export const smsStatusParams = z.object({
-  account_id: z.coerce.number().int().positive().openapi({ param: { name: 'account_id', in: 'path' }, example: 42 }),
-  message_id: z.coerce.number().int().positive().openapi({ param: { name: 'message_id', in: 'path' }, example: 1001 }),
+  account_id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .openapi({ param: { name: 'account_id', in: 'path' }, example: 42 }),
+  message_id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .openapi({ param: { name: 'message_id', in: 'path' }, example: 1001 }),
 });
 
 const callbackBody = z
   .object({
     MessageSid: z.string().openapi({ example: 'SM00000000000000000000000000000001' }),
-    MessageStatus: z.string().openapi({ example: 'delivered', description: 'queued, sending, sent, delivered, undelivered, failed or read' }),
+    MessageStatus: z
+      .string()
+      .openapi({ example: 'delivered', description: 'queued, sending, sent, delivered, undelivered, failed or read' }),
     ErrorCode: z.string().optional().openapi({ example: '30003' }),
   })
   .passthrough()
@@ -32,13 +42,16 @@ export const smsStatusCallback = createRoute({
   request: {
     params: smsStatusParams,
     headers: z.object({
-      'x-twilio-signature': z.string().openapi({ param: { name: 'x-twilio-signature', in: 'header' }, example: 'dGhpcyBpcyBub3QgcmVhbA==' }),
+      'x-twilio-signature': z
+        .string()
+        .openapi({ param: { name: 'x-twilio-signature', in: 'header' }, example: 'dGhpcyBpcyBub3QgcmVhbA==' }),
     }),
     body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: callbackBody } } },
   },
   responses: {
     200: {
-      description: '`recorded` wrote a trail row, `duplicate` found it written already, `ignored` is a status or message that records nothing.',
+      description:
+        '`recorded` wrote a trail row, `duplicate` found it written already, `ignored` is a status or message that records nothing.',
       content: {
         'application/json': {
           schema: z

@@ -9,7 +9,12 @@ import { timingSafeEqualString } from '../../lib/crypto';
 
 /** Twilio's signature of a request to `url` with these form parameters. */
 export async function twilioSignature(authToken: string, url: string, params: Record<string, string>): Promise<string> {
-  const signed = url + Object.keys(params).sort().map((name) => name + params[name]).join('');
+  const signed =
+    url +
+    Object.keys(params)
+      .sort()
+      .map((name) => name + params[name])
+      .join('');
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(authToken), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(signed)));
   return btoa(String.fromCharCode(...mac));
