@@ -21,6 +21,7 @@ import { mountDocs } from './routes/docs/docs.index';
 import { throwValidationError } from './routes/openapi-helpers';
 import { mountUsers } from './routes/users/users.index';
 import { mountSettings } from './routes/settings/settings.index';
+import { documentSmsStatusCallback, mountSmsStatusCallback } from './routes/sms-status/sms-status.index';
 import { mountPayments, mountPaymentsWebhook } from './routes/payments/payments.index';
 import { mountAccessTokens } from './routes/access-tokens/access-tokens.index';
 import { mountAuditEvents } from './routes/audit-events/audit-events.index';
@@ -98,6 +99,7 @@ export function createTenantApi(): OpenAPIHono<AppEnv> {
   mountBrandingOptions(api);
   mountSubscription(api);
   mountPayments(api);
+  documentSmsStatusCallback(api);
   mountWebhooks(api);
   mountTools(api);
   mountSubmissionDocuments(api);
@@ -132,6 +134,8 @@ export function createApp() {
   // Also before the tenant API: Stripe signs its deliveries and sends no API token.
   mountStripeWebhook(app);
   mountPaymentsWebhook(app);
+  // The SMS provider's status callbacks: signed with the SMS auth token, no API token.
+  mountSmsStatusCallback(app);
   app.use('/api/embed/template/*', embedCors());
   app.use('/api/embed/submission/*', embedCors());
   app.route('/api', api);

@@ -16,6 +16,21 @@ export async function scopeOf(accountId: number): Promise<ShardScope> {
   return shardScope(env, await shardNumberOf(accountId));
 }
 
+/**
+ * Runs the sealing job for a completed submission (expecting it to seal) and returns its first sealed
+ * file's bytes, as stored.
+ */
+export async function sealAndRead(accountId: number, submissionId: number): Promise<Uint8Array> {
+  const { sealSubmission } = await import('../src/services/sealing/seal-submission');
+  const scope = await scopeOf(accountId);
+  if ((await sealSubmission(scope.env, scope, submissionId)) !== 'sealed') throw new Error(`Submission ${submissionId} did not seal`);
+  const row = await (await shardOf(accountId))
+    .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ? ORDER BY id')
+    .bind(submissionId)
+    .first<{ r2_key: string }>();
+  return new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
+}
+
 /** The account's control row, as services that name the account take it ({ id, name, … }). */
 export async function accountRow(accountId: number): Promise<{ id: number; name: string; shard: number }> {
   const row = await env.CONTROL_DB.prepare('SELECT id, name, shard FROM accounts WHERE id = ?')

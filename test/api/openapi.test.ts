@@ -49,7 +49,11 @@ describe('OpenAPI document', () => {
   it('declares security and the 401, 403 and 429 responses on every operation', async () => {
     const doc = await openapi();
     // Called by Stripe, which authenticates by signature (test/api/subscription-webhook.test.ts, test/payments/payment-settings.test.ts).
-    const publicOperations = new Set(['POST /subscription/webhook', 'POST /payments/webhook/{account_id}']);
+    const publicOperations = new Set([
+      'POST /subscription/webhook',
+      'POST /payments/webhook/{account_id}',
+      'POST /sms/status/{account_id}/{message_id}',
+    ]);
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
         const where = `${method.toUpperCase()} ${path}`;

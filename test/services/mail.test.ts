@@ -103,6 +103,8 @@ describe('delivering messages', () => {
       To: to,
       From: '+15550000000',
       Body: 'Acme: please review and sign NDA: https://sign.test/s/abc123',
+      // The provider reports the message's fate there (issue 31 › 7).
+      StatusCallback: `https://api.test/api/sms/status/${a.accountId}/${id}`,
     });
     expect((await getMessage(db, id))!.providerId).toMatch(/^SM/);
   });

@@ -1,7 +1,8 @@
 // require_phone_2fa and send_whatsapp (issue 31 › 7): a 6-digit code sent to the signer's phone by SMS, or
 // by WhatsApp through the same Twilio-compatible API, before the form opens, with the email code's rules;
 // the messages the transport took and the clicks on their links in the audit trail.
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import worker from '../../src/index';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { findSubmissionById, listSubmissionEvents } from '../../src/db/queries/submissions';
@@ -310,5 +311,95 @@ describe('the OpenAPI document', () => {
     expect(click.requestBody.content['application/json'].schema.properties.channel.enum).toEqual(['sms', 'whatsapp']);
     expect(Object.keys(click.responses).sort()).toEqual(['200', '400', '403', '404', '413', '422', '429']);
     expect(doc.paths['/s/{slug}/verification'].post.description).toContain('require_phone_2fa');
+  });
+});
+
+type Callback = { url: string; params: Record<string, string>; signature: string };
+
+/** The status callbacks the Twilio imitation made for messages to `to`, signed as Twilio signs them. */
+async function callbacksFor(to: string): Promise<Callback[]> {
+  return (await fetch(`${env.SMS_PROVIDER_URL}/callbacks?to=${encodeURIComponent(to)}`)).json();
+}
+
+/**
+ * Hands a callback to the Worker as the provider posts it, with the SMS auth token the Worker verifies
+ * against (the imitation signed with the one the message was sent with; workerd tests cannot be
+ * reached over HTTP from outside, so the test carries the request).
+ */
+async function postCallback({ url, params, signature }: Callback, authToken = 'secret') {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
+      body: new URLSearchParams(params),
+    }),
+    { ...twilioEnv(), TWILIO_AUTH_TOKEN: authToken },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** A code sent to a fresh signer by SMS through the Twilio imitation: the fixture, the message row and its stored sid. */
+async function sentBySms(delivery?: { delivery: string; error_code?: string }) {
+  const f = await phoneFixture();
+  if (delivery) {
+    await fetch(`${env.SMS_PROVIDER_URL}/control`, { method: 'POST', body: JSON.stringify({ to: f.phone, ...delivery }) });
+  }
+  await page('POST', `/s/${f.slug}/verification`, { body: {} });
+  const [message] = await messagesToPhone(f.phone, 'verification_code');
+  expect(await deliverByTwilio(f.account.accountId, message.id)).toEqual({ status: 'sent' });
+  const stored = (await getMessage(createDb(await shardOf(f.account.accountId)), message.id))!;
+  return { f, message, sid: stored.providerId! };
+}
+
+describe('delivery status callbacks (Twilio StatusCallback)', () => {
+  it('sends each message with its StatusCallback, and the imitation’s signed delivered callback lands in the trail', async () => {
+    const { f, message, sid } = await sentBySms();
+    const [sent] = await receivedBy(f.phone);
+    expect(sent.form.StatusCallback).toBe(`https://api.test/api/sms/status/${f.account.accountId}/${message.id}`);
+    const callbacks = await callbacksFor(f.phone);
+    expect(callbacks.map((c) => c.params.MessageStatus)).toEqual(['sent', 'delivered']);
+    for (const callback of callbacks) expect((await postCallback(callback)).status).toBe(200);
+    expect(await trailOf(f.account.accountId, f.submitters[0].id, 'message_delivered')).toEqual([
+      { channel: 'sms', kind: 'verification_code', provider_id: sid, status: 'delivered' },
+    ]);
+    // `sent` is not final: it records nothing.
+    expect(await trailOf(f.account.accountId, f.submitters[0].id, 'message_failed')).toEqual([]);
+  });
+
+  it('records a failed message with its error code, once however often the callback repeats (twice at once included)', async () => {
+    const { f, sid } = await sentBySms({ delivery: 'undelivered', error_code: '30003' });
+    const final = (await callbacksFor(f.phone)).find((c) => c.params.MessageStatus === 'undelivered')!;
+    const first = await postCallback(final);
+    expect(first).toEqual({ status: 200, json: { received: true, outcome: 'recorded' } });
+    const repeats = await Promise.all([postCallback(final), postCallback(final)]);
+    expect(repeats.map((r) => r.json.outcome)).toEqual(['duplicate', 'duplicate']);
+    expect(await trailOf(f.account.accountId, f.submitters[0].id, 'message_failed')).toEqual([
+      { channel: 'sms', kind: 'verification_code', provider_id: sid, status: 'undelivered', error_code: '30003' },
+    ]);
+    // The sealed audit page says so.
+    const db = createDb(await shardOf(f.account.accountId));
+    const scope = await loadScope(db, (await findSubmissionById(db, f.submissionId))!);
+    const trail = auditTrailFor(scope, await listSubmissionEvents(db, f.submissionId), 'contract', 'Signing');
+    expect(trail.events.map((e) => `${e.event}: ${e.detail ?? ''}`)).toContain(
+      `message failed: SMS message not delivered: undelivered, error 30003, as its provider reported (${sid})`,
+    );
+  });
+
+  it('refuses a callback whose signature does not match (403) and records nothing', async () => {
+    const { f } = await sentBySms();
+    const delivered = (await callbacksFor(f.phone)).find((c) => c.params.MessageStatus === 'delivered')!;
+    const forged = { ...delivered, params: { ...delivered.params, MessageStatus: 'failed', ErrorCode: '30008' } };
+    const refused = await postCallback(forged);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toBe(
+      'The X-Twilio-Signature header does not match this request and the SMS auth token; nothing was recorded.',
+    );
+    // Signed with another auth token: refused too.
+    expect((await postCallback(delivered, 'another-token')).status).toBe(403);
+    expect(await trailOf(f.account.accountId, f.submitters[0].id, 'message_failed')).toEqual([]);
+    expect(await trailOf(f.account.accountId, f.submitters[0].id, 'message_delivered')).toEqual([]);
   });
 });

@@ -4,18 +4,16 @@
 import { env, SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { shardScope } from '../../src/db/shards';
-import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { generateSigningIdentity } from '../../src/services/pdf/certificate';
 import { sealDocument } from '../../src/services/pdf/seal';
 import { timestamperFor } from '../../src/services/pdf/timestamp';
 import { inspectSignatures } from '../../src/services/pdf/verify';
-import { api, createAccount, shardOf, type TestAccount } from '../helpers';
+import { api, createAccount, type TestAccount } from '../helpers';
 import { checkPdf, type PdfCheck } from '../pdf-tools';
 import { pdfsigBlocks } from '../signature-contents';
 import { appendApprovalSignature, makeApprovalSignedContract, makeLockedContract, makeUsageRightsForm } from '../fixtures/signed-pdfs';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
-import { shardNumberOf } from '../submission-fixtures';
+import { sealAndRead } from '../shard-fixtures';
 
 const FIELDS = [
   { name: 'Buyer name', type: 'text', required: true, areas: [{ page: 2, x: 0.1, y: 0.3, w: 0.4, h: 0.04 }] },
@@ -59,13 +57,7 @@ async function completeAndSeal(owner: TestAccount, templateId: number): Promise<
   expect(res.status).toBe(201);
   const done = await api('PUT', `/api/submitters/${res.json.submitters[0].id}`, { token: owner.token, body: { completed: true } });
   expect(done.status).toBe(200);
-  const scope = shardScope(env, await shardNumberOf(owner.accountId));
-  expect(await sealSubmission(scope.env, scope, res.json.id)).toBe('sealed');
-  const row = await (await shardOf(owner.accountId))
-    .prepare('SELECT r2_key FROM submission_documents WHERE submission_id = ?')
-    .bind(res.json.id)
-    .first<{ r2_key: string }>();
-  return new Uint8Array(await (await env.FILES.get(row!.r2_key))!.arrayBuffer());
+  return sealAndRead(owner.accountId, res.json.id);
 }
 
 const commonName = (block: string) => /Signer Certificate Common Name: (.*)/.exec(block)?.[1];

@@ -54,6 +54,31 @@ export async function markSent(
   await db.batch([update, row]);
 }
 
+/**
+ * Records what the provider reported about a sent text message (its status callback) on the
+ * submitter's trail: once per message and status however often the callback comes (one statement, so
+ * two deliveries at once still write one row), and only while the submitter exists. Returns whether a
+ * row was written.
+ */
+export async function recordDeliveryStatus(
+  db: Db,
+  message: Pick<Message, 'accountId' | 'submissionId' | 'submitterId' | 'providerId'>,
+  action: string,
+  data: Record<string, unknown> & { status: string },
+  at: string,
+): Promise<boolean> {
+  const { submissionId, submitterId, providerId } = message;
+  if (!submissionId || !submitterId || !providerId) return false;
+  const inserted = await db.insert(submissionEvents).select(sql`
+    SELECT NULL, ${message.accountId}, ${submissionId}, ${submitterId}, ${action}, NULL, NULL, ${JSON.stringify(data)}, ${at}
+    WHERE EXISTS (SELECT 1 FROM ${submitters} WHERE ${submitters.id} = ${submitterId} AND ${submitters.submissionId} = ${submissionId})
+    AND NOT EXISTS (
+      SELECT 1 FROM ${submissionEvents} WHERE ${submissionEvents.submitterId} = ${submitterId} AND ${submissionEvents.action} = ${action}
+      AND json_extract(${submissionEvents.data}, '$.provider_id') = ${providerId} AND json_extract(${submissionEvents.data}, '$.status') = ${data.status}
+    )`);
+  return (inserted.meta?.changes ?? 0) > 0;
+}
+
 /** After a failed attempt: queued again for a retry, or failed for good. */
 export async function markAttemptFailed(db: Db, id: number, error: string, final: boolean): Promise<void> {
   await db

@@ -41,6 +41,15 @@ export const templates = sqliteTable(
 
 export type PageDimensions = { width: number; height: number };
 
+/**
+ * A document certified by its author with DocMDP P=2 or 3 (issue 33 › 6): the only fields it takes are
+ * its own form's, listed here by fully qualified name and the template field type they can carry.
+ */
+export type CertifiedForm = {
+  permission: 2 | 3;
+  fields: { name: string; type: 'text' | 'checkbox' | 'radio' | 'select' | 'signature' }[];
+};
+
 export const templateDocuments = sqliteTable(
   'template_documents',
   {
@@ -57,6 +66,8 @@ export const templateDocuments = sqliteTable(
     sha256: text('sha256').notNull(),
     pageCount: integer('page_count').notNull(),
     pageDimensions: text('page_dimensions', { mode: 'json' }).$type<PageDimensions[]>().notNull(),
+    /** Set for a document certified with DocMDP P=2/3: the form fields its template fields must be. */
+    certifiedForm: text('certified_form', { mode: 'json' }).$type<CertifiedForm>(),
     /** Key of the file in the FILES bucket; unique per row, so replacing a file never overwrites one. */
     r2Key: text('r2_key').notNull(),
     position: integer('position').notNull(),

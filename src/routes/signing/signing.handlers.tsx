@@ -45,6 +45,7 @@ import type { Account, TemplateDocument } from '../../db/schema/index';
 import { CompletedPage, FormPage, MessagePage, VerifyPage } from '../../signing-page/pages';
 import { qesApiError, qesRedirectUri } from './signing.qes-errors';
 import { listSealedDocuments } from '../../db/queries/submission-documents';
+import { readSealedFiles } from '../../services/sealing/sealed-files';
 import { zipSealedDocuments } from '../../services/sealing/sealed-zip';
 import { paymentStates, startFieldCheckout } from '../../services/signing/field-payments';
 import { PaymentProcessorError } from '../../services/billing/stripe-checkout';
@@ -501,13 +502,9 @@ export async function downloadSigned(c: C) {
   const documents = await listSealedDocuments(db, submission.id);
   if (documents.length === 0) throw notFound('Signed document');
   const headers = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' };
-  const files = await Promise.all(
-    documents.map(async (d) => {
-      const object = await c.env.FILES.get(d.r2Key);
-      if (!object) throw notFound('Signed document');
-      return { filename: d.filename, bytes: new Uint8Array(await object.arrayBuffer()) };
-    }),
-  );
+  // A certified form's audit trail, a file of its own, follows its document (issue 33 › 6).
+  const files = await readSealedFiles(c.env.FILES, documents);
+  if (!files) throw notFound('Signed document');
   if (files.length === 1) {
     return new Response(files[0].bytes, {
       headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(files[0].filename) },

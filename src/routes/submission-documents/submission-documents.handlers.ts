@@ -10,6 +10,7 @@ import { ApiError, notFound } from '../../lib/errors';
 import { baseUrl } from '../../lib/request';
 import { requestReseal, sealingStatus } from '../../services/sealing/sealing-status';
 import { zipSealedDocuments } from '../../services/sealing/sealed-zip';
+import { readSealedFiles } from '../../services/sealing/sealed-files';
 import { combinedDocumentKey } from '../../services/submissions/file-keys';
 import type * as routes from './submission-documents.routes';
 import { assertNotErased } from '../submissions/erased-submissions';
@@ -63,10 +64,8 @@ export const resealSubmissionDocuments: AppRouteHandler<typeof routes.resealSubm
   );
 };
 
-async function readSealed(c: Context<AppEnv>, document: SubmissionDocument): Promise<Uint8Array> {
-  const object = await c.env.FILES.get(document.r2Key);
-  if (!object) throw notFound('Sealed document file');
-  return new Uint8Array(await object.arrayBuffer());
+function notFoundSealed(): never {
+  throw notFound('Sealed document file');
 }
 
 export const downloadSubmissionDocument: AppRouteHandler<typeof routes.downloadSubmissionDocument> = async (c) => {
@@ -88,7 +87,8 @@ export const downloadSubmissionDocument: AppRouteHandler<typeof routes.downloadS
   const noStore = { 'Cache-Control': 'private, no-store' };
 
   if (params.document_id === 'combined') {
-    const readFiles = () => Promise.all(documents.map(async (d) => ({ filename: d.filename, bytes: await readSealed(c, d) })));
+    // A certified form's audit trail, a file of its own, follows its document (issue 33 › 6).
+    const readFiles = async () => (await readSealedFiles(c.env.FILES, documents)) ?? notFoundSealed();
     const base = `submission-${submission.id}`;
     if (c.req.valid('query').separate === 'true') {
       const zip = zipSealedDocuments(await readFiles());

@@ -88,7 +88,9 @@ export const downloadSubmissionDocument = tenantRoute(
     description:
       'A document id streams that sealed PDF. `combined` merges every sealed document into one PDF, sealed again with the ' +
       'account’s certificate (the individual signatures cannot survive a merge); `combined?separate=true` is a zip of the ' +
-      'individual sealed PDFs, each with its own signature. With a time-stamping authority configured the combined PDF is ' +
+      'individual sealed PDFs, each with its own signature. A document its author certified for form filling (DocMDP P=2/3) ' +
+      'takes no audit page: its audit trail is a sealed PDF of its own, placed after it in both (`<name> audit trail.pdf` in ' +
+      'the zip). With a time-stamping authority configured the combined PDF is ' +
       'PAdES B-LTA like every seal; 502 when the authority or an OCSP responder fails (nothing is stored; retry).',
     request: { params: documentParams, query: documentQuery },
     responses: {

@@ -3,7 +3,7 @@
 import type { Message } from '../../db/schema/index';
 import { isProduction } from '../../lib/environment';
 
-export type Outbound = Pick<Message, 'id' | 'channel' | 'recipient' | 'subject' | 'text' | 'html'>;
+export type Outbound = Pick<Message, 'id' | 'accountId' | 'channel' | 'recipient' | 'subject' | 'text' | 'html'>;
 
 export type Transport = {
   name: 'outbox' | 'cloudflare' | 'twilio';
@@ -24,7 +24,17 @@ export type MailEnv = {
   TWILIO_WHATSAPP_FROM?: string;
   /** Base URL of the Twilio-compatible API; tests point it at a local server. */
   TWILIO_API_BASE?: string;
+  /** The service's origin: text messages name their status callback under it (smsStatusCallbackUrl). */
+  APP_URL?: string;
 };
+
+/**
+ * Where the provider reports a text message's fate (Twilio's StatusCallback, issue 31 › 7): the account
+ * and message in the path, so the callback finds its row; Twilio signs the URL with the parameters.
+ */
+export function smsStatusCallbackUrl(appUrl: string, message: Pick<Message, 'id' | 'accountId'>): string {
+  return `${appUrl.replace(/\/+$/, '')}/api/sms/status/${message.accountId}/${message.id}`;
+}
 
 /** A failure that retrying cannot fix (no transport configured, recipient rejected). */
 export class PermanentDeliveryError extends Error {}
@@ -52,7 +62,7 @@ export function cloudflareEmailTransport(binding: SendEmail, from: string, fromN
   };
 }
 
-type TwilioConfig = { accountSid: string; authToken: string; from: string; apiBase: string };
+type TwilioConfig = { accountSid: string; authToken: string; from: string; apiBase: string; appUrl?: string };
 
 /** Twilio addresses a WhatsApp message as an SMS with both numbers prefixed `whatsapp:`. */
 function whatsappAddress(number: string): string {
@@ -71,7 +81,12 @@ export function twilioTransport(config: TwilioConfig, channel: 'sms' | 'whatsapp
           Authorization: `Basic ${btoa(`${config.accountSid}:${config.authToken}`)}`,
           'Content-Type': 'application/x-www-form-urlencoded',
         },
-        body: new URLSearchParams({ To: address(message.recipient), From: address(config.from), Body: message.text }),
+        body: new URLSearchParams({
+          To: address(message.recipient),
+          From: address(config.from),
+          Body: message.text,
+          ...(config.appUrl ? { StatusCallback: smsStatusCallbackUrl(config.appUrl, message) } : {}),
+        }),
         signal: AbortSignal.timeout(10_000),
       });
       const body = (await response.json().catch(() => ({}))) as { sid?: string; message?: string; code?: number };
@@ -94,6 +109,7 @@ export function transportFor(env: MailEnv, channel: string): Transport {
         authToken: env.TWILIO_AUTH_TOKEN,
         from,
         apiBase: env.TWILIO_API_BASE || 'https://api.twilio.com',
+        appUrl: env.APP_URL,
       };
       return twilioTransport(config, channel);
     }

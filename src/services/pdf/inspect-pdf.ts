@@ -1,6 +1,7 @@
 // Reads what a template needs from an uploaded PDF (page count, page sizes) and refuses what no signer could open.
 import { ParseSpeeds, PDFDocument } from 'pdf-lib';
-import type { PageDimensions } from '../../db/schema/index';
+import type { CertifiedForm, PageDimensions } from '../../db/schema/index';
+import { certifiedFormFields } from './certified-form';
 import { DecodedSizeExceeded, STRUCTURE_STREAMS_BUDGET } from './bounded-decode';
 import { loadPdf } from './load-pdf';
 import { existingSignatures, type ExistingSignatures } from './existing-signatures';
@@ -11,7 +12,12 @@ import { readThroughXref, type PageGeometry, type XrefReading } from './xref-rea
 
 export { UnusableDocument } from './pdf-file';
 
-export type DocumentFacts = { pageCount: number; pageDimensions: PageDimensions[] };
+export type DocumentFacts = {
+  pageCount: number;
+  pageDimensions: PageDimensions[];
+  /** A certification allowing form filling and signing (DocMDP P=2/3): the form fields the template may use. */
+  certifiedForm: CertifiedForm | null;
+};
 
 const TRAILER = '%%EOF';
 
@@ -24,7 +30,7 @@ function visibleSize({ width, height, rotate }: PageGeometry): PageDimensions {
 }
 
 /** What the checks below need to know, however the file was read. */
-type PdfReading = XrefReading & { signatures: ExistingSignatures };
+type PdfReading = XrefReading & { signatures: ExistingSignatures; formFields?: CertifiedForm['fields'] };
 
 /**
  * The fast path: the page tree through the xref. A signature's /Contents must lie outside the bytes it
@@ -55,7 +61,9 @@ async function readWholeFile(bytes: Uint8Array): Promise<PdfReading> {
   if (pdf.isEncrypted) return { encrypted: true, signatures: UNSIGNED, pages: [] };
   try {
     const pages = pdf.getPages().map((page) => ({ ...page.getCropBox(), rotate: page.getRotation().angle }));
-    return { encrypted: false, signatures: existingSignatures(pdf), pages };
+    const signatures = existingSignatures(pdf);
+    const formFields = signatures.certification && signatures.certification > 1 ? certifiedFormFields(pdf) : undefined;
+    return { encrypted: false, signatures, pages, formFields };
   } catch {
     throw new UnusableDocument('is corrupt: its page tree cannot be read');
   }
@@ -68,22 +76,18 @@ const CERTIFICATION_ALLOWS: Record<2 | 3, string> = { 2: 'form filling and signi
  * Signed files are co-signed (issue 33 › 6; decisions.md › Issue 33: co-signing PDFs that are already
  * signed): the bytes are stored as uploaded, and values, audit page and seal are appended after them
  * as incremental updates, so an approval signature stays valid for the revision it signed. A
- * certification forbids that: P=1 any change; P=2 and 3 allow filling the document's own form fields
- * and signing, while our values are drawn onto its pages and the audit trail is a page of its own,
- * neither of which they allow. A signature whose field lock sets a permission (PDF 2.0) binds as a
- * certification does. A file whose last cross-reference section cannot be found cannot take an
- * update, and re-saving it whole would void its signatures. Usage rights are no signature on the
- * document: the template path has dropped them already.
+ * certification binds what may follow: P=1 forbids any change, so it is refused; P=2 and 3 allow
+ * filling the document's own form fields and signing, which is all a template of it then does
+ * (values as field values, signatures in signature fields, the audit trail a file of its own). A
+ * signature whose field lock sets a permission (PDF 2.0) binds as a certification does, and is refused
+ * as before. A file whose last cross-reference section cannot be found cannot take an update, and
+ * re-saving it whole would void its signatures. Usage rights are no signature on the document: the
+ * template path has dropped them already.
  */
 function refuseSigned({ certification, approval, lock }: ExistingSignatures, bytes: Uint8Array): void {
   if (certification === 1) {
     throw new UnusableDocument(
       'is certified by its author against any change (DocMDP P=1); filling it in would break that certification, so upload the document as it was before it was certified',
-    );
-  }
-  if (certification) {
-    throw new UnusableDocument(
-      `is certified by its author to allow only ${CERTIFICATION_ALLOWS[certification]} (DocMDP P=${certification}); the values are drawn onto its pages, which that certification forbids, so upload the document as it was before it was certified`,
     );
   }
   if (lock) {
@@ -92,7 +96,7 @@ function refuseSigned({ certification, approval, lock }: ExistingSignatures, byt
       `is signed with a lock that allows ${allows} (FieldMDP P=${lock}); the values are drawn onto its pages, which that lock forbids, so upload the document as it was before it was signed`,
     );
   }
-  if (approval && !acceptsIncrementalUpdate(bytes)) {
+  if ((approval || certification) && !acceptsIncrementalUpdate(bytes)) {
     throw new UnusableDocument(
       'is digitally signed but its cross-reference data is damaged, so values cannot be added after the signature without invalidating it; ask the signer for an undamaged copy',
     );
@@ -118,5 +122,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<DocumentFacts> {
   if (pageDimensions.some((d) => !Number.isFinite(d.width) || !Number.isFinite(d.height) || d.width <= 0 || d.height <= 0)) {
     throw new UnusableDocument('is corrupt: a page has no usable size');
   }
-  return { pageCount: pdf.pages.length, pageDimensions };
+  const { certification } = pdf.signatures;
+  const certifiedForm = certification === 2 || certification === 3 ? { permission: certification, fields: pdf.formFields ?? [] } : null;
+  return { pageCount: pdf.pages.length, pageDimensions, certifiedForm };
 }

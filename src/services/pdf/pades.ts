@@ -1,6 +1,6 @@
 // PAdES signatures on PDFs produced with pdf-lib: a signature field whose dictionary reserves room for
 // the CMS, then the byte ranges around that room are hashed and signed (ISO 32000-1 § 12.8.1).
-import { PDFArray, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 import { pdfString } from './pdf-string';
 import type { SigningIdentity } from './certificate';
 import { toHex } from '../../lib/crypto';
@@ -18,6 +18,11 @@ export type SignatureDetails = {
   signingTime?: Date;
   /** The signature field's name before its unique suffix: `Seal` unless given (`Signature` for a signer). */
   fieldTitle?: string;
+  /**
+   * An empty signature field of the document to sign into, with the picture its widget shows (a
+   * certified form's, issue 33 › 6); otherwise a new invisible field is added.
+   */
+  target?: { field: PDFRef; widget: PDFRef; appearance: PDFRef };
 };
 
 /** Bytes reserved for the DER CMS: a 2048–4096-bit RSA chain fits with room for a timestamp token later. */
@@ -56,9 +61,17 @@ function signatureDictionary(pdf: PDFDocument, details: SignatureDetails | 'docu
   });
 }
 
-function addSignatureField(pdf: PDFDocument, details: SignatureDetails | 'document-timestamp'): PDFRef {
+/** Adds the signature (and its field, unless it signs into one the document has); returns the objects changed in place. */
+function addSignatureField(pdf: PDFDocument, details: SignatureDetails | 'document-timestamp'): PDFRef[] {
   const { context } = pdf;
   const signature = signatureDictionary(pdf, details);
+  if (details !== 'document-timestamp' && details.target) {
+    const { field, widget, appearance } = details.target;
+    context.lookup(field, PDFDict).set(PDFName.of('V'), context.register(signature));
+    context.lookup(widget, PDFDict).set(PDFName.of('AP'), context.obj({ N: appearance }));
+    pdf.catalog.getOrCreateAcroForm().dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
+    return [field, widget];
+  }
   const page = pdf.getPage(pdf.getPageCount() - 1);
   const title = details === 'document-timestamp' ? 'Timestamp' : (details.fieldTitle ?? 'Seal');
   // An invisible widget (zero rect, Print flag) on the last page: the seal is the certificate, not a picture.
@@ -74,12 +87,16 @@ function addSignatureField(pdf: PDFDocument, details: SignatureDetails | 'docume
       P: page.ref,
     }),
   );
-  page.node.addAnnot(widget);
+  // Not page.node.addAnnot: pdf-lib would first normalise the page (its /Contents wrapped in q/Q, its
+  // /Resources rewritten), a change to page content no certification allows (issue 33 › 6).
+  const annots = page.node.lookup(PDFName.of('Annots'));
+  if (annots instanceof PDFArray) annots.push(widget);
+  else page.node.set(PDFName.of('Annots'), context.obj([widget]));
   const form = pdf.catalog.getOrCreateAcroForm();
   form.addField(widget);
   // SignaturesExist | AppendOnly (ISO 32000-1 Table 219).
   form.dict.set(PDFName.of('SigFlags'), PDFNumber.of(3));
-  return page.ref;
+  return [page.ref];
 }
 
 function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
@@ -183,7 +200,7 @@ export async function signPdfIncrementally(
   const widgetPage = addSignatureField(pdf, details);
   // Embeds fonts and images registered with the document; save() would do this first.
   await pdf.flush();
-  const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, [...touchedPages, widgetPage]);
+  const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, [...touchedPages, ...widgetPage]);
   return fillReserved(bytes, updateStart, cadesContents(signer, timestamper));
 }
 
@@ -210,7 +227,7 @@ export async function prepareSignature(
   let written: { bytes: Uint8Array; updateStart: number };
   if (original) {
     await pdf.flush();
-    written = writeIncrementalUpdate(pdf, original, [...touchedPages, widgetPage]);
+    written = writeIncrementalUpdate(pdf, original, [...touchedPages, ...widgetPage]);
   } else {
     written = { bytes: await pdf.save({ useObjectStreams: false }), updateStart: 0 };
   }
@@ -252,7 +269,7 @@ export async function addLongTermValidation(
   const streams = (items: Uint8Array[]) => items.map((bytes) => context.register(context.stream(bytes)));
   const dss = context.obj({ Type: 'DSS', Certs: streams(data.certificates), OCSPs: streams(data.ocsps), CRLs: streams(data.crls) });
   pdf.catalog.set(PDFName.of('DSS'), context.register(dss));
-  const page = addSignatureField(pdf, 'document-timestamp');
-  const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, [page]);
+  const touched = addSignatureField(pdf, 'document-timestamp');
+  const { bytes, updateStart } = writeIncrementalUpdate(pdf, original, touched);
   return (await fillReserved(bytes, updateStart, timestamper)).bytes;
 }

@@ -1,6 +1,6 @@
 // Seals one completed document: values stamped at their areas, the audit trail appended, and a PAdES
 // signature from the account's identity over the whole file.
-import { ParseSpeeds, PDFName, type PDFDocument, type PDFRef } from 'pdf-lib';
+import { ParseSpeeds, PDFDocument, PDFName, type PDFRef } from 'pdf-lib';
 import { loadPdf } from './load-pdf';
 import { sha256Hex } from '../../lib/crypto';
 import { appendAuditTrail, type AuditEntry, type AuditTrail } from './audit-page';
@@ -20,6 +20,7 @@ import {
 } from './pades';
 import { collectValidationData } from './validation-data';
 import { stampFields, type FieldStamp, type UndrawnValue } from './stamp';
+import { fillCertifiedForm, type SignatureTarget } from './certified-form';
 import type { Timestamper } from './timestamp';
 
 export type SealInput = {
@@ -60,6 +61,11 @@ export type SealedDocument = {
   originalSha256: string;
   /** Pictures drawn as placeholders; the audit page lists them too. */
   undrawn: UndrawnValue[];
+  /**
+   * A document certified for form filling (DocMDP P=2/3) takes no page: its audit trail is this file
+   * of its own, sealed by the account, naming the sealed document's SHA-256 (issue 33 › 6).
+   */
+  auditTrail?: { bytes: Uint8Array; sha256: string };
 };
 
 /** The audit page's sentence on the level the document is sealed at. */
@@ -104,15 +110,20 @@ function earlierSignaturesEntry(pdf: PDFDocument, uploadLength: number, at: stri
   };
 }
 
+/** A file loaded for one more update: `certified` when its author allows form filling only (DocMDP P=2/3). */
+type Opened = { pdf: PDFDocument; original: OriginalFile | null; certified: 2 | 3 | null };
+
 /** The file loaded for one more update; `original` is null when its trailer needs repair (then saved whole). */
-async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; original: OriginalFile | null }> {
+async function openForUpdate(bytes: Uint8Array): Promise<Opened> {
   // Fastest: parse without yielding to the event loop every 100 objects; the job has nothing to interleave.
   const pdf = await loadPdf(bytes, { updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
   // A signed upload is stored byte for byte, usage rights included (issue 33 › 6); filling voids them,
   // so the update drops them as the upload path drops an unsigned form's (existing-signatures.ts).
   if (pdf.catalog.has(PERMS)) dropUsageRights(pdf);
+  const { certification } = pdf.catalog.has(PERMS) ? existingSignatures(pdf) : { certification: null };
+  const certified = certification === 2 || certification === 3 ? certification : null;
   try {
-    return { pdf, original: describeOriginal(bytes, pdf) };
+    return { pdf, original: describeOriginal(bytes, pdf), certified };
   } catch (error) {
     // A file whose cross-reference chain pdf-lib had to repair cannot be updated incrementally; it is
     // re-saved whole instead (its original bytes then only survive as the SHA-256 on the audit page),
@@ -120,12 +131,28 @@ async function openForUpdate(bytes: Uint8Array): Promise<{ pdf: PDFDocument; ori
     if (!(error instanceof UnreadableTrailer)) throw error;
     const { approval, certification } = existingSignatures(pdf);
     if (approval || certification) throw new SignedFileNotAppendable(error.message);
-    return { pdf, original: null };
+    return { pdf, original: null, certified: null };
   }
 }
 
 const pagesOf = (pdf: PDFDocument, stamps: readonly FieldStamp[]): PDFRef[] =>
   [...new Set(stamps.map((s) => s.area.page))].map((n) => pdf.getPage(n - 1).ref);
+
+/** What one update's values changed: the objects to rewrite, and a certified form's filled signature fields. */
+type Applied = { touched: PDFRef[]; undrawn: UndrawnValue[]; signatures: SignatureTarget[] };
+
+/**
+ * The values of one update: drawn onto their pages, or on a certified form (issue 33 › 6) written
+ * into its own fields, nothing drawn, the filled signature fields returned for signatures to go into.
+ */
+async function applyValues({ pdf, certified }: Opened, stamps: readonly FieldStamp[], fonts: DocumentFonts): Promise<Applied> {
+  if (certified) return fillCertifiedForm(pdf, stamps, fonts);
+  return { touched: pagesOf(pdf, stamps), undrawn: await stampFields(pdf, stamps, fonts), signatures: [] };
+}
+
+/** The stamps of the signature fields in `targets` (those a signature still has to go into). */
+const stampsOf = (stamps: readonly FieldStamp[], targets: readonly SignatureTarget[]): FieldStamp[] =>
+  stamps.filter((s) => targets.some((t) => t.name === s.field));
 
 /**
  * One write only per loaded document, appended to the bytes it was loaded from (an incremental update):
@@ -144,24 +171,23 @@ function signUpdate(
     : signWholePdf(pdf, signer, details, timestamper);
 }
 
-/** A signer's step on the file so far: a fresh load, their stamps, their signature (issue 18 › 2). */
+/**
+ * A signer's step on the file so far: a fresh load, their stamps, their signature (issue 18 › 2). On a
+ * certified form their signature goes into their first filled signature field; any further ones are
+ * returned (`pending`) for the seal's steps.
+ */
 async function signerUpdate(
   bytes: Uint8Array,
   step: SignerStep,
   timestamper?: Timestamper,
   fontSource?: FontSource,
-): Promise<{ signed: SignedPdf; undrawn: UndrawnValue[] }> {
-  const { pdf, original } = await openForUpdate(bytes);
-  const undrawn = await stampFields(pdf, step.stamps, new DocumentFonts(pdf, fontSource));
-  const signed = await signUpdate(
-    pdf,
-    original,
-    pagesOf(pdf, step.stamps),
-    step.signer,
-    { fieldTitle: 'Signature', ...step.signature },
-    timestamper,
-  );
-  return { signed, undrawn };
+): Promise<{ signed: SignedPdf; undrawn: UndrawnValue[]; pending: FieldStamp[] }> {
+  const opened = await openForUpdate(bytes);
+  const { touched, undrawn, signatures } = await applyValues(opened, step.stamps, new DocumentFonts(opened.pdf, fontSource));
+  const [own, ...others] = signatures;
+  const details = { fieldTitle: 'Signature', ...step.signature, ...(own ? { target: own } : {}) };
+  const signed = await signUpdate(opened.pdf, opened.original, touched, step.signer, details, timestamper);
+  return { signed, undrawn, pending: stampsOf(step.stamps, others) };
 }
 
 /**
@@ -174,10 +200,35 @@ export async function prepareSignerRevision(
   signature: SignatureDetails,
   fontSource?: FontSource,
 ): Promise<{ prepared: PreparedSignature; undrawn: UndrawnValue[] }> {
-  const { pdf, original } = await openForUpdate(bytes);
-  const undrawn = await stampFields(pdf, stamps, new DocumentFonts(pdf, fontSource));
-  const prepared = await prepareSignature(pdf, original, pagesOf(pdf, stamps), { fieldTitle: 'Signature', ...signature });
+  const opened = await openForUpdate(bytes);
+  const { touched, undrawn, signatures } = await applyValues(opened, stamps, new DocumentFonts(opened.pdf, fontSource));
+  const details = { fieldTitle: 'Signature', ...signature, ...(signatures[0] ? { target: signatures[0] } : {}) };
+  const prepared = await prepareSignature(opened.pdf, opened.original, touched, details);
   return { prepared, undrawn };
+}
+
+/**
+ * The audit trail of a certified document as a file of its own (no page may be added to it): the
+ * trail's pages in a new PDF, sealed by the account like the document.
+ */
+async function separateAuditTrail(input: SealInput, trail: AuditTrail): Promise<{ bytes: Uint8Array; sha256: string }> {
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  pdf.setTitle(`Audit trail: ${trail.documentName}`);
+  await appendAuditTrail(pdf, trail, new DocumentFonts(pdf, input.fontSource));
+  const details = { ...input.signature, reason: `Audit trail of ${trail.documentName} (${trail.submissionRef})` };
+  const { bytes } = await signWholePdf(pdf, input.signer, details, input.timestamper);
+  return { bytes, sha256: await sha256Hex(bytes) };
+}
+
+/** The audit trail's line for a certified document: what was done to keep its certification valid. */
+function certifiedEntry(level: 2 | 3, sha256: string, at: string): AuditEntry {
+  return {
+    at,
+    event: 'certification kept',
+    actor: 'Sealing',
+    ip: null,
+    detail: `The document as uploaded is certified by its author (DocMDP P=${level}), which allows filling in its form and signing. The values were written into its own form fields and the signatures into signature fields, as incremental updates; no page was drawn on or added, so this audit trail is a file of its own. Sealed document SHA-256: ${sha256}.`,
+  };
 }
 
 export async function sealDocument(input: SealInput): Promise<SealedDocument> {
@@ -185,28 +236,55 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   let current = input.original;
   const undrawn: UndrawnValue[] = [];
   const signatures: Uint8Array[] = [...(input.priorSignatures ?? [])];
+  let pending: FieldStamp[] = [...input.stamps];
   for (const step of input.signerSteps ?? []) {
     const done = await signerUpdate(current, step, input.timestamper, input.fontSource);
     current = done.signed.bytes;
     signatures.push(done.signed.contents);
     undrawn.push(...done.undrawn);
+    pending.push(...done.pending);
   }
-  const { pdf, original } = await openForUpdate(current);
-  const fonts = new DocumentFonts(pdf, input.fontSource);
-  undrawn.push(...(await stampFields(pdf, input.stamps, fonts)));
+  let opened = await openForUpdate(current);
+  let fonts = new DocumentFonts(opened.pdf, input.fontSource);
+  let applied = await applyValues(opened, pending, fonts);
+  // A certified form's filled signature fields no signer signed (ses, or a signer's second one): each
+  // is signed by the account in an update of its own, the first one with every other value.
+  while (applied.signatures.length) {
+    const [target, ...others] = applied.signatures;
+    const details = {
+      ...input.signature,
+      fieldTitle: 'Signature',
+      reason: `Field "${target.name}" signed as its signer gave it; ${input.signature.reason ?? input.signature.name}`,
+      target,
+    };
+    const signed = await signUpdate(opened.pdf, opened.original, applied.touched, input.signer, details, input.timestamper);
+    current = signed.bytes;
+    signatures.push(signed.contents);
+    undrawn.push(...applied.undrawn);
+    pending = stampsOf(pending, others);
+    opened = await openForUpdate(current);
+    fonts = new DocumentFonts(opened.pdf, input.fontSource);
+    applied = await applyValues(opened, pending, fonts);
+  }
+  const { pdf, original, certified } = opened;
+  undrawn.push(...applied.undrawn);
   const at = new Date().toISOString();
   // At qes the file is already a revision holding our signers' signatures, which are not "elsewhere".
-  const earlier = input.priorSignatures ? null : earlierSignaturesEntry(pdf, input.original.length, at);
+  const earlier = input.priorSignatures || certified ? null : earlierSignaturesEntry(pdf, input.original.length, at);
   const events = [...input.trail.events, ...(earlier ? [earlier] : []), ...undrawn.map((u) => undrawnEntry(u, at))];
   const signatureLevel = signatureLevelText(Boolean(input.timestamper));
-  await appendAuditTrail(pdf, { ...input.trail, events, originalSha256, signatureLevel }, fonts);
+  const trail = { ...input.trail, events, originalSha256, signatureLevel };
+  if (!certified) await appendAuditTrail(pdf, trail, fonts);
   // The sealed file's own SHA-256 cannot be printed inside it; it is returned for the API and webhooks,
   // and the signature proves the file unchanged.
-  const signed = await signUpdate(pdf, original, pagesOf(pdf, input.stamps), input.signer, input.signature, input.timestamper);
+  const signed = await signUpdate(pdf, original, applied.touched, input.signer, input.signature, input.timestamper);
   signatures.push(signed.contents);
   // B-LTA: the validation data of every signature and its timestamp, then a document timestamp over all.
   const bytes = input.timestamper
     ? await addLongTermValidation(pdf, signed.bytes, await collectValidationData(signatures, input.fetcher), input.timestamper)
     : signed.bytes;
-  return { bytes, sha256: await sha256Hex(bytes), originalSha256, undrawn };
+  const sha256 = await sha256Hex(bytes);
+  if (!certified) return { bytes, sha256, originalSha256, undrawn };
+  const auditTrail = await separateAuditTrail(input, { ...trail, events: [...events, certifiedEntry(certified, sha256, at)] });
+  return { bytes, sha256, originalSha256, undrawn, auditTrail };
 }

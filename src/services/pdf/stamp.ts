@@ -36,7 +36,7 @@ const MIN_FONT_SIZE = 4;
 const LINE_HEIGHT = 1.15;
 
 /** The largest size at which `text` fits the box, wrapping if that helps; the smallest size otherwise. */
-export function fitText(face: TextFace, text: string, box: { width: number; height: number }) {
+export function fitText(face: Pick<TextFace, 'width'>, text: string, box: { width: number; height: number }) {
   const start = Math.min(MAX_FONT_SIZE, box.height / LINE_HEIGHT);
   for (let size = start; size >= MIN_FONT_SIZE; size -= 0.5) {
     const single = face.width(text, size) <= box.width && !text.includes('\n');

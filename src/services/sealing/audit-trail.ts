@@ -47,6 +47,12 @@ function phoneDetail(event: SubmissionEvent): string | undefined {
     const what = event.data.kind === 'verification_code' ? 'verification code' : String(event.data.kind);
     return `${channel} ${what} accepted by ${String(event.data.transport)}${event.data.provider_id ? ` (${String(event.data.provider_id)})` : ''}`;
   }
+  const provider = event.data.provider_id ? ` (${String(event.data.provider_id)})` : '';
+  if (event.action === 'message_delivered') return `${channel} message delivered, as its provider reported${provider}`;
+  if (event.action === 'message_failed') {
+    const code = event.data.error_code ? `, error ${String(event.data.error_code)}` : '';
+    return `${channel} message not delivered: ${String(event.data.status)}${code}, as its provider reported${provider}`;
+  }
   if (event.action === 'link_clicked') return `Opened the signing link from the ${channel} message`;
   return `By ${channel}`;
 }

@@ -17,7 +17,7 @@ import { sealDocument, SignedFileNotAppendable, type SignerStep } from '../pdf/s
 import type { AuditEntry } from '../pdf/audit-page';
 import { payloadDocumentLinks } from '../document-links/links';
 import { loadScope, submissionDocuments, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
-import { sealedDocumentKey } from '../submissions/file-keys';
+import { auditTrailKey, sealedDocumentKey } from '../submissions/file-keys';
 import { submissionDocumentObject } from '../submissions/generated-documents';
 import { documentGeneratedData } from '../webhooks/payloads';
 import { paidPaymentsOfSubmission } from '../../db/queries/payments';
@@ -183,13 +183,19 @@ async function sealOne(
     );
   });
   const key = sealedDocumentKey(submission.accountId, submission.id);
-  try {
-    await env.FILES.put(key, sealed.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: sealed.sha256 });
-  } catch (error) {
-    // A put that stored the object and still failed (issue 28 › 10) would leave a file no row records.
-    await env.FILES.delete(key).catch((err) =>
+  // A certified form's audit trail is a file of its own beside the sealed one (issue 33 › 6).
+  const files = [{ key, file: sealed }, ...(sealed.auditTrail ? [{ key: auditTrailKey(key), file: sealed.auditTrail }] : [])];
+  const removeFiles = () =>
+    Promise.all(files.map((f) => env.FILES.delete(f.key))).catch((err) =>
       console.error(`sealing submission ${submission.id}: could not remove ${key} after a failed put`, err),
     );
+  try {
+    for (const f of files) {
+      await env.FILES.put(f.key, f.file.bytes, { httpMetadata: { contentType: 'application/pdf' }, sha256: f.file.sha256 });
+    }
+  } catch (error) {
+    // A put that stored the object and still failed (issue 28 › 10) would leave a file no row records.
+    await removeFiles();
     throw error;
   }
 
@@ -253,7 +259,7 @@ async function sealOne(
     // or nothing was recorded (drop ours, fail, and the retry seals again).
     const recorded = (await listSealedDocuments(db, submission.id)).find((d) => d.templateDocumentId === document.id);
     if (recorded?.r2Key === key) return;
-    await env.FILES.delete(key);
+    await removeFiles();
     if (!recorded) throw error;
   }
 }

@@ -10,6 +10,14 @@ export function sealedDocumentKey(accountId: number, submissionId: number): stri
   return `${sealedFilesPrefix(accountId, submissionId)}${crypto.randomUUID()}.pdf`;
 }
 
+/**
+ * The audit trail of a sealed document certified for form filling, which takes no page of its own
+ * (issue 33 › 6): beside the sealed file, under the same prefix, so a permanent delete finds it.
+ */
+export function auditTrailKey(sealedKey: string): string {
+  return `${sealedKey.replace(/\.pdf$/, '')}.audit-trail.pdf`;
+}
+
 /** The combined download, made once from the sealed documents (storedCombinedDocument). */
 export function combinedDocumentKey(accountId: number, submissionId: number): string {
   return `${sealedFilesPrefix(accountId, submissionId)}combined.pdf`;

@@ -186,6 +186,7 @@ export async function createTemplate(ctx: TemplateContext, given: CreateTemplate
             sha256: d.sha256,
             pageCount: d.pageCount,
             pageDimensions: d.pageDimensions,
+            certifiedForm: d.certifiedForm,
             r2Key: d.r2Key,
           },
           i,
@@ -236,6 +237,7 @@ function planCopies(accountId: number, documents: TemplateDocument[], offset = 0
         sha256: d.sha256,
         pageCount: d.pageCount,
         pageDimensions: d.pageDimensions,
+        certifiedForm: d.certifiedForm,
         r2Key,
       },
       offset + i,
@@ -337,7 +339,12 @@ export async function mergeTemplates(ctx: TemplateContext, refs: string[], optio
     preferences = mergeDocumentPreferences(preferences, remapped.preferences);
   }
   // Formulas refer to fields by name; a merge can make a name ambiguous, which the checks report.
-  const documentPages = plan.rows.map((d) => ({ uuid: d.uuid, pageCount: d.pageCount, pageDimensions: d.pageDimensions }));
+  const documentPages = plan.rows.map((d) => ({
+    uuid: d.uuid,
+    pageCount: d.pageCount,
+    pageDimensions: d.pageDimensions,
+    certifiedForm: d.certifiedForm,
+  }));
   const checked = buildFields(storedAsInputs(fields), roles, documentPages);
 
   const stored = await copyDocumentFiles(ctx.bucket, plan.copies);

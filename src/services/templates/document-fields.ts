@@ -109,7 +109,8 @@ function importForm(pdf: PDFDocument, label: string): FieldInput[] {
   for (const field of fields) {
     try {
       const kind = fieldType(field);
-      if (!kind) continue;
+      // A signature field already signed takes no value (a certification's own, on a certified form).
+      if (!kind || (kind.type === 'signature' && field.acroField.dict.has(PDFName.of('V')))) continue;
       const areas: AreaInput[] = [];
       for (const widget of field.acroField.getWidgets()) {
         const ref = pdf.context.getObjectRef(widget.dict);
@@ -327,8 +328,11 @@ async function extractFrom(bytes: Uint8Array, label: string): Promise<DocumentFi
   // Usage rights are no signature on the document and filling voids them: dropped, the file re-saved.
   const droppedRights = dropUsageRights(pdf);
   // A signed file is stored byte for byte: sealing appends after it, so its signatures stay valid
-  // (issue 33 › 6), and its form is kept as signed, not imported. A certified one the ingest refuses.
+  // (issue 33 › 6), and its form is kept as signed, not imported. A certification allowing form
+  // filling (DocMDP P=2/3) makes its form's fields the template's, kept live: sealing fills them in.
+  // P=1 the ingest refuses.
   const { certification, approval } = existingSignatures(pdf);
+  if (certification === 2 || certification === 3) return { bytes, fields: importForm(pdf, label) };
   if (certification || approval) return { bytes, fields: [] };
   const pages = pdf.getPages();
   const formFields = importForm(pdf, label);

@@ -2,6 +2,7 @@
 // every problem reported as a sentence naming the field, nothing stored until all of them pass.
 import {
   FIELD_TYPES,
+  type CertifiedForm,
   type FieldType,
   type PageDimensions,
   type TemplateArea,
@@ -50,7 +51,37 @@ export type RoleInput = { name: string; uuid?: string };
 /** A field with where it came from: `label` names it in messages; areas default to `document`. */
 export type LocatedField = { label: string; input: FieldInput; document?: string };
 
-export type DocumentPages = { uuid: string; pageCount: number; pageDimensions: PageDimensions[] };
+export type DocumentPages = {
+  uuid: string;
+  pageCount: number;
+  pageDimensions: PageDimensions[];
+  certifiedForm?: CertifiedForm | null;
+};
+
+/** Which template field types a form field of each type carries. */
+const CARRIES: Record<CertifiedForm['fields'][number]['type'], ReadonlySet<string>> = {
+  text: new Set(['text', 'number', 'date', 'datenow', 'email', 'phone', 'cells', 'verification']),
+  checkbox: new Set(['checkbox']),
+  radio: new Set(['radio']),
+  select: new Set(['select']),
+  signature: new Set(['signature', 'initials']),
+};
+
+/** Why a template field cannot be on a certified document, or null when it is one of the form's own. */
+function certifiedFieldProblem(form: CertifiedForm, field: { name: string; type: string }): string | null {
+  const own = form.fields.find((f) => f.name === field.name.trim());
+  const allows = form.permission === 2 ? 'filling in those fields and signing' : 'filling in those fields, annotating and signing';
+  const certified = `the document is certified by its author (DocMDP P=${form.permission}), which allows only ${allows}`;
+  if (!own) {
+    const names = form.fields.slice(0, 20).map((f) => `"${f.name}"`);
+    const listed = names.length ? `its fields: ${names.join(', ')}${form.fields.length > 20 ? ', …' : ''}` : 'it has none';
+    return `is not one of the document's own form fields; ${certified}, so no other field can be placed on it (${listed})`;
+  }
+  if (!CARRIES[own.type].has(field.type)) {
+    return `is a ${field.type} field, but the document's own form field "${own.name}" is a ${own.type} field; ${certified}`;
+  }
+  return null;
+}
 
 function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -222,6 +253,12 @@ export function buildFields(fields: LocatedField[], roles: TemplateRole[], docum
       .map((area, i) => checkArea(field, area, i, documents, problems))
       .filter((a): a is TemplateArea => a !== null);
 
+    // On a document certified for form filling (DocMDP P=2/3) a field must be one of its form's own.
+    for (const uuid of new Set(areas.map((a) => a.attachment_uuid))) {
+      const form = documents.find((d) => d.uuid === uuid)?.certifiedForm;
+      const problem = form && certifiedFieldProblem(form, { name: input.name?.trim() ?? '', type: input.type });
+      if (problem) problems.push(`${describe(field)} ${problem}.`);
+    }
     const { pattern, validation, options } = checkFieldConfig(describe(field), input, problems);
     if (input.type === 'payment') checkPaymentField(describe(field), input, problems);
 

@@ -303,8 +303,13 @@ export async function changeDocuments(
     }
     const pages = order.map((s) =>
       s.existing
-        ? { uuid: s.existing.uuid, pageCount: s.existing.pageCount, pageDimensions: s.existing.pageDimensions }
-        : { uuid: s.fresh!.uuid, pageCount: s.fresh!.pageCount, pageDimensions: s.fresh!.pageDimensions },
+        ? s.existing
+        : {
+            uuid: s.fresh!.uuid,
+            pageCount: s.fresh!.pageCount,
+            pageDimensions: s.fresh!.pageDimensions,
+            certifiedForm: s.fresh!.certifiedForm,
+          },
     );
     const removedUuids = new Set(current.filter((d) => removals.has(d.id)).map((d) => d.uuid));
     const fields: TemplateField[] = template.fields.map((f) => ({
@@ -332,6 +337,7 @@ export async function changeDocuments(
               sha256: s.fresh.sha256,
               pageCount: s.fresh.pageCount,
               pageDimensions: s.fresh.pageDimensions,
+              certifiedForm: s.fresh.certifiedForm,
               r2Key: s.fresh.r2Key,
               position,
             },

@@ -1,0 +1,1 @@
+ALTER TABLE `template_documents` ADD `certified_form` text;
