@@ -54,7 +54,9 @@ describe('signer emails in every locale', () => {
   const fragments = englishFragments();
 
   it('checks for leaks with the English words of every email kind', () => {
-    expect(fragments).toEqual(expect.arrayContaining(['has sent you', 'to sign', 'Review and sign', 'Or open this link', 'Download your copy']));
+    expect(fragments).toEqual(
+      expect.arrayContaining(['has sent you', 'to sign', 'Review and sign', 'Or open this link', 'Download your copy']),
+    );
   });
 
   it.each(LOCALES)('%s: invitation, reminder and completed emails match their snapshot', async (locale) => {
