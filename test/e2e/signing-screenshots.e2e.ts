@@ -56,7 +56,7 @@ async function newSigner(locale: string): Promise<string> {
       { name: 'Full name', type: 'text', role: 'Tenant', required: true, areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.4, h: 0.04 }] },
       { name: 'Start date', type: 'date', role: 'Tenant', required: false, areas: [{ page: 1, x: 0.1, y: 0.28, w: 0.25, h: 0.04 }] },
     ],
-    // An orange no text colour reads on at 4.5:1 as it is: the page must adjust it.
+    // An orange white text does not read on at 4.5:1 (3.6:1): the page puts ink on it and darkens it for links.
     preferences: { company_name: 'Acme Lettings', primary_button_color: '#e8590c' },
   });
   const submission = await api.ok('POST', '/api/submissions', {

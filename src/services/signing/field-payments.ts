@@ -16,7 +16,7 @@ import {
 } from '../../db/queries/payments';
 import { findSubmissionById } from '../../db/queries/submissions';
 import type { EventName } from '../../lib/events';
-import { signerRefusal, unprocessable } from '../../lib/errors';
+import { signerRefusal } from '../../lib/errors';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
 import { loadScope, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
