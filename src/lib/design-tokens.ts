@@ -41,7 +41,12 @@ export const STATUS = {
   successSurface: '#f0fdf4',
 } as const;
 
-export const FONT_STACK = 'system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,sans-serif';
+/**
+ * The system's UI fonts (no download). Unquoted: the page's <style> text is HTML-escaped by hono/jsx, which
+ * turns a quote into `&quot;` and so voided the whole `font` declaration (serif pages) — family names made
+ * of plain words need no quotes in CSS.
+ */
+export const FONT_STACK = 'system-ui,-apple-system,Segoe UI,Roboto,Noto Sans,Helvetica Neue,Arial,sans-serif';
 
 /** The colours a page or email takes from the branding, each with the contrast it needs. */
 export type BrandPalette = {

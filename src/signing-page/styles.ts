@@ -8,7 +8,7 @@ const TOKENS = `:root{--text:${NEUTRAL.text};--muted:${NEUTRAL.muted};--border:$
 
 export const SIGNING_CSS = `${TOKENS}
 *{box-sizing:border-box}body{margin:0;font:${TYPE.body}px/${LEADING.body} ${FONT_STACK};color:var(--text);background:var(--background);-webkit-text-size-adjust:100%}
-h1{font-size:${TYPE.title}px;line-height:${LEADING.heading};margin:0 0 ${SPACE[3]}px}h2{font-size:${TYPE.lead}px;line-height:${LEADING.heading};margin:${SPACE[5]}px 0 ${SPACE[2]}px}p{margin:0 0 ${SPACE[3]}px}
+.card h1:first-child,.card h2:first-child{margin-top:0}h1{font-size:${TYPE.title}px;line-height:${LEADING.heading};margin:0 0 ${SPACE[3]}px}h2{font-size:${TYPE.lead}px;line-height:${LEADING.heading};margin:${SPACE[5]}px 0 ${SPACE[2]}px}p{margin:0 0 ${SPACE[3]}px}
 a{color:var(--accent)}a:hover{text-decoration-thickness:2px}
 .brand{display:flex;flex-wrap:wrap;gap:${SPACE[3]}px;align-items:center;min-height:56px;padding:${SPACE[2]}px ${SPACE[4]}px;background:var(--header);color:var(--on-header)}
 .brand .logo{max-height:32px;max-width:40vw}.brand .title{font-weight:600;font-size:${TYPE.lead}px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0;flex:1 1 8em}
@@ -55,5 +55,5 @@ label{display:block;font-weight:600;margin:${SPACE[3]}px 0 ${SPACE[1]}px}
 .language button{font-size:${TYPE.note}px}.js .language button{display:none}
 [dir=rtl] .page,[dir=rtl] .page canvas,[dir=rtl] .page img{direction:ltr}
 @media (prefers-reduced-motion:reduce){*{transition:none!important;scroll-behavior:auto!important}}
-@media (min-width:900px){.stepper{max-width:980px;margin:0 auto}}
+@media (min-width:900px){.stepper{max-width:${980 - 2 * SPACE[4]}px;margin:0 auto;border-radius:var(--radius-card) var(--radius-card) 0 0}}
 `;

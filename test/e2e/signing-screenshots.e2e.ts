@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiOf, launchChromium, letterPdfBase64, sharedDevServer, uniqueEmail, type SharedServer } from './e2e-kit';
 
-let server: SharedServer;
+/** The server looked at: the run's shared one, or a running `wrangler dev` (E2E_BASE and E2E_TOKEN) to iterate on the design. */
+let server: Pick<SharedServer, 'base' | 'token'>;
 let browser: Browser;
 const api = apiOf(() => server);
 
@@ -42,6 +43,7 @@ const AUDIT = `(() => {
 async function look(page: Page, file: string): Promise<Audit> {
   // Let layout and the smooth scroll to the current field settle, and the caret not blink into the picture.
   await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+  await page.waitForLoadState('networkidle');
   await page.waitForTimeout(400);
   await page.screenshot({ path: path.join(OUT, `${file}.png`) });
   return (await page.evaluate(AUDIT)) as Audit;
@@ -67,12 +69,16 @@ async function newSigner(locale: string): Promise<string> {
   return submission.submitters[0].signing_url as string;
 }
 
+/** The stepper's Decline: the first button of its second row (Previous comes first in the first). */
+const declineButton = (page: Page) => page.locator('#stepper .row').nth(1).locator('button').first();
+
 const CASES = (['en', 'ar'] as const).flatMap((locale) => (['phone', 'desktop'] as const).map((size) => [locale, size] as const));
 
 describe('the signing page, looked at', () => {
   beforeAll(async () => {
     mkdirSync(OUT, { recursive: true });
-    server = await sharedDevServer();
+    const { E2E_BASE: base, E2E_TOKEN: token } = process.env;
+    server = base && token ? { base, token } : await sharedDevServer();
     browser = await launchChromium();
   });
 
@@ -94,13 +100,14 @@ describe('the signing page, looked at', () => {
     await page.waitForSelector('#stepper #field-input');
     await shot('2-form');
     await page.click('#submit');
-    await page.waitForFunction('document.querySelector("#form-error")?.textContent');
+    // Locators, not waitForFunction: the page's CSP forbids the eval that polling uses.
+    await page.locator('#form-error').filter({ hasText: /\S/ }).waitFor();
     await shot('3-field-error');
     await page.fill('#field-input', 'Layla Haddad');
     // The decline dialog, refused without a reason: the server's sentence in the signer's language.
-    await page.locator('#stepper .row button.secondary').first().click();
+    await declineButton(page).click();
     await page.click('#decline-confirm');
-    await page.waitForFunction('document.querySelector(".carousel .error")?.textContent');
+    await page.locator('.carousel .error').filter({ hasText: /\S/ }).waitFor();
     await shot('4-decline-refused');
     await page.locator('.carousel .actions button.secondary').click();
     await page.click('#submit');
@@ -111,7 +118,7 @@ describe('the signing page, looked at', () => {
     await page.check('#disclosure-accept');
     await page.click('#disclosure-continue');
     await page.waitForSelector('#stepper #field-input');
-    await page.locator('#stepper .row button.secondary').first().click();
+    await declineButton(page).click();
     await page.fill('#decline-reason', locale === 'ar' ? 'لم أعد بحاجة إلى الشقة.' : 'I no longer need the flat.');
     await page.click('#decline-confirm');
     await page.waitForSelector('#declined', { timeout: 30_000 });

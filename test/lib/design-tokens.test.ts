@@ -87,6 +87,10 @@ describe('one system for the page and the emails', () => {
     }
   });
 
+  it('holds no character the page’s escaped <style> text would change (a quote voided the font declaration)', () => {
+    expect(SIGNING_CSS).not.toMatch(/["'<>&]/);
+  });
+
   it('draws the email button in the adjusted brand colour with readable text and a 44 px target', () => {
     const email = layoutEmail(
       { companyName: 'Acme', serviceName: 'Signing Service', primaryColor: '#ffeb3b' },

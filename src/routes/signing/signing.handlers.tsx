@@ -182,7 +182,8 @@ export function html(c: C, element: unknown, account: Pick<Account, 'embedOrigin
   c.header('Cache-Control', 'no-store');
   if (origins.length === 0) c.header('X-Frame-Options', 'DENY');
   c.header('Referrer-Policy', 'no-referrer');
-  return c.html(String(element), status);
+  // The doctype keeps the page out of quirks mode (which adds a 1em margin under forms, among others).
+  return c.html(`<!doctype html>${String(element)}`, status);
 }
 
 const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = {

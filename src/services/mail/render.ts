@@ -71,7 +71,7 @@ export function layoutEmail(
     branding.showPoweredBy === false
       ? ''
       : `<p style="margin:${SPACE[5]}px 0 0;font-size:${TYPE.small}px;color:${NEUTRAL.muted}">${escapeHtml(words.sentWith)}</p>`;
-  const html = `<!doctype html><html lang="${escapeHtml(words.locale)}" dir="${words.dir}"><body style="font-family:${FONT_STACK.replace(/"/g, "'")};font-size:${TYPE.body}px;line-height:${LEADING.body};color:${NEUTRAL.text};background:${NEUTRAL.canvas};margin:0;padding:${SPACE[5]}px ${SPACE[3]}px">
+  const html = `<!doctype html><html lang="${escapeHtml(words.locale)}" dir="${words.dir}"><body style="font-family:${FONT_STACK};font-size:${TYPE.body}px;line-height:${LEADING.body};color:${NEUTRAL.text};background:${NEUTRAL.canvas};margin:0;padding:${SPACE[5]}px ${SPACE[3]}px">
 <table role="presentation" width="100%" style="max-width:560px;margin:0 auto;background:${NEUTRAL.surface};border-radius:${RADIUS.card}px;padding:${SPACE[5]}px;border-top:4px solid ${palette.primary}"><tr><td>
 <div style="margin-bottom:${SPACE[5]}px">${header}</div>${title}${body}${button}${footer}
 </td></tr></table></body></html>`;
