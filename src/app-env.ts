@@ -6,6 +6,7 @@ import type { AccountScope } from './db/shards';
 import type { Bindings, Credential } from './env';
 import type { EmbedGrant } from './services/embed/embed-tokens';
 import type { SignedIn } from './services/identity/sessions';
+import type { Locale } from './shared/i18n/locales';
 
 /** Who is calling: set by the auth middleware on every tenant API request. */
 export type Principal = {
@@ -45,6 +46,8 @@ export type AppEnv = {
     partnerKeyHash: string;
     /** Set by the partner auth middleware: the key's display prefix, the actor in audit trails. */
     partnerKeyPrefix: string;
+    /** Signing routes: the language of the signer behind the slug, once known; refusals are worded in it. */
+    signerLocale: Locale | undefined;
     /** Set by a handler that wrote its audit row in its own batch: the status that row records. */
     auditRecorded: number | undefined;
   };

@@ -1,6 +1,10 @@
 // The one error type of the API; `onError` in app.ts turns it into the JSON envelope.
+import type { MessageKey, MessageValues } from '../shared/i18n/translator';
 
 export type ErrorMessage = string | string[];
+
+/** A sentence of the signers' catalogs (src/shared/i18n/catalogs), with the values it is formatted with. */
+export type SignerSentence = { key: MessageKey; values?: MessageValues };
 
 export class ApiError extends Error {
   constructor(
@@ -13,6 +17,30 @@ export class ApiError extends Error {
     super(Array.isArray(error) ? error.join('; ') : error);
     this.name = 'ApiError';
   }
+
+  /**
+   * What a signer reads instead of `error`, one sentence per sentence of it: the signing routes answer
+   * in the signer's language (src/routes/signing/signing.signer-errors.ts); the tenant API keeps `error`.
+   */
+  signer?: readonly SignerSentence[];
+}
+
+/**
+ * A refusal a signer can meet: the tenant API answers `english`; the signing routes answer the catalog's
+ * sentence `key` in the signer's language.
+ */
+export function signerRefusal(english: string, key: MessageKey, values?: MessageValues, status: ApiError['status'] = 422): ApiError {
+  return signerProblems([{ english, sentence: { key, values } }], status);
+}
+
+/** A signer's problem: the English sentence and the catalog's. */
+export type SignerProblem = { english: string; sentence: SignerSentence };
+
+/** Several problems in one refusal (422 lists them), each in English and in the signer's language. */
+export function signerProblems(problems: readonly SignerProblem[], status: ApiError['status'] = 422): ApiError {
+  const error = new ApiError(status, problems.length === 1 ? problems[0].english : problems.map((p) => p.english));
+  error.signer = problems.map((p) => p.sentence);
+  return error;
 }
 
 /** Short words for the `{error, message, status}` shape of authentication failures (spec › Errors rule 2). */

@@ -2,6 +2,7 @@
 import type { Child } from 'hono/jsx';
 import type { PageBranding } from './branding';
 import { SIGNING_CSS } from './styles';
+import { brandPalette, type BrandPalette } from '../lib/design-tokens';
 import type { EmbedData } from '../shared/embed-data';
 import { DEFAULT_LOCALE, directionOf, type Locale } from '../shared/i18n/locales';
 import type { Translate } from '../shared/i18n/translator';
@@ -54,7 +55,7 @@ const SIGNING_CSP_BASE = [
 export function Layout(props: { branding: PageBranding; data?: unknown; frame?: PageFrame; children: Child }) {
   const b = props.branding;
   const frame = props.frame ?? {};
-  const css = `:root{--primary:${b.primaryColor};--header:${b.headerColor}}${frame.themeCss ?? ''}`;
+  const css = `${paletteCss(brandPalette(b.primaryColor, b.headerColor))}${frame.themeCss ?? ''}`;
   const locale = frame.locale ?? DEFAULT_LOCALE;
   const t = translatorFor(locale);
   // Right-to-left languages mirror the layout; the page images keep their own direction (styles.ts).
@@ -87,6 +88,11 @@ export function Layout(props: { branding: PageBranding; data?: unknown; frame?: 
       </body>
     </html>
   );
+}
+
+/** The branding's colours as the stylesheet's custom properties (styles.ts), contrast already ensured. */
+function paletteCss(p: BrandPalette): string {
+  return `:root{--primary:${p.primary};--on-primary:${p.onPrimary};--primary-hover:${p.primaryHover};--accent:${p.accent};--header:${p.header};--on-header:${p.onHeader}}`;
 }
 
 /** JSON that cannot close the script element it sits in. */

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../helpers';
 import { messagesTo } from '../submission-fixtures';
 import { brandedSubmission, createBrand } from './fixtures';
+import { brandPalette } from '../../src/lib/design-tokens';
+import { contrastRatio, darken } from '../../src/shared/colors';
 
 const brandBranding = {
   company_name: 'Brand Co',
@@ -34,9 +36,12 @@ describe('the signing page', () => {
     expect(res.text).toContain('--header:#330000');
   });
 
-  it('darkens the brand’s button colour for the header when the brand has no header colour', async () => {
+  it('darkens the brand’s button colour for the header when the brand has no header colour, until its text reads', async () => {
     const f = await brandedSubmission({ branding: { primary_button_color: '#ff6432' } });
-    expect((await api('GET', `/s/${f.submitter.slug}`)).text).toContain('--header:#cc5028');
+    // 20% darker is #cc5028, which neither white (4.4:1) nor ink (4.1:1) reads on: darkened on to 4.5:1.
+    const header = brandPalette('#ff6432', darken('#ff6432', 0.2)).header;
+    expect(contrastRatio(header, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect((await api('GET', `/s/${f.submitter.slug}`)).text).toContain(`--header:${header};--on-header:#ffffff`);
   });
 
   it('falls back to the template name and the account name without a brand title or company name', async () => {
@@ -87,7 +92,7 @@ describe('emails', () => {
     const invitation = (await messagesTo(f.email)).at(-1)!;
     expect(invitation.kind).toBe('invitation');
     expect(invitation.html).toContain('<strong style="font-size:18px">Brand Co</strong>');
-    expect(invitation.html).toContain('<h1 style="font-size:20px;margin:0 0 16px">Brand title</h1>');
+    expect(invitation.html).toMatch(/<h1 style="font-size:22px;[^"]*">Brand title<\/h1>/);
     expect(invitation.html).toContain('background:#0f766e');
     expect(invitation.html).not.toContain('Sent with');
   });

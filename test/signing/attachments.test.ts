@@ -45,7 +45,7 @@ describe('POST /s/:slug/attachments', () => {
     const f = await signingFixture({ fields });
     const res = await upload(f.submitters[0].slug, f.field('Photo'), new TextEncoder().encode('<svg></svg>'), 'photo.png');
     expect(res.status).toBe(415);
-    expect(res.json.error).toBe('Field "Photo" takes a PNG or JPEG image.');
+    expect(res.json.error).toBe('“Photo” takes a PNG or JPEG image.');
   });
 
   it('refuses an image over the 512 KB limit', async () => {

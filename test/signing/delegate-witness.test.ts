@@ -31,13 +31,13 @@ describe('POST /s/:slug/delegate', () => {
     await page('POST', `/s/${slug}/submit`, { body: { values: { [f.field('Name')]: 'x' } } });
     const res = await page('POST', `/s/${slug}/delegate`, { body: { email: 'other@example.com' } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('Only a form that is waiting, sent or opened can be delegated; this one is completed.');
+    expect(res.json.error).toBe('This form is already finished, so it can no longer be delegated.');
   });
 
   it('refuses a malformed email with a sentence and a missing one with 400', async () => {
     const f = await signingFixture();
     expect((await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: { email: 'nope' } })).json.error).toBe(
-      'email must be an email address.',
+      'Enter a valid email address.',
     );
     expect((await page('POST', `/s/${f.submitters[0].slug}/delegate`, { body: {} })).status).toBe(400);
   });

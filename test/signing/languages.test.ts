@@ -103,7 +103,10 @@ describe('the signing page in the signer’s language', () => {
     const f = await signingFixture({ submitters: [{ email: 'omar@example.com', language: 'ar' }] });
     const res = await page('POST', `/s/${f.submitters[0].slug}/consent`, { body: { version: '2001-01-01', language: 'ar' } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toContain('is not the current one');
+    // Told in the language of the page, with both versions.
+    expect(res.json.error).toBe(
+      `الإصدار 2001-01-01 من الإفصاح ليس الإصدار الحالي (${CATALOGS.ar['disclosure.version']})؛ أعد تحميل الصفحة واقرأ الإفصاح الحالي.`,
+    );
     expect((await submitterRow(f.submitters[0].id)).disclosure_accepted_at).toBeNull();
   });
 });

@@ -52,7 +52,8 @@ describe('POST /s/:slug/submit', () => {
     await acceptDisclosure(f.submitters[0].slug);
     const res = await page('POST', `/s/${f.submitters[0].slug}/submit`, { body: { values: { [f.field('First name')]: 'Ann' } } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe('Field "First signature" is required.');
+    // The signer's sentence (the catalog's), which the page's own check shows too.
+    expect(res.json.error).toBe('“First signature” is required.');
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');
   });
 

@@ -8,7 +8,7 @@ import type { AppEnv } from '../../app-env';
 import type { Db } from '../../db/client';
 import { useAccountScope } from '../../middleware/databases';
 import { attachment } from '../../lib/content-disposition';
-import { ApiError, notFound, unprocessable } from '../../lib/errors';
+import { ApiError, notFound, signerRefusal, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
 import { codeChannel, hasVerifiedSession, sendCode, verifyCode } from '../../services/signing/email-verification';
@@ -97,8 +97,12 @@ export function signingLocale(c: C, signing: Signing, options: Pick<EmbedOptions
 }
 
 /** The signer's language for a request of the page's script (no embed option: the page's own query is not sent). */
+function requestLocale(c: C, signing: Signing): Locale {
+  return c.var.signerLocale ?? signingLocale(c, signing, { language: null });
+}
+
 function requestTranslator(c: C, signing: Signing) {
-  return translatorFor(signingLocale(c, signing, { language: null }));
+  return translatorFor(requestLocale(c, signing));
 }
 
 /** Without a signing link: the browser's language and, when known, the account's locale. */
@@ -137,6 +141,8 @@ async function findSigning(c: C): Promise<Signing | null> {
 async function load(c: C): Promise<{ db: Db; signing: Signing }> {
   const signing = await findSigning(c);
   if (!signing) throw notFound('Signing link');
+  // Refusals from here on are worded in the signer's language (signing.signer-errors.ts).
+  c.set('signerLocale', signingLocale(c, signing, { language: null }));
   return { db: c.var.scope.db, signing };
 }
 
@@ -185,7 +191,8 @@ export function html(c: C, element: unknown, account: Pick<Account, 'embedOrigin
   c.header('Cache-Control', 'no-store');
   if (origins.length === 0) c.header('X-Frame-Options', 'DENY');
   c.header('Referrer-Policy', 'no-referrer');
-  return c.html(String(element), status);
+  // The doctype keeps the page out of quirks mode (which adds a 1em margin under forms, among others).
+  return c.html(`<!doctype html>${String(element)}`, status);
 }
 
 const EMBED_EVENTS: Partial<Record<ReturnType<typeof pageKind>, EmbedData['event']>> = {
@@ -570,14 +577,15 @@ export const putValues: AppRouteHandler<typeof routes.putValues> = async (c) => 
 export const postAttachment: AppRouteHandler<typeof routes.postAttachment> = async (c) => {
   const { db, signing } = await loadVerified(c);
   assertCanFill(signing);
+  const noFile = () => signerRefusal('Send the file as multipart/form-data with a "file" part.', 'signer_error.upload_missing', {}, 400);
   let form: FormData;
   try {
     form = await c.req.formData();
   } catch {
-    throw new ApiError(400, 'Send the file as multipart/form-data with a "file" part.');
+    throw noFile();
   }
   const file = form.get('file');
-  if (!(file instanceof File)) throw new ApiError(400, 'Send the file as multipart/form-data with a "file" part.');
+  if (!(file instanceof File)) throw noFile();
   const stored = await storeAttachment({ db, bucket: c.env.FILES }, signing, { fieldUuid: String(form.get('field_uuid') ?? ''), file });
   return c.json(stored, 201);
 };
@@ -601,7 +609,7 @@ export const postSubmit: AppRouteHandler<typeof routes.postSubmit> = async (c) =
         200,
       );
     } catch (error) {
-      throw qesApiError(c, error, signingLocale(c, signing, { language: null }));
+      throw qesApiError(c, error, requestLocale(c, signing));
     }
   }
   const scope = await submitForm(ctx, signing, c.req.valid('json').values ?? {});
@@ -616,16 +624,22 @@ export const postConsent: AppRouteHandler<typeof routes.postConsent> = async (c)
   const request = { requestId: c.var.requestId, method: c.req.method, path: `${SIGNING_PREFIX}/{slug}/consent` };
   const body = c.req.valid('json');
   // The language the page showed it in; without one, the language the signer's page is in now.
-  const language = matchLocale(body.language) ?? signingLocale(c, signing, { language: null });
+  const language = matchLocale(body.language) ?? requestLocale(c, signing);
   const accepted = await acceptDisclosure(ctx, signing, body.version, request, language);
   return c.json({ version: accepted.version, language: accepted.language, accepted_at: accepted.acceptedAt }, 200);
 };
 
+/** The longest reason a signer may give for declining. */
+const MAX_DECLINE_REASON = 1000;
+
 export const postDecline: AppRouteHandler<typeof routes.postDecline> = async (c) => {
   const { ctx, signing } = await loadVerified(c);
   const reason = (c.req.valid('json').reason ?? '').trim();
-  if (!reason) throw unprocessable('Give a reason for declining.');
-  if (reason.length > 1000) throw unprocessable('The reason must be at most 1,000 characters.');
+  if (!reason) throw signerRefusal('Give a reason for declining.', 'signer_error.decline_reason_missing');
+  if (reason.length > MAX_DECLINE_REASON)
+    throw signerRefusal('The reason must be at most 1,000 characters.', 'signer_error.decline_reason_too_long', {
+      max: MAX_DECLINE_REASON,
+    });
   await declineForm(ctx, signing, reason);
   return c.json({ status: 'declined' }, 200);
 };
@@ -655,6 +669,6 @@ export const postPaymentCheckout: AppRouteHandler<typeof routes.postPaymentCheck
   } catch (err) {
     if (!(err instanceof PaymentProcessorError)) throw err;
     console.error(`[${c.var.requestId}] payment checkout: ${err.message}${err.detail ? ` — ${err.detail}` : ''}`);
-    throw new ApiError(502, err.message);
+    throw signerRefusal(err.message, 'signer_error.payment_processor', {}, 502);
   }
 };

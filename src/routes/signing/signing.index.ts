@@ -10,10 +10,13 @@ import * as h from './signing.handlers';
 import * as qes from './signing.qes-handlers';
 import * as routes from './signing.routes';
 import { signingRateLimits } from './signing.limits';
+import { signerErrors } from './signing.signer-errors';
 
 /** The router mounted at SIGNING_PREFIX: the HTML pages and downloads, and the declared JSON routes. */
 export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   const s = new OpenAPIHono<AppEnv>({ defaultHook: throwValidationError });
+  // Refusals reach the app's onError worded in the signer's language.
+  s.onError(signerErrors);
   // Counted first, so even a refused or unknown-link request costs its sender a slot.
   s.use('*', ...signingRateLimits());
   s.use('*', sameOrigin());

@@ -7,6 +7,7 @@ import { embedOptionsOf } from '../../signing-page/embed-options';
 import { MessagePage, QesRetryPage } from '../../signing-page/pages';
 import { html, loadVerifiedWithLiveLinks, pageFrame, signingBranding, type C } from './signing.handlers';
 import { qesRedirectUri, qesStopped } from './signing.qes-errors';
+import { inSignerLanguage } from './signing.signer-errors';
 import { pageTranslator } from '../../signing-page/layout';
 
 /** The QES flow brings pdf-lib and PKI.js, loaded on first use (decisions.md › Cold start). */
@@ -25,11 +26,13 @@ function qesRetryPage(c: C, signing: Signing, error: unknown) {
   return html(c, <QesRetryPage branding={branding} slug={signing.submitter.slug} text={text} frame={frame} />, signing.account);
 }
 
-function qesRefusedPage(c: C, signing: Signing, reason: string) {
+function qesRefusedPage(c: C, signing: Signing, error: ApiError) {
   const { account } = signing;
   const branding = signingBranding(c, signing);
   const frame = frameOf(c, signing);
   const t = pageTranslator(frame);
+  // The refusal in the page's language when it has a signer's sentence (signing.signer-errors.ts).
+  const reason = inSignerLanguage(error, frame.locale).message;
   return html(
     c,
     <MessagePage
@@ -57,7 +60,7 @@ export async function qesCallback(c: C) {
     await finishQesSigning(c.env, ctx, signing, new URL(c.req.url).searchParams);
   } catch (error) {
     // The form can no longer be completed (expired, declined by another, archived): said, with no retry.
-    if (error instanceof ApiError && error.status === 422) return qesRefusedPage(c, signing, error.message);
+    if (error instanceof ApiError && error.status === 422) return qesRefusedPage(c, signing, error);
     return qesRetryPage(c, signing, error);
   }
   return c.redirect(`/s/${slug}`, 303);

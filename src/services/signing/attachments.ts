@@ -5,7 +5,7 @@
 import type { Db } from '../../db/client';
 import { isPlanLimitGuardFailure } from '../../db/queries/plan-limits';
 import { insertSigningUploadStatement, storedBytes } from '../../db/queries/storage';
-import { ApiError, unprocessable } from '../../lib/errors';
+import { signerRefusal, type ApiError } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { storageLimitGuard } from '../plan-limits';
 import { MAX_INLINE_IMAGE_BYTES } from '../../shared/field-values';
@@ -39,7 +39,7 @@ export type StoredAttachment = { attachment_uuid: string; content_type: string; 
  * can help (docs/decisions.md › Integrity: storage).
  */
 export function storageFullForSigner(): ApiError {
-  return new ApiError(403, 'This account cannot store more files right now; contact the sender.');
+  return signerRefusal('This account cannot store more files right now; contact the sender.', 'signer_error.storage_full', {}, 403);
 }
 
 /**
@@ -54,29 +54,39 @@ export async function storeAttachment(
   input: { fieldUuid: string; file: File },
 ): Promise<StoredAttachment> {
   const field = signerFields(signing).find((f) => f.uuid === input.fieldUuid);
-  if (!field) throw unprocessable('field_uuid must name one of your fields.');
+  if (!field) throw signerRefusal('field_uuid must name one of your fields.', 'signer_error.not_your_field', { field: input.fieldUuid });
+  const name = { name: field.name };
   const picture = ['image', 'signature', 'initials', 'stamp'].includes(field.type);
-  if (!picture && field.type !== 'file') throw unprocessable(`Field "${field.name}" does not take an uploaded file.`);
+  if (!picture && field.type !== 'file')
+    throw signerRefusal(`Field "${field.name}" does not take an uploaded file.`, 'signer_error.upload_not_taken', name);
   const limit = picture ? MAX_INLINE_IMAGE_BYTES : MAX_ATTACHMENT_BYTES;
-  if (input.file.size > limit)
-    throw new ApiError(
+  if (input.file.size > limit) {
+    const size = picture ? `${limit / 1024} KB` : `${limit / 1024 / 1024} MB`;
+    throw signerRefusal(
+      `The file is larger than ${size}, the limit for field "${field.name}".`,
+      'signer_error.upload_too_large',
+      { ...name, size },
       413,
-      `The file is larger than ${picture ? `${limit / 1024} KB` : `${limit / 1024 / 1024} MB`}, the limit for field "${field.name}".`,
     );
+  }
   const bytes = new Uint8Array(await input.file.arrayBuffer());
   const kind = sniff(bytes);
   if (!kind || (picture && kind.type === 'application/pdf')) {
-    throw new ApiError(
-      415,
-      picture ? `Field "${field.name}" takes a PNG or JPEG image.` : `Field "${field.name}" takes a PDF, PNG or JPEG file.`,
-    );
+    throw picture
+      ? signerRefusal(`Field "${field.name}" takes a PNG or JPEG image.`, 'client.field_error.image', name, 415)
+      : signerRefusal(`Field "${field.name}" takes a PDF, PNG or JPEG file.`, 'signer_error.upload_file_type', name, 415);
   }
   if (picture) {
     // What sealing will stamp: a header it can read and a size it can decode (src/shared/image-header.ts).
     const header = readImageHeader(bytes);
-    if (!header) throw unprocessable(`Field "${field.name}" takes a PNG or JPEG image; this one is damaged or truncated.`);
+    if (!header)
+      throw signerRefusal(
+        `Field "${field.name}" takes a PNG or JPEG image; this one is damaged or truncated.`,
+        'client.field_error.image_unreadable',
+        name,
+      );
     const tooLarge = imageSizeProblem(header);
-    if (tooLarge) throw unprocessable(`The image for field "${field.name}" ${tooLarge}`);
+    if (tooLarge) throw signerRefusal(`The image for field "${field.name}" ${tooLarge}`, 'signer_error.image_too_big', name);
   }
   const uuid = crypto.randomUUID();
   if (picture)

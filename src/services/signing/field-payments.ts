@@ -16,7 +16,7 @@ import {
 } from '../../db/queries/payments';
 import { findSubmissionById } from '../../db/queries/submissions';
 import type { EventName } from '../../lib/events';
-import { unprocessable } from '../../lib/errors';
+import { signerRefusal } from '../../lib/errors';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
 import { loadScope, submissionRef, templateRef, type SubmissionScope } from '../submissions/submission-scope';
@@ -35,8 +35,10 @@ export function fieldAmount(signing: Pick<Signing, 'scope' | 'submitter'>, field
   const major = field.formula ? Number(resolvedValues(signing, signing.submitter.values).values[field.uuid]) : Number(prefs.amount);
   const amount = Number.isFinite(major) ? toMinorUnits(Math.round(major * 1e6) / 1e6, currency) : null;
   if (amount === null) {
-    throw unprocessable(
+    throw signerRefusal(
       `"${field.name}" has no amount to pay yet: fill in the fields it is computed from with numbers that give an amount above 0.`,
+      'signer_error.payment_no_amount',
+      { name: field.name },
     );
   }
   return { amount, currency };
@@ -44,7 +46,7 @@ export function fieldAmount(signing: Pick<Signing, 'scope' | 'submitter'>, field
 
 function paymentFieldOf(signing: Signing, fieldUuid: string): TemplateField {
   const field = signerFields(signing).find((f) => f.uuid === fieldUuid && f.type === 'payment');
-  if (!field) throw unprocessable(`${fieldUuid} is not one of your payment fields.`);
+  if (!field) throw signerRefusal(`${fieldUuid} is not one of your payment fields.`, 'signer_error.not_your_field', { field: fieldUuid });
   return field;
 }
 
@@ -57,7 +59,8 @@ export type CheckoutEnv = { ENCRYPTION_KEY?: string; STRIPE_API_BASE?: string };
 export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Signing, fieldUuid: string, pageUrl: string): Promise<string> {
   const field = paymentFieldOf(signing, fieldUuid);
   const credentials = await accountStripeCredentials(env.ENCRYPTION_KEY, signing.account);
-  if (!credentials) throw unprocessable('Payments are not set up for this form yet; contact the sender.');
+  if (!credentials)
+    throw signerRefusal('Payments are not set up for this form yet; contact the sender.', 'signer_error.payment_not_set_up');
   const { amount, currency } = fieldAmount(signing, field);
   const description = typeof field.preferences.description === 'string' ? field.preferences.description : null;
   const payment = await preparePayment(db, {
@@ -69,7 +72,7 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
     currency,
     description,
   });
-  const alreadyPaid = () => unprocessable(`"${field.name}" is already paid.`);
+  const alreadyPaid = () => signerRefusal(`"${field.name}" is already paid.`, 'signer_error.payment_already_paid', { name: field.name });
   // A paid payment stays paid while it is the amount due; once the amount changed (a formula's inputs),
   // the signer pays the new amount in a new checkout.
   if (isPaidFor(payment, { amount, currency })) throw alreadyPaid();
@@ -85,7 +88,8 @@ export async function startFieldCheckout(env: CheckoutEnv, db: Db, signing: Sign
     successUrl: `${pageUrl}?payment=success`,
     cancelUrl: `${pageUrl}?payment=cancelled`,
   });
-  if (!session.url) throw unprocessable('The payment processor did not return a checkout page; try again.');
+  if (!session.url)
+    throw signerRefusal('The payment processor did not return a checkout page; try again.', 'signer_error.payment_no_checkout');
   // The session and the amount it was prepared for are stored together: only this session, for this
   // amount, can mark the field paid. payment.created: a checkout was started (each attempt fires again,
   // same payment id). The row was paid for this amount meanwhile: the new session is left to expire.
@@ -313,9 +317,25 @@ export async function paidFieldValues(db: Db, signing: Signing, hidden: Readonly
       values[field.uuid] = row.reference!;
       continue;
     }
-    if (row?.status === 'paid')
-      throw unprocessable(`"${field.name}" ${changedSince(row, due)}: pay the new amount before completing the form.`);
-    throw unprocessable(`Pay "${field.name}"${due ? ` (${formatAmount(due.amount, due.currency)})` : ''} before completing the form.`);
+    const name = field.name;
+    if (row?.status === 'paid') {
+      const paid = formatAmount(row.amount, row.currency);
+      throw signerRefusal(
+        `"${name}" ${changedSince(row, due)}: pay the new amount before completing the form.`,
+        due ? 'signer_error.payment_changed' : 'signer_error.payment_changed_no_amount',
+        { name, paid, due: due ? formatAmount(due.amount, due.currency) : '' },
+      );
+    }
+    throw due
+      ? signerRefusal(
+          `Pay "${name}" (${formatAmount(due.amount, due.currency)}) before completing the form.`,
+          'signer_error.payment_required',
+          {
+            name,
+            amount: formatAmount(due.amount, due.currency),
+          },
+        )
+      : signerRefusal(`Pay "${name}" before completing the form.`, 'signer_error.payment_required_no_amount', { name });
   }
   return values;
 }

@@ -11,7 +11,7 @@ import { deleteVerificationsOf } from '../../db/queries/signing';
 import { acceptMemberDisclosureStatement } from '../../db/queries/submitter-members';
 import { insertAuditEventStatement } from '../../db/queries/audit-events';
 import type { Submitter } from '../../db/schema/index';
-import { unprocessable } from '../../lib/errors';
+import { signerProblems, signerRefusal, unprocessable, type SignerProblem } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
@@ -38,7 +38,10 @@ export async function submittedValues(ctx: StateContext, signing: Signing, input
   assertCanFill(signing);
   // ESIGN §101(c): consent to electronic records comes before the electronic signature.
   if (!signing.submitter.disclosureAcceptedAt) {
-    throw unprocessable('Accept the electronic records disclosure on the signing page before signing: tick "I agree" and continue.');
+    throw signerRefusal(
+      'Accept the electronic records disclosure on the signing page before signing: tick "I agree" and continue.',
+      'signer_error.disclosure_first',
+    );
   }
   const saved = await saveValues(ctx, signing, input);
   const { values, hidden } = resolvedValues(signing, saved.values);
@@ -64,7 +67,11 @@ export async function submitForm(ctx: StateContext, signing: Signing, input: Rec
 
 export async function declineForm(ctx: StateContext, signing: Signing, reason: string): Promise<SubmissionScope> {
   const kind = signing.submitter.status;
-  if (!isActive(signing.submitter)) throw unprocessable(`You have already ${kind === 'completed' ? 'completed' : kind} this form.`);
+  if (!isActive(signing.submitter))
+    throw signerRefusal(
+      `You have already ${kind === 'completed' ? 'completed' : kind} this form.`,
+      kind === 'completed' ? 'signer_error.completed' : kind === 'declined' ? 'signer_error.declined' : 'signer_error.unavailable',
+    );
   return declineSubmitter(ctx, signing.scope, signing.submitter, reason);
 }
 
@@ -74,14 +81,22 @@ export type Person = { email: string; name: string };
 export const MAX_DELEGATIONS = 5;
 export const MAX_WITNESS_INVITATIONS = 5;
 
+/** The longest name a signer may give a delegate or witness. */
+const MAX_PERSON_NAME = 255;
+
 /** Checks a person's email and name from a signer's request; returns them trimmed. */
 export function checkPerson(input: Person): Person {
   const email = input.email.trim();
   const name = input.name.trim();
-  const problems: string[] = [];
-  if (!isEmailAddress(email)) problems.push('email must be an email address.');
-  if (name.length > 255) problems.push('name must be at most 255 characters.');
-  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  const problems: SignerProblem[] = [];
+  if (!isEmailAddress(email))
+    problems.push({ english: 'email must be an email address.', sentence: { key: 'signer_error.email_invalid' } });
+  if (name.length > MAX_PERSON_NAME)
+    problems.push({
+      english: `name must be at most ${MAX_PERSON_NAME} characters.`,
+      sentence: { key: 'signer_error.name_too_long', values: { max: MAX_PERSON_NAME } },
+    });
+  if (problems.length) throw signerProblems(problems);
   return { email, name };
 }
 
@@ -99,18 +114,27 @@ function prefilledValues(submitter: Submitter): Record<string, unknown> {
 export async function delegateForm(ctx: StateContext, signing: Signing, to: Person): Promise<Submitter> {
   const { scope, submitter } = signing;
   if (!isActive(submitter)) {
-    throw unprocessable(`Only a form that is waiting, sent or opened can be delegated; this one is ${submitter.status}.`);
+    throw signerRefusal(
+      `Only a form that is waiting, sent or opened can be delegated; this one is ${submitter.status}.`,
+      'signer_error.delegate_finished',
+    );
   }
   // A group's form is the group's: any other person named in it can sign instead.
-  if (signing.member) throw unprocessable('This form was sent to a group of people, any one of whom can sign it; it cannot be delegated.');
+  if (signing.member)
+    throw signerRefusal(
+      'This form was sent to a group of people, any one of whom can sign it; it cannot be delegated.',
+      'signer_error.delegate_group',
+    );
   assertSubmissionOpen(scope.submission);
   const person = checkPerson(to);
   if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase())
-    throw unprocessable('Delegate to someone else: that is your own email address.');
+    throw signerRefusal('Delegate to someone else: that is your own email address.', 'signer_error.delegate_self');
   // The row keeps its id along the chain, so its `delegated` trail entries count the chain's length.
   if ((await countSubmitterTrail(ctx.db, scope.submission.id, submitter.id, 'delegated')) >= MAX_DELEGATIONS) {
-    throw unprocessable(
+    throw signerRefusal(
       `This form has already been delegated ${MAX_DELEGATIONS} times, the most allowed; sign it yourself or ask the sender to change the signer.`,
+      'signer_error.delegate_limit',
+      { max: MAX_DELEGATIONS },
     );
   }
   const at = nowIso();
@@ -161,22 +185,28 @@ export async function delegateForm(ctx: StateContext, signing: Signing, to: Pers
  */
 export async function inviteWitness(ctx: StateContext, signing: Signing, to: Person): Promise<Submitter> {
   const { scope, submitter } = signing;
-  if (submitter.status !== 'completed') throw unprocessable('Complete your form before inviting a witness.');
+  if (submitter.status !== 'completed')
+    throw signerRefusal('Complete your form before inviting a witness.', 'signer_error.witness_complete_first');
   const role = witnessRoleOf(scope.template.roles);
-  if (!role) throw unprocessable('This document has no Witness role, so a witness cannot be invited.');
+  if (!role) throw signerRefusal('This document has no Witness role, so a witness cannot be invited.', 'signer_error.witness_no_role');
   const person = checkPerson(to);
   if (person.email.toLowerCase() === (submitter.email ?? '').toLowerCase())
-    throw unprocessable("The witness's email must differ from yours.");
+    throw signerRefusal("The witness's email must differ from yours.", 'signer_error.witness_self');
   if (scope.submission.status === 'completed')
-    throw unprocessable('This submission is already completed; a witness can no longer be added.');
+    throw signerRefusal('This submission is already completed; a witness can no longer be added.', 'signer_error.witness_too_late');
   assertSubmissionOpen(scope.submission);
   const existing = scope.submitters.find((s) => s.roleUuid === role.uuid && s.id !== submitter.id);
   if (existing && !isActive(existing)) {
-    throw unprocessable(`The witness has already ${existing.status === 'completed' ? 'signed' : existing.status}.`);
+    throw signerRefusal(
+      `The witness has already ${existing.status === 'completed' ? 'signed' : existing.status}.`,
+      existing.status === 'completed' ? 'signer_error.witness_signed' : 'signer_error.witness_declined',
+    );
   }
   if ((await countSubmitterTrail(ctx.db, scope.submission.id, submitter.id, 'witness_invited')) >= MAX_WITNESS_INVITATIONS) {
-    throw unprocessable(
+    throw signerRefusal(
       `You have already invited a witness ${MAX_WITNESS_INVITATIONS} times, the most allowed; ask the sender if the witness must change again.`,
+      'signer_error.witness_limit',
+      { max: MAX_WITNESS_INVITATIONS },
     );
   }
   const at = nowIso();
@@ -261,8 +291,10 @@ export async function acceptDisclosure(
   // Versioned per language (issue 31 › 3): the version and hash of the text in the language shown.
   const { disclosure, sha256 } = await disclosureIn(language);
   if (version !== disclosure.version) {
-    throw unprocessable(
+    throw signerRefusal(
       `Disclosure version ${version} is not the current one (${disclosure.version}); reload the page and read the current disclosure.`,
+      'signer_error.disclosure_outdated',
+      { version, current: disclosure.version },
     );
   }
   const at = nowIso();

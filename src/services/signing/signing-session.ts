@@ -6,7 +6,8 @@ import { findSubmissionById, findSubmitterBySlug, transitionSubmitterStatement }
 import { findMemberBySlug } from '../../db/queries/submitter-members';
 import type { Account, Submitter, SubmitterMember, TemplateField } from '../../db/schema/index';
 import { asMember, membersOf } from '../submissions/any-of';
-import { unprocessable } from '../../lib/errors';
+import type { MessageKey } from '../../shared/i18n/translator';
+import { signerProblems, signerRefusal, unprocessable, type SignerProblem } from '../../lib/errors';
 import { accountIdOfSlug } from '../submissions/links';
 import { localDate, nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
@@ -87,15 +88,15 @@ export function pageKind({ scope, submitter, member }: Pick<Signing, 'scope' | '
 export function assertCanFill(signing: Signing): void {
   const kind = pageKind(signing);
   if (kind === 'form') return;
-  const why: Record<Exclude<PageKind, 'form'>, string> = {
-    completed: 'You have already completed this form.',
-    signed_by_other: 'Someone else in your group has already signed this form.',
-    declined: 'You declined this form.',
-    expired: 'This signing link has expired.',
-    waiting: 'It is not your turn yet: others sign before you.',
-    unavailable: 'This form can no longer be signed.',
+  const why: Record<Exclude<PageKind, 'form'>, [string, MessageKey]> = {
+    completed: ['You have already completed this form.', 'signer_error.completed'],
+    signed_by_other: ['Someone else in your group has already signed this form.', 'signer_error.signed_by_other'],
+    declined: ['You declined this form.', 'signer_error.declined'],
+    expired: ['This signing link has expired.', 'signer_error.expired'],
+    waiting: ['It is not your turn yet: others sign before you.', 'signer_error.waiting'],
+    unavailable: ['This form can no longer be signed.', 'signer_error.unavailable'],
   };
-  throw unprocessable(why[kind]);
+  throw signerRefusal(...why[kind]);
 }
 
 /** The fields the signer fills, with `datenow` included; other roles' fields never reach the page. */
@@ -146,27 +147,33 @@ export async function openForm(ctx: StateContext, signing: Signing): Promise<Sub
  */
 export function checkSignerValues(signing: Pick<Signing, 'scope' | 'submitter'>, input: Record<string, unknown>): Record<string, unknown> {
   const fields = new Map(signerFields(signing).map((f) => [f.uuid, f]));
-  const problems: string[] = [];
+  const problems: SignerProblem[] = [];
   const out: Record<string, unknown> = {};
   for (const [uuid, value] of Object.entries(input)) {
     const field = fields.get(uuid);
     if (!field) {
-      problems.push(`${uuid} is not one of your fields.`);
+      problems.push({
+        english: `${uuid} is not one of your fields.`,
+        sentence: { key: 'signer_error.not_your_field', values: { field: uuid } },
+      });
       continue;
     }
     // Filled by the server from the paid payment row on submit (services/signing/field-payments.ts):
     // whatever the page sends for it is ignored.
     if (field.type === 'payment') continue;
     if (field.readonly || field.formula) {
-      problems.push(`Field "${field.name}" is ${field.readonly ? 'read-only' : 'computed by its formula'}.`);
+      problems.push({
+        english: `Field "${field.name}" is ${field.readonly ? 'read-only' : 'computed by its formula'}.`,
+        sentence: { key: field.readonly ? 'signer_error.read_only' : 'signer_error.computed', values: { name: field.name } },
+      });
       continue;
     }
     // Required-ness is checked on submit; a draft may be blank.
     const checked = checkFieldValue({ ...field, required: false }, value);
     if (checked.ok) out[uuid] = checked.value;
-    else problems.push(checked.problem);
+    else problems.push({ english: checked.problem, sentence: checked.message });
   }
-  if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
+  if (problems.length) throw signerProblems(problems);
   return out;
 }
 

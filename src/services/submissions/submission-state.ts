@@ -5,7 +5,7 @@
 import type { Db } from '../../db/client';
 import { transitionSubmissionStatement, transitionSubmitterStatement } from '../../db/queries/submissions';
 import type { Account, Submission, Submitter } from '../../db/schema/index';
-import { unprocessable } from '../../lib/errors';
+import { signerProblems, signerRefusal, unprocessable, type SignerProblem } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import type { MessageQueueBody } from '../../env';
 import type { LinkAccount } from '../document-links/links';
@@ -104,21 +104,28 @@ export function assertSubmissionOpen(submission: Submission): void {
     expired: 'This submission has expired and can no longer be signed.',
     archived: 'This submission is archived.',
   };
-  throw unprocessable(why[submission.status] ?? `This submission is ${submission.status}.`);
+  // A signer reaches this through decline, delegate and witness: told in their language.
+  const signerKey =
+    submission.status === 'completed'
+      ? 'signer_error.submission_completed'
+      : submission.status === 'expired'
+        ? 'signer_error.expired'
+        : 'signer_error.unavailable';
+  throw signerRefusal(why[submission.status] ?? `This submission is ${submission.status}.`, signerKey);
 }
 
-/** Sentences for required fields of the submitter's role that have no value (formula fields are computed). */
-export function missingRequired(
+/** Sentences for required fields of the submitter's role that have no value (formula fields are computed), in English and the catalog's. */
+function missingRequiredProblems(
   scope: SubmissionScope,
   submitter: Submitter,
   values: Record<string, unknown>,
   hidden: readonly string[] = [],
-): string[] {
+): SignerProblem[] {
   return fieldsOf(scope.template, submitter)
     .filter((f) => f.required && !f.readonly && !f.formula && f.type !== 'payment' && !hidden.includes(f.uuid))
     .filter((f) => isBlank(values[f.uuid]))
     .map((f) => checkFieldValue(f, null))
-    .flatMap((r) => (r.ok ? [] : [r.problem]));
+    .flatMap((r) => (r.ok ? [] : [{ english: r.problem, sentence: r.message }]));
 }
 
 /**
@@ -142,8 +149,8 @@ export function assertCanComplete(
     const first = waitingFor(scope.submission, scope.submitters, submitter)[0];
     throw unprocessable(`It is not this submitter's turn yet: ${first?.role ?? 'an earlier submitter'} signs first.`);
   }
-  const missing = missingRequired(scope, submitter, values, hiddenFields);
-  if (missing.length) throw unprocessable(missing.length === 1 ? missing[0] : missing);
+  const missing = missingRequiredProblems(scope, submitter, values, hiddenFields);
+  if (missing.length) throw signerProblems(missing);
 }
 
 /** A signer declines (decisions.md › Lifecycles: the submission stays pending but can never complete). */
