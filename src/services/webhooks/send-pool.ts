@@ -3,8 +3,10 @@
 // runtime while its own timeout already runs), at most `perKey` to one endpoint while other endpoints'
 // sends are waiting, so a slow endpoint never holds every connection (alone it may use them all), and
 // none started after `startBy`, so a run ends in bounded time. An endpoint whose send has run longer
-// than `slowAfterMs` is slow for the rest of the run: none of its waiting items start, they are handed
-// back (`slowKeys`) for a later run, so a slow endpoint holds at most the sends it already had open.
+// than `slowAfterMs` while another endpoint answered in time and has items waiting is slow for the rest
+// of the run: none of its waiting items start, they are handed back (`slowKeys`) for a later run, so a
+// slow endpoint holds at most the sends it already had open. Alone, or when every endpoint is slow (a
+// busy isolate), nobody is held up and the send window bounds the run.
 
 export type PoolLimits = {
   connections: number;
@@ -40,11 +42,21 @@ export function runPooled<T, R>(
   const queued = new Map<string | number, number>();
   for (const item of items) queued.set(keyOf(item), (queued.get(keyOf(item)) ?? 0) + 1);
   const slowKeys = new Set<string | number>();
+  const answeredInTime = new Set<string | number>();
+  const overdueSends = new Map<string | number, number>();
+  // Slow only beside others: another endpoint answered in time (so the wait is this endpoint's, not a busy
+  // isolate's) and another endpoint's items are still waiting (so someone is being held up).
+  const markSlow = (key: string | number) => {
+    const othersFine = [...answeredInTime].some((k) => k !== key);
+    const othersWaiting = waiting.some((i) => keyOf(items[i]) !== key && !slowKeys.has(keyOf(items[i])));
+    if (othersFine && othersWaiting) slowKeys.add(key);
+  };
   let active = 0;
   let failure: { error: unknown } | null = null;
 
   return new Promise((resolve, reject) => {
     const pump = () => {
+      for (const [key, n] of overdueSends) if (n > 0 && !slowKeys.has(key)) markSlow(key);
       const closed = failure !== null || Date.now() > limits.startBy;
       // Items of slow keys will not start, so they do not count as others waiting.
       let startable = slowKeys.size ? waiting.filter((i) => !slowKeys.has(keyOf(items[i]))).length : waiting.length;
@@ -61,7 +73,16 @@ export function runPooled<T, R>(
         queued.set(key, (queued.get(key) ?? 1) - 1);
         active += 1;
         busy.set(key, (busy.get(key) ?? 0) + 1);
-        const slowTimer = limits.slowAfterMs === undefined ? undefined : setTimeout(() => slowKeys.add(key), limits.slowAfterMs);
+        let overdue = false;
+        const slowTimer =
+          limits.slowAfterMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                overdue = true;
+                overdueSends.set(key, (overdueSends.get(key) ?? 0) + 1);
+                pump();
+              }, limits.slowAfterMs);
+        const sendStarted = Date.now();
         run(items[i])
           .then(
             (result) => void (results[i] = result),
@@ -69,6 +90,8 @@ export function runPooled<T, R>(
           )
           .finally(() => {
             clearTimeout(slowTimer);
+            if (overdue) overdueSends.set(key, (overdueSends.get(key) ?? 1) - 1);
+            if (limits.slowAfterMs !== undefined && Date.now() - sendStarted < limits.slowAfterMs) answeredInTime.add(key);
             active -= 1;
             busy.set(key, (busy.get(key) ?? 1) - 1);
             pump();
