@@ -11,7 +11,7 @@ import type { MessageQueueBody } from '../../src/env';
 import { createAccount, shardOf, type TestAccount, clientAddress } from '../helpers';
 import { shardNumberOf } from '../shard-fixtures';
 import { completeValues, createTemplate } from '../submission-fixtures';
-import { deliverMessage, deliveryRows, drainFor, fanOutFor, insertEvent, pendingUuids, receiverHook, runQueue } from '../webhook-fixtures';
+import { deliverMessage, deliveryRows, fanOutFor, insertEvent, pendingUuids, receiverHook, runQueue } from '../webhook-fixtures';
 import { receivedBy } from '../webhook-receiver';
 
 /** Two accounts, one on each of the first two shards (the helpers alternate them). */
