@@ -4,6 +4,8 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import worker from '../src/index';
 import { handleWebhookBatch } from '../src/queues/webhooks';
 import { consumeByShard } from '../src/queues/shard-batches';
+import { shardScope } from '../src/db/shards';
+import { drainOutbox } from '../src/services/webhooks/fan-out';
 import type { WebhookMessage, WebhookQueue } from '../src/env';
 import { allShards, api, shardOf } from './helpers';
 import { shardNumberOf } from './shard-fixtures';
@@ -79,6 +81,19 @@ export async function drainFor(accountIds: number | number[], now?: number) {
     [...shards].map((shard) => ({ kind: 'drain', shard })),
     now,
   );
+}
+
+/**
+ * The cron's fan-out for these accounts' shards: deliveries written and woken through the queue, no
+ * attempt made yet (the queue consumer's drain sends first attempts itself). For tests of the delivery
+ * path that start from pending deliveries.
+ */
+export async function fanOutFor(accountIds: number | number[], now = Date.now()) {
+  const shards = new Set(await Promise.all([accountIds].flat().map(shardNumberOf)));
+  for (const shard of shards) {
+    const { db, queues } = shardScope(env, shard);
+    await drainOutbox(db, queues.webhooks, now);
+  }
 }
 
 /** A wake-up message for one delivery, stamped with the shard its row lives on. */

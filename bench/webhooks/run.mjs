@@ -9,7 +9,7 @@
 // State lives in bench/results/ (gitignored) so the worktree's own .wrangler/ stays untouched.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
@@ -180,6 +180,8 @@ floor.sort((x, y) => x - y);
 
 stopDev();
 receiver.close();
+// The dev log (queue batches and their durations) for a look at where the time went.
+writeFileSync(path.join(root, 'bench/results/webhooks-dev.log'), devLog);
 
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 const p50 = percentile(latencies, 50);

@@ -2,10 +2,10 @@
 import { d1TimingOn, webhookConsumerD1, withD1Time } from '../db/d1-timing';
 import type { ShardScope } from '../db/shards';
 import { deliveryContext } from '../services/webhooks/context';
-import { deliverDue } from '../services/webhooks/deliver';
+import { deliverDue, wakeUpsFor, type DeliverResult } from '../services/webhooks/deliver';
 import { drainOutbox } from '../services/webhooks/fan-out';
 import { requestDrain, scheduleWakeUps } from '../services/webhooks/queue';
-import type { WebhookMessage } from '../env';
+import type { WebhookMessage, WebhookQueue } from '../env';
 
 export type ConsumerOptions = {
   /** The clock; tests pass a later time to reach retries without waiting. */
@@ -42,45 +42,36 @@ async function consume(batch: MessageBatch<WebhookMessage>, scope: ShardScope, o
     }
   }
 
-  const work: Promise<void>[] = [];
+  // One after the other, so the run never holds more than one pool's connections (deliver.ts › SEND_CONNECTIONS);
+  // the drain first: its first attempts are the ones someone is waiting for.
   if (drains.length) {
     // Many drain requests in one batch need one drain.
-    work.push(
-      (async () => {
-        try {
-          const result = await drainOutbox(ctx.db, queues.webhooks, now);
-          if (result.more) await requestDrain(queues.webhooks);
-          for (const m of drains) m.ack();
-        } catch (err) {
-          console.error('webhooks queue: drain failed', err);
-          for (const m of drains) m.retry();
-        }
-      })(),
-    );
+    try {
+      const result = await drainOutbox(ctx.db, queues.webhooks, now, { deliver: ctx });
+      if (result.more) await requestDrain(queues.webhooks);
+      await wakeUp(queues.webhooks, result.attempts, now);
+      for (const m of drains) m.ack();
+    } catch (err) {
+      console.error('webhooks queue: drain failed', err);
+      for (const m of drains) m.retry();
+    }
   }
   if (byDelivery.size) {
-    work.push(
-      (async () => {
-        const all = [...byDelivery.values()].flat();
-        try {
-          const results = await deliverDue(ctx, [...byDelivery.keys()], now);
-          // The next wake-up is a fresh message, not message.retry(): D1 counts attempts, and a message's
-          // own retry budget would run out on early wake-ups (docs/decisions.md › Issue 7).
-          const wakeUps: { deliveryUuid: string; delaySeconds: number }[] = [];
-          for (const [deliveryUuid, result] of results) {
-            if (result.kind === 'deferred') wakeUps.push({ deliveryUuid, delaySeconds: 0 });
-            const wakeAt = result.kind === 'attempted' ? result.retryAt : result.kind === 'not_due' ? result.dueAt : null;
-            if (wakeAt) wakeUps.push({ deliveryUuid, delaySeconds: (Date.parse(wakeAt) - now) / 1000 });
-          }
-          // A lost wake-up is found by the cron sweep.
-          await scheduleWakeUps(queues.webhooks, wakeUps).catch((err) => console.error('webhooks queue: wake-up send failed', err));
-          for (const m of all) m.ack();
-        } catch (err) {
-          console.error('webhooks queue: deliveries failed to run', err);
-          for (const m of all) m.retry();
-        }
-      })(),
-    );
+    const all = [...byDelivery.values()].flat();
+    try {
+      await wakeUp(queues.webhooks, await deliverDue(ctx, [...byDelivery.keys()], now), now);
+      for (const m of all) m.ack();
+    } catch (err) {
+      console.error('webhooks queue: deliveries failed to run', err);
+      for (const m of all) m.retry();
+    }
   }
-  await Promise.all(work);
+}
+
+/**
+ * The next wake-ups are fresh messages, not message.retry(): D1 counts attempts, and a message's own retry
+ * budget would run out on early wake-ups (docs/decisions.md › Issue 7). A lost wake-up is found by the cron sweep.
+ */
+async function wakeUp(queue: WebhookQueue, results: ReadonlyMap<string, DeliverResult>, now: number): Promise<void> {
+  await scheduleWakeUps(queue, wakeUpsFor(results, now)).catch((err) => console.error('webhooks queue: wake-up send failed', err));
 }

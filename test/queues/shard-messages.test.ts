@@ -11,7 +11,7 @@ import type { MessageQueueBody } from '../../src/env';
 import { createAccount, shardOf, type TestAccount, clientAddress } from '../helpers';
 import { shardNumberOf } from '../shard-fixtures';
 import { completeValues, createTemplate } from '../submission-fixtures';
-import { deliverMessage, deliveryRows, drainFor, insertEvent, pendingUuids, receiverHook, runQueue } from '../webhook-fixtures';
+import { deliverMessage, deliveryRows, fanOutFor, insertEvent, pendingUuids, receiverHook, runQueue } from '../webhook-fixtures';
 import { receivedBy } from '../webhook-receiver';
 
 /** Two accounts, one on each of the first two shards (the helpers alternate them). */
@@ -87,9 +87,10 @@ describe('messages carry their shard', () => {
     expect(sent.sealing).toEqual([{ type: 'seal', submissionId: created.json.id, shard: 1 }]);
   });
 
-  it('stamps shard 1 on the delivery wake-ups the fan-out of a SHARD_1 drain sends', async () => {
+  it('stamps shard 1 on the retry wake-ups the first attempts of a SHARD_1 drain send', async () => {
     const [, onOne] = await accountsOnBothShards();
-    const { hook } = await receiverHook(onOne.token);
+    // The drain makes the first attempt itself; the endpoint fails it, so a retry is woken through the queue.
+    const { hook } = await receiverHook(onOne.token, { receiver: { failFirst: 1 } });
     await insertEvent(onOne.accountId, 'form.completed');
     const { sent, bindings } = recordingEnv();
 
@@ -114,7 +115,7 @@ describe('a batch mixing shards', () => {
     const one = await receiverHook(onOne.token);
     await insertEvent(onZero.accountId, 'form.viewed');
     await insertEvent(onOne.accountId, 'form.completed');
-    await drainFor([onZero.accountId, onOne.accountId]);
+    await fanOutFor([onZero.accountId, onOne.accountId]);
     const [zeroUuid] = await pendingUuids(zero.hook.id);
     const [oneUuid] = await pendingUuids(one.hook.id);
 

@@ -13,6 +13,7 @@ import {
   deliverPending,
   deliveryRows,
   drainFor,
+  fanOutFor,
   insertEvent,
   pendingUuids,
   receiverHook,
@@ -128,7 +129,7 @@ describe('fan-out and delivery', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
-    await drainFor(a.accountId);
+    await fanOutFor(a.accountId);
     const [uuid] = await pendingUuids(hook.id);
     const message = await deliverMessage(uuid);
     const result = await runQueue([message, message]);
@@ -141,7 +142,7 @@ describe('fan-out and delivery', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token, { receiver: { delayMs: 200 } });
     await insertEvent(a.accountId, 'form.completed');
-    await drainFor(a.accountId);
+    await fanOutFor(a.accountId);
     const [uuid] = await pendingUuids(hook.id);
     const message = await deliverMessage(uuid);
     await Promise.all([runQueue([message]), runQueue([message])]);
@@ -268,7 +269,7 @@ describe('safety at delivery time', () => {
     const a = await createAccount();
     const { hook } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
-    await drainFor(a.accountId);
+    await fanOutFor(a.accountId);
     await (await shardOf(a.accountId)).prepare(`UPDATE webhooks SET url = 'http://127.0.0.1:1/hook' WHERE id = ?`).bind(hook.id).run();
     await deliverPending(hook.id);
     const rows = await deliveryRows(hook.id);
@@ -281,7 +282,7 @@ describe('safety at delivery time', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
-    await drainFor(a.accountId);
+    await fanOutFor(a.accountId);
     await (await shardOf(a.accountId))
       .prepare(`UPDATE webhooks SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?`)
       .bind(hook.id)
@@ -310,7 +311,7 @@ describe('crash recovery', () => {
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
     const start = Date.now();
-    await drainFor(a.accountId, start);
+    await fanOutFor(a.accountId, start);
     // A consumer took the attempt and crashed: the lease is held, nothing recorded.
     await (await shardOf(a.accountId))
       .prepare('UPDATE webhook_deliveries SET lease_until = ? WHERE webhook_id = ?')
@@ -332,7 +333,7 @@ describe('crash recovery', () => {
     const { hook } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
     const start = Date.now();
-    await drainFor(a.accountId, start);
+    await fanOutFor(a.accountId, start);
     const { db, queues } = await scopeOf(a.accountId);
     const [uuid] = await pendingUuids(hook.id);
     expect(await requeueStrandedDeliveries(db, queues.webhooks, start + 10_000)).not.toContain(uuid);
@@ -343,6 +344,8 @@ describe('crash recovery', () => {
     const a = await createAccount();
     const { hook } = await receiverHook(a.token);
     await insertEvent(a.accountId, 'form.completed');
+    await fanOutFor(a.accountId); // one delivery waiting for its wake-up
+    await insertEvent(a.accountId, 'form.viewed');
     const drained = await drainFor(a.accountId);
     const delivered = await deliverPending(hook.id);
     expect(drained.explicitAcks).toHaveLength(1);

@@ -10,7 +10,7 @@ import { deliveryContext } from '../../src/services/webhooks/context';
 import { deliverDue, SEND_CONNECTIONS, SENDS_PER_ENDPOINT } from '../../src/services/webhooks/deliver';
 import { drainOutbox } from '../../src/services/webhooks/fan-out';
 import { createAccount, shardOf } from '../helpers';
-import { deliveryRows, drainFor, pendingUuids, receiverHook, recordingQueue, runQueue } from '../webhook-fixtures';
+import { deliveryRows, drainFor, fanOutFor, pendingUuids, receiverHook, recordingQueue, runQueue } from '../webhook-fixtures';
 import { receivedBy, type ReceivedDelivery } from '../webhook-receiver';
 import { shardNumberOf } from '../shard-fixtures';
 
@@ -68,7 +68,7 @@ describe('delivering a consumer batch', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token);
     await insertEvents(a.accountId, 40);
-    await drainFor(a.accountId);
+    await fanOutFor(a.accountId);
     const uuids = await pendingUuids(hook.id);
     expect(uuids).toHaveLength(40);
     const time: D1Time = { ms: 0, calls: 0 };
@@ -84,7 +84,7 @@ describe('delivering a consumer batch', () => {
     const { hook, receiver } = await receiverHook(a.token, { receiver: { delayMs: 300 } });
     const other = await receiverHook(a.token, { receiver: { delayMs: 300 } });
     await insertEvents(a.accountId, 8);
-    await drainFor(a.accountId);
+    await fanOutFor(a.accountId);
     const ctx = deliveryContext(env, await countedDb(a.accountId));
     await deliverDue(ctx, [...(await pendingUuids(hook.id)), ...(await pendingUuids(other.hook.id))], Date.now());
     const got = await receivedBy(receiver);
@@ -101,7 +101,7 @@ describe('delivering a consumer batch', () => {
     const slow = await receiverHook(a.token, { receiver: { delayMs: 2_000 } });
     const fast = await receiverHook(a.token);
     await insertEvents(a.accountId, 6);
-    await drainFor(a.accountId);
+    await fanOutFor(a.accountId);
     // The slow endpoint's deliveries first in the batch, as a backlog would put them.
     const uuids = [...(await pendingUuids(slow.hook.id)), ...(await pendingUuids(fast.hook.id))];
     const ctx = deliveryContext(env, await countedDb(a.accountId));
@@ -116,7 +116,7 @@ describe('delivering a consumer batch', () => {
     const a = await createAccount();
     const { hook, receiver } = await receiverHook(a.token, { receiver: { delayMs: 600 } });
     await insertEvents(a.accountId, 8);
-    await drainFor(a.accountId);
+    await fanOutFor(a.accountId);
     const uuids = await pendingUuids(hook.id);
     const ctx = { ...deliveryContext(env, await countedDb(a.accountId)), sendWindowMs: 100 };
     const results = await deliverDue(ctx, uuids, Date.now());

@@ -12,10 +12,11 @@ const d = webhookDeliveries;
 
 /**
  * Inserts for a fan-out; a row whose (event, endpoint) already has one is skipped, so running the same
- * fan-out twice inserts nothing. Each statement returns the uuids it really inserted.
+ * fan-out twice inserts nothing. Each statement returns the rows it really inserted: a row written with
+ * a lease is this fan-out's to send, one a concurrent fan-out inserted first is not.
  */
 export function fanOutInserts(db: Db, rows: NewWebhookDelivery[]) {
-  return insertInChunks(rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning({ deliveryUuid: d.deliveryUuid }));
+  return insertInChunks(rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning());
 }
 
 export async function insertDelivery(db: Db, values: NewWebhookDelivery): Promise<WebhookDelivery> {

@@ -33,6 +33,14 @@ export const SENDS_PER_ENDPOINT = 3;
  * again, so a run lasts at most this plus one attempt's timeout, well inside LEASE_MS.
  */
 export const SEND_WINDOW_MS = 20_000;
+/**
+ * A send still unanswered after this makes its endpoint slow for the rest of the run: its attempts not
+ * yet started are given back and woken again after SLOW_ENDPOINT_PAUSE_SECONDS, so a slow endpoint
+ * holds only the connections it already had and never the other endpoints' sends or the run.
+ */
+export const SLOW_SEND_MS = 2_000;
+/** How long a slow endpoint's given-back attempts wait before their next run (not counted as attempts). */
+export const SLOW_ENDPOINT_PAUSE_SECONDS = 10;
 
 export type DeliveryContext = {
   db: Db;
@@ -44,6 +52,8 @@ export type DeliveryContext = {
   timeoutMs?: number;
   /** Defaults to SEND_WINDOW_MS; tests shorten it. */
   sendWindowMs?: number;
+  /** Defaults to SLOW_SEND_MS; tests shorten it. */
+  slowSendMs?: number;
 };
 
 /** `Service-Webhook/1.0` style (spec › Headers), from the configured service name. */
@@ -148,8 +158,11 @@ export type DeliverResult =
   | { kind: 'attempted'; status: 'success' | 'failed'; attempt: number; retryAt: string | null }
   /** The pending attempt exists but is due later: wake up again then. */
   | { kind: 'not_due'; dueAt: string }
-  /** Due, but left for another run (this one's share or send window was used up): wake up again now. */
-  | { kind: 'deferred' }
+  /**
+   * Due, but left for another run (this one's share or send window was used up, or its endpoint was
+   * slow): wake up again after `delaySeconds`.
+   */
+  | { kind: 'deferred'; delaySeconds: number }
   /** Nothing to do: finished, unknown, or held by another consumer. */
   | { kind: 'idle' };
 
@@ -185,8 +198,8 @@ function nextAttempt(row: WebhookDelivery, outcome: AttemptOutcome, retryAt: str
   };
 }
 
-/** One claimed attempt, sent (or closed off) and judged; nothing is written here. */
-async function attemptClaimed(ctx: DeliveryContext, row: WebhookDelivery, hook: Webhook | undefined, now: number) {
+/** One held attempt, sent (or closed off) and judged; nothing is written here. */
+async function attemptOne(ctx: DeliveryContext, row: WebhookDelivery, hook: Webhook | undefined, now: number) {
   // `now` is when the batch started; the attempt itself may come later in a busy batch.
   const attemptAt = Math.max(now, Date.now());
   const attemptIso = new Date(attemptAt).toISOString();
@@ -204,11 +217,9 @@ async function attemptClaimed(ctx: DeliveryContext, row: WebhookDelivery, hook: 
 }
 
 /**
- * Makes the due attempt of each delivery, if any: one D1 batch claims them and reads their endpoints, the
- * sends run side by side (send-pool.ts: six at once, three per endpoint, none started after the send
- * window), and one D1 batch records them and gives back the leases of those not started. Idempotent by
- * delivery uuid: the lease makes a second wake-up for the same delivery a no-op while the first runs,
- * and a recorded attempt is never redone.
+ * Makes the due attempt of each delivery, if any: one D1 batch claims them and reads their endpoints,
+ * then `attemptClaimed` sends and records them. Idempotent by delivery uuid: the lease makes a second
+ * wake-up for the same delivery a no-op while the first runs, and a recorded attempt is never redone.
  */
 export async function deliverDue(ctx: DeliveryContext, deliveryUuids: readonly string[], now: number): Promise<Map<string, DeliverResult>> {
   const startedAt = Date.now();
@@ -216,7 +227,7 @@ export async function deliverDue(ctx: DeliveryContext, deliveryUuids: readonly s
   const leaseIso = new Date(now + LEASE_MS).toISOString();
   const uuids = [...new Set(deliveryUuids)];
   const results = new Map<string, DeliverResult>();
-  for (const uuid of uuids.slice(ATTEMPTS_PER_RUN)) results.set(uuid, { kind: 'deferred' });
+  for (const uuid of uuids.slice(ATTEMPTS_PER_RUN)) results.set(uuid, { kind: 'deferred', delaySeconds: 0 });
   const asked = uuids.slice(0, ATTEMPTS_PER_RUN);
 
   const { claimed, endpoints, dueAt } = await claimDueAttempts(ctx.db, asked, nowIso, leaseIso);
@@ -227,22 +238,67 @@ export async function deliverDue(ctx: DeliveryContext, deliveryUuids: readonly s
     results.set(uuid, due && due > nowIso ? { kind: 'not_due', dueAt: due } : { kind: 'idle' });
   }
   if (claimed.length === 0) return results;
+  for (const [uuid, result] of await attemptClaimed(ctx, claimed, endpoints, { now, startedAt, leaseUntil: leaseIso })) {
+    results.set(uuid, result);
+  }
+  return results;
+}
 
-  const limits = { connections: SEND_CONNECTIONS, perKey: SENDS_PER_ENDPOINT, startBy: startedAt + (ctx.sendWindowMs ?? SEND_WINDOW_MS) };
-  const { results: attempts, skipped } = await runPooled(
+/** A run's clock: `now` its logical time, `startedAt` when it began, `leaseUntil` the lease its attempts are held with. */
+export type RunClock = { now: number; startedAt: number; leaseUntil: string };
+
+/**
+ * Sends attempts this run holds (leased until `clock.leaseUntil`) side by side (send-pool.ts: six at
+ * once, three per endpoint while others wait, none started after the send window, none more to an
+ * endpoint found slow), then records them and gives back the leases of those not started, in one D1
+ * batch. The fan-out calls it with the first attempts it has just written, the consumer with those it
+ * claimed.
+ */
+export async function attemptClaimed(
+  ctx: DeliveryContext,
+  claimed: readonly WebhookDelivery[],
+  endpoints: ReadonlyMap<number, Webhook>,
+  clock: RunClock,
+): Promise<Map<string, DeliverResult>> {
+  const results = new Map<string, DeliverResult>();
+  if (claimed.length === 0) return results;
+  const limits = {
+    connections: SEND_CONNECTIONS,
+    perKey: SENDS_PER_ENDPOINT,
+    startBy: clock.startedAt + (ctx.sendWindowMs ?? SEND_WINDOW_MS),
+    slowAfterMs: ctx.slowSendMs ?? SLOW_SEND_MS,
+  };
+  const {
+    results: attempts,
+    skipped,
+    slowKeys,
+  } = await runPooled(
     claimed,
     (row) => row.webhookId,
     limits,
-    (row) => attemptClaimed(ctx, row, endpoints.get(row.webhookId), now),
+    (row) => attemptOne(ctx, row, endpoints.get(row.webhookId), clock.now),
   );
-  const released = skipped.map((i) => claimed[i].deliveryUuid);
+  const released = skipped.map((i) => claimed[i]);
   const made = attempts.flatMap((attempt) => (attempt ? [attempt] : []));
   await recordAttempts(
     ctx.db,
     made.map((a) => a.recorded),
-    { deliveryUuids: released, leaseUntil: leaseIso },
+    { deliveryUuids: released.map((row) => row.deliveryUuid), leaseUntil: clock.leaseUntil },
   );
   for (const attempt of made) results.set(attempt.recorded.row.deliveryUuid, attempt.result);
-  for (const uuid of released) results.set(uuid, { kind: 'deferred' });
+  for (const row of released) {
+    results.set(row.deliveryUuid, { kind: 'deferred', delaySeconds: slowKeys.has(row.webhookId) ? SLOW_ENDPOINT_PAUSE_SECONDS : 0 });
+  }
   return results;
+}
+
+/** The queue wake-ups a run's results ask for: retries and later attempts when due, deferred ones after their pause. */
+export function wakeUpsFor(results: ReadonlyMap<string, DeliverResult>, now: number): { deliveryUuid: string; delaySeconds: number }[] {
+  const wakeUps: { deliveryUuid: string; delaySeconds: number }[] = [];
+  for (const [deliveryUuid, result] of results) {
+    if (result.kind === 'deferred') wakeUps.push({ deliveryUuid, delaySeconds: result.delaySeconds });
+    const wakeAt = result.kind === 'attempted' ? result.retryAt : result.kind === 'not_due' ? result.dueAt : null;
+    if (wakeAt) wakeUps.push({ deliveryUuid, delaySeconds: (Date.parse(wakeAt) - now) / 1000 });
+  }
+  return wakeUps;
 }
