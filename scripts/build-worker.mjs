@@ -6,7 +6,7 @@
 // bundler's (target, conditions, loaders, names kept, NODE_ENV), so the code runs as it did in one file.
 //
 //   node scripts/build-worker.mjs [--outdir dist/worker]
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -88,11 +88,7 @@ const result = await esbuild.build({
 const outputs = new Map(result.outputFiles.map((file) => [file.path, file.contents]));
 for (const [name, file] of dataFiles) outputs.set(path.join(outdir, name), readFileSync(file));
 for (const [file, contents] of outputs) {
-  let same = false;
-  try {
-    same = Buffer.compare(readFileSync(file), contents) === 0;
-  } catch {}
-  if (same) continue;
+  if (existsSync(file) && Buffer.compare(readFileSync(file), contents) === 0) continue;
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, contents);

@@ -12,7 +12,7 @@
 // parts built on first use (src/app-parts.ts), so it also prints each part's first request in a new
 // isolate (bench/startup/first-request.mjs): the cost startup no longer pays, paid by that request.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { benchEnv, root } from '../local-wrangler.mjs';
@@ -105,10 +105,9 @@ function printHeaviestModules(profiles, count) {
   const markersOf = (file) => {
     if (!starts.has(file)) {
       const found = [];
-      let lines = [];
-      try {
-        lines = readFileSync(path.join(builtDir, file), 'utf8').split('\n');
-      } catch {}
+      // Frames of workerd's own modules (node:…) have no file here.
+      const built = path.join(builtDir, file);
+      const lines = existsSync(built) ? readFileSync(built, 'utf8').split('\n') : [];
       lines.forEach((line, i) => {
         const marker = /^\/\/ (\S+\.(?:[mc]?[jt]sx?|json))$/.exec(line);
         if (marker) found.push([i + 1, marker[1]]);
