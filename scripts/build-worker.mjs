@@ -58,8 +58,9 @@ const result = await esbuild.build({
   bundle: true,
   splitting: true,
   format: 'esm',
-  // One flat directory: an external import (the fonts) resolves the same from every chunk.
-  chunkNames: '[name]-[hash]',
+  // One flat directory, so an external import (the fonts) resolves the same from every chunk; the prefix is
+  // what wrangler.toml's ESModule rule matches.
+  chunkNames: 'service-chunk-[hash]',
   // ES modules by wrangler's default rules (a `.js` file without a rule would be taken for CommonJS).
   outExtension: { '.js': '.mjs' },
   target: 'es2024',
