@@ -31,6 +31,8 @@ export default defineConfig(async () => {
     plugins: [
       cloudflareTest(({ inject }) => ({
         wrangler: { configPath: './wrangler.toml' },
+        // wrangler.toml's `main` is the split build (scripts/build-worker.mjs); the tests run the sources.
+        main: './src/index.ts',
         miniflare: {
           bindings: {
             ENVIRONMENT: 'test',

@@ -1,6 +1,7 @@
 // A copy of wrangler.toml with a chosen number of tenant shards (SHARD_0 … SHARD_<n-1>), written to a
 // directory of its own: the e2e test that adds a shard and bench/shards run wrangler with it. Paths in
-// the copy are absolute, so the Worker, its assets and the migrations are the repository's own, while
+// the copy are absolute, so the Worker (built by the repository's custom build), its assets and the
+// migrations are the repository's own, while
 // wrangler reads `.dev.vars` next to the copy (written there by `setup.mjs --config`).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +32,9 @@ export function writeShardedConfig(dir, shards, { withoutConsumers = [] } = {}) 
     );
   const toml = `${consumers(source)
     .replace(SHARD_BLOCK, '\n')
-    .replace(/^main = ".*"$/m, `main = "${join(root, 'src', 'index.ts')}"`)
+    .replace(/^main = "(.*)"$/m, (_, main) => `main = "${join(root, main)}"`)
+    .replace(/^command = "node (.*)"$/m, (_, script) => `command = "node ${join(root, script)}"`)
+    .replace(/^watch_dir = \[(.*)\]$/m, (_, dirs) => `watch_dir = [${dirs.replace(/"([^"]+)"/g, (_m, d) => `"${join(root, d)}"`)}]`)
     .replace(/^directory = "\.\/public"$/m, `directory = "${join(root, 'public')}"`)
     .replace(/^migrations_dir = "migrations"$/gm, `migrations_dir = "${join(root, 'migrations')}"`)}\n${blocks.join('\n\n')}\n`;
   const file = join(dir, 'wrangler.toml');

@@ -1,30 +1,29 @@
 // The Worker entry: HTTP through the Hono app, queue consumers and cron jobs as thin dispatchers, and
-// the Durable Object classes wrangler binds.
-import { createApp } from './app';
+// the Durable Object classes wrangler binds. Everything else loads on first use (decisions.md › Cold
+// start): the app in parts (src/app-parts.ts), each consumer and the cron jobs when they first run.
+import { fetchPart } from './app-parts';
 import type { Bindings } from './env';
-import { consumeMessages } from './queues/messages';
-import { consumeSealing, type DocumentQueueBody } from './queues/sealing';
-import { handleWebhookBatch } from './queues/webhooks';
-import { handleScheduled } from './scheduled';
-import { consumeByShard } from './queues/shard-batches';
+import type { DocumentQueueBody } from './queues/sealing';
 import type { MessageQueueBody } from './env';
 import type { WebhookMessage } from './env';
 
 export { RateLimiter } from '../durable-objects/rate-limiter';
 export { IdempotencyStore } from '../durable-objects/idempotency-store';
 
-const app = createApp();
-
 export default {
-  fetch: app.fetch,
+  fetch: fetchPart,
 
   /** Queues are told apart by name; wrangler environments may add a suffix, hence the prefix match. */
   async queue(batch, env, _ctx) {
+    const { consumeByShard } = await import('./queues/shard-batches');
     if (batch.queue.startsWith('signing-service-messages')) {
+      const { consumeMessages } = await import('./queues/messages');
       await consumeByShard(batch as MessageBatch<MessageQueueBody>, env, consumeMessages);
     } else if (batch.queue.startsWith('signing-service-sealing')) {
+      const { consumeSealing } = await import('./queues/sealing');
       await consumeByShard(batch as MessageBatch<DocumentQueueBody>, env, consumeSealing);
     } else if (batch.queue.startsWith('signing-service-webhooks')) {
+      const { handleWebhookBatch } = await import('./queues/webhooks');
       await consumeByShard(batch as MessageBatch<WebhookMessage>, env, (part, scope) => handleWebhookBatch(part, scope));
     } else {
       console.error(`No consumer for queue ${batch.queue}; retrying its messages.`);
@@ -33,6 +32,7 @@ export default {
   },
 
   async scheduled(controller, env, _ctx) {
+    const { handleScheduled } = await import('./scheduled');
     await handleScheduled(env, controller.scheduledTime);
   },
 } satisfies ExportedHandler<Bindings>;

@@ -1,7 +1,9 @@
 // What a new isolate evaluates before its first request (decisions.md › Cold start): the modules src/index.ts
-// reaches through static imports. The PDF, DOCX, font, certificate and browser engines must not be among them;
-// they load through `import()` inside the functions that use them, so an API read or a signing-page GET never
-// pays for them. Read from the sources (esbuild drops `import type` and type-only specifiers the same way).
+// reaches through static imports. The app is built in parts on first use (src/app-parts.ts), so the entry
+// reaches no route, schema or library; each part, in turn, reaches no PDF, DOCX, font, certificate or browser
+// engine: they load through `import()` inside the functions that use them, so an API read or a signing-page
+// GET never pays for them. Read from the sources (esbuild drops `import type` and type-only specifiers the
+// same way, and splits the build at every `import()`: scripts/build-worker.mjs).
 import { describe, expect, it } from 'vitest';
 
 const sources = import.meta.glob<string>(['../src/**/*.{ts,tsx}', '../durable-objects/**/*.ts'], {
@@ -22,6 +24,25 @@ const ENGINES = [
   'pizzip',
   '@cloudflare/puppeteer',
 ];
+
+/** What the entry itself must not evaluate: route schemas, the database layer, messages, and the rest. */
+const LIBRARIES = [
+  ...ENGINES,
+  'zod',
+  '@hono/zod-openapi',
+  'drizzle-orm',
+  'intl-messageformat',
+  '@modelcontextprotocol/sdk',
+  're2js',
+  'ipaddr.js',
+  'otpauth',
+  'jose',
+  '@noble/hashes',
+  'fflate',
+];
+
+/** The app's parts (src/app-parts.ts): what a request under /api, under /s or /l, or anywhere else builds. */
+const PARTS = ['src/app-api.ts', 'src/app-signing.ts', 'src/app.ts'];
 
 const files = new Map(Object.entries(sources).map(([key, text]) => [key.replace(/^\.\.\//, ''), text]));
 
@@ -49,7 +70,7 @@ function resolve(from: string, specifier: string): string | undefined {
 }
 
 /** Every engine the Worker's entry reaches statically, each with the import chain that reaches it. */
-function enginesReachedFrom(entry: string): string[] {
+function enginesReachedFrom(entry: string, packages: string[] = ENGINES): string[] {
   const via = new Map<string, string | null>([[entry, null]]);
   const queue = [entry];
   const reached: string[] = [];
@@ -62,7 +83,7 @@ function enginesReachedFrom(entry: string): string[] {
     const file = queue.shift()!;
     for (const specifier of staticImports(files.get(file)!)) {
       if (!specifier.startsWith('.')) {
-        const engine = ENGINES.find((name) => specifier === name || specifier.startsWith(`${name}/`));
+        const engine = packages.find((name) => specifier === name || specifier.startsWith(`${name}/`));
         if (engine) reached.push(`${engine}: ${chain(file)}`);
         continue;
       }
@@ -85,7 +106,14 @@ describe('Worker startup', () => {
     );
   });
 
-  it('evaluates no PDF, DOCX, font, certificate or browser engine before the first request', () => {
-    expect(enginesReachedFrom('src/index.ts')).toEqual([]);
+  it('evaluates no route, schema or library before the first request', () => {
+    expect(enginesReachedFrom('src/index.ts', LIBRARIES)).toEqual([]);
+    // The walk sees the parts' libraries when asked from a part.
+    expect(enginesReachedFrom('src/app-api.ts', LIBRARIES).map((line) => line.split(':')[0])).toContain('@hono/zod-openapi');
+  });
+
+  it.each(PARTS)('%s, built for a first request, evaluates no PDF, DOCX, font, certificate or browser engine', (part) => {
+    expect(files.has(part)).toBe(true);
+    expect(enginesReachedFrom(part)).toEqual([]);
   });
 });

@@ -55,8 +55,12 @@ if (filesStarted === 0) {
 
 // The Worker loads its PDF and signature engines on first use (decisions.md › Cold start). In a test file that
 // first use would fall inside a test's 5 s (transforming and fetching a few hundred modules through vitest), so
-// they load here, before the file's tests, as they did while they were static imports of the Worker.
+// they load here, before the file's tests, as they did while they were static imports of the Worker. So do
+// the app's parts, which the Worker's entry builds on a part's first request (src/app-parts.ts).
 await Promise.all([
+  import('../src/app-api'),
+  import('../src/app-signing'),
+  import('../src/app'),
   import('../src/services/sealing/seal-submission'),
   import('../src/services/sealing/qes-signing-flow'),
   import('../src/services/templates/document-fields'),

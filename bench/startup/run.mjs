@@ -6,13 +6,17 @@
 //   node bench/startup/run.mjs [--rounds 3] [--modules 15] [--smoke]
 //
 // --smoke measures each Worker once; --modules N also prints the N modules whose evaluation costs the
-// most in the project's startup profile (from a bundle built the same way, mapped through esbuild's
-// `// path` markers), to find what to make lazy next.
+// most in the project's startup profiles (mapped through esbuild's `// path` markers in the built
+// modules), to find what to make lazy next. Besides the upload size it prints what the entry imports
+// statically: the project is built split at every `import()` (scripts/build-worker.mjs), and its app in
+// parts built on first use (src/app-parts.ts), so it also prints each part's first request in a new
+// isolate (bench/startup/first-request.mjs): the cost startup no longer pays, paid by that request.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { benchEnv, root } from '../local-wrangler.mjs';
+import { FIRST_REQUESTS, profileFirstRequest } from './first-request.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
@@ -23,6 +27,8 @@ const TARGET_MS = 50;
 // `check startup` builds through `wrangler deploy`, which reads the wrangler.toml of its working directory.
 const bareDir = path.join(root, 'bench/startup/bare');
 const work = mkdtempSync(path.join(tmpdir(), 'bench-startup-'));
+// What the project's custom build (scripts/build-worker.mjs) wrote for the last `check startup`.
+const builtDir = path.join(root, 'dist/worker');
 
 /** One `wrangler check startup`: its active CPU (ms, garbage collection included) and bundle sizes (KiB). */
 function checkStartup(label, cwd) {
@@ -65,53 +71,104 @@ console.log(
   `  ratio       ${(p / Math.max(b, 1)).toFixed(1)}× the floor (floor counted as at least 1 ms), bundle ${(projectKib / bareKib).toFixed(0)}×`,
 );
 console.log(`  target      project ≤ ${TARGET_MS} ms: ${p <= TARGET_MS ? 'met' : 'NOT met'}`);
+const entry = staticClosure('index.mjs');
+console.log(
+  `  at startup  ${entry.modules} of the project's modules, ${kib(entry.kib)}: what its entry imports statically (the rest load on import())`,
+);
 
-if (modules > 0) printHeaviestModules(project.at(-1).profile, modules);
+// The startup figure leaves out what the parts defer to their first request: measured here, so moving
+// work from startup to the first request cannot pass for saving it.
+console.log('');
+console.log(`first request in a new isolate (active CPU: entry, its part built, the request; median of ${rounds})`);
+for (const [part, request] of FIRST_REQUESTS) {
+  const runs = [];
+  for (let round = 0; round < rounds; round += 1) runs.push(await profileFirstRequest(root, builtDir, request));
+  const ms = median(runs.map((r) => r.ms));
+  console.log(
+    `  ${part.padEnd(8)} ${request.padEnd(26)} ${ms.toFixed(1).padStart(7)} ms   (${runs.map((r) => r.ms.toFixed(1)).join(', ')})`,
+  );
+}
+if (modules > 0)
+  printHeaviestModules(
+    project.map((r) => r.profile),
+    modules,
+  );
 rmSync(work, { recursive: true, force: true });
 
 /**
- * The modules whose code ran longest during startup, self time by package (or by file for our own
- * src/), from the profile of the last project run. Lines are mapped to modules through a bundle that
- * `wrangler deploy --dry-run` builds exactly as `check startup` does.
+ * The modules whose code ran longest during startup, self time by package (or by file for our own src/),
+ * summed over every project run's profile. The profile names the built files (dist/worker, written by
+ * the custom build `check startup` ran); lines map to modules through esbuild's `// path` markers.
  */
-function printHeaviestModules(profilePath, count) {
-  const outdir = path.join(work, 'bundle');
-  execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir], { cwd: root, env: benchEnv, stdio: 'ignore' });
-  const lines = readFileSync(path.join(outdir, 'index.js'), 'utf8').split('\n');
-  const starts = [];
-  lines.forEach((line, i) => {
-    const marker = /^\/\/ (\S+\.(?:[mc]?[jt]sx?|json))$/.exec(line);
-    if (marker) starts.push([i + 1, marker[1]]);
-  });
-  const moduleAt = (line) => {
-    let found = '(esbuild helpers)';
-    for (const [start, name] of starts) {
+function printHeaviestModules(profiles, count) {
+  const starts = new Map();
+  const markersOf = (file) => {
+    if (!starts.has(file)) {
+      const found = [];
+      // Frames of workerd's own modules (node:…) have no file here.
+      const built = path.join(builtDir, file);
+      const lines = existsSync(built) ? readFileSync(built, 'utf8').split('\n') : [];
+      lines.forEach((line, i) => {
+        const marker = /^\/\/ (\S+\.(?:[mc]?[jt]sx?|json))$/.exec(line);
+        if (marker) found.push([i + 1, marker[1]]);
+      });
+      starts.set(file, found);
+    }
+    return starts.get(file);
+  };
+  const moduleAt = (file, line) => {
+    let found = `(esbuild helpers, ${file})`;
+    for (const [start, name] of markersOf(file)) {
       if (start > line) break;
       found = name;
     }
-    const file = found.replace(/^.*node_modules\//, '');
-    if (file === found) return found;
-    const parts = file.split('/');
-    return file.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+    const name = found.replace(/^.*node_modules\//, '');
+    if (name === found) return found;
+    const parts = name.split('/');
+    return name.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
   };
-  const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(profilePath, 'utf8'));
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  const selfMs = new Map();
-  samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + timeDeltas[i] / 1000));
   const cost = new Map();
   const add = (key, ms) => cost.set(key, (cost.get(key) ?? 0) + ms);
-  for (const [id, ms] of selfMs) {
-    const { callFrame, positionTicks = [] } = byId.get(id);
-    if (!callFrame.url) {
-      if (callFrame.functionName === '(garbage collector)') add('(garbage collection)', ms);
-      continue;
+  for (const profilePath of profiles) {
+    const { nodes, samples, timeDeltas } = JSON.parse(readFileSync(profilePath, 'utf8'));
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    const selfMs = new Map();
+    samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + timeDeltas[i] / 1000));
+    for (const [id, ms] of selfMs) {
+      const { callFrame, positionTicks = [] } = byId.get(id);
+      if (callFrame.functionName === '(idle)') continue;
+      if (!callFrame.url) {
+        add(callFrame.functionName || '(native)', ms);
+        continue;
+      }
+      const file = path.basename(callFrame.url);
+      const ticks = positionTicks.reduce((sum, t) => sum + t.ticks, 0);
+      // A module's own top level (its statements, hoisted into the chunk's) has no line in the profile.
+      if (ticks === 0) add(callFrame.lineNumber < 0 ? `(top-level statements, ${file})` : moduleAt(file, callFrame.lineNumber + 1), ms);
+      for (const t of positionTicks) add(moduleAt(file, t.line), (ms * t.ticks) / ticks);
     }
-    const ticks = positionTicks.reduce((sum, t) => sum + t.ticks, 0);
-    // The bundle's own top level (every ESM module's statements, hoisted there) has no line in the profile.
-    if (ticks === 0) add(callFrame.lineNumber < 0 ? '(top-level statements, unattributed)' : moduleAt(callFrame.lineNumber + 1), ms);
-    for (const t of positionTicks) add(moduleAt(t.line), (ms * t.ticks) / ticks);
   }
   console.log('');
-  console.log(`heaviest modules at startup (self CPU ms, last project run)`);
-  for (const [name, ms] of [...cost].sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`  ${ms.toFixed(1).padStart(6)}  ${name}`);
+  console.log(`heaviest modules at startup (self CPU ms, mean of ${profiles.length} project runs)`);
+  for (const [name, ms] of [...cost].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+    console.log(`  ${(ms / profiles.length).toFixed(1).padStart(6)}  ${name}`);
+  }
+}
+
+/** The modules the entry imports statically, which a new isolate compiles before its first request. */
+function staticClosure(entry) {
+  const seen = new Set();
+  const queue = [entry];
+  let bytes = 0;
+  while (queue.length > 0) {
+    const file = queue.shift();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(path.join(builtDir, file), 'utf8');
+    bytes += Buffer.byteLength(text);
+    for (const [, from, bare] of text.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gms)) {
+      queue.push(path.normalize(path.join(path.dirname(file), from ?? bare)));
+    }
+  }
+  return { modules: seen.size, kib: bytes / 1024 };
 }

@@ -1,7 +1,7 @@
 // Requests on a custom signing domain (Host routing) and the signing links that use one
 // (docs/custom-domains.md). Domains are activated for real: TXT record on the local DoH resolver,
 // verify through the Cloudflare imitation.
-import { DISCLOSURE } from '../../src/services/signing/consent-disclosure';
+import { englishDisclosure } from '../../src/services/signing/consent-disclosure';
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { api, createAccount, type TestAccount, clientAddress } from '../helpers';
@@ -230,7 +230,7 @@ describe('signing links', () => {
     await onHost(d.hostname, `/s/${first.slug}/consent`, {
       method: 'POST',
       headers: { Origin: `https://${d.hostname}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ version: DISCLOSURE.version }),
+      body: JSON.stringify({ version: englishDisclosure().version }),
     });
     const res = await onHost(d.hostname, `/s/${first.slug}/submit`, {
       method: 'POST',

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { errorResponse } from '../../src/app';
+import { errorResponse } from '../../src/app-base';
 import type { AppEnv } from '../../src/app-env';
 import { requestId } from '../../src/middleware/request-id';
 import { api, createAccount } from '../helpers';

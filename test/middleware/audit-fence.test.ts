@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:test';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { errorResponse } from '../../src/app';
+import { errorResponse } from '../../src/app-base';
 import type { AppEnv } from '../../src/app-env';
 import { auditTrail } from '../../src/middleware/audit';
 import { controlDatabase } from '../../src/middleware/databases';

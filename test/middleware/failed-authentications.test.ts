@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { errorResponse } from '../../src/app';
+import { errorResponse } from '../../src/app-base';
 import type { AppEnv } from '../../src/app-env';
 import { authenticate } from '../../src/middleware/auth';
 import { controlDatabase } from '../../src/middleware/databases';

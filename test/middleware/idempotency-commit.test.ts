@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:test';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { errorResponse } from '../../src/app';
+import { errorResponse } from '../../src/app-base';
 import type { AppEnv } from '../../src/app-env';
 import { idempotency, INLINE_BODY_LIMIT } from '../../src/middleware/idempotency';
 import { requestId } from '../../src/middleware/request-id';

@@ -3,13 +3,15 @@
 import { createExecutionContext, createMessageBatch, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
-import { DISCLOSURE, DISCLOSURE_SHA256, disclosureSha256 } from '../../src/services/signing/consent-disclosure';
+import { DISCLOSURE_SHA256, disclosureSha256, englishDisclosure } from '../../src/services/signing/consent-disclosure';
 import type { SealingQueueBody } from '../../src/env';
 import type { ShardStamp } from '../../src/lib/shard-queues';
 import { checkPdf } from '../pdf-tools';
 import { api, shardOf } from '../helpers';
 import { shardNumberOf } from '../submission-fixtures';
 import { acceptDisclosure, page, signingFixture, submitterRow } from './fixtures';
+
+const DISCLOSURE = englishDisclosure();
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) ConsentTest/1.0';
 

@@ -2,7 +2,7 @@
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { rowsOnAllShards } from '../submission-fixtures';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
-import { DISCLOSURE } from '../../src/services/signing/consent-disclosure';
+import { englishDisclosure } from '../../src/services/signing/consent-disclosure';
 
 export type FieldInput = { name: string; type: string; role?: string; required?: boolean; [key: string]: unknown };
 
@@ -101,7 +101,7 @@ export function page(method: string, path: string, options: { body?: unknown; he
  * submits where the form cannot be filled (completed, not its turn) gets its 422 from the submit.
  */
 export async function acceptDisclosure(slug: string, headers: Record<string, string> = {}) {
-  const res = await page('POST', `/s/${slug}/consent`, { body: { version: DISCLOSURE.version }, headers });
+  const res = await page('POST', `/s/${slug}/consent`, { body: { version: englishDisclosure().version }, headers });
   return res;
 }
 
