@@ -35,7 +35,11 @@ export async function markSent(
   providerId: string | null,
   at: string,
   redacted?: Pick<Message, 'text' | 'html'>,
-  trail?: { message: Pick<Message, 'accountId' | 'submissionId' | 'submitterId'>; action: SubmissionEventAction; data: Record<string, unknown> },
+  trail?: {
+    message: Pick<Message, 'accountId' | 'submissionId' | 'submitterId'>;
+    action: SubmissionEventAction;
+    data: Record<string, unknown>;
+  },
 ): Promise<void> {
   const update = db
     .update(messages)

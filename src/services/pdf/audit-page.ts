@@ -164,7 +164,9 @@ const show = (value: string | null | undefined) => (value ? value : '—');
 /**
  * A recorded instant as the page's language writes a date and time, to the second, in UTC and saying
  * so (the trail stores UTC; a reader in another zone still reads the recorded instant). Four-digit
- * years and 24-hour clocks in every language, so no instant reads two ways.
+ * years and a 24-hour clock in every language, so no instant reads two ways. " UTC" is appended rather
+ * than asked of Intl, which spells the time out in words in some languages (ko) and would overflow the
+ * label column; bidi marks are dropped, the page lays out right-to-left lines itself.
  */
 function dateTimeFormat(locale: Locale): (value: string | null | undefined) => string {
   const format = new Intl.DateTimeFormat(locale, {
@@ -176,11 +178,11 @@ function dateTimeFormat(locale: Locale): (value: string | null | undefined) => s
     second: '2-digit',
     hourCycle: 'h23',
     timeZone: 'UTC',
-    timeZoneName: 'short',
   });
   return (value) => {
     const at = value ? new Date(value) : null;
-    return at && !Number.isNaN(at.getTime()) ? format.format(at) : show(value);
+    if (!at || Number.isNaN(at.getTime())) return show(value);
+    return `${format.format(at).replace(/[\u200e\u200f\u061c]/g, '')} UTC`;
   };
 }
 

@@ -134,7 +134,10 @@ function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[],
   // An any-one-of signer (issue 33 › 2): who signed and the people they were chosen from.
   const chosen =
     event.action === 'completed' && Array.isArray(event.data?.chosen_from)
-      ? t('audit.detail.chosen_signer', { signedBy: String(event.data.signed_by), chosenFrom: nameList(event.data.chosen_from as unknown[], locale) })
+      ? t('audit.detail.chosen_signer', {
+          signedBy: String(event.data.signed_by),
+          chosenFrom: nameList(event.data.chosen_from as unknown[], locale),
+        })
       : undefined;
   const detail =
     consent ??

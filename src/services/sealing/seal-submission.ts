@@ -109,7 +109,12 @@ function certificateValues(certificate: CertificateDescription) {
 }
 
 /** The audit page's line naming a qes signer's certificate at the provider (issue 18 › 3). */
-function qualifiedSignatureEntry(submitter: Submitter, certificate: CertificateDescription | null, account: Account, t: Translate): AuditEntry {
+function qualifiedSignatureEntry(
+  submitter: Submitter,
+  certificate: CertificateDescription | null,
+  account: Account,
+  t: Translate,
+): AuditEntry {
   const provider = account.signatureProvider ?? t('audit.detail.qes_provider_unnamed');
   return {
     at: submitter.completedAt!,
