@@ -12,7 +12,8 @@ import { SUBMISSION_EVENT_ACTIONS, type SubmissionEvent } from '../../src/db/sch
 import { CATALOGS, translatorFor } from '../../src/lib/i18n/catalogs';
 import { languageLine } from '../../src/services/pdf/audit-page';
 import { assetFonts, DocumentFonts } from '../../src/services/pdf/fonts';
-import { EVENT_NAMES } from '../../src/services/sealing/audit-trail';
+import { auditTrailFor, EVENT_NAMES } from '../../src/services/sealing/audit-trail';
+import type { SubmissionScope } from '../../src/services/submissions/submission-scope';
 import { LOCALES, type Locale } from '../../src/shared/i18n/locales';
 import { api, shardOf } from '../helpers';
 import { checkPdf, placedWords, type PdfCheck } from '../pdf-tools';
@@ -84,8 +85,10 @@ describe('scripts in the sealed PDF', () => {
     const trail = auditText(check, 'he');
     const he = CATALOGS.he;
     for (const key of ['audit.signers', 'audit.language', 'audit.events'] as const) expect(trail).toContain(he[key]);
-    // "עברית (Hebrew, he)" right to left: pdftotext gives the Hebrew word after the Latin part it shows left of it.
-    expect(trail).toMatch(/\(Hebrew, he\) \u202b?עברית/);
+    // "עברית (Hebrew, he)" right to left. pdftotext gives a line whose Latin part it shows left of the
+    // Hebrew word either in that visual order or, on a page it reads as right to left (all of it Hebrew
+    // now that the events are too), in logical order with the parentheses as drawn; bidi marks dropped.
+    expect(trail.replace(/[\u202a-\u202e]/g, '')).toMatch(/\(Hebrew, he\) עברית|עברית \)\(Hebrew, he/);
     // The name as entered, in logical order as pdftotext reads it back.
     expect(trail).toContain('דוד כהן');
     expect(stampedText(check, 'he')).toContain('שלום עולם');
@@ -194,6 +197,43 @@ describe('the names of trail actions', () => {
       for (const locale of LOCALES.filter((l) => l !== 'en'))
         expect(CATALOGS[locale][key], `${locale} ${action}`).not.toBe(CATALOGS.en[key]);
     }
+  });
+
+  it('names an action outside the list by its own words, and the known ones in the page language', () => {
+    const event = (id: number, action: string, data: Record<string, unknown> = {}) =>
+      ({
+        id,
+        accountId: 1,
+        submissionId: 1,
+        submitterId: 7,
+        action,
+        ip: null,
+        userAgent: null,
+        data,
+        createdAt: '2026-11-27T12:00:00.000Z',
+      }) as SubmissionEvent;
+    const scope = {
+      submission: { id: 1, slug: 'abc', completedAt: null },
+      submitters: [{ id: 7, email: 'jo@example.com', name: 'Jo', role: 'First Party', values: {} }],
+      template: { name: 'T', fields: [] },
+    } as unknown as SubmissionScope;
+    const trail = auditTrailFor(
+      scope,
+      [
+        event(1, 'disclosure_accepted', { version: 'v1', sha256: 'ab'.repeat(32), language: 'de' }),
+        event(2, 'legacy_thing'),
+        event(3, 'completed'),
+      ],
+      'doc.pdf',
+      'Signing',
+    );
+    expect(trail.locale).toBe('de');
+    expect(trail.events.map((e) => e.event)).toEqual([
+      CATALOGS.de['audit.event.disclosure_accepted'],
+      'legacy thing',
+      CATALOGS.de['audit.event.completed'],
+    ]);
+    expect(trail.events[0]!.detail).toContain(`Version v1 (SHA-256 ${'ab'.repeat(32)}) auf Deutsch (German, de)`);
   });
 });
 
