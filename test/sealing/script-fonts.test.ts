@@ -160,29 +160,37 @@ function expectEventNames(trail: string, events: SubmissionEvent[], language: Lo
 }
 
 describe('the audit trail events in the page language', () => {
-  it('names and describes the events in German, keeping version and hash, with German dates', async () => {
-    const check = await sealedIn('de', 'Jörg Müller', 'Grüße aus Köln');
-    const trail = auditText(check, 'de');
-    expectEventNames(trail, check.events, 'de');
-    const detail = disclosureDetail(check.events, 'de');
-    expect(detail).toContain('Offenlegung zu elektronischen Dokumenten in der Version');
+  // German "27.11.2026, 18:05:03 UTC" (day first, dots), Japanese "2026/11/27 18:05:03 UTC": 24-hour clock, in UTC.
+  it.each([
+    {
+      language: 'de',
+      name: 'Jörg Müller',
+      value: 'Grüße aus Köln',
+      words: 'Offenlegung zu elektronischen Dokumenten in der Version',
+      date: /\b\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC\b/,
+    },
+    {
+      language: 'ja',
+      name: '佐藤花子',
+      value: '大阪府大阪市',
+      words: '電子記録に関する説明のバージョン',
+      date: /\b\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} UTC\b/,
+    },
+  ] as const)('names and describes the events in $language, keeping version and hash, with its dates', async ({
+    language,
+    name,
+    value,
+    words,
+    date,
+  }) => {
+    const check = await sealedIn(language, name, value);
+    const trail = auditText(check, language);
+    expectEventNames(trail, check.events, language);
+    const detail = disclosureDetail(check.events, language);
+    expect(detail).toContain(words);
     expect(unspaced(trail)).toContain(unspaced(detail));
     expect(trail).not.toContain('Accepted the electronic records disclosure');
-    // 27.11.2026, 18:05:03 UTC: day first, dots, 24-hour clock, in UTC.
-    expect(trail).toMatch(/\b\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC\b/);
-    expect(trail).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
-  });
-
-  it('names and describes the events in Japanese, keeping version and hash, with Japanese dates', async () => {
-    const check = await sealedIn('ja', '佐藤花子', '大阪府大阪市');
-    const trail = auditText(check, 'ja');
-    expectEventNames(trail, check.events, 'ja');
-    const detail = disclosureDetail(check.events, 'ja');
-    expect(detail).toContain('電子記録に関する説明のバージョン');
-    expect(unspaced(trail)).toContain(unspaced(detail));
-    expect(trail).not.toContain('Accepted the electronic records disclosure');
-    // 2026/11/27 18:05:03 UTC
-    expect(trail).toMatch(/\b\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} UTC\b/);
+    expect(trail).toMatch(date);
     expect(trail).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   });
 });
