@@ -190,6 +190,10 @@ describe('the audit trail events in the page language', () => {
     expect(detail).toContain(words);
     expect(unspaced(trail)).toContain(unspaced(detail));
     expect(trail).not.toContain('Accepted the electronic records disclosure');
+    // The signer's state and how they were verified, in the same language.
+    expect(trail).toContain(CATALOGS[language]['audit.signer_status.completed']);
+    expect(trail).toContain(CATALOGS[language]['audit.verification_method.link']);
+    expect(trail).not.toContain('Personal signing link');
     expect(trail).toMatch(date);
     expect(trail).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   });

@@ -1,6 +1,6 @@
 // The audit trail page's content for a submission: its signers and how they were verified, and every
 // event of its trail (decisions.md › Signed output).
-import type { Payment, Submitter, SubmissionEvent, SubmissionEventAction } from '../../db/schema/index';
+import type { Payment, Submitter, SubmissionEvent, SubmissionEventAction, SubmitterStatus } from '../../db/schema/index';
 import { languageLine, type AuditEntry, type AuditPayment, type AuditSigner, type AuditTrail } from '../pdf/audit-page';
 import { formatAmount } from '../payments/payment-field';
 import type { SubmissionScope } from '../submissions/submission-scope';
@@ -9,12 +9,23 @@ import { DEFAULT_LOCALE, matchLocale, type Locale } from '../../shared/i18n/loca
 import type { MessageKey, Translate } from '../../shared/i18n/translator';
 import { translatorFor } from '../../lib/i18n/catalogs';
 
-const VERIFICATION: Record<string, string> = {
-  email_2fa: 'Email code (6 digits)',
-  sms_2fa: 'Phone code by SMS (6 digits)',
-  whatsapp_2fa: 'Phone code by WhatsApp (6 digits)',
-  link: 'Personal signing link',
-  api: 'Completed through the API',
+/** How a signer's identity was established (`submitters.verification_method`), in the page's language. */
+const VERIFICATION: Record<string, MessageKey> = {
+  email_2fa: 'audit.verification_method.email_2fa',
+  sms_2fa: 'audit.verification_method.sms_2fa',
+  whatsapp_2fa: 'audit.verification_method.whatsapp_2fa',
+  link: 'audit.verification_method.link',
+  api: 'audit.verification_method.api',
+};
+
+/** A signer's state, in the page's language. */
+const SIGNER_STATUS: Record<SubmitterStatus, MessageKey> = {
+  waiting: 'audit.signer_status.waiting',
+  sent: 'audit.signer_status.sent',
+  opened: 'audit.signer_status.opened',
+  completed: 'audit.signer_status.completed',
+  declined: 'audit.signer_status.declined',
+  expired: 'audit.signer_status.expired',
 };
 
 const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
@@ -203,10 +214,10 @@ export function auditTrailFor(
       name: s.name ?? '',
       email: s.email ?? '',
       role: s.role,
-      status: s.status,
+      status: SIGNER_STATUS[s.status] ? t(SIGNER_STATUS[s.status]) : s.status,
       ip: s.completedIp,
       userAgent: s.completedUserAgent,
-      verification: (s.verificationMethod && VERIFICATION[s.verificationMethod]) || 'Personal signing link',
+      verification: t((s.verificationMethod && VERIFICATION[s.verificationMethod]) || 'audit.verification_method.link'),
       language: languages.get(s.id) ?? null,
       sentAt: s.sentAt,
       openedAt: s.openedAt,
