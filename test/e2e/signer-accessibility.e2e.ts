@@ -144,9 +144,12 @@ describe('the signing page by keyboard and screen reader', () => {
       expect(first).toMatchObject({ role: 'textbox', name: 'Full name', properties: { required: true } });
       // Required but not yet invalid: nothing was refused.
       expect(first.properties.invalid).not.toBe('true');
-      // Each page image is named in the signer's language, with the page's words under it.
-      await page.waitForSelector('.page[data-page="3"] canvas[role="img"]', { timeout: 60_000 });
-      const names = await page.$$eval('.page canvas', (nodes) => nodes.map((n) => n.getAttribute('aria-label')));
+      // Each page is named in the signer's language, with the page's words under it: a stored page image
+      // (its alt) or, before the images are drawn, pdf.js's canvas (role img, aria-label).
+      await page.waitForSelector('.page[data-page="3"] :is(canvas[role="img"], img.page-image[alt]:not([alt=""]))', { timeout: 60_000 });
+      const names = await page.$$eval('.page :is(canvas, img.page-image)', (nodes) =>
+        nodes.map((n) => (n instanceof HTMLImageElement ? n.alt : n.getAttribute('aria-label'))),
+      );
       expect(names).toHaveLength(3);
       for (const [i, name] of names.entries()) expect(name, `page ${i + 1}`).toBeTruthy();
       if (locale === 'en') expect(names).toEqual(['Page 1 of 3', 'Page 2 of 3', 'Page 3 of 3']);

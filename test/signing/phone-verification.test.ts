@@ -384,7 +384,7 @@ describe('delivery status callbacks (Twilio StatusCallback)', () => {
     const scope = await loadScope(db, (await findSubmissionById(db, f.submissionId))!);
     const trail = auditTrailFor(scope, await listSubmissionEvents(db, f.submissionId), 'contract', 'Signing');
     expect(trail.events.map((e) => `${e.event}: ${e.detail ?? ''}`)).toContain(
-      `message failed: SMS message not delivered: undelivered, error 30003, as its provider reported (${sid})`,
+      `message not delivered: SMS message not delivered: undelivered, error 30003, as its provider reported (${sid})`,
     );
   });
 

@@ -38,7 +38,7 @@ describe('a bulk create', () => {
       submitterRef: { submitterSlug: `signer-${i}` },
       row: {
         accountId: owner.accountId,
-        action: 'sent',
+        action: 'sent' as const,
         ip: '192.0.2.1',
         userAgent: 'test',
         data: { n: i },

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
-import { messages, submissionEvents, submitters, type Message, type NewMessage } from '../schema/index';
+import { messages, submissionEvents, submitters, type Message, type NewMessage, type SubmissionEventAction } from '../schema/index';
 
 export function messageInsert(db: Db, message: NewMessage) {
   return db.insert(messages).values(message).returning({ id: messages.id });
@@ -35,7 +35,11 @@ export async function markSent(
   providerId: string | null,
   at: string,
   redacted?: Pick<Message, 'text' | 'html'>,
-  trail?: { message: Pick<Message, 'accountId' | 'submissionId' | 'submitterId'>; action: string; data: Record<string, unknown> },
+  trail?: {
+    message: Pick<Message, 'accountId' | 'submissionId' | 'submitterId'>;
+    action: SubmissionEventAction;
+    data: Record<string, unknown>;
+  },
 ): Promise<void> {
   const update = db
     .update(messages)

@@ -17,6 +17,7 @@ import {
   type NewSubmitter,
   type Submission,
   type SubmissionEvent,
+  type SubmissionEventAction,
   type Submitter,
   type TemplateDocument,
   type TemplateSnapshot,
@@ -107,7 +108,7 @@ export function insertSubmitterStatement(db: Db, submissionSlug: string, row: Om
 
 export type SubmissionEventRow = {
   accountId: number;
-  action: string;
+  action: SubmissionEventAction;
   ip?: string | null;
   userAgent?: string | null;
   data?: Record<string, unknown>;

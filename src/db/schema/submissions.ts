@@ -270,9 +270,41 @@ export const submitterMembers = sqliteTable(
 );
 
 /**
- * What happened to a submission, in order: the audit trail printed on the sealed document's last page.
- * `action` is e.g. `created`, `sent`, `opened`, `completed`, `declined`, `expired`, `reminded`.
+ * Every `action` a submission's trail row can have (the writers are typed by it); the audit page names
+ * each in the page's language (src/services/sealing/audit-trail.ts › EVENT_NAMES).
  */
+export const SUBMISSION_EVENT_ACTIONS = [
+  'created',
+  'sent',
+  'resent',
+  'reminded',
+  'message_accepted',
+  'message_delivered',
+  'message_failed',
+  'link_clicked',
+  'opened',
+  'started',
+  'verification_code_sent',
+  'email_verified',
+  'phone_verified',
+  'disclosure_accepted',
+  'delegated',
+  'witness_invited',
+  'declined',
+  'completed',
+  'submission_completed',
+  'expired',
+  'archived',
+  'legal_hold_set',
+  'legal_hold_released',
+  'signer_certificate_issued',
+  'value_not_drawn',
+  'erased',
+] as const;
+
+export type SubmissionEventAction = (typeof SUBMISSION_EVENT_ACTIONS)[number];
+
+/** What happened to a submission, in order: the audit trail printed on the sealed document's last page. */
 export const submissionEvents = sqliteTable(
   'submission_events',
   {

@@ -40,7 +40,7 @@ function deliveryTrail(message: Message, transport: string, providerId: string |
   if (message.channel !== 'sms' && message.channel !== 'whatsapp') return undefined;
   return {
     message,
-    action: 'message_accepted',
+    action: 'message_accepted' as const,
     data: { channel: message.channel, kind: message.kind, transport, provider_id: providerId },
   };
 }

@@ -161,8 +161,33 @@ class Writer {
 
 const show = (value: string | null | undefined) => (value ? value : '—');
 
+/**
+ * A recorded instant as the page's language writes a date and time, to the second, in UTC and saying
+ * so (the trail stores UTC; a reader in another zone still reads the recorded instant). Four-digit
+ * years and a 24-hour clock in every language, so no instant reads two ways. " UTC" is appended rather
+ * than asked of Intl, which spells the time out in words in some languages (ko) and would overflow the
+ * label column; bidi marks are dropped, the page lays out right-to-left lines itself.
+ */
+function dateTimeFormat(locale: Locale): (value: string | null | undefined) => string {
+  const format = new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'UTC',
+  });
+  return (value) => {
+    const at = value ? new Date(value) : null;
+    if (!at || Number.isNaN(at.getTime())) return show(value);
+    return `${format.format(at).replace(/[\u200e\u200f\u061c]/g, '')} UTC`;
+  };
+}
+
 /** "עברית (Hebrew, he)"; English alone as "English (en)". */
-function languageLine(language: Locale): string {
+export function languageLine(language: Locale): string {
   const own = autonym(language);
   const english = englishName(language);
   return own === english ? `${english} (${language})` : `${own} (${english}, ${language})`;
@@ -172,12 +197,13 @@ function languageLine(language: Locale): string {
 export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, fonts: DocumentFonts): Promise<void> {
   const t = translatorFor(trail.locale ?? DEFAULT_LOCALE);
   const locale = trail.locale ?? DEFAULT_LOCALE;
+  const when = dateTimeFormat(locale);
   const w = await Writer.start(pdf, fonts, t('audit.title'), isRtl(locale));
   await w.text(trail.documentName, { size: 12, style: 'bold' });
   w.gap(4);
   await w.text(trail.templateName, { label: t('audit.template') });
   await w.text(trail.submissionRef, { label: t('audit.submission') });
-  await w.text(show(trail.completedAt), { label: t('audit.completed') });
+  await w.text(when(trail.completedAt), { label: t('audit.completed') });
   await w.text(trail.originalSha256, { label: t('audit.original_sha256') });
   await w.text(t('audit.sealed_note', { service: trail.serviceName }), { color: MUTED, size: 8 });
   if (trail.signatureLevel) await w.text(trail.signatureLevel, { label: t('audit.signature_level') });
@@ -193,9 +219,9 @@ export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, font
     if (signer.language) await w.text(languageLine(signer.language), { label: t('audit.language') });
     await w.text(show(signer.ip), { label: t('audit.ip') });
     await w.text(show(signer.userAgent), { label: t('audit.user_agent') });
-    await w.text(show(signer.sentAt), { label: t('audit.invited') });
-    await w.text(show(signer.openedAt), { label: t('audit.opened') });
-    await w.text(show(signer.completedAt), { label: t('audit.completed') });
+    await w.text(when(signer.sentAt), { label: t('audit.invited') });
+    await w.text(when(signer.openedAt), { label: t('audit.opened') });
+    await w.text(when(signer.completedAt), { label: t('audit.completed') });
     if (signer.signature) await w.image(signer.signature.bytes, signer.signature.format, t('audit.signature'));
     w.gap(6);
   }
@@ -209,7 +235,7 @@ export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, font
       await w.text(payment.amount, { label: t('audit.amount') });
       await w.text(payment.reference, { label: t('audit.payment_reference') });
       await w.text(payment.payer, { label: t('audit.paid_by') });
-      await w.text(show(payment.paidAt), { label: t('audit.paid') });
+      await w.text(when(payment.paidAt), { label: t('audit.paid') });
       w.gap(6);
     }
     await w.rule();
@@ -220,6 +246,6 @@ export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, font
   for (const entry of trail.events) {
     const where = entry.ip ? ` · ${entry.ip}` : '';
     const detail = entry.detail ? ` — ${entry.detail}` : '';
-    await w.text(`${entry.event} · ${entry.actor}${where}${detail}`, { label: entry.at });
+    await w.text(`${entry.event} · ${entry.actor}${where}${detail}`, { label: when(entry.at) });
   }
 }

@@ -22,6 +22,9 @@ import { collectValidationData } from './validation-data';
 import { stampFields, type FieldStamp, type UndrawnValue } from './stamp';
 import { fillCertifiedForm, type SignatureTarget } from './certified-form';
 import type { Timestamper } from './timestamp';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { DEFAULT_LOCALE } from '../../shared/i18n/locales';
+import type { Translate } from '../../shared/i18n/translator';
 
 export type SealInput = {
   original: Uint8Array;
@@ -68,21 +71,19 @@ export type SealedDocument = {
   auditTrail?: { bytes: Uint8Array; sha256: string };
 };
 
-/** The audit page's sentence on the level the document is sealed at. */
-export function signatureLevelText(timestamped: boolean): string {
-  return timestamped
-    ? 'PAdES B-LTA: the seal carries an RFC 3161 timestamp, the document holds the certificates and revocation data needed to validate it (DSS), and a document timestamp covers everything.'
-    : "PAdES B-B: no time-stamping authority is configured, so the signing time is the service clock's own claim and the seal carries no timestamp or validation data (development only).";
+/** The audit page's sentence on the level the document is sealed at, in the page's language. */
+export function signatureLevelText(timestamped: boolean, t: Translate): string {
+  return t(timestamped ? 'audit.signature_level.b_lta' : 'audit.signature_level.b_b');
 }
 
 /** How the audit page records a value drawn as a placeholder. */
-export function undrawnEntry(value: UndrawnValue, at: string): AuditEntry {
+export function undrawnEntry(value: UndrawnValue, at: string, t: Translate): AuditEntry {
   return {
     at,
-    event: 'value not drawn',
-    actor: 'Sealing',
+    event: t('audit.event.value_not_drawn'),
+    actor: t('audit.actor.sealing'),
     ip: null,
-    detail: `Field "${value.field}" on page ${value.page}: ${value.reason}; a placeholder stands in its place.`,
+    detail: t('audit.detail.placeholder_drawn', { field: value.field, page: String(value.page), reason: value.reason }),
   };
 }
 
@@ -98,15 +99,15 @@ export class SignedFileNotAppendable extends Error {}
  * The audit page's line for a document that came signed by others (issue 33 › 6), or null: told by the
  * signatures whose byte ranges end within the upload, which ours, appended later, never do.
  */
-function earlierSignaturesEntry(pdf: PDFDocument, uploadLength: number, at: string): AuditEntry | null {
+function earlierSignaturesEntry(pdf: PDFDocument, uploadLength: number, at: string, t: Translate): AuditEntry | null {
   const count = signaturesWithin(pdf, uploadLength);
   if (count === 0) return null;
   return {
     at,
-    event: 'earlier signatures kept',
-    actor: 'Sealing',
+    event: t('audit.event.earlier_signatures_kept'),
+    actor: t('audit.actor.sealing'),
     ip: null,
-    detail: `The document as uploaded carries ${count === 1 ? 'a signature' : `${count} signatures`} made elsewhere. The values, signatures and this page were appended after it as incremental updates, so ${count === 1 ? 'that signature stays' : 'those signatures stay'} valid for the revision ${count === 1 ? 'it' : 'they'} signed.`,
+    detail: t('audit.detail.earlier_signatures_kept', { count }),
   };
 }
 
@@ -221,13 +222,13 @@ async function separateAuditTrail(input: SealInput, trail: AuditTrail): Promise<
 }
 
 /** The audit trail's line for a certified document: what was done to keep its certification valid. */
-function certifiedEntry(level: 2 | 3, sha256: string, at: string): AuditEntry {
+function certifiedEntry(level: 2 | 3, sha256: string, at: string, t: Translate): AuditEntry {
   return {
     at,
-    event: 'certification kept',
-    actor: 'Sealing',
+    event: t('audit.event.certification_kept'),
+    actor: t('audit.actor.sealing'),
     ip: null,
-    detail: `The document as uploaded is certified by its author (DocMDP P=${level}), which allows filling in its form and signing. The values were written into its own form fields and the signatures into signature fields, as incremental updates; no page was drawn on or added, so this audit trail is a file of its own. Sealed document SHA-256: ${sha256}.`,
+    detail: t('audit.detail.certification_kept', { level, sha256 }),
   };
 }
 
@@ -270,9 +271,11 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
   undrawn.push(...applied.undrawn);
   const at = new Date().toISOString();
   // At qes the file is already a revision holding our signers' signatures, which are not "elsewhere".
-  const earlier = input.priorSignatures || certified ? null : earlierSignaturesEntry(pdf, input.original.length, at);
-  const events = [...input.trail.events, ...(earlier ? [earlier] : []), ...undrawn.map((u) => undrawnEntry(u, at))];
-  const signatureLevel = signatureLevelText(Boolean(input.timestamper));
+  // What the sealing adds to the page is written in the page's language, like the trail before it.
+  const t = translatorFor(input.trail.locale ?? DEFAULT_LOCALE);
+  const earlier = input.priorSignatures || certified ? null : earlierSignaturesEntry(pdf, input.original.length, at, t);
+  const events = [...input.trail.events, ...(earlier ? [earlier] : []), ...undrawn.map((u) => undrawnEntry(u, at, t))];
+  const signatureLevel = signatureLevelText(Boolean(input.timestamper), t);
   const trail = { ...input.trail, events, originalSha256, signatureLevel };
   if (!certified) await appendAuditTrail(pdf, trail, fonts);
   // The sealed file's own SHA-256 cannot be printed inside it; it is returned for the API and webhooks,
@@ -285,6 +288,6 @@ export async function sealDocument(input: SealInput): Promise<SealedDocument> {
     : signed.bytes;
   const sha256 = await sha256Hex(bytes);
   if (!certified) return { bytes, sha256, originalSha256, undrawn };
-  const auditTrail = await separateAuditTrail(input, { ...trail, events: [...events, certifiedEntry(certified, sha256, at)] });
+  const auditTrail = await separateAuditTrail(input, { ...trail, events: [...events, certifiedEntry(certified, sha256, at, t)] });
   return { bytes, sha256, originalSha256, undrawn, auditTrail };
 }

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { insertSealedDocumentStatement, listSealedDocuments, markSealedStatement } from '../../db/queries/submission-documents';
 import { findSubmissionById, insertSubmissionEventStatement, listSubmissionEvents } from '../../db/queries/submissions';
-import type { Account, Submitter, TemplateDocument } from '../../db/schema/index';
+import type { Account, SubmissionEventAction, Submitter, TemplateDocument } from '../../db/schema/index';
 import { outboxInsert } from '../events/outbox';
 import { releaseHeldEventsStatement } from '../../db/queries/events';
 import { accountCertificateAuthority, accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
@@ -29,6 +29,9 @@ import { sealingTimestamper, type LongTermEnv } from './long-term';
 import { completionOrder } from './completion-order';
 import { currentRevision } from './qes-revisions';
 import { sha256Hex } from '../../lib/crypto';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { DEFAULT_LOCALE } from '../../shared/i18n/locales';
+import type { Translate } from '../../shared/i18n/translator';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
 export function hiddenFieldsOf(scope: SubmissionScope): Set<string> {
@@ -45,7 +48,7 @@ export function sealedFilename(document: Pick<TemplateDocument, 'filename'>): st
 }
 
 /** The action of the submission event naming a signer's certificate (the API's audit events show it). */
-export const SIGNER_CERTIFICATE_EVENT = 'signer_certificate_issued';
+export const SIGNER_CERTIFICATE_EVENT: SubmissionEventAction = 'signer_certificate_issued';
 
 type SignerCertificate = { submitter: Submitter; description: CertificateDescription };
 
@@ -86,28 +89,41 @@ async function signerSteps(
 }
 
 /** The audit page's line naming a signer's certificate: subject, serial, issuer and SHA-256 fingerprint. */
-function certificateEntry({ submitter, description }: SignerCertificate, at: string): AuditEntry {
+function certificateEntry({ submitter, description }: SignerCertificate, at: string, t: Translate): AuditEntry {
   return {
     at,
-    event: 'signer certificate issued',
+    event: t('audit.event.signer_certificate_issued'),
     actor: submitter.email || submitter.name || submitter.role,
     ip: null,
-    detail: `Subject ${description.subject}; serial ${description.serialNumber}; issuer ${description.issuer}; SHA-256 ${description.sha256Fingerprint}`,
+    detail: t('audit.detail.certificate', certificateValues(description)),
+  };
+}
+
+function certificateValues(certificate: CertificateDescription) {
+  return {
+    subject: certificate.subject,
+    serial: certificate.serialNumber,
+    issuer: certificate.issuer,
+    fingerprint: certificate.sha256Fingerprint,
   };
 }
 
 /** The audit page's line naming a qes signer's certificate at the provider (issue 18 › 3). */
-function qualifiedSignatureEntry(submitter: Submitter, certificate: CertificateDescription | null, account: Account): AuditEntry {
-  const provider = account.signatureProvider ?? 'the QES provider';
-  const detail = certificate
-    ? `Qualified signature through ${provider}: subject ${certificate.subject}; serial ${certificate.serialNumber}; issuer ${certificate.issuer}; SHA-256 ${certificate.sha256Fingerprint}`
-    : `Qualified signature through ${provider}`;
+function qualifiedSignatureEntry(
+  submitter: Submitter,
+  certificate: CertificateDescription | null,
+  account: Account,
+  t: Translate,
+): AuditEntry {
+  const provider = account.signatureProvider ?? t('audit.detail.qes_provider_unnamed');
   return {
     at: submitter.completedAt!,
-    event: 'qualified signature',
+    event: t('audit.event.qualified_signature'),
     actor: submitter.email || submitter.name || submitter.role,
     ip: null,
-    detail,
+    detail: certificate
+      ? t('audit.detail.qualified_signature', { provider, ...certificateValues(certificate) })
+      : t('audit.detail.qualified_signature_no_certificate', { provider }),
   };
 }
 
@@ -149,8 +165,9 @@ async function sealOne(
     payments,
   );
   const issuedAt = new Date().toISOString();
-  if (aes) trail.events.push(...aes.certificates.map((c) => certificateEntry(c, issuedAt)));
-  if (qes) trail.events.push(...qes.signers.map((s, i) => qualifiedSignatureEntry(s, qes.certificates[i], account)));
+  const t = translatorFor(trail.locale ?? DEFAULT_LOCALE);
+  if (aes) trail.events.push(...aes.certificates.map((c) => certificateEntry(c, issuedAt, t)));
+  if (qes) trail.events.push(...qes.signers.map((s, i) => qualifiedSignatureEntry(s, qes.certificates[i], account, t)));
   const sealed = await sealDocument({
     original: qes ? qes.bytes : new Uint8Array(bytes),
     originalSha256: qes ? await sha256Hex(new Uint8Array(bytes)) : undefined,

@@ -2,7 +2,7 @@
 // the submission's audit trail), built from the scope as the transition leaves it.
 import type { Db } from '../../db/client';
 import { insertSubmissionEventStatement } from '../../db/queries/submissions';
-import type { Account, Submitter } from '../../db/schema/index';
+import type { Account, SubmissionEventAction, Submitter } from '../../db/schema/index';
 import type { EventName } from '../../lib/events';
 import { outboxInsert } from '../events/outbox';
 import type { PayloadIdentity } from '../webhooks/payload-shapes';
@@ -80,7 +80,7 @@ export function trail(
   cs: ChangeSet,
   scope: SubmissionScope,
   submitter: Submitter | null,
-  action: string,
+  action: SubmissionEventAction,
   data: Record<string, unknown> = {},
   at?: string,
 ): void {
