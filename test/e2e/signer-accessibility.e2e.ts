@@ -148,7 +148,7 @@ describe('the signing page by keyboard and screen reader', () => {
       // (its alt) or, before the images are drawn, pdf.js's canvas (role img, aria-label).
       await page.waitForSelector('.page[data-page="3"] :is(canvas[role="img"], img.page-image[alt]:not([alt=""]))', { timeout: 60_000 });
       const names = await page.$$eval('.page :is(canvas, img.page-image)', (nodes) =>
-        nodes.map((n) => (n instanceof HTMLImageElement ? n.alt : n.getAttribute('aria-label'))),
+        nodes.map((n) => (n.tagName === 'IMG' ? n.getAttribute('alt') : n.getAttribute('aria-label'))),
       );
       expect(names).toHaveLength(3);
       for (const [i, name] of names.entries()) expect(name, `page ${i + 1}`).toBeTruthy();
