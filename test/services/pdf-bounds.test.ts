@@ -37,6 +37,23 @@ describe('decodeStreamWithin', () => {
     expect(decodeStreamWithin(flate, limit)).toEqual(decodePDFRawStream(flate).decode());
   });
 
+  it.each([
+    ['by pdf-lib', roomy],
+    ['in slices', text.length],
+  ])('inflates a Flate stream without its Adler-32 trailer, or with a wrong one, as pdf-lib does, %s', (_, limit) => {
+    const wrong = Uint8Array.from(deflated);
+    wrong[wrong.length - 1] ^= 0xff;
+    for (const data of [deflated.subarray(0, deflated.length - 4), wrong]) {
+      const flate = stream(data, 'FlateDecode');
+      expect(decodeStreamWithin(flate, limit)).toEqual(decodePDFRawStream(flate).decode());
+    }
+  });
+
+  it('inflates exactly up to the limit, and not a byte past it, with an intact trailer', () => {
+    expect(decodeStreamWithin(stream(deflated, 'FlateDecode'), text.length)).toEqual(text);
+    expect(() => decodeStreamWithin(stream(zlibSync(new Uint8Array(10_000_000)), 'FlateDecode'), 1_000_000)).toThrow(DecodedSizeExceeded);
+  });
+
   it('decodes a chain of filters in order', () => {
     const hex = new TextEncoder().encode([...deflated].map((b) => b.toString(16).padStart(2, '0')).join('') + '>');
     expect(decodeStreamWithin(stream(hex, ['ASCIIHexDecode', 'FlateDecode']), roomy)).toEqual(text);

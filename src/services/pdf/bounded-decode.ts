@@ -2,6 +2,7 @@
 // object stream can claim 20 MB and a 20 MB upload 20 GB. pdf-lib's decoders (pdf.js's, ISO 32000-1
 // § 7.4) stay in use wherever they cannot pass the ceiling; only its Flate decoder, which inflates a
 // whole deflate block at once however large, is replaced for the streams that could.
+import { inflateSync } from 'node:zlib';
 import { Inflate } from 'fflate';
 import { concatBytes } from '../../lib/bytes';
 import { decodePDFRawStream, PDFArray, PDFName, PDFRawStream, type PDFContext, type PDFObject } from 'pdf-lib';
@@ -56,6 +57,23 @@ function inflateInSlices(data: Uint8Array, limit: number): Uint8Array {
   return concatBytes(chunks);
 }
 
+/**
+ * FlateDecode through the runtime's zlib (native, several times pdf-lib's JavaScript inflate on page
+ * content: bench/templates), stopped by zlib itself past `limit`. Undefined whenever zlib does not
+ * finish within the limit or refuses the data — a missing or wrong Adler-32 trailer, a truncated
+ * stream, a preset dictionary —: the JavaScript decoders below, which forgive those as readers do,
+ * then decide the stream exactly as before (and refuse it past the limit).
+ */
+function inflateNatively(data: Uint8Array, limit: number): Uint8Array | undefined {
+  if (limit < 1) return undefined;
+  try {
+    const inflated = inflateSync(data, { maxOutputLength: limit });
+    return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
+  } catch {
+    return undefined;
+  }
+}
+
 /** pdf-lib's decoders are read this much at a time: asking for more allocates that much at once. */
 const READ = 64 * 1024;
 
@@ -103,6 +121,11 @@ export function decodeStreamWithin(stream: PDFRawStream, limit: number): Uint8Ar
   filters.forEach((name, i) => {
     const parm = parms instanceof PDFArray ? parms.lookup(i) : parms;
     if (!(name instanceof PDFName)) throw new UndecodableStream();
+    const native = name === NAME.FlateDecode ? inflateNatively(data, limit) : undefined;
+    if (native) {
+      data = native;
+      return;
+    }
     const mayPassLimit = name === NAME.FlateDecode && (data.length + 1) * DEFLATE_MAX_RATIO > limit;
     data = mayPassLimit ? inflateInSlices(data, limit) : decodeWithPdfLib(dict.context, name, parm, data, limit);
   });
