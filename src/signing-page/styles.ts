@@ -52,7 +52,7 @@ label{display:block;font-weight:600;margin:${SPACE[3]}px 0 ${SPACE[1]}px}
 .consent{display:flex;gap:${SPACE[3]}px;align-items:flex-start;margin-top:${SPACE[4]}px;min-height:var(--target)}.consent input{flex:none;margin:${SPACE[1]}px 0 0}.consent label{margin:0;font-weight:400}
 #disclosure h2{font-size:${TYPE.body}px;margin:${SPACE[4]}px 0 ${SPACE[1]}px}#disclosure summary{cursor:pointer;color:var(--accent);font-weight:600;min-height:var(--target);display:flex;align-items:center}
 .language{display:flex;gap:${SPACE[2]}px;align-items:center;margin-inline-start:auto}.language label{margin:0;font-weight:400;font-size:${TYPE.note}px}.language select{width:auto;padding:${SPACE[1]}px ${SPACE[2]}px}
-.language button{font-size:${TYPE.note}px}.js .language button{display:none}
+.language button{font-size:${TYPE.note}px}
 [dir=rtl] .page,[dir=rtl] .page canvas,[dir=rtl] .page img{direction:ltr}
 @media (min-width:900px){.stepper{max-width:${980 - 2 * SPACE[4]}px;margin:0 auto;border-radius:var(--radius-card) var(--radius-card) 0 0}}
 /* accessibility (issue 31 › 4, WCAG 2.2 AA): visible focus, the text layer under each page image, targets of

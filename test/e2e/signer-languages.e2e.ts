@@ -51,7 +51,11 @@ describe('signer languages in a real browser', () => {
     await page.click('#submit');
     expect(await page.textContent('#form-error')).toBe('الحقل «Full name» مطلوب.');
 
+    // Choosing a language changes nothing until the signer presses Change (WCAG 3.2.2: no change of
+    // context on input; a closed select fires a change for every arrow key).
     await page.selectOption('#language-select', 'de');
+    expect(page.url()).not.toMatch(/[?&]lang=de/);
+    await page.click('#language-change');
     await page.waitForURL(/[?&]lang=de/);
     expect(await page.getAttribute('html', 'dir')).toBe('ltr');
     await page.waitForSelector('#stepper');

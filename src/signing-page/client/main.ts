@@ -51,12 +51,16 @@ function startCompleted(slug: string) {
 }
 
 /**
- * The language switch applies on change (its button is for pages without this script), keeping the rest
- * of the page's query: an embedding host's options (theme, prefill, redirect) survive the switch.
+ * The language switch applies when the signer presses its button, not on change (WCAG 3.2.2: a closed
+ * select fires a change for every arrow key), keeping the rest of the page's query: an embedding host's
+ * options (theme, prefill, redirect) survive the switch, which the form's own GET would drop.
  */
 function startLanguageSwitch() {
+  const form = $('#language-form') as HTMLFormElement | null;
   const select = $('#language-select') as HTMLSelectElement | null;
-  select?.addEventListener('change', () => {
+  form?.addEventListener('submit', (event) => {
+    if (!select) return;
+    event.preventDefault();
     const url = new URL(window.location.href);
     url.searchParams.set('lang', select.value);
     window.location.assign(url.href);
