@@ -181,6 +181,8 @@ describe('tenant isolation', async () => {
     // Public document links (/l/{token}) likewise: the token is (test/api/document-links-download.test.ts).
     // The per-account Stripe webhook takes no tenant credential: Stripe's signature with that account's
     // secret is (test/payments/payment-settings.test.ts).
+    // The SMS provider's status callbacks take no API token either, only the provider's signature over the
+    // URL (another account's path is a different URL): test/signing/phone-verification.test.ts.
     // The embed routes take only an embed JWT, never an API token: another account's id is 404 there by
     // test/embed/embed-routes.test.ts, with a token of the other account.
     .filter(
@@ -189,6 +191,7 @@ describe('tenant isolation', async () => {
         !path.startsWith('/s/') &&
         !path.startsWith('/l/') &&
         !path.startsWith('/payments/webhook/') &&
+        !path.startsWith('/sms/status/') &&
         !path.startsWith('/embed/'),
     )
     .flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));

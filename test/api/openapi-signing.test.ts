@@ -20,6 +20,7 @@ type Document = { paths: Record<string, Record<string, Operation>> };
 const PAGES = [
   'GET /s/:slug',
   'GET /s/:slug/documents/:document_uuid',
+  'GET /s/:slug/documents/:document_uuid/pages/:page',
   'GET /s/:slug/download',
   'GET /s/:slug/qes/callback',
   'GET /s/:slug/qes/retry',

@@ -167,9 +167,7 @@ describe('image values through the signing page', () => {
       body: { values: { [f.field('Signature')]: 'data:image/png;base64,AAAA' } },
     });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe(
-      'Field "Signature" is not a readable PNG or JPEG image (its data is damaged, truncated or of another format).',
-    );
+    expect(res.json.error).toBe('The image for “Signature” cannot be read; use another PNG or JPEG image.');
   });
 
   it('refuses a submit (POST /s/:slug/submit) with an unreadable signature, completing nothing', async () => {
@@ -186,7 +184,7 @@ describe('image values through the signing page', () => {
     const f = await signingFixture({ fields });
     const res = await upload(f.submitters[0].slug, f.field('Photo'), pngBytes(3000, 3000));
     expect(res.status).toBe(422);
-    expect(res.json.error).toMatch(/^The image for field "Photo" is 3000×3000 pixels/);
+    expect(res.json.error).toBe('The image for field "Photo" is too large; use a smaller PNG or JPEG image.');
   });
 });
 

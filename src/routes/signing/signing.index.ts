@@ -27,7 +27,6 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.get('/:slug', h.showPage);
   s.get('/:slug/documents/:document_uuid', h.streamDocument);
   s.get('/:slug/documents/:document_uuid/pages/:page', h.pageImage);
-  s.get('/:slug/documents/:document_uuid/text', h.documentText);
   s.get('/:slug/download', h.downloadSigned);
   s.get('/:slug/qes/callback', qes.qesCallback);
   s.get('/:slug/qes/retry', qes.qesRetry);
@@ -35,6 +34,7 @@ export function createSigningRoutes(): OpenAPIHono<AppEnv> {
   s.openapi(routes.postCheckCode, h.postCheckCode);
   s.openapi(routes.postLinkOpened, h.postLinkOpened);
   s.openapi(routes.postOpen, h.postOpen);
+  s.openapi(routes.getDocumentText, h.documentText);
   s.openapi(routes.putValues, h.putValues);
   s.openapi(routes.postAttachment, h.postAttachment);
   s.openapi(routes.postConsent, h.postConsent);

@@ -110,6 +110,31 @@ export const postOpen = signingRoute(changing, {
   responses: ok(z.object({ status: z.string(), opened_at: z.string().nullable() })),
 });
 
+const textLine = z.object({
+  text: z.string(),
+  x: z.number().openapi({ description: 'Left edge, as a fraction of the page width.' }),
+  y: z.number().openapi({ description: 'Top edge, as a fraction of the page height.' }),
+  w: z.number().openapi({ description: 'Width, as a fraction of the page width.' }),
+  h: z.number().openapi({ description: 'Height, as a fraction of the page height.' }),
+});
+
+export const getDocumentText = signingRoute(
+  { bodyBytes: SMALL_BODY_BYTES },
+  {
+    method: 'get',
+    path: '/{slug}/documents/{document_uuid}/text',
+    summary: "A document's text layer",
+    description:
+      "Each page's size in points and its lines of text in reading order with their boxes, which the page lays under each page image so a screen reader reads the document. Read from the PDF once per template document and kept; a submission's own filled copy (DOCX) is read each time and not kept. On the form and completed pages only (404 otherwise); an unreadable file gives no pages.",
+    request: {
+      params: params.extend({
+        document_uuid: z.string().openapi({ param: { name: 'document_uuid', in: 'path' }, description: 'The document uuid.' }),
+      }),
+    },
+    responses: ok(z.object({ pages: z.array(z.object({ width: z.number(), height: z.number(), lines: z.array(textLine) })) })),
+  },
+);
+
 export const putValues = signingRoute(
   { bodyBytes: VALUES_BODY_BYTES, errors: [409] },
   {
