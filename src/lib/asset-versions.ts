@@ -3,7 +3,9 @@
 // year without asking again (`immutable`); any other request keeps the assets' own revalidating headers.
 // A deployment's assets never change under an isolate, so each file's ETag is asked for once per isolate.
 
-const versions = new Map<string, Promise<string | null>>();
+// Values, not promises: a promise of another request's fetch may not be awaited (Workers refuse I/O on
+// behalf of a different request), so requests arriving before the first answer each ask.
+const versions = new Map<string, string | null>();
 
 /** `"abc"` and `W/"abc"` → `abc` (the compressed copy an edge serves may carry a weak one). */
 function etagValue(etag: string | null): string | null {
@@ -12,22 +14,19 @@ function etagValue(etag: string | null): string | null {
 }
 
 /** The file's version (its ETag), asked for once per isolate; null when ASSETS cannot say. */
-function assetVersion(assets: Fetcher | undefined, path: string): Promise<string | null> {
-  let version = versions.get(path);
-  if (!version) {
-    version = (async () => {
-      if (!assets) return null;
-      try {
-        const res = await assets.fetch(new Request(`https://assets.invalid${path}`, { method: 'HEAD' }));
-        await res.body?.cancel();
-        return res.ok ? etagValue(res.headers.get('ETag')) : null;
-      } catch {
-        return null;
-      }
-    })();
+async function assetVersion(assets: Fetcher | undefined, path: string): Promise<string | null> {
+  const known = versions.get(path);
+  if (known !== undefined) return known;
+  if (!assets) return null;
+  try {
+    const res = await assets.fetch(new Request(`https://assets.invalid${path}`, { method: 'HEAD' }));
+    await res.body?.cancel();
+    const version = res.ok ? etagValue(res.headers.get('ETag')) : null;
     versions.set(path, version);
+    return version;
+  } catch {
+    return null;
   }
-  return version;
 }
 
 /** `path?v=<version>`, or `path` itself when its version is unknown (a build without the file). */

@@ -93,24 +93,23 @@ const CJK_FILE = 'NotoSansCJKjp-Regular-subset.ttf';
 /** What the CJK file has beyond ASCII and Latin-1: a string needs it only for these (scripts/make-cjk-font.py). */
 const CJK = /[\u1100-\u11ff\u3000-\u30ff\u3130-\u318f\u31f0-\u31ff\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\uff00-\uffef]/;
 
-/** Font files read from the assets once per isolate: a document needing one again costs no fetch or parse. */
-const assetFiles = new Map<string, Promise<Uint8Array | null>>();
+/**
+ * Font files read from the assets once per isolate: a document needing one again costs no fetch or parse.
+ * The bytes are kept, not the read's promise: another request's pending read may not be awaited (Workers
+ * refuse I/O on behalf of a different request), so documents sealed before the first read ends each read.
+ */
+const assetFiles = new Map<string, Uint8Array>();
 
 export function assetFonts(assets: Fetcher | undefined): FontSource | undefined {
   if (!assets) return undefined;
-  return (file) => {
-    let bytes = assetFiles.get(file);
-    if (!bytes) {
-      bytes = assets
-        .fetch(`https://assets.invalid/fonts/${file}`)
-        .then(async (res) => (res.ok ? new Uint8Array(await res.arrayBuffer()) : null));
-      // A failed read is tried again by the next document rather than remembered.
-      bytes.then(
-        (b) => b ?? assetFiles.delete(file),
-        () => assetFiles.delete(file),
-      );
-      assetFiles.set(file, bytes);
-    }
+  return async (file) => {
+    const kept = assetFiles.get(file);
+    if (kept) return kept;
+    const res = await assets.fetch(`https://assets.invalid/fonts/${file}`);
+    // A failed read is tried again by the next document rather than remembered.
+    if (!res.ok) return null;
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assetFiles.set(file, bytes);
     return bytes;
   };
 }
