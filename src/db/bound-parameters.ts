@@ -1,6 +1,6 @@
 // Keeps every statement inside D1's bound-parameter limit: lists are bound as one JSON parameter, and
 // multi-row inserts are split so that each statement binds at most the limit.
-import { sql, type Column, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type Column, type SQL, type Table } from 'drizzle-orm';
 
 /** D1 binds at most 100 parameters per statement (developers.cloudflare.com/d1/platform/limits/). */
 export const MAX_BOUND_PARAMETERS = 100;
@@ -48,4 +48,18 @@ export function insertInChunks<T, S extends Buildable>(rows: readonly T[], build
   const size = Math.max(1, Math.floor(MAX_BOUND_PARAMETERS / perRow));
   for (let i = 0; i < rows.length; i += size) add(rows.slice(i, i + size));
   return statements;
+}
+
+/**
+ * `row` without its null values of columns that have no default: drizzle writes a missing value of such
+ * a column as a literal NULL but binds an explicit null, so a row binds fewer parameters and more rows
+ * fit one statement (insertInChunks). A null of a column with a default is kept (it would not be NULL).
+ */
+export function nullsUnbound<T extends Record<string, unknown>>(table: Table, row: T): T {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const kept = Object.entries(row).filter(([key, value]) => {
+    const column = columns[key];
+    return value !== null || !column || column.default !== undefined || column.defaultFn !== undefined || column.onUpdateFn !== undefined;
+  });
+  return Object.fromEntries(kept) as T;
 }
