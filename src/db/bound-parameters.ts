@@ -63,3 +63,40 @@ export function nullsUnbound<T extends Record<string, unknown>>(table: Table, ro
   });
   return Object.fromEntries(kept) as T;
 }
+
+/** Which values of `row` are set: rows of one shape bind as many parameters (see insertPacked). */
+function shapeOf(row: Record<string, unknown>): string {
+  return Object.keys(row)
+    .filter((key) => row[key] !== undefined)
+    .join();
+}
+
+/**
+ * Like insertInChunks, for rows whose SQL values bind a fixed number of parameters (a subquery by one
+ * slug), so that which values are set tells what a row binds: each shape is counted once on a one-row
+ * statement and the rows are packed in order, without building every statement twice (drizzle's SQL
+ * building is what a bulk create spends its CPU on, docs/decisions.md › Issue 30).
+ */
+export function insertPacked<T extends Record<string, unknown>, S extends Buildable>(rows: readonly T[], build: (rows: T[]) => S): S[] {
+  const perShape = new Map<string, number>();
+  const statements: S[] = [];
+  let chunk: T[] = [];
+  let bound = 0;
+  for (const row of rows) {
+    const shape = shapeOf(row);
+    let n = perShape.get(shape);
+    if (n === undefined) {
+      n = boundParameters(build([row]));
+      perShape.set(shape, n);
+    }
+    if (chunk.length > 0 && bound + n > MAX_BOUND_PARAMETERS) {
+      statements.push(build(chunk));
+      chunk = [];
+      bound = 0;
+    }
+    chunk.push(row);
+    bound += n;
+  }
+  if (chunk.length > 0) statements.push(build(chunk));
+  return statements;
+}

@@ -59,11 +59,15 @@ describe('a bulk create', () => {
     const account = (await getAccount(createDb(env.CONTROL_DB), owner.accountId))!;
     // The shard's own database, counting the statements of each batch it runs.
     const batches: number[] = [];
+    const bound: number[] = [];
     const db = new Proxy(scope.db, {
       get(target, key) {
         if (key === 'batch')
           return (statements: Parameters<Db['batch']>[0]) => {
             batches.push(statements.length);
+            bound.push(
+              ...statements.map((statement) => (statement as unknown as { toSQL(): { params: unknown[] } }).toSQL().params.length),
+            );
             return target.batch(statements);
           };
         const value = Reflect.get(target, key, target);
@@ -94,6 +98,7 @@ describe('a bulk create', () => {
     // of the 100 submissions and 200 submitters, as many rows each as 100 parameters hold. A statement
     // per submission and per submitter made it 1 + 100 + 20 + 50 + 100 + 200 = 471.
     expect(batches).toEqual([241]);
+    expect(Math.max(...bound)).toBeLessThanOrEqual(100);
   });
 
   it('stores every submission’s events in order with their ids filled, and its trail', async () => {

@@ -1,7 +1,7 @@
 // Submission, submitter and submission-event rows. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
 import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { inList, insertInChunks, nullsUnbound, pairInList } from '../bound-parameters';
+import { inList, insertPacked, nullsUnbound, pairInList } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { cursorConditions } from '../cursor';
@@ -103,7 +103,8 @@ export async function reserveSubmissionIds(db: Db, count: number): Promise<numbe
  * (docs/decisions.md › Issue 30).
  */
 export function insertSubmissionsStatements(db: Db, rows: readonly NewSubmission[]) {
-  return insertInChunks(rows, (chunk) => db.insert(submissions).values(chunk.map((row) => nullsUnbound(submissions, row))));
+  const unbound = rows.map((row) => nullsUnbound(submissions, row));
+  return insertPacked(unbound, (chunk) => db.insert(submissions).values(chunk));
 }
 
 type NewSubmitterOf = { submissionSlug: string; row: Omit<NewSubmitter, 'submissionId'> };
@@ -119,7 +120,8 @@ export function insertSubmitterStatement(db: Db, submissionSlug: string, row: Om
 
 /** insertSubmitterStatement for the submitters of a create request, as insertSubmissionsStatements does. */
 export function insertSubmittersStatements(db: Db, rows: readonly NewSubmitterOf[]) {
-  return insertInChunks(rows, (chunk) => db.insert(submitters).values(chunk.map((row) => nullsUnbound(submitters, submitterValues(row)))));
+  const unbound = rows.map((row) => nullsUnbound(submitters, submitterValues(row)));
+  return insertPacked(unbound, (chunk) => db.insert(submitters).values(chunk));
 }
 
 export type SubmissionEventRow = {
