@@ -211,7 +211,12 @@ export async function createSubmissions(
   for (const { plan } of stored)
     for (const { submitterSlug, ...member } of plan.members) cs.add(insertMemberStatement(ctx.db, submitterSlug, member));
   const later: LaterRows = { trail: [], events: [] };
-  for (const { plan, submitters, invited } of stored) announceStored(ctx, cs, later, template, plan, submitters, invited, at);
+  for (const { plan, submitters, invited } of stored) {
+    const data = { source: plan.submission.source };
+    const row = { accountId: ctx.account.id, action: 'created' as const, ip: ctx.ip, userAgent: ctx.userAgent, data, at };
+    later.trail.push({ ref: { submissionSlug: plan.submission.slug }, submitterRef: null, row });
+    announceSubmission(ctx, cs, later, template, plan, submitters, invited, at);
+  }
   cs.add(...insertSubmissionEventsStatements(ctx.db, later.trail), ...insertResolvedEventsStatements(ctx.db, ctx.account.id, later.events));
   if (alongside) cs.add(...alongside.records(planned.map((p) => p.submission.slug)));
   await refusingPastPlanLimit(
@@ -261,32 +266,6 @@ function withInvitedSent(plan: Planned, at: string) {
   );
   const submitters = plan.submitters.map((s) => (invited.has(s.slug) ? { ...s, status: 'sent' as const, sentAt: at } : s));
   return { plan, submitters, invited };
-}
-
-/** The `created` trail entry of `plan`, whose rows are in the batch, then what it announces (creation-messages.ts). */
-function announceStored(
-  ctx: CreateContext,
-  cs: ChangeSet,
-  later: LaterRows,
-  template: Template,
-  plan: Planned,
-  submitters: Planned['submitters'],
-  invited: ReadonlySet<string>,
-  at: string,
-): void {
-  later.trail.push({
-    ref: { submissionSlug: plan.submission.slug },
-    submitterRef: null,
-    row: {
-      accountId: ctx.account.id,
-      action: 'created',
-      ip: ctx.ip,
-      userAgent: ctx.userAgent,
-      data: { source: plan.submission.source },
-      at,
-    },
-  });
-  announceSubmission(ctx, cs, later, template, plan, submitters, invited, at);
 }
 
 /**
