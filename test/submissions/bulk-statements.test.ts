@@ -1,11 +1,15 @@
-// Issue 30 › 3: a bulk create writes its trail entries and outbox events in multi-row inserts (one
-// statement per row made a 100-submission request build 900 statements), each within D1's 100 bound
-// parameters, and the rows land as before: per table in the request's order, ids in the payloads filled.
+// Issue 30 › 3: a bulk create writes its submissions, submitters, trail entries and outbox events in
+// multi-row inserts (one statement per row made a 100-submission request build 900 statements), each
+// within D1's 100 bound parameters, and the rows land as before: per table in the request's order, ids
+// in the payloads filled.
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../src/db/client';
+import { createDb, type Db } from '../../src/db/client';
+import { getAccount } from '../../src/db/queries/accounts';
 import { insertResolvedEventsStatements, insertSubmissionEventsStatements } from '../../src/db/queries/submissions';
+import { createSubmissions, templateForSubmissions } from '../../src/services/submissions/create-submissions';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
-import { accountEvents } from '../shard-fixtures';
+import { accountEvents, scopeOf } from '../shard-fixtures';
 import { createTemplate, type TemplateFixture } from '../submission-fixtures';
 
 const BULK = 30;
@@ -48,6 +52,53 @@ describe('a bulk create', () => {
     const trailStatements = insertSubmissionEventsStatements(db, trail);
     expect(trailStatements).toHaveLength(3);
     for (const statement of [...eventStatements, ...trailStatements]) expect(statement.toSQL().params.length).toBeLessThanOrEqual(100);
+  });
+
+  it('stores 100 submissions of two signers in one batch of 241 statements (a statement per row made it 471)', async () => {
+    const scope = await scopeOf(owner.accountId);
+    const account = (await getAccount(createDb(env.CONTROL_DB), owner.accountId))!;
+    // The shard's own database, counting the statements of each batch it runs.
+    const batches: number[] = [];
+    const bound: number[] = [];
+    const db = new Proxy(scope.db, {
+      get(target, key) {
+        if (key === 'batch')
+          return (statements: Parameters<Db['batch']>[0]) => {
+            batches.push(statements.length);
+            bound.push(
+              ...statements.map((statement) => (statement as unknown as { toSQL(): { params: unknown[] } }).toSQL().params.length),
+            );
+            return target.batch(statements);
+          };
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const source = await templateForSubmissions(db, owner.accountId, template.id);
+    const inputs = Array.from({ length: 100 }, (_, i) => ({
+      submitters: [
+        { role: 'Buyer', email: `count-buyer-${i}@example.com` },
+        { role: 'Seller', email: `count-seller-${i}@example.com` },
+      ],
+    }));
+    const base = 'http://localhost';
+    const created = await createSubmissions(
+      { db, account, userId: owner.userId, serviceName: 'Test', apiBase: base, requestBase: base, upgradeUrl: `${base}/billing` },
+      source,
+      inputs,
+      'api',
+    );
+    expect(created.map((c) => c.submitters.map((s) => [s.email, s.status]))).toEqual(
+      inputs.map((input) => [
+        [input.submitters[0].email, 'sent'],
+        [input.submitters[1].email, 'waiting'],
+      ]),
+    );
+    // The plan-limit guard, 100 invitations, 20 trail and 50 outbox inserts of 10 rows, and 70 inserts
+    // of the 100 submissions and 200 submitters, as many rows each as 100 parameters hold. A statement
+    // per submission and per submitter made it 1 + 100 + 20 + 50 + 100 + 200 = 471.
+    expect(batches).toEqual([241]);
+    expect(Math.max(...bound)).toBeLessThanOrEqual(100);
   });
 
   it('stores every submission’s events in order with their ids filled, and its trail', async () => {

@@ -1,7 +1,7 @@
 // Submission, submitter and submission-event rows. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
 import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { inList, pairInList } from '../bound-parameters';
+import { inList, insertPacked, nullsUnbound, pairInList } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { cursorConditions } from '../cursor';
@@ -97,13 +97,31 @@ export async function reserveSubmissionIds(db: Db, count: number): Promise<numbe
   return Array.from({ length: count }, (_, i) => row.seq - count + 1 + i);
 }
 
-export function insertSubmissionStatement(db: Db, row: NewSubmission) {
-  return db.insert(submissions).values(row);
+/**
+ * The submissions of a create request in multi-row inserts, each within D1's bound parameters, in order
+ * (ids follow it): one statement per row made drizzle's SQL building a quarter of a bulk create's CPU
+ * (docs/decisions.md › Issue 30).
+ */
+export function insertSubmissionsStatements(db: Db, rows: readonly NewSubmission[]) {
+  const unbound = rows.map((row) => nullsUnbound(submissions, row));
+  return insertPacked(unbound, (chunk) => db.insert(submissions).values(chunk));
+}
+
+type NewSubmitterOf = { submissionSlug: string; row: Omit<NewSubmitter, 'submissionId'> };
+
+function submitterValues({ submissionSlug, row }: NewSubmitterOf) {
+  return { ...row, submissionId: sql`(SELECT id FROM submissions WHERE slug = ${submissionSlug})` };
 }
 
 /** Inserts a submitter of a submission created in the same batch, found by the submission's slug. */
 export function insertSubmitterStatement(db: Db, submissionSlug: string, row: Omit<NewSubmitter, 'submissionId'>) {
-  return db.insert(submitters).values({ ...row, submissionId: sql`(SELECT id FROM submissions WHERE slug = ${submissionSlug})` });
+  return db.insert(submitters).values(submitterValues({ submissionSlug, row }));
+}
+
+/** insertSubmitterStatement for the submitters of a create request, as insertSubmissionsStatements does. */
+export function insertSubmittersStatements(db: Db, rows: readonly NewSubmitterOf[]) {
+  const unbound = rows.map((row) => nullsUnbound(submitters, submitterValues(row)));
+  return insertPacked(unbound, (chunk) => db.insert(submitters).values(chunk));
 }
 
 export type SubmissionEventRow = {

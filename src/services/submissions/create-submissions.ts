@@ -8,9 +8,9 @@ import {
   submissionsSinceCountQuery,
   insertResolvedEventsStatements,
   insertSubmissionEventsStatements,
-  insertSubmissionStatement,
+  insertSubmissionsStatements,
   reserveSubmissionIds,
-  insertSubmitterStatement,
+  insertSubmittersStatements,
   listSubmissionsBySlugs,
   listSubmittersOf,
 } from '../../db/queries/submissions';
@@ -193,9 +193,30 @@ export async function createSubmissions(
       ),
     );
   }
-  // Trail entries and outbox events go in multi-row inserts after every row they name (LaterRows).
+  // The submissions and their submitters go in multi-row inserts, then the members and invitations that
+  // name them; trail entries and outbox events in multi-row inserts after every row they name (LaterRows).
+  const stored = planned.map((plan) => withInvitedSent(plan, at));
+  cs.add(
+    ...insertSubmissionsStatements(
+      ctx.db,
+      planned.map((plan) => plan.submission),
+    ),
+  );
+  cs.add(
+    ...insertSubmittersStatements(
+      ctx.db,
+      stored.flatMap(({ plan, submitters }) => submitters.map((row) => ({ submissionSlug: plan.submission.slug, row }))),
+    ),
+  );
+  for (const { plan } of stored)
+    for (const { submitterSlug, ...member } of plan.members) cs.add(insertMemberStatement(ctx.db, submitterSlug, member));
   const later: LaterRows = { trail: [], events: [] };
-  for (const plan of planned) addSubmission(ctx, cs, later, template, plan, at);
+  for (const { plan, submitters, invited } of stored) {
+    const data = { source: plan.submission.source };
+    const row = { accountId: ctx.account.id, action: 'created' as const, ip: ctx.ip, userAgent: ctx.userAgent, data, at };
+    later.trail.push({ ref: { submissionSlug: plan.submission.slug }, submitterRef: null, row });
+    announceSubmission(ctx, cs, later, template, plan, submitters, invited, at);
+  }
   cs.add(...insertSubmissionEventsStatements(ctx.db, later.trail), ...insertResolvedEventsStatements(ctx.db, ctx.account.id, later.events));
   if (alongside) cs.add(...alongside.records(planned.map((p) => p.submission.slug)));
   await refusingPastPlanLimit(
@@ -233,11 +254,8 @@ export async function createSubmissions(
   return out;
 }
 
-/** The rows of `plan`, who is invited now stored as `sent`, then what it announces (creation-messages.ts). */
-function addSubmission(ctx: CreateContext, cs: ChangeSet, later: LaterRows, template: Template, plan: Planned, at: string): void {
-  const { db } = ctx;
-  const slug = plan.submission.slug;
-  // Who is invited now; they are stored as `sent` directly.
+/** The submitter rows of `plan` as stored: who is invited now is stored as `sent` directly. */
+function withInvitedSent(plan: Planned, at: string) {
   const asRows = plan.submitters.map((s, i) => ({ ...s, id: -(i + 1), submissionId: 0 }) as Submitter);
   const invited = new Set(
     plan.submission.status === 'draft'
@@ -247,23 +265,7 @@ function addSubmission(ctx: CreateContext, cs: ChangeSet, later: LaterRows, temp
           .map((s) => s.slug),
   );
   const submitters = plan.submitters.map((s) => (invited.has(s.slug) ? { ...s, status: 'sent' as const, sentAt: at } : s));
-
-  cs.add(insertSubmissionStatement(db, plan.submission));
-  for (const s of submitters) cs.add(insertSubmitterStatement(db, slug, s));
-  for (const { submitterSlug, ...member } of plan.members) cs.add(insertMemberStatement(db, submitterSlug, member));
-  later.trail.push({
-    ref: { submissionSlug: slug },
-    submitterRef: null,
-    row: {
-      accountId: ctx.account.id,
-      action: 'created',
-      ip: ctx.ip,
-      userAgent: ctx.userAgent,
-      data: { source: plan.submission.source },
-      at,
-    },
-  });
-  announceSubmission(ctx, cs, later, template, plan, submitters, invited, at);
+  return { plan, submitters, invited };
 }
 
 /**
