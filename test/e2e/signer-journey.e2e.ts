@@ -32,9 +32,11 @@ describe('a signer on a phone', () => {
       submitters: [{ role: 'First Party', email: 'phone.journey@e2e.test' }],
     });
     const link = submission.submitters[0].signing_url.replace(/^https?:\/\/[^/]+/, server.base);
-    // The upload queued the drawing of its page images; wait until the signer's page holds them.
+    // The upload queued the drawing of its page images; wait until the signer's page holds them. The
+    // suite's other files queue their uploads' batches on the same local queue, which draws one batch at a
+    // time: under a loaded run that backlog alone took over two minutes, so the wait allows six.
     let drawn = false;
-    for (let i = 0; i < 240 && !drawn; i += 1) {
+    for (let i = 0; i < 720 && !drawn; i += 1) {
       drawn = (await (await fetch(link)).text()).includes('class="page-image"');
       if (!drawn) await new Promise((r) => setTimeout(r, 500));
     }
@@ -59,5 +61,5 @@ describe('a signer on a phone', () => {
     expect(requested.some((p) => p.startsWith('/vendor/pdfjs/'))).toBe(false);
     expect(requested.some((p) => /\/documents\/[^/]+$/.test(p.split('?')[0]))).toBe(false);
     await context.close();
-  });
+  }, 480_000);
 });
