@@ -13,7 +13,13 @@ export type DatabaseBindings = { CONTROL_DB: D1Database } & Partial<Record<`SHAR
  * MESSAGES_QUEUE: a message row to deliver, the next link of the expiry sweep's chain
  * (src/services/submissions/expire-submissions.ts), or a chunk of a bulk send to create (src/services/bulk-send).
  */
-export type MessageQueueBody = { type: 'message'; id: number } | { type: 'expire' } | BulkChunkMessage;
+export type MessageQueueBody = { type: 'message'; id: number } | { type: 'expire' } | BulkChunkMessage | AuditRowMessage;
+
+/**
+ * A tenant audit row a request could not write after its change committed (src/middleware/audit): the
+ * `audit_events` row's columns as drizzle names them (typed there; this file imports nothing of src/).
+ */
+export type AuditRowMessage = { type: 'audit_event'; row: { accountId: number; requestId: string; [column: string]: unknown } };
 
 /** A bulk send's chunk of up to 100 rows to store as submissions; D1 says whether it was stored already. */
 export type BulkChunkMessage = { type: 'bulk_send'; bulkSendId: number; chunk: number };

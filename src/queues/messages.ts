@@ -1,10 +1,12 @@
 // Messages queue consumer: delivers each message, acknowledging or retrying it with backoff. The queue
-// also carries the expiry sweep's chain and bulk sends' chunks (src/services/bulk-send/store-bulk-chunk.ts).
+// also carries the expiry sweep's chain, bulk sends' chunks (src/services/bulk-send/store-bulk-chunk.ts)
+// and tenant audit rows a request could not write (src/middleware/audit).
 import type { ShardScope } from '../db/shards';
 import { deliverMessage } from '../services/mail/deliver';
 import type { MessageQueueBody } from '../env';
 import { expireDueSubmissions } from '../services/submissions/expire-submissions';
 import { failBulkChunk, storeBulkChunk } from '../services/bulk-send/store-bulk-chunk';
+import { insertAuditEventOnce, type NewAuditEvent } from '../db/queries/audit-events';
 
 /** Deliveries of one message: the first and `max_retries` = 10 more (wrangler.toml › signing-service-messages). */
 const MESSAGES_MAX_ATTEMPTS = 11;
@@ -19,6 +21,17 @@ export async function consumeMessages(batch: MessageBatch<MessageQueueBody>, sco
         (err) => {
           console.error('expiry sweep link failed:', err);
           message.retry({ delaySeconds: 30 });
+        },
+      );
+      continue;
+    }
+    if (message.body.type === 'audit_event') {
+      // Typed loosely on the queue (src/env.ts); written by the audit middleware from an `auditRow`.
+      await insertAuditEventOnce(db, message.body.row as NewAuditEvent).then(
+        () => message.ack(),
+        (err) => {
+          console.error('audit row:', err);
+          message.retry({ delaySeconds: Math.min(300, 5 * 2 ** message.attempts) });
         },
       );
       continue;

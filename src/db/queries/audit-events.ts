@@ -16,6 +16,19 @@ export async function insertAuditEvent(db: Db, event: NewAuditEvent): Promise<vo
   await insertAuditEventStatement(db, event);
 }
 
+/**
+ * A row the messages queue brings (src/middleware/audit › deferAuditRow): written unless the account's
+ * trail already has its request's row, so a delivery repeated after its write changes nothing.
+ */
+export async function insertAuditEventOnce(db: Db, event: NewAuditEvent): Promise<void> {
+  const [written] = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.accountId, event.accountId), eq(auditEvents.requestId, event.requestId)))
+    .limit(1);
+  if (!written) await insertAuditEvent(db, event);
+}
+
 export type AuditEventFilters = {
   action?: string;
   resourceType?: string;

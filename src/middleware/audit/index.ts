@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, AuditNote } from '../../app-env';
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
-import { accountScope } from '../../db/shards';
+import { accountScope, type ShardScope } from '../../db/shards';
 import { insertAuditEvent, insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
 import { clientIp } from '../../lib/request';
 import { isAccountMoving } from '../../db/errors';
@@ -78,10 +78,25 @@ export function auditStatementFor(c: Context<AppEnv>, db: Db, status: number, no
  * the calling account, else (the partner plane) the shard the control database names; none for an
  * account that does not exist.
  */
-async function trailDatabase(c: Context<AppEnv>, accountId: number): Promise<Db | undefined> {
-  if (c.var.principal?.account.id === accountId) return c.var.scope.db;
+async function trailScope(c: Context<AppEnv>, accountId: number): Promise<ShardScope | undefined> {
+  if (c.var.principal?.account.id === accountId) return c.var.scope;
   const account = await getAccount(c.var.control, accountId);
-  return account && accountScope(c.env, account).db;
+  return account && accountScope(c.env, account);
+}
+
+/**
+ * The request's own change committed but its trail row could not be written: the answer stands (failing
+ * it now would make the client repeat a change that committed), and the row goes to the messages queue,
+ * whose consumer writes it once (src/queues/messages.ts), stamped with the time the request ended. Only
+ * if the queue refuses it too is the row left in the log.
+ */
+async function deferAuditRow(c: Context<AppEnv>, scope: ShardScope, row: NewAuditEvent, err: unknown): Promise<void> {
+  console.error(`[${c.var.requestId}] audit row not written, queued:`, err);
+  try {
+    await scope.queues.messages.send({ type: 'audit_event', row: { ...row, createdAt: new Date().toISOString() } });
+  } catch (sendErr) {
+    console.error(`[${c.var.requestId}] audit row not recorded:`, sendErr, JSON.stringify(row));
+  }
 }
 
 export function auditTrail(options: AuditOptions = {}): MiddlewareHandler<AppEnv> {
@@ -96,17 +111,20 @@ export function auditTrail(options: AuditOptions = {}): MiddlewareHandler<AppEnv
     const subject = subjectOf(c);
     if (!subject) return;
     // Refused attempts are recorded too (status ≥ 400): they matter as much as the changes.
-    const db = await trailDatabase(c, subject.accountId);
-    if (!db) return;
+    const scope = await trailScope(c, subject.accountId);
+    if (!scope) return;
     const row = auditRow(c, subject, c.res.status);
     try {
-      await insertAuditEvent(db, row);
+      await insertAuditEvent(scope.db, row);
     } catch (err) {
       // The account started moving to another shard after the request's own write (docs/decisions.md ›
-      // Scale (issue 14): moving an account): the answer stands, since failing it now would make the
-      // client repeat a change that committed; the row goes to the log instead of the fenced shard.
-      if (!isAccountMoving(err)) throw err;
-      console.error(`[${c.var.requestId}] audit row not recorded, account ${subject.accountId} is moving:`, JSON.stringify(row));
+      // Scale (issue 14): moving an account): the queued row would land on the shard it is leaving, so
+      // it goes to the log instead of the fenced shard.
+      if (isAccountMoving(err)) {
+        console.error(`[${c.var.requestId}] audit row not recorded, account ${subject.accountId} is moving:`, JSON.stringify(row));
+        return;
+      }
+      await deferAuditRow(c, scope, row, err);
     }
   };
 }
