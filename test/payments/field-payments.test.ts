@@ -241,3 +241,40 @@ describe('payment events of payment fields', () => {
     expect((await paymentEvents(f)).map((e) => e.event)).toEqual(['payment.created', 'payment.succeeded']);
   });
 });
+
+describe('payment fields when the API completes a submitter', () => {
+  const complete = (f: Fixture, body: Record<string, unknown> = {}) =>
+    api('PUT', `/api/submitters/${f.submitters[0].id}`, { token: f.account.token, body: { completed: true, ...body } });
+
+  it('refuses to complete a submitter whose payment field is unpaid, and stores nothing of the request', async () => {
+    const f = await payingFixture();
+    const res = await complete(f, { values: { Name: 'Ann' } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe(
+      '"Deposit" is a payment field the signer pays on the signing page; the API can complete this submitter only once it is paid.',
+    );
+    const row = await submitterRow(f.submitters[0].id);
+    expect(row.status).not.toBe('completed');
+    expect(JSON.parse(row.values ?? '{}')[f.field('Name')]).toBeUndefined();
+  });
+
+  it('refuses a payment field’s value set through the API', async () => {
+    const f = await payingFixture();
+    const res = await complete(f, { values: { Name: 'Ann', Deposit: 'pi_forged' } });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe('submitter: Field "Deposit" is paid by the signer on the signing page; it cannot be prefilled.');
+    expect((await submitterRow(f.submitters[0].id)).status).not.toBe('completed');
+  });
+
+  it('completes a submitter who paid on the page, with the payment reference as the field’s value', async () => {
+    const f = await payingFixture();
+    const { url } = (await checkout(f)).json;
+    const { events } = await settle(url, 'pay');
+    for (const event of events) expect((await deliver(f.account.accountId, event)).status).toBe(200);
+    const res = await complete(f, { values: { Name: 'Ann' } });
+    expect(res.status).toBe(200);
+    expect(res.json.status).toBe('completed');
+    const intent = events.find((e) => e.type === 'payment_intent.succeeded')!.data.object.id;
+    expect(JSON.parse((await submitterRow(f.submitters[0].id)).values)[f.field('Deposit')]).toBe(intent);
+  });
+});

@@ -31,7 +31,7 @@ export function initialsOf(name: string): string {
  * every blank signature field set to their typed name and every blank initials field to their initials
  * (typed signatures are stamped in an oblique face; field-values.ts accepts typed text for both).
  * Null when a required field other than a signature or initials has no value (the signer must fill it),
- * when the role has no signature or initials field (nothing to sign for them), or when there is no name
+ * when the role has no signature or initials field (nothing to sign for them) or has a payment field, or when there is no name
  * to sign with.
  */
 export function autoSignValues(scope: Pick<SubmissionScope, 'template'>, submitter: Submitter): Record<string, unknown> | null {
@@ -45,12 +45,13 @@ export function autoSignValues(scope: Pick<SubmissionScope, 'template'>, submitt
       !f.readonly &&
       !f.formula &&
       !SIGNATURE_TYPES.has(f.type) &&
-      // Date-now fields fill themselves at completion; payment is not collected on this path.
+      // Date-now fields fill themselves at completion.
       f.type !== 'datenow' &&
-      f.type !== 'payment' &&
       isBlank(values[f.uuid]),
   );
   if (unfilled.length) return null;
+  // A payment is collected only from the signer on the page: such a submitter signs there as usual.
+  if (fields.some((f) => f.type === 'payment')) return null;
   const name = signatureName(submitter);
   if (!name) return null;
   const signed: Record<string, unknown> = { ...values };

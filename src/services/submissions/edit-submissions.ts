@@ -15,6 +15,7 @@ import { isActive } from './signing-order';
 import { assertCanComplete, remind, type StateContext } from './submission-state';
 import { EMAIL, PHONE } from '../../shared/field-values';
 import { unknownUploads } from './uploaded-files';
+import { paidReferencesForApi } from './api-payments';
 
 export type SubmissionEdit = {
   expire_at?: string | null;
@@ -210,7 +211,11 @@ export async function updateSubmitter(
   next.updatedAt = at;
   const scopeNow: SubmissionScope = { ...scope, submitters: scope.submitters.map((s) => (s.id === next.id ? next : s)) };
   // A completion that will be refused must not leave the other changes of the same request stored.
-  if (edit.completed) assertCanComplete(scopeNow, next, completionValues(scopeNow, next, {}, at, ctx.account.timezone));
+  let paid: Record<string, string> = {};
+  if (edit.completed) {
+    paid = await paidReferencesForApi(ctx.db, scopeNow, next, next.values);
+    assertCanComplete(scopeNow, next, completionValues(scopeNow, next, paid, at, ctx.account.timezone));
+  }
 
   const cs = new ChangeSet(ctx.db);
   cs.add(
@@ -235,7 +240,7 @@ export async function updateSubmitter(
   await cs.commit(ctx.messagesQueue);
 
   if (edit.completed) {
-    const done = await completeSubmitter(ctx, scopeNow, next, { via: 'api' });
+    const done = await completeSubmitter(ctx, scopeNow, next, { via: 'api', values: paid });
     return done.submitters.find((s) => s.id === next.id)!;
   }
   if (

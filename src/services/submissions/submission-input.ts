@@ -245,6 +245,11 @@ export function checkValues(
       problems.push(`${label}: Field "${field.name}" takes a file the signer uploads on the signing page; it cannot be prefilled.`);
       continue;
     }
+    // Its value is the reference of what the signer paid (src/services/signing/field-payments.ts).
+    if (field.type === 'payment' && !isBlank(value)) {
+      problems.push(`${label}: Field "${field.name}" is paid by the signer on the signing page; it cannot be prefilled.`);
+      continue;
+    }
     const checked = checkFieldValue({ ...field, required: false }, value);
     if (!checked.ok) problems.push(`${label}: ${checked.problem}`);
     else if (checked.value !== null) out[field.uuid] = checked.value;
