@@ -8,6 +8,7 @@ import { purgeExpiredSubmissions } from '../../src/services/submissions/purge-su
 import { claimErasure, listDuePurges } from '../../src/db/queries/retention';
 import { eraseSubmission } from '../../src/services/submissions/erase-submission';
 import { loadScope } from '../../src/services/submissions/submission-scope';
+import { findSubmissionById } from '../../src/db/queries/submissions';
 import { mint, open, seal, submissionOf } from '../document-link-fixtures';
 import { addUser, api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { completedInOrder, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
@@ -344,5 +345,35 @@ describe('a purge racing a legal hold', () => {
         expect(hashed).toBe(true);
       }
     }
+  });
+});
+
+describe('an erasure claiming a submission while it is sealed', () => {
+  it('records no sealed document and leaves no sealed file when the claim lands between the file and its row', async () => {
+    const id = await completedInOrder(owner.token, single, 'ses', { Buyer: 'Buyer Person' });
+    const db = await shardOf(owner.accountId);
+    // The sealing job stores the sealed file; the erasure claims the submission before the job records it.
+    const files = new Proxy(env.FILES, {
+      get: (target, prop) =>
+        prop === 'put'
+          ? async (...args: Parameters<R2Bucket['put']>) => {
+              const stored = await target.put(...args);
+              expect(await claimErasure(scope.db, id, new Date().toISOString())).toBe(true);
+              return stored;
+            }
+          : Reflect.get(target, prop).bind(target),
+    });
+    const jobScope = shardScope(env, await shardNumberOf(owner.accountId));
+
+    expect(await sealSubmission({ ...jobScope.env, FILES: files }, jobScope, id)).toBe('missing');
+
+    expect(await sealedFiles(owner.accountId, id)).toBe(0);
+    expect(await db.prepare('SELECT count(*) AS n FROM submission_documents WHERE submission_id = ?').bind(id).first('n')).toBe(0);
+    expect((await row(id))!.erasure_started_at).not.toBeNull();
+    // The erasure then goes on and finishes, with nothing of the seal left behind.
+    const submission = await findSubmissionById(scope.db, id);
+    expect(await eraseSubmission(scope.db, env.FILES, await loadScope(scope.db, submission!), { reason: 'retention' })).toBe('erased');
+    expect((await row(id))!.erased_at).not.toBeNull();
+    expect(await sealedFiles(owner.accountId, id)).toBe(0);
   });
 });

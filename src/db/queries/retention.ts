@@ -45,6 +45,17 @@ export function releaseLegalHoldStatement(db: Db, submissionId: number, at: stri
 }
 
 /**
+ * Changes the submission row (to nothing) only while no erasure has claimed it: put first in a batch with
+ * the stale guard after it, so the batch records nothing for a submission being erased (sealing's record).
+ */
+export function notErasingGuardStatement(db: Db, submissionId: number) {
+  return db
+    .update(submissions)
+    .set({ updatedAt: sql`${submissions.updatedAt}` })
+    .where(and(eq(submissions.id, submissionId), isNull(submissions.erasureStartedAt)));
+}
+
+/**
  * Claims the submission for erasure: only while no legal hold is set and it is not erased. One statement,
  * so a hold and an erasure racing each other are ordered by D1: whichever comes second finds the other's
  * mark (setLegalHold refuses a claimed submission). `purge_at` becomes now at the latest, so the purge

@@ -10,6 +10,8 @@ import { findSubmissionById, insertSubmissionEventStatement, listSubmissionEvent
 import type { Account, SubmissionEventAction, Submitter, TemplateDocument } from '../../db/schema/index';
 import { outboxInsert } from '../events/outbox';
 import { releaseHeldEventsStatement } from '../../db/queries/events';
+import { notErasingGuardStatement } from '../../db/queries/retention';
+import { isStaleGuardFailure, staleGuardStatement } from '../../db/queries/stale-guard';
 import { accountCertificateAuthority, accountSigningIdentity, type IdentityEnv } from '../certificates/account-identity';
 import { issueSignerCertificate, type CertificateDescription } from '../certificates/signer-certificate';
 import { assetFonts } from '../pdf/fonts';
@@ -221,6 +223,10 @@ async function sealOne(
   const payloadDocument = submissionDocuments(apiBase, submission, [document], links)[0];
   try {
     await db.batch([
+      // An erasure that claimed the submission since this job read it has removed, or will remove, the
+      // files it listed; this document must not be recorded, and its file goes with it (below).
+      notErasingGuardStatement(db, submission.id),
+      staleGuardStatement(db),
       insertSealedDocumentStatement(db, {
         accountId: submission.accountId,
         submissionId: submission.id,
@@ -271,6 +277,10 @@ async function sealOne(
       ),
     ]);
   } catch (error) {
+    if (isStaleGuardFailure(error)) {
+      await removeFiles();
+      throw new ErasedWhileSealing();
+    }
     // The batch may have committed and only its answer been lost (issue 28 › 10): then the row names our
     // file, which stays. Otherwise another run recorded this document first (keep its file, drop ours),
     // or nothing was recorded (drop ours, fail, and the retry seals again).
@@ -280,6 +290,9 @@ async function sealOne(
     if (!recorded) throw error;
   }
 }
+
+/** An erasure claimed the submission while one of its documents was being sealed (nothing was recorded). */
+class ErasedWhileSealing extends Error {}
 
 /**
  * Seals a completed submission's documents; safe to run any number of times. `db` is the account's shard,
@@ -302,8 +315,13 @@ export async function sealSubmission(
   const done = new Set((await listSealedDocuments(db, submission.id)).map((d) => d.templateDocumentId));
   // One document at a time: a 20 MB document and its sealed copy already take a good part of the
   // isolate's 128 MB.
-  for (const document of scope.template.documents) {
-    if (!done.has(document.id)) await sealOne(env, db, account, scope, document, apiBase);
+  try {
+    for (const document of scope.template.documents) {
+      if (!done.has(document.id)) await sealOne(env, db, account, scope, document, apiBase);
+    }
+  } catch (error) {
+    if (error instanceof ErasedWhileSealing) return 'missing';
+    throw error;
   }
   // The events waiting for these documents (completion, document.generated) are released as the
   // submission is marked sealed: one batch, so they go out exactly once and never before the files.
