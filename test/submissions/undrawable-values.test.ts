@@ -9,6 +9,9 @@ import type { ShardStamp } from '../../src/lib/shard-queues';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 import { completeValues, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
+import { page } from '../signing/fixtures';
+import { CATALOGS, translatorFor } from '../../src/lib/i18n/catalogs';
+import type { Locale } from '../../src/shared/i18n/locales';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -42,7 +45,7 @@ function pngClaiming(width: number, height: number, pixels = [0x78, 0x9c, 0xff, 
  * A completed one-signer submission whose stored signature is `signature`, written straight into D1
  * the way values stored before the checks existed are; completion reads stored values as they are.
  */
-async function completedWithStoredSignature(signature: string): Promise<number> {
+async function completedWithStoredSignature(signature: string, language?: Locale): Promise<number> {
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
     body: {
@@ -54,6 +57,11 @@ async function completedWithStoredSignature(signature: string): Promise<number> 
   });
   expect(res.status).toBe(201);
   const submitter = res.json.submitters[0];
+  // The signer reads the page in `language`: the audit page speaks the language their disclosure was shown in.
+  if (language) {
+    const body = { version: CATALOGS[language]['disclosure.version'], language };
+    expect((await page('POST', `/s/${submitter.slug}/consent`, { body })).status).toBe(200);
+  }
   const signatureUuid = template.fields.find((f) => f.name === 'Buyer Signature')!.uuid;
   await (await shardOf(owner.accountId))
     .prepare('UPDATE submitters SET "values" = json_set("values", \'$.\' || ?, ?) WHERE id = ?')
@@ -107,6 +115,38 @@ describe('values that cannot be drawn', () => {
     // The audit page wraps long lines: the entry's start and its detail's start are on one line each.
     expect(text.output).toContain('value not drawn · Sealing');
     expect(text.output).toContain('Field "Buyer Signature" on page 1');
+  });
+
+  it('gives the reason on the audit page in the page’s language, keeping the English one in the trail', async () => {
+    const id = await completedWithStoredSignature('data:image/png;base64,AAAA', 'de');
+    await runSealingQueue(id);
+    const row = await (await shardOf(owner.accountId))
+      .prepare("SELECT data FROM submission_events WHERE submission_id = ? AND action = 'value_not_drawn'")
+      .bind(id)
+      .first<{ data: string }>();
+    expect(JSON.parse(row!.data)).toMatchObject({ reason: 'not a readable PNG or JPEG image', why: { key: 'audit.undrawn.unreadable' } });
+    const { text } = await checkPdf(await sealedPdf(id));
+    // pdftotext wraps long lines (dropping a hyphen at a line's end): compared without white space and hyphens.
+    const flat = text.output.replace(/[\s-]+/g, '');
+    const t = translatorFor('de');
+    expect(flat).toContain(
+      t('audit.detail.placeholder_drawn', { field: 'Buyer Signature', page: '1', reason: t('audit.undrawn.unreadable') }).replace(
+        /[\s-]+/g,
+        '',
+      ),
+    );
+    expect(flat).toContain('keinlesbaresPNGoderJPEGBild');
+    expect(flat).not.toContain('notareadablePNG');
+  });
+
+  it('gives an oversized image’s reason in Japanese, its limits written as Japanese writes numbers', async () => {
+    const id = await completedWithStoredSignature(pngClaiming(40_000, 40_000), 'ja');
+    await runSealingQueue(id);
+    const { text } = await checkPdf(await sealedPdf(id));
+    const flat = text.output.replace(/[\s-]+/g, '');
+    const reason = translatorFor('ja')('audit.undrawn.too_large', { width: '40000', height: '40000', side: 4096, pixels: 2048 * 2048 });
+    expect(flat).toContain(reason.replace(/[\s-]+/g, ''));
+    expect(flat).toContain('4,194,304');
   });
 
   it('draws a placeholder for a signature that is not even base64', async () => {
