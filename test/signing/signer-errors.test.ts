@@ -221,6 +221,14 @@ describe('refusals before the signer is known, in the language the request asks 
     }
   });
 
+  it('answers a public link’s 429 in the browser’s language', async () => {
+    const ip = '203.0.113.43';
+    for (let i = 0; i < 120; i += 40) await Promise.all(Array.from({ length: 40 }, () => api('GET', '/l/not-a-token', { ip })));
+    const res = await api('GET', '/l/not-a-token', { ip, headers: { 'Accept-Language': 'tr' } });
+    expect(res.status).toBe(429);
+    expect(res.json.error).toBe(translatorFor('tr')('signer_error.rate_limited', { seconds: Number(res.headers.get('Retry-After')) }));
+  });
+
   it('answers a public link’s JSON refusal in the browser’s language', async () => {
     const res = await api('GET', '/l/not-a-token', { headers: { Accept: 'application/json', 'Accept-Language': 'pl' } });
     expect(res.status).toBe(404);

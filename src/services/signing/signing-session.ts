@@ -7,7 +7,7 @@ import { findMemberBySlug } from '../../db/queries/submitter-members';
 import type { Account, Submitter, SubmitterMember, TemplateField } from '../../db/schema/index';
 import { asMember, membersOf } from '../submissions/any-of';
 import type { MessageKey } from '../../shared/i18n/translator';
-import { signerProblems, signerRefusal, unprocessable, type SignerProblem } from '../../lib/errors';
+import { signerProblems, signerRefusal, type SignerProblem } from '../../lib/errors';
 import { accountIdOfSlug } from '../submissions/links';
 import { localDate, nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
