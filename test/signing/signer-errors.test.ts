@@ -172,6 +172,13 @@ describe('refusals before the signer is known, in the language the request asks 
     expect(res.text).toContain(translatorFor('ko')('not_found.text'));
   });
 
+  it('follows an embedding host’s language option over the browser’s', async () => {
+    const res = await api('GET', '/s/NoSuchSigningLink?language=ja-JP', { headers: { Accept: 'text/html', 'Accept-Language': 'fr' } });
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<html lang="ja" dir="ltr">');
+    expect(res.text).toContain(translatorFor('ja')('not_found.text'));
+  });
+
   it('answers the 429 of a link in Japanese, with Retry-After, its seconds counted in the sentence', async () => {
     const ip = '203.0.113.41';
     await spend('RefusedLinkJa', 120, ip);
