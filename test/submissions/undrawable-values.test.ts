@@ -12,6 +12,9 @@ import { completeValues, createTemplate, shardNumberOf, type TemplateFixture } f
 import { page } from '../signing/fixtures';
 import { CATALOGS, translatorFor } from '../../src/lib/i18n/catalogs';
 import type { Locale } from '../../src/shared/i18n/locales';
+import type { SubmissionEvent } from '../../src/db/schema/index';
+import { auditTrailFor } from '../../src/services/sealing/audit-trail';
+import type { SubmissionScope } from '../../src/services/submissions/submission-scope';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -176,5 +179,48 @@ describe('values that cannot be drawn', () => {
     expect(pdfsig.output).toContain('Signature is Valid.');
     expect(text.output).toContain('[image could not be drawn]');
     expect(text.output).toContain('the image could not be decoded');
+  });
+});
+
+describe('a placeholder recorded by an earlier sealing, on a later audit page', () => {
+  const event = (id: number, action: string, data: Record<string, unknown>) =>
+    ({
+      id,
+      accountId: 1,
+      submissionId: 1,
+      submitterId: null,
+      action,
+      ip: null,
+      userAgent: null,
+      data,
+      createdAt: '2026-11-27T12:00:00.000Z',
+    }) as SubmissionEvent;
+  const scope = {
+    submission: { id: 1, slug: 'abc', completedAt: null },
+    submitters: [{ id: 7, email: 'jo@example.com', name: 'Jo', role: 'Buyer', values: {} }],
+    template: { name: 'T', fields: [] },
+  } as unknown as SubmissionScope;
+  const placed = { field: 'Buyer Signature', document: 'a.pdf', page: 1, reason: 'not a readable PNG or JPEG image' };
+
+  it('says its reason in the page’s language; one recorded before the sentence existed keeps its English', () => {
+    const trail = auditTrailFor(
+      scope,
+      [
+        { ...event(1, 'disclosure_accepted', { version: 'v1', sha256: 'ab'.repeat(32), language: 'pl' }), submitterId: 7 },
+        event(2, 'value_not_drawn', { ...placed, why: { key: 'audit.undrawn.unreadable' } }),
+        event(3, 'value_not_drawn', placed),
+        event(4, 'value_not_drawn', { ...placed, why: { key: 'signer_error.completed' } }),
+      ],
+      'b.pdf',
+      'Signing',
+    );
+    const t = translatorFor('pl');
+    const detail = (reason: string) =>
+      t('audit.detail.value_not_drawn', { field: 'Buyer Signature', document: 'a.pdf', page: '1', reason });
+    expect(trail.events.slice(1).map((e) => e.detail)).toEqual([
+      detail('to nie jest czytelny obraz PNG ani JPEG'),
+      detail('not a readable PNG or JPEG image'),
+      detail('not a readable PNG or JPEG image'),
+    ]);
   });
 });
