@@ -20,7 +20,7 @@ export class ApiError extends Error {
 
   /**
    * What a signer reads instead of `error`, one sentence per sentence of it: the signing routes answer
-   * in the signer's language (src/routes/signing/signing.signer-errors.ts); the tenant API keeps `error`.
+   * in the signer's language (src/routes/signer-refusals.tsx); the tenant API keeps `error`.
    */
   signer?: readonly SignerSentence[];
 }

@@ -245,6 +245,7 @@ describe('file values', () => {
     expect((await env.FILES.list({ prefix: `attachments/${f.account.accountId}/` })).objects).toHaveLength(1);
     const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, { body: { values: { [f.field('Proof')]: theirs.json.value } } });
     expect(res.status).toBe(422);
-    expect(res.json.error).toBe(`Field "Proof" names ${theirs.json.value}, which is not a file this submitter uploaded.`);
+    // The signer's sentence (src/shared/i18n/catalogs), not the API's naming the value.
+    expect(res.json.error).toBe('The file given for field "Proof" is not one you uploaded here; upload it again.');
   });
 });

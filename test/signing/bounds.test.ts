@@ -228,7 +228,9 @@ describe('request body caps', () => {
     const slug = f.submitters[0].slug;
     const res = await page('PUT', `/s/${slug}/values`, { body: { values: { [f.field('Name')]: 'x' }, padding: 'p'.repeat(1024 * 1024) } });
     expect(res.status).toBe(413);
-    expect(res.json.error).toBe('The request body is larger than 1 MB, the limit for this signing page request.');
+    expect(res.json.error).toBe(
+      'What the page sent is larger than 1 MB, the most it accepts at once. Use a smaller file or picture and try again.',
+    );
     expect(JSON.parse((await submitterRow(f.submitters[0].id)).values)).toEqual({});
   });
 
@@ -238,7 +240,9 @@ describe('request body caps', () => {
       body: { email: 'deputy@example.com', name: 'n'.repeat(17 * 1024) },
     });
     expect(res.status).toBe(413);
-    expect(res.json.error).toBe('The request body is larger than 16 KB, the limit for this signing page request.');
+    expect(res.json.error).toBe(
+      'What the page sent is larger than 16 KB, the most it accepts at once. Use a smaller file or picture and try again.',
+    );
     expect((await submitterRow(f.submitters[0].id)).email).not.toBe('deputy@example.com');
   });
 
@@ -267,7 +271,9 @@ describe('request body caps', () => {
     form.append('file', new File([new Uint8Array(10 * 1024 * 1024 + 128 * 1024)], 'big.pdf'));
     const res = await page('POST', `/s/${f.submitters[0].slug}/attachments`, { body: form });
     expect(res.status).toBe(413);
-    expect(res.json.error).toBe('The request body is larger than 10 MB, the limit for this signing page request.');
+    expect(res.json.error).toBe(
+      'What the page sent is larger than 10 MB, the most it accepts at once. Use a smaller file or picture and try again.',
+    );
   });
 });
 
@@ -290,7 +296,8 @@ describe('rate limits on /s/*', () => {
     const res = await api('GET', '/s/RateLimitedLink01', { ip: '203.0.113.11' });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(0);
-    expect(res.json.error).toMatch(/^Rate limit of 120 requests per 60 seconds for this signing link exceeded; retry in \d+ seconds?\.$/);
+    // The signer's sentence (English here: the request asks for no language), not the API's.
+    expect(res.json.error).toMatch(/^Too many requests in a short time\. Wait \d+ seconds? and try again\.$/);
   });
 
   it('answers 429 to the 601st request from one address in a minute, whatever the links', async () => {
@@ -299,9 +306,7 @@ describe('rate limits on /s/*', () => {
     const res = await api('GET', '/s/AnotherLink', { ip: '203.0.113.20' });
     expect(res.status).toBe(429);
     expect(res.headers.get('Retry-After')).toBeTruthy();
-    expect(res.json.error).toMatch(
-      /^Rate limit of 600 requests per 60 seconds from your network address exceeded; retry in \d+ seconds?\.$/,
-    );
+    expect(res.json.error).toMatch(/^Too many requests in a short time\. Wait \d+ seconds? and try again\.$/);
   });
 
   it('limits one link without refusing the other links of the same address', async () => {

@@ -128,3 +128,132 @@ describe('the same refusals on the tenant API', () => {
     expect(res.json.error).toBe('Field "Full name" is required.');
   });
 });
+
+/** `count` requests to one slug from `ip`, each refused by the same-origin check (no D1) but counted. */
+async function spend(slug: string, count: number, ip: string) {
+  for (let i = 0; i < count; i += 50) {
+    const chunk = Array.from({ length: Math.min(50, count - i) }, () =>
+      api('POST', `/s/${slug}/open`, { ip, headers: { Origin: 'https://elsewhere.test' } }),
+    );
+    await Promise.all(chunk);
+  }
+}
+
+describe('refusals before the signer is known, in the language the request asks for', () => {
+  it('answers an unknown link’s JSON 404 in the browser’s language, a regional tag falling back to its base', async () => {
+    const res = await page('POST', '/s/NoSuchSigningLink/decline', {
+      body: { reason: 'x' },
+      headers: { 'Accept-Language': 'de-AT, en;q=0.5' },
+    });
+    expect(res.status).toBe(404);
+    expect(res.json.error).toBe(translatorFor('de')('not_found.text'));
+    expect(res.json.error).toBe('Der Link zum Unterzeichnen ist falsch oder nicht mehr gültig. Bitten Sie den Absender um einen neuen.');
+  });
+
+  it('answers an unknown link in English when the browser asks for a language we do not have', async () => {
+    const res = await page('GET', '/s/NoSuchSigningLink/download', { headers: { 'Accept-Language': 'fi' } });
+    expect(res.status).toBe(404);
+    expect(res.json.error).toBe(translatorFor('en')('not_found.text'));
+  });
+
+  it('shows a browser an unknown link’s download as a page in its language', async () => {
+    const res = await api('GET', '/s/NoSuchSigningLink/download', { headers: { Accept: 'text/html', 'Accept-Language': 'he' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(res.text).toContain('<html lang="he" dir="rtl">');
+    expect(res.text).toContain(translatorFor('he')('not_found.title'));
+    expect(res.text).toContain(translatorFor('he')('not_found.text'));
+  });
+
+  it('follows the page’s language switch (?lang=) over the browser’s', async () => {
+    const res = await api('GET', '/s/NoSuchSigningLink?lang=ko', { headers: { Accept: 'text/html', 'Accept-Language': 'de' } });
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<html lang="ko" dir="ltr">');
+    expect(res.text).toContain(translatorFor('ko')('not_found.text'));
+  });
+
+  it('follows an embedding host’s language option over the browser’s', async () => {
+    const res = await api('GET', '/s/NoSuchSigningLink?language=ja-JP', { headers: { Accept: 'text/html', 'Accept-Language': 'fr' } });
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<html lang="ja" dir="ltr">');
+    expect(res.text).toContain(translatorFor('ja')('not_found.text'));
+  });
+
+  it('answers the 429 of a link in Japanese, with Retry-After, its seconds counted in the sentence', async () => {
+    const ip = '203.0.113.41';
+    await spend('RefusedLinkJa', 120, ip);
+    const res = await api('POST', '/s/RefusedLinkJa/open', { ip, headers: { Origin: 'https://api.test', 'Accept-Language': 'ja' } });
+    expect(res.status).toBe(429);
+    const wait = Number(res.headers.get('Retry-After'));
+    expect(wait).toBeGreaterThan(0);
+    expect(res.json.error).toBe(translatorFor('ja')('signer_error.rate_limited', { seconds: wait }));
+    expect(res.json.error).toContain(`${wait} 秒`);
+  });
+
+  it('shows a browser the 429 of a link as an Arabic page, right to left, keeping Retry-After', async () => {
+    const ip = '203.0.113.42';
+    await spend('RefusedLinkAr', 120, ip);
+    const res = await api('GET', '/s/RefusedLinkAr', { ip, headers: { Accept: 'text/html', 'Accept-Language': 'ar-EG' } });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('Retry-After')).toBeTruthy();
+    expect(res.text).toContain('<html lang="ar" dir="rtl">');
+    const t = translatorFor('ar');
+    expect(res.text).toContain(t('signer_error.rate_limited_title'));
+    expect(res.text).toContain(t('signer_error.rate_limited', { seconds: Number(res.headers.get('Retry-After')) }));
+  });
+
+  it('answers a body over the cap in Arabic', async () => {
+    const f = await signingFixture({ fields: [{ name: 'Name', type: 'text' }] });
+    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: {}, padding: 'p'.repeat(1024 * 1024) },
+      headers: { 'Accept-Language': 'ar' },
+    });
+    expect(res.status).toBe(413);
+    expect(res.json.error).toBe(translatorFor('ar')('signer_error.body_too_large', { size: '1 MB' }));
+    expect(res.json.error).toBe('ما أرسلته الصفحة أكبر من 1 MB، وهو أقصى ما تقبله دفعة واحدة. استخدم ملفًا أو صورة أصغر ثم حاول مرة أخرى.');
+  });
+
+  it('answers a malformed body in French: not JSON, not sent as JSON, not a JSON object', async () => {
+    const f = await signingFixture();
+    const slug = f.submitters[0].slug;
+    const french = { 'Accept-Language': 'fr-CA,fr;q=0.9' };
+    const answers = [
+      await page('POST', `/s/${slug}/submit`, { body: '{"values":', headers: { ...french, 'Content-Type': 'application/json' } }),
+      await page('POST', `/s/${slug}/decline`, { body: '{"reason":"x"}', headers: { ...french, 'Content-Type': 'text/plain' } }),
+      await page('POST', `/s/${slug}/decline`, { body: [], headers: french }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.json.error).toBe('La page a envoyé quelque chose d’illisible. Rechargez la page, puis réessayez.');
+    }
+  });
+
+  it('answers a public link’s 429 in the browser’s language', async () => {
+    const ip = '203.0.113.43';
+    for (let i = 0; i < 120; i += 40) await Promise.all(Array.from({ length: 40 }, () => api('GET', '/l/not-a-token', { ip })));
+    const res = await api('GET', '/l/not-a-token', { ip, headers: { 'Accept-Language': 'tr' } });
+    expect(res.status).toBe(429);
+    expect(res.json.error).toBe(translatorFor('tr')('signer_error.rate_limited', { seconds: Number(res.headers.get('Retry-After')) }));
+  });
+
+  it('answers a public link’s JSON refusal in the browser’s language', async () => {
+    const res = await api('GET', '/l/not-a-token', { headers: { Accept: 'application/json', 'Accept-Language': 'pl' } });
+    expect(res.status).toBe(404);
+    expect(res.json.error).toBe(translatorFor('pl')('link.not_found.text'));
+  });
+});
+
+describe('a file value that names no upload of the signer', () => {
+  it('is refused in the signer’s language', async () => {
+    const f = await signingFixture({
+      fields: [{ name: 'Proof', type: 'file' }],
+      submitters: [{ email: 'signer@example.com', language: 'cs' }],
+    });
+    const res = await page('PUT', `/s/${f.submitters[0].slug}/values`, {
+      body: { values: { [f.field('Proof')]: `attachment:${crypto.randomUUID()}` } },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toBe(translatorFor('cs')('signer_error.upload_unknown', { name: 'Proof' }));
+    expect(res.json.error).toBe('Soubor uvedený u pole „Proof“ jste sem nenahráli; nahrajte ho znovu.');
+  });
+});

@@ -1,14 +1,17 @@
-// The signing page's JSON bodies are validated by their route declarations (signing.routes.ts); the
-// sentences are the ones the page's routes always answered.
+// The signing page's JSON bodies are validated by their route declarations (signing.routes.ts). A body
+// that is not even a JSON object is the signer's sentence (in their language: signer-errors.test.ts); a
+// member's problem names the member.
 import { describe, expect, it } from 'vitest';
 import { page, signingFixture, submitterRow, acceptDisclosure } from './fixtures';
+
+const MALFORMED = 'The page sent something that could not be read. Reload the page and try again.';
 
 describe('signing page request bodies', () => {
   it('answers a body that is not a JSON object with a sentence', async () => {
     const f = await signingFixture();
     const res = await page('POST', `/s/${f.submitters[0].slug}/decline`, { body: [] });
     expect(res.status).toBe(400);
-    expect(res.json.error).toBe('The request body must be a JSON object.');
+    expect(res.json.error).toBe(MALFORMED);
   });
 
   it('answers text that is not JSON with a sentence', async () => {
@@ -19,7 +22,7 @@ describe('signing page request bodies', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(res.status).toBe(400);
-    expect(res.json.error).toBe('The request body is not valid JSON.');
+    expect(res.json.error).toBe(MALFORMED);
   });
 
   it('asks for a JSON route body sent as application/json', async () => {
@@ -29,7 +32,7 @@ describe('signing page request bodies', () => {
       headers: { 'Content-Type': 'text/plain' },
     });
     expect(res.status).toBe(400);
-    expect(res.json.error).toBe('Send the request body as JSON with Content-Type: application/json (got text/plain).');
+    expect(res.json.error).toBe(MALFORMED);
     expect((await submitterRow(f.submitters[0].id)).status).not.toBe('declined');
   });
 

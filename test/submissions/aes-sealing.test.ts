@@ -7,7 +7,11 @@ import { sealSubmission } from '../../src/services/sealing/seal-submission';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 import { dssFingerprints, pdfsigBlocks, signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
-import { completedInOrder, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
+import { completedInOrder, completeValues, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
+import { page } from '../signing/fixtures';
+import { inspectSignatures } from '../../src/services/pdf/verify';
+import { CATALOGS, translatorFor } from '../../src/lib/i18n/catalogs';
+import type { Locale } from '../../src/shared/i18n/locales';
 
 const ROLES = ['Buyer', 'Seller', 'Witness'];
 const NAMES: Record<string, string> = { Buyer: 'Ada Buyer', Seller: 'Ben Seller', Witness: 'Cleo Witness' };
@@ -133,5 +137,48 @@ describe('sealing an ses submission on an aes account', () => {
     const signatures = signaturesIn(await sealedFile(id));
     expect(signatures).toHaveLength(1);
     expect(await certificateEvents(id)).toHaveLength(0);
+  });
+});
+
+describe('the reason inside each aes signer’s signature', () => {
+  it('is in the language the signer signed in: the disclosure’s they accepted, else their messages’; the seal’s stays English', async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const languages: Record<string, string | undefined> = { Buyer: 'ja', Seller: undefined, Witness: 'de' };
+    const res = await api('POST', '/api/submissions', {
+      token: owner.token,
+      body: {
+        template_id: template.id,
+        preferences: { signature_level: 'aes' },
+        submitters: ROLES.map((role) => ({
+          role,
+          name: NAMES[role],
+          email: `${role.toLowerCase()}-${tag}@example.com`,
+          values: completeValues(role),
+          ...(languages[role] ? { language: languages[role] } : {}),
+        })),
+      },
+    });
+    expect(res.status).toBe(201);
+    const [buyer, seller, witness] = res.json.submitters as { id: number; slug: string }[];
+    for (const s of [buyer, seller])
+      expect((await api('PUT', `/api/submitters/${s.id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
+    // The witness reads the page in Ukrainian (their choice on it), over the German they were sent.
+    const consent = await page('POST', `/s/${witness.slug}/consent`, {
+      body: { version: CATALOGS.uk['disclosure.version'], language: 'uk' },
+    });
+    expect(consent.status).toBe(200);
+    expect((await api('PUT', `/api/submitters/${witness.id}`, { token: owner.token, body: { completed: true } })).status).toBe(200);
+    expect(await sealSubmission(scope.env, scope, res.json.id)).toBe('sealed');
+    const reasons = (await inspectSignatures(await sealedFile(res.json.id))).map((s) => s.reason);
+    const slug = res.json.slug as string;
+    const reason = (locale: Locale, role: string) => translatorFor(locale)('signature.reason', { role, submission: slug, level: 'aes' });
+    expect(reasons).toEqual([
+      reason('ja', 'Buyer'),
+      reason('en', 'Seller'),
+      reason('uk', 'Witness'),
+      `Completed submission ${slug}: values and audit trail sealed by ${env.SERVICE_NAME}`,
+    ]);
+    expect(reasons[0]).toBe(`署名依頼 ${slug} の Buyer として署名 (高度電子署名)`);
+    expect(reasons[2]).toBe(`Підписано як Witness у поданні ${slug} (удосконалений електронний підпис)`);
   });
 });

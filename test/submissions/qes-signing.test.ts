@@ -17,6 +17,9 @@ import { loadSigning } from '../../src/services/signing/signing-session';
 import { acceptDisclosure, page } from '../signing/fixtures';
 import { createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
+import { CATALOGS, translatorFor } from '../../src/lib/i18n/catalogs';
+import type { Locale } from '../../src/shared/i18n/locales';
+import { inspectSignatures } from '../../src/services/pdf/verify';
 
 const ROLES = ['Buyer', 'Seller'];
 const NAMES: Record<string, string> = { Buyer: 'Ada Buyer', Seller: 'Ben Seller' };
@@ -69,10 +72,14 @@ async function browserGet(pathAndQuery: string) {
   return { status: res.status, location: res.headers.get('Location'), text: await res.text() };
 }
 
-/** The signer opens the form and accepts the disclosure; their values to submit. */
-async function fill(signer: Signer, on: TemplateFixture = template): Promise<Record<string, unknown>> {
+/** The signer opens the form and accepts the disclosure (in `locale`, the page's language); their values to submit. */
+async function fill(signer: Signer, on: TemplateFixture = template, locale: Locale = 'en'): Promise<Record<string, unknown>> {
   expect((await page('POST', `/s/${signer.slug}/open`, { body: {} })).status).toBe(200);
-  await acceptDisclosure(signer.slug);
+  if (locale === 'en') await acceptDisclosure(signer.slug);
+  else {
+    const body = { version: CATALOGS[locale]['disclosure.version'], language: locale };
+    expect((await page('POST', `/s/${signer.slug}/consent`, { body })).status).toBe(200);
+  }
   const uuid = (name: string) => on.fields.find((f) => f.name === `${signer.role} ${name}`)!.uuid;
   return {
     [uuid('Name')]: NAMES[signer.role],
@@ -83,8 +90,8 @@ async function fill(signer: Signer, on: TemplateFixture = template): Promise<Rec
 }
 
 /** The signer fills their form and submits: the answer names the provider's authorization URL. */
-async function submit(signer: Signer, on: TemplateFixture = template): Promise<string> {
-  const res = await page('POST', `/s/${signer.slug}/submit`, { body: { values: await fill(signer, on) } });
+async function submit(signer: Signer, on: TemplateFixture = template, locale: Locale = 'en'): Promise<string> {
+  const res = await page('POST', `/s/${signer.slug}/submit`, { body: { values: await fill(signer, on, locale) } });
   expect(res.status).toBe(200);
   expect(res.json.authorization_url).toMatch(/\/oauth2\/authorize\?/);
   return res.json.authorization_url;
@@ -122,6 +129,24 @@ async function sealedFiles(submissionId: number): Promise<Uint8Array[]> {
 }
 
 const sealedFile = async (submissionId: number) => (await sealedFiles(submissionId))[0];
+
+describe('the reason inside each qes signer’s signature', () => {
+  it('is written in the language the signer signed in; the seal’s stays English', async () => {
+    const { id, signers } = await qesSubmission();
+    const [buyer, seller] = signers;
+    expect((await api('PUT', `/api/submitters/${buyer.id}`, { token: owner.token, body: { language: 'de' } })).status).toBe(200);
+    const res = await callback(buyer, await answerConsent(await submit(buyer, template, 'de'), 'approve'));
+    expect(res.status).toBe(303);
+    await signThrough(seller);
+    const reasons = (await inspectSignatures(await sealedFile(id)))
+      .filter((s) => s.sub_filter === 'ETSI.CAdES.detached')
+      .map((s) => s.reason);
+    expect(reasons).toHaveLength(3);
+    expect(reasons[0]).toMatch(/^Unterschrieben als Buyer im Vorgang \S+ \(qualifizierte elektronische Signatur\)$/);
+    expect(reasons[1]).toMatch(/^Signed as Seller of submission \S+ \(qualified electronic signature\)$/);
+    expect(reasons[2]).toMatch(/^Completed submission \S+: values and audit trail sealed by /);
+  });
+});
 
 describe('a qes submission signed in order through the signing page', () => {
   let id: number;
@@ -260,7 +285,22 @@ describe('a qes signer who does not come back signed', () => {
     expect((await page('POST', `/s/${second.slug}/decline`, { body: { reason: 'Not this week' } })).status).toBe(200);
     const refused = await callback(first, back);
     expect(refused.text).toContain('id="qes-refused"');
-    expect(refused.text).toContain('Another submitter declined');
+    expect(refused.text).toContain('Another signer declined this form, so it can no longer be completed.');
+    expect(await statusOf(first)).toBe('opened');
+  });
+
+  it('is told in their own language, on the refused page, that another signer declined', async () => {
+    const { signers } = await qesSubmission('parallel');
+    const [first, second] = signers;
+    expect((await api('PUT', `/api/submitters/${first.id}`, { token: owner.token, body: { language: 'de' } })).status).toBe(200);
+    const back = await answerConsent(await submit(first, template, 'de'), 'approve');
+    await fill(second);
+    expect((await page('POST', `/s/${second.slug}/decline`, { body: { reason: 'Not this week' } })).status).toBe(200);
+    const refused = await callback(first, back);
+    expect(refused.text).toContain('id="qes-refused"');
+    expect(refused.text).toContain('<html lang="de" dir="ltr">');
+    expect(refused.text).toContain(translatorFor('de')('signer_error.other_declined'));
+    expect(refused.text).toContain('Eine andere unterzeichnende Person hat dieses Formular abgelehnt');
     expect(await statusOf(first)).toBe('opened');
   });
 

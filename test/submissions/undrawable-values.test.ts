@@ -9,6 +9,12 @@ import type { ShardStamp } from '../../src/lib/shard-queues';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { checkPdf } from '../pdf-tools';
 import { completeValues, createTemplate, shardNumberOf, type TemplateFixture } from '../submission-fixtures';
+import { page } from '../signing/fixtures';
+import { CATALOGS, translatorFor } from '../../src/lib/i18n/catalogs';
+import type { Locale } from '../../src/shared/i18n/locales';
+import type { SubmissionEvent } from '../../src/db/schema/index';
+import { auditTrailFor } from '../../src/services/sealing/audit-trail';
+import type { SubmissionScope } from '../../src/services/submissions/submission-scope';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -42,7 +48,7 @@ function pngClaiming(width: number, height: number, pixels = [0x78, 0x9c, 0xff, 
  * A completed one-signer submission whose stored signature is `signature`, written straight into D1
  * the way values stored before the checks existed are; completion reads stored values as they are.
  */
-async function completedWithStoredSignature(signature: string): Promise<number> {
+async function completedWithStoredSignature(signature: string, language?: Locale): Promise<number> {
   const res = await api('POST', '/api/submissions', {
     token: owner.token,
     body: {
@@ -54,6 +60,11 @@ async function completedWithStoredSignature(signature: string): Promise<number> 
   });
   expect(res.status).toBe(201);
   const submitter = res.json.submitters[0];
+  // The signer reads the page in `language`: the audit page speaks the language their disclosure was shown in.
+  if (language) {
+    const body = { version: CATALOGS[language]['disclosure.version'], language };
+    expect((await page('POST', `/s/${submitter.slug}/consent`, { body })).status).toBe(200);
+  }
   const signatureUuid = template.fields.find((f) => f.name === 'Buyer Signature')!.uuid;
   await (await shardOf(owner.accountId))
     .prepare('UPDATE submitters SET "values" = json_set("values", \'$.\' || ?, ?) WHERE id = ?')
@@ -109,6 +120,38 @@ describe('values that cannot be drawn', () => {
     expect(text.output).toContain('Field "Buyer Signature" on page 1');
   });
 
+  it('gives the reason on the audit page in the page’s language, keeping the English one in the trail', async () => {
+    const id = await completedWithStoredSignature('data:image/png;base64,AAAA', 'de');
+    await runSealingQueue(id);
+    const row = await (await shardOf(owner.accountId))
+      .prepare("SELECT data FROM submission_events WHERE submission_id = ? AND action = 'value_not_drawn'")
+      .bind(id)
+      .first<{ data: string }>();
+    expect(JSON.parse(row!.data)).toMatchObject({ reason: 'not a readable PNG or JPEG image', why: { key: 'audit.undrawn.unreadable' } });
+    const { text } = await checkPdf(await sealedPdf(id));
+    // pdftotext wraps long lines (dropping a hyphen at a line's end): compared without white space and hyphens.
+    const flat = text.output.replace(/[\s-]+/g, '');
+    const t = translatorFor('de');
+    expect(flat).toContain(
+      t('audit.detail.placeholder_drawn', { field: 'Buyer Signature', page: '1', reason: t('audit.undrawn.unreadable') }).replace(
+        /[\s-]+/g,
+        '',
+      ),
+    );
+    expect(flat).toContain('keinlesbaresPNGoderJPEGBild');
+    expect(flat).not.toContain('notareadablePNG');
+  });
+
+  it('gives an oversized image’s reason in Japanese, its limits written as Japanese writes numbers', async () => {
+    const id = await completedWithStoredSignature(pngClaiming(40_000, 40_000), 'ja');
+    await runSealingQueue(id);
+    const { text } = await checkPdf(await sealedPdf(id));
+    const flat = text.output.replace(/[\s-]+/g, '');
+    const reason = translatorFor('ja')('audit.undrawn.too_large', { width: '40000', height: '40000', side: 4096, pixels: 2048 * 2048 });
+    expect(flat).toContain(reason.replace(/[\s-]+/g, ''));
+    expect(flat).toContain('4,194,304');
+  });
+
   it('draws a placeholder for a signature that is not even base64', async () => {
     const id = await completedWithStoredSignature('data:image/png;base64,AAAAA');
     const result = await runSealingQueue(id);
@@ -136,5 +179,48 @@ describe('values that cannot be drawn', () => {
     expect(pdfsig.output).toContain('Signature is Valid.');
     expect(text.output).toContain('[image could not be drawn]');
     expect(text.output).toContain('the image could not be decoded');
+  });
+});
+
+describe('a placeholder recorded by an earlier sealing, on a later audit page', () => {
+  const event = (id: number, action: string, data: Record<string, unknown>) =>
+    ({
+      id,
+      accountId: 1,
+      submissionId: 1,
+      submitterId: null,
+      action,
+      ip: null,
+      userAgent: null,
+      data,
+      createdAt: '2026-11-27T12:00:00.000Z',
+    }) as SubmissionEvent;
+  const scope = {
+    submission: { id: 1, slug: 'abc', completedAt: null },
+    submitters: [{ id: 7, email: 'jo@example.com', name: 'Jo', role: 'Buyer', values: {} }],
+    template: { name: 'T', fields: [] },
+  } as unknown as SubmissionScope;
+  const placed = { field: 'Buyer Signature', document: 'a.pdf', page: 1, reason: 'not a readable PNG or JPEG image' };
+
+  it('says its reason in the page’s language; one recorded before the sentence existed keeps its English', () => {
+    const trail = auditTrailFor(
+      scope,
+      [
+        { ...event(1, 'disclosure_accepted', { version: 'v1', sha256: 'ab'.repeat(32), language: 'pl' }), submitterId: 7 },
+        event(2, 'value_not_drawn', { ...placed, why: { key: 'audit.undrawn.unreadable' } }),
+        event(3, 'value_not_drawn', placed),
+        event(4, 'value_not_drawn', { ...placed, why: { key: 'signer_error.completed' } }),
+      ],
+      'b.pdf',
+      'Signing',
+    );
+    const t = translatorFor('pl');
+    const detail = (reason: string) =>
+      t('audit.detail.value_not_drawn', { field: 'Buyer Signature', document: 'a.pdf', page: '1', reason });
+    expect(trail.events.slice(1).map((e) => e.detail)).toEqual([
+      detail('to nie jest czytelny obraz PNG ani JPEG'),
+      detail('not a readable PNG or JPEG image'),
+      detail('not a readable PNG or JPEG image'),
+    ]);
   });
 });

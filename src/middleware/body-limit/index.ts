@@ -5,19 +5,23 @@
 import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../app-env';
-import { ApiError } from '../../lib/errors';
+import { ApiError, type SignerSentence } from '../../lib/errors';
 
 export type BodyCapOptions = {
   maxBytes: number;
   /** The sentence of the 413, e.g. "The form is too large. Sign-in forms are at most 16 KB." */
   message: string;
+  /** On routes a signer meets: the catalog sentence their router answers in their language instead. */
+  signer?: SignerSentence;
 };
 
 export function capBody(options: BodyCapOptions): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit({
     maxSize: options.maxBytes,
     onError: () => {
-      throw new ApiError(413, options.message);
+      const refused = new ApiError(413, options.message);
+      if (options.signer) refused.signer = [options.signer];
+      throw refused;
     },
   });
   return async function capBodyMiddleware(c, next) {

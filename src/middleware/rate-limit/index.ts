@@ -19,6 +19,11 @@ export type RateLimitOptions = {
   label?: string;
   /** Whether admitted responses carry X-RateLimit-* (default true; a 429 always does). */
   headers?: boolean;
+  /**
+   * Routes a signer meets (/s, /l): the 429 also carries the signers' catalog sentence, which their
+   * router answers in the visitor's language (src/routes/signer-refusals.tsx).
+   */
+  forSigners?: boolean;
 };
 
 /** Module scope lives as long as the isolate: leases outlast the request that fetched them. */
@@ -49,12 +54,14 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<AppEnv> 
     if (!decision.allowed) {
       // Whole seconds, rounded up, so a client that waits exactly this long is admitted (RFC 9110 §10.2.3).
       const wait = secondsUntil(decision.resetAt);
-      throw new ApiError(
+      const refused = new ApiError(
         429,
         `Rate limit of ${limit} requests per ${windowMs / 1000} seconds${options.label ? ` ${options.label}` : ''} exceeded; retry in ${wait} ${wait === 1 ? 'second' : 'seconds'}.`,
         {},
         { ...headers, 'Retry-After': String(wait) },
       );
+      if (options.forSigners) refused.signer = [{ key: 'signer_error.rate_limited', values: { seconds: wait } }];
+      throw refused;
     }
     await next();
     if (options.headers === false) return;

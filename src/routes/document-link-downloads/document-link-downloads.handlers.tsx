@@ -13,18 +13,11 @@ import { attachment } from '../../lib/content-disposition';
 import { clientIp } from '../../lib/request';
 import { lapsedReason, PUBLIC_LINK_PREFIX } from '../../services/document-links/links';
 import { verifyDocumentLink } from '../../services/document-links/tokens';
-import { serviceBranding } from '../../signing-page/branding';
-import { MessagePage } from '../../signing-page/pages';
 import type * as routes from './document-link-downloads.routes';
 import type { Account } from '../../db/schema/index';
 import { translatorFor } from '../../lib/i18n/catalogs';
-import { signerLocale } from '../../services/signing/signer-language';
-import { DEFAULT_LOCALE } from '../../shared/i18n/locales';
+import { refusalPage, visitorLocale, wantsHtml } from '../signer-refusals';
 import type { MessageKey } from '../../shared/i18n/translator';
-
-function wantsHtml(c: Context<AppEnv>): boolean {
-  return /\btext\/html\b/i.test(c.req.header('Accept') ?? '');
-}
 
 type Refusal = 'not_found' | 'revoked' | 'expired' | 'not_ready' | 'erased';
 
@@ -38,9 +31,9 @@ const REFUSAL_KEYS: Record<Refusal, { title: MessageKey; text: MessageKey }> = {
 };
 
 /**
- * A refusal a person can read: for browsers the signing pages' message page (src/signing-page: the one
- * home of the pages a link's holder sees) in the service's own branding and the reader's language (the
- * account's locale when known, else the browser's), `{error}` in English for everything else.
+ * A refusal a person can read, in the reader's language (the link's `lang`, the account's locale when
+ * known, else the browser's): for browsers the signing pages' message page in the service's own branding
+ * (src/routes/signer-refusals.tsx), `{error}` for everything else.
  */
 function refusal(
   c: Context<AppEnv>,
@@ -49,28 +42,12 @@ function refusal(
   account: Pick<Account, 'locale'> | null,
   headers: Record<string, string> = {},
 ): Response {
-  const common = { 'Cache-Control': 'no-store', ...headers };
   const keys = REFUSAL_KEYS[refused];
-  if (!wantsHtml(c)) return c.json({ error: translatorFor(DEFAULT_LOCALE)(keys.text) }, status, common);
-  const locale = signerLocale({ account: account?.locale, acceptLanguage: c.req.header('Accept-Language') });
+  const locale = visitorLocale(c, account);
   const t = translatorFor(locale);
-  const page = (
-    <MessagePage
-      branding={serviceBranding(c.env.SERVICE_NAME, t(keys.title))}
-      id="document-link"
-      heading={t(keys.title)}
-      text={`${t(keys.text)} ${t('link.ask_sender')}`}
-      frame={{ locale }}
-    />
-  );
-  // The page runs no script and loads nothing: only its inline style is allowed, and nobody may frame it.
-  const csp = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
-  return c.html(`<!doctype html>${page}`, status, {
-    ...common,
-    'Content-Security-Policy': csp,
-    'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
-  });
+  if (!wantsHtml(c)) return c.json({ error: t(keys.text) }, status, { 'Cache-Control': 'no-store', ...headers });
+  const text = `${t(keys.text)} ${t('link.ask_sender')}`;
+  return refusalPage(c, { status, locale, heading: t(keys.title), text, id: 'document-link', headers });
 }
 
 export const openDocumentLink: AppRouteHandler<typeof routes.openDocumentLink> = async (c) => {

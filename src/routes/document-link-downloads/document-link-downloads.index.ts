@@ -4,6 +4,7 @@ import type { AppEnv } from '../../app-env';
 import { clientIp } from '../../lib/request';
 import { rateLimit } from '../../middleware/rate-limit';
 import { throwValidationError } from '../openapi-helpers';
+import { signerErrors } from '../signer-refusals';
 import * as handlers from './document-link-downloads.handlers';
 import * as routes from './document-link-downloads.routes';
 import { PUBLIC_LINK_PREFIX } from '../../services/document-links/links';
@@ -13,6 +14,8 @@ export const PUBLIC_LINK_IP_RATE_LIMIT = 120;
 
 export function createPublicLinkRoutes(): OpenAPIHono<AppEnv> {
   const links = new OpenAPIHono<AppEnv>({ defaultHook: throwValidationError });
+  // The 429 reaches the app's onError in the visitor's language, or as a page for a browser.
+  links.onError(signerErrors);
   // Before any lookup, so that guessing tokens costs the guesser, not the databases.
   links.use(
     '*',
@@ -21,6 +24,7 @@ export function createPublicLinkRoutes(): OpenAPIHono<AppEnv> {
       limit: PUBLIC_LINK_IP_RATE_LIMIT,
       label: 'from your network address',
       headers: false,
+      forSigners: true,
     }),
   );
   links.openapi(routes.openDocumentLink, handlers.openDocumentLink);

@@ -14,7 +14,8 @@ export const openDocumentLink = createRoute({
     '`Range` (206 with Content-Range; 416 when it lies past the end; several ranges at once answer the whole file). HEAD ' +
     'answers the same headers. Each GET that starts at byte 0 is one event in the account’s audit trail. A revoked or ' +
     'expired link answers 410 — an HTML page for browsers (`Accept: text/html`), JSON `{error}` otherwise; a token this ' +
-    'service did not sign answers 404.',
+    'service did not sign answers 404. Refusals are worded in the reader’s language: `lang`, the account’s locale, then ' +
+    '`Accept-Language`, else English.',
   security: [],
   request: { params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' } }) }) },
   responses: {
@@ -30,6 +31,9 @@ export const openDocumentLink = createRoute({
       description: 'The range lies outside the file; `Content-Range: bytes */<size>`.',
       content: { 'application/json': { schema: errorSchema } },
     },
-    429: { description: 'Too many requests from this address.', content: { 'application/json': { schema: errorSchema } } },
+    429: {
+      description: 'Too many requests from this address; retry after `Retry-After` seconds. A page for browsers, JSON otherwise.',
+      content: errorContent,
+    },
   },
 });

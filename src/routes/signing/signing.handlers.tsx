@@ -27,6 +27,7 @@ import { nowIso } from '../../lib/time';
 import { acceptDisclosure, declineForm, delegateForm, inviteWitness, submitForm } from '../../services/signing/signer-actions';
 import { disclosureIn } from '../../services/signing/consent-disclosure';
 import { signerLocale } from '../../services/signing/signer-language';
+import { languageCookie, visitorLocale } from '../signer-refusals';
 import { clientMessages, translatorFor } from '../../lib/i18n/catalogs';
 import { matchLocale, type Locale } from '../../shared/i18n/locales';
 import { storeAttachment } from '../../services/signing/attachments';
@@ -76,8 +77,6 @@ function contextOf(c: C, db: Db, signing: Signing): StateContext {
 }
 
 const cookieName = (slug: string) => `signing_session_${slug}`;
-/** The language the signer chose with the page's switch, kept for this signer's link only. */
-const languageCookie = (slug: string) => `signing_language_${slug}`;
 
 /**
  * The language this signer is served in (issue 31 › 2): their choice on the page, then the submitter's,
@@ -103,11 +102,6 @@ function requestLocale(c: C, signing: Signing): Locale {
 
 function requestTranslator(c: C, signing: Signing) {
   return translatorFor(requestLocale(c, signing));
-}
-
-/** Without a signing link: the browser's language and, when known, the account's locale. */
-export function visitorLocale(c: C, account?: Pick<Account, 'locale'> | null): Locale {
-  return signerLocale({ account: account?.locale, acceptLanguage: c.req.header('Accept-Language') });
 }
 
 /** `?lang=` from the page's language switch: kept for this signer (a year, their link's path only). */
@@ -140,8 +134,8 @@ async function findSigning(c: C): Promise<Signing | null> {
 
 async function load(c: C): Promise<{ db: Db; signing: Signing }> {
   const signing = await findSigning(c);
-  if (!signing) throw notFound('Signing link');
-  // Refusals from here on are worded in the signer's language (signing.signer-errors.ts).
+  if (!signing) throw signerRefusal('Signing link not found.', 'not_found.text', {}, 404);
+  // Refusals from here on are worded in the signer's language (src/routes/signer-refusals.tsx).
   c.set('signerLocale', signingLocale(c, signing, { language: null }));
   return { db: c.var.scope.db, signing };
 }
@@ -597,7 +591,8 @@ export const postSubmit: AppRouteHandler<typeof routes.postSubmit> = async (c) =
     // engine loads on first use (decisions.md › Cold start).
     const { beginQesSigning } = await import('../../services/sealing/qes-signing-flow');
     try {
-      const url = await beginQesSigning(c.env, ctx, signing, c.req.valid('json').values ?? {}, qesRedirectUri(c, signing));
+      const values = c.req.valid('json').values ?? {};
+      const url = await beginQesSigning(c.env, ctx, signing, values, qesRedirectUri(c, signing), requestLocale(c, signing));
       const slug = signing.submitter.slug;
       return c.json(
         {

@@ -5,16 +5,15 @@ import { mergePath } from 'hono/utils/url';
 import type { AppEnv } from '../../app-env';
 import { outboxDrain } from '../../middleware/outbox-drain';
 import { sameOrigin } from '../../middleware/same-origin';
-import { throwValidationError } from '../openapi-helpers';
 import * as h from './signing.handlers';
 import * as qes from './signing.qes-handlers';
 import * as routes from './signing.routes';
 import { signingRateLimits } from './signing.limits';
-import { signerErrors } from './signing.signer-errors';
+import { signerErrors } from '../signer-refusals';
 
 /** The router mounted at SIGNING_PREFIX: the HTML pages and downloads, and the declared JSON routes. */
 export function createSigningRoutes(): OpenAPIHono<AppEnv> {
-  const s = new OpenAPIHono<AppEnv>({ defaultHook: throwValidationError });
+  const s = new OpenAPIHono<AppEnv>({ defaultHook: routes.signingValidationError });
   // Refusals reach the app's onError worded in the signer's language.
   s.onError(signerErrors);
   // Counted first, so even a refused or unknown-link request costs its sender a slot.

@@ -28,6 +28,7 @@ export function signingBodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
   return capBody({
     maxBytes,
     message: `The request body is larger than ${describeBytes(maxBytes)}, the limit for this signing page request.`,
+    signer: { key: 'signer_error.body_too_large', values: { size: describeBytes(maxBytes) } },
   });
 }
 
@@ -56,7 +57,14 @@ export function signingRateLimits(): MiddlewareHandler<AppEnv>[] {
       limit: IP_RATE_LIMIT,
       label: 'from your network address',
       headers: false,
+      forSigners: true,
     }),
-    rateLimit({ key: (c) => `slug:${slugOf(c)}`, limit: SLUG_RATE_LIMIT, label: 'for this signing link', headers: false }),
+    rateLimit({
+      key: (c) => `slug:${slugOf(c)}`,
+      limit: SLUG_RATE_LIMIT,
+      label: 'for this signing link',
+      headers: false,
+      forSigners: true,
+    }),
   ];
 }

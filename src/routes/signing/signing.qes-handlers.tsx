@@ -7,7 +7,7 @@ import { embedOptionsOf } from '../../signing-page/embed-options';
 import { MessagePage, QesRetryPage } from '../../signing-page/pages';
 import { html, loadVerifiedWithLiveLinks, pageFrame, signingBranding, type C } from './signing.handlers';
 import { qesRedirectUri, qesStopped } from './signing.qes-errors';
-import { inSignerLanguage } from './signing.signer-errors';
+import { inSignerLanguage } from '../signer-refusals';
 import { pageTranslator } from '../../signing-page/layout';
 
 /** The QES flow brings pdf-lib and PKI.js, loaded on first use (decisions.md › Cold start). */
@@ -31,7 +31,7 @@ function qesRefusedPage(c: C, signing: Signing, error: ApiError) {
   const branding = signingBranding(c, signing);
   const frame = frameOf(c, signing);
   const t = pageTranslator(frame);
-  // The refusal in the page's language when it has a signer's sentence (signing.signer-errors.ts).
+  // The refusal in the page's language when it has a signer's sentence (src/routes/signer-refusals.tsx).
   const reason = inSignerLanguage(error, frame.locale).message;
   return html(
     c,
@@ -76,7 +76,8 @@ export async function qesRetry(c: C) {
   if (pageKind(signing) !== 'form') return c.redirect(`/s/${signing.submitter.slug}`, 303);
   const { beginQesSigning } = await signatureEngine();
   try {
-    return c.redirect(await beginQesSigning(c.env, ctx, signing, {}, qesRedirectUri(c, signing)), 303);
+    const locale = frameOf(c, signing).locale;
+    return c.redirect(await beginQesSigning(c.env, ctx, signing, {}, qesRedirectUri(c, signing), locale), 303);
   } catch (error) {
     return qesRetryPage(c, signing, error);
   }

@@ -1,11 +1,12 @@
 // Route declarations of the signing page's JSON routes under /s (spec › What the service does; Submitter
 // states, rules 1–4): zod schemas, body caps and every response, from which both the validation and
 // the "Signing page" entries of the OpenAPI document come. The slug is the only credential here.
-import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHonoOptions, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../app-env';
 import { requireJsonBody } from '../../middleware/json-body';
-import { errorSchema } from '../openapi-helpers';
+import { ApiError, type SignerSentence } from '../../lib/errors';
+import { errorSchema, throwValidationError } from '../openapi-helpers';
 import { PHONE_CHANNELS } from '../../shared/link-channel';
 import {
   ATTACHMENT_BODY_BYTES,
@@ -55,7 +56,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 export function signingRoute<const R extends RouteConfig>(options: SigningRouteOptions, route: R): R {
   const bodyTypes = Object.keys(route.request?.body?.content ?? {});
   const middleware: MiddlewareHandler<AppEnv>[] = [signingBodyLimit(options.bodyBytes)];
-  if (bodyTypes.includes('application/json')) middleware.push(requireJsonBody({ refuseMalformed: true }));
+  if (bodyTypes.includes('application/json')) middleware.push(signingJsonBody());
   const statuses = new Set<SigningError>([400, 403, 404, 413, 422, 429, ...(options.errors ?? [])]);
   const errors = Object.fromEntries(
     [...statuses].sort().map((status) => [status, errorResponse(options.describe?.[status] ?? SIGNING_ERRORS[status])]),
@@ -70,6 +71,44 @@ export function signingRoute<const R extends RouteConfig>(options: SigningRouteO
     responses: { ...errors, ...route.responses },
   }) as R;
 }
+
+/** What a signer reads for a body the page should never send (issue 31 › 1): the page is out of date or the request was damaged. */
+const MALFORMED: SignerSentence = { key: 'signer_error.body_malformed' };
+
+/**
+ * The JSON checks the page always had (not JSON, not sent as JSON, not UTF-8, too deep): their 400s
+ * carry the signer's sentence, answered in the visitor's language (src/routes/signer-refusals.tsx).
+ */
+function signingJsonBody(): MiddlewareHandler<AppEnv> {
+  const check = requireJsonBody({ refuseMalformed: true });
+  return async function signingJsonBodyMiddleware(c, next) {
+    let checked = false;
+    try {
+      await check(c, async () => {
+        checked = true;
+        await next();
+      });
+    } catch (error) {
+      // Only the checks' own refusals: what the route throws after them is worded where it is thrown.
+      if (!checked && error instanceof ApiError && error.status === 400) error.signer ??= [MALFORMED];
+      throw error;
+    }
+  };
+}
+
+/**
+ * The signing router's validation hook: a body that is not even a JSON object is malformed as above;
+ * a member's problem keeps its sentence naming the member.
+ */
+export const signingValidationError: NonNullable<OpenAPIHonoOptions<AppEnv>['defaultHook']> = (result, c) => {
+  try {
+    throwValidationError(result, c);
+  } catch (error) {
+    if (!result.success && error instanceof ApiError && result.error.issues.every((issue) => issue.path.length === 0))
+      error.signer ??= [MALFORMED];
+    throw error;
+  }
+};
 
 const params = z.object({
   slug: z.string().openapi({

@@ -83,7 +83,11 @@ export function undrawnEntry(value: UndrawnValue, at: string, t: Translate): Aud
     event: t('audit.event.value_not_drawn'),
     actor: t('audit.actor.sealing'),
     ip: null,
-    detail: t('audit.detail.placeholder_drawn', { field: value.field, page: String(value.page), reason: value.reason }),
+    detail: t('audit.detail.placeholder_drawn', {
+      field: value.field,
+      page: String(value.page),
+      reason: value.why ? t(value.why.key, value.why.values) : value.reason,
+    }),
   };
 }
 

@@ -3,7 +3,8 @@
 // drawn (stored before values were checked, or damaged) becomes a visible placeholder, reported to the
 // caller for the audit trail, so one value never stops a document from being sealed.
 import { rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib';
-import { imageSizeProblem, readImageHeader } from '../../shared/image-header';
+import { imageSizeProblem, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, readImageHeader } from '../../shared/image-header';
+import type { MessageKey, MessageValues } from '../../shared/i18n/translator';
 import { areaToRect, type Area, type Rect } from './geometry';
 import type { DocumentFonts, TextFace } from './fonts';
 import { wrapText } from './text-layout';
@@ -23,8 +24,14 @@ export type FieldStamp = {
   field?: string;
 };
 
-/** A value drawn as a placeholder instead: which field, on which page, and why. */
-export type UndrawnValue = { field: string; page: number; reason: string };
+/** Why, as a catalog sentence: the audit page says it in its own language (issue 31 › 1). */
+export type UndrawnReason = { key: MessageKey; values?: MessageValues };
+
+/** A value drawn as a placeholder instead: which field, on which page, and why (in English, and for the audit page when known). */
+export type UndrawnValue = { field: string; page: number; reason: string; why?: UndrawnReason };
+
+/** Why an image cannot be drawn, in English (the API's trail) and as the audit page's sentence. */
+type ImageProblem = { reason: string; why: UndrawnReason };
 
 /** The text a placeholder shows where a picture could not be drawn. */
 export const UNDRAWN_PLACEHOLDER = '[image could not be drawn]';
@@ -87,21 +94,35 @@ function drawCheck(page: PDFPage, rect: Rect): void {
  * decoded whole to RGBA by pdf-lib, so one over the pixel budget would exhaust the isolate's memory
  * rather than throw.
  */
-function undrawable(value: Extract<StampValue, { kind: 'image' }>): string | null {
+function undrawable(value: Extract<StampValue, { kind: 'image' }>): ImageProblem | null {
   const header = readImageHeader(value.bytes);
-  if (!header) return 'not a readable PNG or JPEG image';
-  if (header.format !== value.format) return `${header.format.toUpperCase()} data stored as image/${value.format}`;
+  if (!header) return { reason: 'not a readable PNG or JPEG image', why: { key: 'audit.undrawn.unreadable' } };
+  if (header.format !== value.format)
+    return {
+      reason: `${header.format.toUpperCase()} data stored as image/${value.format}`,
+      why: { key: 'audit.undrawn.wrong_format', values: { found: header.format.toUpperCase(), stored: `image/${value.format}` } },
+    };
   const tooLarge = imageSizeProblem(header);
-  return tooLarge ? `the image ${tooLarge.replace(/\.$/, '')}` : null;
+  if (!tooLarge) return null;
+  return {
+    reason: `the image ${tooLarge.replace(/\.$/, '')}`,
+    why: {
+      key: 'audit.undrawn.too_large',
+      // The size as recorded (no grouping), the limits as numbers the page's language writes.
+      values: { width: String(header.width), height: String(header.height), side: MAX_IMAGE_SIDE, pixels: MAX_IMAGE_PIXELS },
+    },
+  };
 }
 
-async function embedImage(pdf: PDFDocument, value: Extract<StampValue, { kind: 'image' }>): Promise<PDFImage | string> {
+async function embedImage(pdf: PDFDocument, value: Extract<StampValue, { kind: 'image' }>): Promise<PDFImage | ImageProblem> {
   const problem = undrawable(value);
   if (problem) return problem;
   try {
     return value.format === 'png' ? await pdf.embedPng(value.bytes) : await pdf.embedJpg(value.bytes);
   } catch (error) {
-    return `the image could not be decoded (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`;
+    // The decoder's own words are technical and English in every language.
+    const detail = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
+    return { reason: `the image could not be decoded (${detail})`, why: { key: 'audit.undrawn.undecodable', values: { detail } } };
   }
 }
 
@@ -132,7 +153,7 @@ function drawPlaceholder(page: PDFPage, face: TextFace, rect: Rect): void {
  */
 export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[], fonts: DocumentFonts): Promise<UndrawnValue[]> {
   // A picture is embedded once however many areas show it.
-  const images = new Map<Uint8Array, PDFImage | string>();
+  const images = new Map<Uint8Array, PDFImage | ImageProblem>();
   const undrawn: UndrawnValue[] = [];
   for (const stamp of stamps) {
     const page = pdf.getPage(stamp.area.page - 1);
@@ -154,14 +175,14 @@ export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[
       case 'image': {
         if (!images.has(value.bytes)) images.set(value.bytes, await embedImage(pdf, value));
         const image = images.get(value.bytes)!;
-        if (typeof image !== 'string') {
+        if (!('reason' in image)) {
           drawImage(page, image, rect);
           break;
         }
         drawPlaceholder(page, await fonts.face(UNDRAWN_PLACEHOLDER), rect);
         const field = stamp.field ?? 'unnamed field';
         if (!undrawn.some((u) => u.field === field && u.page === stamp.area.page))
-          undrawn.push({ field, page: stamp.area.page, reason: image });
+          undrawn.push({ field, page: stamp.area.page, reason: image.reason, why: image.why });
         break;
       }
     }

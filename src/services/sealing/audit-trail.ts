@@ -6,8 +6,8 @@ import { formatAmount } from '../payments/payment-field';
 import type { SubmissionScope } from '../submissions/submission-scope';
 import { decodeBase64 } from '../../shared/image-header';
 import { DEFAULT_LOCALE, matchLocale, type Locale } from '../../shared/i18n/locales';
-import type { MessageKey, Translate } from '../../shared/i18n/translator';
-import { translatorFor } from '../../lib/i18n/catalogs';
+import type { MessageKey, MessageValues, Translate } from '../../shared/i18n/translator';
+import { CATALOGS, translatorFor } from '../../lib/i18n/catalogs';
 
 /** How a signer's identity was established (`submitters.verification_method`), in the page's language. */
 const VERIFICATION: Record<string, MessageKey> = {
@@ -121,7 +121,7 @@ function shownLanguage(event: SubmissionEvent): Locale | null {
 }
 
 /** The language each signer read the page in: the one their accepted disclosure was shown in. */
-function signerLanguages(events: readonly SubmissionEvent[]): Map<number, Locale> {
+export function signerLanguages(events: readonly SubmissionEvent[]): Map<number, Locale> {
   const languages = new Map<number, Locale>();
   for (const event of events) {
     const language = shownLanguage(event);
@@ -133,6 +133,13 @@ function signerLanguages(events: readonly SubmissionEvent[]): Map<number, Locale
 /** Names in a list as the page's language lists them ("a, b, c"), each kept as written. */
 function nameList(names: unknown[], locale: Locale): string {
   return new Intl.ListFormat(locale, { type: 'unit', style: 'short' }).format(names.map(String));
+}
+
+/** A placeholder's reason as the catalog's sentence, when the sealing recorded one (src/services/pdf/stamp.ts). */
+function undrawnReason(event: SubmissionEvent, t: Translate): string | null {
+  const why = event.data?.why as { key?: unknown; values?: unknown } | undefined;
+  if (!why || typeof why.key !== 'string' || !why.key.startsWith('audit.undrawn.') || !(why.key in CATALOGS[DEFAULT_LOCALE])) return null;
+  return t(why.key as MessageKey, (why.values ?? {}) as MessageValues);
 }
 
 /**
@@ -171,7 +178,7 @@ function describeEvent(event: SubmissionEvent, submitters: readonly Submitter[],
           field: String(event.data.field),
           document: String(event.data.document),
           page: String(event.data.page),
-          reason: String(reason),
+          reason: undrawnReason(event, t) ?? String(reason),
         })
       : reason);
   return {

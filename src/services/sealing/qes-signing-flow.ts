@@ -43,6 +43,9 @@ import {
 import { describeCertificate } from '../certificates/signer-certificate';
 import { fromBase64, toBase64 } from '../../lib/base64';
 import { QesSigningStopped } from './qes-signing-stopped';
+import { signerSignatureReason } from './signature-reason';
+import { messageLocale } from '../submissions/notifications';
+import type { Locale } from '../../shared/i18n/locales';
 
 export type QesSigningEnv = QesProviderEnv & LongTermEnv & { FILES: R2Bucket; ENCRYPTION_KEY?: string; ASSETS?: Fetcher };
 
@@ -66,6 +69,11 @@ export async function beginQesSigning(
   signing: Signing,
   input: Record<string, unknown>,
   redirectUri: string,
+  /** The language the signer's page is in: their signature's reason is written in it (signature-reason.ts). */
+  locale: Locale = messageLocale(
+    { account: signing.account, template: signing.scope.template, submission: signing.scope.submission },
+    signing.submitter,
+  ),
 ): Promise<string> {
   const submitted = await submittedValues(ctx, signing, input);
   const { scope } = submitted;
@@ -92,7 +100,7 @@ export async function beginQesSigning(
       stamps,
       {
         name: signer.name || signer.email || signer.role,
-        reason: `Signed as ${signer.role} of submission ${submission.slug} (qualified electronic signature)`,
+        reason: signerSignatureReason(locale, signer.role, submission.slug, 'qes'),
         signingTime: new Date(),
       },
       assetFonts(env.ASSETS),

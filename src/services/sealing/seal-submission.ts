@@ -32,7 +32,8 @@ import { completionOrder } from './completion-order';
 import { currentRevision } from './qes-revisions';
 import { sha256Hex } from '../../lib/crypto';
 import { translatorFor } from '../../lib/i18n/catalogs';
-import { DEFAULT_LOCALE } from '../../shared/i18n/locales';
+import { DEFAULT_LOCALE, type Locale } from '../../shared/i18n/locales';
+import { signerSignatureReason, signingLanguages } from './signature-reason';
 import type { Translate } from '../../shared/i18n/translator';
 
 /** Fields hidden by their conditions or their document's, judged on every submitter's values together. */
@@ -68,6 +69,7 @@ async function signerSteps(
   document: TemplateDocument,
   hidden: Set<string>,
   paymentTexts: Map<string, string>,
+  languageOf: (submitter: Submitter) => Locale,
 ) {
   const ca = await accountCertificateAuthority(env, db, account);
   const signers = completionOrder(scope.submitters);
@@ -82,7 +84,7 @@ async function signerSteps(
       signer,
       signature: {
         name: submitter.name || submitter.email || submitter.role,
-        reason: `Signed as ${submitter.role} of submission ${scope.submission.slug} (advanced electronic signature)`,
+        reason: signerSignatureReason(languageOf(submitter), submitter.role, scope.submission.slug, 'aes'),
         signingTime: completedAt,
       },
     });
@@ -154,7 +156,10 @@ async function sealOne(
   // Paid payment fields show amount, currency and Stripe's reference at their areas and on the audit page.
   const paymentTexts = new Map(payments.map((p) => [`${p.submitterId}:${p.fieldUuid}`, sealedPaymentText(p)]));
   const hidden = hiddenFieldsOf(scope);
-  const aes = submission.signatureLevel === 'aes' ? await signerSteps(env, db, account, scope, document, hidden, paymentTexts) : null;
+  const aes =
+    submission.signatureLevel === 'aes'
+      ? await signerSteps(env, db, account, scope, document, hidden, paymentTexts, signingLanguages(account, scope, events))
+      : null;
   // qes (issue 18 › 3): the signers' revisions are signed already; the seal goes on the last one, and
   // only values no qes signer signed (none since the API refuses to complete qes signers) are stamped.
   const qes = submission.signatureLevel === 'qes' ? await currentRevision(env.FILES, submission, scope.submitters, document) : null;
@@ -272,7 +277,8 @@ async function sealOne(
         insertSubmissionEventStatement(db, { submissionId: submission.id }, null, {
           accountId: submission.accountId,
           action: 'value_not_drawn',
-          data: { field: u.field, document: sealedFilename(document), page: u.page, reason: u.reason },
+          // `why`: the reason as a catalog sentence, so a later audit page says it in its own language.
+          data: { field: u.field, document: sealedFilename(document), page: u.page, reason: u.reason, ...(u.why ? { why: u.why } : {}) },
         }),
       ),
     ]);

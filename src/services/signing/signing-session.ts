@@ -7,7 +7,7 @@ import { findMemberBySlug } from '../../db/queries/submitter-members';
 import type { Account, Submitter, SubmitterMember, TemplateField } from '../../db/schema/index';
 import { asMember, membersOf } from '../submissions/any-of';
 import type { MessageKey } from '../../shared/i18n/translator';
-import { signerProblems, signerRefusal, unprocessable, type SignerProblem } from '../../lib/errors';
+import { signerProblems, signerRefusal, type SignerProblem } from '../../lib/errors';
 import { accountIdOfSlug } from '../submissions/links';
 import { localDate, nowIso } from '../../lib/time';
 import { outboxInsert } from '../events/outbox';
@@ -198,7 +198,7 @@ export async function saveValues(ctx: StateContext, signing: Signing, input: Rec
   const { scope, submitter } = signing;
   const checked = checkSignerValues(signing, input);
   const strangers = await unknownUploads(ctx.db, submitter, signerFields(signing), checked);
-  if (strangers.length) throw unprocessable(strangers.length === 1 ? strangers[0] : strangers);
+  if (strangers.length) throw signerProblems(strangers);
   const { values } = resolvedValues(signing, { ...submitter.values, ...checked });
   const fields = new Map(signerFields(signing).map((f) => [f.uuid, f]));
   const changed = [...fields.values()].filter((f) => !same(submitter.values[f.uuid], values[f.uuid]));

@@ -192,7 +192,7 @@ export async function updateSubmitter(
     newValues = checkValues(fieldsOf(scope.template, submitter), submitter.role, edit.values, 'submitter', problems, { uploads: true });
   if (problems.length === 0)
     problems.push(
-      ...(await unknownUploads(ctx.db, submitter, fieldsOf(scope.template, submitter), newValues)).map((p) => `submitter: ${p}`),
+      ...(await unknownUploads(ctx.db, submitter, fieldsOf(scope.template, submitter), newValues)).map((p) => `submitter: ${p.english}`),
     );
   if (problems.length) throw unprocessable(problems.length === 1 ? problems[0] : problems);
   next.values = { ...submitter.values, ...newValues };

@@ -139,15 +139,25 @@ export function assertCanComplete(
   hiddenFields?: readonly string[],
 ): void {
   assertSubmissionOpen(scope.submission);
+  // A signer meets these too (their submit, the qes callback page): each has the signer's sentence.
   if (!isActive(submitter)) {
-    throw unprocessable(`This submitter is already ${submitter.status}.`);
+    const signerKey =
+      submitter.status === 'completed'
+        ? 'signer_error.completed'
+        : submitter.status === 'declined'
+          ? 'signer_error.declined'
+          : 'signer_error.unavailable';
+    throw signerRefusal(`This submitter is already ${submitter.status}.`, signerKey);
   }
   if (scope.submitters.some((s) => s.status === 'declined')) {
-    throw unprocessable('Another submitter declined this submission, so it can no longer be completed.');
+    throw signerRefusal('Another submitter declined this submission, so it can no longer be completed.', 'signer_error.other_declined');
   }
   if (!isTurnOf(scope.submission, scope.submitters, submitter)) {
     const first = waitingFor(scope.submission, scope.submitters, submitter)[0];
-    throw unprocessable(`It is not this submitter's turn yet: ${first?.role ?? 'an earlier submitter'} signs first.`);
+    throw signerRefusal(
+      `It is not this submitter's turn yet: ${first?.role ?? 'an earlier submitter'} signs first.`,
+      'signer_error.waiting',
+    );
   }
   const missing = missingRequiredProblems(scope, submitter, values, hiddenFields);
   if (missing.length) throw signerProblems(missing);

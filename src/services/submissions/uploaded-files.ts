@@ -4,10 +4,11 @@
 import type { Db } from '../../db/client';
 import { uploadUuidsOf } from '../../db/queries/storage';
 import type { TemplateField } from '../../db/schema/index';
+import type { SignerProblem } from '../../lib/errors';
 import { FILE_VALUE } from '../../shared/field-values';
 
 /**
- * Sentences for the `file` values among `values` (by field uuid) that name no upload of this submitter.
+ * The problems (in English and as the signer's sentence) of the `file` values among `values` (by field uuid) that name no upload of this submitter.
  * Values equal to the submitter's stored ones were checked when they were saved and are not looked up
  * again; the rest are looked up in one query.
  */
@@ -16,7 +17,7 @@ export async function unknownUploads(
   submitter: { id: number; values: Record<string, unknown> },
   fields: readonly Pick<TemplateField, 'uuid' | 'name' | 'type'>[],
   values: Record<string, unknown>,
-): Promise<string[]> {
+): Promise<SignerProblem[]> {
   const named = fields
     .filter((f) => f.type === 'file' && typeof values[f.uuid] === 'string' && values[f.uuid] !== submitter.values[f.uuid])
     .map((field) => ({ field, value: values[field.uuid] as string, uuid: FILE_VALUE.exec(values[field.uuid] as string)?.[1] }));
@@ -25,5 +26,8 @@ export async function unknownUploads(
   const found = uuids.length ? await uploadUuidsOf(db, submitter.id, uuids) : new Set<string>();
   return named
     .filter((n) => !n.uuid || !found.has(n.uuid))
-    .map((n) => `Field "${n.field.name}" names ${n.value}, which is not a file this submitter uploaded.`);
+    .map((n) => ({
+      english: `Field "${n.field.name}" names ${n.value}, which is not a file this submitter uploaded.`,
+      sentence: { key: 'signer_error.upload_unknown', values: { name: n.field.name } },
+    }));
 }

@@ -4,7 +4,12 @@ import { createApiClient, errorSentences, sameOrigin } from '../../browser/api';
 
 export class RequestError extends Error {}
 
-const client = createApiClient('', sameOrigin);
+// The page's language goes with every request, so that a refusal answered before the slug names the signer
+// (a rate limit, a body cap, a malformed body) is in the page's language too (src/routes/signer-refusals.tsx).
+const client = createApiClient('', {
+  ...sameOrigin,
+  headers: () => ({ ...sameOrigin.headers(), 'Accept-Language': document.documentElement.lang }),
+});
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each caller reads the fields of its own route's JSON
 export async function send(method: string, path: string, body?: unknown): Promise<any> {
