@@ -59,13 +59,23 @@ export function inSignerLanguage(error: Error, locale: Locale | undefined): Erro
 const HEADINGS: Partial<Record<number, MessageKey>> = { 404: 'not_found.title', 429: 'signer_error.rate_limited_title' };
 
 /**
- * A refusal as a page, in `locale` with its direction, in the service's branding. It runs no script and
- * loads nothing: only its inline style is allowed, and nobody may frame it (the account, and so its
- * embedding origins, may be unknown).
+ * A refusal as a page, in `locale` with its direction, in the service's branding. It runs no script,
+ * loads nothing and has nothing to click: only its inline style is allowed. `frameable`: any page may
+ * frame it (a signer's refusal, met inside an embedding app before its account, and so its embedding
+ * origins, is known: a framed signer sees the sentence instead of a blocked frame; with nothing to click
+ * there is nothing to hijack); else nobody may.
  */
 export function refusalPage(
   c: C,
-  refusal: { status: ContentfulStatusCode; locale: Locale; heading: string; text: string; id: string; headers?: Record<string, string> },
+  refusal: {
+    status: ContentfulStatusCode;
+    locale: Locale;
+    heading: string;
+    text: string;
+    id: string;
+    headers?: Record<string, string>;
+    frameable?: boolean;
+  },
 ): Response {
   const page = (
     <MessagePage
@@ -79,8 +89,8 @@ export function refusalPage(
   return c.html(`<!doctype html>${page}`, refusal.status, {
     ...refusal.headers,
     'Cache-Control': 'no-store',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${refusal.frameable ? '*' : "'none'"}`,
+    ...(refusal.frameable ? {} : { 'X-Frame-Options': 'DENY' }),
     'Referrer-Policy': 'no-referrer',
   });
 }
@@ -104,5 +114,6 @@ export const signerErrors: ErrorHandler<AppEnv> = (error, c) => {
     text: worded.message,
     id: `refused-${error.status}`,
     headers: error.headers,
+    frameable: true,
   });
 };

@@ -197,6 +197,9 @@ describe('refusals before the signer is known, in the language the request asks 
     expect(res.status).toBe(429);
     expect(res.headers.get('Retry-After')).toBeTruthy();
     expect(res.text).toContain('<html lang="ar" dir="rtl">');
+    // Met inside an embedding app too: framed anywhere, since it runs no script and has nothing to click.
+    expect(res.headers.get('Content-Security-Policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *");
+    expect(res.headers.get('X-Frame-Options')).toBeNull();
     const t = translatorFor('ar');
     expect(res.text).toContain(t('signer_error.rate_limited_title'));
     expect(res.text).toContain(t('signer_error.rate_limited', { seconds: Number(res.headers.get('Retry-After')) }));
