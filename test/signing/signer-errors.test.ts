@@ -260,3 +260,28 @@ describe('a file value that names no upload of the signer', () => {
     expect(res.json.error).toBe('Soubor uvedený u pole „Proof“ jste sem nenahráli; nahrajte ho znovu.');
   });
 });
+
+describe('a known link’s documents asked for when they cannot be had', () => {
+  it('answers a document that is not the form’s, and the signed copy before it exists, in the signer’s language', async () => {
+    const f = await signingFixture({
+      fields: [{ name: 'Full name', type: 'text' }],
+      submitters: [{ email: 'signer@example.com', language: 'es' }],
+    });
+    const slug = f.submitters[0].slug;
+    await acceptIn(slug, 'es');
+    const t = translatorFor('es');
+
+    const document = await page('GET', `/s/${slug}/documents/${crypto.randomUUID()}/text`);
+    expect(document.status).toBe(404);
+    expect(document.json.error).toBe(t('signer_error.document_unavailable'));
+
+    const copy = await api('GET', `/s/${slug}/download`, { headers: { Accept: 'text/html' } });
+    expect(copy.status).toBe(404);
+    expect(copy.text).toContain('<html lang="es" dir="ltr">');
+    expect(copy.text).toContain(t('signer_error.signed_copy_unavailable'));
+    // Once the signer is known, their language wins over the browser's.
+    expect((await api('GET', `/s/${slug}/download`, { headers: { 'Accept-Language': 'en' } })).json.error).toBe(
+      translatorFor('es')('signer_error.signed_copy_unavailable'),
+    );
+  });
+});

@@ -8,7 +8,7 @@ import type { AppEnv } from '../../app-env';
 import type { Db } from '../../db/client';
 import { useAccountScope } from '../../middleware/databases';
 import { attachment } from '../../lib/content-disposition';
-import { ApiError, notFound, signerRefusal, unprocessable } from '../../lib/errors';
+import { ApiError, signerRefusal, unprocessable } from '../../lib/errors';
 import { baseUrl, clientIp } from '../../lib/request';
 import type { StateContext } from '../../services/submissions/submission-state';
 import { codeChannel, hasVerifiedSession, sendCode, verifyCode } from '../../services/signing/email-verification';
@@ -59,6 +59,12 @@ import {
   signingPageImage,
   SIGNING_IMAGE_WIDTHS,
 } from '../../services/signing/page-images';
+
+/** A document or page the signer's page asked for and cannot have (not theirs, not drawn): 404, in their language. */
+const documentUnavailable = (what: string) => signerRefusal(`${what} not found.`, 'signer_error.document_unavailable', undefined, 404);
+
+/** The signed copy asked for before it exists (the form not completed by everyone, or not sealed yet). */
+const signedCopyUnavailable = () => signerRefusal('Signed document not found.', 'signer_error.signed_copy_unavailable', undefined, 404);
 
 export type C = Context<AppEnv>;
 
@@ -429,9 +435,9 @@ export const postOpen: AppRouteHandler<typeof routes.postOpen> = async (c) => {
 export async function shownDocument(c: C) {
   const { signing } = await loadVerified(c);
   const kind = pageKind(signing);
-  if (kind !== 'form' && kind !== 'completed') throw notFound('Document');
+  if (kind !== 'form' && kind !== 'completed') throw documentUnavailable('Document');
   const document = signing.scope.template.documents.find((d) => d.uuid === c.req.param('document_uuid'));
-  if (!document) throw notFound('Document');
+  if (!document) throw documentUnavailable('Document');
   return { signing, document };
 }
 
@@ -440,7 +446,7 @@ export async function streamDocument(c: C) {
   const { signing, document } = await shownDocument(c);
   // A DOCX template's document filled for this submission, when it has one (generated-documents.ts).
   const object = await submissionDocumentObject(c.env.FILES, document, signing.scope.submission.slug);
-  if (!object) throw notFound('Document');
+  if (!object) throw documentUnavailable('Document');
   return new Response(object.body, {
     headers: {
       'Content-Type': 'application/pdf',
@@ -465,7 +471,7 @@ export async function pageImage(c: C) {
     Number(c.req.param('page')),
     Number(c.req.query('w')),
   );
-  if (!image) throw notFound('Page image');
+  if (!image) throw documentUnavailable('Page image');
   return new Response(image.bytes, {
     headers: {
       'Content-Type': image.contentType,
@@ -488,7 +494,7 @@ export async function documentText(c: C) {
   const layer = generated
     ? await extractTextLayer(new Uint8Array(await generated.arrayBuffer()))
     : await documentTextLayer(c.env.FILES, document);
-  if (!layer) throw notFound('Document');
+  if (!layer) throw documentUnavailable('Document');
   return c.json(layer, 200, { 'Cache-Control': 'private, no-store' });
 }
 
@@ -499,13 +505,13 @@ export async function documentText(c: C) {
 export async function downloadSigned(c: C) {
   const { db, signing } = await loadVerified(c);
   const { submission } = signing.scope;
-  if (signing.submitter.status !== 'completed' || !submission.sealedAt) throw notFound('Signed document');
+  if (signing.submitter.status !== 'completed' || !submission.sealedAt) throw signedCopyUnavailable();
   const documents = await listSealedDocuments(db, submission.id);
-  if (documents.length === 0) throw notFound('Signed document');
+  if (documents.length === 0) throw signedCopyUnavailable();
   const headers = { 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' };
   // A certified form's audit trail, a file of its own, follows its document (issue 33 › 6).
   const files = await readSealedFiles(c.env.FILES, documents);
-  if (!files) throw notFound('Signed document');
+  if (!files) throw signedCopyUnavailable();
   if (files.length === 1) {
     return new Response(files[0].bytes, {
       headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': attachment(files[0].filename) },

@@ -1,6 +1,6 @@
 // Handlers of a qes signer's trip to the CSC provider and back (issue 18 › 3; docs/qes.md): the callback
 // that signs and completes, the retry, and how a stop is shown. Page routes, outside the OpenAPI document.
-import { ApiError, notFound } from '../../lib/errors';
+import { ApiError, signerRefusal } from '../../lib/errors';
 import { isDevelopment } from '../../lib/environment';
 import { pageKind, type Signing } from '../../services/signing/signing-session';
 import { embedOptionsOf } from '../../signing-page/embed-options';
@@ -53,7 +53,7 @@ function qesRefusedPage(c: C, signing: Signing, error: ApiError) {
 export async function qesCallback(c: C) {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
   const slug = signing.submitter.slug;
-  if (signing.scope.submission.signatureLevel !== 'qes') throw notFound('Signing step');
+  if (signing.scope.submission.signatureLevel !== 'qes') throw signerRefusal('Signing step not found.', 'not_found.text', undefined, 404);
   if (signing.submitter.status === 'completed') return c.redirect(`/s/${slug}`, 303);
   const { finishQesSigning } = await signatureEngine();
   try {
@@ -72,7 +72,7 @@ export async function qesCallback(c: C) {
  */
 export async function qesRetry(c: C) {
   const { ctx, signing } = await loadVerifiedWithLiveLinks(c);
-  if (signing.scope.submission.signatureLevel !== 'qes') throw notFound('Signing step');
+  if (signing.scope.submission.signatureLevel !== 'qes') throw signerRefusal('Signing step not found.', 'not_found.text', undefined, 404);
   if (pageKind(signing) !== 'form') return c.redirect(`/s/${signing.submitter.slug}`, 303);
   const { beginQesSigning } = await signatureEngine();
   try {
