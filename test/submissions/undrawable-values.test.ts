@@ -140,6 +140,10 @@ describe('values that cannot be drawn', () => {
     );
     expect(flat).toContain('keinlesbaresPNGoderJPEGBild');
     expect(flat).not.toContain('notareadablePNG');
+    // The placeholder drawn at the field and on the audit page is in the signer's language too.
+    expect(flat).toContain(t('audit.undrawn.placeholder').replace(/[\s-]+/g, ''));
+    expect(flat).toContain('[Bildkonntenichtgezeichnetwerden]');
+    expect(flat).not.toContain('[imagecouldnotbedrawn]');
   });
 
   it('gives an oversized image’s reason in Japanese, its limits written as Japanese writes numbers', async () => {

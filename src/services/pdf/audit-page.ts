@@ -2,7 +2,6 @@
 // when, every recorded event, and the SHA-256 of the document as uploaded.
 import { rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib';
 import { imageSizeProblem, readImageHeader } from '../../shared/image-header';
-import { UNDRAWN_PLACEHOLDER } from './stamp';
 import type { DocumentFonts, FontStyle } from './fonts';
 import { wrapText } from './text-layout';
 import { translatorFor } from '../../lib/i18n/catalogs';
@@ -123,10 +122,10 @@ class Writer {
     }
   }
 
-  async image(bytes: Uint8Array, format: 'png' | 'jpeg', label: string) {
+  async image(bytes: Uint8Array, format: 'png' | 'jpeg', label: string, placeholder: string) {
     const image = await this.embed(bytes, format);
     if (!image) {
-      await this.text(UNDRAWN_PLACEHOLDER, { label, color: MUTED });
+      await this.text(placeholder, { label, color: MUTED });
       return;
     }
     const scale = Math.min(160 / image.width, 40 / image.height, 1);
@@ -222,7 +221,8 @@ export async function appendAuditTrail(pdf: PDFDocument, trail: AuditTrail, font
     await w.text(when(signer.sentAt), { label: t('audit.invited') });
     await w.text(when(signer.openedAt), { label: t('audit.opened') });
     await w.text(when(signer.completedAt), { label: t('audit.completed') });
-    if (signer.signature) await w.image(signer.signature.bytes, signer.signature.format, t('audit.signature'));
+    if (signer.signature)
+      await w.image(signer.signature.bytes, signer.signature.format, t('audit.signature'), t('audit.undrawn.placeholder'));
     w.gap(6);
   }
   await w.rule();

@@ -22,6 +22,8 @@ export type FieldStamp = {
   typed?: boolean;
   /** The field's name, for the audit trail when its value cannot be drawn. */
   field?: string;
+  /** What a picture that cannot be drawn shows instead, in its signer's language (default English). */
+  placeholder?: string;
 };
 
 /** Why, as a catalog sentence: the audit page says it in its own language (issue 31 › 1). */
@@ -33,7 +35,7 @@ export type UndrawnValue = { field: string; page: number; reason: string; why?: 
 /** Why an image cannot be drawn, in English (the API's trail) and as the audit page's sentence. */
 type ImageProblem = { reason: string; why: UndrawnReason };
 
-/** The text a placeholder shows where a picture could not be drawn. */
+/** The text a placeholder shows where a picture could not be drawn, in English (the catalogs' `audit.undrawn.placeholder`). */
 export const UNDRAWN_PLACEHOLDER = '[image could not be drawn]';
 const PLACEHOLDER_INK = rgb(0.6, 0.1, 0.1);
 
@@ -179,7 +181,7 @@ export async function stampFields(pdf: PDFDocument, stamps: readonly FieldStamp[
           drawImage(page, image, rect);
           break;
         }
-        drawPlaceholder(page, await fonts.face(UNDRAWN_PLACEHOLDER), rect);
+        drawPlaceholder(page, await fonts.face(stamp.placeholder ?? UNDRAWN_PLACEHOLDER), rect);
         const field = stamp.field ?? 'unnamed field';
         if (!undrawn.some((u) => u.field === field && u.page === stamp.area.page))
           undrawn.push({ field, page: stamp.area.page, reason: image.reason, why: image.why });

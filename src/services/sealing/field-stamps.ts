@@ -5,6 +5,8 @@ import type { FieldStamp, StampValue } from '../pdf/stamp';
 import { decodeBase64 } from '../../shared/image-header';
 import { isBlank } from '../../shared/field-values';
 import { formatDateStamp } from './date-stamp';
+import { translatorFor } from '../../lib/i18n/catalogs';
+import { DEFAULT_LOCALE, type Locale } from '../../shared/i18n/locales';
 
 const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/;
 const PICTURE_FIELDS = new Set(['signature', 'initials', 'image', 'stamp']);
@@ -60,6 +62,8 @@ export function stampsForDocument(
   hidden: ReadonlySet<string> = new Set(),
   locale = 'en-US',
   payments: PaidPaymentTexts = new Map(),
+  /** The language each signer signed in: a picture of theirs that cannot be drawn is marked in it. */
+  languageOf: (submitter: Submitter) => Locale = () => DEFAULT_LOCALE,
 ): FieldStamp[] {
   const stamps: FieldStamp[] = [];
   for (const field of fields) {
@@ -75,7 +79,15 @@ export function stampsForDocument(
     if (!drawn) continue;
     for (const area of field.areas) {
       if (area.attachment_uuid !== document.uuid || area.page < 1 || area.page > document.pageCount) continue;
-      stamps.push({ area, value: drawn.value, field: field.name, ...('typed' in drawn && drawn.typed ? { typed: true } : {}) });
+      stamps.push({
+        area,
+        value: drawn.value,
+        field: field.name,
+        ...('typed' in drawn && drawn.typed ? { typed: true } : {}),
+        ...(drawn.value.kind === 'image' && submitter
+          ? { placeholder: translatorFor(languageOf(submitter))('audit.undrawn.placeholder') }
+          : {}),
+      });
     }
   }
   return stamps;

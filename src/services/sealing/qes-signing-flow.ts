@@ -94,7 +94,7 @@ export async function beginQesSigning(
   for (const document of scope.template.documents) {
     const base = await currentRevision(env.FILES, submission, scope.submitters, document);
     if (!base) throw new QesSigningStopped('qes.error.document_missing', `Document ${document.id} is missing from storage.`);
-    const stamps = stampsForDocument(scope.template.fields, [signer], document, hidden, signing.account.locale, paymentTexts);
+    const stamps = stampsForDocument(scope.template.fields, [signer], document, hidden, signing.account.locale, paymentTexts, () => locale);
     const { prepared } = await prepareSignerRevision(
       base.bytes,
       stamps,

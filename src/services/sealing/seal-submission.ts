@@ -80,7 +80,7 @@ async function signerSteps(
     const { signer, description } = await issueSignerCertificate(ca, submitter, completedAt);
     certificates.push({ submitter, description });
     steps.push({
-      stamps: stampsForDocument(scope.template.fields, [submitter], document, hidden, account.locale, paymentTexts),
+      stamps: stampsForDocument(scope.template.fields, [submitter], document, hidden, account.locale, paymentTexts, languageOf),
       signer,
       signature: {
         name: submitter.name || submitter.email || submitter.role,
@@ -156,10 +156,9 @@ async function sealOne(
   // Paid payment fields show amount, currency and Stripe's reference at their areas and on the audit page.
   const paymentTexts = new Map(payments.map((p) => [`${p.submitterId}:${p.fieldUuid}`, sealedPaymentText(p)]));
   const hidden = hiddenFieldsOf(scope);
+  const languageOf = signingLanguages(account, scope, events);
   const aes =
-    submission.signatureLevel === 'aes'
-      ? await signerSteps(env, db, account, scope, document, hidden, paymentTexts, signingLanguages(account, scope, events))
-      : null;
+    submission.signatureLevel === 'aes' ? await signerSteps(env, db, account, scope, document, hidden, paymentTexts, languageOf) : null;
   // qes (issue 18 › 3): the signers' revisions are signed already; the seal goes on the last one, and
   // only values no qes signer signed (none since the API refuses to complete qes signers) are stamped.
   const qes = submission.signatureLevel === 'qes' ? await currentRevision(env.FILES, submission, scope.submitters, document) : null;
@@ -189,6 +188,7 @@ async function sealOne(
           hidden,
           account.locale,
           paymentTexts,
+          languageOf,
         ),
     signerSteps: aes?.steps,
     trail,
