@@ -21,11 +21,12 @@ import {
   type PDFDocument,
   type PDFField,
   type PDFOperator,
-  type PDFRef,
+  PDFRef,
 } from 'pdf-lib';
 import type { CertifiedForm } from '../../db/schema/index';
 import type { DocumentFonts } from './fonts';
-import { fitText, type FieldStamp, type UndrawnValue } from './stamp';
+import { fitText, type FieldStamp, type UndrawnReason, type UndrawnValue } from './stamp';
+import type { MessageKey, MessageValues } from '../../shared/i18n/translator';
 
 const INK = rgb(0.05, 0.1, 0.3);
 const PDF_V = PDFName.of('V');
@@ -69,13 +70,20 @@ export type FormFilling = {
   undrawn: UndrawnValue[];
 };
 
+/** Why a value was not written into the form: in English (the trail) and as the audit page's sentence. */
+type FormProblem = { reason: string; why: UndrawnReason };
+
+function formProblem(reason: string, key: MessageKey, values?: MessageValues): FormProblem {
+  return { reason, why: { key, values } };
+}
+
 /** A signature's picture (a drawn image or a typed name) as a form XObject sized to the widget. */
 async function signatureAppearance(
   pdf: PDFDocument,
   stamp: FieldStamp,
   size: { width: number; height: number },
   fonts: DocumentFonts,
-): Promise<PDFRef | string> {
+): Promise<PDFRef | FormProblem> {
   const { value } = stamp;
   let operators: PDFOperator[];
   let resources: PDFDict;
@@ -84,7 +92,8 @@ async function signatureAppearance(
     try {
       image = value.format === 'png' ? await pdf.embedPng(value.bytes) : await pdf.embedJpg(value.bytes);
     } catch (error) {
-      return `the image could not be decoded (${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'})`;
+      const detail = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
+      return formProblem(`the image could not be decoded (${detail})`, 'audit.undrawn.undecodable', { detail });
     }
     const scale = Math.min(size.width / image.width, size.height / image.height);
     const [width, height] = [image.width * scale, image.height * scale];
@@ -108,25 +117,28 @@ async function signatureAppearance(
     operators.push(popGraphicsState());
     resources = pdf.context.obj({ Font: { F0: font.ref } });
   } else {
-    return 'a signature field shows a signature or a typed name only';
+    return formProblem('a signature field shows a signature or a typed name only', 'audit.undrawn.form_signature_only');
   }
   const stream = pdf.context.formXObject(operators, { BBox: [0, 0, size.width, size.height], Resources: resources });
   return pdf.context.register(stream);
 }
 
 /** Writes `stamp`'s value into a value field; returns why not when it cannot be written. */
-async function fillValue(field: PDFField, stamp: FieldStamp, fonts: DocumentFonts): Promise<string | null> {
+async function fillValue(field: PDFField, stamp: FieldStamp, fonts: DocumentFonts): Promise<FormProblem | null> {
   const { value } = stamp;
   const text = value.kind === 'text' || value.kind === 'cells' ? value.text.trim() : undefined;
   if (field instanceof PDFCheckBox) {
-    if (value.kind !== 'check') return 'a checkbox takes a tick only';
+    if (value.kind !== 'check') return formProblem('a checkbox takes a tick only', 'audit.undrawn.form_tick_only');
     if (value.checked) field.check();
     else field.uncheck();
   } else if (field instanceof PDFRadioGroup) {
-    if (text === undefined || !field.getOptions().includes(text)) return `"${text ?? ''}" is not one of the field's options`;
+    if (text === undefined || !field.getOptions().includes(text)) {
+      return formProblem(`"${text ?? ''}" is not one of the field's options`, 'audit.undrawn.form_not_option', { value: text ?? '' });
+    }
     field.select(text);
   } else if (field instanceof PDFTextField || field instanceof PDFDropdown || field instanceof PDFOptionList) {
-    if (text === undefined) return 'a picture cannot be written into a text or choice field';
+    if (text === undefined)
+      return formProblem('a picture cannot be written into a text or choice field', 'audit.undrawn.form_picture_in_text');
     const { font, text: printable } = await fonts.forText(text);
     if (field instanceof PDFTextField) {
       // The value itself, not setText: that also clears the field's rich-text flag, rewriting its /Ff.
@@ -138,7 +150,7 @@ async function fillValue(field: PDFField, stamp: FieldStamp, fonts: DocumentFont
     field.updateAppearances(font);
     return null;
   } else {
-    return 'the form field carries no value';
+    return formProblem('the form field carries no value', 'audit.undrawn.form_no_value');
   }
   // A tick or a choice shows through the widget's existing on-state appearance; one without is drawn.
   if (field.needsAppearancesUpdate()) field.defaultUpdateAppearances();
@@ -164,24 +176,25 @@ export async function fillCertifiedForm(pdf: PDFDocument, stamps: readonly Field
     const field = form.getFieldMaybe(name);
     const widgets = field?.acroField.getWidgets() ?? [];
     const widgetRef = widgets[0] && pdf.context.getObjectRef(widgets[0].dict);
-    let problem: string | null;
+    let problem: FormProblem | null;
     if (!field) {
-      problem = 'the certified form has no field of that name';
+      problem = formProblem('the certified form has no field of that name', 'audit.undrawn.form_no_field');
     } else if (field instanceof PDFSignature) {
-      if (!widgetRef) problem = 'the signature field has no widget to sign into';
-      else if (field.acroField.dict.has(PDF_V)) problem = 'the signature field is signed already';
+      if (!widgetRef) problem = formProblem('the signature field has no widget to sign into', 'audit.undrawn.form_no_widget');
+      else if (field.acroField.dict.has(PDF_V))
+        problem = formProblem('the signature field is signed already', 'audit.undrawn.form_signed_already');
       else {
         const rect = widgets[0].getRectangle();
         const appearance = await signatureAppearance(pdf, stamp, rect, fonts);
-        problem = typeof appearance === 'string' ? appearance : null;
-        if (typeof appearance !== 'string') filling.signatures.push({ field: field.ref, widget: widgetRef, appearance, name });
+        problem = appearance instanceof PDFRef ? null : appearance;
+        if (appearance instanceof PDFRef) filling.signatures.push({ field: field.ref, widget: widgetRef, appearance, name });
       }
     } else {
       problem = await fillValue(field, stamp, fonts);
       touch(field.ref);
       for (const widget of widgets) touch(pdf.context.getObjectRef(widget.dict));
     }
-    if (problem) filling.undrawn.push({ field: name || 'unnamed field', page: stamp.area.page, reason: problem });
+    if (problem) filling.undrawn.push({ field: name || 'unnamed field', page: stamp.area.page, ...problem });
   }
   filling.touched = [...touched.values()];
   return filling;
