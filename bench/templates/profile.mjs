@@ -62,7 +62,7 @@ try {
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   await send(ws, 1, 'Profiler.enable');
-  await send(ws, 2, 'Profiler.setSamplingInterval', { interval: 100 });
+  await send(ws, 2, 'Profiler.setSamplingInterval', { interval: Number(arg('--interval', 100)) });
   await send(ws, 3, 'Profiler.start');
   for (let i = 0; i < iterations; i += 1) await upload();
   const { profile } = await send(ws, 4, 'Profiler.stop');
