@@ -109,6 +109,37 @@ describe('the upload shortcut', () => {
     expect((await extractCountingLoads(inherited)).loads).toBeGreaterThan(0);
   });
 
+  // Fonts and form XObjects are read once per file, not once per page (bench/templates: pdf-lib names the
+  // same font anew for every line); what is skipped is the same object, never the same name.
+  it('reads a font once for all the pages, yet takes the full parse for a two-byte font a later page names the same', async () => {
+    const bytes = await contract(3, (pdf, pages) => {
+      const name = fontsOf(pdf, pages[0].node.Resources()!).keys()[0];
+      const type0 = pdf.context.register(pdf.context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: 'Anything' }));
+      fontsOf(pdf, pages[2].node.Resources()!).set(name, type0);
+    });
+    expect((await extractCountingLoads(bytes)).loads).toBeGreaterThan(0);
+  });
+
+  it('reads a letterhead form XObject once for all the pages, yet finds a tag in another one a later page names the same', async () => {
+    const stamp = (pdf: PDFDocument, text: string) =>
+      pdf.context.register(
+        pdf.context.flateStream(`BT /F1 12 Tf 0 0 Td (${text}) Tj ET`, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 200, 20] }),
+      );
+    /** Every page shows the letterhead /Head; the last one, given `lastText`, a form of its own under that name. */
+    const letterhead = (lastText?: string) =>
+      contract(3, (pdf, pages) => {
+        const shared = stamp(pdf, 'ACME Ltd');
+        pages.forEach((page, i) => {
+          const head = i === 2 && lastText ? stamp(pdf, lastText) : shared;
+          page.node.Resources()!.set(PDFName.of('XObject'), pdf.context.obj({ Head: head }));
+          addContent(pdf, page, 'q 1 0 0 1 72 740 cm /Head Do Q');
+        });
+      });
+    expect((await extractCountingLoads(await letterhead())).loads).toBe(0);
+    const tagged = await letterhead('{{Witness}}');
+    expect((await extractCountingLoads(tagged)).loads).toBeGreaterThan(0);
+  });
+
   it('takes the full parse for a form (its catalog compressed in an object stream) and imports the field', async () => {
     const bytes = await contract(2, (pdf, pages) => {
       pdf.getForm().createTextField('Employee').addToPage(pages[0], { x: 72, y: 100, width: 200, height: 20 });

@@ -18,6 +18,7 @@ import {
   PDFTextField,
   rgb,
   type PDFField,
+  type PDFObject,
   type PDFPage,
 } from 'pdf-lib';
 import { ApiError, unprocessable } from '../../lib/errors';
@@ -203,10 +204,16 @@ function tagFields(tags: FoundTag[], pages: PDFPage[], label: string): FieldInpu
   return fields;
 }
 
-/** Whether a resource dictionary names a two-byte (Type0) font, whose text the bytes do not show. */
-async function hasTwoByteFont(resolve: Resolve, resources: PDFDict | undefined): Promise<boolean> {
+/**
+ * Whether a resource dictionary names a two-byte (Type0) font, whose text the bytes do not show. A font
+ * in `read` (by its reference, or the dictionary itself when inline) was read already for this file and
+ * was not one: pages share fonts, and a writer may name one font anew for every line (pdf-lib does).
+ */
+async function hasTwoByteFont(resolve: Resolve, resources: PDFDict | undefined, read: Set<PDFObject>): Promise<boolean> {
   const fonts = await dictOrNothing(resolve, resources?.get(NAME.Font));
   for (const ref of fonts?.values() ?? []) {
+    if (read.has(ref)) continue;
+    read.add(ref);
     const font = await resolve(ref);
     if (font instanceof PDFDict && font.get(NAME.Subtype) === NAME.Type0) return true;
   }
@@ -249,21 +256,26 @@ function showsTagOpening(data: Uint8Array): boolean {
  */
 async function mayHoldTags(pages: PageContent[], resolve: Resolve): Promise<boolean> {
   let budget = STRUCTURE_STREAMS_BUDGET;
+  // What was read already for this file and showed nothing: fonts, and streams (a letterhead form
+  // XObject on every page, content shared by pages) are read once, not once per page.
+  const fontsRead = new Set<PDFObject>();
+  const streamsRead = new Set<PDFObject>();
   const shows = (stream: unknown): boolean => {
-    if (!(stream instanceof PDFRawStream)) return false;
+    if (!(stream instanceof PDFRawStream) || streamsRead.has(stream)) return false;
+    streamsRead.add(stream);
     const data = decodeStreamWithin(stream, budget);
     budget -= data.length;
     return showsTagOpening(data);
   };
   for (const { resources, contents } of pages) {
-    if (await hasTwoByteFont(resolve, resources)) return true;
+    if (await hasTwoByteFont(resolve, resources, fontsRead)) return true;
     const resolved = await resolve(contents);
     const streams = resolved instanceof PDFArray ? await Promise.all(resolved.asArray().map(resolve)) : [resolved];
     const xobjects = await dictOrNothing(resolve, resources?.get(NAME.XObject));
     for (const ref of xobjects?.values() ?? []) {
       const xobject = await resolve(ref);
-      if (!(xobject instanceof PDFRawStream) || xobject.dict.get(NAME.Subtype) !== NAME.Form) continue;
-      if (await hasTwoByteFont(resolve, await dictOrNothing(resolve, xobject.dict.get(NAME.Resources)))) return true;
+      if (!(xobject instanceof PDFRawStream) || xobject.dict.get(NAME.Subtype) !== NAME.Form || streamsRead.has(xobject)) continue;
+      if (await hasTwoByteFont(resolve, await dictOrNothing(resolve, xobject.dict.get(NAME.Resources)), fontsRead)) return true;
       streams.push(xobject);
     }
     if (streams.some(shows)) return true;
