@@ -1,12 +1,14 @@
 // PAdES B-T (decisions.md › Signature levels): the seal's CMS carries an RFC 3161 signature-timestamp
 // from the first working authority in TSA_URLS; every kind of TSA failure fails the seal instead.
 import { env } from 'cloudflare:test';
+import * as asn1js from 'asn1js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import * as pkijs from 'pkijs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningIdentity, type SigningIdentity } from '../../src/services/pdf/certificate';
 import { signPdf } from '../../src/services/pdf/pades';
 import { sealDocument } from '../../src/services/pdf/seal';
-import { timestamperFor, TimestampFailure } from '../../src/services/pdf/timestamp';
+import { readTimestampResponse, timestamperFor, TimestampFailure } from '../../src/services/pdf/timestamp';
 import { checkPdf } from '../pdf-tools';
 import { signatureTimestampOf, signaturesIn, verifyTimestampToken } from '../signature-contents';
 
@@ -143,4 +145,62 @@ describe('PAdES B-T seal', () => {
       await expect(attempt).rejects.toThrow(message);
     });
   }
+});
+
+/** A real TimeStampResp from the local TSA over `digest` with `nonce`, as the bytes it sent. */
+async function tsaResponse(digest: Uint8Array, nonce: Uint8Array): Promise<Uint8Array> {
+  const request = new pkijs.TimeStampReq({
+    version: 1,
+    messageImprint: new pkijs.MessageImprint({
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: '2.16.840.1.101.3.4.2.1' }),
+      hashedMessage: new asn1js.OctetString({ valueHex: digest }),
+    }),
+    nonce: new asn1js.Integer({ valueHex: nonce }),
+    certReq: true,
+  });
+  const res = await fetch(TSA, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/timestamp-query' },
+    body: new Uint8Array(request.toSchema().toBER(false)),
+  });
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+const indexOf = (haystack: Uint8Array, needle: Uint8Array) =>
+  haystack.findIndex((_, i) => i + needle.length <= haystack.length && needle.every((b, j) => haystack[i + j] === b));
+
+// The token is read part by part (its certificates through the per-isolate cache) and returned as the
+// TSA wrote it (decisions.md › B-LTA over B-B): each check it makes still refuses what it should.
+describe('A time-stamp response read', () => {
+  const digest = crypto.getRandomValues(new Uint8Array(32));
+  const nonce = new Uint8Array([0x31, 2, 3, 4, 5, 6, 7, 8]);
+
+  it('gives the token as the bytes the TSA wrote', async () => {
+    const response = await tsaResponse(digest, nonce);
+    const token = await readTimestampResponse(response, digest, nonce);
+    expect(token.length).toBeGreaterThan(1000);
+    expect(indexOf(response, token)).toBe(response.length - token.length);
+  });
+
+  it('refuses a token whose authority signature does not verify (one byte of the signature changed)', async () => {
+    const response = await tsaResponse(digest, nonce);
+    // The token ends the response, and its SignerInfo's signature value ends the token.
+    response[response.length - 1] ^= 0x01;
+    await expect(readTimestampResponse(response, digest, nonce)).rejects.toThrow(/does not carry a valid signature/);
+  });
+
+  it('refuses a token whose TSTInfo was changed after signing (its messageDigest no longer matches)', async () => {
+    const response = await tsaResponse(digest, nonce);
+    // The nonce sits inside the signed TSTInfo; a changed copy of it changes what the token says.
+    const at = indexOf(response, nonce);
+    expect(at).toBeGreaterThan(0);
+    response[at + nonce.length - 1] ^= 0x01;
+    const changed = nonce.slice();
+    changed[nonce.length - 1] ^= 0x01;
+    await expect(readTimestampResponse(response, digest, changed)).rejects.toThrow(/does not carry a valid signature/);
+  });
+
+  it('refuses a response that is not DER at all', async () => {
+    await expect(readTimestampResponse(new Uint8Array([0x30, 0x82, 0xff]), digest, nonce)).rejects.toThrow(/not a time-stamp response/);
+  });
 });

@@ -120,14 +120,46 @@ export async function createCadesDetachedSignature(
     signerInfos: [signerInfo],
     certificates: [certificate, ...chain],
   });
+  let token: Uint8Array | undefined;
+  let placeholder: Uint8Array | undefined;
   if (timestamper) {
     const signatureValue = signerInfo.signature.valueBlock.valueHexView;
-    const token = await timestamper(new Uint8Array(await crypto.subtle.digest('SHA-256', signatureValue)));
+    token = await timestamper(new Uint8Array(await crypto.subtle.digest('SHA-256', signatureValue)));
+    placeholder = placeholderOfLength(token.length);
     signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
       type: 1,
-      attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [asn1js.fromBER(token).result] })],
+      attributes: [
+        new pkijs.Attribute({
+          type: OID.signatureTimeStampToken,
+          values: [
+            placeholder
+              ? new asn1js.OctetString({ valueHex: new Uint8Array(token.length - placeholder.length) })
+              : asn1js.fromBER(token).result,
+          ],
+        }),
+      ],
     });
   }
   const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
-  return new Uint8Array(contentInfo.toSchema().toBER(false));
+  const der = new Uint8Array(contentInfo.toSchema().toBER(false));
+  if (token && placeholder) {
+    // The one SignerInfo is the SignedData's last element and its token the last value written: the
+    // placeholder ends the encoding, where the token's bytes go as the TSA wrote them.
+    const at = der.length - token.length;
+    if (!placeholder.every((b, i) => der[at + i] === b)) throw new Error('The timestamp token placeholder is not where it was written.');
+    der.set(token, at);
+  }
+  return der;
+}
+
+/**
+ * The header of an OCTET STRING encoding to exactly `length` bytes with a four-byte header (what a
+ * timestamp token of 260 bytes to 64 KB needs), written in its place and then overwritten by the
+ * token: encoding the token as its own bytes rather than parsing and re-encoding it with asn1js.
+ * Undefined outside that range (the token is then parsed and re-encoded).
+ */
+function placeholderOfLength(length: number): Uint8Array | undefined {
+  const contents = length - 4;
+  if (contents < 256 || contents > 0xffff) return undefined;
+  return new Uint8Array([0x04, 0x82, contents >> 8, contents & 0xff]);
 }

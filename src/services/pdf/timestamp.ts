@@ -4,6 +4,8 @@
 // TimestampFailure: a seal is never made without the timestamp it promises.
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { signedDataParts, timestampResponseParts } from './der-reader';
+import { knownCertificate } from './parsed-certificates';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
 const MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
@@ -13,7 +15,6 @@ const DIGESTS: Record<string, string> = {
   '2.16.840.1.101.3.4.2.2': 'SHA-384',
   '2.16.840.1.101.3.4.2.3': 'SHA-512',
 };
-const SIGNED_DATA = '1.2.840.113549.1.7.2';
 const TST_INFO = '1.2.840.113549.1.9.16.1.4';
 /** How long one authority may take before the next is tried. */
 const TIMEOUT_MS = 10_000;
@@ -49,28 +50,26 @@ function timestampRequest(digest: Uint8Array, nonce: Uint8Array): Uint8Array {
   return new Uint8Array(request.toSchema().toBER(false));
 }
 
+/** What is read of a token's SignedData: its signer, its certificates and its encapsulated TSTInfo. */
+type TokenParts = { signerInfo: pkijs.SignerInfo; certificates: pkijs.Certificate[]; content: pkijs.EncapsulatedContentInfo };
+
 /**
  * Whether the token's signer certificate signed it: its messageDigest attribute is the TSTInfo's hash
  * and the signature over the signed attributes verifies (RFC 5652 § 5.4). pkijs' SignedData.verify
  * wants the time-stamped data itself, and we only hold its hash. Whether the certificate is a TSA's
  * a verifier trusts is for the verifier (and the DSS) to tell.
  */
-async function tokenSigned(signedData: pkijs.SignedData): Promise<boolean> {
-  const signerInfo = signedData.signerInfos[0];
-  const sid = signerInfo?.sid;
-  const certificate = (signedData.certificates ?? []).find(
-    (c): c is pkijs.Certificate =>
-      c instanceof pkijs.Certificate &&
-      sid instanceof pkijs.IssuerAndSerialNumber &&
-      c.issuer.isEqual(sid.issuer) &&
-      c.serialNumber.isEqual(sid.serialNumber),
+async function tokenSigned({ signerInfo, certificates, content }: TokenParts): Promise<boolean> {
+  const sid = signerInfo.sid;
+  const certificate = certificates.find(
+    (c) => sid instanceof pkijs.IssuerAndSerialNumber && c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber),
   );
-  const hashName = DIGESTS[signerInfo?.digestAlgorithm.algorithmId ?? ''];
-  const attributes = signerInfo?.signedAttrs;
-  const content = signedData.encapContentInfo.eContent;
-  if (!certificate || !hashName || !attributes || !content) return false;
+  const hashName = DIGESTS[signerInfo.digestAlgorithm.algorithmId];
+  const attributes = signerInfo.signedAttrs;
+  const eContent = content.eContent;
+  if (!certificate || !hashName || !attributes || !eContent) return false;
   const messageDigest = attributes.attributes.find((a) => a.type === MESSAGE_DIGEST)?.values[0];
-  const contentHash = new Uint8Array(await crypto.subtle.digest(hashName, content.getValue()));
+  const contentHash = new Uint8Array(await crypto.subtle.digest(hashName, eContent.getValue()));
   if (!(messageDigest instanceof asn1js.OctetString) || !bytesEqual(new Uint8Array(messageDigest.valueBlock.valueHexView), contentHash))
     return false;
   // The signature is over the attributes DER-encoded as a SET, not with their [0] IMPLICIT tag.
@@ -85,22 +84,41 @@ async function tokenSigned(signedData: pkijs.SignedData): Promise<boolean> {
   }
 }
 
-/** Checks a TimeStampResp against what was asked (RFC 3161 § 2.4.2) and returns its token's DER. */
-export async function readTimestampResponse(der: Uint8Array, digest: Uint8Array, nonce: Uint8Array): Promise<Uint8Array> {
-  let response: pkijs.TimeStampResp;
+/**
+ * The token's SignedData read part by part: its certificates through the per-isolate cache (the same
+ * TSA certificate every time) rather than as a whole pkijs SignedData, which parses them again
+ * (decisions.md › B-LTA over B-B). Null when it is not a CMS SignedData with one signer.
+ */
+function tokenParts(token: Uint8Array): TokenParts | null {
   try {
-    response = pkijs.TimeStampResp.fromBER(der);
+    const parts = signedDataParts(token);
+    if (parts.signerInfos.length !== 1) return null;
+    return {
+      signerInfo: pkijs.SignerInfo.fromBER(parts.signerInfos[0]),
+      certificates: parts.certificates.map((der) => knownCertificate(der).certificate),
+      content: pkijs.EncapsulatedContentInfo.fromBER(parts.encapContentInfo),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Checks a TimeStampResp against what was asked (RFC 3161 § 2.4.2) and returns its token's DER, as the TSA wrote it. */
+export async function readTimestampResponse(der: Uint8Array, digest: Uint8Array, nonce: Uint8Array): Promise<Uint8Array> {
+  let response: { status: number; token?: Uint8Array };
+  try {
+    response = timestampResponseParts(der);
   } catch {
     throw new TimestampFailure('The time-stamping authority answered something that is not a time-stamp response.');
   }
   // granted (0) or grantedWithMods (1); anything else carries no token.
-  if (response.status.status > 1 || !response.timeStampToken) {
-    throw new TimestampFailure(`The time-stamping authority refused the request (status ${response.status.status}).`);
+  if (response.status > 1 || !response.token) {
+    throw new TimestampFailure(`The time-stamping authority refused the request (status ${response.status}).`);
   }
-  const token = response.timeStampToken;
-  if (token.contentType !== SIGNED_DATA) throw new TimestampFailure('The time-stamp token is not CMS SignedData.');
-  const signedData = new pkijs.SignedData({ schema: token.content });
-  const content = signedData.encapContentInfo;
+  const token = response.token;
+  const parts = tokenParts(token);
+  if (!parts) throw new TimestampFailure('The time-stamp token is not CMS SignedData.');
+  const content = parts.content;
   if (content.eContentType !== TST_INFO || !content.eContent) throw new TimestampFailure('The time-stamp token holds no TSTInfo.');
   const info = pkijs.TSTInfo.fromBER(content.eContent.getValue());
   const imprint = info.messageImprint;
@@ -110,9 +128,8 @@ export async function readTimestampResponse(der: Uint8Array, digest: Uint8Array,
   if (!info.nonce || !bytesEqual(new Uint8Array(info.nonce.valueBlock.valueHexView), nonce)) {
     throw new TimestampFailure('The time-stamp token carries a different nonce than the one sent (a replayed or mixed-up answer).');
   }
-  if (!(await tokenSigned(signedData)))
-    throw new TimestampFailure('The time-stamp token does not carry a valid signature of its authority.');
-  return new Uint8Array(token.toSchema().toBER(false));
+  if (!(await tokenSigned(parts))) throw new TimestampFailure('The time-stamp token does not carry a valid signature of its authority.');
+  return token.slice();
 }
 
 /** Positive INTEGER bytes: a leading zero bit. */

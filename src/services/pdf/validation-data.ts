@@ -4,9 +4,10 @@
 // names no responder but a CRL distribution point, its issuer's CRL (RFC 5280 § 5). Fetched when
 // sealing; a responder or CRL that fails, or says anything but "good", fails the seal.
 import * as pkijs from 'pkijs';
+import { basicOcspCertificates, cmsCertificates } from './der-reader';
+import { knownCertificate as known, type KnownCertificate } from './parsed-certificates';
 import { readBodyCapped } from '../../lib/request';
 
-const SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
 const AUTHORITY_INFO_ACCESS = '1.3.6.1.5.5.7.1.1';
 const OCSP_METHOD = '1.3.6.1.5.5.7.48.1';
 const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
@@ -27,25 +28,6 @@ export type ValidationData = {
   /** DER CRLs, each once: for certificates that name a CRL distribution point and no OCSP responder. */
   crls: Uint8Array[];
 };
-
-const der = (certificate: pkijs.Certificate) => new Uint8Array(certificate.toSchema(true).toBER(false));
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-
-function signedDataOf(cms: Uint8Array): pkijs.SignedData {
-  return new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(cms).content });
-}
-
-/** Certificates a CMS SignedData carries, and those of the timestamp tokens in its unsigned attributes. */
-function certificatesOf(signedData: pkijs.SignedData): pkijs.Certificate[] {
-  const own = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
-  const tokens = signedData.signerInfos.flatMap((info) =>
-    (info.unsignedAttrs?.attributes ?? []).filter((a) => a.type === SIGNATURE_TIMESTAMP),
-  );
-  const fromTokens = tokens.flatMap((attribute) =>
-    certificatesOf(new pkijs.SignedData({ schema: new pkijs.ContentInfo({ schema: attribute.values[0] }).content })),
-  );
-  return [...own, ...fromTokens];
-}
 
 const selfIssued = (c: pkijs.Certificate) => c.issuer.isEqual(c.subject);
 
@@ -69,7 +51,7 @@ function crlUrl(certificate: pkijs.Certificate): string | undefined {
   return undefined;
 }
 
-type CheckedOcsp = { response: Uint8Array; certificates: pkijs.Certificate[] };
+type CheckedOcsp = { response: Uint8Array; certificates: KnownCertificate[] };
 
 /**
  * Good OCSP answers kept per isolate until their nextUpdate, at most an hour: every seal timestamped by
@@ -88,16 +70,16 @@ function freshUntil(basic: pkijs.BasicOCSPResponse): number | undefined {
 }
 
 async function cachedOcspFor(
-  certificate: pkijs.Certificate,
+  certificate: KnownCertificate,
   issuer: pkijs.Certificate,
   url: string,
   fetcher: typeof fetch,
 ): Promise<CheckedOcsp> {
-  const key = `${url} ${hex(der(certificate))}`;
+  const key = `${url} ${certificate.key}`;
   const hit = ocspCache.get(key);
   if (hit && hit.until > Date.now()) return hit.checked;
   ocspCache.delete(key);
-  const { checked, until } = await ocspFor(certificate, issuer, url, fetcher);
+  const { checked, until } = await ocspFor(certificate.certificate, issuer, url, fetcher);
   if (until !== undefined) {
     if (ocspCache.size >= OCSP_CACHE_LIMIT) ocspCache.delete(ocspCache.keys().next().value!);
     ocspCache.set(key, { checked, until });
@@ -112,12 +94,12 @@ async function cachedOcspFor(
 type CheckedCrl = { der: Uint8Array; crl: pkijs.CertificateRevocationList };
 const crlCache = new Map<string, { checked: CheckedCrl; until: number }>();
 
-async function cachedCrlFor(issuer: pkijs.Certificate, url: string, fetcher: typeof fetch, who: string): Promise<CheckedCrl> {
-  const key = `${url} ${hex(der(issuer))}`;
+async function cachedCrlFor(issuer: KnownCertificate, url: string, fetcher: typeof fetch, who: string): Promise<CheckedCrl> {
+  const key = `${url} ${issuer.key}`;
   const hit = crlCache.get(key);
   if (hit && hit.until > Date.now()) return hit.checked;
   crlCache.delete(key);
-  const checked = await crlFrom(issuer, url, fetcher, who);
+  const checked = await crlFrom(issuer.certificate, url, fetcher, who);
   const until = Math.min(checked.crl.nextUpdate!.value.getTime(), Date.now() + OCSP_CACHE_MS);
   if (crlCache.size >= OCSP_CACHE_LIMIT) crlCache.delete(crlCache.keys().next().value!);
   crlCache.set(key, { checked, until });
@@ -189,13 +171,15 @@ async function ocspFor(
   if (!res.ok) throw new ValidationDataFailure(`The OCSP responder for ${who} answered HTTP ${res.status}.`);
   const body = new Uint8Array(await res.arrayBuffer());
   let basic: pkijs.BasicOCSPResponse;
+  let basicDer: Uint8Array;
   try {
     const response = pkijs.OCSPResponse.fromBER(body);
     if (response.responseStatus.valueBlock.valueDec !== 0)
       throw new ValidationDataFailure(`The OCSP responder for ${who} refused (status ${response.responseStatus.valueBlock.valueDec}).`);
     if (response.responseBytes?.responseType !== OCSP_BASIC)
       throw new ValidationDataFailure(`The OCSP responder for ${who} gave no basic response.`);
-    basic = pkijs.BasicOCSPResponse.fromBER(response.responseBytes.response.valueBlock.valueHexView);
+    basicDer = new Uint8Array(response.responseBytes.response.valueBlock.valueHexView);
+    basic = pkijs.BasicOCSPResponse.fromBER(basicDer);
   } catch (error) {
     if (error instanceof ValidationDataFailure) throw error;
     throw new ValidationDataFailure(`The OCSP responder for ${who} answered something that is not an OCSP response.`);
@@ -211,7 +195,7 @@ async function ocspFor(
   if (!status.isForCertificate) throw new ValidationDataFailure(`The OCSP response for ${who} is about another certificate.`);
   if (status.status !== 0)
     throw new ValidationDataFailure(`The OCSP responder says ${who} is ${status.status === 1 ? 'revoked' : 'unknown'}.`);
-  return { checked: { response: body, certificates: basic.certs ?? [] }, until: freshUntil(basic) };
+  return { checked: { response: body, certificates: basicOcspCertificates(basicDer).map(known) }, until: freshUntil(basic) };
 }
 
 /**
@@ -222,27 +206,25 @@ async function ocspFor(
  * certificates. `fetcher` reaches the responders (bench/seal times it).
  */
 export async function collectValidationData(signatures: readonly Uint8Array[], fetcher: typeof fetch = fetch): Promise<ValidationData> {
-  const byDer = new Map<string, pkijs.Certificate>();
-  const add = (certificates: pkijs.Certificate[]) => {
-    for (const certificate of certificates) {
-      const key = hex(der(certificate));
-      if (!byDer.has(key)) byDer.set(key, certificate);
-    }
+  const byDer = new Map<string, KnownCertificate>();
+  const add = (certificates: readonly KnownCertificate[]) => {
+    for (const certificate of certificates) if (!byDer.has(certificate.key)) byDer.set(certificate.key, certificate);
   };
-  for (const cms of signatures) add(certificatesOf(signedDataOf(cms)));
+  // Read from the CMS bytes: the certificates travel into the DSS exactly as the signatures carry them.
+  for (const cms of signatures) add(cmsCertificates(cms).map(known));
 
   const ocsps: Uint8Array[] = [];
   const crls = new Map<string, Uint8Array>();
   const checked = new Set<string>();
   // Responses may bring responder certificates; those are checked too (until nothing new appears).
   for (let pending = [...byDer.values()]; pending.length > 0; ) {
-    const next: pkijs.Certificate[] = [];
-    for (const certificate of pending) {
-      const key = hex(der(certificate));
-      if (checked.has(key) || selfIssued(certificate)) continue;
-      checked.add(key);
+    const next: KnownCertificate[] = [];
+    for (const entry of pending) {
+      const { certificate } = entry;
+      if (checked.has(entry.key) || selfIssued(certificate)) continue;
+      checked.add(entry.key);
       const url = ocspUrl(certificate);
-      const issuer = [...byDer.values()].find((c) => c !== certificate && c.subject.isEqual(certificate.issuer));
+      const issuer = [...byDer.values()].find((c) => c.certificate !== certificate && c.certificate.subject.isEqual(certificate.issuer));
       if (!issuer) continue;
       if (!url) {
         const distributionPoint = crlUrl(certificate);
@@ -253,7 +235,7 @@ export async function collectValidationData(signatures: readonly Uint8Array[], f
         crls.set(distributionPoint, crl);
         continue;
       }
-      const { response, certificates } = await cachedOcspFor(certificate, issuer, url, fetcher);
+      const { response, certificates } = await cachedOcspFor(entry, issuer.certificate, url, fetcher);
       ocsps.push(response);
       const before = byDer.size;
       add(certificates);
@@ -261,5 +243,5 @@ export async function collectValidationData(signatures: readonly Uint8Array[], f
     }
     pending = next;
   }
-  return { certificates: [...byDer.values()].map(der), ocsps, crls: [...crls.values()] };
+  return { certificates: [...byDer.values()].map((c) => c.der), ocsps, crls: [...crls.values()] };
 }
