@@ -16,6 +16,7 @@ import { startCscImitation } from '../global-setup/csc-imitation.mjs';
 import { startStripeImitation } from '../global-setup/stripe-imitation.mjs';
 import { signDocumentLink } from '../../src/services/document-links/tokens';
 import { fromBase62 } from '../../src/lib/random';
+import { STATUS } from '../../src/lib/design-tokens';
 import { layoutProblems, tabTo, violations } from './accessibility-kit';
 import { apiOf, fetchRetried, launchChromium, letterPdfBase64, preparedSetup, uniqueEmail } from './e2e-kit';
 import { startDevServer, type DevServer } from './wrangler-dev';
@@ -36,7 +37,10 @@ let csc: { port: number; close(): Promise<void> };
 let stripe: { port: number; close(): Promise<void> };
 const { call, ok } = apiOf(() => server);
 const SES = { signature_level: 'ses' };
-const templates: Record<'plain' | 'paid' | 'pair', number> = { plain: 0, paid: 0, pair: 0 };
+const templates: Record<'plain' | 'paid' | 'brandedPaid' | 'pair', number> = { plain: 0, paid: 0, brandedPaid: 0, pair: 0 };
+
+/** `#b91c1c` → `rgb(185, 28, 28)`, as getComputedStyle gives a colour. */
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 
 /** axe and the layout checks at each width, the page reloaded nowhere: what a signer turning the phone sees. */
 async function sweep(page: Page, state: string): Promise<string[]> {
@@ -48,6 +52,11 @@ async function sweep(page: Page, state: string): Promise<string[]> {
   }
   await page.setViewportSize(VIEWPORTS[0]);
   return found;
+}
+
+/** The computed text colour of the first element matching `selector`. */
+function colourOf(page: Page, selector: string): Promise<string> {
+  return page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).color`);
 }
 
 /** A phone-sized browser whose Accept-Language is `locale` (what pages before the signer is known go by). */
@@ -138,23 +147,24 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
         fields: [{ ...name, role: 'Signer' }],
       })
     ).id;
-    templates.paid = (
-      await ok('POST', '/api/templates/pdf', {
-        name: 'Order',
-        documents: [{ name: 'order', file }],
-        submitters: [{ name: 'Signer' }],
-        fields: [
-          { ...name, role: 'Signer' },
-          {
-            name: 'Deposit',
-            type: 'payment',
-            role: 'Signer',
-            preferences: { amount: '25.00', currency: 'EUR', description: 'Deposit' },
-            areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.2, h: 0.04 }],
-          },
-        ],
-      })
-    ).id;
+    const order = {
+      name: 'Order',
+      documents: [{ name: 'order', file }],
+      submitters: [{ name: 'Signer' }],
+      fields: [
+        { ...name, role: 'Signer' },
+        {
+          name: 'Deposit',
+          type: 'payment',
+          role: 'Signer',
+          preferences: { amount: '25.00', currency: 'EUR', description: 'Deposit' },
+          areas: [{ page: 1, x: 0.1, y: 0.3, w: 0.2, h: 0.04 }],
+        },
+      ],
+    };
+    templates.paid = (await ok('POST', '/api/templates/pdf', order)).id;
+    // The stepper as a sticky bar under the header, in the header's colours (the brand's, darkened).
+    templates.brandedPaid = (await ok('POST', '/api/templates/pdf', { ...order, preferences: { signing_nav_style: 'branded_bar' } })).id;
     templates.pair = (
       await ok('POST', '/api/templates/pdf', {
         name: 'Pair',
@@ -209,7 +219,9 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
       await page.click('#next');
       await page.waitForSelector('#pay');
       found.push(...(await sweep(page, 'payment step')));
-      await tabTo(page, '#pay');
+      // The step opened on Pay (focused by the script after a click, so without a ring): Tab away and back.
+      await page.keyboard.press('Tab');
+      await tabTo(page, '#pay', true);
 
       await page.click('#pay');
       await page.waitForSelector('#imitation-fail', { timeout: 30_000 });
@@ -220,6 +232,8 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
       await page.waitForSelector('#pay');
       // The refusal's sentence, announced as a status beside the Pay button.
       await page.waitForSelector('#field-input .payment-status');
+      // Still to pay: said in the error colour, not the success one.
+      expect(await colourOf(page, '#field-input .payment-status')).toBe(rgb(STATUS.error));
       found.push(...(await sweep(page, 'payment refused')));
 
       await page.click('#pay');
@@ -231,7 +245,27 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
       // Paid: the status alone, no Pay button.
       await page.waitForSelector('#field-input .payment-status');
       expect(await page.locator('#pay').count()).toBe(0);
+      expect(await colourOf(page, '#field-input .payment-status')).toBe(rgb(STATUS.success));
       found.push(...(await sweep(page, 'paid')));
+
+      // The same step in the branded bar: a required field refused, then the payment.
+      const branded = await created(templates.brandedPaid, locale);
+      await openForm(page, branded.submitters[0].slug);
+      await page.click('#next');
+      await page.waitForSelector('#field-input[aria-invalid="true"]');
+      found.push(...(await sweep(page, 'branded bar, error shown')));
+      await page.fill('#field-input', 'Ada Lovelace');
+      await page.click('#next');
+      await page.waitForSelector('#pay');
+      found.push(...(await sweep(page, 'branded bar, payment step')));
+      await page.click('#pay');
+      await page.waitForSelector('#imitation-fail', { timeout: 30_000 });
+      await page.click('#imitation-fail');
+      await page.waitForURL(/\?payment=cancelled/);
+      await page.waitForSelector('#stepper #field-input');
+      await page.click('#next');
+      await page.waitForSelector('#field-input .payment-status');
+      found.push(...(await sweep(page, 'branded bar, payment refused')));
       expect(found).toEqual([]);
     } finally {
       await context.close();
