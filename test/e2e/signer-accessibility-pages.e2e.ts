@@ -135,7 +135,11 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
     // The imitation's checkout page sends this key's webhooks to the account's endpoint.
     await fetch(`http://127.0.0.1:${stripe.port}/__webhooks`, {
       method: 'POST',
-      body: JSON.stringify({ secret_key: STRIPE_KEY, url: `${server.base}/api/payments/webhook/${server.accountId}`, secret: STRIPE_SECRET }),
+      body: JSON.stringify({
+        secret_key: STRIPE_KEY,
+        url: `${server.base}/api/payments/webhook/${server.accountId}`,
+        secret: STRIPE_SECRET,
+      }),
     });
     const file = await letterPdfBase64(['Service agreement']);
     const name = { name: 'Full name', type: 'text', required: true, areas: [{ page: 1, x: 0.1, y: 0.2, w: 0.4, h: 0.04 }] };
@@ -170,7 +174,12 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
         name: 'Pair',
         documents: [{ name: 'pair', file }],
         submitters: [{ name: 'First' }, { name: 'Second' }],
-        fields: ['First', 'Second'].map((role, i) => ({ ...name, name: `${role} name`, role, areas: [{ ...name.areas[0], y: 0.2 + i * 0.1 }] })),
+        fields: ['First', 'Second'].map((role, i) => ({
+          ...name,
+          name: `${role} name`,
+          role,
+          areas: [{ ...name.areas[0], y: 0.2 + i * 0.1 }],
+        })),
       })
     ).id;
   });
@@ -334,7 +343,10 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
     // The server's key, from the .dev.vars setup.mjs wrote (`NAME="value"`).
     const secret = /^ENCRYPTION_KEY="?([^"\n]*)"?$/m.exec(readFileSync(join(server.dir, '.dev.vars'), 'utf8'))![1];
     const live = await completedSubmission('en');
-    const link = (await ok('POST', `/api/submissions/${live.id}/documents/${live.documentId}/link`, {})).url.replace(/^https?:\/\/[^/]+/, server.base);
+    const link = (await ok('POST', `/api/submissions/${live.id}/documents/${live.documentId}/link`, {})).url.replace(
+      /^https?:\/\/[^/]+/,
+      server.base,
+    );
     // A live link is the PDF itself, not a page.
     const pdf = await fetchRetried(link, { headers: { Accept: 'text/html' } });
     expect([pdf.status, pdf.headers.get('Content-Type')]).toEqual([200, 'application/pdf']);

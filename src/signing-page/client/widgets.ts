@@ -307,7 +307,8 @@ function paymentWidget(
         text: t('client.payment.failed', { reason: state.failure ?? t('client.payment.refused') }),
       }),
     );
-  else if (returned === 'cancelled') node.append(el('p', { class: 'payment-status unpaid', role: 'status', text: t('client.payment.cancelled') }));
+  else if (returned === 'cancelled')
+    node.append(el('p', { class: 'payment-status unpaid', role: 'status', text: t('client.payment.cancelled') }));
   else if (returned === 'success' && state?.status === 'pending')
     node.append(el('p', { class: 'payment-status', role: 'status', text: t('client.payment.confirming') }));
   return { node, focus: () => pay.focus() };
