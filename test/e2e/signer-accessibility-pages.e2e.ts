@@ -3,7 +3,8 @@
 // 320 px reflow, WCAG 2.0/2.1/2.2 A and AA find no violation of any impact, nothing scrolls sideways and
 // every control is a 44 px target, on the qes retry and refused pages (reached through the CSC imitation:
 // the signer cancels there, or the form is archived while they are there), the payment step (before
-// paying, refused by the Stripe imitation, paid), the waiting, unavailable, signed-by-someone-else and
+// paying, refused by the Stripe imitation, paid; and in the branded bar, whose stepper has the header's
+// colours, with a required field's error), the waiting, unavailable, signed-by-someone-else and
 // unknown-link pages, completed with the sealed copy to download, and the public document link's pages
 // (unknown, not sealed yet, expired, erased, revoked; a live link is the PDF itself).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,7 +218,9 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
     }
   });
 
-  it.each(LOCALES)('%s: the payment step before paying, after a refused payment and once paid', async (locale) => {
+  it.each(
+    LOCALES,
+  )('%s: the payment step before paying, refused and paid; in the branded bar with an error shown and refused', async (locale) => {
     const context = await phone(locale);
     const page = await context.newPage();
     const found: string[] = [];
