@@ -5,7 +5,7 @@
 // the signer cancels there, or the form is archived while they are there), the payment step (before
 // paying, refused by the Stripe imitation, paid; and in the branded bar, whose stepper has the header's
 // colours, with a required field's error), the waiting, unavailable, signed-by-someone-else and
-// unknown-link pages, completed with the sealed copy to download, and the public document link's pages
+// unknown-link pages, completed with the sealed copy to download and with a witness to invite, and the public document link's pages
 // (unknown, not sealed yet, expired, erased, revoked; a live link is the PDF itself).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -38,7 +38,13 @@ let csc: { port: number; close(): Promise<void> };
 let stripe: { port: number; close(): Promise<void> };
 const { call, ok } = apiOf(() => server);
 const SES = { signature_level: 'ses' };
-const templates: Record<'plain' | 'paid' | 'brandedPaid' | 'pair', number> = { plain: 0, paid: 0, brandedPaid: 0, pair: 0 };
+const templates: Record<'plain' | 'paid' | 'brandedPaid' | 'pair' | 'witnessed', number> = {
+  plain: 0,
+  paid: 0,
+  brandedPaid: 0,
+  pair: 0,
+  witnessed: 0,
+};
 
 /** `#b91c1c` → `rgb(185, 28, 28)`, as getComputedStyle gives a colour. */
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
@@ -183,6 +189,19 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
         })),
       })
     ).id;
+
+    // A Witness role: the signer, once done, is asked to name the witness (the role's submitter a placeholder).
+    templates.witnessed = (
+      await ok('POST', '/api/templates/pdf', {
+        name: 'Witnessed',
+        documents: [{ name: 'witnessed', file }],
+        submitters: [{ name: 'Signer' }, { name: 'Witness' }],
+        fields: [
+          { ...name, role: 'Signer' },
+          { name: 'Witness signature', type: 'signature', role: 'Witness', areas: [{ page: 1, x: 0.1, y: 0.5, w: 0.3, h: 0.08 }] },
+        ],
+      })
+    ).id;
   });
 
   afterAll(async () => {
@@ -284,7 +303,9 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
     }
   });
 
-  it.each(LOCALES)('%s: waiting, unavailable, signed by someone else, unknown link and completed with the copy', async (locale) => {
+  it.each(
+    LOCALES,
+  )('%s: waiting, unavailable, signed by someone else, unknown link, completed with the copy and with a witness to invite', async (locale) => {
     const context = await phone(locale);
     const page = await context.newPage();
     const found: string[] = [];
@@ -336,6 +357,12 @@ describe('every other signer page under axe, at phone width and 320 px', () => {
       await page.waitForSelector('#completed #download');
       found.push(...(await sweep(page, 'completed with the sealed copy')));
       await tabTo(page, '#download');
+
+      const witnessed = await created(templates.witnessed, locale, {}, ['Signer', 'Witness']);
+      await ok('PUT', `/api/submitters/${witnessed.submitters[0].id}`, { completed: true, values: { 'Full name': 'Ada Lovelace' } });
+      await page.goto(`${server.base}/s/${witnessed.submitters[0].slug}`);
+      await page.waitForSelector('#witness #invite-witness');
+      found.push(...(await sweep(page, 'completed, a witness to invite')));
       expect(found).toEqual([]);
     } finally {
       await context.close();
