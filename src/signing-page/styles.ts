@@ -40,7 +40,7 @@ label{display:block;font-weight:600;margin:${SPACE[3]}px 0 ${SPACE[1]}px}
 .stepper .row{display:flex;gap:${SPACE[2]}px;align-items:center;justify-content:space-between;flex-wrap:wrap}
 .error{color:var(--error);font-weight:600;min-height:1.5em;margin:${SPACE[2]}px 0 0}.error:empty{font-weight:400}
 .muted{color:var(--muted);font-size:${TYPE.note}px}
-.payment-status{color:var(--success);font-weight:600}.payment-amount{font-size:${TYPE.lead}px;font-weight:600}
+.payment-status{color:var(--success);font-weight:600}.payment-status.unpaid{color:var(--error)}.payment-amount{font-size:${TYPE.lead}px;font-weight:600}
 .readonly{min-height:var(--target);padding:${SPACE[2]}px ${SPACE[3]}px;background:var(--background);border-radius:var(--radius)}
 .sigpad{width:100%;height:160px;border:1px solid var(--border);border-radius:var(--radius);touch-action:none;background:var(--surface)}
 .tabs{display:flex;gap:${SPACE[1]}px}.tabs button{flex:1}
@@ -72,6 +72,13 @@ input[type=checkbox],input[type=radio]{margin:0;flex:none}
 .stepper{max-height:70vh;overflow-y:auto}
 .language{flex-wrap:wrap}.language select{max-width:100%}
 main,.card{overflow-wrap:anywhere}
+/* In the branded bar the stepper takes the header's colours: its grey and status texts would not read on
+   them (the progress 1.2:1, an error 1.4:1 on a dark brand), so grey becomes the header's text colour and a
+   status sits on its own light surface, keeping its colour; read-only values keep theirs. */
+.nav-branded_bar .stepper .muted{color:var(--on-header)}
+.nav-branded_bar .stepper .readonly{color:var(--text)}
+.nav-branded_bar .stepper .error:not(:empty),.nav-branded_bar .stepper .payment-status{background:var(--success-surface);padding:${SPACE[1]}px ${SPACE[2]}px;border-radius:var(--radius)}
+.nav-branded_bar .stepper .error:not(:empty),.nav-branded_bar .stepper .payment-status.unpaid{background:var(--error-surface)}
 @media (prefers-reduced-motion:reduce){*,::before,::after{animation:none!important;transition:none!important;scroll-behavior:auto!important}}
 @media (forced-colors:active){
 .area{border-color:CanvasText;forced-color-adjust:auto}.area.current{outline:3px solid Highlight}.area.filled{border-color:Highlight}

@@ -6,8 +6,8 @@
 // field with its label and its required, invalid, checked and filled states; each page image is named
 // "Page n of 3" with the page's text under it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
+import type { Browser } from 'playwright-core';
+import { focusedNode, tabTo, violations } from './accessibility-kit';
 import { apiOf, launchChromium, letterPdfBase64, sharedDevServer, uniqueEmail, type SharedServer } from './e2e-kit';
 
 let server: SharedServer;
@@ -15,59 +15,7 @@ let browser: Browser;
 const { call, ok } = apiOf(() => server);
 
 const LOCALES = ['en', 'de', 'ar', 'ja'] as const;
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const PAGE_TEXTS = ['Rental agreement between the parties', 'The tenant pays on the first day', 'Signed by both parties'];
-
-/** Every axe violation, any impact, as "rule: target" lines (empty when the page passes). */
-async function violations(page: Page, state: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${state} › ${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary}`),
-  );
-}
-
-/**
- * Where focus is, it shows and nothing covers it (WCAG 2.4.7, 2.4.11): a solid outline, and the element
- * itself is what sits at its centre (not the sticky stepper or a dialog's backdrop).
- */
-const FOCUS_SHOWN = `(() => {
-  const node = document.activeElement;
-  const box = node.getBoundingClientRect();
-  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-  const outline = getComputedStyle(node).outlineStyle;
-  return { outline, covered: !(top && (top === node || node.contains(top) || top.control === node)) };
-})()`;
-
-/** Presses Tab (or Shift+Tab) until the focused element matches `selector`; at most 40 presses. */
-async function tabTo(page: Page, selector: string, shift = false): Promise<void> {
-  for (let i = 0; i < 40; i += 1) {
-    if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) {
-      expect(await page.evaluate(FOCUS_SHOWN), selector).toEqual({ outline: 'solid', covered: false });
-      return;
-    }
-    await page.keyboard.press(shift ? 'Shift+Tab' : 'Tab');
-  }
-  throw new Error(`Tab never reached ${selector}; focus is on ${await page.evaluate('document.activeElement?.outerHTML.slice(0, 120)')}`);
-}
-
-/** The focused element's computed accessibility node (Chromium's tree over CDP): role, name, properties. */
-async function focusedNode(page: Page): Promise<{ role: string; name: string; properties: Record<string, unknown> }> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { result } = (await cdp.send('Runtime.evaluate', { expression: 'document.activeElement' })) as { result: { objectId: string } };
-    const { nodes } = (await cdp.send('Accessibility.getPartialAXTree', { objectId: result.objectId, fetchRelatives: false })) as {
-      nodes: { role?: { value: string }; name?: { value: string }; properties?: { name: string; value: { value: unknown } }[] }[];
-    };
-    const node = nodes[0];
-    return {
-      role: node.role?.value ?? '',
-      name: node.name?.value ?? '',
-      properties: Object.fromEntries((node.properties ?? []).map((p) => [p.name, p.value.value])),
-    };
-  } finally {
-    await cdp.detach();
-  }
-}
 
 let templateId: number;
 let codeTemplateId: number;

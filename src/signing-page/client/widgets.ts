@@ -289,11 +289,12 @@ function paymentWidget(
     }
   });
   node.append(pay);
+  // What still asks the signer to pay reads in the error colour; paid and confirming in the success colour.
   const returned = new URLSearchParams(window.location.search).get('payment');
   if (state?.status === 'changed')
     node.append(
       el('p', {
-        class: 'payment-status',
+        class: 'payment-status unpaid',
         role: 'status',
         text: t('client.payment.changed', { amount }),
       }),
@@ -301,12 +302,13 @@ function paymentWidget(
   else if (state?.status === 'failed')
     node.append(
       el('p', {
-        class: 'payment-status',
+        class: 'payment-status unpaid',
         role: 'status',
         text: t('client.payment.failed', { reason: state.failure ?? t('client.payment.refused') }),
       }),
     );
-  else if (returned === 'cancelled') node.append(el('p', { class: 'payment-status', role: 'status', text: t('client.payment.cancelled') }));
+  else if (returned === 'cancelled')
+    node.append(el('p', { class: 'payment-status unpaid', role: 'status', text: t('client.payment.cancelled') }));
   else if (returned === 'success' && state?.status === 'pending')
     node.append(el('p', { class: 'payment-status', role: 'status', text: t('client.payment.confirming') }));
   return { node, focus: () => pay.focus() };
