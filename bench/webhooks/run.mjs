@@ -1,8 +1,9 @@
 // Webhook latency: time from an event being written to the outbox to its first delivery arriving at a
 // local receiver, p50/p99 over N events through `wrangler dev` (real local Queue, D1 and consumer),
 // printed beside the floor — the same POST made directly to the same receiver — and the ratio, and the
-// D1 calls per event: the webhook consumer's (fan-out and delivery, counted by the Worker with
-// D1_TIMING=true: GET /dev/events/d1-calls) and the producer's (each POST /dev/events, Server-Timing).
+// D1 calls per event: the webhook consumer's and the inline dispatch's after each response (fan-out and
+// delivery, counted by the Worker with D1_TIMING=true: GET /dev/events/d1-calls) and the producer's
+// (each POST /dev/events, Server-Timing).
 //
 //   npm run bench:webhooks -- [--events 1000] [--rate 20]   (npm puts the project's Node 22 on PATH)
 //
@@ -115,6 +116,13 @@ const stopDev = () => {
   }
 };
 process.on('exit', stopDev);
+// A signal ends the process without 'exit' handlers running: stop wrangler dev (its own process group) first.
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+  process.on(signal, () => {
+    stopDev();
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+  });
+}
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i += 1) {
   if (i > 120) throw new Error(`wrangler dev did not start:\n${devLog}`);
@@ -196,6 +204,6 @@ console.log(`floor (direct POST)      p50 ${fmt(f50)}   p99 ${fmt(f99)}`);
 console.log(`ratio                    p50 ×${(p50 / f50).toFixed(0)}   p99 ×${(p99 / f99).toFixed(0)}`);
 const perEvent = (n) => (n / EVENTS).toFixed(3);
 console.log(
-  `D1 calls per event       consumer ${perEvent(consumerD1.calls)} (${consumerD1.calls} calls, ${consumerD1.ms} ms waiting)   producer ${perEvent(producerD1Calls)} (POST /dev/events)`,
+  `D1 calls per event       consumer ${perEvent(consumerD1.calls)} (${consumerD1.calls} calls, ${consumerD1.ms} ms waiting)   inline ${perEvent(consumerD1.inline.calls)} (${consumerD1.inline.calls} calls after the responses, ${consumerD1.inline.ms} ms waiting)   producer ${perEvent(producerD1Calls)} (POST /dev/events)`,
 );
 process.exit(arrivals.size === EVENTS && duplicates === 0 && badSignatures === 0 ? 0 : 1);

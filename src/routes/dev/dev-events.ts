@@ -1,16 +1,16 @@
 // `POST /dev/events` (development only, like every /dev route): writes outbox rows as the other
 // capabilities do, so webhooks can be exercised and benchmarked through `wrangler dev` (bench/webhooks);
-// `GET /dev/events/d1-calls` tells that benchmark how many D1 calls the webhook consumer made.
+// `GET /dev/events/d1-calls` tells that benchmark how many D1 calls the webhook consumer and the inline
+// dispatch after each POST made.
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../app-env';
-import { webhookConsumerD1 } from '../../db/d1-timing';
+import { webhookConsumerD1, webhookInlineD1 } from '../../db/d1-timing';
 import { getAccount } from '../../db/queries/accounts';
 import { useAccountScope } from '../../middleware/databases';
 import { ApiError } from '../../lib/errors';
 import { isEventName } from '../../lib/events';
-import { outboxInsert } from '../../services/events/outbox';
 import { sampleEventData } from '../../services/webhooks/payloads';
-import { requestDrain } from '../../services/webhooks/queue';
+import { dispatchAfterCommit, writeEventsForDispatch } from '../../services/webhooks/immediate';
 
 const MAX_EVENTS = 1_000;
 
@@ -35,12 +35,18 @@ export function mountDevEvents(app: Hono<AppEnv>) {
     const account = await getAccount(c.var.control, accountId);
     if (!account) throw new ApiError(422, `There is no account ${accountId}.`);
     useAccountScope(c, account);
-    const db = c.var.scope.db;
-    const inserts = Array.from({ length: count }, () => outboxInsert(db, { accountId, event, data }));
-    await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
-    c.executionCtx.waitUntil(requestDrain(c.var.scope.queues.webhooks));
+    // Written with the account's endpoints read in the same batch; sent after the response (immediate.ts).
+    const rows = Array.from({ length: count }, () => ({ accountId, event, data }));
+    const { written, endpoints } = await writeEventsForDispatch(c.var.scope.db, accountId, rows);
+    c.executionCtx.waitUntil(dispatchAfterCommit(c.var.scope, written, endpoints));
     return c.json({ created: count }, 201);
   });
   /** With D1_TIMING=true: the webhook consumer's D1 calls in this isolate so far (bench/webhooks). */
-  app.get('/events/d1-calls', (c) => c.json({ calls: webhookConsumerD1.calls, ms: Math.round(webhookConsumerD1.ms) }));
+  app.get('/events/d1-calls', (c) =>
+    c.json({
+      calls: webhookConsumerD1.calls,
+      ms: Math.round(webhookConsumerD1.ms),
+      inline: { calls: webhookInlineD1.calls, ms: Math.round(webhookInlineD1.ms) },
+    }),
+  );
 }
