@@ -10,7 +10,7 @@ import { useAccountScope } from '../../middleware/databases';
 import { ApiError } from '../../lib/errors';
 import { isEventName } from '../../lib/events';
 import { sampleEventData } from '../../services/webhooks/payloads';
-import { dispatchAfterCommit, writeEventsForDispatch } from '../../services/webhooks/immediate';
+import { dispatchAfterCommit, writeEventsWithDeliveries } from '../../services/webhooks/immediate';
 
 const MAX_EVENTS = 1_000;
 
@@ -35,10 +35,10 @@ export function mountDevEvents(app: Hono<AppEnv>) {
     const account = await getAccount(c.var.control, accountId);
     if (!account) throw new ApiError(422, `There is no account ${accountId}.`);
     useAccountScope(c, account);
-    // Written with the account's endpoints read in the same batch; sent after the response (immediate.ts).
+    // Written with their deliveries in one batch; the first attempts sent after the response (immediate.ts).
     const rows = Array.from({ length: count }, () => ({ accountId, event, data }));
-    const { written, endpoints } = await writeEventsForDispatch(c.var.scope.db, accountId, rows);
-    c.executionCtx.waitUntil(dispatchAfterCommit(c.var.scope, written, endpoints));
+    const written = await writeEventsWithDeliveries(c.var.scope.db, accountId, rows);
+    c.executionCtx.waitUntil(dispatchAfterCommit(c.var.scope, written));
     return c.json({ created: count }, 201);
   });
   /** With D1_TIMING=true: the webhook consumer's D1 calls in this isolate so far (bench/webhooks). */
