@@ -27,6 +27,9 @@ const args = Object.fromEntries(
 const SMOKE = process.argv.includes('--smoke');
 const EVENTS = SMOKE ? 20 : Number(args.events ?? 1000);
 const RATE = SMOKE ? 20 : Number(args.rate ?? 20); // events per second
+// `--dispatch queue`: the events written as the API's writers do and fanned out by the queue's consumer,
+// for a comparison in the same conditions; default: the request sends them itself (services/webhooks/immediate.ts).
+const DISPATCH = args.dispatch === 'queue' ? 'queue' : 'inline';
 const root = path.resolve(import.meta.dirname, '../..');
 const state = path.join(root, 'bench/results/webhooks-state');
 const SECRET = 'bench-secret-0123456789abcdef';
@@ -142,7 +145,7 @@ const created = await fetch(`${base}/api/webhooks`, {
 if (created.status !== 201) throw new Error(`webhook create answered ${created.status}: ${await created.text()}`);
 
 // ——— N events at a steady rate, one request (and one outbox row) each ———
-console.log(`webhooks bench: ${EVENTS} events at ${RATE}/s through wrangler dev → receiver on :${receiverPort}`);
+console.log(`webhooks bench: ${EVENTS} events at ${RATE}/s through wrangler dev → receiver on :${receiverPort}, dispatch ${DISPATCH}`);
 const startedAt = Date.now();
 const posts = [];
 let producerD1Calls = 0;
@@ -154,7 +157,7 @@ for (let i = 0; i < EVENTS; i += 1) {
     fetch(`${base}/dev/events`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ account_id: 1, event: 'form.completed' }),
+      body: JSON.stringify({ account_id: 1, event: 'form.completed', dispatch: DISPATCH }),
     }).then(async (r) => {
       if (r.status !== 201) throw new Error(`/dev/events answered ${r.status}: ${await r.text()}`);
       producerD1Calls += Number(/desc="(\d+) calls"/.exec(r.headers.get('server-timing') ?? '')?.[1] ?? NaN);
