@@ -5,7 +5,7 @@
 // delivery, counted by the Worker with D1_TIMING=true: GET /dev/events/d1-calls) and the producer's
 // (each POST /dev/events, Server-Timing).
 //
-//   npm run bench:webhooks -- [--events 1000] [--rate 20]   (npm puts the project's Node 22 on PATH)
+//   npm run bench:webhooks -- [--events 1000] [--rate 20] [--dispatch inline]   (npm puts the project's Node 22 on PATH)
 //
 // State lives in bench/results/ (gitignored) so the worktree's own .wrangler/ stays untouched.
 import { spawn } from 'node:child_process';
@@ -27,9 +27,10 @@ const args = Object.fromEntries(
 const SMOKE = process.argv.includes('--smoke');
 const EVENTS = SMOKE ? 20 : Number(args.events ?? 1000);
 const RATE = SMOKE ? 20 : Number(args.rate ?? 20); // events per second
-// `--dispatch queue`: the events written as the API's writers do and fanned out by the queue's consumer,
-// for a comparison in the same conditions; default: the request sends them itself (services/webhooks/immediate.ts).
-const DISPATCH = args.dispatch === 'queue' ? 'queue' : 'inline';
+// Default: the events written as the API's writers do and fanned out by the queue's consumer.
+// `--dispatch inline`: each request writes its events with their deliveries and sends the first attempts
+// itself after the response (services/webhooks/immediate.ts), for a comparison in the same conditions.
+const DISPATCH = args.dispatch === 'inline' ? 'inline' : 'queue';
 const root = path.resolve(import.meta.dirname, '../..');
 const state = path.join(root, 'bench/results/webhooks-state');
 const SECRET = 'bench-secret-0123456789abcdef';

@@ -1,6 +1,6 @@
-// `POST /dev/events` (development only, like every /dev route): writes events with their deliveries and
-// sends the first attempts after the response (services/webhooks/immediate.ts), or with `dispatch: "queue"`
-// writes outbox rows as the API's writers do and asks the queue's consumer to drain them, so webhooks
+// `POST /dev/events` (development only, like every /dev route): writes outbox rows as the API's writers
+// do and asks the queue's consumer to drain them, or with `dispatch: "inline"` writes the events with their
+// deliveries and sends the first attempts after the response (services/webhooks/immediate.ts), so webhooks
 // can be exercised and benchmarked through `wrangler dev` (bench/webhooks); `GET /dev/events/d1-calls` tells that benchmark how many D1 calls the webhook consumer and the inline
 // dispatch after each POST made.
 import type { Hono } from 'hono';
@@ -40,15 +40,15 @@ export function mountDevEvents(app: Hono<AppEnv>) {
     if (!account) throw new ApiError(422, `There is no account ${accountId}.`);
     useAccountScope(c, account);
     const rows = Array.from({ length: count }, () => ({ accountId, event, data }));
-    if (body?.dispatch === 'queue') {
-      // As the API's writers do today: the outbox rows alone, and a drain request to the queue's consumer.
-      const inserts = rows.map((row) => outboxInsert(c.var.scope.db, row));
-      await c.var.scope.db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
-      c.executionCtx.waitUntil(requestDrain(c.var.scope.queues.webhooks));
-    } else {
+    if (body?.dispatch === 'inline') {
       // Written with their deliveries in one batch; the first attempts sent after the response (immediate.ts).
       const written = await writeEventsWithDeliveries(c.var.scope.db, accountId, rows);
       c.executionCtx.waitUntil(dispatchAfterCommit(c.var.scope, written));
+    } else {
+      // As the API's writers do: the outbox rows alone, and a drain request to the queue's consumer.
+      const inserts = rows.map((row) => outboxInsert(c.var.scope.db, row));
+      await c.var.scope.db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
+      c.executionCtx.waitUntil(requestDrain(c.var.scope.queues.webhooks));
     }
     return c.json({ created: count }, 201);
   });
