@@ -39,7 +39,11 @@ async function writeEvents(accountId: number, from: number, count: number, now?:
 /** Wake-ups for every pending delivery of these endpoints, run through the Worker's queue() at `now`. */
 async function wakeAll(hookIds: number[], shard: number, now?: number) {
   const uuids = (await Promise.all(hookIds.map((id) => pendingUuids(id)))).flat();
-  if (uuids.length) await runQueue(uuids.map((deliveryUuid) => ({ kind: 'deliver' as const, deliveryUuid, shard })), now);
+  if (uuids.length)
+    await runQueue(
+      uuids.map((deliveryUuid) => ({ kind: 'deliver' as const, deliveryUuid, shard })),
+      now,
+    );
 }
 
 /** Each event's delivery ids as the receiver saw them (every id must be one the log knows). */
@@ -68,7 +72,9 @@ async function expectEachOnce(receiver: string, hookId: number, count: number) {
   const rows = await deliveryRows(hookId);
   expect(rows.map((r) => [r.attempt, r.status])).toEqual(Array(count).fill([1, 'success']));
   const { results } = await (await shardOfWebhook(hookId))
-    .prepare('SELECT d.request_body AS body, e.data AS data, e.dispatched_at AS dispatched FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.webhook_id = ?')
+    .prepare(
+      'SELECT d.request_body AS body, e.data AS data, e.dispatched_at AS dispatched FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.webhook_id = ?',
+    )
     .bind(hookId)
     .all<{ body: string; data: string; dispatched: string | null }>();
   expect(results).toHaveLength(count);
