@@ -1,10 +1,11 @@
 // Webhook latency: time from an event being written to the outbox to its first delivery arriving at a
 // local receiver, p50/p99 over N events through `wrangler dev` (real local Queue, D1 and consumer),
 // printed beside the floor — the same POST made directly to the same receiver — and the ratio, and the
-// D1 calls per event: the webhook consumer's (fan-out and delivery, counted by the Worker with
-// D1_TIMING=true: GET /dev/events/d1-calls) and the producer's (each POST /dev/events, Server-Timing).
+// D1 calls per event: the webhook consumer's and the inline dispatch's after each response (fan-out and
+// delivery, counted by the Worker with D1_TIMING=true: GET /dev/events/d1-calls) and the producer's
+// (each POST /dev/events, Server-Timing).
 //
-//   npm run bench:webhooks -- [--events 1000] [--rate 20]   (npm puts the project's Node 22 on PATH)
+//   npm run bench:webhooks -- [--events 1000] [--rate 20] [--dispatch inline]   (npm puts the project's Node 22 on PATH)
 //
 // State lives in bench/results/ (gitignored) so the worktree's own .wrangler/ stays untouched.
 import { spawn } from 'node:child_process';
@@ -26,6 +27,10 @@ const args = Object.fromEntries(
 const SMOKE = process.argv.includes('--smoke');
 const EVENTS = SMOKE ? 20 : Number(args.events ?? 1000);
 const RATE = SMOKE ? 20 : Number(args.rate ?? 20); // events per second
+// Default: the events written as the API's writers do and fanned out by the queue's consumer.
+// `--dispatch inline`: each request writes its events with their deliveries and sends the first attempts
+// itself after the response (services/webhooks/immediate.ts), for a comparison in the same conditions.
+const DISPATCH = args.dispatch === 'inline' ? 'inline' : 'queue';
 const root = path.resolve(import.meta.dirname, '../..');
 const state = path.join(root, 'bench/results/webhooks-state');
 const SECRET = 'bench-secret-0123456789abcdef';
@@ -115,6 +120,13 @@ const stopDev = () => {
   }
 };
 process.on('exit', stopDev);
+// A signal ends the process without 'exit' handlers running: stop wrangler dev (its own process group) first.
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+  process.on(signal, () => {
+    stopDev();
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+  });
+}
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i += 1) {
   if (i > 120) throw new Error(`wrangler dev did not start:\n${devLog}`);
@@ -134,7 +146,7 @@ const created = await fetch(`${base}/api/webhooks`, {
 if (created.status !== 201) throw new Error(`webhook create answered ${created.status}: ${await created.text()}`);
 
 // ——— N events at a steady rate, one request (and one outbox row) each ———
-console.log(`webhooks bench: ${EVENTS} events at ${RATE}/s through wrangler dev → receiver on :${receiverPort}`);
+console.log(`webhooks bench: ${EVENTS} events at ${RATE}/s through wrangler dev → receiver on :${receiverPort}, dispatch ${DISPATCH}`);
 const startedAt = Date.now();
 const posts = [];
 let producerD1Calls = 0;
@@ -146,7 +158,7 @@ for (let i = 0; i < EVENTS; i += 1) {
     fetch(`${base}/dev/events`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ account_id: 1, event: 'form.completed' }),
+      body: JSON.stringify({ account_id: 1, event: 'form.completed', dispatch: DISPATCH }),
     }).then(async (r) => {
       if (r.status !== 201) throw new Error(`/dev/events answered ${r.status}: ${await r.text()}`);
       producerD1Calls += Number(/desc="(\d+) calls"/.exec(r.headers.get('server-timing') ?? '')?.[1] ?? NaN);
@@ -196,6 +208,6 @@ console.log(`floor (direct POST)      p50 ${fmt(f50)}   p99 ${fmt(f99)}`);
 console.log(`ratio                    p50 ×${(p50 / f50).toFixed(0)}   p99 ×${(p99 / f99).toFixed(0)}`);
 const perEvent = (n) => (n / EVENTS).toFixed(3);
 console.log(
-  `D1 calls per event       consumer ${perEvent(consumerD1.calls)} (${consumerD1.calls} calls, ${consumerD1.ms} ms waiting)   producer ${perEvent(producerD1Calls)} (POST /dev/events)`,
+  `D1 calls per event       consumer ${perEvent(consumerD1.calls)} (${consumerD1.calls} calls, ${consumerD1.ms} ms waiting)   inline ${perEvent(consumerD1.inline.calls)} (${consumerD1.inline.calls} calls after the responses, ${consumerD1.inline.ms} ms waiting)   producer ${perEvent(producerD1Calls)} (POST /dev/events)`,
 );
 process.exit(arrivals.size === EVENTS && duplicates === 0 && badSignatures === 0 ? 0 : 1);

@@ -1,6 +1,6 @@
 // Development only (bench/shards, bench/webhooks): D1 calls counted and timed into a `D1Time` through the
 // D1 observers (src/db/observed-d1.ts), for `Server-Timing: d1` on requests (middleware/d1-timing) and the
-// webhook consumer's totals (GET /dev/events/d1-calls).
+// webhook consumer's and the inline dispatch's totals (GET /dev/events/d1-calls).
 import { isDevelopment } from '../lib/environment';
 import { observeD1, withD1Observers, type D1Observer } from './observed-d1';
 
@@ -34,3 +34,6 @@ export function d1TimingOn(env: { ENVIRONMENT?: string; D1_TIMING?: string }): b
 
 /** The webhook consumer's D1 calls in this isolate so far, when timing is on (bench/webhooks). */
 export const webhookConsumerD1: D1Time = { ms: 0, calls: 0 };
+
+/** The inline dispatch's D1 calls (after a request's response, services/webhooks/immediate.ts), likewise. */
+export const webhookInlineD1: D1Time = { ms: 0, calls: 0 };

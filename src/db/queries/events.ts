@@ -24,6 +24,17 @@ export function outboxInsertStatement(db: Db, row: OutboxRow) {
   return db.insert(events).values({ accountId: row.accountId, event: row.event, data: row.data, heldForSeal: held });
 }
 
+/**
+ * The insert of an event fanned out in the same batch (newEventDeliveriesStatement right after it): stored
+ * already dispatched, at `at`, which is also its `created_at`.
+ */
+export function dispatchedEventInsertStatement(db: Db, row: Omit<OutboxRow, 'awaitsSealOf'>, at: string) {
+  return db
+    .insert(events)
+    .values({ accountId: row.accountId, event: row.event, data: row.data, createdAt: at, dispatchedAt: at })
+    .returning();
+}
+
 const dispatchable = and(isNull(events.dispatchedAt), isNull(events.heldForSeal), notFenced(events.accountId));
 
 /**

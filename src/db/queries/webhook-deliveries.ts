@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { inList, insertInChunks } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
-import { webhookDeliveries, webhooks, type NewWebhookDelivery, type Webhook, type WebhookDelivery } from '../schema';
+import { events, webhookDeliveries, webhooks, type NewWebhookDelivery, type Webhook, type WebhookDelivery } from '../schema';
 import { cursorConditions } from '../cursor';
 import type { CursorWindow } from '../../lib/pagination';
 
@@ -17,6 +17,82 @@ const d = webhookDeliveries;
  */
 export function fanOutInserts(db: Db, rows: NewWebhookDelivery[]) {
   return insertInChunks(rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning());
+}
+
+/** A version 4 UUID from SQLite's randomness, drawn per row (crypto.randomUUID() inside an INSERT … SELECT). */
+const randomUuid = sql<string>`lower(printf('%s-%s-4%s-%s%s-%s', hex(randomblob(4)), hex(randomblob(2)), substr(hex(randomblob(2)), 2), substr('89ab', 1 + (abs(random()) % 4), 1), substr(hex(randomblob(2)), 2), hex(randomblob(6))))`;
+
+export type NewEventDeliveries = {
+  accountId: number;
+  event: string;
+  /** The event's `created_at`, which the statement before this one in the batch inserted it with. */
+  createdAt: string;
+  /** The exact bytes every attempt sends (fan-out.ts › eventBody). */
+  requestBody: string;
+  maxAttempts: number;
+  /** The writer holds the first attempts until then and sends them itself. */
+  leaseUntil: string;
+};
+
+/**
+ * For the batch that inserts an event, right after that insert: its deliveries, one per enabled endpoint
+ * of the account subscribed to it that existed when it happened (the fan-out's rule), first attempts due
+ * now and leased to the writer. The event is the newest row of `events` inside the batch's transaction.
+ * Returns the rows inserted.
+ */
+export function newEventDeliveriesStatement(db: Db, e: NewEventDeliveries) {
+  const w = webhooks;
+  return db
+    .insert(d)
+    .select(
+      db
+        .select({
+          id: sql<number>`NULL`.as('id'),
+          accountId: w.accountId,
+          webhookId: w.id,
+          eventId: sql<number>`(SELECT max(${events.id}) FROM ${events})`.as('eventId'),
+          event: sql<string>`${e.event}`.as('event'),
+          deliveryUuid: randomUuid.as('deliveryUuid'),
+          attempt: sql<number>`1`.as('attempt'),
+          maxAttempts: sql<number>`${e.maxAttempts}`.as('maxAttempts'),
+          status: sql<string>`'pending'`.as('status'),
+          url: w.url,
+          requestBody: sql<string>`${e.requestBody}`.as('requestBody'),
+          requestHeaders: sql<null>`NULL`.as('requestHeaders'),
+          httpStatus: sql<null>`NULL`.as('httpStatus'),
+          responseBody: sql<null>`NULL`.as('responseBody'),
+          responseTimeMs: sql<null>`NULL`.as('responseTimeMs'),
+          errorMessage: sql<null>`NULL`.as('errorMessage'),
+          nextAttemptAt: sql<string>`${e.createdAt}`.as('nextAttemptAt'),
+          leaseUntil: sql<string>`${e.leaseUntil}`.as('leaseUntil'),
+          attemptedAt: sql<null>`NULL`.as('attemptedAt'),
+          deliveredAt: sql<null>`NULL`.as('deliveredAt'),
+          test: sql<number>`0`.as('test'),
+          redeliveryOf: sql<null>`NULL`.as('redeliveryOf'),
+          createdAt: sql<string>`${e.createdAt}`.as('createdAt'),
+        })
+        .from(w)
+        .where(
+          and(
+            eq(w.accountId, e.accountId),
+            eq(w.enabled, true),
+            isNull(w.deletedAt),
+            lte(w.createdAt, e.createdAt),
+            // Empty `events` subscribes to everything (fan-out.ts › subscribes).
+            sql`(json_array_length(${w.events}) = 0 OR EXISTS (SELECT 1 FROM json_each(${w.events}) WHERE json_each.value = ${e.event}))`,
+          ),
+        ),
+    )
+    .returning();
+}
+
+/** Gives back leases taken until `leaseUntil` on these deliveries' pending attempts. */
+export async function releaseLeases(db: Db, deliveryUuids: string[], leaseUntil: string): Promise<void> {
+  if (deliveryUuids.length === 0) return;
+  await db
+    .update(d)
+    .set({ leaseUntil: null })
+    .where(and(inList(d.deliveryUuid, deliveryUuids), eq(d.status, 'pending'), eq(d.leaseUntil, leaseUntil)));
 }
 
 export async function insertDelivery(db: Db, values: NewWebhookDelivery): Promise<WebhookDelivery> {

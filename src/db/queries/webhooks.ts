@@ -63,7 +63,17 @@ export async function deleteWebhook(db: Db, accountId: number, id: number, at: s
   return rows.length > 0;
 }
 
-/** Enabled endpoints of these accounts: the candidates of one fan-out round. */
+/**
+ * The account's enabled endpoints, as a statement for the batch that writes its events: the candidates
+ * of the inline fan-out (services/webhooks/fan-out.ts › dispatchWritten), read as the events commit.
+ */
+export function enabledWebhooksStatement(db: Db, accountId: number) {
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.accountId, accountId), eq(webhooks.enabled, true), isNull(webhooks.deletedAt)));
+}
+
 /** Whether the account has an enabled, undeleted endpoint on this shard. */
 export async function hasEnabledWebhook(db: Db, accountId: number): Promise<boolean> {
   const row = await db

@@ -8,7 +8,7 @@
 // submission sealed releases it (releaseHeldEventsStatement, db/queries/events.ts). Whether to hold is decided by the database
 // inside the writing batch, so an event written as the seal commits is either released by it or never held.
 import type { Db } from '../../db/client';
-import { outboxInsertStatement } from '../../db/queries/events';
+import { dispatchedEventInsertStatement, outboxInsertStatement } from '../../db/queries/events';
 import type { EventName } from '../../lib/events';
 import { capEventData } from '../../lib/event-payload-cap';
 
@@ -23,4 +23,13 @@ export type OutboxEvent = {
 
 export function outboxInsert(db: Db, event: OutboxEvent) {
   return outboxInsertStatement(db, { ...event, data: capEventData(event.data) });
+}
+
+/**
+ * The insert of an event whose deliveries the same batch writes (services/webhooks/immediate.ts): stored
+ * already dispatched at `at`, its `created_at`. Returns the statement and the data as stored (capped).
+ */
+export function dispatchedOutboxInsert(db: Db, event: Omit<OutboxEvent, 'awaitsSealOf'>, at: string) {
+  const data = capEventData(event.data);
+  return { statement: dispatchedEventInsertStatement(db, { ...event, data }, at), data };
 }
