@@ -1,6 +1,6 @@
 // The people of any-one-of submitters (issue 33 › 2): inserted with their submission, read with its
 // scope, found by their own signing slug, and the one who signed marked in the completion's batch.
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { idBySlug, insertRows, SqlValue } from '../row-inserts';
