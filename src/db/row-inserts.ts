@@ -19,6 +19,9 @@ export function idBySlug(table: 'submissions' | 'submitters', slug: string): Sql
   return new SqlValue(`(SELECT id FROM ${table} WHERE slug = ?)`, [slug]);
 }
 
+/** D1's longest SQL statement, in bytes (developers.cloudflare.com/d1/platform/limits/); our text is ASCII. */
+const MAX_SQL_LENGTH = 100_000;
+
 type ColumnOf = { key: string; quoted: string; column: Column };
 
 const columnsOfTable = new WeakMap<Table, { name: string; columns: ColumnOf[] }>();
@@ -41,7 +44,7 @@ function tableInfo(table: Table) {
  * One row as SQL: the columns it writes and its `( … )` text as pieces, a string being SQL text and any
  * other piece a value to bind.
  */
-type RowSql = { columns: string; pieces: unknown[] };
+type RowSql = { columns: string; pieces: unknown[]; length: number };
 
 /** A value to bind, told apart from SQL text among a row's pieces. */
 class Bound {
@@ -81,7 +84,9 @@ function rowSql(columns: readonly ColumnOf[], row: Record<string, unknown>): Row
     }
   }
   pieces.push(')');
-  return { columns: names.join(', '), pieces };
+  // At most its text, `?NNN` per parameter (rowText) and the `, ` before it.
+  const length = pieces.reduce<number>((n, piece) => n + (piece instanceof Bound ? 4 : (piece as string).length), 2);
+  return { columns: names.join(', '), pieces, length };
 }
 
 /** How many values of `row` a statement binding `numbers` would add (equal values share a number). */
@@ -165,6 +170,7 @@ export function insertRows(
   let texts: string[] = [];
   let params: unknown[] = [];
   let numbers = new Map<unknown, number>();
+  let length = 0;
   const flush = () => {
     if (texts.length === 0) return;
     const sql = `INSERT INTO ${name} (${columnList}) VALUES ${texts.join(', ')}${returningId ? ' RETURNING "id"' : ''}`;
@@ -173,11 +179,17 @@ export function insertRows(
     texts = [];
     params = [];
     numbers = new Map();
+    length = 0;
   };
   for (const row of rows) {
     const built = rowSql(columns, row);
-    if (texts.length > 0 && (built.columns !== columnList || params.length + newValues(built, numbers) > MAX_BOUND_PARAMETERS)) flush();
+    const full =
+      built.columns !== columnList ||
+      params.length + newValues(built, numbers) > MAX_BOUND_PARAMETERS ||
+      length + built.length > MAX_SQL_LENGTH - name.length - columnList.length - 64;
+    if (texts.length > 0 && full) flush();
     columnList = built.columns;
+    length += built.length;
     texts.push(rowText(built, numbers, params));
     if (params.length > MAX_BOUND_PARAMETERS) throw new Error(`A row of ${name} binds more than ${MAX_BOUND_PARAMETERS} parameters.`);
   }

@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client';
 import { getAccount } from '../../src/db/queries/accounts';
 import { insertResolvedEventsStatements, insertSubmissionEventsStatements } from '../../src/db/queries/submissions';
+import { insertRows, SqlValue } from '../../src/db/row-inserts';
+import { submissionEvents } from '../../src/db/schema';
 import { createSubmissions, templateForSubmissions } from '../../src/services/submissions/create-submissions';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { accountEvents, scopeOf } from '../shard-fixtures';
@@ -60,6 +62,17 @@ describe('a bulk create', () => {
     // Each entry binds its two slugs and its data; the account, action, ip, user agent and date once.
     const trailStatements = insertSubmissionEventsStatements(db, trail);
     expect(trailStatements.map(boundBy)).toEqual([5 + 25 * 3]);
+  });
+
+  it('starts a new statement before one passes D1’s 100,000 bytes of SQL', async () => {
+    const db = createDb(await shardOf(owner.accountId));
+    // Five rows whose SQL is 30,000 bytes each (the text of a value computed in SQL, never a given value).
+    const long = new SqlValue(`(SELECT id FROM submissions WHERE slug = ?${' '.repeat(30_000)})`, ['slug']);
+    const rows = Array.from({ length: 5 }, (_, i) => ({ accountId: owner.accountId, submissionId: long, action: 'sent', data: { i } }));
+    const statements = insertRows(db, submissionEvents, rows);
+    const lengths = statements.map((s) => (s as unknown as { getQuery(): { sql: string } }).getQuery().sql.length);
+    expect(lengths).toHaveLength(2);
+    for (const length of lengths) expect(length).toBeLessThanOrEqual(100_000);
   });
 
   it('stores 100 submissions of two signers in one batch of 27 statements (241 with drizzle’s inserts, 471 with one per row)', async () => {
