@@ -1,18 +1,27 @@
-// Issue 30 › 3: a bulk create writes its submissions, submitters, trail entries and outbox events in
-// multi-row inserts (one statement per row made a 100-submission request build 900 statements), each
-// within D1's 100 bound parameters, and the rows land as before: per table in the request's order, ids
-// in the payloads filled.
+// Issue 30 › 3: a bulk create writes its submissions, submitters, members, invitations, trail entries and
+// outbox events in multi-row inserts written as SQL text (src/db/row-inserts.ts; one statement per row
+// made a 100-submission request build 900 statements), each within D1's 100 bound parameters with equal
+// values bound once, and the rows land as before: per table in the request's order, ids in the payloads
+// filled.
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client';
 import { getAccount } from '../../src/db/queries/accounts';
 import { insertResolvedEventsStatements, insertSubmissionEventsStatements } from '../../src/db/queries/submissions';
+import { insertRows, SqlValue } from '../../src/db/row-inserts';
+import { submissionEvents } from '../../src/db/schema';
 import { createSubmissions, templateForSubmissions } from '../../src/services/submissions/create-submissions';
 import { api, createAccount, shardOf, type TestAccount } from '../helpers';
 import { accountEvents, scopeOf } from '../shard-fixtures';
 import { createTemplate, type TemplateFixture } from '../submission-fixtures';
 
 const BULK = 30;
+
+/** The parameters a batch statement binds: drizzle builders tell by `toSQL`, raw SQL (row-inserts.ts) by `getQuery`. */
+function boundBy(statement: unknown): number {
+  const s = statement as { toSQL?(): { params: unknown[] }; getQuery(): { params: unknown[] } };
+  return (s.toSQL ? s.toSQL() : s.getQuery()).params.length;
+}
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -23,7 +32,7 @@ beforeAll(async () => {
 });
 
 describe('a bulk create', () => {
-  it('builds its trail and outbox rows as multi-row inserts within 100 parameters each', async () => {
+  it('builds its trail and outbox rows as multi-row inserts binding each repeated value once', async () => {
     const shard = await shardOf(owner.accountId);
     const db = createDb(shard);
     const events = Array.from({ length: 25 }, (_, i) => ({
@@ -35,8 +44,9 @@ describe('a bulk create', () => {
         submittersArray: { path: '$.submitters', submissionSlug: `slug-${i}` },
       },
     }));
+    // Each event binds its payload and its two slugs; the account, event name and three JSON paths once.
     const eventStatements = insertResolvedEventsStatements(db, owner.accountId, events);
-    expect(eventStatements).toHaveLength(3);
+    expect(eventStatements.map(boundBy)).toEqual([5 + 25 * 3]);
     const trail = Array.from({ length: 25 }, (_, i) => ({
       ref: { submissionSlug: `slug-${i}` },
       submitterRef: { submitterSlug: `signer-${i}` },
@@ -49,12 +59,23 @@ describe('a bulk create', () => {
         at: '2026-11-27T12:00:00.000Z',
       },
     }));
+    // Each entry binds its two slugs and its data; the account, action, ip, user agent and date once.
     const trailStatements = insertSubmissionEventsStatements(db, trail);
-    expect(trailStatements).toHaveLength(3);
-    for (const statement of [...eventStatements, ...trailStatements]) expect(statement.toSQL().params.length).toBeLessThanOrEqual(100);
+    expect(trailStatements.map(boundBy)).toEqual([5 + 25 * 3]);
   });
 
-  it('stores 100 submissions of two signers in one batch of 241 statements (a statement per row made it 471)', async () => {
+  it('starts a new statement before one passes D1’s 100,000 bytes of SQL', async () => {
+    const db = createDb(await shardOf(owner.accountId));
+    // Five rows whose SQL is 30,000 bytes each (the text of a value computed in SQL, never a given value).
+    const long = new SqlValue(`(SELECT id FROM submissions WHERE slug = ?${' '.repeat(30_000)})`, ['slug']);
+    const rows = Array.from({ length: 5 }, (_, i) => ({ accountId: owner.accountId, submissionId: long, action: 'sent', data: { i } }));
+    const statements = insertRows(db, submissionEvents, rows);
+    const lengths = statements.map((s) => (s as unknown as { getQuery(): { sql: string } }).getQuery().sql.length);
+    expect(lengths).toHaveLength(2);
+    for (const length of lengths) expect(length).toBeLessThanOrEqual(100_000);
+  });
+
+  it('stores 100 submissions of two signers in one batch of 27 statements (241 with drizzle’s inserts, 471 with one per row)', async () => {
     const scope = await scopeOf(owner.accountId);
     const account = (await getAccount(createDb(env.CONTROL_DB), owner.accountId))!;
     // The shard's own database, counting the statements of each batch it runs.
@@ -65,9 +86,7 @@ describe('a bulk create', () => {
         if (key === 'batch')
           return (statements: Parameters<Db['batch']>[0]) => {
             batches.push(statements.length);
-            bound.push(
-              ...statements.map((statement) => (statement as unknown as { toSQL(): { params: unknown[] } }).toSQL().params.length),
-            );
+            bound.push(...statements.map(boundBy));
             return target.batch(statements);
           };
         const value = Reflect.get(target, key, target);
@@ -94,10 +113,12 @@ describe('a bulk create', () => {
         [input.submitters[1].email, 'waiting'],
       ]),
     );
-    // The plan-limit guard, 100 invitations, 20 trail and 50 outbox inserts of 10 rows, and 70 inserts
-    // of the 100 submissions and 200 submitters, as many rows each as 100 parameters hold. A statement
-    // per submission and per submitter made it 1 + 100 + 20 + 50 + 100 + 200 = 471.
-    expect(batches).toEqual([241]);
+    // The plan-limit guard, then as many rows per insert as 100 distinct values hold: 2 inserts of the 100
+    // submissions, 8 of the 200 submitters, 6 of the 100 invitations, 3 of the 200 trail entries and 7 of
+    // the 500 outbox events. drizzle's multi-row inserts bound every value (70 inserts of submissions and
+    // submitters, 10 trail or outbox rows per insert) with an insert per invitation: 241; a statement per
+    // row made it 471.
+    expect(batches).toEqual([27]);
     expect(Math.max(...bound)).toBeLessThanOrEqual(100);
   });
 

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
+import { idBySlug, insertRows } from '../row-inserts';
 import { messages, submissionEvents, submitters, type Message, type NewMessage, type SubmissionEventAction } from '../schema/index';
 
 export function messageInsert(db: Db, message: NewMessage) {
@@ -135,15 +136,23 @@ export async function listOutbox(db: Db, filters: OutboxFilters, limit: number):
 }
 
 /** A message about a submitter written in the same batch as the submitter itself (found by slugs). */
-export function messageInsertForNewRows(db: Db, message: NewMessage, refs: { submissionSlug: string; submitterSlug: string }) {
-  return db
-    .insert(messages)
-    .values({
+export type MessageForNewRows = { message: NewMessage; submissionSlug: string; submitterSlug: string };
+
+/**
+ * The messages of a create request, in multi-row inserts within D1's bound parameters (row-inserts.ts),
+ * each ending in `RETURNING id` so the batch answers with their ids (ChangeSet.addMessage).
+ */
+export function messageInsertsForNewRows(db: Db, rows: readonly MessageForNewRows[]) {
+  return insertRows(
+    db,
+    messages,
+    rows.map(({ message, submissionSlug, submitterSlug }) => ({
       ...message,
-      submissionId: sql`(SELECT id FROM submissions WHERE slug = ${refs.submissionSlug})`,
-      submitterId: sql`(SELECT id FROM submitters WHERE slug = ${refs.submitterSlug})`,
-    })
-    .returning({ id: messages.id });
+      submissionId: idBySlug('submissions', submissionSlug),
+      submitterId: idBySlug('submitters', submitterSlug),
+    })),
+    { returningId: true },
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 // Submission, submitter and submission-event rows. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
 import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { inList, insertPacked, nullsUnbound, pairInList } from '../bound-parameters';
+import { inList, pairInList } from '../bound-parameters';
+import { idBySlug, insertRows, SqlValue } from '../row-inserts';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { cursorConditions } from '../cursor';
@@ -99,29 +100,27 @@ export async function reserveSubmissionIds(db: Db, count: number): Promise<numbe
 
 /**
  * The submissions of a create request in multi-row inserts, each within D1's bound parameters, in order
- * (ids follow it): one statement per row made drizzle's SQL building a quarter of a bulk create's CPU
- * (docs/decisions.md › Issue 30).
+ * (ids follow it), written as SQL text (row-inserts.ts): drizzle's insert builder was most of a bulk
+ * create's CPU (docs/decisions.md › Issue 30).
  */
 export function insertSubmissionsStatements(db: Db, rows: readonly NewSubmission[]) {
-  const unbound = rows.map((row) => nullsUnbound(submissions, row));
-  return insertPacked(unbound, (chunk) => db.insert(submissions).values(chunk));
+  return insertRows(db, submissions, rows);
 }
 
 type NewSubmitterOf = { submissionSlug: string; row: Omit<NewSubmitter, 'submissionId'> };
 
-function submitterValues({ submissionSlug, row }: NewSubmitterOf) {
-  return { ...row, submissionId: sql`(SELECT id FROM submissions WHERE slug = ${submissionSlug})` };
-}
-
 /** Inserts a submitter of a submission created in the same batch, found by the submission's slug. */
 export function insertSubmitterStatement(db: Db, submissionSlug: string, row: Omit<NewSubmitter, 'submissionId'>) {
-  return db.insert(submitters).values(submitterValues({ submissionSlug, row }));
+  return db.insert(submitters).values({ ...row, submissionId: sql`(SELECT id FROM submissions WHERE slug = ${submissionSlug})` });
 }
 
 /** insertSubmitterStatement for the submitters of a create request, as insertSubmissionsStatements does. */
 export function insertSubmittersStatements(db: Db, rows: readonly NewSubmitterOf[]) {
-  const unbound = rows.map((row) => nullsUnbound(submitters, submitterValues(row)));
-  return insertPacked(unbound, (chunk) => db.insert(submitters).values(chunk));
+  return insertRows(
+    db,
+    submitters,
+    rows.map(({ submissionSlug, row }) => ({ ...row, submissionId: idBySlug('submissions', submissionSlug) })),
+  );
 }
 
 export type SubmissionEventRow = {
@@ -185,22 +184,33 @@ function trailValues({ ref, submitterRef, row }: TrailRef) {
   };
 }
 
-/**
- * Rows per multi-row INSERT of trail entries or outbox events: D1 binds at most 100 parameters per
- * statement, and a row of either binds at most 9. One statement for many rows costs a fraction of one
- * per row to build (bulk creates, docs/decisions.md › Issue 30).
- */
-const ROWS_PER_INSERT = 10;
-
-function inChunks<T>(rows: T[]): T[][] {
-  return Array.from({ length: Math.ceil(rows.length / ROWS_PER_INSERT) }, (_, i) =>
-    rows.slice(i * ROWS_PER_INSERT, (i + 1) * ROWS_PER_INSERT),
-  );
+/** A trail row for insertRows: ids given, or found by the slugs of rows written earlier in the batch. */
+function trailRow({ ref, submitterRef, row }: TrailRef) {
+  const submissionId = 'submissionId' in ref ? ref.submissionId : idBySlug('submissions', ref.submissionSlug);
+  const submitterId =
+    submitterRef === null
+      ? null
+      : 'submitterId' in submitterRef
+        ? submitterRef.submitterId
+        : idBySlug('submitters', submitterRef.submitterSlug);
+  return {
+    accountId: row.accountId,
+    submissionId,
+    submitterId,
+    action: row.action,
+    ip: row.ip ?? null,
+    userAgent: row.userAgent ?? null,
+    data: row.data ?? {},
+    createdAt: row.at,
+  };
 }
 
-/** insertSubmissionEventStatement for many rows, in order (ids follow it); every row must give `at`. */
+/**
+ * insertSubmissionEventStatement for many rows, in order (ids follow it), as multi-row inserts within
+ * D1's bound parameters (row-inserts.ts); every row must give `at`.
+ */
 export function insertSubmissionEventsStatements(db: Db, rows: TrailRef[]) {
-  return inChunks(rows).map((chunk) => db.insert(submissionEvents).values(chunk.map(trailValues)));
+  return insertRows(db, submissionEvents, rows.map(trailRow));
 }
 
 type ResolvedEvent = {
@@ -213,33 +223,43 @@ type ResolvedEvent = {
   };
 };
 
-function resolvedEventValues(accountId: number, { event, data, refs }: ResolvedEvent) {
+/** The submitters list of a submission.* payload, read in SQL from the rows written earlier in the batch. */
+const SUBMITTERS_ARRAY = `(
+      SELECT json_group_array(json_object('id', id, 'uuid', uuid, 'email', email, 'name', name, 'role', role, 'status', status, 'external_id', external_id))
+      FROM (SELECT * FROM submitters WHERE submission_id = (SELECT id FROM submissions WHERE slug = ?) ORDER BY position, id)
+    )`;
+
+function resolvedEventRow(accountId: number, { event, data, refs }: ResolvedEvent) {
   // Capped like every outbox write (outboxInsert); the submitters list filled in below is at most 50 rows.
-  let expr: SQL = sql`json(${JSON.stringify(capEventData(data))})`;
+  let text = 'json(?)';
+  const params: unknown[] = [JSON.stringify(capEventData(data))];
   for (const [path, slug] of Object.entries(refs.submissionIds ?? {})) {
-    expr = sql`json_set(${expr}, ${path}, (SELECT id FROM submissions WHERE slug = ${slug}))`;
+    text = `json_set(${text}, ?, (SELECT id FROM submissions WHERE slug = ?))`;
+    params.push(path, slug);
   }
   for (const [path, slug] of Object.entries(refs.submitterIds ?? {})) {
-    expr = sql`json_set(${expr}, ${path}, (SELECT id FROM submitters WHERE slug = ${slug}))`;
+    text = `json_set(${text}, ?, (SELECT id FROM submitters WHERE slug = ?))`;
+    params.push(path, slug);
   }
   if (refs.submittersArray) {
-    const { path, submissionSlug } = refs.submittersArray;
-    expr = sql`json_set(${expr}, ${path}, (
-      SELECT json_group_array(json_object('id', id, 'uuid', uuid, 'email', email, 'name', name, 'role', role, 'status', status, 'external_id', external_id))
-      FROM (SELECT * FROM submitters WHERE submission_id = (SELECT id FROM submissions WHERE slug = ${submissionSlug}) ORDER BY position, id)
-    ))`;
+    text = `json_set(${text}, ?, ${SUBMITTERS_ARRAY})`;
+    params.push(refs.submittersArray.path, refs.submittersArray.submissionSlug);
   }
-  return { accountId, event, data: sql`${expr}` as unknown as Record<string, unknown> };
+  return { accountId, event, data: new SqlValue(text, params) };
 }
 
 /**
  * Outbox events of one account whose payloads need ids of rows inserted earlier in the same batch, in
- * order (ids follow it). `submissionIds` and `submitterIds` map JSON paths in `data` to the slug of the
- * row whose id goes there; `submittersArray` fills a path with the submission's submitters as the
- * submission.* payload lists them.
+ * order (ids follow it), as multi-row inserts (row-inserts.ts). `submissionIds` and `submitterIds` map
+ * JSON paths in `data` to the slug of the row whose id goes there; `submittersArray` fills a path with
+ * the submission's submitters as the submission.* payload lists them.
  */
 export function insertResolvedEventsStatements(db: Db, accountId: number, rows: ResolvedEvent[]) {
-  return inChunks(rows).map((chunk) => db.insert(events).values(chunk.map((row) => resolvedEventValues(accountId, row))));
+  return insertRows(
+    db,
+    events,
+    rows.map((row) => resolvedEventRow(accountId, row)),
+  );
 }
 
 /**

@@ -1,17 +1,28 @@
 // The people of any-one-of submitters (issue 33 › 2): inserted with their submission, read with its
 // scope, found by their own signing slug, and the one who signed marked in the completion's batch.
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
 import type { Db } from '../client';
+import { idBySlug, insertRows, SqlValue } from '../row-inserts';
 import { submitterMembers, type NewSubmitterMember, type SubmitterMember } from '../schema';
 
-/** Inserts a member of a submitter created in the same batch, found by the submitter's slug. */
-export function insertMemberStatement(db: Db, submitterSlug: string, row: Omit<NewSubmitterMember, 'submitterId' | 'submissionId'>) {
-  return db.insert(submitterMembers).values({
-    ...row,
-    submitterId: sql`(SELECT id FROM submitters WHERE slug = ${submitterSlug})`,
-    submissionId: sql`(SELECT submission_id FROM submitters WHERE slug = ${submitterSlug})`,
-  });
+/**
+ * Inserts members of submitters created in the same batch, found by the submitter's slug, as multi-row
+ * inserts within D1's bound parameters (row-inserts.ts).
+ */
+export function insertMembersStatements(
+  db: Db,
+  rows: readonly (Omit<NewSubmitterMember, 'submitterId' | 'submissionId'> & { submitterSlug: string })[],
+) {
+  return insertRows(
+    db,
+    submitterMembers,
+    rows.map(({ submitterSlug, ...row }) => ({
+      ...row,
+      submitterId: idBySlug('submitters', submitterSlug),
+      submissionId: new SqlValue('(SELECT submission_id FROM submitters WHERE slug = ?)', [submitterSlug]),
+    })),
+  );
 }
 
 export async function listMembersOf(db: Db, submissionIds: number[]): Promise<SubmitterMember[]> {

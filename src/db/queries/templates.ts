@@ -1,7 +1,7 @@
 // Template rows, their documents and versions. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change and its outbox event in one `db.batch([...])`.
 import { and, asc, count, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { inList, insertInChunks } from '../bound-parameters';
+import { inList, insertPacked } from '../bound-parameters';
 import type { Db } from '../client';
 import { templateDocuments, templates, templateVersions, type Template, type TemplateDocument, type TemplateVersion } from '../schema';
 import type { PageQuery } from '../../lib/pagination';
@@ -160,7 +160,7 @@ function templateIdOf(publicId: string): SQL<number> {
 /** One insert per few documents (a template holds up to 10, more than one statement can bind); each returns its rows. */
 export function insertDocumentsStatements(db: Db, templatePublicId: string, documents: NewTemplateDocument[]) {
   const rows = documents.map((d) => ({ ...d, templateId: templateIdOf(templatePublicId) }));
-  return insertInChunks(rows, (chunk) => db.insert(templateDocuments).values(chunk).returning());
+  return insertPacked(rows, (chunk) => db.insert(templateDocuments).values(chunk).returning());
 }
 
 export function insertVersionStatement(db: Db, templatePublicId: string, version: NewTemplateVersion) {

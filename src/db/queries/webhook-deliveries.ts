@@ -1,7 +1,7 @@
 // Webhook delivery log rows: one per attempt. The pending row of a delivery is the work item; a consumer
 // takes it with a lease (a conditional UPDATE), so two consumers never attempt the same row at once.
 import { and, asc, eq, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { inList, insertInChunks } from '../bound-parameters';
+import { inList, insertPacked } from '../bound-parameters';
 import { notFenced } from '../fences';
 import type { Db } from '../client';
 import { events, webhookDeliveries, webhooks, type NewWebhookDelivery, type Webhook, type WebhookDelivery } from '../schema';
@@ -16,7 +16,7 @@ const d = webhookDeliveries;
  * a lease is this fan-out's to send, one a concurrent fan-out inserted first is not.
  */
 export function fanOutInserts(db: Db, rows: NewWebhookDelivery[]) {
-  return insertInChunks(rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning());
+  return insertPacked(rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning());
 }
 
 /** A version 4 UUID from SQLite's randomness, drawn per row (crypto.randomUUID() inside an INSERT … SELECT). */

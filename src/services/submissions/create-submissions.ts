@@ -14,7 +14,8 @@ import {
   listSubmissionsBySlugs,
   listSubmittersOf,
 } from '../../db/queries/submissions';
-import { insertMemberStatement, listMembersOf } from '../../db/queries/submitter-members';
+import { messageInsertsForNewRows } from '../../db/queries/messages';
+import { insertMembersStatements, listMembersOf } from '../../db/queries/submitter-members';
 import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
 import type { Account, BrandingValues, Submitter, Template, TemplateDocument } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
@@ -193,30 +194,31 @@ export async function createSubmissions(
       ),
     );
   }
-  // The submissions and their submitters go in multi-row inserts, then the members and invitations that
-  // name them; trail entries and outbox events in multi-row inserts after every row they name (LaterRows).
+  // Every table's rows go in multi-row inserts (row-inserts.ts), each after the rows it names: the
+  // submissions, their submitters and members, then the invitations, trail entries and outbox events.
   const stored = planned.map((plan) => withInvitedSent(plan, at));
+  const later: LaterRows = { messages: [], trail: [], events: [] };
+  for (const { plan, submitters, invited } of stored) {
+    const data = { source: plan.submission.source };
+    const row = { accountId: ctx.account.id, action: 'created' as const, ip: ctx.ip, userAgent: ctx.userAgent, data, at };
+    later.trail.push({ ref: { submissionSlug: plan.submission.slug }, submitterRef: null, row });
+    announceSubmission(ctx, later, template, plan, submitters, invited, at);
+  }
   cs.add(
     ...insertSubmissionsStatements(
       ctx.db,
       planned.map((plan) => plan.submission),
     ),
-  );
-  cs.add(
     ...insertSubmittersStatements(
       ctx.db,
       stored.flatMap(({ plan, submitters }) => submitters.map((row) => ({ submissionSlug: plan.submission.slug, row }))),
     ),
+    ...insertMembersStatements(
+      ctx.db,
+      planned.flatMap((plan) => plan.members),
+    ),
   );
-  for (const { plan } of stored)
-    for (const { submitterSlug, ...member } of plan.members) cs.add(insertMemberStatement(ctx.db, submitterSlug, member));
-  const later: LaterRows = { trail: [], events: [] };
-  for (const { plan, submitters, invited } of stored) {
-    const data = { source: plan.submission.source };
-    const row = { accountId: ctx.account.id, action: 'created' as const, ip: ctx.ip, userAgent: ctx.userAgent, data, at };
-    later.trail.push({ ref: { submissionSlug: plan.submission.slug }, submitterRef: null, row });
-    announceSubmission(ctx, cs, later, template, plan, submitters, invited, at);
-  }
+  for (const statement of messageInsertsForNewRows(ctx.db, later.messages)) cs.addMessage(statement);
   cs.add(...insertSubmissionEventsStatements(ctx.db, later.trail), ...insertResolvedEventsStatements(ctx.db, ctx.account.id, later.events));
   if (alongside) cs.add(...alongside.records(planned.map((p) => p.submission.slug)));
   await refusingPastPlanLimit(
@@ -241,10 +243,12 @@ export async function createSubmissions(
     preferences: template.preferences,
     documents,
   };
+  const submittersOf = groupBy(submitters, (s) => s.submissionId);
+  const membersOf = groupBy(members, (m) => m.submissionId);
   const scopes = rows.map((submission, i) => ({
     submission,
-    submitters: submitters.filter((s) => s.submissionId === submission.id),
-    members: members.filter((m) => m.submissionId === submission.id),
+    submitters: submittersOf.get(submission.id) ?? [],
+    members: membersOf.get(submission.id) ?? [],
     template: scopeTemplate,
     brand: planned[i].brand,
   }));
@@ -252,6 +256,17 @@ export async function createSubmissions(
   for (const scope of scopes)
     out.push(scope.submission.autoSign && scope.submission.status === 'pending' ? await applyAutoSign(ctx, scope) : scope);
   return out;
+}
+
+/** `items` by `key`, each group in the order of `items` (a lookup per submission instead of a filter). */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
 }
 
 /** The submitter rows of `plan` as stored: who is invited now is stored as `sent` directly. */

@@ -1,12 +1,10 @@
 // What a new submission announces in the batch that stores it (spec › Events; › Creating a submission):
 // submission.created and .sent, form.created and submitter.sent resolved to the new rows' ids, and the
 // invitations to whoever is invited now, with their trail rows.
-import type { Db } from '../../db/client';
-import { messageInsertForNewRows } from '../../db/queries/messages';
+import type { MessageForNewRows } from '../../db/queries/messages';
 import type { insertResolvedEventsStatements, insertSubmissionEventsStatements } from '../../db/queries/submissions';
 import type { Account, Template } from '../../db/schema/index';
 import { formEventData, submissionEventData } from '../webhooks/payloads';
-import type { ChangeSet } from './change-set';
 import { chooseLinkDomain, linkBaseOf, type LinkDomain } from './links';
 import type { Planned } from './new-submission-rows';
 import { recipientsOf } from './any-of';
@@ -14,7 +12,6 @@ import { channelsFor, messagesFor, type MessageSource } from './notifications';
 
 /** What announcing reads from the create context (CreateContext). */
 export type AnnounceContext = {
-  db: Db;
   account: Pick<Account, 'id' | 'name' | 'locale'>;
   serviceName: string;
   /** The account's active custom domains, for the links the invitations carry (chooseLinkDomain). */
@@ -24,22 +21,22 @@ export type AnnounceContext = {
 };
 
 /**
- * Trail entries and outbox events of a whole create request, written by multi-row inserts after every
- * row they name (each table's rows keep their order, so their ids follow it): one statement per row made
- * a 100-submission request build 900 statements (docs/decisions.md › Issue 30).
+ * Invitations, trail entries and outbox events of a whole create request, written by multi-row inserts
+ * after every row they name (each table's rows keep their order, so their ids follow it): one statement
+ * per row made a 100-submission request build 900 statements (docs/decisions.md › Issue 30).
  */
 export type LaterRows = {
+  messages: MessageForNewRows[];
   trail: Parameters<typeof insertSubmissionEventsStatements>[1];
   events: Parameters<typeof insertResolvedEventsStatements>[2];
 };
 
 /**
- * Adds the invitations of `plan` to `cs` and its events and trail rows to `later`; `submitters` are its
- * submitter rows as stored, and `invited` the slugs of those invited now (stored as `sent`).
+ * Adds the invitations, events and trail rows of `plan` to `later`; `submitters` are its submitter rows
+ * as stored, and `invited` the slugs of those invited now (stored as `sent`).
  */
 export function announceSubmission(
   ctx: AnnounceContext,
-  cs: ChangeSet,
   later: LaterRows,
   template: Template,
   plan: Planned,
@@ -47,7 +44,6 @@ export function announceSubmission(
   invited: ReadonlySet<string>,
   at: string,
 ): void {
-  const { db } = ctx;
   const accountId = ctx.account.id;
   const slug = plan.submission.slug;
   const templateRef = { id: template.publicId, name: template.name };
@@ -115,15 +111,8 @@ export function announceSubmission(
       plan.members.filter((m) => m.submitterSlug === s.slug),
       s,
     )) {
-      for (const message of messagesFor('invitation', source, person, channelsFor(plan.submission, person))) {
-        cs.addMessage(
-          messageInsertForNewRows(
-            db,
-            { ...message, submissionId: null, submitterId: null },
-            { submissionSlug: slug, submitterSlug: s.slug },
-          ),
-        );
-      }
+      for (const message of messagesFor('invitation', source, person, channelsFor(plan.submission, person)))
+        later.messages.push({ message, submissionSlug: slug, submitterSlug: s.slug });
     }
     later.events.push(formData('submitter.sent'));
     later.trail.push({
