@@ -72,8 +72,8 @@ input[type=checkbox],input[type=radio]{margin:0;flex:none}
 .stepper{max-height:70vh;overflow-y:auto}
 .language{flex-wrap:wrap}.language select{max-width:100%}
 main,.card{overflow-wrap:anywhere}
-/* In the branded bar the stepper takes the header's colours: its grey and status texts would not read on
-   them (the progress 1.2:1, an error 1.4:1 on a dark brand), so grey becomes the header's text colour and a
+/* In the branded bar the stepper takes the header colours: its grey and status texts would not read on
+   them (the progress 1.2:1, an error 1.4:1 on a dark brand), so grey becomes the header text colour and a
    status sits on its own light surface, keeping its colour; read-only values keep theirs. */
 .nav-branded_bar .stepper .muted{color:var(--on-header)}
 .nav-branded_bar .stepper .readonly{color:var(--text)}

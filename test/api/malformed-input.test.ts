@@ -5,6 +5,7 @@ import { api, createAccount, partnerKeys, type TestAccount, clientAddress } from
 import { makePdf, pdfFile, toBase64 } from '../fixtures/pdfs';
 import { createTemplate, type TemplateFixture } from '../submission-fixtures';
 import { signingFixture } from '../signing/fixtures';
+import { translatorFor } from '../../src/lib/i18n/catalogs';
 
 let owner: TestAccount;
 let template: TemplateFixture;
@@ -162,7 +163,8 @@ describe('JSON nesting depth', () => {
       body: { values: {}, extra: nested(100) },
     });
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatch(/more than 64 levels deep/);
+    // A signer is told in their language that the page sent something unreadable (issue 31 › 1).
+    expect(res.json.error).toBe(translatorFor('en')('signer_error.body_malformed'));
   });
 
   it('refuses a deeply nested body on the partner control plane', async () => {
@@ -214,7 +216,7 @@ describe('UTF-8', () => {
     const body = withBytes(`{"values":{"${fx.field('Full name')}":"Ann @@"}}`, [0xed, 0xa0, 0x80]);
     const res = await sendBytes('PUT', `/s/${fx.submitters[0].slug}/values`, body, { Origin: 'https://api.test' });
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatch(/not valid UTF-8/);
+    expect(res.json.error).toBe(translatorFor('en')('signer_error.body_malformed'));
   });
 
   it('refuses a partner body that is not UTF-8', async () => {
