@@ -2,12 +2,13 @@
 // in en, de, ar (right to left) and ja a signer completes a 3-page form (text, date, checkbox, select,
 // signature) with Tab, Shift+Tab, Space, Enter and typing only, and the sealed document results; axe-core
 // (WCAG 2.0/2.1/2.2 A and AA tags) finds no violation of any impact on the disclosure, the form, the form
-// with an error shown, the code page, completed, declined and expired; the accessibility tree names every
-// field with its label and its required, invalid, checked and filled states; each page image is named
-// "Page n of 3" with the page's text under it.
+// with an error shown, the email and phone code pages, completed, declined and expired; the accessibility
+// tree names every field with its label and its required, invalid, checked and filled states; each page
+// image is named "Page n of 3" with the page's text under it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { focusedNode, tabTo, violations } from './accessibility-kit';
+import { translatorFor } from '../../src/lib/i18n/catalogs';
 import { apiOf, launchChromium, letterPdfBase64, sharedDevServer, uniqueEmail, type SharedServer } from './e2e-kit';
 
 let server: SharedServer;
@@ -32,12 +33,13 @@ async function signingLink(
   template: number,
   language: string,
   extra: Record<string, unknown> = {},
+  signer: Record<string, unknown> = {},
 ): Promise<{ url: string; submissionId: number }> {
   const created = await ok('POST', '/api/submissions', {
     template_id: template,
     send_email: false,
     ...extra,
-    submitters: [{ role: 'Tenant', email: uniqueEmail(`a11y.${language}`), name: 'Ada Lovelace', language }],
+    submitters: [{ role: 'Tenant', email: uniqueEmail(`a11y.${language}`), name: 'Ada Lovelace', language, ...signer }],
   });
   return { url: `${server.base}/s/${created.submitters[0].slug}`, submissionId: created.id };
 }
@@ -189,7 +191,7 @@ describe('the signing page by keyboard and screen reader', () => {
     }
   });
 
-  it.each(LOCALES)('%s: the code, declined and expired pages pass axe with a phone-width page', async (locale) => {
+  it.each(LOCALES)('%s: the email and phone code, declined and expired pages pass axe with a phone-width page', async (locale) => {
     const context = await browser.newContext({ viewport: { width: 320, height: 640 }, locale: 'en-US' });
     const page = await context.newPage();
     const found: string[] = [];
@@ -199,6 +201,14 @@ describe('the signing page by keyboard and screen reader', () => {
       await page.waitForSelector('#verify #code');
       found.push(...(await violations(page, 'code page')));
       // Nothing overflows sideways at 320 CSS px (reflow, WCAG 1.4.10).
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(320);
+
+      // The phone's code page (issue 31 › 7), as it opens: its own words, the same controls.
+      const phoned = await signingLink(templateId, locale, {}, { phone: '+14155550123', require_phone_2fa: true });
+      await page.goto(phoned.url);
+      await page.waitForSelector('#verify #code');
+      expect(await page.textContent('#verify h1')).toBe(translatorFor(locale)('verify.phone.title'));
+      found.push(...(await violations(page, 'phone code page')));
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(320);
 
       const declining = await signingLink(templateId, locale);
