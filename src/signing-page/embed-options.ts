@@ -6,6 +6,8 @@
 import type { TemplateField } from '../db/schema/index';
 import { checkFieldValue, isBlank } from '../shared/field-values';
 import { canonicalLanguageTag } from '../shared/i18n/locales';
+import { brandPalette, NEUTRAL } from '../lib/design-tokens';
+import { contrastRatio, MIN_TEXT_CONTRAST, readablePair } from '../shared/colors';
 
 export type EmbedTheme = Partial<Record<'primary' | 'header' | 'background' | 'text', string>> & { radius?: string };
 
@@ -103,13 +105,29 @@ export function lockedFields(fields: TemplateField[], options: EmbedOptions): st
   return fields.filter((f) => named(f, options.readonlyFields)).map((f) => f.uuid);
 }
 
-/** The theme as CSS custom properties on :root, from validated values only. */
+/**
+ * The theme as CSS custom properties on :root, from validated values only, kept readable as the account's
+ * brand colours are (WCAG 1.4.3, 4.5:1): a host's primary and header colours go through the same palette
+ * (the text on them black or white, the accent darkened until it reads on the canvas), and a text colour
+ * that would not read on the background becomes black or white.
+ */
 export function themeCss(theme: EmbedTheme): string {
   const vars: string[] = [];
-  if (theme.primary) vars.push(`--primary:${theme.primary}`);
-  if (theme.header) vars.push(`--header:${theme.header}`);
+  if (theme.primary) {
+    const p = brandPalette(theme.primary, theme.header ?? theme.primary);
+    vars.push(`--primary:${p.primary}`, `--on-primary:${p.onPrimary}`, `--primary-hover:${p.primaryHover}`, `--accent:${p.accent}`);
+  }
+  if (theme.header) {
+    const h = brandPalette(theme.primary ?? theme.header, theme.header);
+    vars.push(`--header:${h.header}`, `--on-header:${h.onHeader}`);
+  }
   if (theme.background) vars.push(`--background:${theme.background}`);
-  if (theme.text) vars.push(`--text:${theme.text}`);
+  if (theme.background || theme.text) {
+    const background = theme.background ?? NEUTRAL.canvas;
+    const text = theme.text ?? NEUTRAL.text;
+    const readable = contrastRatio(text, background) >= MIN_TEXT_CONTRAST ? text : readablePair(background).text;
+    if (theme.text || readable !== text) vars.push(`--text:${readable}`);
+  }
   if (theme.radius) vars.push(`--radius:${theme.radius}`);
   return vars.length > 0 ? `:root{${vars.join(';')}}` : '';
 }

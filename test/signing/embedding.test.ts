@@ -1,6 +1,8 @@
 // The signing page in an embedding site's iframe (decisions.md › Embedding (issue 15)): frame-ancestors
 // from the account's embed_origins, the page's embedding data for its browser messages, the host's
 // options from the query, the cookie a framed page can use, and the embed script's paths.
+import { brandPalette, NEUTRAL } from '../../src/lib/design-tokens';
+import { contrastRatio } from '../../src/shared/colors';
 import { describe, expect, it } from 'vitest';
 import { api, shardOf } from '../helpers';
 import { acceptDisclosure, messagesTo, page, signingFixture, type Fixture } from './fixtures';
@@ -204,8 +206,27 @@ describe('the embedding host’s options', () => {
     const f = await signingFixture();
     const query = `primary_color=${encodeURIComponent('#0f766e')}&border_radius=4px&header_color=${encodeURIComponent('red}</style><script>alert(1)</script>')}`;
     const res = await api('GET', `/s/${f.submitters[0].slug}?${query}`);
-    expect(res.text).toContain(':root{--primary:#0f766e;--radius:4px}');
+    const p = brandPalette('#0f766e', '#0f766e');
+    expect(res.text).toContain(
+      `:root{--primary:#0f766e;--on-primary:${p.onPrimary};--primary-hover:${p.primaryHover};--accent:${p.accent};--radius:4px}`,
+    );
     expect(res.text).not.toContain('alert(1)');
+  });
+
+  it('keeps a host’s theme readable: text on its primary and header colours, and its text on its background, at 4.5:1', async () => {
+    const f = await signingFixture();
+    const theme = { primary_color: '#ffee00', header_color: '#1e3a8a', background_color: '#fafafa', text_color: '#bbbbbb' };
+    const res = await api('GET', `/s/${f.submitters[0].slug}?${new URLSearchParams(theme)}`);
+    const css = /:root\{(--primary:#ffee00[^}]*)\}/.exec(res.text)?.[1];
+    const vars = Object.fromEntries(css!.split(';').map((d) => d.split(':')));
+    expect(vars['--primary']).toBe('#ffee00');
+    expect(contrastRatio(vars['--on-primary'], vars['--primary'])).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(vars['--accent'], NEUTRAL.canvas)).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(vars['--on-header'], vars['--header'])).toBeGreaterThanOrEqual(4.5);
+    expect(vars['--background']).toBe('#fafafa');
+    // The host's light grey text would read at 1.9:1 on its background: it becomes black.
+    expect(contrastRatio('#bbbbbb', '#fafafa')).toBeLessThan(4.5);
+    expect(contrastRatio(vars['--text'], vars['--background'])).toBeGreaterThanOrEqual(4.5);
   });
 
   it('uses completed_redirect_url for the completed page’s Continue link, leaving the frame, and ignores a javascript: one', async () => {
