@@ -155,7 +155,7 @@ export function insertSubmissionEventStatement(
   submitterRef: TrailRef['submitterRef'],
   row: SubmissionEventRow,
 ) {
-  return db.insert(submissionEvents).values(trailValues({ ref, submitterRef, row }));
+  return db.insert(submissionEvents).values(trailValues({ ref, submitterRef, row }, subqueryBySlug));
 }
 
 type TrailRef = {
@@ -164,14 +164,22 @@ type TrailRef = {
   row: SubmissionEventRow;
 };
 
-function trailValues({ ref, submitterRef, row }: TrailRef) {
-  const submissionId = 'submissionId' in ref ? ref.submissionId : sql`(SELECT id FROM submissions WHERE slug = ${ref.submissionSlug})`;
+/** A statement's own subquery for the id of a row written earlier in the batch. */
+const subqueryBySlug = (table: 'submissions' | 'submitters', slug: string) =>
+  table === 'submissions' ? sql`(SELECT id FROM submissions WHERE slug = ${slug})` : sql`(SELECT id FROM submitters WHERE slug = ${slug})`;
+
+/**
+ * A trail row's values: ids given, or found by the slugs of rows written earlier in the batch, as a drizzle
+ * subquery (one-row inserts) or an insertRows value (`idBySlug`, multi-row inserts).
+ */
+function trailValues<Id>({ ref, submitterRef, row }: TrailRef, bySlug: (table: 'submissions' | 'submitters', slug: string) => Id) {
+  const submissionId = 'submissionId' in ref ? ref.submissionId : bySlug('submissions', ref.submissionSlug);
   const submitterId =
     submitterRef === null
       ? null
       : 'submitterId' in submitterRef
         ? submitterRef.submitterId
-        : sql`(SELECT id FROM submitters WHERE slug = ${submitterRef.submitterSlug})`;
+        : bySlug('submitters', submitterRef.submitterSlug);
   return {
     accountId: row.accountId,
     submissionId,
@@ -184,33 +192,16 @@ function trailValues({ ref, submitterRef, row }: TrailRef) {
   };
 }
 
-/** A trail row for insertRows: ids given, or found by the slugs of rows written earlier in the batch. */
-function trailRow({ ref, submitterRef, row }: TrailRef) {
-  const submissionId = 'submissionId' in ref ? ref.submissionId : idBySlug('submissions', ref.submissionSlug);
-  const submitterId =
-    submitterRef === null
-      ? null
-      : 'submitterId' in submitterRef
-        ? submitterRef.submitterId
-        : idBySlug('submitters', submitterRef.submitterSlug);
-  return {
-    accountId: row.accountId,
-    submissionId,
-    submitterId,
-    action: row.action,
-    ip: row.ip ?? null,
-    userAgent: row.userAgent ?? null,
-    data: row.data ?? {},
-    createdAt: row.at,
-  };
-}
-
 /**
  * insertSubmissionEventStatement for many rows, in order (ids follow it), as multi-row inserts within
  * D1's bound parameters (row-inserts.ts); every row must give `at`.
  */
 export function insertSubmissionEventsStatements(db: Db, rows: TrailRef[]) {
-  return insertRows(db, submissionEvents, rows.map(trailRow));
+  return insertRows(
+    db,
+    submissionEvents,
+    rows.map((r) => trailValues(r, idBySlug)),
+  );
 }
 
 type ResolvedEvent = {
