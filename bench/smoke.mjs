@@ -12,7 +12,7 @@
 //
 //   npm run bench:smoke [-- <name> …]   (names: only those benchmarks)
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { benchEnv, root, seedBenchState, setAdminPassword, startDev } from './local-wrangler.mjs';
@@ -21,24 +21,34 @@ import { benchEnv, root, seedBenchState, setAdminPassword, startDev } from './lo
 const TIMEOUT_MS = 5 * 60 * 1000;
 
 const only = process.argv.slice(2);
-const benchmarks = readdirSync(path.join(root, 'bench'), { withFileTypes: true })
+const names = readdirSync(path.join(root, 'bench'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && existsSync(path.join(root, 'bench', entry.name, 'run.mjs')))
   .map((entry) => entry.name)
   .filter((name) => only.length === 0 || only.includes(name))
   .sort();
+// Each benchmark's run.mjs, then the tools beside it that have a smoke mode too (a profile, a floor): a
+// script there that reads `--smoke` (`smoke` from local-wrangler.mjs) is run the same way.
+const benchmarks = names.flatMap((name) => [
+  `${name}/run.mjs`,
+  ...readdirSync(path.join(root, 'bench', name))
+    .filter((file) => file.endsWith('.mjs') && file !== 'run.mjs')
+    .filter((file) => /\bsmoke\b/.test(readFileSync(path.join(root, 'bench', name, file), 'utf8')))
+    .sort()
+    .map((file) => `${name}/${file}`),
+]);
 
-/** Runs one benchmark in smoke mode with `env`; resolves to its exit code (1 when it timed out). */
-function runSmoke(name, env) {
+/** Runs one benchmark script (`<name>/<file>`) in smoke mode with `env`; resolves to its exit code (1 when it timed out). */
+function runSmoke(script, env) {
   return new Promise((resolve) => {
     // Its own process group, so a timeout stops whatever it started too.
-    const child = spawn(process.execPath, [path.join('bench', name, 'run.mjs'), '--smoke'], {
+    const child = spawn(process.execPath, [path.join('bench', script), '--smoke'], {
       cwd: root,
       env,
       stdio: 'inherit',
       detached: true,
     });
     const timer = setTimeout(() => {
-      console.error(`bench/${name}: no result after ${TIMEOUT_MS / 1000} s; stopped`);
+      console.error(`bench/${script}: no result after ${TIMEOUT_MS / 1000} s; stopped`);
       try {
         process.kill(-child.pid, 'SIGKILL');
       } catch {

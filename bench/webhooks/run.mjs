@@ -5,7 +5,7 @@
 // delivery, counted by the Worker with D1_TIMING=true: GET /dev/events/d1-calls) and the producer's
 // (each POST /dev/events, Server-Timing).
 //
-//   npm run bench:webhooks -- [--events 1000] [--rate 20] [--dispatch inline]   (npm puts the project's Node 22 on PATH)
+//   npm run bench:webhooks -- [--events 1000] [--rate 20] [--dispatch inline] [--producer http]   (npm puts the project's Node 22 on PATH)
 //
 // State lives in bench/results/ (gitignored) so the worktree's own .wrangler/ stays untouched.
 import { spawn } from 'node:child_process';
@@ -31,6 +31,11 @@ const RATE = SMOKE ? 20 : Number(args.rate ?? 20); // events per second
 // `--dispatch inline`: each request writes its events with their deliveries and sends the first attempts
 // itself after the response (services/webhooks/immediate.ts), for a comparison in the same conditions.
 const DISPATCH = args.dispatch === 'inline' ? 'inline' : 'queue';
+// Default (`worker`): one request writes the events one at a time at the rate, each as an API write would
+// (its own batch and drain request). `--producer http`: one HTTP request per event; locally every request
+// also costs wrangler's proxy and the runtime's entry ~2.6 ms of CPU on the machine's two cores, beside
+// the pipeline (README: the floor of a bare Hono Worker at the same rate).
+const PRODUCER = args.producer === 'http' ? 'http' : 'worker';
 const root = path.resolve(import.meta.dirname, '../..');
 const state = path.join(root, 'bench/results/webhooks-state');
 const SECRET = 'bench-secret-0123456789abcdef';
@@ -145,25 +150,32 @@ const created = await fetch(`${base}/api/webhooks`, {
 });
 if (created.status !== 201) throw new Error(`webhook create answered ${created.status}: ${await created.text()}`);
 
-// ——— N events at a steady rate, one request (and one outbox row) each ———
-console.log(`webhooks bench: ${EVENTS} events at ${RATE}/s through wrangler dev → receiver on :${receiverPort}, dispatch ${DISPATCH}`);
+// ——— N events at a steady rate, each its own outbox row, batch and drain request ———
+console.log(
+  `webhooks bench: ${EVENTS} events at ${RATE}/s through wrangler dev → receiver on :${receiverPort}, dispatch ${DISPATCH}, producer ${PRODUCER}`,
+);
 const startedAt = Date.now();
 const posts = [];
 let producerD1Calls = 0;
-for (let i = 0; i < EVENTS; i += 1) {
-  const due = startedAt + (i * 1000) / RATE;
-  const wait = due - Date.now();
-  if (wait > 0) await sleep(wait);
-  posts.push(
-    fetch(`${base}/dev/events`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ account_id: 1, event: 'form.completed', dispatch: DISPATCH }),
-    }).then(async (r) => {
-      if (r.status !== 201) throw new Error(`/dev/events answered ${r.status}: ${await r.text()}`);
-      producerD1Calls += Number(/desc="(\d+) calls"/.exec(r.headers.get('server-timing') ?? '')?.[1] ?? NaN);
-    }),
-  );
+const postEvents = (extra) =>
+  fetch(`${base}/dev/events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ account_id: 1, event: 'form.completed', dispatch: DISPATCH, ...extra }),
+  }).then(async (r) => {
+    if (r.status !== 201) throw new Error(`/dev/events answered ${r.status}: ${await r.text()}`);
+    producerD1Calls += Number(/desc="(\d+) calls"/.exec(r.headers.get('server-timing') ?? '')?.[1] ?? NaN);
+  });
+if (PRODUCER === 'worker') {
+  // One request writes them one at a time at the rate (routes/dev/dev-events.ts › per_second).
+  posts.push(postEvents({ count: EVENTS, per_second: RATE }));
+} else {
+  for (let i = 0; i < EVENTS; i += 1) {
+    const due = startedAt + (i * 1000) / RATE;
+    const wait = due - Date.now();
+    if (wait > 0) await sleep(wait);
+    posts.push(postEvents({}));
+  }
 }
 await Promise.all(posts);
 const postedIn = (Date.now() - startedAt) / 1000;
