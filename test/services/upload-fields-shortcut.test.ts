@@ -169,4 +169,31 @@ describe('the upload shortcut', () => {
     });
     expect((await extractCountingLoads(bytes)).loads).toBeGreaterThan(0);
   });
+  // Page dictionaries are skimmed, not parsed: their resources' /Font and /XObject values are read each
+  // once by their bytes, whether written in place, shared by reference, or inline font dictionaries.
+  it('reads resources shared by reference, and takes the full parse for a two-byte font in them', async () => {
+    const shared = (withType0: boolean) =>
+      contract(3, (pdf, pages) => {
+        const fonts = fontsOf(pdf, pages[0].node.Resources()!);
+        if (withType0) {
+          fonts.set(PDFName.of('F9'), pdf.context.register(pdf.context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: 'Anything' })));
+        }
+        const ref = pdf.context.register(pages[0].node.Resources()!);
+        for (const page of pages) page.node.set(PDFName.of('Resources'), ref);
+      });
+    const plain = await extractCountingLoads(await shared(false));
+    expect(plain.loads).toBe(0);
+    expect(plain.fields).toEqual([]);
+    expect((await extractCountingLoads(await shared(true))).loads).toBeGreaterThan(0);
+  });
+
+  it('takes the full parse for a two-byte font written in place in the font dictionary', async () => {
+    const bytes = await contract(2, (pdf, pages) => {
+      fontsOf(pdf, pages[1].node.Resources()!).set(
+        PDFName.of('F9'),
+        pdf.context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: 'Anything' }),
+      );
+    });
+    expect((await extractCountingLoads(bytes)).loads).toBeGreaterThan(0);
+  });
 });

@@ -153,9 +153,10 @@ export class Cursor {
 
   /**
    * Skims the dictionary starting here and returns the spans of the values of `wanted` keys (named with
-   * their slash, as written: '/MediaBox'); the cursor ends after the closing `>>`.
+   * their slash, as written: '/MediaBox'), or of every key with `'every'`; a key written twice keeps its
+   * last value, as pdf-lib's parser does. The cursor ends after the closing `>>`.
    */
-  skimDict(wanted?: ReadonlySet<string>): Map<string, Span> {
+  skimDict(wanted?: ReadonlySet<string> | 'every'): Map<string, Span> {
     const found = new Map<string, Span>();
     this.skipWhiteSpace();
     if (this.data[this.at] !== 0x3c || this.data[this.at + 1] !== 0x3c) throw new UnexpectedSyntax();
@@ -174,7 +175,7 @@ export class Cursor {
       this.skipWhiteSpace();
       const start = this.at;
       this.skipValue();
-      if (key && wanted.has(key)) found.set(key, { start, end: this.at });
+      if (key && (wanted === 'every' || wanted.has(key))) found.set(key, { start, end: this.at });
     }
   }
 }
@@ -186,8 +187,19 @@ export function latin1(bytes: Uint8Array): string {
   return LATIN1.decode(bytes);
 }
 
+/**
+ * `latin1(data.subarray(start, end))` for the few bytes of a key or a reference: a TextDecoder call per
+ * dictionary key cost more than skimming the dictionary.
+ */
+export function shortLatin1(data: Uint8Array, start: number, end: number): string {
+  if (end - start > 64) return latin1(data.subarray(start, end));
+  let text = '';
+  for (let i = start; i < end; i += 1) text += String.fromCharCode(data[i]);
+  return text;
+}
+
 function keyOf(data: Uint8Array, start: number, end: number): string {
-  return latin1(data.subarray(start, end));
+  return shortLatin1(data, start, end);
 }
 
 /**

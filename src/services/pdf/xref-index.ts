@@ -12,6 +12,20 @@ type Location = { offset: number; generation: number } | { stream: number };
 
 type DecodedObjectStream = { data: Uint8Array; offsets: Map<number, number> };
 
+/** A value's bytes, unparsed: in the file, or in a decoded object stream. */
+export type Slice = Span & { data: Uint8Array };
+
+function slicesOf(data: Uint8Array, spans: Map<string, Span>): Map<string, Slice> {
+  const slices = new Map<string, Slice>();
+  for (const [key, span] of spans) slices.set(key, { data, ...span });
+  return slices;
+}
+
+/** Whether the value is a dictionary written in place (`<<`). */
+export function isDictSlice(slice: Slice): boolean {
+  return new Cursor(slice.data, slice.start).startsDict();
+}
+
 const MAX_SECTIONS = 64;
 
 const LENGTH_KEY: ReadonlySet<string> = new Set(['/Length']);
@@ -230,6 +244,35 @@ export class XrefIndex {
     const values = new Map<string, PDFObject>();
     for (const [key, { start, end }] of cursor.skimDict(keys)) values.set(key, this.parse(cursor.data, start, end));
     return values;
+  }
+
+  /**
+   * The bytes of the values of `keys` (or of every key) in an indirect dictionary that is not a stream,
+   * left unparsed: `parseSlice` parses one, `sliceDict` skims one that is a dictionary itself.
+   */
+  async dictSlices(ref: PDFObject | undefined, keys: ReadonlySet<string> | 'every'): Promise<Map<string, Slice>> {
+    if (!(ref instanceof PDFRef)) throw new UnexpectedSyntax();
+    const cursor = await this.body(ref.objectNumber);
+    if (!cursor.startsDict()) throw new UnexpectedSyntax();
+    const spans = cursor.skimDict(keys);
+    if (cursor.keyword('stream')) throw new UnexpectedSyntax();
+    return slicesOf(cursor.data, spans);
+  }
+
+  /** The values of `keys` (or of every key) in a dictionary written in place, left unparsed. */
+  sliceDict(slice: Slice, keys: ReadonlySet<string> | 'every'): Map<string, Slice> {
+    const cursor = new Cursor(slice.data, slice.start);
+    if (!cursor.startsDict()) throw new UnexpectedSyntax();
+    return slicesOf(slice.data, cursor.skimDict(keys));
+  }
+
+  parseSlice(slice: Slice): PDFObject {
+    return this.parse(slice.data, slice.start, slice.end);
+  }
+
+  /** A dictionary of values read here, for the readers that take pdf-lib's objects. */
+  dictOf(entries: Map<PDFName, PDFObject>): PDFDict {
+    return PDFDict.fromMapWithContext(entries, this.context);
   }
 
   /**

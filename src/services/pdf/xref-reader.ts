@@ -9,8 +9,8 @@
 // way (pdf-lib's full parse, which recovers files whose xref is broken). Values are parsed by pdf-lib's
 // own parser; the xref sections are read here, and dictionaries skimmed with `pdf-syntax.ts`.
 import { PDFArray, PDFDict, PDFName, PDFNull, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
-import { number, XrefIndex } from './xref-index';
-import { lastStartxref, UnexpectedSyntax } from './pdf-syntax';
+import { isDictSlice, number, XrefIndex, type Slice } from './xref-index';
+import { lastStartxref, shortLatin1, UnexpectedSyntax } from './pdf-syntax';
 import { DecodedSizeExceeded } from './bounded-decode';
 
 /** A page as its dictionary states it: the crop box (else the media box) and the /Rotate angle. */
@@ -23,6 +23,9 @@ const MAX_TREE_DEPTH = 64;
 /** The keys read from dictionaries that are otherwise only skimmed. */
 const PAGE_NODE_KEYS: ReadonlySet<string> = new Set(['/Type', '/Kids', '/MediaBox', '/CropBox', '/Rotate']);
 const CATALOG_KEYS: ReadonlySet<string> = new Set(['/Pages']);
+/** The keys the text-tag check reads from page-tree nodes and from their resources. */
+const PAGE_CONTENT_KEYS: ReadonlySet<string> = new Set(['/Type', '/Kids', '/Parent', '/Resources', '/Contents']);
+const RESOURCE_KEYS: ReadonlySet<string> = new Set(['/Font', '/XObject']);
 
 const NAME = {
   Pages: PDFName.of('Pages'),
@@ -34,6 +37,8 @@ const NAME = {
   Parent: PDFName.of('Parent'),
   Resources: PDFName.of('Resources'),
   Contents: PDFName.of('Contents'),
+  Font: PDFName.of('Font'),
+  XObject: PDFName.of('XObject'),
 } as const;
 
 type Inherited = { box?: PDFObject; cropBox?: PDFObject; rotate?: PDFObject };
@@ -151,32 +156,76 @@ function checkedStreams(resolve: Resolve): Resolve {
   };
 }
 
+/** A page-tree node skimmed for PAGE_CONTENT_KEYS, its values unparsed. */
+type PageNode = Map<string, Slice>;
+
+function valueIn(index: XrefIndex, node: ReadonlyMap<string, Slice>, key: string): PDFObject | undefined {
+  const slice = node.get(key);
+  return slice && index.parseSlice(slice);
+}
+
+/**
+ * A dictionary written in place whose values are only read, not named (a resources' /Font or /XObject):
+ * each distinct value (by its bytes) once. pdf-lib names its one font anew for every line drawn, so a
+ * page of such a file lists the same reference dozens of times; parsing each was most of the check.
+ */
+function distinctValues(index: XrefIndex, slice: Slice): PDFDict {
+  const seen = new Set<string>();
+  const entries = new Map<PDFName, PDFObject>();
+  for (const [key, value] of index.sliceDict(slice, 'every')) {
+    const bytes = shortLatin1(value.data, value.start, value.end);
+    if (seen.has(bytes)) continue;
+    seen.add(bytes);
+    entries.set(PDFName.of(key.slice(1)), index.parseSlice(value));
+  }
+  return index.dictOf(entries);
+}
+
+/**
+ * A page's /Resources as the tag check reads them: its /Font and /XObject, their values each once. A
+ * reference (resources shared by pages) is resolved whole, as the index keeps objects once parsed.
+ */
+async function readResources(index: XrefIndex, resolve: Resolve, slice: Slice): Promise<PDFDict | undefined> {
+  if (!isDictSlice(slice)) return dictOrNothing(resolve, index.parseSlice(slice));
+  const entries = new Map<PDFName, PDFObject>();
+  const parts = index.sliceDict(slice, RESOURCE_KEYS);
+  for (const [key, name] of [
+    ['/Font', NAME.Font],
+    ['/XObject', NAME.XObject],
+  ] as const) {
+    const part = parts.get(key);
+    if (part) entries.set(name, isDictSlice(part) ? distinctValues(index, part) : index.parseSlice(part));
+  }
+  return index.dictOf(entries);
+}
+
 /** Resources as pdf-lib's PDFPageLeaf.Resources() finds them: the page's own, else up its /Parent chain. */
-async function inheritedResources(resolve: Resolve, page: PDFDict): Promise<PDFDict | undefined> {
-  let node: PDFDict | undefined = page;
+async function inheritedResources(index: XrefIndex, resolve: Resolve, page: PageNode): Promise<PDFDict | undefined> {
+  let node: PageNode | undefined = page;
   for (let depth = 0; node; depth += 1) {
     if (depth > MAX_TREE_DEPTH) throw new UnexpectedSyntax();
-    const resources = node.get(NAME.Resources);
-    if (resources) return dictOrNothing(resolve, resources);
-    node = await dictOrNothing(resolve, node.get(NAME.Parent));
+    const resources = node.get('/Resources');
+    if (resources) return readResources(index, resolve, resources);
+    const parent = valueIn(index, node, '/Parent');
+    if (parent === undefined || parent === PDFNull) return undefined;
+    node = await index.dictSlices(parent, PAGE_CONTENT_KEYS);
   }
   return undefined;
 }
 
 /** The leaves of the page tree in order, as pdf-lib's getPages() finds them; anything else is unsure. */
-async function pageDicts(resolve: Resolve, ref: PDFObject | undefined, seen: Set<number>, pages: PDFDict[], depth = 0): Promise<void> {
+async function pageNodes(index: XrefIndex, resolve: Resolve, ref: PDFObject | undefined, seen: Set<number>, pages: PageNode[], depth = 0) {
   if (!(ref instanceof PDFRef) || seen.has(ref.objectNumber) || depth > MAX_TREE_DEPTH) throw new UnexpectedSyntax();
   seen.add(ref.objectNumber);
-  const node = await resolve(ref);
-  if (!(node instanceof PDFDict)) throw new UnexpectedSyntax();
-  const type = node.get(NAME.Type);
+  const node = await index.dictSlices(ref, PAGE_CONTENT_KEYS);
+  const type = valueIn(index, node, '/Type');
   if (type === NAME.Page) {
     pages.push(node);
     return;
   }
-  const kids = await resolve(node.get(NAME.Kids));
+  const kids = await resolve(valueIn(index, node, '/Kids'));
   if (type !== NAME.Pages || !(kids instanceof PDFArray)) throw new UnexpectedSyntax();
-  for (const kid of kids.asArray()) await pageDicts(resolve, kid, seen, pages, depth + 1);
+  for (const kid of kids.asArray()) await pageNodes(index, resolve, kid, seen, pages, depth + 1);
 }
 
 /**
@@ -193,10 +242,12 @@ export async function readContentsThroughXref(bytes: Uint8Array): Promise<Conten
     const root = index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root);
     const catalog = await resolve(root);
     if (!(root instanceof PDFRef) || !(catalog instanceof PDFDict)) return undefined;
-    const dicts: PDFDict[] = [];
-    await pageDicts(resolve, catalog.get(NAME.Pages), new Set(), dicts);
+    const nodes: PageNode[] = [];
+    await pageNodes(index, resolve, catalog.get(NAME.Pages), new Set(), nodes);
     const pages: PageContent[] = [];
-    for (const page of dicts) pages.push({ resources: await inheritedResources(resolve, page), contents: page.get(NAME.Contents) });
+    for (const node of nodes) {
+      pages.push({ resources: await inheritedResources(index, resolve, node), contents: valueIn(index, node, '/Contents') });
+    }
     return { catalog, pages, resolve };
   } catch {
     return undefined;
