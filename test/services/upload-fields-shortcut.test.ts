@@ -80,6 +80,26 @@ describe('the upload shortcut', () => {
     }
   });
 
+  // Any brace is enough: a tag whose braces a writer kerned apart, or escaped, is not a `{{` in the bytes.
+  it('takes the full parse for braces kerned apart in a TJ array or written as octal escapes, and finds the tag', async () => {
+    for (const operators of [
+      'BT /F1 12 Tf 72 60 Td [({) -15 ({Witness}) -15 (}})] TJ ET',
+      'BT /F1 12 Tf 72 60 Td (\\173\\173Witness\\175\\175) Tj ET',
+      'BT /F1 12 Tf 72 60 Td [<7B> -15 <7B5769746E657373> 0 <7D7D>] TJ ET',
+    ]) {
+      const bytes = await contract(2, (pdf, pages) => addContent(pdf, pages[1], operators));
+      const { fields, loads } = await extractCountingLoads(bytes);
+      expect(loads, operators).toBeGreaterThan(0);
+      expect(fields, operators).toEqual([expect.objectContaining({ name: 'Witness', areas: [expect.objectContaining({ page: 2 })] })]);
+    }
+  });
+
+  it('keeps the shortcut for hex text whose digits only look like 7B across two bytes', async () => {
+    // 0x57 0xB0: "57B0" holds the digits 7 and B side by side, but no byte 7B (whitespace between digits is skipped).
+    const bytes = await contract(2, (pdf, pages) => addContent(pdf, pages[1], 'BT /F1 12 Tf 72 60 Td <57B0 57 B0> Tj ET'));
+    expect((await extractCountingLoads(bytes)).loads).toBe(0);
+  });
+
   it('takes the full parse for a tag only a form XObject shows', async () => {
     const bytes = await contract(2, (pdf, pages) => {
       const xobject = pdf.context.flateStream('BT /F1 12 Tf 0 0 Td ({{Witness}}) Tj ET', {

@@ -158,6 +158,25 @@ export class Cursor {
    */
   skimDict(wanted?: ReadonlySet<string> | 'every'): Map<string, Span> {
     const found = new Map<string, Span>();
+    // A key is read as text only when its length is one asked for.
+    const lengths = wanted === undefined || wanted === 'every' ? undefined : keyLengths(wanted);
+    this.walkDict((keyStart, keyEnd, value) => {
+      if (wanted === undefined || (lengths && !lengths.has(keyEnd - keyStart))) return;
+      const key = keyOf(this.data, keyStart, keyEnd);
+      if (wanted === 'every' || wanted.has(key)) found.set(key, value);
+    });
+    return found;
+  }
+
+  /** The spans of the values of the dictionary starting here, in order, their keys not read. */
+  dictValues(): Span[] {
+    const values: Span[] = [];
+    this.walkDict((_keyStart, _keyEnd, value) => void values.push(value));
+    return values;
+  }
+
+  /** Calls `visit` with each entry's key bytes and value span; the cursor ends after the closing `>>`. */
+  private walkDict(visit: (keyStart: number, keyEnd: number, value: Span) => void): void {
     this.skipWhiteSpace();
     if (this.data[this.at] !== 0x3c || this.data[this.at + 1] !== 0x3c) throw new UnexpectedSyntax();
     this.at += 2;
@@ -165,19 +184,31 @@ export class Cursor {
       this.skipWhiteSpace();
       if (this.data[this.at] === 0x3e && this.data[this.at + 1] === 0x3e) {
         this.at += 2;
-        return found;
+        return;
       }
       if (this.data[this.at] !== 0x2f) throw new UnexpectedSyntax();
       const keyStart = this.at;
       this.at += 1;
       while (isRegular(this.data[this.at])) this.at += 1;
-      const key = wanted && keyOf(this.data, keyStart, this.at);
+      const keyEnd = this.at;
       this.skipWhiteSpace();
       const start = this.at;
       this.skipValue();
-      if (key && (wanted === 'every' || wanted.has(key))) found.set(key, { start, end: this.at });
+      visit(keyStart, keyEnd, { start, end: this.at });
     }
   }
+}
+
+const lengthsOfKeys = new WeakMap<ReadonlySet<string>, ReadonlySet<number>>();
+
+/** The byte lengths of a set of keys (ASCII names, so characters are bytes). */
+function keyLengths(keys: ReadonlySet<string>): ReadonlySet<number> {
+  let lengths = lengthsOfKeys.get(keys);
+  if (!lengths) {
+    lengths = new Set([...keys].map((key) => key.length));
+    lengthsOfKeys.set(keys, lengths);
+  }
+  return lengths;
 }
 
 /** Byte-per-character text, enough for PDF's ASCII syntax (windows-1252 differs only above 0x7f). */

@@ -72,6 +72,7 @@ export class XrefIndex {
   private readonly locations = new Map<number, Location>();
   private readonly objects = new Map<number, PDFObject>();
   private readonly streams = new Map<number, DecodedObjectStream>();
+  private readonly skims = new Map<ReadonlySet<string> | 'every', Map<number, ReadonlyMap<string, Slice>>>();
   /** Bytes of object and xref streams decoded so far, within the budget pdf-lib's own load has too. */
   private decodedBytes = 0;
   readonly trailers: PDFDict[] = [];
@@ -250,13 +251,20 @@ export class XrefIndex {
    * The bytes of the values of `keys` (or of every key) in an indirect dictionary that is not a stream,
    * left unparsed: `parseSlice` parses one, `sliceDict` skims one that is a dictionary itself.
    */
-  async dictSlices(ref: PDFObject | undefined, keys: ReadonlySet<string> | 'every'): Promise<Map<string, Slice>> {
+  async dictSlices(ref: PDFObject | undefined, keys: ReadonlySet<string> | 'every'): Promise<ReadonlyMap<string, Slice>> {
     if (!(ref instanceof PDFRef)) throw new UnexpectedSyntax();
+    // Kept per key set: the page geometry and the text-tag check read the same page-tree nodes.
+    let skimmed = this.skims.get(keys);
+    if (!skimmed) this.skims.set(keys, (skimmed = new Map()));
+    const known = skimmed.get(ref.objectNumber);
+    if (known) return known;
     const cursor = await this.body(ref.objectNumber);
     if (!cursor.startsDict()) throw new UnexpectedSyntax();
     const spans = cursor.skimDict(keys);
     if (cursor.keyword('stream')) throw new UnexpectedSyntax();
-    return slicesOf(cursor.data, spans);
+    const slices = slicesOf(cursor.data, spans);
+    skimmed.set(ref.objectNumber, slices);
+    return slices;
   }
 
   /** The values of `keys` (or of every key) in a dictionary written in place, left unparsed. */
@@ -264,6 +272,11 @@ export class XrefIndex {
     const cursor = new Cursor(slice.data, slice.start);
     if (!cursor.startsDict()) throw new UnexpectedSyntax();
     return slicesOf(slice.data, cursor.skimDict(keys));
+  }
+
+  /** The values of a dictionary written in place, in order, left unparsed (their keys not read). */
+  dictValues(slice: Slice): Slice[] {
+    return new Cursor(slice.data, slice.start).dictValues().map((span) => ({ data: slice.data, ...span }));
   }
 
   parseSlice(slice: Slice): PDFObject {

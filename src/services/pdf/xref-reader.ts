@@ -21,10 +21,22 @@ export type XrefReading = { encrypted: boolean; pages: PageGeometry[] };
 const MAX_TREE_DEPTH = 64;
 
 /** The keys read from dictionaries that are otherwise only skimmed. */
-const PAGE_NODE_KEYS: ReadonlySet<string> = new Set(['/Type', '/Kids', '/MediaBox', '/CropBox', '/Rotate']);
 const CATALOG_KEYS: ReadonlySet<string> = new Set(['/Pages']);
-/** The keys the text-tag check reads from page-tree nodes and from their resources. */
-const PAGE_CONTENT_KEYS: ReadonlySet<string> = new Set(['/Type', '/Kids', '/Parent', '/Resources', '/Contents']);
+/**
+ * The keys read from page-tree nodes: the geometry's and the text-tag check's, one skim per node for
+ * both (the index keeps it).
+ */
+const PAGE_KEYS: ReadonlySet<string> = new Set([
+  '/Type',
+  '/Kids',
+  '/Parent',
+  '/MediaBox',
+  '/CropBox',
+  '/Rotate',
+  '/Resources',
+  '/Contents',
+]);
+/** The keys the text-tag check reads from a page's resources. */
 const RESOURCE_KEYS: ReadonlySet<string> = new Set(['/Font', '/XObject']);
 
 const NAME = {
@@ -63,20 +75,20 @@ async function collectPages(
 ): Promise<void> {
   if (!(ref instanceof PDFRef) || seen.has(ref.objectNumber) || depth > MAX_TREE_DEPTH) throw new UnexpectedSyntax();
   seen.add(ref.objectNumber);
-  const node = await index.entries(ref, PAGE_NODE_KEYS);
+  const node = await index.dictSlices(ref, PAGE_KEYS);
   const here: Inherited = {
-    box: node.get('/MediaBox') ?? inherited.box,
-    cropBox: node.get('/CropBox') ?? inherited.cropBox,
-    rotate: node.get('/Rotate') ?? inherited.rotate,
+    box: valueIn(index, node, '/MediaBox') ?? inherited.box,
+    cropBox: valueIn(index, node, '/CropBox') ?? inherited.cropBox,
+    rotate: valueIn(index, node, '/Rotate') ?? inherited.rotate,
   };
-  const type = node.get('/Type');
+  const type = valueIn(index, node, '/Type');
   if (type === NAME.Page) {
     const size = await rectangleSize(index, here.cropBox ?? here.box);
     const rotate = here.rotate === undefined ? 0 : number(await index.resolve(here.rotate));
     pages.push({ ...size, rotate });
     return;
   }
-  const kids = await index.resolve(node.get('/Kids'));
+  const kids = await index.resolve(valueIn(index, node, '/Kids'));
   if (type !== NAME.Pages || !(kids instanceof PDFArray)) throw new UnexpectedSyntax();
   for (const kid of kids.asArray()) await collectPages(index, kid, here, seen, pages, depth + 1);
 }
@@ -156,8 +168,8 @@ function checkedStreams(resolve: Resolve): Resolve {
   };
 }
 
-/** A page-tree node skimmed for PAGE_CONTENT_KEYS, its values unparsed. */
-type PageNode = Map<string, Slice>;
+/** A page-tree node skimmed for PAGE_KEYS, its values unparsed. */
+type PageNode = ReadonlyMap<string, Slice>;
 
 function valueIn(index: XrefIndex, node: ReadonlyMap<string, Slice>, key: string): PDFObject | undefined {
   const slice = node.get(key);
@@ -172,13 +184,21 @@ function valueIn(index: XrefIndex, node: ReadonlyMap<string, Slice>, key: string
 function distinctValues(index: XrefIndex, slice: Slice): PDFDict {
   const seen = new Set<string>();
   const entries = new Map<PDFName, PDFObject>();
-  for (const [key, value] of index.sliceDict(slice, 'every')) {
+  for (const value of index.dictValues(slice)) {
     const bytes = shortLatin1(value.data, value.start, value.end);
     if (seen.has(bytes)) continue;
     seen.add(bytes);
-    entries.set(PDFName.of(key.slice(1)), index.parseSlice(value));
+    // The names are not read (mayHoldTags reads values); each distinct value gets one of its own.
+    entries.set(valueName(entries.size), index.parseSlice(value));
   }
   return index.dictOf(entries);
+}
+
+const valueNames: PDFName[] = [];
+
+function valueName(n: number): PDFName {
+  valueNames[n] ??= PDFName.of(`V${n}`);
+  return valueNames[n];
 }
 
 /**
@@ -208,7 +228,7 @@ async function inheritedResources(index: XrefIndex, resolve: Resolve, page: Page
     if (resources) return readResources(index, resolve, resources);
     const parent = valueIn(index, node, '/Parent');
     if (parent === undefined || parent === PDFNull) return undefined;
-    node = await index.dictSlices(parent, PAGE_CONTENT_KEYS);
+    node = await index.dictSlices(parent, PAGE_KEYS);
   }
   return undefined;
 }
@@ -217,7 +237,7 @@ async function inheritedResources(index: XrefIndex, resolve: Resolve, page: Page
 async function pageNodes(index: XrefIndex, resolve: Resolve, ref: PDFObject | undefined, seen: Set<number>, pages: PageNode[], depth = 0) {
   if (!(ref instanceof PDFRef) || seen.has(ref.objectNumber) || depth > MAX_TREE_DEPTH) throw new UnexpectedSyntax();
   seen.add(ref.objectNumber);
-  const node = await index.dictSlices(ref, PAGE_CONTENT_KEYS);
+  const node = await index.dictSlices(ref, PAGE_KEYS);
   const type = valueIn(index, node, '/Type');
   if (type === NAME.Page) {
     pages.push(node);

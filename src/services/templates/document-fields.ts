@@ -220,37 +220,70 @@ async function hasTwoByteFont(resolve: Resolve, resources: PDFDict | undefined, 
   return false;
 }
 
-/** Bytes that `\s` matches once a content stream is read as windows-1252 text: TAB, LF, VT, FF, CR, space, NBSP. */
-const SPACE_BYTES = new Uint8Array(256);
-for (const b of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0]) SPACE_BYTES[b] = 1;
+/** PDF white space (ISO 32000-1 table 1), skipped between a hex string's digits. */
+const WHITE_SPACE = new Uint8Array(256);
+for (const b of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WHITE_SPACE[b] = 1;
 
-/** `7b` or `7B` (a hex string's `{`) at `at`. */
-const hexBrace = (data: Uint8Array, at: number) => data[at] === 0x37 && (data[at + 1] | 0x20) === 0x62;
+/** A hex digit's value, else -1. */
+const HEX_VALUE = new Int8Array(256).fill(-1);
+for (let i = 0; i < 16; i += 1) {
+  HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+  HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
+/** Whether the hex string between `start` and `end` (its `<` and `>` left out) holds the byte 7B, `{`; a stray character is unsure (true). */
+function hexHoldsBrace(data: Uint8Array, start: number, end: number): boolean {
+  let at = start;
+  // Two digits at a time while there is no white space between them (how writers store text).
+  for (; at + 1 < end; at += 2) {
+    const high = HEX_VALUE[data[at]];
+    const low = HEX_VALUE[data[at + 1]];
+    if ((high | low) < 0) break;
+    if (high === 7 && low === 11) return true;
+  }
+  let high = -1;
+  for (; at < end; at += 1) {
+    const byte = data[at];
+    if (WHITE_SPACE[byte]) continue;
+    const digit = HEX_VALUE[byte];
+    if (digit < 0) return true;
+    if (high < 0) high = digit;
+    else if (high === 7 && digit === 11) return true;
+    else high = -1;
+  }
+  // An odd last digit is followed by 0 (§ 7.3.4.3): 7 alone is 70, no brace.
+  return false;
+}
 
 /**
- * Whether content shows a tag's opening: `{{` as text, or as hex `7b 7b` (either case, whitespace
- * between) — /\{\{|7b\s*7b/i on the bytes as text, tested on the bytes themselves in one pass:
- * decoding every page's content to a string cost more than inflating it, and a native search for each
- * `7` (frequent in coordinates and hex text) cost twice this loop.
+ * Whether content may show a brace, the opening of a tag: a `{` byte anywhere (in a literal string, or
+ * elsewhere: an inline image's data is not told apart), the escape `\173`, or a hex string holding the
+ * byte 7B. A single brace is enough, so a tag whose two braces a writer kerned apart (`[({) -20 ({)] TJ`)
+ * or wrote in two strings still sends the file to the full reading, whose text extraction decides.
+ * Native searches find `{`, `\` and `<`; only hex strings are read byte by byte.
  */
-function showsTagOpening(data: Uint8Array): boolean {
-  const last = data.length - 1;
-  for (let at = 0; at < last; at += 1) {
-    const byte = data[at];
-    if (byte === 0x7b) {
-      if (data[at + 1] === 0x7b) return true;
-    } else if (byte === 0x37 && (data[at + 1] | 0x20) === 0x62) {
-      let next = at + 2;
-      while (next < data.length && SPACE_BYTES[data[next]]) next += 1;
-      if (hexBrace(data, next)) return true;
+function showsBrace(data: Uint8Array): boolean {
+  if (data.indexOf(0x7b) !== -1) return true;
+  for (let at = data.indexOf(0x5c); at !== -1; at = data.indexOf(0x5c, at + 2)) {
+    if (data[at + 1] === 0x31 && data[at + 2] === 0x37 && data[at + 3] === 0x33) return true;
+  }
+  for (let open = data.indexOf(0x3c); open !== -1; open = data.indexOf(0x3c, open + 1)) {
+    // `<<` opens a dictionary (an inline image's, a marked-content property list), not a string.
+    if (data[open + 1] === 0x3c) {
+      open += 1;
+      continue;
     }
+    const close = data.indexOf(0x3e, open + 1);
+    if (close === -1) return true;
+    if (hexHoldsBrace(data, open + 1, close)) return true;
+    open = close;
   }
   return false;
 }
 
 /**
  * Whether the file may hold a tag, read cheaply before pdf.js parses it all: a page's (or its form
- * XObjects') content shows `{{` as text or hex, or uses a two-byte font, whose text only a full reading
+ * XObjects') content shows a brace as text or hex, or uses a two-byte font, whose text only a full reading
  * can tell. Content past the decoding budget is not read for tags (the decode throws). The pages come
  * from pdf-lib's load or from the xref (surelyBringsNothing), `resolve` reading references of either.
  */
@@ -265,7 +298,7 @@ async function mayHoldTags(pages: PageContent[], resolve: Resolve): Promise<bool
     streamsRead.add(stream);
     const data = decodeStreamWithin(stream, budget);
     budget -= data.length;
-    return showsTagOpening(data);
+    return showsBrace(data);
   };
   for (const { resources, contents } of pages) {
     if (await hasTwoByteFont(resolve, resources, fontsRead)) return true;
