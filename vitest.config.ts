@@ -36,6 +36,9 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             ENVIRONMENT: 'test',
+            // Drains run the moment a test asks (production spaces them 50 ms: services/webhooks/drain-pacing.ts,
+            // tested on its own in test/services/webhook-drain-pacing.test.ts).
+            WEBHOOK_DRAIN_SPACING_MS: '0',
             // The service's own origin, as production sets it: requests to it cost no custom-domain lookup
             // (src/middleware/custom-domain-host); test/helpers.ts › api() calls it.
             APP_URL: 'https://api.test',

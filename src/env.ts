@@ -89,6 +89,8 @@ export type Bindings = DatabaseBindings & {
   WEBHOOK_QUEUE: WebhookQueue;
   /** Development/test only: comma list of `host:port` webhook destinations exempt from the SSRF checks. */
   WEBHOOK_ALLOW_HOSTS?: string;
+  /** Milliseconds between an isolate's drains of a shard's outbox (default 50; the test suite sets 0): services/webhooks/drain-pacing.ts. */
+  WEBHOOK_DRAIN_SPACING_MS?: string;
   /** Development/test only: comma list of `host:port` QES provider (CSC API) origins exempt from the SSRF checks. */
   QES_PROVIDER_ALLOW_HOSTS?: string;
   /** Days dispatched events, finished webhook attempts and sent messages are kept (default 30; src/scheduled/retention.ts). */

@@ -3,6 +3,7 @@ import { d1TimingOn, webhookConsumerD1, withD1Time } from '../db/d1-timing';
 import type { ShardScope } from '../db/shards';
 import { deliveryContext } from '../services/webhooks/context';
 import { deliverDue, wakeUpsFor, type DeliverResult } from '../services/webhooks/deliver';
+import { drainPacer, drainSpacingMs, type DrainPacer } from '../services/webhooks/drain-pacing';
 import { drainOutbox } from '../services/webhooks/fan-out';
 import { requestDrain, scheduleWakeUps } from '../services/webhooks/queue';
 import type { WebhookMessage, WebhookQueue } from '../env';
@@ -10,7 +11,18 @@ import type { WebhookMessage, WebhookQueue } from '../env';
 export type ConsumerOptions = {
   /** The clock; tests pass a later time to reach retries without waiting. */
   now?: number;
+  /** Spaces this isolate's drains (drain-pacing.ts); by default the isolate's own, at the environment's spacing. */
+  pacer?: DrainPacer;
 };
+
+/** The isolate's pacer, made once for the spacing the environment sets. */
+let isolatePacer: { spacingMs: number; pacer: DrainPacer } | undefined;
+
+function pacerFor(env: ShardScope['env']): DrainPacer {
+  const spacingMs = drainSpacingMs(env);
+  if (isolatePacer?.spacingMs !== spacingMs) isolatePacer = { spacingMs, pacer: drainPacer(spacingMs) };
+  return isolatePacer.pacer;
+}
 
 /**
  * One shard's part of a batch (src/queues/shard-batches.ts). With D1 timing on (development, bench/webhooks)
@@ -47,7 +59,9 @@ async function consume(batch: MessageBatch<WebhookMessage>, scope: ShardScope, o
   if (drains.length) {
     // Many drain requests in one batch need one drain.
     try {
-      const result = await drainOutbox(ctx.db, queues.webhooks, now, { deliver: ctx });
+      // Under load, wait for the events of the next few milliseconds rather than drain one at a time.
+      await (options.pacer ?? pacerFor(env)).turn(scope.shard);
+      const result = await drainOutbox(ctx.db, queues.webhooks, options.now ?? Date.now(), { deliver: ctx });
       if (result.more) await requestDrain(queues.webhooks);
       await wakeUp(queues.webhooks, result.attempts, now);
       for (const m of drains) m.ack();
