@@ -2,6 +2,7 @@
 // fields and its text tags become template fields, and the stored PDF keeps neither live widgets nor
 // visible tags. One entry point, `extractDocumentFields`, for uploaded PDFs, printed HTML and (later)
 // rendered DOCX alike.
+import { Buffer } from 'node:buffer';
 import {
   PDFArray,
   PDFCheckBox,
@@ -231,52 +232,38 @@ for (let i = 0; i < 16; i += 1) {
   HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
 }
 
-/** Whether the hex string between `start` and `end` (its `<` and `>` left out) holds the byte 7B, `{`; a stray character is unsure (true). */
-function hexHoldsBrace(data: Uint8Array, start: number, end: number): boolean {
-  let at = start;
-  // Two digits at a time while there is no white space between them (how writers store text).
-  for (; at + 1 < end; at += 2) {
-    const high = HEX_VALUE[data[at]];
-    const low = HEX_VALUE[data[at + 1]];
-    if ((high | low) < 0) break;
-    if (high === 7 && low === 11) return true;
-  }
-  let high = -1;
-  for (; at < end; at += 1) {
-    const byte = data[at];
+/**
+ * Whether the digits at `at` begin a byte of a hex string: an even number of hex digits (white space
+ * aside) back to its `<`, which is not a dictionary's `<<`. Anything else on the way (a delimiter, a
+ * name, an operator) means `at` is not in a hex string.
+ */
+function beginsHexByte(data: Uint8Array, at: number): boolean {
+  let digits = 0;
+  for (let i = at - 1; i >= 0; i -= 1) {
+    const byte = data[i];
+    if (byte === 0x3c) return data[i - 1] !== 0x3c && digits % 2 === 0;
     if (WHITE_SPACE[byte]) continue;
-    const digit = HEX_VALUE[byte];
-    if (digit < 0) return true;
-    if (high < 0) high = digit;
-    else if (high === 7 && digit === 11) return true;
-    else high = -1;
+    if (HEX_VALUE[byte] < 0) return false;
+    digits += 1;
   }
-  // An odd last digit is followed by 0 (§ 7.3.4.3): 7 alone is 70, no brace.
   return false;
 }
 
 /**
  * Whether content may show a brace, the opening of a tag: a `{` byte anywhere (in a literal string, or
- * elsewhere: an inline image's data is not told apart), the escape `\173`, or a hex string holding the
- * byte 7B. A single brace is enough, so a tag whose two braces a writer kerned apart (`[({) -20 ({)] TJ`)
- * or wrote in two strings still sends the file to the full reading, whose text extraction decides.
- * Native searches find `{`, `\` and `<`; only hex strings are read byte by byte.
+ * elsewhere: an inline image's data is not told apart), the escape `\173`, or the byte 7B in a hex
+ * string. A single brace is enough, so a tag whose two braces a writer kerned apart (`[({) -20 ({)] TJ`)
+ * or wrote in two strings still sends the file to the full reading, whose text extraction decides. Every
+ * search is native; only a `7B` found is checked, back to its string's `<`, for being a whole byte.
  */
 function showsBrace(data: Uint8Array): boolean {
   if (data.indexOf(0x7b) !== -1) return true;
-  for (let at = data.indexOf(0x5c); at !== -1; at = data.indexOf(0x5c, at + 2)) {
-    if (data[at + 1] === 0x31 && data[at + 2] === 0x37 && data[at + 3] === 0x33) return true;
-  }
-  for (let open = data.indexOf(0x3c); open !== -1; open = data.indexOf(0x3c, open + 1)) {
-    // `<<` opens a dictionary (an inline image's, a marked-content property list), not a string.
-    if (data[open + 1] === 0x3c) {
-      open += 1;
-      continue;
+  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (text.indexOf('\\173', 0, 'latin1') !== -1) return true;
+  for (const digits of ['7B', '7b']) {
+    for (let at = text.indexOf(digits, 0, 'latin1'); at !== -1; at = text.indexOf(digits, at + 1, 'latin1')) {
+      if (beginsHexByte(data, at)) return true;
     }
-    const close = data.indexOf(0x3e, open + 1);
-    if (close === -1) return true;
-    if (hexHoldsBrace(data, open + 1, close)) return true;
-    open = close;
   }
   return false;
 }
