@@ -51,6 +51,23 @@ describe('POST /api/templates/{id}/clone', () => {
     expect(res.json.documents[0].uuid).not.toBe(source.documents[0].uuid);
   });
 
+  it('takes an empty body sent as JSON as no body (clients that always set the header)', async () => {
+    const a = await createAccount();
+    const source = await create(a.token);
+    const sent: Record<string, string>[] = [
+      { 'Content-Type': 'application/json' },
+      { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': '0' },
+    ];
+    for (const headers of sent) {
+      const res = await api('POST', `/api/templates/${source.id}/clone`, { token: a.token, body: '', headers });
+      expect(res.status, JSON.stringify(headers)).toBe(201);
+      expect(res.json.name).toBe('Template (Clone)');
+    }
+    // A body that is there and not JSON is still refused.
+    const malformed = await api('POST', `/api/templates/${source.id}/clone`, { token: a.token, body: '{' });
+    expect(malformed.status).toBe(400);
+  });
+
   it('copies the files, so the clone survives deleting the source', async () => {
     const a = await createAccount();
     const bytes = await makePdf(3);

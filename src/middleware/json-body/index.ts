@@ -24,7 +24,17 @@ export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandle
       throw new ApiError(400, `Send the request body as JSON with Content-Type: application/json${type ? ` (got ${type})` : ''}.`);
     }
     // Read through Hono's body cache, so the validator after this middleware parses the same bytes.
-    const text = decodeUtf8(await c.req.arrayBuffer());
+    const bytes = await c.req.arrayBuffer();
+    if (options.allowEmpty && bytes.byteLength === 0) {
+      // An optional body sent empty under a JSON type (clients that set the header on every request): read
+      // as no body, as it is without the header, rather than refused as malformed JSON.
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete('Content-Type');
+      headers.delete('Content-Length');
+      c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers });
+      return next();
+    }
+    const text = decodeUtf8(bytes);
     if (options.refuseMalformed) {
       parseJsonText(text);
       return next();
