@@ -20,6 +20,10 @@ export type SlotLeaseOptions = {
   maxKeys?: number;
 };
 
+/** How a request refused while another asks for its key's lease waits for that lease: in steps, at most this long. */
+const LEASE_WAIT_STEP_MS = 5;
+const LEASE_WAIT_LIMIT_MS = 2_000;
+
 /**
  * One per isolate. A request spends a slot of its key's lease when one is left and unexpired;
  * otherwise it calls the limiter, settling the ended lease and asking for a new one. While one
@@ -46,7 +50,11 @@ export class SlotLeases {
     if (pending) {
       const decision = await limiter.take({ limit, windowMs, settle });
       if (decision.allowed) return decision;
-      await pending.catch(() => undefined);
+      // Wait for that lease on this request's own timers: the asking request's promise is its own I/O,
+      // which workerd does not let another request await (it fails it, or cancels it as hung).
+      for (let waited = 0; this.asking.get(key) === pending && waited < LEASE_WAIT_LIMIT_MS; waited += LEASE_WAIT_STEP_MS) {
+        await new Promise((resolve) => setTimeout(resolve, LEASE_WAIT_STEP_MS));
+      }
       return this.spend(key, limit, windowMs) ?? decision;
     }
     const asking = limiter.take({ limit, windowMs, lease: this.want, settle }).then((decision) => {
