@@ -1,6 +1,8 @@
 // CPU profiles of the Worker inside `wrangler dev` (startDev's `inspector` port), through the DevTools
 // protocol: `profileWorker(server, run)` samples the Worker's isolate while `run()` drives it, and
 // `selfTimes` sums the profile's self time per function, idle left out, heaviest first.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { root } from './local-wrangler.mjs';
@@ -9,7 +11,8 @@ const { default: WebSocket } = await import(
   createRequire(createRequire(path.join(root, 'package.json')).resolve('wrangler')).resolve('ws')
 );
 
-function call(ws, id, method, params) {
+/** One DevTools protocol call over an open inspector WebSocket; resolves to its result. */
+export function devtoolsCall(ws, id, method, params) {
   return new Promise((resolve, reject) => {
     const onMessage = (data) => {
       const message = JSON.parse(data.toString());
@@ -30,11 +33,11 @@ export async function profileWorker(server, run, { intervalUs = 100 } = {}) {
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   try {
-    await call(ws, 1, 'Profiler.enable');
-    await call(ws, 2, 'Profiler.setSamplingInterval', { interval: intervalUs });
-    await call(ws, 3, 'Profiler.start');
+    await devtoolsCall(ws, 1, 'Profiler.enable');
+    await devtoolsCall(ws, 2, 'Profiler.setSamplingInterval', { interval: intervalUs });
+    await devtoolsCall(ws, 3, 'Profiler.start');
     await run();
-    const { profile } = await call(ws, 4, 'Profiler.stop');
+    const { profile } = await devtoolsCall(ws, 4, 'Profiler.stop');
     return { profile, name: target.title ?? target.id };
   } finally {
     ws.close();
@@ -73,4 +76,19 @@ export function inclusiveTimes(profile, names) {
     }
   });
   return totals;
+}
+
+/** CPU milliseconds (user + system) of each workerd process in `pid`'s process group (wrangler's proxy and the Worker's), from /proc. */
+export function workerdCpuMs(pid) {
+  const pids = execFileSync('pgrep', ['-g', String(pid), 'workerd'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean);
+  const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+  return new Map(
+    pids.map((p) => {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      return [p, ((Number(fields[11]) + Number(fields[12])) * 1000) / tick];
+    }),
+  );
 }

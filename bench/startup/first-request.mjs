@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { devtoolsCall } from '../cpu-profile.mjs';
 
 /** The first requests measured: one per part, and an API read. */
 export const FIRST_REQUESTS = [
@@ -32,20 +33,6 @@ export default {
 function fromWrangler(root, name) {
   const wrangler = createRequire(createRequire(path.join(root, 'package.json')).resolve('wrangler'));
   return import(wrangler.resolve(name));
-}
-
-function send(ws, id, method) {
-  return new Promise((resolve, reject) => {
-    const onMessage = (data) => {
-      const message = JSON.parse(data.toString());
-      if (message.id !== id) return;
-      ws.off('message', onMessage);
-      if (message.error) reject(new Error(message.error.message));
-      else resolve(message.result);
-    };
-    ws.on('message', onMessage);
-    ws.send(JSON.stringify({ id, method }));
-  });
 }
 
 /** Active CPU ms (garbage collection included, idle excluded) of the profile, as `check startup` counts it. */
@@ -92,14 +79,14 @@ export async function profileFirstRequest(root, builtDir, request) {
       ws.once('open', resolve);
       ws.once('error', reject);
     });
-    await send(ws, 1, 'Profiler.enable');
-    await send(ws, 2, 'Profiler.start');
+    await devtoolsCall(ws, 1, 'Profiler.enable');
+    await devtoolsCall(ws, 2, 'Profiler.start');
     const response = await mf.dispatchFetch('https://profiler.test/', {
       method: 'POST',
       body: JSON.stringify({ method, url: `https://bench.test${pathname}` }),
     });
     const status = Number(await response.text());
-    const { profile } = await send(ws, 3, 'Profiler.stop');
+    const { profile } = await devtoolsCall(ws, 3, 'Profiler.stop');
     ws.close();
     return { ms: activeMs(profile), status };
   } finally {

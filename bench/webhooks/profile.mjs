@@ -7,12 +7,11 @@
 //   node bench/webhooks/profile.mjs [--events 1500] [--rate 300] [--dispatch inline] [--producer http] [--bare] [--out p.cpuprofile]
 //
 // `--bare` runs without the profiler (which slows the isolate) and prints only the processes' CPU.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { inclusiveTimes, profileWorker, selfTimes } from '../cpu-profile.mjs';
+import { inclusiveTimes, profileWorker, selfTimes, workerdCpuMs } from '../cpu-profile.mjs';
 import { seedBenchAccount, smoke, startDev } from '../local-wrangler.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
@@ -46,21 +45,6 @@ const receiver = createServer((req, res) => {
 });
 await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const receiverPort = receiver.address().port;
-
-/** CPU seconds (user + system) of each workerd process in `pid`'s process group (wrangler's proxy and the Worker's). */
-function workerdCpuSeconds(pid) {
-  const pids = execFileSync('pgrep', ['-g', String(pid), 'workerd'], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .filter(Boolean);
-  const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-  return new Map(
-    pids.map((p) => {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      return [p, (Number(fields[11]) + Number(fields[12])) / tick];
-    }),
-  );
-}
 
 const postEvents = (base, extra) =>
   fetch(`${base}/dev/events`, {
@@ -100,7 +84,7 @@ try {
   if (created.status !== 201) throw new Error(`webhook create answered ${created.status}: ${await created.text()}`);
   await post(server.base, WARM); // warm the isolate and the tables
   await untilArrived(WARM);
-  const cpuBefore = workerdCpuSeconds(server.pid);
+  const cpuBefore = workerdCpuMs(server.pid);
   const drive = async () => {
     await post(server.base, EVENTS);
     await untilArrived(WARM + EVENTS);
@@ -109,8 +93,8 @@ try {
   const { profile, name } = process.argv.includes('--bare')
     ? await drive().then(() => ({ profile: { nodes: [], samples: [], timeDeltas: [] }, name: 'Cloudflare Worker (not profiled)' }))
     : await profileWorker(server, drive);
-  const cpuAfter = workerdCpuSeconds(server.pid);
-  const perProcess = [...cpuAfter].map(([p, s]) => ((s - (cpuBefore.get(p) ?? 0)) * 1000) / EVENTS);
+  const cpuAfter = workerdCpuMs(server.pid);
+  const perProcess = [...cpuAfter].map(([p, ms]) => (ms - (cpuBefore.get(p) ?? 0)) / EVENTS);
   if (out) writeFileSync(out, JSON.stringify(profile));
   const { total, rows } = selfTimes(profile);
   console.log(

@@ -6,31 +6,16 @@
 // bench/webhooks writes its events from inside one request by default (run.mjs › --producer).
 //
 //   node bench/webhooks/request-floor.mjs [--requests 1500] [--rate 300]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { workerdCpuMs } from '../cpu-profile.mjs';
 import { root, seedBenchAccount, smoke, startDev } from '../local-wrangler.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const REQUESTS = smoke ? 30 : Number(arg('--requests', 1500));
 const RATE = Number(arg('--rate', 300));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** CPU milliseconds (user + system) of each workerd process in `pid`'s process group. */
-function workerdCpuMs(pid) {
-  const pids = execFileSync('pgrep', ['-g', String(pid), 'workerd'], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .filter(Boolean);
-  const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-  return new Map(
-    pids.map((p) => {
-      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      return [p, ((Number(fields[11]) + Number(fields[12])) * 1000) / tick];
-    }),
-  );
-}
 
 /** CPU per request of each workerd process (heaviest first) over REQUESTS POSTs of `body` to `url` at RATE. */
 async function measure(server, url, body) {
