@@ -153,17 +153,17 @@ export class Cursor {
 
   /**
    * Skims the dictionary starting here and returns the spans of the values of `wanted` keys (named with
-   * their slash, as written: '/MediaBox'), or of every key with `'every'`; a key written twice keeps its
-   * last value, as pdf-lib's parser does. The cursor ends after the closing `>>`.
+   * their slash, as written: '/MediaBox'); a key written twice keeps its last value, as pdf-lib's parser
+   * does. The cursor ends after the closing `>>`.
    */
-  skimDict(wanted?: ReadonlySet<string> | 'every'): Map<string, Span> {
+  skimDict(wanted?: ReadonlySet<string>): Map<string, Span> {
     const found = new Map<string, Span>();
     // A key is read as text only when its length is one asked for.
-    const lengths = wanted === undefined || wanted === 'every' ? undefined : keyLengths(wanted);
+    const lengths = wanted && keyLengths(wanted);
     this.walkDict((keyStart, keyEnd, value) => {
-      if (wanted === undefined || (lengths && !lengths.has(keyEnd - keyStart))) return;
+      if (!wanted || !lengths?.has(keyEnd - keyStart)) return;
       const key = keyOf(this.data, keyStart, keyEnd);
-      if (wanted === 'every' || wanted.has(key)) found.set(key, value);
+      if (wanted.has(key)) found.set(key, value);
     });
     return found;
   }

@@ -72,7 +72,7 @@ export class XrefIndex {
   private readonly locations = new Map<number, Location>();
   private readonly objects = new Map<number, PDFObject>();
   private readonly streams = new Map<number, DecodedObjectStream>();
-  private readonly skims = new Map<ReadonlySet<string> | 'every', Map<number, ReadonlyMap<string, Slice>>>();
+  private readonly skims = new Map<ReadonlySet<string>, Map<number, ReadonlyMap<string, Slice>>>();
   /** Bytes of object and xref streams decoded so far, within the budget pdf-lib's own load has too. */
   private decodedBytes = 0;
   readonly trailers: PDFDict[] = [];
@@ -236,22 +236,11 @@ export class XrefIndex {
   }
 
   /**
-   * The values of a few keys of an indirect dictionary, the rest skimmed over unparsed. Catalogs and
-   * page-tree nodes are always indirect (§ 7.7.2, § 7.7.3).
+   * The bytes of the values of a few keys of an indirect dictionary that is not a stream (catalogs and
+   * page-tree nodes always are, § 7.7.2, § 7.7.3), the rest skimmed over: `parseSlice` parses one,
+   * `sliceDict` skims one that is a dictionary itself.
    */
-  async entries(ref: PDFObject | undefined, keys: ReadonlySet<string>): Promise<Map<string, PDFObject>> {
-    if (!(ref instanceof PDFRef)) throw new UnexpectedSyntax();
-    const cursor = await this.body(ref.objectNumber);
-    const values = new Map<string, PDFObject>();
-    for (const [key, { start, end }] of cursor.skimDict(keys)) values.set(key, this.parse(cursor.data, start, end));
-    return values;
-  }
-
-  /**
-   * The bytes of the values of `keys` (or of every key) in an indirect dictionary that is not a stream,
-   * left unparsed: `parseSlice` parses one, `sliceDict` skims one that is a dictionary itself.
-   */
-  async dictSlices(ref: PDFObject | undefined, keys: ReadonlySet<string> | 'every'): Promise<ReadonlyMap<string, Slice>> {
+  async dictSlices(ref: PDFObject | undefined, keys: ReadonlySet<string>): Promise<ReadonlyMap<string, Slice>> {
     if (!(ref instanceof PDFRef)) throw new UnexpectedSyntax();
     // Kept per key set: the page geometry and the text-tag check read the same page-tree nodes.
     let skimmed = this.skims.get(keys);
@@ -267,8 +256,8 @@ export class XrefIndex {
     return slices;
   }
 
-  /** The values of `keys` (or of every key) in a dictionary written in place, left unparsed. */
-  sliceDict(slice: Slice, keys: ReadonlySet<string> | 'every'): Map<string, Slice> {
+  /** The values of `keys` in a dictionary written in place, left unparsed. */
+  sliceDict(slice: Slice, keys: ReadonlySet<string>): Map<string, Slice> {
     const cursor = new Cursor(slice.data, slice.start);
     if (!cursor.startsDict()) throw new UnexpectedSyntax();
     return slicesOf(slice.data, cursor.skimDict(keys));

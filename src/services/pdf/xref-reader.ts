@@ -122,9 +122,9 @@ export async function readThroughXref(bytes: Uint8Array): Promise<XrefReading | 
     const index = await checkedIndex(bytes);
     if (!index) return undefined;
     if (index.trailers.some((t) => t.has(NAME.Encrypt))) return { encrypted: true, pages: [] };
-    const catalog = await index.entries(index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root), CATALOG_KEYS);
+    const catalog = await index.dictSlices(index.trailers.find((t) => t.has(NAME.Root))?.get(NAME.Root), CATALOG_KEYS);
     const pages: PageGeometry[] = [];
-    await collectPages(index, catalog.get('/Pages'), {}, new Set(), pages);
+    await collectPages(index, valueIn(index, catalog, '/Pages'), {}, new Set(), pages);
     return { encrypted: false, pages };
   } catch (error) {
     // The full parse decodes every stream this one did, so it would run past the same ceiling.
