@@ -233,36 +233,59 @@ for (let i = 0; i < 16; i += 1) {
 }
 
 /**
- * Whether the digits at `at` begin a byte of a hex string: an even number of hex digits (white space
- * aside) back to its `<`, which is not a dictionary's `<<`. Anything else on the way (a delimiter, a
- * name, an operator) means `at` is not in a hex string.
+ * A test of whether the digit at a position begins a byte of a hex string: an even number of hex
+ * digits (white space aside) back to its `<`, which is not a dictionary's `<<`; anything else on the
+ * way (a delimiter, a name, an operator) means it is in none. Asked at rising positions, a walk back
+ * stops at the position asked before and counts on from its answer, so a stream is walked once however
+ * many digits are asked about (in `<5 7B7B7B…` every walk would otherwise go back to the `<`).
  */
-function beginsHexByte(data: Uint8Array, at: number): boolean {
-  let digits = 0;
-  for (let i = at - 1; i >= 0; i -= 1) {
-    const byte = data[i];
-    if (byte === 0x3c) return data[i - 1] !== 0x3c && digits % 2 === 0;
-    if (WHITE_SPACE[byte]) continue;
-    if (HEX_VALUE[byte] < 0) return false;
-    digits += 1;
-  }
-  return false;
+function hexByteStarts(data: Uint8Array): (at: number) => boolean {
+  let last = -1;
+  let lastDigits = -1; // hex digits between the string's `<` and `last`; -1: `last` is in none
+  return (at) => {
+    let digits = 0;
+    let before = -1;
+    for (let i = at - 1; i >= 0; i -= 1) {
+      const byte = data[i];
+      if (i === last) {
+        before = lastDigits < 0 ? -1 : lastDigits + 1 + digits;
+        break;
+      }
+      if (byte === 0x3c) {
+        before = data[i - 1] === 0x3c ? -1 : digits;
+        break;
+      }
+      if (WHITE_SPACE[byte]) continue;
+      if (HEX_VALUE[byte] < 0) break;
+      digits += 1;
+    }
+    last = at;
+    lastDigits = before;
+    return before >= 0 && before % 2 === 0;
+  };
 }
 
 /**
  * Whether content may show a brace, the opening of a tag: a `{` byte anywhere (in a literal string, or
  * elsewhere: an inline image's data is not told apart), the escape `\173`, or the byte 7B in a hex
  * string. A single brace is enough, so a tag whose two braces a writer kerned apart (`[({) -20 ({)] TJ`)
- * or wrote in two strings still sends the file to the full reading, whose text extraction decides. Every
- * search is native; only a `7B` found is checked, back to its string's `<`, for being a whole byte.
+ * or wrote in two strings still sends the file to the full reading, whose text extraction decides.
+ * Every search is for one byte (native: a two-byte search for `7B` stopped at every `7` of the hex text
+ * pdf-lib writes); only what is around each `\` and each `B` or `b` found is looked at.
  */
 function showsBrace(data: Uint8Array): boolean {
-  if (data.indexOf(0x7b) !== -1) return true;
   const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (text.indexOf('\\173', 0, 'latin1') !== -1) return true;
-  for (const digits of ['7B', '7b']) {
-    for (let at = text.indexOf(digits, 0, 'latin1'); at !== -1; at = text.indexOf(digits, at + 1, 'latin1')) {
-      if (beginsHexByte(data, at)) return true;
+  if (text.indexOf(0x7b) !== -1) return true;
+  for (let at = text.indexOf(0x5c); at !== -1; at = text.indexOf(0x5c, at + 2)) {
+    // After the backslash and the byte it escapes (`\\173` is a backslash, then digits), look on.
+    if (data[at + 1] === 0x31 && data[at + 2] === 0x37 && data[at + 3] === 0x33) return true;
+  }
+  for (const digit of [0x42, 0x62]) {
+    const beginsHexByte = hexByteStarts(data);
+    for (let at = text.indexOf(digit, 1); at !== -1; at = text.indexOf(digit, at + 1)) {
+      let seven = at - 1; // white space may stand between a byte's two digits
+      while (seven > 0 && WHITE_SPACE[data[seven]]) seven -= 1;
+      if (data[seven] === 0x37 && beginsHexByte(seven)) return true;
     }
   }
   return false;
