@@ -1,7 +1,8 @@
 // Issue 30 › 3: an uploaded PDF that surely brings neither text tags nor a form (nor usage rights or
 // signatures) is stored as it came without pdf-lib's full parse, which cost as much as the rest of an
 // upload; everything that may bring fields still takes the full parse, and its fields are found.
-import { PDFDocument, PDFName, PDFRawStream, StandardFonts, type PDFDict, type PDFPage } from 'pdf-lib';
+import { Buffer } from 'node:buffer';
+import { PDFDocument, PDFName, PDFRawStream, StandardFonts, type PDFDict, type PDFPage, type SaveOptions } from 'pdf-lib';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { extractDocumentFields } from '../../src/services/templates/document-fields';
 import { makeSignedPdf } from '../fixtures/pdfs';
@@ -19,7 +20,11 @@ afterEach(() => {
 });
 
 /** A contract of `pages` pages, forty lines of text each (as bench/templates uploads), `edit` applied before saving. */
-async function contract(pages: number, edit: (pdf: PDFDocument, pages: PDFPage[]) => void | Promise<void> = () => {}): Promise<Uint8Array> {
+async function contract(
+  pages: number,
+  edit: (pdf: PDFDocument, pages: PDFPage[]) => void | Promise<void> = () => {},
+  save: SaveOptions = {},
+): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.TimesRoman);
   for (let i = 1; i <= pages; i += 1) {
@@ -33,7 +38,7 @@ async function contract(pages: number, edit: (pdf: PDFDocument, pages: PDFPage[]
       });
   }
   await edit(pdf, pdf.getPages());
-  return pdf.save();
+  return pdf.save(save);
 }
 
 /** Extracts the fields of `bytes`, counting pdf-lib's full loads of it. */
@@ -143,6 +148,30 @@ describe('the upload shortcut', () => {
       for (const page of pages) page.node.delete(PDFName.of('Resources'));
     });
     expect((await extractCountingLoads(inherited)).loads).toBeGreaterThan(0);
+  });
+
+  // Without `Type0` or a `#` escape anywhere in the file's objects no font can be two-byte, and the pages'
+  // fonts are not read; a name escaped as `/Type#30` is Type0 all the same (ISO 32000-1 § 7.3.5).
+  it('takes the full parse for a two-byte font whose name is written with # escapes, not for another escaped name', async () => {
+    /** A file whose page 2 names a font `/Subtype /<subtype>`, written uncompressed and the name then escaped in place. */
+    const escaped = async (subtype: string) => {
+      const bytes = await contract(
+        2,
+        (pdf, pages) => {
+          const font = pdf.context.register(pdf.context.obj({ Type: 'Font', Subtype: subtype, BaseFont: 'AnythingXY' }));
+          fontsOf(pdf, pages[1].node.Resources()!).set(PDFName.of('F9'), font);
+        },
+        { useObjectStreams: false },
+      );
+      // `/TypeN` becomes `/Type#3N`, two bytes longer, and the base font two shorter: every offset holds.
+      const text = Buffer.from(bytes).toString('latin1');
+      const edited = text.replace(`/Subtype /${subtype}`, `/Subtype /Type#3${subtype.at(-1)}`).replace('/AnythingXY', '/Anything');
+      expect(edited.length).toBe(text.length);
+      expect(edited).not.toContain('Type0');
+      return new Uint8Array(Buffer.from(edited, 'latin1'));
+    };
+    expect((await extractCountingLoads(await escaped('Type0'))).loads).toBeGreaterThan(0);
+    expect((await extractCountingLoads(await escaped('Type1'))).loads).toBe(0);
   });
 
   // Fonts and form XObjects are read once per file, not once per page (bench/templates: pdf-lib names the

@@ -2,6 +2,7 @@
 // xref sections the trailer chain names, and the objects themselves on demand — parsed whole by
 // pdf-lib's object parser, or skimmed for a few keys (`pdf-syntax.ts`). Any surprise throws
 // `UnexpectedSyntax`; `xref-reader.ts` turns that into "read the file the forgiving way".
+import { Buffer } from 'node:buffer';
 import { PDFArray, PDFContext, PDFDict, PDFName, PDFNumber, PDFObjectParser, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from './bounded-decode';
 import { undoPngPredictor } from './png-predictor';
@@ -75,6 +76,8 @@ export class XrefIndex {
   private readonly skims = new Map<ReadonlySet<string>, Map<number, ReadonlyMap<string, Slice>>>();
   /** Bytes of object and xref streams decoded so far, within the budget pdf-lib's own load has too. */
   private decodedBytes = 0;
+  /** Every listed object's bytes but stream data, as checkObjects passed them: what `objectsContain` searches. */
+  private readonly plainBytes: Slice[] = [];
   readonly trailers: PDFDict[] = [];
 
   constructor(private readonly bytes: Uint8Array) {}
@@ -177,14 +180,30 @@ export class XrefIndex {
     for (const streamNumber of objectStreams) {
       const { data, offsets } = await this.objectStream(streamNumber);
       for (const at of offsets.values()) new Cursor(data, at).skipValue();
+      this.plainBytes.push({ data, start: 0, end: data.length });
     }
+  }
+
+  /**
+   * Whether the bytes of the listed objects, stream data aside (dictionaries, arrays, strings, and the
+   * whole of each object stream), contain `text`; after checkObjects. An object the file refers to but
+   * the xref does not list is read by no one here (lookup throws), so "no" covers every object read.
+   */
+  objectsContain(text: string): boolean {
+    return this.plainBytes.some(({ data, start, end }) =>
+      Buffer.from(data.buffer, data.byteOffset + start, end - start)
+        .toString('latin1')
+        .includes(text),
+    );
   }
 
   /** Past `value [stream … endstream] endobj` (§ 7.3.8, § 7.3.10). */
   private async skipIndirectObject(cursor: Cursor): Promise<void> {
+    const start = cursor.at;
     let length: Span | undefined;
     if (cursor.startsDict()) length = cursor.skimDict(LENGTH_KEY).get('/Length');
     else cursor.skipValue();
+    this.plainBytes.push({ data: cursor.data, start, end: cursor.at });
     if (cursor.keyword('stream')) {
       if (!length) throw new UnexpectedSyntax();
       const bytes = number(await this.resolve(this.parse(cursor.data, length.start, length.end)));

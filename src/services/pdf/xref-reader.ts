@@ -36,8 +36,10 @@ const PAGE_KEYS: ReadonlySet<string> = new Set([
   '/Resources',
   '/Contents',
 ]);
-/** The keys the text-tag check reads from a page's resources. */
+/** The keys the text-tag check reads from a page's resources: its fonts (for two-byte ones) and XObjects. */
 const RESOURCE_KEYS: ReadonlySet<string> = new Set(['/Font', '/XObject']);
+/** The same for a file that names no Type0 font anywhere (`namesNoType0`): its fonts need no reading. */
+const XOBJECT_KEYS: ReadonlySet<string> = new Set(['/XObject']);
 
 const NAME = {
   Pages: PDFName.of('Pages'),
@@ -137,7 +139,10 @@ export async function readThroughXref(bytes: Uint8Array): Promise<XrefReading | 
 /** Resolves a value that may be a reference, to the object the file holds for it (undefined if none). */
 export type Resolve = (value: PDFObject | undefined) => Promise<PDFObject | undefined>;
 
-/** A page as the text-tag check reads it: its resources (inherited through /Parent) and its /Contents. */
+/**
+ * A page as the text-tag check reads it: its resources (inherited through /Parent: their /XObject, and
+ * their /Font unless the file names no Type0 font at all) and its /Contents.
+ */
 export type PageContent = { resources: PDFDict | undefined; contents: PDFObject | undefined };
 
 /** The catalog and each page's content, read through the xref, with the resolver to read further. */
@@ -205,10 +210,10 @@ function valueName(n: number): PDFName {
  * A page's /Resources as the tag check reads them: its /Font and /XObject, their values each once. A
  * reference (resources shared by pages) is resolved whole, as the index keeps objects once parsed.
  */
-async function readResources(index: XrefIndex, resolve: Resolve, slice: Slice): Promise<PDFDict | undefined> {
+async function readResources(index: XrefIndex, resolve: Resolve, slice: Slice, keys: ReadonlySet<string>): Promise<PDFDict | undefined> {
   if (!isDictSlice(slice)) return dictOrNothing(resolve, index.parseSlice(slice));
   const entries = new Map<PDFName, PDFObject>();
-  const parts = index.sliceDict(slice, RESOURCE_KEYS);
+  const parts = index.sliceDict(slice, keys);
   for (const [key, name] of [
     ['/Font', NAME.Font],
     ['/XObject', NAME.XObject],
@@ -219,13 +224,23 @@ async function readResources(index: XrefIndex, resolve: Resolve, slice: Slice): 
   return index.dictOf(entries);
 }
 
+/** Whether no object of the file (stream data aside) can name a Type0 font: neither `Type0` nor a `#` escape. */
+function namesNoType0(index: XrefIndex): boolean {
+  return !index.objectsContain('Type0') && !index.objectsContain('#');
+}
+
 /** Resources as pdf-lib's PDFPageLeaf.Resources() finds them: the page's own, else up its /Parent chain. */
-async function inheritedResources(index: XrefIndex, resolve: Resolve, page: PageNode): Promise<PDFDict | undefined> {
+async function inheritedResources(
+  index: XrefIndex,
+  resolve: Resolve,
+  page: PageNode,
+  keys: ReadonlySet<string>,
+): Promise<PDFDict | undefined> {
   let node: PageNode | undefined = page;
   for (let depth = 0; node; depth += 1) {
     if (depth > MAX_TREE_DEPTH) throw new UnexpectedSyntax();
     const resources = node.get('/Resources');
-    if (resources) return readResources(index, resolve, resources);
+    if (resources) return readResources(index, resolve, resources, keys);
     const parent = valueIn(index, node, '/Parent');
     if (parent === undefined || parent === PDFNull) return undefined;
     node = await index.dictSlices(parent, PAGE_KEYS);
@@ -264,9 +279,12 @@ export async function readContentsThroughXref(bytes: Uint8Array): Promise<Conten
     if (!(root instanceof PDFRef) || !(catalog instanceof PDFDict)) return undefined;
     const nodes: PageNode[] = [];
     await pageNodes(index, resolve, catalog.get(NAME.Pages), new Set(), nodes);
+    // A two-byte font is /Subtype /Type0 (§ 9.7.1), a name written as `Type0` or with `#` escapes: a file
+    // whose objects show neither has none, and its pages' fonts (dozens of entries a page) are not read.
+    const keys = namesNoType0(index) ? XOBJECT_KEYS : RESOURCE_KEYS;
     const pages: PageContent[] = [];
     for (const node of nodes) {
-      pages.push({ resources: await inheritedResources(index, resolve, node), contents: valueIn(index, node, '/Contents') });
+      pages.push({ resources: await inheritedResources(index, resolve, node, keys), contents: valueIn(index, node, '/Contents') });
     }
     return { catalog, pages, resolve };
   } catch {
