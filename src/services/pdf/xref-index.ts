@@ -80,7 +80,14 @@ export class XrefIndex {
   private readonly plainBytes: Slice[] = [];
   readonly trailers: PDFDict[] = [];
 
-  constructor(private readonly bytes: Uint8Array) {}
+  /**
+   * `kept`: keys whose values checkObjects keeps for every dictionary object it passes (not streams), so
+   * `dictSlices(ref, kept)` skims no object a second time: the readers' page-tree keys.
+   */
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly kept?: ReadonlySet<string>,
+  ) {}
 
   /** Reads the newest section and every older one it points to (§ 7.5.6 incremental updates). */
   readSections(startxref: number): void {
@@ -175,13 +182,32 @@ export class XrefIndex {
     const objectStreams = new Set<number>();
     for (const [objectNumber, location] of this.locations) {
       if ('stream' in location) objectStreams.add(location.stream);
-      else await this.skipIndirectObject(new Cursor(this.bytes, this.objectBodyAt(location.offset, objectNumber, location.generation)));
+      else
+        await this.skipIndirectObject(
+          new Cursor(this.bytes, this.objectBodyAt(location.offset, objectNumber, location.generation)),
+          objectNumber,
+        );
     }
+    const kept = this.kept && this.skimsFor(this.kept);
     for (const streamNumber of objectStreams) {
       const { data, offsets } = await this.objectStream(streamNumber);
-      for (const at of offsets.values()) new Cursor(data, at).skipValue();
+      for (const [objectNumber, at] of offsets) {
+        const cursor = new Cursor(data, at);
+        // Kept only where the xref places the object: an older copy in a stream an update superseded is not it.
+        const location = this.locations.get(objectNumber);
+        const current = location !== undefined && 'stream' in location && location.stream === streamNumber;
+        if (kept && current && cursor.startsDict()) kept.set(objectNumber, slicesOf(data, cursor.skimDict(this.kept)));
+        else cursor.skipValue();
+      }
       this.plainBytes.push({ data, start: 0, end: data.length });
     }
+  }
+
+  /** The skims kept for one key set, by object number. */
+  private skimsFor(keys: ReadonlySet<string>): Map<number, ReadonlyMap<string, Slice>> {
+    let skimmed = this.skims.get(keys);
+    if (!skimmed) this.skims.set(keys, (skimmed = new Map()));
+    return skimmed;
   }
 
   /**
@@ -198,11 +224,12 @@ export class XrefIndex {
   }
 
   /** Past `value [stream … endstream] endobj` (§ 7.3.8, § 7.3.10). */
-  private async skipIndirectObject(cursor: Cursor): Promise<void> {
+  private async skipIndirectObject(cursor: Cursor, objectNumber: number): Promise<void> {
     const start = cursor.at;
-    let length: Span | undefined;
-    if (cursor.startsDict()) length = cursor.skimDict(LENGTH_KEY).get('/Length');
+    let spans: Map<string, Span> | undefined;
+    if (cursor.startsDict()) spans = cursor.skimDict(this.kept ? this.withLength(this.kept) : LENGTH_KEY);
     else cursor.skipValue();
+    const length = spans?.get('/Length');
     this.plainBytes.push({ data: cursor.data, start, end: cursor.at });
     if (cursor.keyword('stream')) {
       if (!length) throw new UnexpectedSyntax();
@@ -212,8 +239,18 @@ export class XrefIndex {
       if (cursor.data[cursor.at] === 0x0a) cursor.at += 1;
       cursor.at += bytes;
       if (!cursor.keyword('endstream')) throw new UnexpectedSyntax();
+    } else if (spans && this.kept) {
+      this.skimsFor(this.kept).set(objectNumber, slicesOf(cursor.data, spans));
     }
     if (!cursor.keyword('endobj')) throw new UnexpectedSyntax();
+  }
+
+  private keysWithLength?: ReadonlySet<string>;
+
+  /** `keys` and /Length: an indirect dictionary is skimmed once, for its stream's length and the kept keys. */
+  private withLength(keys: ReadonlySet<string>): ReadonlySet<string> {
+    this.keysWithLength ??= new Set([...keys, ...LENGTH_KEY]);
+    return this.keysWithLength;
   }
 
   /** Where the object after `N G obj` starts, checking the header names the expected object. */
@@ -261,9 +298,9 @@ export class XrefIndex {
    */
   async dictSlices(ref: PDFObject | undefined, keys: ReadonlySet<string>): Promise<ReadonlyMap<string, Slice>> {
     if (!(ref instanceof PDFRef)) throw new UnexpectedSyntax();
-    // Kept per key set: the page geometry and the text-tag check read the same page-tree nodes.
-    let skimmed = this.skims.get(keys);
-    if (!skimmed) this.skims.set(keys, (skimmed = new Map()));
+    // Kept per key set: the page geometry and the text-tag check read the same page-tree nodes, which
+    // checkObjects skimmed for them already when the set is the index's `kept`.
+    const skimmed = this.skimsFor(keys);
     const known = skimmed.get(ref.objectNumber);
     if (known) return known;
     const cursor = await this.body(ref.objectNumber);

@@ -23,8 +23,8 @@ const MAX_TREE_DEPTH = 64;
 /** The keys read from dictionaries that are otherwise only skimmed. */
 const CATALOG_KEYS: ReadonlySet<string> = new Set(['/Pages']);
 /**
- * The keys read from page-tree nodes: the geometry's and the text-tag check's, one skim per node for
- * both (the index keeps it).
+ * The keys read from page-tree nodes: the geometry's and the text-tag check's, kept from the skim that
+ * checks each object (XrefIndex `kept`), so no node is skimmed twice.
  */
 const PAGE_KEYS: ReadonlySet<string> = new Set([
   '/Type',
@@ -105,7 +105,7 @@ function checkedIndex(bytes: Uint8Array): Promise<XrefIndex | undefined> {
     index = (async () => {
       const startxref = lastStartxref(bytes);
       if (startxref === undefined) return undefined;
-      const read = new XrefIndex(bytes);
+      const read = new XrefIndex(bytes, PAGE_KEYS);
       read.readSections(startxref);
       await read.checkObjects();
       return read;
