@@ -6,7 +6,7 @@ import { Buffer } from 'node:buffer';
 import { PDFArray, PDFContext, PDFDict, PDFName, PDFNumber, PDFObjectParser, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib';
 import { decodeStreamWithin, STRUCTURE_STREAMS_BUDGET } from './bounded-decode';
 import { undoPngPredictor } from './png-predictor';
-import { Cursor, UnexpectedSyntax, type Span } from './pdf-syntax';
+import { Cursor, shortLatin1, UnexpectedSyntax, type Span } from './pdf-syntax';
 
 /** Where an object lives: at a byte offset, or inside an object stream (§ 7.5.7). */
 type Location = { offset: number; generation: number } | { stream: number };
@@ -28,6 +28,9 @@ export function isDictSlice(slice: Slice): boolean {
 }
 
 const MAX_SECTIONS = 64;
+
+/** Values up to this many bytes are parsed once per file and text (parseSlice). */
+const SHARED_VALUE_BYTES = 48;
 
 const LENGTH_KEY: ReadonlySet<string> = new Set(['/Length']);
 
@@ -76,6 +79,8 @@ export class XrefIndex {
   private readonly skims = new Map<ReadonlySet<string>, Map<number, ReadonlyMap<string, Slice>>>();
   /** Bytes of object and xref streams decoded so far, within the budget pdf-lib's own load has too. */
   private decodedBytes = 0;
+  /** Short values parsed so far, by their text (parseSlice). */
+  private readonly values = new Map<string, PDFObject>();
   /** Every listed object's bytes but stream data, as checkObjects passed them: what `objectsContain` searches. */
   private readonly plainBytes: Slice[] = [];
   readonly trailers: PDFDict[] = [];
@@ -324,8 +329,19 @@ export class XrefIndex {
     return new Cursor(slice.data, slice.start).dictValues().map((span) => ({ data: slice.data, ...span }));
   }
 
+  /**
+   * The value a slice holds. A short one is parsed once per distinct text and the object shared (every
+   * page of a file repeats `/Page` and its `[0 0 612 792]`): what it returns is read, never changed.
+   */
   parseSlice(slice: Slice): PDFObject {
-    return this.parse(slice.data, slice.start, slice.end);
+    if (slice.end - slice.start > SHARED_VALUE_BYTES) return this.parse(slice.data, slice.start, slice.end);
+    const text = shortLatin1(slice.data, slice.start, slice.end);
+    let value = this.values.get(text);
+    if (!value) {
+      value = this.parse(slice.data, slice.start, slice.end);
+      this.values.set(text, value);
+    }
+    return value;
   }
 
   /** A dictionary of values read here, for the readers that take pdf-lib's objects. */
