@@ -1,6 +1,6 @@
 // Keeps every statement inside D1's bound-parameter limit: lists are bound as one JSON parameter, and
 // multi-row inserts are split so that each statement binds at most the limit.
-import { sql, type Column, type SQL } from 'drizzle-orm';
+import { sql, type Column, type SQL, type Table } from 'drizzle-orm';
 
 /** D1 binds at most 100 parameters per statement (developers.cloudflare.com/d1/platform/limits/). */
 export const MAX_BOUND_PARAMETERS = 100;
@@ -34,14 +34,27 @@ function shapeOf(row: Record<string, unknown>): string {
 }
 
 /**
- * A multi-row insert as few statements as fit the limit, in order. `build` makes the statement for some
- * rows; rows whose SQL values bind a fixed number of parameters (a subquery by one id) bind as many as
- * the values they set tell (drizzle binds every column's value or default), so each shape is counted
- * once on a one-row statement and the rows are packed without building any statement twice. The rows
- * of a bulk create do without drizzle's builder (row-inserts.ts).
+ * The parameters one row binds, by table and shape: the same for every statement an isolate builds for
+ * that table, so counted once per isolate rather than by building a statement on every call (a document
+ * row's page sizes, a bulk chunk's rows, are serialised to count them).
  */
-export function insertPacked<T extends Record<string, unknown>, S extends Buildable>(rows: readonly T[], build: (rows: T[]) => S): S[] {
-  const perShape = new Map<string, number>();
+const boundPerRow = new WeakMap<Table, Map<string, number>>();
+
+/**
+ * A multi-row insert into `table` as few statements as fit the limit, in order. `build` makes the
+ * statement for some rows and binds nothing of its own beyond their values; rows whose SQL values bind a
+ * fixed number of parameters (a subquery by one id) bind as many as the values they set tell (drizzle
+ * binds every column's value or default), so each shape is counted once, on a one-row statement, and the
+ * rows are packed without building any statement twice. The rows of a bulk create do without drizzle's
+ * builder (row-inserts.ts).
+ */
+export function insertPacked<T extends Record<string, unknown>, S extends Buildable>(
+  table: Table,
+  rows: readonly T[],
+  build: (rows: T[]) => S,
+): S[] {
+  let perShape = boundPerRow.get(table);
+  if (!perShape) boundPerRow.set(table, (perShape = new Map()));
   const statements: S[] = [];
   let chunk: T[] = [];
   let bound = 0;

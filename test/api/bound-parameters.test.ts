@@ -5,6 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
 import { fanOutInserts } from '../../src/db/queries/webhook-deliveries';
+import { insertPacked } from '../../src/db/bound-parameters';
+import { templateDocuments } from '../../src/db/schema/index';
 import type { NewWebhookDelivery } from '../../src/db/schema/index';
 import { sweepUnsealed } from '../../src/scheduled/sealing-sweep';
 import { makePdf, toBase64 } from '../fixtures/pdfs';
@@ -266,5 +268,33 @@ describe('queries', () => {
     const [first, ...rest] = fanOutInserts(db, rows);
     const inserted = (await db.batch([first, ...rest])).flat();
     expect(inserted).toHaveLength(rows.length);
+  });
+
+  // A document row's page sizes are serialised to count its parameters: counted once per table and shape.
+  it('counts the parameters of a row shape once per isolate, not by building a statement on every insert', () => {
+    const db = createDb(shard);
+    let built = 0;
+    const build = (rows: (typeof templateDocuments.$inferInsert)[]) => {
+      built += 1;
+      return db.insert(templateDocuments).values(rows);
+    };
+    const row = (i: number) => ({
+      accountId: 1,
+      templateId: 1,
+      uuid: `doc-${i}`,
+      filename: 'a.pdf',
+      contentType: 'application/pdf',
+      byteSize: 1,
+      sha256: 'ab',
+      pageCount: 1,
+      pageDimensions: [{ width: 612, height: 792, rotate: 0 }],
+      r2Key: `k${i}`,
+      position: i,
+    });
+    insertPacked(templateDocuments, [row(0)], build);
+    built = 0;
+    const statements = insertPacked(templateDocuments, [row(1), row(2)], build);
+    expect(statements).toHaveLength(1);
+    expect(built).toBe(1);
   });
 });

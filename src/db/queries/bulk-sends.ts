@@ -43,7 +43,7 @@ export async function insertBulkSend(db: Db, send: NewBulkSend): Promise<BulkSen
   // newest bulk send is this one (ids only grow within a shard, src/db/id-ranges.ts).
   const sendId = sql`(SELECT max(${bulkSends.id}) FROM ${bulkSends} WHERE ${bulkSends.accountId} = ${send.accountId})`;
   const chunkRows = send.chunks.map((rows, chunk) => ({ accountId: send.accountId, bulkSendId: sendId, chunk, rows }));
-  const inserts = insertPacked(chunkRows, (rows) => db.insert(bulkSendChunks).values(rows));
+  const inserts = insertPacked(bulkSendChunks, chunkRows, (rows) => db.insert(bulkSendChunks).values(rows));
   const [[row]] = await db.batch([insertSend, ...inserts]);
   return row;
 }

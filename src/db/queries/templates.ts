@@ -160,7 +160,7 @@ function templateIdOf(publicId: string): SQL<number> {
 /** One insert per few documents (a template holds up to 10, more than one statement can bind); each returns its rows. */
 export function insertDocumentsStatements(db: Db, templatePublicId: string, documents: NewTemplateDocument[]) {
   const rows = documents.map((d) => ({ ...d, templateId: templateIdOf(templatePublicId) }));
-  return insertPacked(rows, (chunk) => db.insert(templateDocuments).values(chunk).returning());
+  return insertPacked(templateDocuments, rows, (chunk) => db.insert(templateDocuments).values(chunk).returning());
 }
 
 export function insertVersionStatement(db: Db, templatePublicId: string, version: NewTemplateVersion) {

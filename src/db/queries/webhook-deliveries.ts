@@ -16,7 +16,7 @@ const d = webhookDeliveries;
  * a lease is this fan-out's to send, one a concurrent fan-out inserted first is not.
  */
 export function fanOutInserts(db: Db, rows: NewWebhookDelivery[]) {
-  return insertPacked(rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning());
+  return insertPacked(d, rows, (chunk) => db.insert(d).values(chunk).onConflictDoNothing().returning());
 }
 
 /** A version 4 UUID from SQLite's randomness, drawn per row (crypto.randomUUID() inside an INSERT … SELECT). */
