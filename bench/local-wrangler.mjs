@@ -156,7 +156,13 @@ export async function startDev({ persist, vars = {}, config, ready = '/api/opena
     },
   };
   try {
-    await waitUp(`${server.base}${ready}`);
+    // A wrangler that exits while starting (a port another one took meanwhile) is not waited on for minutes.
+    await Promise.race([
+      waitUp(`${server.base}${ready}`),
+      exited.then((code) => {
+        throw new Error(`wrangler dev (${config ?? 'wrangler.toml'}) exited with code ${code} before ${server.base} answered`);
+      }),
+    ]);
   } catch (error) {
     await server.stop();
     throw error;
