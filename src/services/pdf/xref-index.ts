@@ -217,15 +217,14 @@ export class XrefIndex {
 
   /**
    * Whether the bytes of the listed objects, stream data aside (dictionaries, arrays, strings, and the
-   * whole of each object stream), contain `text`; after checkObjects. An object the file refers to but
-   * the xref does not list is read by no one here (lookup throws), so "no" covers every object read.
+   * whole of each object stream), contain any of `texts`; after checkObjects. An object the file refers to
+   * but the xref does not list is read by no one here (lookup throws), so "no" covers every object read.
    */
-  objectsContain(text: string): boolean {
-    return this.plainBytes.some(({ data, start, end }) =>
-      Buffer.from(data.buffer, data.byteOffset + start, end - start)
-        .toString('latin1')
-        .includes(text),
-    );
+  objectsContain(...texts: string[]): boolean {
+    return this.plainBytes.some(({ data, start, end }) => {
+      const plain = Buffer.from(data.buffer, data.byteOffset + start, end - start).toString('latin1');
+      return texts.some((text) => plain.includes(text));
+    });
   }
 
   /** Past `value [stream … endstream] endobj` (§ 7.3.8, § 7.3.10). */

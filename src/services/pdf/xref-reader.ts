@@ -226,7 +226,7 @@ async function readResources(index: XrefIndex, resolve: Resolve, slice: Slice, k
 
 /** Whether no object of the file (stream data aside) can name a Type0 font: neither `Type0` nor a `#` escape. */
 function namesNoType0(index: XrefIndex): boolean {
-  return !index.objectsContain('Type0') && !index.objectsContain('#');
+  return !index.objectsContain('Type0', '#');
 }
 
 /** Resources as pdf-lib's PDFPageLeaf.Resources() finds them: the page's own, else up its /Parent chain. */
