@@ -92,7 +92,12 @@ export class XrefIndex {
   constructor(
     private readonly bytes: Uint8Array,
     private readonly kept?: ReadonlySet<string>,
-  ) {}
+  ) {
+    this.indirectKeys = kept ? new Set([...kept, ...LENGTH_KEY]) : LENGTH_KEY;
+  }
+
+  /** What checkObjects reads from an indirect dictionary in one skim: its stream's /Length and the kept keys. */
+  private readonly indirectKeys: ReadonlySet<string>;
 
   /** Reads the newest section and every older one it points to (§ 7.5.6 incremental updates). */
   readSections(startxref: number): void {
@@ -231,7 +236,7 @@ export class XrefIndex {
   private async skipIndirectObject(cursor: Cursor, objectNumber: number): Promise<void> {
     const start = cursor.at;
     let spans: Map<string, Span> | undefined;
-    if (cursor.startsDict()) spans = cursor.skimDict(this.kept ? this.withLength(this.kept) : LENGTH_KEY);
+    if (cursor.startsDict()) spans = cursor.skimDict(this.indirectKeys);
     else cursor.skipValue();
     const length = spans?.get('/Length');
     this.plainBytes.push({ data: cursor.data, start, end: cursor.at });
@@ -247,14 +252,6 @@ export class XrefIndex {
       this.skimsFor(this.kept).set(objectNumber, slicesOf(cursor.data, spans));
     }
     if (!cursor.keyword('endobj')) throw new UnexpectedSyntax();
-  }
-
-  private keysWithLength?: ReadonlySet<string>;
-
-  /** `keys` and /Length: an indirect dictionary is skimmed once, for its stream's length and the kept keys. */
-  private withLength(keys: ReadonlySet<string>): ReadonlySet<string> {
-    this.keysWithLength ??= new Set([...keys, ...LENGTH_KEY]);
-    return this.keysWithLength;
   }
 
   /** Where the object after `N G obj` starts, checking the header names the expected object. */
