@@ -3,6 +3,11 @@
 // (bench/startup/bare) built by the same wrangler with the same compatibility settings — in the same run,
 // with both bundle sizes and the ratio. Target: the project ≤ 50 ms (issue 30).
 //
+// `check startup` reads a CPU profile that workerd samples rarely: a startup of a few milliseconds holds
+// one active sample (the reading is its span) or none (0.0). So each Worker's entry is also timed as
+// its evaluation in a fresh isolate (first-request.mjs › timeEntryEvaluation), alternated, several
+// times each; the target is judged on both figures.
+//
 //   node bench/startup/run.mjs [--rounds 3] [--modules 15] [--smoke]
 //
 // --smoke measures each Worker once; --modules N also prints the N modules whose evaluation costs the
@@ -16,7 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { benchEnv, root } from '../local-wrangler.mjs';
-import { FIRST_REQUESTS, profileFirstRequest } from './first-request.mjs';
+import { FIRST_REQUESTS, profileFirstRequest, timeEntryEvaluation } from './first-request.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
@@ -61,16 +66,48 @@ for (let round = 1; round <= rounds; round += 1) {
 
 const p = median(project.map((r) => r.ms));
 const b = median(bare.map((r) => r.ms));
+
+// The same evaluation timed: the project's entry as its custom build wrote it (dist/worker, by the last
+// `check startup`), the bare Worker as `wrangler deploy --dry-run` bundles it, as `check startup` does.
+const bareBuilt = path.join(work, 'bare-built');
+execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', bareBuilt], { cwd: bareDir, env: benchEnv, stdio: 'ignore' });
+const timedRounds = smoke ? 1 : Math.max(5, rounds);
+const timedProject = [];
+const timedBare = [];
+for (let round = 0; round < timedRounds; round += 1) {
+  timedProject.push(await timeEntryEvaluation(root, builtDir));
+  timedBare.push(await timeEntryEvaluation(root, bareBuilt, 'worker.js'));
+}
+const tp = median(timedProject.map((r) => r.ms));
+const tb = median(timedBare.map((r) => r.ms));
+const noise = median([...timedProject, ...timedBare].map((r) => r.spread));
+const readings = (runs) => runs.map((r) => r.ms.toFixed(2)).join(', ');
 const { kib: projectKib, gzipKib: projectGzip } = project[0];
 const { kib: bareKib, gzipKib: bareGzip } = bare[0];
 console.log('');
 console.log(`startup CPU (wrangler check startup, active, median of ${rounds})`);
 console.log(`  project     ${p.toFixed(1).padStart(7)} ms   bundle ${kib(projectKib)} (gzip ${kib(projectGzip)})`);
 console.log(`  bare Hono   ${b.toFixed(1).padStart(7)} ms   bundle ${kib(bareKib)} (gzip ${kib(bareGzip)})`);
+const bundleRatio = `bundle ${(projectKib / bareKib).toFixed(0)}×`;
 console.log(
-  `  ratio       ${(p / Math.max(b, 1)).toFixed(1)}× the floor (floor counted as at least 1 ms), bundle ${(projectKib / bareKib).toFixed(0)}×`,
+  p === 0
+    ? `  ratio       none: the project's median reading held no active sample; ${bundleRatio}`
+    : `  ratio       ${(p / Math.max(b, 1)).toFixed(1)}× the floor (floor counted as at least 1 ms), ${bundleRatio}`,
 );
-console.log(`  target      project ≤ ${TARGET_MS} ms: ${p <= TARGET_MS ? 'met' : 'NOT met'}`);
+const unsampled = [...project, ...bare].filter((r) => r.ms === 0).length;
+if (unsampled > 0) console.log(`  note        ${unsampled} of ${2 * rounds} readings held no active sample (0.0 ms)`);
+console.log('');
+console.log(`entry evaluated in a fresh isolate (wall ms: a request importing it less the fastest of three that do not; median of ${timedRounds})`);
+console.log(`  noise       ${noise.toFixed(2).padStart(7)} ms   (how far three plain requests in one isolate differ, median)`);
+console.log(`  project     ${tp.toFixed(2).padStart(7)} ms   (${readings(timedProject)})`);
+console.log(`  bare Hono   ${tb.toFixed(2).padStart(7)} ms   (${readings(timedBare)})`);
+console.log(
+  tp < noise
+    ? "  ratio       none: the project's evaluation is within the noise"
+    : `  ratio       ${(tp / Math.max(tb, noise)).toFixed(1)}× the floor (floor counted as at least the noise)`,
+);
+const met = p <= TARGET_MS && tp <= TARGET_MS;
+console.log(`  target      project ≤ ${TARGET_MS} ms by both figures: ${met ? 'met' : 'NOT met'}`);
 const entry = staticClosure('index.mjs');
 console.log(
   `  at startup  ${entry.modules} of the project's modules, ${kib(entry.kib)}: what its entry imports statically (the rest load on import())`,
