@@ -1,7 +1,7 @@
 // What the wrangler-based benchmarks share: free ports, local D1 set up as `npm run setup` does it
 // (scripts/setup.mjs: the control database and every shard), SQL on one of them, waiting for a server.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -204,4 +204,19 @@ export function apiCaller(base, token) {
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
     return res.json();
   };
+}
+
+/**
+ * The repository's wrangler.toml with the producer of `binding`'s queue given `delivery_delay` of
+ * `seconds`, so its consumer gets nothing during a bench that times the requests sending to it and not
+ * the background work they cause (deployed, that work runs in other isolates). Written beside it (so its
+ * relative paths hold) as `.bench-<name>.wrangler.toml`; returns its path and a function that removes it.
+ */
+export function configHoldingQueue(root, binding, seconds, name) {
+  const source = readFileSync(path.join(root, 'wrangler.toml'), 'utf8');
+  const producer = `binding = "${binding}"\n`;
+  if (!source.includes(producer)) throw new Error(`wrangler.toml: no ${binding} producer to hold`);
+  const file = path.join(root, `.bench-${name}.wrangler.toml`);
+  writeFileSync(file, source.replace(producer, `${producer}delivery_delay = ${seconds}\n`));
+  return { config: file, remove: () => rmSync(file, { force: true }) };
 }

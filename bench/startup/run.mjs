@@ -97,7 +97,9 @@ console.log(
 const unsampled = [...project, ...bare].filter((r) => r.ms === 0).length;
 if (unsampled > 0) console.log(`  note        ${unsampled} of ${2 * rounds} readings held no active sample (0.0 ms)`);
 console.log('');
-console.log(`entry evaluated in a fresh isolate (wall ms: a request importing it less the fastest of three that do not; median of ${timedRounds})`);
+console.log(
+  `entry evaluated in a fresh isolate (wall ms: a request importing it less the fastest of three that do not; median of ${timedRounds})`,
+);
 console.log(`  noise       ${noise.toFixed(2).padStart(7)} ms   (how far three plain requests in one isolate differ, median)`);
 console.log(`  project     ${tp.toFixed(2).padStart(7)} ms   (${readings(timedProject)})`);
 console.log(`  bare Hono   ${tb.toFixed(2).padStart(7)} ms   (${readings(timedBare)})`);

@@ -1,7 +1,6 @@
 // What bench/templates/run.mjs and profile.mjs share: the 50-page file and the upload they time.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { configHoldingQueue } from '../local-wrangler.mjs';
 
 /** A 50-page letter-size PDF with a paragraph of text per page, like a long contract. */
 export async function fiftyPagePdf() {
@@ -52,16 +51,7 @@ export async function uploadVia(apiUrl, token, pdf) {
  */
 export const PAGE_IMAGES_HELD_SECONDS = 3600;
 
-/**
- * The repository's wrangler.toml with the document queue's producer given `delivery_delay`, written
- * beside it (so its relative paths hold) as `.bench-templates.wrangler.toml`; returns its path and a
- * function that removes it.
- */
+/** wrangler.toml with the document queue held (local-wrangler.mjs › configHoldingQueue). */
 export function configHoldingPageImages(root) {
-  const source = readFileSync(path.join(root, 'wrangler.toml'), 'utf8');
-  const producer = 'binding = "SEALING_QUEUE"\n';
-  if (!source.includes(producer)) throw new Error('wrangler.toml: no SEALING_QUEUE producer to hold');
-  const file = path.join(root, '.bench-templates.wrangler.toml');
-  writeFileSync(file, source.replace(producer, `${producer}delivery_delay = ${PAGE_IMAGES_HELD_SECONDS}\n`));
-  return { config: file, remove: () => rmSync(file, { force: true }) };
+  return configHoldingQueue(root, 'SEALING_QUEUE', PAGE_IMAGES_HELD_SECONDS, 'templates');
 }

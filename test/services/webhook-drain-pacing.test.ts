@@ -37,6 +37,20 @@ describe('drain pacing', () => {
     expect(slept).toEqual([30, 40]);
   });
 
+  it('spaces drains that ask at the same moment as it spaces drains that ask one after the other', async () => {
+    const now = 1_000_000;
+    const slept: number[] = [];
+    const pacer = drainPacer(
+      50,
+      () => now,
+      async (ms) => void slept.push(ms),
+    );
+    await pacer.turn(0);
+    // Neither has begun when the other asks: the clock stands still while both wait.
+    await Promise.all([pacer.turn(0), pacer.turn(0)]);
+    expect(slept).toEqual([50, 100]);
+  });
+
   it('lets a drain after a quiet spell, or of another shard, begin at once', async () => {
     const { pacer, slept, advance } = pacedClock(50);
     await pacer.turn(0);

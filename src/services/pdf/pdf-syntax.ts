@@ -162,7 +162,7 @@ export class Cursor {
     const lengths = wanted && keyLengths(wanted);
     this.walkDict((keyStart, keyEnd, value) => {
       if (!wanted || !lengths?.has(keyEnd - keyStart)) return;
-      const key = keyOf(this.data, keyStart, keyEnd);
+      const key = shortLatin1(this.data, keyStart, keyEnd);
       if (wanted.has(key)) found.set(key, value);
     });
     return found;
@@ -227,10 +227,6 @@ export function shortLatin1(data: Uint8Array, start: number, end: number): strin
   let text = '';
   for (let i = start; i < end; i += 1) text += String.fromCharCode(data[i]);
   return text;
-}
-
-function keyOf(data: Uint8Array, start: number, end: number): string {
-  return shortLatin1(data, start, end);
 }
 
 /**

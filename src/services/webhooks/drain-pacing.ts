@@ -11,7 +11,10 @@ import type { ScopeBindings } from '../../db/shards';
 export const DRAIN_SPACING_MS = 50;
 
 export type DrainPacer = {
-  /** Resolves when this shard's next drain may begin, and counts it as begun. */
+  /**
+   * Resolves when this shard's next drain may begin. The moment is taken when asked, before the wait,
+   * so two drains asking at once are spaced like two asking one after the other.
+   */
   turn(shard: number): Promise<void>;
 };
 
@@ -24,9 +27,10 @@ export function drainPacer(
   return {
     async turn(shard) {
       if (spacingMs <= 0) return;
-      const wait = (lastBegan.get(shard) ?? Number.NEGATIVE_INFINITY) + spacingMs - clock();
-      if (wait > 0) await sleep(wait);
-      lastBegan.set(shard, clock());
+      const now = clock();
+      const begins = Math.max(now, (lastBegan.get(shard) ?? Number.NEGATIVE_INFINITY) + spacingMs);
+      lastBegan.set(shard, begins);
+      if (begins > now) await sleep(begins - now);
     },
   };
 }
