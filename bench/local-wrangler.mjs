@@ -220,3 +220,32 @@ export function configHoldingQueue(root, binding, seconds, name) {
   writeFileSync(file, source.replace(producer, `${producer}delivery_delay = ${seconds}\n`));
   return { config: file, remove: () => rmSync(file, { force: true }) };
 }
+
+/** The pids of a process and all its descendants (wrangler's node, both workerd processes, esbuild). */
+export function processTree(pid) {
+  let children = [];
+  try {
+    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    /* not there yet: try again */
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** CPU time (user + system, ms) a process tree has used so far, from /proc; Linux only, else NaN. */
+export function cpuMs(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return NaN;
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}

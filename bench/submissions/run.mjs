@@ -1,6 +1,9 @@
 // bench/submissions: create 1,000 submissions through the bulk endpoint (10 requests of 100, wrangler dev,
-// real HTTP) and print ms per submission; then list page 1 and page 100 (limit 10) at 1k rows and again
-// after seeding the account to 100k rows directly in D1, and print the 100k/1k ratio (target ≤ 1.3).
+// real HTTP) and print ms per submission (target ≤ 1.5) beside its floor — the same requests to a worker
+// that only writes a submission and a submitter row for each in one D1 batch and queues the invitations
+// (floor/worker.js, routed as the API is) — and the ratio, with each server's CPU; then list page
+// 1 and page 100 (limit 10) at 1k rows and again after seeding the account to 100k rows directly in D1,
+// and print the 100k/1k ratio (target ≤ 1.3).
 //
 // The invitations the creates queue are held on the message queue past the run (MESSAGES_HELD_SECONDS):
 // what is timed is the requests, not the emails their consumer would render and send on the same cores
@@ -13,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { configHoldingQueue, d1, root, seedBenchAccount, smoke, startDev } from '../local-wrangler.mjs';
+import { configHoldingQueue, cpuMs, d1, processTree, root, seedBenchAccount, smoke, startDev } from '../local-wrangler.mjs';
 
 const iterations = smoke ? 1 : Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
 /** Bulk requests, submissions per request, the far page listed, rows seeded per chunk (10 chunks). */
@@ -21,6 +24,8 @@ const [REQUESTS, PER_REQUEST, FAR_PAGE, SEED_CHUNK] = smoke ? [1, 30, 3, 10] : [
 const CREATES = REQUESTS * PER_REQUEST;
 /** How long the bench's server holds each message on the message queue before its consumer gets it. */
 const MESSAGES_HELD_SECONDS = 3600;
+/** The creates' floor (floor/wrangler.toml). */
+const FLOOR_CONFIG = 'bench/submissions/floor/wrangler.toml';
 
 function median(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -33,6 +38,7 @@ async function main() {
   const persist = mkdtempSync(path.join(tmpdir(), 'bench-submissions-'));
   const held = configHoldingQueue(root, 'MESSAGES_QUEUE', MESSAGES_HELD_SECONDS, 'submissions');
   let server;
+  let floor;
   try {
     const token = seedBenchAccount(persist);
     // Limits off: 1,000 creates and the list runs would pass 120 requests a minute; this measures the work.
@@ -66,21 +72,45 @@ async function main() {
 
     // 1,000 creates: 10 bulk requests of 100 submissions, each with one submitter who is invited by email.
     // Each request is timed: the first also builds what the isolate had not needed yet (the bulk path's
-    // modules, its statements), once per isolate, so the figure judged is the median request's.
-    const start = performance.now();
-    const perRequest = [];
-    for (let r = 0; r < REQUESTS; r += 1) {
-      const began = performance.now();
-      const created = await call('POST', '/api/submissions', {
-        template_id: template.id,
-        submissions: Array.from({ length: PER_REQUEST }, (_, i) => ({
-          submitters: [{ email: `signer${r * PER_REQUEST + i}@example.com`, name: `Signer ${r * PER_REQUEST + i}` }],
-        })),
-      });
+    // modules, its statements), once per isolate, so the figure judged is the median request's. The
+    // requests go one after the other, as a client's would: whatever a request leaves its isolate to do
+    // after answering is paid by the next. Then the same bodies to the floor (its own server, warmed by
+    // one request first), one after the other too.
+    const bodyOf = (r) => ({
+      template_id: template.id,
+      submissions: Array.from({ length: PER_REQUEST }, (_, i) => ({
+        submitters: [{ email: `signer${r * PER_REQUEST + i}@example.com`, name: `Signer ${r * PER_REQUEST + i}` }],
+      })),
+    });
+    /** Per submission: each request's wall ms, and the server's CPU ms over them all. */
+    const timeRequests = async (pid, send) => {
+      const tree = processTree(pid);
+      const cpuBefore = cpuMs(tree);
+      const each = [];
+      for (let r = 0; r < REQUESTS; r += 1) {
+        const body = bodyOf(r);
+        const began = performance.now();
+        await send(body);
+        each.push((performance.now() - began) / PER_REQUEST);
+      }
+      return { each, cpu: (cpuMs(tree) - cpuBefore) / CREATES };
+    };
+    const api = await timeRequests(server.pid, async (body) => {
+      const created = await call('POST', '/api/submissions', body);
       if (created.length !== PER_REQUEST) throw new Error('bulk create returned the wrong count');
-      perRequest.push((performance.now() - began) / PER_REQUEST);
-    }
-    const createMs = performance.now() - start;
+    });
+    floor = await startDev({ persist, config: FLOOR_CONFIG, ready: '' });
+    const viaFloor = async (body) => {
+      const res = await fetch(floor.base, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const created = await res.json();
+      if (res.status !== 201 || created.length !== PER_REQUEST) throw new Error(`floor answered ${res.status}`);
+    };
+    await viaFloor(bodyOf(-1));
+    const floored = await timeRequests(floor.pid, viaFloor);
+    await floor.stop();
+    floor = undefined;
+    const perRequest = api.each;
+    const createMs = perRequest.reduce((sum, ms) => sum + ms * PER_REQUEST, 0);
     console.error(`  … created ${CREATES} in ${createMs.toFixed(0)} ms`);
 
     async function listTimes() {
@@ -145,6 +175,12 @@ async function main() {
     console.log(
       `          all ${REQUESTS}: ${(createMs / CREATES).toFixed(2)} ms per submission (${createMs.toFixed(0)} ms); each: ${perRequest.map((ms) => ms.toFixed(2)).join(' ')}`,
     );
+    console.log(
+      `  floor:  ${median(floored.each).toFixed(2)} ms per submission, median request (one D1 batch of the rows, the invitations queued); each: ${floored.each.map((ms) => ms.toFixed(2)).join(' ')}`,
+    );
+    console.log(
+      `  ratio (median API / median floor): ${(median(perRequest) / median(floored.each)).toFixed(2)}; server CPU per submission: API ${api.cpu.toFixed(2)} ms, floor ${floored.cpu.toFixed(2)} ms`,
+    );
     console.log(`  list at ${CREATES} rows:    page 1 ${small.p1.toFixed(1)} ms   page ${FAR_PAGE} ${small.p100.toFixed(1)} ms (median)`);
     console.log(
       `  list at ${count} rows:  page 1 ${large.p1.toFixed(1)} ms   page ${FAR_PAGE} ${large.p100.toFixed(1)} ms (median; seeded in ${(seedMs / 1000).toFixed(0)} s)`,
@@ -153,6 +189,7 @@ async function main() {
       `  ratio 100k/1k: page 1 ${(large.p1 / small.p1).toFixed(2)}, page ${FAR_PAGE} ${(large.p100 / small.p100).toFixed(2)}; worst ${ratio.toFixed(2)} (target ≤ 1.3)`,
     );
   } finally {
+    await floor?.stop();
     await server?.stop();
     held.remove();
     rmSync(persist, { recursive: true, force: true });

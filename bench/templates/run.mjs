@@ -10,11 +10,10 @@
 // API's wrangler dev holds the messages past the run (upload.mjs › PAGE_IMAGES_HELD_SECONDS).
 //
 //   node bench/templates/run.mjs [--iterations 30] [--smoke]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, seedBenchAccount, sharedServer, smoke, startDev } from '../local-wrangler.mjs';
+import { cpuMs, processTree, root, seedBenchAccount, sharedServer, smoke, startDev } from '../local-wrangler.mjs';
 import { configHoldingPageImages, fiftyPagePdf, PAGE_IMAGES_HELD_SECONDS, uploadVia } from './upload.mjs';
 
 /** The floor, routed as the API is (floor/wrangler.toml), and the same worker without the routing. */
@@ -23,35 +22,6 @@ const BARE_FLOOR_CONFIG = 'bench/templates/floor/bare.wrangler.toml';
 
 const iterations = smoke ? 1 : Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 30;
 const warmup = smoke ? 1 : 5;
-
-/** The pids of a process and all its descendants (wrangler's node, both workerd processes, esbuild). */
-function processTree(pid) {
-  let children = [];
-  try {
-    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    /* not there yet: try again */
-  }
-  return [pid, ...children.flatMap(processTree)];
-}
-
-/** CPU time (user + system, ms) a process tree has used so far, from /proc; Linux only, else NaN. */
-function cpuMs(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return NaN;
-    }
-  }
-  return ticks * 10; // USER_HZ is 100 on Linux
-}
 
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);

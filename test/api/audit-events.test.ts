@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addUser, api, createAccount } from '../helpers';
+import { createTemplate } from '../submission-fixtures';
 
 describe('audit trail', () => {
   it('records a mutating request with actor, IP, user agent and resource', async () => {
@@ -24,6 +25,44 @@ describe('audit trail', () => {
       user_agent: 'audit-test/1.0',
       request_id: created.headers.get('X-Request-Id'),
     });
+  });
+
+  it('records a submission create once, naming every submission it made', async () => {
+    const a = await createAccount();
+    const template = await createTemplate(a.token);
+    const created = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: {
+        template_id: template.id,
+        submissions: [{ submitters: [{ email: 'one@example.com' }] }, { submitters: [{ email: 'two@example.com' }] }],
+      },
+      headers: { 'User-Agent': 'bulk-audit/1.0' },
+    });
+    expect(created.status).toBe(201);
+    const res = await api('GET', '/api/audit_events?action=submission.create', { token: a.token });
+    expect(res.json.data).toHaveLength(1);
+    expect(res.json.data[0]).toMatchObject({
+      action: 'submission.create',
+      resource_type: 'submission',
+      resource_id: created.json.map((s: { id: number }) => s.id).join(','),
+      status: 201,
+      method: 'POST',
+      path: '/api/submissions',
+      user_agent: 'bulk-audit/1.0',
+      request_id: created.headers.get('X-Request-Id'),
+    });
+  });
+
+  it('records a refused submission create with its status', async () => {
+    const a = await createAccount();
+    const template = await createTemplate(a.token);
+    const refused = await api('POST', '/api/submissions', {
+      token: a.token,
+      body: { template_id: template.id, submitters: [{ email: 'not an address' }] },
+    });
+    expect(refused.status).toBe(422);
+    const res = await api('GET', '/api/audit_events', { token: a.token });
+    expect(res.json.data[0]).toMatchObject({ method: 'POST', path: '/api/submissions', status: 422, resource_id: null });
   });
 
   it('records refused attempts with their status', async () => {

@@ -6,6 +6,7 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/client';
+import { observeD1, withD1Observers } from '../../src/db/observed-d1';
 import { getAccount } from '../../src/db/queries/accounts';
 import { insertResolvedEventsStatements, insertSubmissionEventsStatements } from '../../src/db/queries/submissions';
 import { insertRows, SqlValue } from '../../src/db/row-inserts';
@@ -75,7 +76,7 @@ describe('a bulk create', () => {
     for (const length of lengths) expect(length).toBeLessThanOrEqual(100_000);
   });
 
-  it('stores 100 submissions of two signers in one batch of 27 statements (241 with drizzle’s inserts, 471 with one per row)', async () => {
+  it('stores 100 submissions of two signers in one batch of 27 writes (241 with drizzle’s inserts, 471 with one per row) that also reads them back', async () => {
     const scope = await scopeOf(owner.accountId);
     const account = (await getAccount(createDb(env.CONTROL_DB), owner.accountId))!;
     // The shard's own database, counting the statements of each batch it runs.
@@ -93,7 +94,17 @@ describe('a bulk create', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const source = await templateForSubmissions(db, owner.accountId, template.id);
+    // Every D1 call the two make, batches or not (the observers see each call on the binding).
+    let calls = 0;
+    const counted = <T>(work: () => Promise<T>) =>
+      withD1Observers(() => {
+        observeD1((_call, run) => {
+          calls += 1;
+          return run();
+        });
+        return work();
+      });
+    const source = await counted(() => templateForSubmissions(db, owner.accountId, template.id));
     const inputs = Array.from({ length: 100 }, (_, i) => ({
       submitters: [
         { role: 'Buyer', email: `count-buyer-${i}@example.com` },
@@ -101,11 +112,13 @@ describe('a bulk create', () => {
       ],
     }));
     const base = 'http://localhost';
-    const created = await createSubmissions(
-      { db, account, userId: owner.userId, serviceName: 'Test', apiBase: base, requestBase: base, upgradeUrl: `${base}/billing` },
-      source,
-      inputs,
-      'api',
+    const created = await counted(() =>
+      createSubmissions(
+        { db, account, userId: owner.userId, serviceName: 'Test', apiBase: base, requestBase: base, upgradeUrl: `${base}/billing` },
+        source,
+        inputs,
+        'api',
+      ),
     );
     expect(created.map((c) => c.submitters.map((s) => [s.email, s.status]))).toEqual(
       inputs.map((input) => [
@@ -117,8 +130,12 @@ describe('a bulk create', () => {
     // submissions, 8 of the 200 submitters, 6 of the 100 invitations, 3 of the 200 trail entries and 7 of
     // the 500 outbox events. drizzle's multi-row inserts bound every value (70 inserts of submissions and
     // submitters, 10 trail or outbox rows per insert) with an insert per invitation: 241; a statement per
-    // row made it 471.
-    expect(batches).toEqual([27]);
+    // row made it 471. The batch ends with the three reads of what it stored (submissions, submitters,
+    // members), and the template was read with its documents in one batch before it. With the month's
+    // count the plan's early check reads (a pro account), three round trips in all: the template, its
+    // documents and the read-back were five more.
+    expect(batches).toEqual([2, 30]);
+    expect(calls).toBe(3);
     expect(Math.max(...bound)).toBeLessThanOrEqual(100);
   });
 

@@ -12,6 +12,14 @@ export function insertAuditEventStatement(db: Db, event: NewAuditEvent) {
   return db.insert(auditEvents).values(event);
 }
 
+/** A resource id computed by the batch the audit row goes in (SQL run in that batch). */
+export type ComputedResourceId = SQL<string>;
+
+/** An audit row whose resource id the batch it goes in computes. */
+export function insertAuditEventWithResourceStatement(db: Db, event: NewAuditEvent, resourceId: ComputedResourceId) {
+  return db.insert(auditEvents).values({ ...event, resourceId });
+}
+
 export async function insertAuditEvent(db: Db, event: NewAuditEvent): Promise<void> {
   await insertAuditEventStatement(db, event);
 }

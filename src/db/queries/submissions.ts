@@ -1,6 +1,6 @@
 // Submission, submitter and submission-event rows. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
-import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { inList, pairInList } from '../bound-parameters';
 import { idBySlug, insertRows, SqlValue } from '../row-inserts';
 import { notFenced } from '../fences';
@@ -77,9 +77,28 @@ export async function listSubmissionsByIds(db: Db, ids: number[]): Promise<Submi
   return db.select().from(submissions).where(inList(submissions.id, ids));
 }
 
-export async function listSubmissionsBySlugs(db: Db, slugs: string[]): Promise<Submission[]> {
-  if (slugs.length === 0) return [];
+/** The submissions of `slugs`, as a statement: at the end of the batch that inserts them, it reads them back. */
+export function submissionsBySlugsStatement(db: Db, slugs: string[]) {
   return db.select().from(submissions).where(inList(submissions.slug, slugs));
+}
+
+/** The ids of the submissions of `slugs` in ascending order, comma-separated, as one SQL text value. */
+export function submissionIdListBySlugs(slugs: string[]): SQL<string> {
+  return sql<string>`(SELECT group_concat(id, ',') FROM (SELECT ${submissions.id} AS id FROM ${submissions} WHERE ${inList(submissions.slug, slugs)} ORDER BY ${submissions.id}))`;
+}
+
+/** The ids of the submissions of `slugs`, for a statement that reads their rows in other tables. */
+export function submissionIdsBySlugs(db: Db, slugs: string[]) {
+  return db.select({ id: submissions.id }).from(submissions).where(inList(submissions.slug, slugs));
+}
+
+/** The submitters of the submissions of `slugs`, ordered as listSubmittersOf orders them, as a statement. */
+export function submittersBySubmissionSlugsStatement(db: Db, slugs: string[]) {
+  return db
+    .select()
+    .from(submitters)
+    .where(inArray(submitters.submissionId, submissionIdsBySlugs(db, slugs)))
+    .orderBy(asc(submitters.submissionId), asc(submitters.position), asc(submitters.id));
 }
 
 /**

@@ -1,6 +1,6 @@
 // The people of any-one-of submitters (issue 33 › 2): inserted with their submission, read with its
 // scope, found by their own signing slug, and the one who signed marked in the completion's batch.
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, type SQLWrapper } from 'drizzle-orm';
 import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { idBySlug, insertRows, SqlValue } from '../row-inserts';
@@ -31,6 +31,15 @@ export async function listMembersOf(db: Db, submissionIds: number[]): Promise<Su
     .select()
     .from(submitterMembers)
     .where(inList(submitterMembers.submissionId, submissionIds))
+    .orderBy(asc(submitterMembers.submitterId), asc(submitterMembers.position));
+}
+
+/** The members of the submissions `submissionIds` selects, ordered as listMembersOf orders them, as a statement. */
+export function membersOfSubmissionsStatement(db: Db, submissionIds: SQLWrapper) {
+  return db
+    .select()
+    .from(submitterMembers)
+    .where(inArray(submitterMembers.submissionId, submissionIds))
     .orderBy(asc(submitterMembers.submitterId), asc(submitterMembers.position));
 }
 

@@ -21,6 +21,34 @@ export async function findTemplate(db: Db, accountId: number, ref: string | numb
     .get();
 }
 
+/**
+ * A template (by id or public id) and its current documents, as findTemplate and listCurrentDocuments
+ * give them, in one D1 round trip; no documents when there is no such template.
+ */
+export async function findTemplateWithDocuments(
+  db: Db,
+  accountId: number,
+  ref: string | number,
+): Promise<{ template: Template | undefined; documents: TemplateDocument[] }> {
+  const text = String(ref);
+  const condition = /^\d{1,15}$/.test(text) ? eq(templates.id, Number(text)) : eq(templates.publicId, text);
+  const where = and(eq(templates.accountId, accountId), condition);
+  const [found, documents] = await db.batch([
+    db.select().from(templates).where(where),
+    db
+      .select()
+      .from(templateDocuments)
+      .where(
+        and(
+          eq(templateDocuments.templateId, sql`(${db.select({ id: templates.id }).from(templates).where(where)})`),
+          isNull(templateDocuments.removedAt),
+        ),
+      )
+      .orderBy(asc(templateDocuments.position), asc(templateDocuments.id)),
+  ]);
+  return { template: found[0], documents };
+}
+
 export async function findTemplates(db: Db, accountId: number, refs: (string | number)[]): Promise<Template[]> {
   const ids = refs.filter((r) => /^\d{1,15}$/.test(String(r))).map(Number);
   const publicIds = refs.filter((r) => !/^\d{1,15}$/.test(String(r))).map(String);

@@ -4,7 +4,13 @@ import type { AppEnv, AuditNote } from '../../app-env';
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
 import { accountScope, type ShardScope } from '../../db/shards';
-import { insertAuditEvent, insertAuditEventStatement, type NewAuditEvent } from '../../db/queries/audit-events';
+import {
+  insertAuditEvent,
+  insertAuditEventStatement,
+  insertAuditEventWithResourceStatement,
+  type ComputedResourceId,
+  type NewAuditEvent,
+} from '../../db/queries/audit-events';
 import { clientIp } from '../../lib/request';
 import { isAccountMoving } from '../../db/errors';
 import { mcpCallOf } from '../auth/mcp-calls';
@@ -71,6 +77,23 @@ export function auditStatementFor(c: Context<AppEnv>, db: Db, status: number, no
   const subject = principalSubject(c);
   if (!subject) throw new Error('auditStatementFor needs an authenticated tenant request');
   return insertAuditEventStatement(db, auditRow(c, subject, status, note));
+}
+
+/**
+ * auditStatementFor for a create whose rows' ids only its batch assigns: `resourceId` is SQL evaluated in
+ * that batch, after the inserts (for example the new rows' ids, comma-separated). After the batch, set
+ * the note with the ids and `auditRecorded` as auditStatementFor says.
+ */
+export function auditStatementWithResource(
+  c: Context<AppEnv>,
+  db: Db,
+  status: number,
+  note: Omit<AuditNote, 'resourceId'>,
+  resourceId: ComputedResourceId,
+) {
+  const subject = principalSubject(c);
+  if (!subject) throw new Error('auditStatementWithResource needs an authenticated tenant request');
+  return insertAuditEventWithResourceStatement(db, auditRow(c, subject, status, note), resourceId);
 }
 
 /**

@@ -12,6 +12,7 @@ import { baseUrl, clientIp } from '../../lib/request';
 import { grants } from '../../lib/scopes';
 import { parseDateTime } from '../../lib/time';
 import { upgradeUrl } from '../../middleware/authorize';
+import { auditStatementWithResource } from '../../middleware/audit';
 import { browserLauncher } from '../../services/rendering/browser-launches';
 import * as creating from '../../services/submissions/create-submissions';
 import * as editing from '../../services/submissions/edit-submissions';
@@ -21,7 +22,7 @@ import { loadScope, loadScopes, type SubmissionScope } from '../../services/subm
 import { serializeSubmission, serializeSubmitter } from './submissions.serialize';
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../shared/field-values';
-import { activeDomainsOf } from '../../db/queries/custom-domains';
+import { activeDomainsOf, type ActiveDomain } from '../../db/queries/custom-domains';
 import { withLinkDomain, type LinkDomain } from '../../services/submissions/links';
 import { eraseSubmission } from '../../services/submissions/erase-submission';
 import { assertNotErased, legalHoldConflict } from './erased-submissions';
@@ -54,11 +55,34 @@ function contextOf(c: Context<AppEnv>, db: Db, linkDomains: readonly LinkDomain[
 /**
  * Points the scopes' signing links at the custom domain that applies now (withLinkDomain), so responses,
  * reminders and sends use it, and a removed or inactive domain falls back to the stored service base.
+ * `domains`: the account's active domains when the caller has read them already.
  */
-async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scopes: S[]): Promise<S[]> {
+async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scopes: S[], domains?: ActiveDomain[]): Promise<S[]> {
   if (scopes.length === 0) return scopes;
-  const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
-  return scopes.map((scope) => withLinkDomain(scope, domains));
+  const active = domains ?? (await activeDomainsOf(c.var.control, c.var.principal.account.id));
+  return scopes.map((scope) => withLinkDomain(scope, active));
+}
+
+/** A create's context whose batch also writes the request's audit row (the middleware then writes none). */
+function creatingContextOf(c: Context<AppEnv>, db: Db, domains: readonly LinkDomain[]): creating.CreateContext {
+  return {
+    ...contextOf(c, db, domains),
+    auditStatement: (slugs) => auditStatementWithResource(c, db, 201, CREATE_NOTE, submissionsDb.submissionIdListBySlugs(slugs)),
+  };
+}
+
+const CREATE_NOTE = { action: 'submission.create', resourceType: 'submission' } as const;
+
+/** After a create whose batch held its audit row: the note with the new ids, and no second row. */
+function recordedCreate(c: Context<AppEnv>, ids: (number | string)[]) {
+  c.set('audit', { ...CREATE_NOTE, resourceId: ids.join(',') });
+  c.set('auditRecorded', 201);
+}
+
+/** The template to create from (shard) and the account's active domains (control): two databases, read at once. */
+function sourceAndDomains(c: Context<AppEnv>, db: Db, templateRef: string | number | undefined) {
+  const accountId = c.var.principal.account.id;
+  return Promise.all([creating.templateForSubmissions(db, accountId, templateRef), activeDomainsOf(c.var.control, accountId)]);
 }
 
 /** A submission of the caller's account with its signing links pointing where they apply now (also the embed read). */
@@ -116,14 +140,17 @@ async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string 
   if (new Set(refs.map(String)).size > 1)
     throw unprocessable('Every submission of one request must use the same template; send one request per template.');
   const db = c.var.scope.db;
-  const source = await creating.templateForSubmissions(db, c.var.principal.account.id, refs[0]);
-  const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
+  const [source, domains] = await sourceAndDomains(c, db, refs[0]);
   const scopes = await withLiveLinks(
     c,
-    await creating.createSubmissions(contextOf(c, db, domains), source, inputs, bulk ? 'bulk' : origin),
+    await creating.createSubmissions(creatingContextOf(c, db, domains), source, inputs, bulk ? 'bulk' : origin),
+    domains,
   );
   const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
-  audit(c, 'submission.create', json.map((s) => s.id).join(','));
+  recordedCreate(
+    c,
+    json.map((s) => s.id),
+  );
   return c.json(bulk ? json : json[0], 201);
 }
 
@@ -140,12 +167,18 @@ export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSu
   const bad = list.filter((e) => !EMAIL.test(e));
   if (bad.length) throw unprocessable(bad.map((e) => `"${e}" is not a valid email address.`));
   const db = c.var.scope.db;
-  const source = await creating.templateForSubmissions(db, c.var.principal.account.id, template_id);
+  const [source, domains] = await sourceAndDomains(c, db, template_id);
   const inputs = list.map((email) => ({ ...defaults, submitters: [{ email }] }));
-  const domains = await activeDomainsOf(c.var.control, c.var.principal.account.id);
-  const scopes = await withLiveLinks(c, await creating.createSubmissions(contextOf(c, db, domains), source, inputs, 'emails'));
+  const scopes = await withLiveLinks(
+    c,
+    await creating.createSubmissions(creatingContextOf(c, db, domains), source, inputs, 'emails'),
+    domains,
+  );
   const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
-  audit(c, 'submission.create', json.map((s) => s.id).join(','));
+  recordedCreate(
+    c,
+    json.map((s) => s.id),
+  );
   return c.json(json, 201);
 };
 

@@ -9,6 +9,7 @@ import type { MessageQueueBody } from '../../env';
 export class ChangeSet {
   private statements: BatchStatement[] = [];
   private messageSlots: number[] = [];
+  private results: unknown[] | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -35,6 +36,21 @@ export class ChangeSet {
     return this;
   }
 
+  /**
+   * A select run last in the batch, in its transaction, so it reads the rows the batch wrote (a read
+   * back without another round trip); add it after every write. Its rows: `rowsOf(slot)` after the commit.
+   */
+  addRead(statement: BatchStatement): number {
+    this.statements.push(statement);
+    return this.statements.length - 1;
+  }
+
+  /** The rows of a statement added with `addRead`, once the batch committed. */
+  rowsOf<T>(slot: number): T[] {
+    if (!this.results) throw new Error('rowsOf: the change set has not been committed');
+    return this.results[slot] as T[];
+  }
+
   get size(): number {
     return this.statements.length;
   }
@@ -53,6 +69,7 @@ export class ChangeSet {
       }
       throw error;
     }
+    this.results = results;
     const ids = this.messageSlots.flatMap((i) => (results[i] as { id: number }[]).map((r) => r.id));
     // A lost queue message is re-sent by the messages sweep (src/scheduled/messages-sweep.ts).
     if (queue && ids.length) await enqueueMessages(queue, ids).catch((err) => console.error('enqueue messages failed', err));

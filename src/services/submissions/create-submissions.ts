@@ -11,13 +11,14 @@ import {
   insertSubmissionsStatements,
   reserveSubmissionIds,
   insertSubmittersStatements,
-  listSubmissionsBySlugs,
-  listSubmittersOf,
+  submissionIdsBySlugs,
+  submissionsBySlugsStatement,
+  submittersBySubmissionSlugsStatement,
 } from '../../db/queries/submissions';
 import { messageInsertsForNewRows } from '../../db/queries/messages';
-import { insertMembersStatements, listMembersOf } from '../../db/queries/submitter-members';
-import { findTemplate, listCurrentDocuments } from '../../db/queries/templates';
-import type { Account, BrandingValues, Submitter, Template, TemplateDocument } from '../../db/schema/index';
+import { insertMembersStatements, membersOfSubmissionsStatement } from '../../db/queries/submitter-members';
+import { findTemplateWithDocuments } from '../../db/queries/templates';
+import type { Account, BrandingValues, Submission, Submitter, SubmitterMember, Template, TemplateDocument } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
 import { planOf } from '../../lib/plans';
 import { nowIso } from '../../lib/time';
@@ -53,6 +54,8 @@ export type CreateContext = StateContext & {
   /** Where DOCX templates' documents are kept and their filled copies stored, and the browser that prints them. */
   files?: R2Bucket;
   browser?: BrowserLauncher;
+  /** The request's audit row, as a statement for the create's own batch, given the new submissions' slugs. */
+  auditStatement?: (slugs: string[]) => BatchStatement;
 };
 
 export type TemplateForSubmissions = { template: Template; documents: TemplateDocument[] };
@@ -127,10 +130,9 @@ export type Alongside = { claim: BatchStatement; records: (slugs: string[]) => B
 
 export async function templateForSubmissions(db: Db, accountId: number, ref: string | number | undefined): Promise<TemplateForSubmissions> {
   if (ref === undefined || ref === null || ref === '') throw unprocessable('template_id is required.');
-  const template = await findTemplate(db, accountId, ref);
+  const { template, documents } = await findTemplateWithDocuments(db, accountId, ref);
   if (!template) throw notFound('Template');
   if (template.archivedAt) throw unprocessable(`Template ${template.publicId} is archived; restore it before sending it for signing.`);
-  const documents = await listCurrentDocuments(db, [template.id]);
   if (documents.length === 0) throw unprocessable(`Template ${template.publicId} has no documents to sign.`);
   return { template, documents };
 }
@@ -221,6 +223,15 @@ export async function createSubmissions(
   for (const statement of messageInsertsForNewRows(ctx.db, later.messages)) cs.addMessage(statement);
   cs.add(...insertSubmissionEventsStatements(ctx.db, later.trail), ...insertResolvedEventsStatements(ctx.db, ctx.account.id, later.events));
   if (alongside) cs.add(...alongside.records(planned.map((p) => p.submission.slug)));
+  const slugs = planned.map((p) => p.submission.slug);
+  // The request's trail row commits with what it records (its middleware then writes none).
+  if (ctx.auditStatement) cs.add(ctx.auditStatement(slugs));
+  // Read back last in the same batch: the rows as stored (ids, defaults), without another round trip.
+  const read = {
+    submissions: cs.addRead(submissionsBySlugsStatement(ctx.db, slugs)),
+    submitters: cs.addRead(submittersBySubmissionSlugsStatement(ctx.db, slugs)),
+    members: cs.addRead(membersOfSubmissionsStatement(ctx.db, submissionIdsBySlugs(ctx.db, slugs))),
+  };
   await refusingPastPlanLimit(
     () => cs.commit(ctx.messagesQueue),
     () => planLimitReached(ctx.account, 'submissionsPerMonth', ctx.upgradeUrl),
@@ -228,10 +239,9 @@ export async function createSubmissions(
   // After the commit: a refused batch leaves no files. Until they are written, the template's rendering shows.
   await Promise.all(generated.map((g) => ctx.files!.put(g.key, g.bytes, { httpMetadata: { contentType: 'application/pdf' } })));
 
-  const slugs = planned.map((p) => p.submission.slug);
-  const rows = await listSubmissionsBySlugs(ctx.db, slugs);
-  const ids = rows.map((r) => r.id);
-  const [submitters, members] = await Promise.all([listSubmittersOf(ctx.db, ids), listMembersOf(ctx.db, ids)]);
+  const rows = cs.rowsOf<Submission>(read.submissions);
+  const submitters = cs.rowsOf<Submitter>(read.submitters);
+  const members = cs.rowsOf<SubmitterMember>(read.members);
   const order = new Map(slugs.map((s, i) => [s, i]));
   rows.sort((a, b) => order.get(a.slug)! - order.get(b.slug)!);
   const scopeTemplate = {
