@@ -1,6 +1,6 @@
 // Submission, submitter and submission-event rows. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change, its events and its messages in one `db.batch([...])`.
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, isNull, lt, lte, or, sql, type Column, type SQL } from 'drizzle-orm';
 import { inList, pairInList } from '../bound-parameters';
 import { idBySlug, insertRows, SqlValue } from '../row-inserts';
 import { notFenced } from '../fences';
@@ -87,9 +87,9 @@ export function submissionIdListBySlugs(slugs: string[]): SQL<string> {
   return sql<string>`(SELECT group_concat(id, ',') FROM (SELECT ${submissions.id} AS id FROM ${submissions} WHERE ${inList(submissions.slug, slugs)} ORDER BY ${submissions.id}))`;
 }
 
-/** The ids of the submissions of `slugs`, for a statement that reads their rows in other tables. */
-export function submissionIdsBySlugs(db: Db, slugs: string[]) {
-  return db.select({ id: submissions.id }).from(submissions).where(inList(submissions.slug, slugs));
+/** `column` is the id of one of the submissions of `slugs` (their list one JSON parameter, as inList's). */
+export function inSubmissionsOfSlugs(column: Column, slugs: string[]): SQL {
+  return sql`${column} IN (SELECT ${submissions.id} FROM ${submissions} WHERE ${inList(submissions.slug, slugs)})`;
 }
 
 /** The submitters of the submissions of `slugs`, ordered as listSubmittersOf orders them, as a statement. */
@@ -97,7 +97,7 @@ export function submittersBySubmissionSlugsStatement(db: Db, slugs: string[]) {
   return db
     .select()
     .from(submitters)
-    .where(inArray(submitters.submissionId, submissionIdsBySlugs(db, slugs)))
+    .where(inSubmissionsOfSlugs(submitters.submissionId, slugs))
     .orderBy(asc(submitters.submissionId), asc(submitters.position), asc(submitters.id));
 }
 

@@ -1,6 +1,7 @@
 // The people of any-one-of submitters (issue 33 › 2): inserted with their submission, read with its
 // scope, found by their own signing slug, and the one who signed marked in the completion's batch.
-import { and, asc, eq, inArray, isNull, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { inSubmissionsOfSlugs } from './submissions';
 import { inList } from '../bound-parameters';
 import type { Db } from '../client';
 import { idBySlug, insertRows, SqlValue } from '../row-inserts';
@@ -34,12 +35,12 @@ export async function listMembersOf(db: Db, submissionIds: number[]): Promise<Su
     .orderBy(asc(submitterMembers.submitterId), asc(submitterMembers.position));
 }
 
-/** The members of the submissions `submissionIds` selects, ordered as listMembersOf orders them, as a statement. */
-export function membersOfSubmissionsStatement(db: Db, submissionIds: SQLWrapper) {
+/** The members of the submissions of `slugs`, ordered as listMembersOf orders them, as a statement. */
+export function membersBySubmissionSlugsStatement(db: Db, slugs: string[]) {
   return db
     .select()
     .from(submitterMembers)
-    .where(inArray(submitterMembers.submissionId, submissionIds))
+    .where(inSubmissionsOfSlugs(submitterMembers.submissionId, slugs))
     .orderBy(asc(submitterMembers.submitterId), asc(submitterMembers.position));
 }
 

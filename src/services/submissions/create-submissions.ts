@@ -11,12 +11,11 @@ import {
   insertSubmissionsStatements,
   reserveSubmissionIds,
   insertSubmittersStatements,
-  submissionIdsBySlugs,
   submissionsBySlugsStatement,
   submittersBySubmissionSlugsStatement,
 } from '../../db/queries/submissions';
 import { messageInsertsForNewRows } from '../../db/queries/messages';
-import { insertMembersStatements, membersOfSubmissionsStatement } from '../../db/queries/submitter-members';
+import { insertMembersStatements, membersBySubmissionSlugsStatement } from '../../db/queries/submitter-members';
 import { findTemplateWithDocuments } from '../../db/queries/templates';
 import type { Account, BrandingValues, Submission, Submitter, SubmitterMember, Template, TemplateDocument } from '../../db/schema/index';
 import { notFound, unprocessable } from '../../lib/errors';
@@ -230,7 +229,7 @@ export async function createSubmissions(
   const read = {
     submissions: cs.addRead(submissionsBySlugsStatement(ctx.db, slugs)),
     submitters: cs.addRead(submittersBySubmissionSlugsStatement(ctx.db, slugs)),
-    members: cs.addRead(membersOfSubmissionsStatement(ctx.db, submissionIdsBySlugs(ctx.db, slugs))),
+    members: cs.addRead(membersBySubmissionSlugsStatement(ctx.db, slugs)),
   };
   await refusingPastPlanLimit(
     () => cs.commit(ctx.messagesQueue),
