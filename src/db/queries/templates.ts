@@ -11,14 +11,15 @@ export type NewTemplateDocument = Omit<typeof templateDocuments.$inferInsert, 't
 export type NewTemplateVersion = Omit<typeof templateVersions.$inferInsert, 'templateId'>;
 
 /** Public `tpl_…` ids and integer row ids are both accepted (decisions.md › Identity and ids). */
-export async function findTemplate(db: Db, accountId: number, ref: string | number): Promise<Template | undefined> {
+/** The account's template `ref` names: its id when all digits, else its public id. */
+function templateWhere(accountId: number, ref: string | number): SQL | undefined {
   const text = String(ref);
   const condition = /^\d{1,15}$/.test(text) ? eq(templates.id, Number(text)) : eq(templates.publicId, text);
-  return db
-    .select()
-    .from(templates)
-    .where(and(eq(templates.accountId, accountId), condition))
-    .get();
+  return and(eq(templates.accountId, accountId), condition);
+}
+
+export async function findTemplate(db: Db, accountId: number, ref: string | number): Promise<Template | undefined> {
+  return db.select().from(templates).where(templateWhere(accountId, ref)).get();
 }
 
 /**
@@ -30,9 +31,7 @@ export async function findTemplateWithDocuments(
   accountId: number,
   ref: string | number,
 ): Promise<{ template: Template | undefined; documents: TemplateDocument[] }> {
-  const text = String(ref);
-  const condition = /^\d{1,15}$/.test(text) ? eq(templates.id, Number(text)) : eq(templates.publicId, text);
-  const where = and(eq(templates.accountId, accountId), condition);
+  const where = templateWhere(accountId, ref);
   const [found, documents] = await db.batch([
     db.select().from(templates).where(where),
     db
