@@ -64,9 +64,10 @@ async function withLiveLinks<S extends SubmissionScope>(c: Context<AppEnv>, scop
 }
 
 /** A create's context whose batch also writes the request's audit row (the middleware then writes none). */
-function creatingContextOf(c: Context<AppEnv>, db: Db, domains: readonly LinkDomain[]): creating.CreateContext {
+function creatingContextOf(c: Context<AppEnv>, db: Db, domains: readonly LinkDomain[], usedThisMonth?: number): creating.CreateContext {
   return {
     ...contextOf(c, db, domains),
+    usedThisMonth,
     auditStatement: (slugs) => auditStatementWithResource(c, db, 201, CREATE_NOTE, submissionsDb.submissionIdListBySlugs(slugs)),
   };
 }
@@ -79,10 +80,17 @@ function recordedCreate(c: Context<AppEnv>, ids: (number | string)[]) {
   c.set('auditRecorded', 201);
 }
 
-/** The template to create from (shard) and the account's active domains (control): two databases, read at once. */
+/**
+ * What a create reads before it plans, all at once: the template (shard), the account's active domains
+ * (control) and, on a plan that limits them, its submissions this month (shard).
+ */
 function sourceAndDomains(c: Context<AppEnv>, db: Db, templateRef: string | number | undefined) {
-  const accountId = c.var.principal.account.id;
-  return Promise.all([creating.templateForSubmissions(db, accountId, templateRef), activeDomainsOf(c.var.control, accountId)]);
+  const { account } = c.var.principal;
+  return Promise.all([
+    creating.templateForSubmissions(db, account.id, templateRef),
+    activeDomainsOf(c.var.control, account.id),
+    creating.submissionsThisMonth(db, account),
+  ]);
 }
 
 /** A submission of the caller's account with its signing links pointing where they apply now (also the embed read). */
@@ -140,10 +148,10 @@ async function create(c: Context<AppEnv>, body: CreateBody, templateRef: string 
   if (new Set(refs.map(String)).size > 1)
     throw unprocessable('Every submission of one request must use the same template; send one request per template.');
   const db = c.var.scope.db;
-  const [source, domains] = await sourceAndDomains(c, db, refs[0]);
+  const [source, domains, used] = await sourceAndDomains(c, db, refs[0]);
   const scopes = await withLiveLinks(
     c,
-    await creating.createSubmissions(creatingContextOf(c, db, domains), source, inputs, bulk ? 'bulk' : origin),
+    await creating.createSubmissions(creatingContextOf(c, db, domains, used), source, inputs, bulk ? 'bulk' : origin),
     domains,
   );
   const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
@@ -167,11 +175,11 @@ export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSu
   const bad = list.filter((e) => !EMAIL.test(e));
   if (bad.length) throw unprocessable(bad.map((e) => `"${e}" is not a valid email address.`));
   const db = c.var.scope.db;
-  const [source, domains] = await sourceAndDomains(c, db, template_id);
+  const [source, domains, used] = await sourceAndDomains(c, db, template_id);
   const inputs = list.map((email) => ({ ...defaults, submitters: [{ email }] }));
   const scopes = await withLiveLinks(
     c,
-    await creating.createSubmissions(creatingContextOf(c, db, domains), source, inputs, 'emails'),
+    await creating.createSubmissions(creatingContextOf(c, db, domains, used), source, inputs, 'emails'),
     domains,
   );
   const json = scopes.map((s) => serializeSubmission(s, apiBase(c)));
