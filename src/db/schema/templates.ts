@@ -35,6 +35,9 @@ export const templates = sqliteTable(
     uniqueIndex('templates_public_id').on(t.publicId),
     uniqueIndex('templates_slug').on(t.slug),
     index('templates_account').on(t.accountId, t.id),
+    // The account's active (or archived) templates newest first, and their count, from the index alone:
+    // every list page counts them (pagination.total) and every create of a limited plan guards on it.
+    index('templates_account_active').on(t.accountId, t.archivedAt, t.id),
     index('templates_account_external_id').on(t.accountId, t.externalId),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX `templates_account_active` ON `templates` (`account_id`,`archived_at`,`id`);
