@@ -1,9 +1,11 @@
 // Every page of GET /api/templates counts the account's templates (pagination.total), and every template
 // create of a limited plan guards on the same count: both are read from the templates_account_active
 // index alone, and a page comes from it in id order without a sort, however many templates an account
-// has. The statements checked are the ones the list and the guard send, recorded on their way to D1.
+// has; the page, its total and its templates' documents come in one D1 round trip. The statements
+// checked are the ones the list and the guard send, recorded on their way to D1.
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client';
+import { observeD1, withD1Observers } from '../../src/db/observed-d1';
 import { activeTemplatesCountQuery, listTemplates } from '../../src/db/queries/templates';
 import { createAccount, shardOf } from '../helpers';
 
@@ -42,21 +44,32 @@ async function planOf(shard: D1Database, { sql, params }: Sent): Promise<string>
 }
 
 describe('the templates list and the active-templates count', () => {
-  it('read a page in id order and the total from the account’s index, sorting nothing and reading no row to count', async () => {
+  it('read a page, its total and its documents in one call, sorting nothing and reading no row to count', async () => {
     const owner = await createAccount();
     const shard = await shardOf(owner.accountId);
     const sent: Sent[] = [];
     const db = createDb(recording(shard, sent));
-    await listTemplates(db, owner.accountId, { archived: false }, { page: 2, per_page: 10 });
-    const [page, total] = sent;
-    expect(sent).toHaveLength(2);
+    let calls = 0;
+    await withD1Observers(() => {
+      observeD1((_call, run) => {
+        calls += 1;
+        return run();
+      });
+      return listTemplates(db, owner.accountId, { archived: false }, { page: 2, per_page: 10 });
+    });
+    expect(calls).toBe(1);
+    expect(sent).toHaveLength(3);
+    const [page, total, documents] = sent;
     expect(page.sql).toMatch(/order by/i);
-    expect(await planOf(shard, page)).toMatch(
-      /^SEARCH templates USING INDEX templates_account_active \(account_id=\? AND archived_at=\?\)$/,
-    );
+    expect(await planOf(shard, page)).toBe('SEARCH templates USING INDEX templates_account_active (account_id=? AND archived_at=?)');
     expect(await planOf(shard, total)).toBe(
       'SEARCH templates USING COVERING INDEX templates_account_active (account_id=? AND archived_at=?)',
     );
+    // Only the page's templates' documents, found through their index, the page's ids from the page's index.
+    const documentsPlan = await planOf(shard, documents);
+    expect(documentsPlan).toContain('SEARCH template_documents USING INDEX template_documents_template (template_id=?)');
+    expect(documentsPlan).toContain('SEARCH templates USING COVERING INDEX templates_account_active (account_id=? AND archived_at=?)');
+    expect(documentsPlan).not.toMatch(/SCAN template_documents/);
   });
 
   it('count the active templates a limited plan’s guard compares from the index alone', async () => {

@@ -74,7 +74,7 @@ describe('GET /api/templates', () => {
     const a = await createAccount();
     const b = await createAccount();
     const first = await create(a.token, { name: 'First' });
-    const second = await create(a.token, { name: 'Second' });
+    const second = await create(a.token, { name: 'Second' }, [await makePdf(), await makePdf()]);
     const third = await create(a.token, { name: 'Third' });
     await create(b.token, { name: 'Other account' });
     const page1 = await api('GET', '/api/templates?per_page=2', { token: a.token });
@@ -83,6 +83,9 @@ describe('GET /api/templates', () => {
     expect(page1.json.pagination).toEqual({ page: 1, per_page: 2, total: 3, total_pages: 2 });
     const page2 = await api('GET', '/api/templates?per_page=2&page=2', { token: a.token });
     expect(page2.json.data.map((t: { id: string }) => t.id)).toEqual([first.id]);
+    // Each listed template carries its own documents, read with the page (one D1 batch).
+    const documentsOf = (t: { documents: { uuid: string }[] }) => t.documents.map((d) => d.uuid);
+    expect([...page1.json.data, ...page2.json.data].map(documentsOf)).toEqual([third, second, first].map(documentsOf));
   });
 
   it('filters by q, external_id, folder and slug', async () => {

@@ -1,6 +1,6 @@
 // Template rows, their documents and versions. Statement builders (`…Statement`) return unexecuted
 // queries so services can put a change and its outbox event in one `db.batch([...])`.
-import { and, asc, count, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { inList, insertPacked } from '../bound-parameters';
 import type { Db } from '../client';
 import { templateDocuments, templates, templateVersions, type Template, type TemplateDocument, type TemplateVersion } from '../schema';
@@ -136,12 +136,16 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * A page of the account's templates (newest first), how many match in all, and the current documents of
+ * the page's templates: one D1 round trip, and one snapshot, so the total and the page agree.
+ */
 export async function listTemplates(
   db: Db,
   accountId: number,
   filters: TemplateFilters,
   page: PageQuery,
-): Promise<{ rows: Template[]; total: number }> {
+): Promise<{ rows: Template[]; total: number; documents: TemplateDocument[] }> {
   const conditions: (SQL | undefined)[] = [
     eq(templates.accountId, accountId),
     filters.archived ? isNotNull(templates.archivedAt) : isNull(templates.archivedAt),
@@ -151,17 +155,26 @@ export async function listTemplates(
     filters.q ? sql`${templates.name} LIKE ${`%${escapeLike(filters.q)}%`} ESCAPE '\\'` : undefined,
   ];
   const where = and(...conditions);
-  const [rows, [{ n }]] = await Promise.all([
-    db
-      .select()
-      .from(templates)
-      .where(where)
-      .orderBy(desc(templates.id))
-      .limit(page.per_page)
-      .offset((page.page - 1) * page.per_page),
+  const [limit, offset] = [page.per_page, (page.page - 1) * page.per_page];
+  const pageIds = db
+    .select({ id: templates.id })
+    .from(templates)
+    .where(where)
+    .orderBy(desc(templates.id))
+    .limit(limit)
+    .offset(offset)
+    .as('page');
+  const [rows, [{ n }], documents] = await db.batch([
+    db.select().from(templates).where(where).orderBy(desc(templates.id)).limit(limit).offset(offset),
     db.select({ n: count() }).from(templates).where(where),
+    db
+      .select(getTableColumns(templateDocuments))
+      .from(templateDocuments)
+      .innerJoin(pageIds, eq(pageIds.id, templateDocuments.templateId))
+      .where(isNull(templateDocuments.removedAt))
+      .orderBy(asc(templateDocuments.templateId), asc(templateDocuments.position), asc(templateDocuments.id)),
   ]);
-  return { rows, total: n };
+  return { rows, total: n, documents };
 }
 
 /** The account's folder names in use (active or archived templates), alphabetically. */

@@ -47,13 +47,17 @@ export function contextOf(c: Context<AppEnv>, db: Db): TemplateContext {
   };
 }
 
-export async function loadTemplate(c: Context<AppEnv>, db: Db, id: string): Promise<Template> {
-  const template = await templatesDb.findTemplate(db, c.var.principal.account.id, id);
+/** The template the request may reach, else 404. */
+function reachable(c: Context<AppEnv>, template: Template | undefined): Template {
   if (!template) throw notFound('Template');
   // A builder embed token reaches its one template; another one is simply not found (docs/embedding.md).
   const embed = c.var.embed;
   if (embed && !(embed.resourceType === 'template' && embed.resourceId === template.publicId)) throw notFound('Template');
   return template;
+}
+
+export async function loadTemplate(c: Context<AppEnv>, db: Db, id: string): Promise<Template> {
+  return reachable(c, await templatesDb.findTemplate(db, c.var.principal.account.id, id));
 }
 
 async function templateJson(c: Context<AppEnv>, db: Db, template: Template) {
@@ -112,15 +116,11 @@ export const createTemplateFromDocx: AppRouteHandler<typeof routes.createTemplat
 export const listTemplates: AppRouteHandler<typeof routes.listTemplates> = async (c) => {
   const query = c.req.valid('query');
   const db = c.var.scope.db;
-  const { rows, total } = await templatesDb.listTemplates(
+  const { rows, total, documents } = await templatesDb.listTemplates(
     db,
     c.var.principal.account.id,
     { q: query.q, externalId: query.external_id, folder: query.folder, slug: query.slug, archived: query.archived === 'true' },
     query,
-  );
-  const documents = await templatesDb.listCurrentDocuments(
-    db,
-    rows.map((t) => t.id),
   );
   const base = baseUrl(c.req.raw, c.env.APP_URL);
   return c.json(
@@ -139,9 +139,9 @@ export const listTemplates: AppRouteHandler<typeof routes.listTemplates> = async
 };
 
 export const getTemplate: AppRouteHandler<typeof routes.getTemplate> = async (c) => {
-  const db = c.var.scope.db;
-  const template = await loadTemplate(c, db, c.req.valid('param').id);
-  return c.json(await templateJson(c, db, template), 200);
+  // The template and its documents in one round trip.
+  const found = await templatesDb.findTemplateWithDocuments(c.var.scope.db, c.var.principal.account.id, c.req.valid('param').id);
+  return c.json(serializeTemplate(reachable(c, found.template), found.documents, baseUrl(c.req.raw, c.env.APP_URL)), 200);
 };
 
 export const updateTemplate: AppRouteHandler<typeof routes.updateTemplate> = async (c) => {
