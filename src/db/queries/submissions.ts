@@ -40,14 +40,9 @@ export async function findSubmission(db: Db, accountId: number, ref: string | nu
     .get();
 }
 
-export async function findSubmitter(db: Db, accountId: number, ref: string | number): Promise<Submitter | undefined> {
+function submitterRefCondition(ref: string | number): SQL {
   const text = String(ref);
-  const condition = INTEGER_ID.test(text) ? eq(submitters.id, Number(text)) : eq(submitters.slug, text);
-  return db
-    .select()
-    .from(submitters)
-    .where(and(eq(submitters.accountId, accountId), condition))
-    .get();
+  return INTEGER_ID.test(text) ? eq(submitters.id, Number(text)) : eq(submitters.slug, text);
 }
 
 /** A submitter by its signing slug, whatever the account: the signing page's entry point. */
@@ -65,11 +60,7 @@ export async function findSubmissionById(db: Db, id: number): Promise<Submission
 
 export async function listSubmittersOf(db: Db, submissionIds: number[]): Promise<Submitter[]> {
   if (submissionIds.length === 0) return [];
-  return db
-    .select()
-    .from(submitters)
-    .where(inList(submitters.submissionId, submissionIds))
-    .orderBy(asc(submitters.submissionId), asc(submitters.position), asc(submitters.id));
+  return submittersOfQuery(db, (column) => inList(column, submissionIds));
 }
 
 export async function listSubmissionsByIds(db: Db, ids: number[]): Promise<Submission[]> {
@@ -479,31 +470,110 @@ export async function templateHasSubmissions(db: Db, templateId: number): Promis
   return row !== undefined;
 }
 
-/** The sources of several submissions at once: versions, template public ids and documents in three reads, whatever their number. */
-export async function readSubmissionSources(
-  db: Db,
-  list: Pick<Submission, 'templateId' | 'templateVersion' | 'documentIds'>[],
-): Promise<{
-  versions: { templateId: number; version: number; snapshot: TemplateSnapshot }[];
-  publicIds: Map<number, string>;
-  documents: Map<number, TemplateDocument>;
-}> {
-  if (list.length === 0) return { versions: [], publicIds: new Map(), documents: new Map() };
+/**
+ * Which submissions a scope statement reads, as a condition on a submission id column: `inList` for a
+ * list page, `eq` with a scalar subquery (`submissionIdOf`, …) for one submission named in SQL.
+ */
+export type OfSubmissions = (submissionId: Column) => SQL;
+
+/** The submitters of the submissions, in each one's order, as a statement (for a batch). */
+export function submittersOfQuery(db: Db, of: OfSubmissions) {
+  return db
+    .select()
+    .from(submitters)
+    .where(of(submitters.submissionId))
+    .orderBy(asc(submitters.submissionId), asc(submitters.position), asc(submitters.id));
+}
+
+/** One submission's id as SQL, a scalar subquery (submissionIdOf, …), for the statements that read it. */
+export type SubmissionRef = SQL;
+
+/** The id of the account's submission `ref` (its id or slug), as a scalar subquery; NULL when there is none. */
+export function submissionIdOf(db: Db, accountId: number, ref: string | number): SQL {
+  const text = String(ref);
+  const condition = INTEGER_ID.test(text) ? eq(submissions.id, Number(text)) : eq(submissions.slug, text);
+  return sql`(${db
+    .select({ id: submissions.id })
+    .from(submissions)
+    .where(and(eq(submissions.accountId, accountId), condition))})`;
+}
+
+/** The id of the submission of the account's submitter `ref` (its id or slug), as a scalar subquery. */
+export function submissionIdOfSubmitter(db: Db, accountId: number, ref: string | number): SQL {
+  return sql`(${db
+    .select({ id: submitters.submissionId })
+    .from(submitters)
+    .where(and(eq(submitters.accountId, accountId), submitterRefCondition(ref)))})`;
+}
+
+/** Whether `submitter` is the one `ref` (an id or a slug) names, as findSubmitter reads it. */
+export function isSubmitterRef(submitter: Pick<Submitter, 'id' | 'slug'>, ref: string | number): boolean {
+  const text = String(ref);
+  return INTEGER_ID.test(text) ? submitter.id === Number(text) : submitter.slug === text;
+}
+
+/**
+ * The statements reading one submission named by `id` (a scalar subquery) and its sources: the row,
+ * and the template version it was made from, its template's public id and its documents (for a batch;
+ * `sourcesFrom` reads the answers of `sources`).
+ */
+export function submissionWithSourcesQueries(db: Db, id: SQL) {
+  const ofTheSubmission = (columns: SQL) => sql`(SELECT ${columns} FROM ${submissions} WHERE ${submissions.id} = ${id})`;
+  const submission = db.select().from(submissions).where(eq(submissions.id, id));
+  const sources = [
+    db
+      .select({ templateId: templateVersions.templateId, version: templateVersions.version, snapshot: templateVersions.snapshot })
+      .from(templateVersions)
+      .where(
+        sql`(${templateVersions.templateId}, ${templateVersions.version}) = ${ofTheSubmission(sql`${submissions.templateId}, ${submissions.templateVersion}`)}`,
+      ),
+    db
+      .select({ id: templates.id, publicId: templates.publicId })
+      .from(templates)
+      .where(eq(templates.id, ofTheSubmission(sql`${submissions.templateId}`))),
+    db
+      .select()
+      .from(templateDocuments)
+      .where(sql`${templateDocuments.id} IN (SELECT value FROM json_each(${ofTheSubmission(sql`${submissions.documentIds}`)}))`),
+  ] as const;
+  return { submission, sources };
+}
+
+type SourcesOf = Pick<Submission, 'templateId' | 'templateVersion' | 'documentIds'>;
+
+/**
+ * The statements reading the sources of several submissions, whatever their number: the template
+ * versions they were made from, their templates' public ids and their documents (for a batch; `sourcesFrom`
+ * reads the answers).
+ */
+export function sourcesQueries(db: Db, list: SourcesOf[]) {
   const pairs = [
     ...new Map(list.map((s) => [`${s.templateId}:${s.templateVersion}`, [s.templateId, s.templateVersion] as const])).values(),
   ];
   const templateIds = [...new Set(list.map((s) => s.templateId))];
   const documentIds = [...new Set(list.flatMap((s) => s.documentIds))];
-  const [versions, publicIds, documents] = await Promise.all([
+  return [
     db
       .select({ templateId: templateVersions.templateId, version: templateVersions.version, snapshot: templateVersions.snapshot })
       .from(templateVersions)
       .where(pairInList(templateVersions.templateId, templateVersions.version, pairs)),
     db.select({ id: templates.id, publicId: templates.publicId }).from(templates).where(inList(templates.id, templateIds)),
-    documentIds.length
-      ? db.select().from(templateDocuments).where(inList(templateDocuments.id, documentIds))
-      : Promise.resolve([] as TemplateDocument[]),
-  ]);
+    db.select().from(templateDocuments).where(inList(templateDocuments.id, documentIds)),
+  ] as const;
+}
+
+export type SubmissionSources = {
+  versions: { templateId: number; version: number; snapshot: TemplateSnapshot }[];
+  publicIds: Map<number, string>;
+  documents: Map<number, TemplateDocument>;
+};
+
+/** The answers of `sourcesQueries`, by what reads them. */
+export function sourcesFrom(
+  versions: SubmissionSources['versions'],
+  publicIds: { id: number; publicId: string }[],
+  documents: TemplateDocument[],
+): SubmissionSources {
   return {
     versions,
     publicIds: new Map(publicIds.map((t) => [t.id, t.publicId])),

@@ -1,11 +1,10 @@
 // The people of any-one-of submitters (issue 33 › 2): inserted with their submission, read with its
 // scope, found by their own signing slug, and the one who signed marked in the completion's batch.
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import { inSubmissionsOfSlugs } from './submissions';
-import { inList } from '../bound-parameters';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { inSubmissionsOfSlugs, type OfSubmissions } from './submissions';
 import type { Db } from '../client';
 import { idBySlug, insertRows, SqlValue } from '../row-inserts';
-import { submitterMembers, type NewSubmitterMember, type SubmitterMember } from '../schema';
+import { submitterMembers, submitters, type NewSubmitterMember } from '../schema';
 
 /**
  * Inserts members of submitters created in the same batch, found by the submitter's slug, as multi-row
@@ -26,31 +25,38 @@ export function insertMembersStatements(
   );
 }
 
-export async function listMembersOf(db: Db, submissionIds: number[]): Promise<SubmitterMember[]> {
-  if (submissionIds.length === 0) return [];
+/** The members of the submissions' any-one-of submitters, in order, as a statement (for a batch). */
+export function membersOfQuery(db: Db, of: OfSubmissions) {
   return db
     .select()
     .from(submitterMembers)
-    .where(inList(submitterMembers.submissionId, submissionIds))
+    .where(of(submitterMembers.submissionId))
     .orderBy(asc(submitterMembers.submitterId), asc(submitterMembers.position));
 }
 
-/** The members of the submissions of `slugs`, ordered as listMembersOf orders them, as a statement. */
+/**
+ * The id of the submission whose link `slug` is, within the account, as a scalar subquery: a submitter's
+ * own slug first, else the slug of one of the people of an any-one-of submitter (issue 33 › 2).
+ */
+export function submissionIdOfSlug(db: Db, accountId: number, slug: string): SQL {
+  const bySubmitter = db
+    .select({ id: submitters.submissionId })
+    .from(submitters)
+    .where(and(eq(submitters.slug, slug), eq(submitters.accountId, accountId)));
+  const byMember = db
+    .select({ id: submitterMembers.submissionId })
+    .from(submitterMembers)
+    .where(and(eq(submitterMembers.slug, slug), eq(submitterMembers.accountId, accountId)));
+  return sql`coalesce((${bySubmitter}), (${byMember}))`;
+}
+
+/** The members of the submissions of `slugs`, ordered as membersOfQuery orders them, as a statement. */
 export function membersBySubmissionSlugsStatement(db: Db, slugs: string[]) {
   return db
     .select()
     .from(submitterMembers)
     .where(inSubmissionsOfSlugs(submitterMembers.submissionId, slugs))
     .orderBy(asc(submitterMembers.submitterId), asc(submitterMembers.position));
-}
-
-/** A member by their signing slug: the signing page's entry point when no submitter has the slug. */
-export async function findMemberBySlug(db: Db, accountId: number, slug: string): Promise<SubmitterMember | undefined> {
-  return db
-    .select()
-    .from(submitterMembers)
-    .where(and(eq(submitterMembers.slug, slug), eq(submitterMembers.accountId, accountId)))
-    .get();
 }
 
 /** Marks the member who signed; in the batch whose guarded submitter transition lets only one through. */

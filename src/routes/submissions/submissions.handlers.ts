@@ -5,7 +5,7 @@ import type { AppEnv } from '../../app-env';
 import type { Db } from '../../db/client';
 import * as submissionsDb from '../../db/queries/submissions';
 import { findTemplate } from '../../db/queries/templates';
-import type { Submission, Submitter } from '../../db/schema/index';
+import type { Submitter } from '../../db/schema/index';
 import { ApiError, forbidden, notFound, unprocessable } from '../../lib/errors';
 import { paginateByCursor } from '../../lib/pagination';
 import { baseUrl, clientIp } from '../../lib/request';
@@ -18,7 +18,7 @@ import * as creating from '../../services/submissions/create-submissions';
 import * as editing from '../../services/submissions/edit-submissions';
 import type { SubmissionInput } from '../../services/submissions/submission-input';
 import * as state from '../../services/submissions/submission-state';
-import { loadScope, loadScopes, type SubmissionScope } from '../../services/submissions/submission-scope';
+import { findScope, loadScopes, type SubmissionScope } from '../../services/submissions/submission-scope';
 import { serializeSubmission, serializeSubmitter } from './submissions.serialize';
 import type * as routes from './submissions.routes';
 import { EMAIL } from '../../shared/field-values';
@@ -94,21 +94,35 @@ function sourceAndDomains(c: Context<AppEnv>, db: Db, templateRef: string | numb
 }
 
 /** A submission of the caller's account with its signing links pointing where they apply now (also the embed read). */
-export async function loadSubmission(c: Context<AppEnv>, db: Db, id: number): Promise<SubmissionScope> {
-  const submission = await submissionsDb.findSubmission(db, c.var.principal.account.id, id);
-  if (!submission) throw notFound('Submission');
-  assertNotErased(submission);
-  const [scope] = await withLiveLinks(c, [await loadScope(db, submission)]);
+/** `reading` (the shard) and the account's active custom domains (the control database), read at the same time. */
+function besideDomains<T>(c: Context<AppEnv>, reading: Promise<T>): Promise<[T, ActiveDomain[]]> {
+  return Promise.all([reading, activeDomainsOf(c.var.control, c.var.principal.account.id)]);
+}
+
+async function readSubmission(db: Db, accountId: number, id: number): Promise<SubmissionScope> {
+  const scope = await findScope(db, submissionsDb.submissionIdOf(db, accountId, id));
+  if (!scope) throw notFound('Submission');
+  assertNotErased(scope.submission);
   return scope;
 }
 
+export async function loadSubmission(c: Context<AppEnv>, db: Db, id: number): Promise<SubmissionScope> {
+  const [scope, domains] = await besideDomains(c, readSubmission(db, c.var.principal.account.id, id));
+  return withLinkDomain(scope, domains);
+}
+
+async function readSubmitter(db: Db, accountId: number, id: number): Promise<{ scope: SubmissionScope; submitter: Submitter }> {
+  const scope = await findScope(db, submissionsDb.submissionIdOfSubmitter(db, accountId, id));
+  const submitter = scope?.submitters.find((s) => submissionsDb.isSubmitterRef(s, id));
+  if (!scope || !submitter) throw notFound('Submitter');
+  assertNotErased(scope.submission);
+  return { scope, submitter };
+}
+
 async function loadSubmitter(c: Context<AppEnv>, db: Db, id: number): Promise<{ scope: SubmissionScope; submitter: Submitter }> {
-  const submitter = await submissionsDb.findSubmitter(db, c.var.principal.account.id, id);
-  if (!submitter) throw notFound('Submitter');
-  const submission = (await submissionsDb.findSubmissionById(db, submitter.submissionId)) as Submission;
-  assertNotErased(submission);
-  const [scope] = await withLiveLinks(c, [await loadScope(db, submission)]);
-  return { scope, submitter: scope.submitters.find((s) => s.id === submitter.id) ?? submitter };
+  const [read, domains] = await besideDomains(c, readSubmitter(db, c.var.principal.account.id, id));
+  const scope = withLinkDomain(read.scope, domains);
+  return { scope, submitter: scope.submitters.find((s) => s.id === read.submitter.id) ?? read.submitter };
 }
 
 function audit(c: Context<AppEnv>, action: string, id: number | string, resourceType = 'submission') {
@@ -190,10 +204,10 @@ export const createSubmissionsFromEmails: AppRouteHandler<typeof routes.createSu
   return c.json(json, 201);
 };
 
-export const listSubmissions: AppRouteHandler<typeof routes.listSubmissions> = async (c) => {
-  const query = c.req.valid('query');
-  const db = c.var.scope.db;
-  const accountId = c.var.principal.account.id;
+type ListQuery = ReturnType<(typeof routes.listSubmissions.request.query)['parse']>;
+
+/** A page of the account's submissions with their scopes (the shard's reads). */
+async function readSubmissionsPage(db: Db, accountId: number, query: ListQuery) {
   let templateId: number | undefined;
   if (query.template_id !== undefined) {
     const template = await findTemplate(db, accountId, query.template_id);
@@ -218,8 +232,16 @@ export const listSubmissions: AppRouteHandler<typeof routes.listSubmissions> = a
       window,
     ),
   );
-  const scopes = await withLiveLinks(c, await loadScopes(db, page.data));
-  return c.json({ data: scopes.map((s) => serializeSubmission(s, apiBase(c))), pagination: page.pagination }, 200);
+  return { pagination: page.pagination, scopes: await loadScopes(db, page.data) };
+}
+
+export const listSubmissions: AppRouteHandler<typeof routes.listSubmissions> = async (c) => {
+  const [{ scopes, pagination }, domains] = await besideDomains(
+    c,
+    readSubmissionsPage(c.var.scope.db, c.var.principal.account.id, c.req.valid('query')),
+  );
+  const live = await withLiveLinks(c, scopes, domains);
+  return c.json({ data: live.map((s) => serializeSubmission(s, apiBase(c))), pagination }, 200);
 };
 
 export const getSubmission: AppRouteHandler<typeof routes.getSubmission> = async (c) => {

@@ -2,8 +2,8 @@
 // which page they see, opening the form, and saving what they type (spec › What signers must be able to do).
 import type { Db } from '../../db/client';
 import { getAccount } from '../../db/queries/accounts';
-import { findSubmissionById, findSubmitterBySlug, transitionSubmitterStatement } from '../../db/queries/submissions';
-import { findMemberBySlug } from '../../db/queries/submitter-members';
+import { transitionSubmitterStatement } from '../../db/queries/submissions';
+import { submissionIdOfSlug } from '../../db/queries/submitter-members';
 import type { Account, Submitter, SubmitterMember, TemplateField } from '../../db/schema/index';
 import { asMember, membersOf } from '../submissions/any-of';
 import type { MessageKey } from '../../shared/i18n/translator';
@@ -14,7 +14,7 @@ import { outboxInsert } from '../events/outbox';
 import { ChangeSet } from '../submissions/change-set';
 import { checkFieldValue, isBlank } from '../../shared/field-values';
 import { unknownUploads } from '../submissions/uploaded-files';
-import { fieldsOf, loadScope, submissionRef, type SubmissionScope } from '../submissions/submission-scope';
+import { fieldsOf, findScope, submissionRef, type SubmissionScope } from '../submissions/submission-scope';
 import { ACTIVE_SUBMITTER_STATES, isTurnOf } from '../submissions/signing-order';
 import { formEvent, trail } from '../submissions/submission-events';
 import type { StateContext } from '../submissions/submission-state';
@@ -38,16 +38,13 @@ export async function accountOfSlug(control: Db, slug: string): Promise<Account 
 
 /** The signer behind `slug` on the account's shard `db`, with their submission, or null for an unknown slug. */
 export async function loadSigning(db: Db, account: Account, slug: string): Promise<Signing | null> {
-  const submitter = await findSubmitterBySlug(db, account.id, slug);
-  // Not a submitter's link: perhaps one of the people of an any-one-of submitter (issue 33 › 2).
-  const byMember = submitter ? undefined : await findMemberBySlug(db, account.id, slug);
-  const submissionId = submitter?.submissionId ?? byMember?.submissionId;
-  if (submissionId === undefined) return null;
-  const submission = await findSubmissionById(db, submissionId);
-  if (!submission) return null;
-  const scope = await loadScope(db, submission);
-  // The scope's row is the fresh one (same query), so later transitions start from it.
-  const row = scope.submitters.find((s) => s.id === (submitter?.id ?? byMember?.submitterId));
+  // The link's submission and its scope in one batch: the submitter whose slug it is, else one of the
+  // people of an any-one-of submitter (issue 33 › 2).
+  const scope = await findScope(db, submissionIdOfSlug(db, account.id, slug));
+  if (!scope) return null;
+  const submitter = scope.submitters.find((s) => s.slug === slug);
+  const byMember = submitter ? undefined : scope.members?.find((m) => m.slug === slug);
+  const row = submitter ?? scope.submitters.find((s) => s.id === byMember?.submitterId);
   if (!row) return null;
   // Member 0's link is the submitter's own.
   const member = membersOf(scope.members, row).find((m) => m.slug === slug);

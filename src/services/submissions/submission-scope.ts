@@ -2,8 +2,8 @@
 // when the submission was created. Also the mapping from these rows to webhook payload shapes.
 import type { Db } from '../../db/client';
 import { brandingsOf } from '../../db/queries/brands';
-import { listSubmittersOf, readSubmissionSources } from '../../db/queries/submissions';
-import { listMembersOf } from '../../db/queries/submitter-members';
+import { findScopeRows, readScopeRows } from '../../db/queries/submission-scopes';
+import type { SubmissionRef, SubmissionSources } from '../../db/queries/submissions';
 import type {
   BrandingValues,
   Submission,
@@ -58,7 +58,19 @@ export type SubmissionScope = {
   linkDomain?: LinkDomain | null;
 };
 
-type Sources = Awaited<ReturnType<typeof readSubmissionSources>>;
+type Sources = SubmissionSources;
+
+/**
+ * The submission `id` names (a scalar subquery: `submissionIdOf`, `submissionIdOfSubmitter`,
+ * `submissionIdOfSlug`) with its scope, found and read in one D1 batch (one read more when it names a
+ * brand); undefined when it names none. What an API read, a signing page or an action starts from.
+ */
+export async function findScope(db: Db, id: SubmissionRef): Promise<SubmissionScope | undefined> {
+  const found = await findScopeRows(db, id);
+  if (!found) return undefined;
+  const { submission, rows } = found;
+  return scopeOf(submission, rows.submitters, rows.members, rows, await readBrandings(db, [submission], rows));
+}
 
 function snapshotOf(submission: Submission, sources: Sources) {
   return sources.versions.find((v) => v.templateId === submission.templateId && v.version === submission.templateVersion)?.snapshot;
@@ -111,29 +123,21 @@ function scopeOf(
 }
 
 export async function loadScope(db: Db, submission: Submission, submitters?: Submitter[]): Promise<SubmissionScope> {
-  const [rows, members, sources] = await Promise.all([
-    submitters ? Promise.resolve(submitters) : listSubmittersOf(db, [submission.id]),
-    listMembersOf(db, [submission.id]),
-    readSubmissionSources(db, [submission]),
-  ]);
-  return scopeOf(submission, rows, members, sources, await readBrandings(db, [submission], sources));
+  const rows = await readScopeRows(db, [submission]);
+  return scopeOf(submission, submitters ?? rows.submitters, rows.members, rows, await readBrandings(db, [submission], rows));
 }
 
-/** Scopes of many submissions (a list page) in five reads, whatever their number. */
+/** Scopes of many submissions (a list page) in one D1 batch, whatever their number (and one more read when they name brands). */
 export async function loadScopes(db: Db, list: Submission[]): Promise<SubmissionScope[]> {
-  const ids = list.map((s) => s.id);
-  const [submitters, members, sources] = await Promise.all([
-    listSubmittersOf(db, ids),
-    listMembersOf(db, ids),
-    readSubmissionSources(db, list),
-  ]);
-  const brandings = await readBrandings(db, list, sources);
+  if (list.length === 0) return [];
+  const rows = await readScopeRows(db, list);
+  const brandings = await readBrandings(db, list, rows);
   return list.map((submission) =>
     scopeOf(
       submission,
-      submitters.filter((s) => s.submissionId === submission.id),
-      members.filter((m) => m.submissionId === submission.id),
-      sources,
+      rows.submitters.filter((s) => s.submissionId === submission.id),
+      rows.members.filter((m) => m.submissionId === submission.id),
+      rows,
       brandings,
     ),
   );
