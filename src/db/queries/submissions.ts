@@ -506,7 +506,7 @@ export function submissionIdOfSubmitter(db: Db, accountId: number, ref: string |
     .where(and(eq(submitters.accountId, accountId), submitterRefCondition(ref)))})`;
 }
 
-/** Whether `submitter` is the one `ref` (an id or a slug) names, as findSubmitter reads it. */
+/** Whether `submitter` is the one `ref` (an id or a slug) names, as submissionIdOfSubmitter reads `ref`. */
 export function isSubmitterRef(submitter: Pick<Submitter, 'id' | 'slug'>, ref: string | number): boolean {
   const text = String(ref);
   return INTEGER_ID.test(text) ? submitter.id === Number(text) : submitter.slug === text;
