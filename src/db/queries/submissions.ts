@@ -29,14 +29,17 @@ import { capEventData } from '../../lib/event-payload-cap';
 
 const INTEGER_ID = /^\d{1,15}$/;
 
+function submissionRefCondition(ref: string | number): SQL {
+  const text = String(ref);
+  return INTEGER_ID.test(text) ? eq(submissions.id, Number(text)) : eq(submissions.slug, text);
+}
+
 /** A submission of the account, by integer id or slug. */
 export async function findSubmission(db: Db, accountId: number, ref: string | number): Promise<Submission | undefined> {
-  const text = String(ref);
-  const condition = INTEGER_ID.test(text) ? eq(submissions.id, Number(text)) : eq(submissions.slug, text);
   return db
     .select()
     .from(submissions)
-    .where(and(eq(submissions.accountId, accountId), condition))
+    .where(and(eq(submissions.accountId, accountId), submissionRefCondition(ref)))
     .get();
 }
 
@@ -490,12 +493,10 @@ export type SubmissionRef = SQL;
 
 /** The id of the account's submission `ref` (its id or slug), as a scalar subquery; NULL when there is none. */
 export function submissionIdOf(db: Db, accountId: number, ref: string | number): SQL {
-  const text = String(ref);
-  const condition = INTEGER_ID.test(text) ? eq(submissions.id, Number(text)) : eq(submissions.slug, text);
   return sql`(${db
     .select({ id: submissions.id })
     .from(submissions)
-    .where(and(eq(submissions.accountId, accountId), condition))})`;
+    .where(and(eq(submissions.accountId, accountId), submissionRefCondition(ref)))})`;
 }
 
 /** The id of the submission of the account's submitter `ref` (its id or slug), as a scalar subquery. */
